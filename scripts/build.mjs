@@ -1,0 +1,28 @@
+// Bundles the extension host, the CLI (Node, CommonJS) and the webview (browser, IIFE).
+// Type-checking is a separate step: `npm run typecheck`.
+import * as esbuild from 'esbuild';
+import { chmodSync, mkdirSync, copyFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', absWorkingDir: root };
+
+const builds = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+];
+
+mkdirSync(join(root, 'dist'), { recursive: true });
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  chmodSync(join(root, 'dist/cli.js'), 0o755);
+  copyFileSync(join(root, 'node_modules/@vscode/codicons/dist/codicon.css'), join(root, 'dist/codicon.css'));
+  copyFileSync(join(root, 'node_modules/@vscode/codicons/dist/codicon.ttf'), join(root, 'dist/codicon.ttf'));
+}

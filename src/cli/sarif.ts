@@ -1,0 +1,49 @@
+import { ruleById } from '../core/checks/registry';
+import { CheckResult } from '../core/checks/runChecks';
+import { Severity } from '../core/model';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
+
+/** Builds a SARIF 2.1.0 log of check results, one run, with each finding on its file and line. */
+export function toSarif(results: CheckResult[], version: string): object {
+  const ruleIds = [...new Set(results.flatMap((r) => r.findings.map((f) => f.rule)))].sort();
+  const rules = ruleIds.map((id) => {
+    const info = ruleById(id);
+    return {
+      id,
+      shortDescription: { text: info?.summary ?? id },
+      fullDescription: { text: info?.explanation ?? id },
+      helpUri: `https://github.com/agent-trace-viewer/agent-trace-viewer/blob/main/docs/rules.md#${id.replace(/[^a-z0-9]+/g, '-')}`,
+      defaultConfiguration: { level: LEVEL[info?.severity ?? 'warning'] },
+    };
+  });
+  const index = new Map(ruleIds.map((id, i) => [id, i]));
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'agent-trace', version, informationUri: 'https://github.com/agent-trace-viewer/agent-trace-viewer', rules } },
+        results: results.flatMap((r) =>
+          r.findings.map((f) => ({
+            ruleId: f.rule,
+            ruleIndex: index.get(f.rule)!,
+            level: LEVEL[f.severity],
+            message: { text: f.message },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: pathToFileURL(resolve(r.file)).href },
+                  region: { startLine: Math.max(1, f.line) },
+                },
+              },
+            ],
+            ...(f.seq !== undefined || f.eventId !== undefined ? { properties: { ...(f.seq !== undefined ? { seq: f.seq } : {}), ...(f.eventId !== undefined ? { eventId: f.eventId } : {}) } } : {}),
+          })),
+        ),
+      },
+    ],
+  };
+}

@@ -1,0 +1,41 @@
+import { summarize } from '../core/summary';
+import { parseArgs, UsageError } from './args';
+import { formatOption, loadForCli, write } from './io';
+
+export const SUMMARY_HELP = `Usage: agent-trace summary FILE [--json] [--format NAME]
+
+Prints the trace's format (and how sure the detection is), events, lines, malformed lines,
+runs or sessions, time span and totals (tokens, tool calls, errors).
+
+  --json          machine-readable output
+  --format NAME   read the file as NAME instead of detecting it
+Exit codes: 0 success, 2 unreadable file or bad usage.`;
+
+/** `agent-trace summary`. */
+export async function summaryCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ['--json', '--help'], ['--format']);
+  if (args.flags.has('--help')) return write(SUMMARY_HELP + '\n').then(() => 0);
+  if (args.positional.length !== 1) throw new UsageError('summary takes exactly one FILE');
+  const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
+  const s = summarize(model);
+  if (args.flags.has('--json')) {
+    await write(JSON.stringify(s, null, 2) + '\n');
+    return 0;
+  }
+  const t = s.totals;
+  const lines = [
+    `file:       ${s.file}`,
+    `format:     ${s.format} (confidence ${s.confidence}: ${s.detectedBy})`,
+    `events:     ${s.events} in ${s.lines} lines (${s.malformedLines} malformed, ${s.blankLines} blank)`,
+    `runs:       ${s.groups.length}${s.groups.length ? ' (' + s.groups.slice(0, 5).join(', ') + (s.groups.length > 5 ? ', …' : '') + ')' : ''}`,
+    `time:       ${s.startTime ?? '?'} → ${s.endTime ?? '?'}${s.durationMs !== null ? ` (${(s.durationMs / 1000).toFixed(1)} s)` : ''}`,
+    `tokens:     ${t.inputTokens ?? '?'} in, ${t.outputTokens ?? '?'} out`,
+    `tool calls: ${t.toolCalls}`,
+    `errors:     ${t.errors} (warnings ${t.warnings})`,
+  ];
+  for (const [k, v] of Object.entries(t)) if (!['inputTokens', 'outputTokens', 'toolCalls', 'errors', 'warnings'].includes(k)) lines.push(`${k}: ${v}`);
+  for (const d of model.diagnostics.slice(0, 20)) lines.push(`line ${d.line}: ${d.severity} ${d.rule}: ${d.message}`);
+  if (model.diagnostics.length > 20) lines.push(`… ${model.diagnostics.length - 20} more diagnostics`);
+  await write(lines.join('\n') + '\n');
+  return 0;
+}

@@ -1,0 +1,60 @@
+import { TraceModel } from '../core/loadTrace';
+import { parseArgs, UsageError } from './args';
+import { formatOption, loadForCli, write } from './io';
+
+export const TREE_HELP = `Usage: agent-trace tree FILE [--json] [--format NAME]
+
+Prints the event tree. With --json:
+  {"format": NAME, "nodes": [{"line": n, "id": string|null, "kind": string, "parentLine": n|null, "label": string}],
+   "diagnostics": [{"rule", "severity", "line", "message"}]}
+one node per event, in file order; lines are 1-based; parentLine is the line of the parent event.
+Exit codes: 0 success, 2 unreadable file or bad usage.`;
+
+/** One node of `tree --json`. */
+export interface TreeNodeJson {
+  line: number;
+  id: string | null;
+  kind: string;
+  parentLine: number | null;
+  label: string;
+}
+
+/** The `tree --json` document for a model. */
+export function treeJson(model: TraceModel): { format: string; nodes: TreeNodeJson[]; diagnostics: unknown[] } {
+  const t = model.events;
+  const nodes: TreeNodeJson[] = [];
+  for (let i = 0; i < t.size; i++) {
+    const p = t.parent(i);
+    nodes.push({ line: t.lineOf(i), id: t.id(i), kind: t.kindOf(i), parentLine: p >= 0 ? t.lineOf(p) : null, label: t.labelOf(i) });
+  }
+  return { format: model.format, nodes, diagnostics: model.diagnostics };
+}
+
+/** `agent-trace tree`. */
+export async function treeCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ['--json', '--help'], ['--format']);
+  if (args.flags.has('--help')) return write(TREE_HELP + '\n').then(() => 0);
+  if (args.positional.length !== 1) throw new UsageError('tree takes exactly one FILE');
+  const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
+  if (args.flags.has('--json')) {
+    await write(JSON.stringify(treeJson(model)) + '\n');
+    return 0;
+  }
+  const out: string[] = [`${model.path} (${model.format}, ${model.events.size} events)`];
+  const stack: number[] = [];
+  const roots = model.tree.roots;
+  for (let r = roots.length - 1; r >= 0; r--) stack.push(roots[r]);
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    out.push(`${'  '.repeat(model.tree.depth(i))}${model.events.labelOf(i)}  [line ${model.events.lineOf(i)}]`);
+    const kids = model.tree.children(i);
+    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+    if (out.length >= 5000) {
+      await write(out.join('\n') + '\n');
+      out.length = 0;
+    }
+  }
+  for (const m of model.malformed) out.push(`! line ${m.line}: ${m.message}`);
+  await write(out.join('\n') + '\n');
+  return 0;
+}

@@ -1,0 +1,84 @@
+import { parseLine } from '../jsonLine';
+import { scanLines } from '../lineIndexer';
+import { TraceModel } from '../loadTrace';
+import { Finding, FormatName, Severity } from '../model';
+import { loaderFindings } from './genericRules';
+import { modulesFor } from './registry';
+import { CheckMode, StreamCheck } from './types';
+
+/** A user's override of a rule: off, or another severity. */
+export type RuleSetting = Severity | 'off';
+
+/** Options for {@link runChecks}. */
+export interface RunOptions {
+  /** Rule id → override (the `agentTrace.rules` setting). */
+  rules?: Record<string, RuleSetting>;
+  isCancelled?: () => boolean;
+  onProgress?: (bytesRead: number, fileSize: number) => void;
+}
+
+/** The result for one file: the JSON shape of `agent-trace verify|check --json`. */
+export interface CheckResult {
+  file: string;
+  format: FormatName;
+  /** True when no finding has severity error. */
+  ok: boolean;
+  /** Events checked. */
+  checked: number;
+  findings: Finding[];
+  cancelled?: boolean;
+}
+
+const decoder = new TextDecoder('utf-8');
+
+/**
+ * Runs the verifiers (`verify`) or conformance checkers (`check`) of the trace's format over one re-read
+ * of its lines, adds the loader's own findings, applies the user's rule settings and sorts by line.
+ */
+export async function runChecks(model: TraceModel, mode: CheckMode, options: RunOptions = {}): Promise<CheckResult> {
+  const ctx = { path: model.path, model };
+  const modules = modulesFor(model.format);
+  const checks: StreamCheck[] = [];
+  for (const m of modules) {
+    const c = mode === 'verify' ? m.createVerifier?.(ctx) : m.createChecker?.(ctx);
+    if (c) checks.push(c);
+  }
+  let cancelled = false;
+  if (checks.length > 0 && !model.document) {
+    const scan = await scanLines(
+      model.path,
+      (span, bytes) => {
+        const parsed = parseLine(span, bytes, Number.MAX_SAFE_INTEGER);
+        const text = bytes ? decoder.decode(bytes) : '';
+        const input = { line: span.line, text, value: parsed.kind === 'value' ? parsed.value : undefined, blank: parsed.kind === 'blank' };
+        for (const c of checks) c.add(input);
+      },
+      { isCancelled: options.isCancelled, onProgress: (n) => options.onProgress?.(n, model.fileSize) },
+    );
+    cancelled = scan.cancelled;
+  }
+  const superseded = new Set(modules.flatMap((m) => m.supersedes ?? []));
+  let findings: Finding[] = loaderFindings(model.diagnostics, mode).filter((f) => !superseded.has(f.rule));
+  for (const c of checks) findings.push(...(await c.finish()));
+  findings = applySettings(findings, options.rules ?? {});
+  findings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+  return {
+    file: model.path,
+    format: model.format,
+    ok: !findings.some((f) => f.severity === 'error'),
+    checked: model.events.size,
+    findings,
+    ...(cancelled ? { cancelled: true } : {}),
+  };
+}
+
+/** Drops rules turned off and changes severities as the user configured. */
+export function applySettings(findings: Finding[], rules: Record<string, RuleSetting>): Finding[] {
+  const out: Finding[] = [];
+  for (const f of findings) {
+    const s = rules[f.rule];
+    if (s === 'off') continue;
+    out.push(s ? { ...f, severity: s } : f);
+  }
+  return out;
+}

@@ -1,0 +1,58 @@
+import { TraceModel } from '../loadTrace';
+import { Finding, FormatName, Severity } from '../model';
+
+/** Verification proves integrity (hashes, chains, sequence); conformance checks the runtime's rules. */
+export type CheckMode = 'verify' | 'check';
+
+/** A rule of the catalog: one stable id, its default severity and what it means. */
+export interface RuleInfo {
+  /** `<area>/<rule>`, stable forever; new rules get new ids. */
+  id: string;
+  /** Which format's rule; `generic` rules apply to every format. */
+  format: FormatName | 'generic' | 'any';
+  mode: CheckMode;
+  severity: Severity;
+  /** One line. */
+  summary: string;
+  /** A paragraph: what the rule checks, why, and what a failure usually means. */
+  explanation: string;
+  /** A short example of a violating trace (a line or two). */
+  example?: string;
+}
+
+/** One line of the trace as the checks see it: its exact text and its parsed value. */
+export interface LineInput {
+  /** 1-based line number. */
+  line: number;
+  /** The line's exact text (without the line break, BOM removed), for byte-exact hashing. */
+  text: string;
+  /** The parsed value (standard `JSON.parse`); undefined when the line is not valid JSON or blank. */
+  value: unknown;
+  blank: boolean;
+}
+
+/** Context handed to every check of one file. */
+export interface CheckContext {
+  /** Path of the trace file. */
+  path: string;
+  /** The loaded model (events, tree, format, diagnostics). */
+  model: TraceModel;
+}
+
+/** A check that reads the file's lines in order, then reports. */
+export interface StreamCheck {
+  add(input: LineInput): void;
+  /** Findings may also be async (e.g. blob rehash). */
+  finish(): Finding[] | Promise<Finding[]>;
+}
+
+/** A format's (or the generic) contribution to verification and conformance. */
+export interface RuleModule {
+  /** The format these rules apply to; `generic` applies to all. */
+  format: FormatName | 'generic';
+  rules: RuleInfo[];
+  /** Generic rule ids this module replaces with its own, more precise rules (e.g. `tree/dangling-parent`). */
+  supersedes?: string[];
+  createVerifier?(ctx: CheckContext): StreamCheck;
+  createChecker?(ctx: CheckContext): StreamCheck;
+}

@@ -1,0 +1,143 @@
+import { EventStatus, HashRef, IdMention } from '../model';
+
+/** A JSON object. */
+export type Obj = Record<string, unknown>;
+
+export function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** The string at `o[k]`, or null. */
+export function str(o: unknown, k: string): string | null {
+  if (!isObj(o)) return null;
+  const v = o[k];
+  return typeof v === 'string' ? v : null;
+}
+/** The finite number at `o[k]`, or null. */
+export function num(o: unknown, k: string): number | null {
+  if (!isObj(o)) return null;
+  const v = o[k];
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+/** The object at `o[k]`, or null. */
+export function obj(o: unknown, k: string): Obj | null {
+  if (!isObj(o)) return null;
+  const v = o[k];
+  return isObj(v) ? v : null;
+}
+/** Sorted own keys of an object. */
+export function keysOf(o: Obj): string[] {
+  return Object.keys(o).sort();
+}
+/** True when `o` has exactly these keys (any order). */
+export function hasExactKeys(o: Obj, keys: string[]): boolean {
+  const k = Object.keys(o);
+  return k.length === keys.length && keys.every((x) => x in o);
+}
+
+/** Parses an RFC 3339 / ISO time string to epoch milliseconds, or null. */
+export function parseTime(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v !== 'string') return null;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : t;
+}
+
+/** `12 ms`, `1.2 s`, `3 min 4 s`. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const m = Math.floor(ms / 60_000);
+  return `${m} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** `1.2k`, `340`, `2.1M`. */
+export function formatCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** `1.2k→340 tokens`, or '' when neither side is known. */
+export function formatTokens(input: number | null | undefined, output: number | null | undefined): string {
+  if (input == null && output == null) return '';
+  return `${input == null ? '?' : formatCount(input)}→${output == null ? '?' : formatCount(output)} tokens`;
+}
+
+/** Joins label parts, skipping empty ones. */
+export function label(...parts: (string | null | undefined | false)[]): string {
+  return parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join(' ');
+}
+
+/** Shortens a long value for a label. */
+export function short(s: string, max = 48): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const HEX16 = /^[0-9a-f]{16}$/;
+const PREFIXED = /^sha256:([0-9a-f]{64}|[0-9a-f]{16})$/;
+const BLOB_URI = /^blob:\/\/sha256\/([0-9a-f]{64}|[0-9a-f]{16})(\.json)?$/;
+
+/** Recognises a digest value: bare 64-hex, `sha256:<hex>` or `blob://sha256/<hex>[.json]`. 16-hex digests are FNV-1a. */
+export function parseDigest(value: string, allowBare16 = false): Omit<HashRef, 'field'> | null {
+  let m: RegExpExecArray | null;
+  if (HEX64.test(value)) return { digest: value, algorithm: 'sha256', raw: value };
+  if (allowBare16 && HEX16.test(value)) return { digest: value, algorithm: 'fnv1a64', raw: value };
+  if ((m = PREFIXED.exec(value)) || (m = BLOB_URI.exec(value))) {
+    return { digest: m[1], algorithm: m[1].length === 16 ? 'fnv1a64' : 'sha256', raw: value };
+  }
+  return null;
+}
+
+/**
+ * Collects every digest-looking string in a value (iteratively, bounded), with its JSON path.
+ * Fields listed in `skip` (own ids, chain hashes) are not references to content.
+ */
+export function collectHashRefs(value: unknown, skip: ReadonlySet<string> = new Set(), allowBare16 = false, limit = 256): HashRef[] {
+  const out: HashRef[] = [];
+  const stack: [unknown, string][] = [[value, '']];
+  let visited = 0;
+  while (stack.length > 0 && out.length < limit && visited < 10_000) {
+    const [v, path] = stack.pop()!;
+    visited++;
+    if (typeof v === 'string') {
+      const d = parseDigest(v, allowBare16);
+      if (d) out.push({ field: path, ...d });
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}[${i}]`]);
+    } else if (isObj(v)) {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i];
+        if (skip.has(k)) continue;
+        stack.push([v[k], path ? `${path}.${k}` : k]);
+      }
+    }
+  }
+  return out;
+}
+
+/** Collects `field: id` mentions for the named fields found at the top level or one level down. */
+export function collectMentions(o: Obj, fields: readonly string[]): IdMention[] {
+  const out: IdMention[] = [];
+  const visit = (x: Obj, prefix: string) => {
+    for (const f of fields) {
+      const v = x[f];
+      if (typeof v === 'string' && v.length > 0) out.push({ field: prefix + f, id: v });
+    }
+  };
+  visit(o, '');
+  for (const [k, v] of Object.entries(o)) if (isObj(v)) visit(v, `${k}.`);
+  return out;
+}
+
+/** Maps common status words to a status. */
+export function statusFromWord(word: string | null | undefined): EventStatus | null {
+  if (!word) return null;
+  const w = word.toLowerCase();
+  if (/(error|fail|crash|panic|abort|timeout|timed_out|exceeded)/.test(w)) return 'error';
+  if (/(denied|deny|reject|cancel|warn|blocked|refused|interrupt|skipped)/.test(w)) return 'warning';
+  return null;
+}

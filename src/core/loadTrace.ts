@@ -1,0 +1,218 @@
+import { open, readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { EventTable } from './eventTable';
+import { detectFormat, Detection } from './detect';
+import { adapterFor } from './formats/registry';
+import { FormatTotals, SourceRecord } from './formats/types';
+import { parseLine } from './jsonLine';
+import { scanLines } from './lineIndexer';
+import { EventDraft, Finding, FormatName } from './model';
+import { buildTree, EventTree } from './tree';
+
+/** A line that could not be read as JSON; the views show it as a row marked as such. */
+export interface MalformedLine {
+  line: number;
+  offset: number;
+  length: number;
+  message: string;
+}
+
+/** A loaded trace: the compact event table, its tree and everything the reading noticed. */
+export interface TraceModel {
+  path: string;
+  format: FormatName;
+  detection: Detection;
+  events: EventTable;
+  tree: EventTree;
+  /** Parse, tree and adapter findings, in line order. */
+  diagnostics: Finding[];
+  malformed: MalformedLine[];
+  /** Lines in the file, blank ones included. */
+  lineCount: number;
+  blankLines: number;
+  fileSize: number;
+  /** Bytes read; a growing file's new data starts here. */
+  bytesIndexed: number;
+  bom: boolean;
+  crlf: boolean;
+  /** The file is one multi-line JSON document (OTLP export, JSON array) rather than JSONL. */
+  document: boolean;
+  cancelled: boolean;
+  /** Totals the adapter counted from the format's own fields. */
+  formatTotals: FormatTotals;
+}
+
+/** Options for {@link loadTrace}. */
+export interface LoadOptions {
+  /** Skip detection and read the file as this format. */
+  format?: FormatName;
+  maxLineBytes?: number;
+  /** Largest multi-line JSON document read whole; default 256 MiB. */
+  maxDocumentBytes?: number;
+  chunkSize?: number;
+  onProgress?: (bytesRead: number, fileSize: number) => void;
+  isCancelled?: () => boolean;
+}
+
+const SNIFF_VALUES = 20;
+
+/**
+ * Reads a trace file in byte chunks, detects its format from content, turns each line into events with
+ * the format's adapter and builds the event tree. Bad lines become findings, never exceptions; only an
+ * unreadable file throws.
+ */
+export async function loadTrace(path: string, options: LoadOptions = {}): Promise<TraceModel> {
+  const info = await stat(path);
+  if (!info.isFile()) throw new Error(`${path}: not a regular file`);
+  const maxLineBytes = options.maxLineBytes ?? 256 * 1024 * 1024;
+  const sampleBase = { fileName: basename(path), path: path.replace(/\\/g, '/') };
+  const table = new EventTable();
+  const diagnostics: Finding[] = [];
+  const malformed: MalformedLine[] = [];
+
+  const doc = await tryReadDocument(path, info.size, options.maxDocumentBytes ?? 256 * 1024 * 1024);
+  if (doc) {
+    const detection = options.format
+      ? forced(options.format)
+      : detectFormat({ ...sampleBase, values: doc.records.slice(0, SNIFF_VALUES).map((r) => r.value), document: true });
+    const builder = adapterFor(detection.format).createBuilder();
+    const emit = makeEmit(table);
+    for (const rec of doc.records) builder.add(rec, (d, r) => emit(d, r ?? rec));
+    diagnostics.push(...(builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []));
+    const tree = buildTree(table, diagnostics);
+    return finishModel({ path, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, formatTotals: builder.totals?.() ?? {} });
+  }
+
+  let detection: Detection | null = options.format ? forced(options.format) : null;
+  let builder = detection ? adapterFor(detection.format).createBuilder() : null;
+  const emit = makeEmit(table);
+  const head: SourceRecord[] = [];
+  let blankLines = 0;
+  let crlf = false;
+
+  const startBuilding = (): void => {
+    detection = detectFormat({ ...sampleBase, values: head.map((r) => r.value), document: false });
+    builder = adapterFor(detection.format).createBuilder();
+    for (const rec of head) builder.add(rec, (d, r) => emit(d, r ?? rec));
+    head.length = 0;
+  };
+
+  const scan = await scanLines(
+    path,
+    (span, bytes) => {
+      if (span.crlf) crlf = true;
+      const parsed = parseLine(span, bytes, maxLineBytes);
+      if (parsed.kind === 'blank') {
+        blankLines++;
+        return;
+      }
+      if (parsed.kind === 'malformed') {
+        diagnostics.push(parsed.finding);
+        malformed.push({ line: span.line, offset: span.offset, length: span.length, message: parsed.finding.message });
+        return;
+      }
+      const rec: SourceRecord = { value: parsed.value, line: span.line, offset: span.offset, length: span.length };
+      if (builder) builder.add(rec, (d, r) => emit(d, r ?? rec));
+      else {
+        head.push(rec);
+        if (head.length >= SNIFF_VALUES) startBuilding();
+      }
+    },
+    {
+      maxLineBytes,
+      chunkSize: options.chunkSize,
+      isCancelled: options.isCancelled,
+      onProgress: (n) => options.onProgress?.(n, info.size),
+    },
+  );
+  if (!builder) startBuilding();
+  diagnostics.push(...(builder!.finish?.((d, r) => emit(d, r ?? { value: null, line: scan.lines, offset: 0, length: 0 })) ?? []));
+  if (scan.bom) diagnostics.push({ rule: 'parse/bom', severity: 'info', line: 1, message: 'The file starts with a UTF-8 byte-order mark; it was skipped.' });
+  const tree = buildTree(table, diagnostics);
+  return finishModel({
+    path, detection: detection!, table, tree, diagnostics, malformed, lineCount: scan.lines, blankLines,
+    fileSize: info.size, bytesIndexed: scan.bytesRead, bom: scan.bom, crlf, document: false, cancelled: scan.cancelled,
+    formatTotals: builder!.totals?.() ?? {},
+  });
+}
+
+function forced(format: FormatName): Detection {
+  return { format, confidence: 1, reason: 'chosen by the user', candidates: [] };
+}
+
+function makeEmit(table: EventTable) {
+  return (draft: EventDraft, rec: SourceRecord): number => {
+    return table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length });
+  };
+}
+
+interface FinishInput {
+  path: string; detection: Detection; table: EventTable; tree: EventTree; diagnostics: Finding[]; malformed: MalformedLine[];
+  lineCount: number; blankLines: number; fileSize: number; bytesIndexed: number; bom: boolean; crlf: boolean; document: boolean; cancelled: boolean;
+  formatTotals: FormatTotals;
+}
+
+function finishModel(x: FinishInput): TraceModel {
+  x.diagnostics.sort((a, b) => a.line - b.line);
+  return {
+    path: x.path, format: x.detection.format, detection: x.detection, events: x.table, tree: x.tree, diagnostics: x.diagnostics,
+    malformed: x.malformed, lineCount: x.lineCount, blankLines: x.blankLines, fileSize: x.fileSize, bytesIndexed: x.bytesIndexed,
+    bom: x.bom, crlf: x.crlf, document: x.document, cancelled: x.cancelled, formatTotals: x.formatTotals,
+  };
+}
+
+/**
+ * A file whose first non-blank line is not JSON on its own but starts a JSON object or array may be one
+ * multi-line document (an OTLP export, a JSON array of events). Reads it whole (up to a cap) and returns its
+ * records: the elements of a top-level array, or the object itself.
+ */
+async function tryReadDocument(path: string, size: number, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number } | null> {
+  const handle = await open(path, 'r');
+  let head: string;
+  try {
+    const buf = Buffer.alloc(Math.min(size, 64 * 1024));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    head = buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+  } finally {
+    await handle.close();
+  }
+  const firstLine = head.split('\n').find((l) => l.trim() !== '');
+  if (firstLine === undefined) return null;
+  const t = firstLine.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return null;
+  try {
+    JSON.parse(t);
+    return null; // a complete JSON value on one line: JSONL
+  } catch {
+    // fall through: may be a multi-line document
+  }
+  if (size > maxBytes) return null;
+  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const lineStarts: number[] = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineAt = (pos: number): number => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  const locate = (needle: string): number | null => {
+    const pos = text.indexOf(needle);
+    return pos < 0 ? null : lineAt(pos);
+  };
+  const size8 = Buffer.byteLength(text);
+  const records: SourceRecord[] = Array.isArray(value)
+    ? value.map((v) => ({ value: v, line: 1, offset: 0, length: size8, locate }))
+    : [{ value, line: 1, offset: 0, length: size8, locate }];
+  return { records, lineCount: lineStarts.length };
+}

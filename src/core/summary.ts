@@ -1,0 +1,88 @@
+import { TraceModel } from './loadTrace';
+import { FormatName } from './model';
+
+/** The facts `agent-trace summary` and the viewer's header show. */
+export interface TraceSummary {
+  file: string;
+  format: FormatName;
+  confidence: number;
+  detectedBy: string;
+  events: number;
+  lines: number;
+  blankLines: number;
+  malformedLines: number;
+  /** Distinct runs or sessions. */
+  groups: string[];
+  roots: number;
+  startTime: string | null;
+  endTime: string | null;
+  durationMs: number | null;
+  totals: {
+    inputTokens: number | null;
+    outputTokens: number | null;
+    toolCalls: number;
+    errors: number;
+    warnings: number;
+    [name: string]: number | null;
+  };
+  kinds: Record<string, number>;
+  diagnostics: number;
+}
+
+/** Computes the summary of a loaded trace in one pass over the event table. */
+export function summarize(model: TraceModel): TraceSummary {
+  const t = model.events;
+  let min = Infinity;
+  let max = -Infinity;
+  let tin = 0;
+  let tout = 0;
+  let anyTokens = false;
+  let toolCalls = 0;
+  let errors = 0;
+  let warnings = 0;
+  const groups = new Set<string>();
+  const kinds: Record<string, number> = {};
+  for (let i = 0; i < t.size; i++) {
+    const e = t.get(i);
+    if (e.time !== null) {
+      if (e.time < min) min = e.time;
+      if (e.time > max) max = e.time;
+    }
+    if (e.tokensIn !== null) (tin += e.tokensIn), (anyTokens = true);
+    if (e.tokensOut !== null) (tout += e.tokensOut), (anyTokens = true);
+    if (e.category === 'tool') toolCalls++;
+    if (e.status === 'error') errors++;
+    else if (e.status === 'warning') warnings++;
+    if (e.group !== null) groups.add(e.group);
+    kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
+  }
+  const ft = model.formatTotals;
+  const extra: Record<string, number> = {};
+  for (const [k, v] of Object.entries(ft)) if (v !== undefined && !['inputTokens', 'outputTokens', 'toolCalls', 'errors'].includes(k)) extra[k] = v;
+  const hasTime = Number.isFinite(min);
+  return {
+    file: model.path,
+    format: model.format,
+    confidence: model.detection.confidence,
+    detectedBy: model.detection.reason,
+    events: t.size,
+    lines: model.lineCount,
+    blankLines: model.blankLines,
+    malformedLines: model.malformed.length,
+    groups: [...groups],
+    roots: model.tree.roots.length,
+    startTime: hasTime ? new Date(min).toISOString() : null,
+    endTime: hasTime ? new Date(max).toISOString() : null,
+    durationMs: hasTime ? max - min : null,
+    totals: {
+      inputTokens: ft.inputTokens ?? (anyTokens ? tin : null),
+      outputTokens: ft.outputTokens ?? (anyTokens ? tout : null),
+      toolCalls: ft.toolCalls ?? toolCalls,
+      errors: ft.errors ?? errors,
+      warnings,
+      ...extra,
+    },
+    kinds,
+    diagnostics: model.diagnostics.length,
+  };
+}

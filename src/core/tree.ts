@@ -1,0 +1,151 @@
+import { EventTable } from './eventTable';
+import { Finding } from './model';
+
+/** Children of every event in compressed form: `children(i)` is a slice of one Int32Array. */
+export interface EventTree {
+  /** Indices of root events (no parent, or orphans whose parent is missing), in file order. */
+  roots: Int32Array;
+  /** Children of event `i`, in file order. */
+  children(i: number): Int32Array;
+  childCount(i: number): number;
+  /** Depth of event `i` (roots are 0). */
+  depth(i: number): number;
+  /** Map from id to the index of the first event that defines it. */
+  idIndex: Map<string, number>;
+}
+
+/**
+ * Resolves parents (structural indices first, then explicit parent ids) and builds the children lists.
+ * Linear and iterative: no recursion, so a million events or a cycle of parent ids cannot overflow the stack.
+ * Duplicate ids, missing parents and cycles become findings; the events involved stay in the tree as roots.
+ */
+export function buildTree(table: EventTable, findings: Finding[], rulePrefix = 'tree'): EventTree {
+  const n = table.size;
+  const idIndex = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const id = table.id(i);
+    if (id === null) continue;
+    const first = idIndex.get(id);
+    if (first === undefined) idIndex.set(id, i);
+    else
+      findings.push({
+        rule: `${rulePrefix}/duplicate-id`,
+        severity: 'warning',
+        line: table.lineOf(i),
+        eventId: id,
+        message: `Event id ${id} is already used by the event on line ${table.lineOf(first)}.`,
+      });
+  }
+  for (let i = 0; i < n; i++) {
+    const structural = table.explicitParentIndex[i];
+    if (structural >= 0 && structural < n && structural !== i) {
+      table.setParent(i, structural);
+      continue;
+    }
+    const pid = table.parentId(i);
+    if (pid === null) continue;
+    const p = idIndex.get(pid);
+    if (p === undefined) {
+      findings.push({
+        rule: `${rulePrefix}/dangling-parent`,
+        severity: 'warning',
+        line: table.lineOf(i),
+        eventId: table.id(i) ?? undefined,
+        message: `Parent ${pid} is not in this trace; the event is shown as a root.`,
+      });
+    } else if (p === i) {
+      findings.push({
+        rule: `${rulePrefix}/cycle`,
+        severity: 'error',
+        line: table.lineOf(i),
+        eventId: table.id(i) ?? undefined,
+        message: `Event ${pid} names itself as its parent.`,
+      });
+    } else {
+      table.setParent(i, p);
+    }
+  }
+  breakCycles(table, findings, rulePrefix);
+  return indexChildren(table, idIndex);
+}
+
+/** Walks up from every event once, marking visits; a walk that meets its own mark is a cycle, cut at its start. */
+function breakCycles(table: EventTable, findings: Finding[], rulePrefix: string): void {
+  const n = table.size;
+  const mark = new Int32Array(n).fill(-1); // -1 unvisited, n = done, else the walk's start index
+  for (let start = 0; start < n; start++) {
+    if (mark[start] !== -1) continue;
+    let i = start;
+    while (i >= 0 && mark[i] === -1) {
+      mark[i] = start;
+      i = table.parent(i);
+    }
+    if (i >= 0 && mark[i] === start) {
+      // i is on a cycle: cut it at the member that comes last in the file, which is most likely the wrong link.
+      let cut = i;
+      let j = table.parent(i);
+      while (j !== i) {
+        if (j > cut) cut = j;
+        j = table.parent(j);
+      }
+      findings.push({
+        rule: `${rulePrefix}/cycle`,
+        severity: 'error',
+        line: table.lineOf(cut),
+        eventId: table.id(cut) ?? undefined,
+        message: `Parent links form a cycle through line ${table.lineOf(cut)} (parent ${table.parentId(cut) ?? '?'}); the event is shown as a root.`,
+      });
+      table.setParent(cut, -1);
+    }
+    let k = start;
+    while (k >= 0 && mark[k] === start) {
+      mark[k] = n;
+      k = table.parent(k);
+    }
+  }
+}
+
+function indexChildren(table: EventTable, idIndex: Map<string, number>): EventTree {
+  const n = table.size;
+  const counts = new Int32Array(n + 1);
+  let rootCount = 0;
+  for (let i = 0; i < n; i++) {
+    const p = table.parent(i);
+    if (p < 0) rootCount++;
+    else counts[p]++;
+  }
+  const start = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) start[i + 1] = start[i] + counts[i];
+  const fill = start.slice(0, n);
+  const list = new Int32Array(Math.max(0, n - rootCount));
+  const roots = new Int32Array(rootCount);
+  let r = 0;
+  for (let i = 0; i < n; i++) {
+    const p = table.parent(i);
+    if (p < 0) roots[r++] = i;
+    else list[fill[p]++] = i;
+  }
+  // Depths in file order work only when parents precede children; compute them iteratively instead.
+  const depth = new Int32Array(n).fill(-1);
+  const stack: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let j = i;
+    while (depth[j] < 0 && table.parent(j) >= 0) {
+      stack.push(j);
+      j = table.parent(j);
+    }
+    if (depth[j] < 0) depth[j] = 0;
+    let d = depth[j];
+    while (stack.length > 0) {
+      const k = stack.pop()!;
+      depth[k] = ++d;
+    }
+  }
+  return {
+    roots,
+    idIndex,
+    children: (i) => list.subarray(start[i], start[i + 1]),
+    childCount: (i) => start[i + 1] - start[i],
+    depth: (i) => depth[i],
+  };
+}

@@ -1,0 +1,8 @@
+import { strict as assert } from 'node:assert';
+import { FORMAT_NAMES } from '../../src/core/model';
+
+describe('format names', () => {
+  it('are the public contract', () => {
+    assert.deepEqual([...FORMAT_NAMES], ['murmur', 'harness-ledger', 'lumen', 'agentledger', 'deepstrike', 'claude-code', 'codex', 'otlp', 'generic']);
+  });
+});

@@ -1,0 +1,1 @@
+// webview entry: placeholder until the editor lands
