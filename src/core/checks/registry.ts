@@ -1,5 +1,6 @@
 import { FormatName } from '../model';
 import { agentledgerRules } from './agentledgerRules';
+import { blobRules } from './blobRules';
 import { claudeCodeRules } from './claudeCodeRules';
 import { codexRules } from './codexRules';
 import { deepstrikeRules } from './deepstrikeRules';
@@ -13,6 +14,7 @@ import { RuleInfo, RuleModule } from './types';
 /** Every rule module; the generic one applies to all formats. */
 export const RULE_MODULES: readonly RuleModule[] = [
   genericRules,
+  blobRules,
   murmurRules,
   harnessLedgerRules,
   lumenRules,
