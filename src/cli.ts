@@ -7,19 +7,21 @@ import { CLI_COMMANDS_EXTRA } from './cli/extraCommands';
 /** A subcommand: its help text and its runner, which returns the exit code. */
 export interface CliCommand {
   help: string;
+  /** One line for the command list. */
+  summary: string;
   run(argv: string[]): Promise<number>;
 }
 
 const COMMANDS: Record<string, CliCommand> = {
-  summary: { help: SUMMARY_HELP, run: summaryCommand },
-  tree: { help: TREE_HELP, run: treeCommand },
+  summary: { help: SUMMARY_HELP, summary: 'format, events, runs, time span and totals of a trace', run: summaryCommand },
+  tree: { help: TREE_HELP, summary: 'the event tree (--json: nodes with line, id, kind, parentLine, label)', run: treeCommand },
   ...CLI_COMMANDS_EXTRA,
 };
 
 const MAIN_HELP = `Usage: agent-trace <command> [options]
 
 Commands:
-${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.help.split('\n')[2] ?? ''}`).join('\n')}
+${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`).join('\n')}
 
 Run 'agent-trace <command> --help' for a command's options.
 Formats: murmur, harness-ledger, lumen, agentledger, deepstrike, claude-code, codex, otlp, generic.`;

@@ -4,6 +4,6 @@ import { version } from '../../package.json';
 
 /** The verify and check commands, kept apart from the dispatcher. */
 export const CLI_COMMANDS_EXTRA: Record<string, CliCommand> = {
-  verify: { help: VERIFY_HELP, run: makeCheckCommand('verify', VERIFY_HELP, version) },
-  check: { help: CHECK_HELP, run: makeCheckCommand('check', CHECK_HELP, version) },
+  verify: { help: VERIFY_HELP, summary: 'verify hash chains, sequence numbers, digests and blobs (exit 1 when broken)', run: makeCheckCommand('verify', VERIFY_HELP, version) },
+  check: { help: CHECK_HELP, summary: 'check conformance to the runtime\'s rules (--json, --sarif)', run: makeCheckCommand('check', CHECK_HELP, version) },
 };

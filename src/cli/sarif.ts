@@ -1,4 +1,5 @@
 import { ruleById } from '../core/checks/registry';
+import { ruleAnchor } from '../core/checks/rulesDoc';
 import { CheckResult } from '../core/checks/runChecks';
 import { Severity } from '../core/model';
 import { pathToFileURL } from 'node:url';
@@ -15,7 +16,7 @@ export function toSarif(results: CheckResult[], version: string): object {
       id,
       shortDescription: { text: info?.summary ?? id },
       fullDescription: { text: info?.explanation ?? id },
-      helpUri: `https://github.com/agent-trace-viewer/agent-trace-viewer/blob/main/docs/rules.md#${id.replace(/[^a-z0-9]+/g, '-')}`,
+      helpUri: `https://github.com/agent-trace-viewer/agent-trace-viewer/blob/main/docs/rules.md#${ruleAnchor(id)}`,
       defaultConfiguration: { level: LEVEL[info?.severity ?? 'warning'] },
     };
   });

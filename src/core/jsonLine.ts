@@ -7,7 +7,14 @@ export type ParsedLine =
   | { kind: 'blank' }
   | { kind: 'malformed'; finding: Finding };
 
-const decoder = new TextDecoder('utf-8', { fatal: false });
+/** True when a line holds only spaces and tabs (CR is already stripped). */
+function isBlank(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== 32 && b !== 9 && b !== 13) return false;
+  }
+  return true;
+}
 
 /** Decodes and parses one JSONL line, turning every failure into a finding at that line. */
 export function parseLine(span: LineSpan, bytes: Buffer | null, maxLineBytes: number): ParsedLine {
@@ -22,8 +29,8 @@ export function parseLine(span: LineSpan, bytes: Buffer | null, maxLineBytes: nu
       },
     };
   }
-  const text = decoder.decode(bytes);
-  if (text.trim() === '') return { kind: 'blank' };
+  const text = bytes.toString('utf8');
+  if (isBlank(bytes)) return { kind: 'blank' };
   try {
     return { kind: 'value', value: JSON.parse(text) };
   } catch (err) {

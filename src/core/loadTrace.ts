@@ -38,6 +38,8 @@ export interface TraceModel {
   /** The file is one multi-line JSON document (OTLP export, JSON array) rather than JSONL. */
   document: boolean;
   cancelled: boolean;
+  /** Only the first `stopAfterBytes` were read. */
+  partial: boolean;
   /** Totals the adapter counted from the format's own fields. */
   formatTotals: FormatTotals;
 }
@@ -52,6 +54,11 @@ export interface LoadOptions {
   chunkSize?: number;
   onProgress?: (bytesRead: number, fileSize: number) => void;
   isCancelled?: () => boolean;
+  /**
+   * Stop after about this many bytes (whole chunks): a quick first look at a large file, shown while the
+   * full read goes on. The model then has `partial: true`.
+   */
+  stopAfterBytes?: number;
 }
 
 const SNIFF_VALUES = 20;
@@ -80,7 +87,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     for (const rec of doc.records) builder.add(rec, (d, r) => emit(d, r ?? rec));
     diagnostics.push(...(builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []));
     const tree = buildTree(table, diagnostics);
-    return finishModel({ path, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, formatTotals: builder.totals?.() ?? {} });
+    return finishModel({ path, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {} });
   }
 
   let detection: Detection | null = options.format ? forced(options.format) : null;
@@ -97,6 +104,8 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     head.length = 0;
   };
 
+  let bytesSeen = 0;
+  const stopAfter = options.stopAfterBytes ?? Infinity;
   const scan = await scanLines(
     path,
     (span, bytes) => {
@@ -121,8 +130,11 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     {
       maxLineBytes,
       chunkSize: options.chunkSize,
-      isCancelled: options.isCancelled,
-      onProgress: (n) => options.onProgress?.(n, info.size),
+      isCancelled: () => bytesSeen >= stopAfter || (options.isCancelled?.() ?? false),
+      onProgress: (n) => {
+        bytesSeen = n;
+        options.onProgress?.(n, info.size);
+      },
     },
   );
   if (!builder) startBuilding();
@@ -131,7 +143,8 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
   const tree = buildTree(table, diagnostics);
   return finishModel({
     path, detection: detection!, table, tree, diagnostics, malformed, lineCount: scan.lines, blankLines,
-    fileSize: info.size, bytesIndexed: scan.bytesRead, bom: scan.bom, crlf, document: false, cancelled: scan.cancelled,
+    fileSize: info.size, bytesIndexed: scan.bytesRead, bom: scan.bom, crlf, document: false,
+    cancelled: scan.cancelled && bytesSeen < stopAfter, partial: scan.cancelled && bytesSeen >= stopAfter,
     formatTotals: builder!.totals?.() ?? {},
   });
 }
@@ -148,7 +161,7 @@ function makeEmit(table: EventTable) {
 
 interface FinishInput {
   path: string; detection: Detection; table: EventTable; tree: EventTree; diagnostics: Finding[]; malformed: MalformedLine[];
-  lineCount: number; blankLines: number; fileSize: number; bytesIndexed: number; bom: boolean; crlf: boolean; document: boolean; cancelled: boolean;
+  lineCount: number; blankLines: number; fileSize: number; bytesIndexed: number; bom: boolean; crlf: boolean; document: boolean; cancelled: boolean; partial: boolean;
   formatTotals: FormatTotals;
 }
 
@@ -157,7 +170,7 @@ function finishModel(x: FinishInput): TraceModel {
   return {
     path: x.path, format: x.detection.format, detection: x.detection, events: x.table, tree: x.tree, diagnostics: x.diagnostics,
     malformed: x.malformed, lineCount: x.lineCount, blankLines: x.blankLines, fileSize: x.fileSize, bytesIndexed: x.bytesIndexed,
-    bom: x.bom, crlf: x.crlf, document: x.document, cancelled: x.cancelled, formatTotals: x.formatTotals,
+    bom: x.bom, crlf: x.crlf, document: x.document, cancelled: x.cancelled, partial: x.partial, formatTotals: x.formatTotals,
   };
 }
 

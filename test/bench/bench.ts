@@ -1,0 +1,58 @@
+// `npm run bench`: prints speed and memory figures (never asserts them). Set BENCH_EVENTS to scale.
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadTrace } from '../../src/core/loadTrace';
+import { generateMurmurTrace } from './generateMurmur';
+
+const dir = join(__dirname, '..', '..', '.bench');
+const events = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+
+/** Samples RSS every 20 ms while `f` runs and returns its result, wall time and peak RSS. */
+export async function measure<T>(f: () => Promise<T>): Promise<{ result: T; ms: number; peakRssMB: number; heapMB: number }> {
+  (global as { gc?: () => void }).gc?.();
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const t = performance.now();
+  const result = await f();
+  const ms = performance.now() - t;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { result, ms, peakRssMB: peak / 2 ** 20, heapMB: process.memoryUsage().heapUsed / 2 ** 20 };
+}
+
+async function benchCore(): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `murmur-${events}.jsonl`);
+  if (!existsSync(file)) await generateMurmurTrace(file, events);
+  const sizeMB = statSync(file).size / 2 ** 20;
+  const m = await measure(() => loadTrace(file));
+  const model = m.result;
+  console.log(`core: ${events} events, ${sizeMB.toFixed(0)} MB (${model.format})`);
+  console.log(`  loadTrace (index + parse + tree): ${(m.ms / 1000).toFixed(2)} s, ${(sizeMB / (m.ms / 1000)).toFixed(0)} MB/s`);
+  console.log(`  peak RSS ${m.peakRssMB.toFixed(0)} MB, heap after ${m.heapMB.toFixed(0)} MB (file ${sizeMB.toFixed(0)} MB)`);
+  const ids: string[] = [];
+  for (let i = 0; i < model.events.size; i += Math.max(1, Math.floor(model.events.size / 1000))) ids.push(model.events.id(i) ?? '');
+  const t = performance.now();
+  let found = 0;
+  for (let r = 0; r < 100; r++) for (const id of ids) if (model.tree.idIndex.get(id) !== undefined) found++;
+  const perLookupUs = ((performance.now() - t) * 1000) / (100 * ids.length);
+  console.log(`  id lookup: ${perLookupUs.toFixed(3)} µs per lookup (${found} found)`);
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const sections: [string, () => Promise<void>][] = [['core', benchCore]];
+  for (const extra of ['lumenBench', 'checksBench', 'editorBench']) {
+    const p = join(__dirname, `${extra}.ts`);
+    if (existsSync(p)) {
+      const mod = await import(p);
+      if (typeof mod.runBench === 'function') sections.push([extra, () => mod.runBench(dir, events)]);
+    }
+  }
+  for (const [name, run] of sections) if (only.length === 0 || only.includes(name)) await run();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
