@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureCodeServer, ensureDebianPackages, ensureNodeModules } from './setup.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -11,6 +12,16 @@ const run = (cmd, args, env = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'i
 
 rmSync(join(root, 'test-results'), { recursive: true, force: true });
 let failedSteps = 0;
+// Everything the suites need is installed here, so `npm test` works on a fresh clone.
+const wants = (n) => only.length === 0 || only.includes(n);
+try {
+  ensureNodeModules();
+  if (wants('webview') || wants('e2e')) ensureDebianPackages(['chromium']);
+  if (wants('e2e')) ensureCodeServer();
+} catch (err) {
+  console.error(`set-up failed: ${err.message}`);
+  failedSteps++;
+}
 for (const [name, args] of [['typecheck', ['run', 'typecheck']], ['build', ['run', 'build']]]) {
   if (run('npm', args) !== 0) {
     console.error(`${name} failed`);

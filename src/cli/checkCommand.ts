@@ -3,7 +3,7 @@ import { CheckMode } from '../core/checks/types';
 import { parseArgs, UsageError } from './args';
 import { formatOption, loadForCli, UnreadableError, write } from './io';
 import { toSarif } from './sarif';
-import { expandTraceArgs } from './traceFiles';
+import { expandTraceArgs } from '../core/traceFiles';
 
 const JSON_SHAPE = `{"format": NAME, "ok": bool, "checked": n, "findings": [{"rule", "severity", "line", "seq"?, "eventId"?, "message"}], "file": PATH}`;
 

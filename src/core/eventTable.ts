@@ -138,6 +138,10 @@ export class EventTable {
   hashRefsOf(i: number): HashRef[] {
     return this.hashRefs.get(i) ?? [];
   }
+  /** Ids this event mentions besides its own and its parent's. */
+  mentionsOf(i: number): IdMention[] {
+    return this.mentions.get(i) ?? [];
+  }
   /** Indices of events that hold at least one hash reference. */
   eventsWithHashRefs(): number[] {
     return [...this.hashRefs.keys()];

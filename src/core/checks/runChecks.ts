@@ -14,6 +14,8 @@ export interface RunOptions {
   /** Rule id → override (the `agentTrace.rules` setting). */
   rules?: Record<string, RuleSetting>;
   isCancelled?: () => boolean;
+  /** Keep only findings whose rule passes this filter (e.g. blob rules for "Verify Blobs"). */
+  ruleFilter?: (ruleId: string) => boolean;
   onProgress?: (bytesRead: number, fileSize: number) => void;
 }
 
@@ -61,6 +63,7 @@ export async function runChecks(model: TraceModel, mode: CheckMode, options: Run
   let findings: Finding[] = loaderFindings(model.diagnostics, mode).filter((f) => !superseded.has(f.rule));
   for (const c of checks) findings.push(...(await c.finish()));
   findings = applySettings(findings, options.rules ?? {});
+  if (options.ruleFilter) findings = findings.filter((f) => options.ruleFilter!(f.rule));
   findings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
   return {
     file: model.path,
