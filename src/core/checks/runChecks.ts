@@ -4,6 +4,7 @@ import { TraceModel } from '../loadTrace';
 import { Finding, FormatName, Severity } from '../model';
 import { loaderFindings } from './genericRules';
 import { modulesFor } from './registry';
+import type { BlobStoreOptions } from '../blobs';
 import { CheckMode, StreamCheck } from './types';
 
 /** A user's override of a rule: off, or another severity. */
@@ -16,6 +17,8 @@ export interface RunOptions {
   isCancelled?: () => boolean;
   /** Keep only findings whose rule passes this filter (e.g. blob rules for "Verify Blobs"). */
   ruleFilter?: (ruleId: string) => boolean;
+  /** Extra blob roots and workspace folders for blob verification. */
+  blobOptions?: BlobStoreOptions;
   onProgress?: (bytesRead: number, fileSize: number) => void;
 }
 
@@ -38,7 +41,7 @@ const decoder = new TextDecoder('utf-8');
  * of its lines, adds the loader's own findings, applies the user's rule settings and sorts by line.
  */
 export async function runChecks(model: TraceModel, mode: CheckMode, options: RunOptions = {}): Promise<CheckResult> {
-  const ctx = { path: model.path, model };
+  const ctx = { path: model.path, model, blobOptions: options.blobOptions, isCancelled: options.isCancelled };
   const modules = modulesFor(model.format);
   const checks: StreamCheck[] = [];
   for (const m of modules) {

@@ -1,3 +1,4 @@
+import type { BlobStoreOptions } from '../blobs';
 import { TraceModel } from '../loadTrace';
 import { Finding, FormatName, Severity } from '../model';
 
@@ -37,6 +38,10 @@ export interface CheckContext {
   path: string;
   /** The loaded model (events, tree, format, diagnostics). */
   model: TraceModel;
+  /** Where blobs are looked for besides the formats' own layouts (the `agentTrace.blobRoots` setting). */
+  blobOptions?: BlobStoreOptions;
+  /** Polled by long checks (blob rehashing) so a user can cancel. */
+  isCancelled?: () => boolean;
 }
 
 /** A check that reads the file's lines in order, then reports. */

@@ -1,0 +1,70 @@
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { FormatName } from '../model';
+import { BlobRoot, isInside, realDirectory } from './blobSafety';
+
+/** Where to look for blobs besides the format's own layouts. */
+export interface BlobRootOptions {
+  /**
+   * The `agentTrace.blobRoots` setting: absolute paths, or paths relative to the trace's folder or to a
+   * workspace folder (each relative entry is tried against all of these bases).
+   */
+  extraRoots?: readonly string[];
+  /** Workspace folders: bases for relative extra roots, and where the upward search for `.agentledger` stops. */
+  workspaceFolders?: readonly string[];
+}
+
+/** How far up the upward search for an agentledger runtime root (`.agentledger/blobs`) goes without a workspace. */
+const MAX_ANCESTORS = 32;
+
+/** The trace's folder and its ancestors, stopping at the enclosing workspace folder when there is one. */
+function ancestors(start: string, workspaceFolders: readonly string[]): string[] {
+  const stop = workspaceFolders.map((w) => resolve(w)).find((w) => isInside(start, w));
+  const out: string[] = [];
+  let dir = start;
+  for (let i = 0; i < MAX_ANCESTORS; i++) {
+    out.push(dir);
+    if (stop !== undefined && dir === stop) break;
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return out;
+}
+
+/**
+ * Candidate roots in search order, per the formats' layouts:
+ * - murmur: `<trace folder>/blobs` (the session workdir's blob store);
+ * - agentledger: `<trace folder>/blobs` (an evidence export with its store copied beside it), every
+ *   `.agentledger/blobs` from the trace's folder upwards (the Python runtime root), and the trace folder itself
+ *   (a Rust `LocalBlobStore` root holding `sha256/`);
+ * - other formats: `<trace folder>/blobs` and the `.agentledger/blobs` runtime roots upwards;
+ * then the configured extra roots.
+ */
+export function candidateRoots(tracePath: string, format: FormatName, options: BlobRootOptions = {}): Omit<BlobRoot, 'realPath'>[] {
+  const traceDir = dirname(resolve(tracePath));
+  const workspaces = options.workspaceFolders ?? [];
+  const out: Omit<BlobRoot, 'realPath'>[] = [{ path: join(traceDir, 'blobs'), source: 'beside-trace' }];
+  if (format !== 'murmur') {
+    for (const dir of ancestors(traceDir, workspaces)) out.push({ path: join(dir, '.agentledger', 'blobs'), source: 'agentledger-runtime' });
+  }
+  if (format === 'agentledger') out.push({ path: traceDir, source: 'trace-folder' });
+  for (const root of options.extraRoots ?? []) {
+    if (root.trim() === '') continue;
+    if (isAbsolute(root)) out.push({ path: resolve(root), source: 'setting' });
+    else for (const base of [traceDir, ...workspaces]) out.push({ path: resolve(base, root), source: 'setting' });
+  }
+  return out;
+}
+
+/** The candidate roots that exist as directories, with real paths, without duplicates. */
+export async function findBlobRoots(tracePath: string, format: FormatName, options: BlobRootOptions = {}): Promise<BlobRoot[]> {
+  const seen = new Set<string>();
+  const out: BlobRoot[] = [];
+  for (const c of candidateRoots(tracePath, format, options)) {
+    const realPath = await realDirectory(c.path);
+    if (realPath === null || seen.has(realPath)) continue;
+    seen.add(realPath);
+    out.push({ ...c, realPath });
+  }
+  return out;
+}

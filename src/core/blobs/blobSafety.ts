@@ -1,0 +1,103 @@
+import { constants, Stats } from 'node:fs';
+import { FileHandle, lstat, open, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+
+/**
+ * File-system guards for blob access. A trace is hostile input: its references may try to reach files
+ * outside the blob roots through `..`, absolute names or symbolic links. Names are validated before they get
+ * here (see blobReference.ts); this module makes sure the file finally opened really lies inside a root's
+ * real path, is a regular file, and is the same file that was checked.
+ */
+
+/** A directory blobs are looked up in. */
+export interface BlobRoot {
+  /** The root as configured or derived (for messages). */
+  path: string;
+  /** Its real path (symbolic links resolved); containment is checked against this. */
+  realPath: string;
+  /** Where the root came from. */
+  source: 'beside-trace' | 'agentledger-runtime' | 'trace-folder' | 'setting';
+}
+
+/** Where a blob name led inside one root. */
+export type Located =
+  | { kind: 'found'; path: string; realPath: string; stats: Stats }
+  | { kind: 'escape'; path: string; target: string }
+  | { kind: 'not-file'; path: string }
+  | { kind: 'error'; path: string; error: string };
+
+/** True when `child` is `parent` or lies below it (both absolute, normalized). */
+export function isInside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..');
+}
+
+/** The real path of an existing directory, or null. */
+export async function realDirectory(path: string): Promise<string | null> {
+  try {
+    const real = await realpath(path);
+    return (await stat(real)).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+function errorText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return err?.code ? `${err.code}: ${err.message}` : String(e);
+}
+
+/**
+ * Looks `rel` up inside `root`. Returns null when nothing is there; otherwise what was found. A name that is
+ * itself absolute or climbs out is refused before touching the disk (defence in depth: callers pass names
+ * built from validated digests only).
+ */
+export async function locateInRoot(root: BlobRoot, rel: string): Promise<Located | null> {
+  const path = join(root.realPath, rel);
+  if (isAbsolute(rel) || rel.split(/[/\\]/).includes('..') || !isInside(path, root.realPath)) {
+    return { kind: 'escape', path, target: rel };
+  }
+  try {
+    await lstat(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    return { kind: 'error', path, error: errorText(e) };
+  }
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch (e) {
+    // A dangling symbolic link: the name exists but the blob does not.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return { kind: 'error', path, error: errorText(e) };
+  }
+  if (!isInside(real, root.realPath)) return { kind: 'escape', path, target: real };
+  try {
+    const stats = await stat(real);
+    if (!stats.isFile()) return { kind: 'not-file', path };
+    return { kind: 'found', path, realPath: real, stats };
+  } catch (e) {
+    return { kind: 'error', path, error: errorText(e) };
+  }
+}
+
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Opens a located blob for reading. The real path is opened without following a final symbolic link and
+ * without blocking (a FIFO swapped in must not hang the reader), and the opened file must be the regular
+ * file that was checked (same device and inode), so a swap between check and open is refused.
+ */
+export async function openLocated(realPath: string, checked: Stats): Promise<FileHandle> {
+  const handle = await open(realPath, OPEN_FLAGS);
+  try {
+    const now = await handle.stat();
+    if (!now.isFile()) throw new Error(`${realPath}: not a regular file`);
+    if (now.dev !== checked.dev || now.ino !== checked.ino) throw new Error(`${realPath}: the file changed while it was being opened`);
+    return handle;
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+}

@@ -1,0 +1,195 @@
+import { Stats } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { DigestAlgorithm, FormatName, HashRef } from '../model';
+import { BlobHashCache, hashBlobFile, HashOptions, HashOutcome, sharedBlobHashCache } from './blobHashing';
+import {
+  algorithmOfDigest, BlobHashMethod, blobFileNames, BlobRefRole, blobRefRole, checkHashRef, hashMethodFor,
+} from './blobReference';
+import { BlobRootOptions, findBlobRoots } from './blobRoots';
+import { BlobRoot, locateInRoot } from './blobSafety';
+
+/** Integrity of one referenced blob. `too-large` means it could not be verified within the limits. */
+export type BlobStatus = 'verified' | 'mismatch' | 'missing' | 'unreadable' | 'too-large' | 'rejected' | 'unverifiable';
+
+/** What resolving a reference found. */
+export interface BlobResult {
+  status: BlobStatus;
+  role: BlobRefRole;
+  ref: HashRef;
+  algorithm: DigestAlgorithm;
+  method: BlobHashMethod;
+  /** The digest the reference names. */
+  expected: string;
+  /** The digest the file's content has (absent when it could not be computed). */
+  actual?: string;
+  /** The file as found under its root, and its real path (symbolic links resolved, inside the root). */
+  path?: string;
+  realPath?: string;
+  root?: BlobRoot;
+  size?: number;
+  mtimeMs?: number;
+  /** The file is larger than the preview limit: show a bounded preview and offer "Open full blob". */
+  previewTooLarge?: boolean;
+  /** One sentence for people, naming expected and actual digests where they differ. */
+  message: string;
+}
+
+/** Options of a {@link BlobStore}. */
+export interface BlobStoreOptions extends BlobRootOptions, HashOptions {
+  cache?: BlobHashCache;
+  /** Size above which a blob is marked `previewTooLarge`; default 1 MiB. */
+  previewLimit?: number;
+}
+
+const METHOD_LABEL: Record<BlobHashMethod, string> = {
+  'sha256-bytes': 'SHA-256 of the file bytes',
+  'sha256-canonical-json': 'SHA-256 of the canonical JSON',
+  'fnv1a64-bytes': 'FNV-1a 64 of the file bytes',
+};
+
+type Lookup =
+  | { kind: 'found'; root: BlobRoot; path: string; realPath: string; stats: Stats }
+  | { kind: 'missing' }
+  | { kind: 'rejected' | 'unreadable'; reason: string; path: string };
+
+/**
+ * The blob store(s) of one trace: its roots (found once) and the rehash cache. Resolving a reference never
+ * reads outside the roots and never throws.
+ */
+export class BlobStore {
+  private constructor(
+    readonly tracePath: string,
+    readonly format: FormatName,
+    readonly roots: readonly BlobRoot[],
+    private readonly options: BlobStoreOptions,
+  ) {}
+
+  /** Finds the trace's blob roots (see blobRoots.ts) and returns a store over them. */
+  static async open(tracePath: string, format: FormatName, options: BlobStoreOptions = {}): Promise<BlobStore> {
+    return new BlobStore(resolve(tracePath), format, await findBlobRoots(tracePath, format, options), options);
+  }
+
+  /** The roots' sources: `beside-trace` means the format's own store exists next to the trace. */
+  hasRoot(source?: BlobRoot['source']): boolean {
+    return this.roots.some((r) => source === undefined || r.source === source);
+  }
+
+  /** Whether the reference names a blob in this trace's format. */
+  role(ref: Pick<HashRef, 'field' | 'raw'>): BlobRefRole {
+    return blobRefRole(this.format, ref);
+  }
+
+  /** A path for messages: relative to the trace's folder when inside it. */
+  display(path: string): string {
+    const rel = relative(dirname(this.tracePath), path);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split('\\').join('/') : path;
+  }
+
+  /** Finds the file a validated digest names, across roots and layouts. */
+  private async lookup(digest: string): Promise<Lookup> {
+    let refused: Lookup | null = null;
+    for (const root of this.roots) {
+      for (const name of blobFileNames(this.format, digest)) {
+        const loc = await locateInRoot(root, name);
+        if (loc === null) continue;
+        if (loc.kind === 'found') return { kind: 'found', root, path: loc.path, realPath: loc.realPath, stats: loc.stats };
+        if (loc.kind === 'escape') refused = { kind: 'rejected', path: loc.path, reason: `${this.display(loc.path)} leads outside the blob root ${this.display(root.path)} (to ${loc.target})` };
+        else if (!refused) refused = { kind: 'unreadable', path: loc.path, reason: loc.kind === 'not-file' ? `${this.display(loc.path)} is not a regular file` : `${this.display(loc.path)}: ${loc.error}` };
+      }
+    }
+    return refused ?? { kind: 'missing' };
+  }
+
+  /** Resolves a reference to its blob file and rehashes it (cached per path, size and mtime). */
+  async resolve(ref: HashRef): Promise<BlobResult> {
+    const role = this.role(ref);
+    const method = hashMethodFor(this.format, ref);
+    const base = { role, ref, algorithm: ref.algorithm, method, expected: ref.digest };
+    const check = checkHashRef(ref);
+    if (!check.ok) return { ...base, status: check.unverifiable ? 'unverifiable' : 'rejected', message: `Reference ${ref.field} refused: ${check.reason}.` };
+    const found = await this.lookup(ref.digest);
+    if (found.kind === 'missing') {
+      const where = this.roots.length === 0 ? 'no blob store was found' : `not in ${this.roots.map((r) => `${this.display(r.path)}/`).join(', ')}`;
+      return { ...base, status: 'missing', message: `Blob ${ref.digest} (${ref.field}) is missing: ${where}.` };
+    }
+    if (found.kind !== 'found') return { ...base, status: found.kind, path: found.path, message: `Blob ${ref.digest} (${ref.field}): ${found.reason}.` };
+    const place = {
+      path: found.path, realPath: found.realPath, root: found.root, size: found.stats.size, mtimeMs: found.stats.mtimeMs,
+      previewTooLarge: found.stats.size > (this.options.previewLimit ?? 1024 * 1024),
+    };
+    const [outcome, usedMethod] = await this.rehash(found.realPath, found.stats, method, ref.digest);
+    return { ...base, ...place, method: usedMethod, ...this.judge(outcome, usedMethod, ref, this.display(found.path)) };
+  }
+
+  /**
+   * Rehashes with the format's method. For formats without a documented blob scheme, a JSON blob may be
+   * named by either its bytes or its canonical JSON: the other method is tried before calling it a mismatch.
+   */
+  private async rehash(realPath: string, stats: Stats, method: BlobHashMethod, expected: string): Promise<[HashOutcome, BlobHashMethod]> {
+    const first = await this.hashWith(realPath, stats, method);
+    if (this.format === 'murmur' || this.format === 'agentledger' || method === 'fnv1a64-bytes') return [first, method];
+    if (first.kind === 'digest' && first.digest === expected) return [first, method];
+    const other: BlobHashMethod = method === 'sha256-bytes' ? 'sha256-canonical-json' : 'sha256-bytes';
+    const second = await this.hashWith(realPath, stats, other);
+    return second.kind === 'digest' && second.digest === expected ? [second, other] : [first, method];
+  }
+
+  private hashWith(realPath: string, stats: Stats, method: BlobHashMethod): Promise<HashOutcome> {
+    const cache = this.options.cache ?? sharedBlobHashCache;
+    return cache.get(BlobHashCache.key(realPath, stats, method), () => hashBlobFile(realPath, stats, method, this.options));
+  }
+
+  private judge(outcome: HashOutcome, method: BlobHashMethod, ref: HashRef, shown: string): Pick<BlobResult, 'status' | 'actual' | 'message'> {
+    const label = METHOD_LABEL[method];
+    switch (outcome.kind) {
+      case 'digest':
+        if (outcome.digest === ref.digest) return { status: 'verified', actual: outcome.digest, message: `Blob ${shown} verified (${label} ${outcome.digest}).` };
+        return {
+          status: 'mismatch',
+          actual: outcome.digest,
+          message: `Blob ${shown} (${ref.field}) does not match its name: expected ${label} ${ref.digest}, actual ${outcome.digest} (tampered or truncated).`,
+        };
+      case 'invalid':
+        return { status: 'mismatch', message: `Blob ${shown} (${ref.field}) cannot hash to ${ref.digest}: expected ${label}, but the file is ${outcome.error} (corrupt or truncated).` };
+      case 'too-large':
+        return { status: 'too-large', message: `Blob ${shown} (${ref.field}) was not verified: ${outcome.error}.` };
+      case 'error':
+        return { status: 'unreadable', message: `Blob ${shown} (${ref.field}) cannot be read: ${outcome.error}.` };
+    }
+  }
+
+  /**
+   * Files in the format's own store beside the trace whose names are digests (murmur `blobs/<64hex>`),
+   * for orphan and whole-store checks. Other names (temporary files) are skipped.
+   */
+  async storedDigests(): Promise<{ digest: string; algorithm: DigestAlgorithm; path: string }[]> {
+    const root = this.roots.find((r) => r.source === 'beside-trace');
+    if (!root) return [];
+    const dir = this.format === 'murmur' ? root.realPath : join(root.realPath, 'sha256');
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return [];
+    }
+    const out: { digest: string; algorithm: DigestAlgorithm; path: string }[] = [];
+    for (const name of names.sort()) {
+      const digest = this.format === 'murmur' ? name : name.replace(/\.json$/, '');
+      const algorithm = algorithmOfDigest(digest);
+      if (algorithm && (this.format !== 'murmur' || algorithm === 'sha256')) out.push({ digest, algorithm, path: join(dir, name) });
+    }
+    return out;
+  }
+}
+
+/** Where a trace's blobs are resolved from (see {@link resolveBlob}). */
+export interface BlobContext extends BlobStoreOptions {
+  tracePath: string;
+  format: FormatName;
+}
+
+/** Resolves and verifies one reference without keeping a store (the roots are searched again each call). */
+export async function resolveBlob(ref: HashRef, ctx: BlobContext): Promise<BlobResult> {
+  return (await BlobStore.open(ctx.tracePath, ctx.format, ctx)).resolve(ref);
+}

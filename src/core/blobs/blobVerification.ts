@@ -1,0 +1,223 @@
+import { CheckContext, LineInput, StreamCheck } from '../checks/types';
+import { isObj } from '../formats/common';
+import { Finding, HashRef, Severity } from '../model';
+import { BlobRefRole, blobRefRole } from './blobReference';
+import { LineRef, scanLineForBlobRefs } from './blobReferenceScan';
+import { BlobResult, BlobStore, BlobStoreOptions } from './blobStore';
+
+/** Rule ids of blob verification (declared in checks/blobRules.ts). */
+export const BLOB_RULE = {
+  mismatch: 'blob/mismatch',
+  missing: 'blob/missing',
+  unreadable: 'blob/unreadable',
+  rejected: 'blob/rejected-reference',
+  unverifiable: 'blob/unverifiable',
+  noStore: 'blob/no-store',
+  orphan: 'blob/orphan',
+} as const;
+
+/** One place a blob is referenced: an event's line and the reference. */
+interface Site {
+  line: number;
+  event: number | null;
+  ref: HashRef;
+  role: BlobRefRole;
+}
+
+const CONCURRENCY = 8;
+
+/**
+ * Formats whose own rule module verifies their blobs under the format doc's rule ids (agentledger:
+ * agentledger/blob-exists, blob-integrity, blob-ref-syntax, blob-decode); this verifier stays out to avoid
+ * reporting each problem twice. Their blobs are still resolved and previewed through {@link BlobStore}.
+ */
+export const FORMATS_VERIFYING_OWN_BLOBS: ReadonlySet<string> = new Set(['agentledger']);
+
+/** Runs `fn` over items with at most `limit` in flight. */
+async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * Verifies every blob the trace references: each distinct blob is rehashed once, and each problem is
+ * reported at the line of every event that references it. References come from the adapter's hashRefs and,
+ * independently, from the lines themselves (murmur blob fields, `blob://` values), so malformed references
+ * and traces whose adapter lists no hashRefs are covered too.
+ */
+export class BlobVerifier implements StreamCheck {
+  private readonly lineRefs: LineRef[] = [];
+  /** murmur: a `tool_call` carries `output`, which only the `content` capture mode writes (doc §1.5). */
+  private contentCaptured = false;
+
+  constructor(private readonly ctx: CheckContext, private readonly options: BlobStoreOptions = {}) {}
+
+  add(input: LineInput): void {
+    const format = this.ctx.model.format;
+    if (input.value === undefined || FORMATS_VERIFYING_OWN_BLOBS.has(format)) return;
+    this.lineRefs.push(...scanLineForBlobRefs(format, input.line, input.value, input.text));
+    if (format === 'murmur' && isObj(input.value) && input.value.event_type === 'tool_call' && 'output' in input.value) this.contentCaptured = true;
+  }
+
+  async finish(): Promise<Finding[]> {
+    const model = this.ctx.model;
+    if (FORMATS_VERIFYING_OWN_BLOBS.has(model.format)) return [];
+    const sites = this.collectSites();
+    if (sites.length === 0 && this.lineRefs.length === 0 && model.format !== 'murmur') return [];
+    const store = await BlobStore.open(this.ctx.path, model.format, this.options);
+    const out: Finding[] = [];
+    // Malformed murmur blob fields are murmur/sha-format findings; here only unusable `blob://` values.
+    for (const r of this.lineRefs) if (r.refused && r.source === 'blob-uri') out.push(this.finding(r.unverifiable ? BLOB_RULE.unverifiable : BLOB_RULE.rejected, r.unverifiable ? 'info' : 'error', r.line, this.eventAt(r.line), `Reference ${r.field}: ${r.refused}.`));
+    const keyOf = (s: Site) => `${s.ref.algorithm}:${s.ref.digest}`;
+    const results = await this.resolveEach(store, sites, keyOf);
+    const missingSeverity = this.missingSeverity(store);
+    const notStored: Site[] = [];
+    for (const group of this.groupByEventAndBlob(sites, keyOf)) {
+      const res = results.get(keyOf(group[0]))!;
+      const f = this.findingFor(res, group, missingSeverity);
+      if (f) out.push(f);
+      else if (res.status === 'missing' && group.some((g) => g.role === 'blob') && missingSeverity === null) notStored.push(group[0]);
+    }
+    if (notStored.length > 0) out.push(this.noStoreFinding(notStored));
+    if (model.format === 'murmur') out.push(...(await this.orphans(store, sites)));
+    return out;
+  }
+
+  /**
+   * Rehashes each distinct blob once. A `blob://` ref says how its blob is hashed better than a bare digest of
+   * the same blob (agentledger spans carry both payload_hash and payload_ref), so it represents the blob.
+   */
+  private async resolveEach(store: BlobStore, sites: Site[], keyOf: (s: Site) => string): Promise<Map<string, BlobResult>> {
+    const unique = new Map<string, Site>();
+    for (const s of sites) {
+      const had = unique.get(keyOf(s));
+      if (!had || (had.role !== 'blob' && s.role === 'blob')) unique.set(keyOf(s), s);
+    }
+    const results = new Map<string, BlobResult>();
+    await pool([...unique.entries()], CONCURRENCY, async ([k, s]) => results.set(k, await store.resolve(s.ref)));
+    return results;
+  }
+
+  /** Sites from the model's hashRefs plus those read from the lines, without repeats, blob refs only. */
+  private collectSites(): Site[] {
+    const t = this.ctx.model.events;
+    const format = this.ctx.model.format;
+    const seen = new Set<string>();
+    const out: Site[] = [];
+    const push = (line: number, event: number | null, ref: HashRef) => {
+      const role = blobRefRole(format, ref);
+      // Adapters may spell array paths `a.0` or `a[0]`; one spelling per place.
+      const key = `${line}\0${ref.field.replace(/\.(\d+)(?=\.|\[|$)/g, '[$1]')}\0${ref.digest}`;
+      if (role === 'not-a-blob' || seen.has(key)) return;
+      seen.add(key);
+      out.push({ line, event, ref, role });
+    };
+    for (const i of t.eventsWithHashRefs()) for (const ref of t.hashRefsOf(i)) push(t.lineOf(i), i, ref);
+    for (const r of this.lineRefs) if (r.ref) push(r.line, this.eventAt(r.line), r.ref);
+    return out.sort((a, b) => a.line - b.line);
+  }
+
+  /** Sites grouped per (line, blob): one finding per event even when it names a blob twice. */
+  private groupByEventAndBlob(sites: Site[], keyOf: (s: Site) => string): Site[][] {
+    const groups = new Map<string, Site[]>();
+    for (const s of sites) {
+      const k = `${s.line}\0${keyOf(s)}`;
+      const g = groups.get(k);
+      if (g) {
+        if (!g.some((x) => x.ref.field === s.ref.field)) g.push(s);
+      } else groups.set(k, [s]);
+    }
+    return [...groups.values()];
+  }
+
+  /**
+   * Severity of a missing blob, or null when blobs are not expected (report one `blob/no-store` instead).
+   * murmur writes blobs only under `trace.capture: content`, which shows as a `blobs/` folder beside the
+   * trace or as `tool_call.output`; under `meta` / `none` there is no store and that is not an error.
+   * agentledger and others: the store may simply not have been exported with the trace (warning).
+   */
+  private missingSeverity(store: BlobStore): Severity | null {
+    if (this.ctx.model.format === 'murmur') {
+      if (store.hasRoot('beside-trace') || this.contentCaptured) return 'error';
+      return store.hasRoot() ? 'warning' : null;
+    }
+    return store.hasRoot() ? 'warning' : null;
+  }
+
+  private findingFor(res: BlobResult, group: Site[], missingSeverity: Severity | null): Finding | null {
+    const s = group[0];
+    const fields = group.map((g) => g.ref.field).join(', ');
+    // The result was computed for the first reference to the blob; name this event's own fields.
+    const msg = res.message.replace(`(${res.ref.field})`, `(${fields})`);
+    switch (res.status) {
+      case 'verified':
+        return null;
+      case 'mismatch':
+        return this.finding(BLOB_RULE.mismatch, 'error', s.line, s.event, msg);
+      case 'missing':
+        if (!group.some((g) => g.role === 'blob') || missingSeverity === null) return null;
+        return this.finding(BLOB_RULE.missing, missingSeverity, s.line, s.event, msg);
+      case 'unreadable':
+        return this.finding(BLOB_RULE.unreadable, 'warning', s.line, s.event, msg);
+      case 'rejected':
+        return this.finding(BLOB_RULE.rejected, 'error', s.line, s.event, msg);
+      case 'unverifiable':
+      case 'too-large':
+        return this.finding(BLOB_RULE.unverifiable, 'info', s.line, s.event, msg);
+    }
+  }
+
+  private noStoreFinding(sites: Site[]): Finding {
+    const digests = new Set(sites.map((s) => s.ref.digest));
+    const why = this.ctx.model.format === 'murmur'
+      ? 'no blobs/ folder beside the trace: the capture mode is meta or none, which store hashes but no bodies'
+      : 'no blob store was found beside the trace or in a configured blob root (it may not have been exported with the trace)';
+    return this.finding(BLOB_RULE.noStore, 'info', sites[0].line, sites[0].event, `${digests.size} referenced blob(s) cannot be shown: ${why}.`);
+  }
+
+  /** murmur: files in `blobs/` that no line references; each is rehashed too (doc: every file in blobs/). */
+  private async orphans(store: BlobStore, sites: Site[]): Promise<Finding[]> {
+    const referenced = new Set(sites.map((s) => s.ref.digest));
+    const stored = (await store.storedDigests()).filter((d) => !referenced.has(d.digest));
+    const line = this.ctx.model.events.size > 0 ? this.ctx.model.events.lineOf(0) : 1;
+    const event = this.ctx.model.events.size > 0 ? 0 : null;
+    const out: Finding[] = [];
+    await pool(stored, CONCURRENCY, async (d) => {
+      const res = await store.resolve({ field: 'blobs/', digest: d.digest, algorithm: d.algorithm, raw: d.digest });
+      const shown = store.display(d.path);
+      if (res.status === 'mismatch') out.push(this.finding(BLOB_RULE.mismatch, 'error', line, event, `Unreferenced blob ${shown}: expected SHA-256 ${d.digest}, actual ${res.actual ?? 'not computable'}.`));
+      out.push(this.finding(BLOB_RULE.orphan, 'info', line, event, `Blob ${shown} is referenced by no event (an event write may have failed after the blob was stored).`));
+    });
+    return out.sort((a, b) => a.message.localeCompare(b.message));
+  }
+
+  private eventAt(line: number): number | null {
+    if (!this.lineIndex) {
+      this.lineIndex = new Map();
+      const t = this.ctx.model.events;
+      for (let i = 0; i < t.size; i++) if (!this.lineIndex.has(t.lineOf(i))) this.lineIndex.set(t.lineOf(i), i);
+    }
+    return this.lineIndex.get(line) ?? null;
+  }
+  private lineIndex: Map<number, number> | null = null;
+
+  private finding(rule: string, severity: Severity, line: number, event: number | null, message: string): Finding {
+    const t = this.ctx.model.events;
+    const f: Finding = { rule, severity, line, message };
+    if (event !== null) {
+      const seq = t.seqOf(event);
+      const id = t.id(event);
+      if (seq !== null) f.seq = seq;
+      if (id !== null) f.eventId = id;
+    }
+    return f;
+  }
+}
