@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+
+/** Nesting bound of the kernel's canonical writer (`CANONICAL_MAX_DEPTH`). */
+export const CANONICAL_MAX_DEPTH = 128;
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/** A value the kernel's canonical writer refuses (§8.3). */
+export class CanonicalError extends Error {}
+
+/** Compares strings by Unicode code point (= UTF-8 byte order), not by UTF-16 unit as `Array.sort` does. */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (0xD800–0xDFFF) encode code points above U+FFFF, which sort after every BMP character.
+    const hx = x >= 0xd800 && x <= 0xdfff;
+    const hy = y >= 0xd800 && y <= 0xdfff;
+    if (hx !== hy) return hx ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+function writeNumber(n: number): string {
+  if (!Number.isFinite(n)) throw new CanonicalError(`number ${n} is not finite`);
+  if (Number.isInteger(n)) {
+    if (Math.abs(n) > SAFE) {
+      throw new CanonicalError(`integer ${n} exceeds the cross-language exact-integer range (±${SAFE}); logical u64 travels as a decimal string`);
+    }
+    return String(n === 0 ? 0 : n); // -0 becomes 0
+  }
+  // JavaScript's shortest round-trip form equals serde_json's (ryu) for every non-integral double.
+  return String(n);
+}
+
+/**
+ * The kernel's canonical JSON (`canonical_bytes`, DKR §8.3): keys by code point, no whitespace, serde_json string
+ * escaping (which `JSON.stringify` matches), integral floats as integers, integers beyond ±(2^53−1) rejected, depth ≤ 128.
+ * Iterative, so hostile nesting cannot overflow the stack before the depth limit is reported.
+ */
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  const stack: { v: unknown; depth: number; raw?: string }[] = [{ v: value, depth: 1 }];
+  while (stack.length > 0) {
+    const { v, depth, raw } = stack.pop()!;
+    if (raw !== undefined) {
+      out.push(raw);
+      continue;
+    }
+    if (depth > CANONICAL_MAX_DEPTH) throw new CanonicalError(`value nests deeper than ${CANONICAL_MAX_DEPTH}`);
+    if (v === null || typeof v === 'boolean') out.push(String(v));
+    else if (typeof v === 'number') out.push(writeNumber(v));
+    else if (typeof v === 'string') out.push(JSON.stringify(v));
+    else if (Array.isArray(v)) {
+      const items: { v: unknown; depth: number; raw?: string }[] = [{ v: null, depth, raw: '[' }];
+      v.forEach((x, i) => {
+        if (i > 0) items.push({ v: null, depth, raw: ',' });
+        items.push({ v: x, depth: depth + 1 });
+      });
+      items.push({ v: null, depth, raw: ']' });
+      for (let i = items.length - 1; i >= 0; i--) stack.push(items[i]);
+    } else if (typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o).sort(compareCodePoints);
+      const items: { v: unknown; depth: number; raw?: string }[] = [{ v: null, depth, raw: '{' }];
+      keys.forEach((k, i) => {
+        items.push({ v: null, depth, raw: `${i > 0 ? ',' : ''}${JSON.stringify(k)}:` });
+        items.push({ v: o[k], depth: depth + 1 });
+      });
+      items.push({ v: null, depth, raw: '}' });
+      for (let i = items.length - 1; i >= 0; i--) stack.push(items[i]);
+    } else throw new CanonicalError(`value of type ${typeof v} is not JSON`);
+  }
+  return out.join('');
+}
+
+/** `sha256:` + 64 lowercase hex over the given bytes (a string is taken as UTF-8). */
+export function kernelDigest(bytes: string | Uint8Array): string {
+  return 'sha256:' + createHash('sha256').update(bytes).digest('hex');
+}
