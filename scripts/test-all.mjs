@@ -16,8 +16,8 @@ let failedSteps = 0;
 const wants = (n) => only.length === 0 || only.includes(n);
 try {
   ensureNodeModules();
-  if (wants('webview') || wants('e2e')) ensureDebianPackages(['chromium']);
-  if (wants('e2e')) ensureCodeServer();
+  if (wants('webview') || wants('e2e') || wants('integration')) ensureDebianPackages(['chromium']);
+  if (wants('e2e') || wants('integration')) ensureCodeServer();
 } catch (err) {
   console.error(`set-up failed: ${err.message}`);
   failedSteps++;
@@ -31,6 +31,7 @@ for (const [name, args] of [['typecheck', ['run', 'typecheck']], ['build', ['run
 const suites = [
   ['unit', ['run', 'test:unit']],
   ['webview', ['run', 'test:webview']],
+  ['integration', ['run', 'test:integration']],
   ['e2e', ['run', 'test:e2e']],
 ].filter(([n]) => only.length === 0 || only.includes(n));
 let passed = 0;
