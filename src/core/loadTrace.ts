@@ -219,9 +219,15 @@ async function tryReadDocument(path: string, size: number, maxBytes: number): Pr
     }
     return lo + 1;
   };
+  // Elements are usually located in document order: search on from the last hit first, so placing every
+  // span of a large export stays linear.
+  let lastHit = 0;
   const locate = (needle: string): number | null => {
-    const pos = text.indexOf(needle);
-    return pos < 0 ? null : lineAt(pos);
+    let pos = text.indexOf(needle, lastHit);
+    if (pos < 0) pos = text.indexOf(needle);
+    if (pos < 0) return null;
+    lastHit = pos;
+    return lineAt(pos);
   };
   const size8 = Buffer.byteLength(text);
   const records: SourceRecord[] = Array.isArray(value)

@@ -65,6 +65,8 @@ export async function runChecks(model: TraceModel, mode: CheckMode, options: Run
   const superseded = new Set(modules.flatMap((m) => m.supersedes ?? []));
   let findings: Finding[] = loaderFindings(model.diagnostics, mode).filter((f) => !superseded.has(f.rule));
   for (const c of checks) findings.push(...(await c.finish()));
+  // A format module's precise rules replace the generic ones it names, whichever module produced them.
+  findings = findings.filter((f) => !superseded.has(f.rule));
   findings = applySettings(findings, options.rules ?? {});
   if (options.ruleFilter) findings = findings.filter((f) => options.ruleFilter!(f.rule));
   findings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));

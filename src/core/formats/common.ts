@@ -47,8 +47,8 @@ export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-  const m = Math.floor(ms / 60_000);
-  return `${m} min ${Math.round((ms % 60_000) / 1000)} s`;
+  const totalSeconds = Math.round(ms / 1000);
+  return `${Math.floor(totalSeconds / 60)} min ${totalSeconds % 60} s`;
 }
 
 /** `1.2k`, `340`, `2.1M`. */
