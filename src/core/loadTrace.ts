@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { EventTable } from './eventTable';
 import { detectFormat, Detection } from './detect';
 import { adapterFor } from './formats/registry';
-import { FormatTotals, SourceRecord } from './formats/types';
+import { BuilderSource, FormatTotals, SourceRecord } from './formats/types';
 import { parseLine } from './jsonLine';
 import { scanLines } from './lineIndexer';
 import { EventDraft, Finding, FormatName } from './model';
@@ -82,7 +82,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     const detection = options.format
       ? forced(options.format)
       : detectFormat({ ...sampleBase, values: doc.records.slice(0, SNIFF_VALUES).map((r) => r.value), document: true });
-    const builder = adapterFor(detection.format).createBuilder();
+    const builder = adapterFor(detection.format).createBuilder(builderSource(sampleBase, table));
     const emit = makeEmit(table);
     for (const rec of doc.records) builder.add(rec, (d, r) => emit(d, r ?? rec));
     diagnostics.push(...(builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []));
@@ -91,7 +91,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
   }
 
   let detection: Detection | null = options.format ? forced(options.format) : null;
-  let builder = detection ? adapterFor(detection.format).createBuilder() : null;
+  let builder = detection ? adapterFor(detection.format).createBuilder(builderSource(sampleBase, table)) : null;
   const emit = makeEmit(table);
   const head: SourceRecord[] = [];
   let blankLines = 0;
@@ -99,7 +99,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
 
   const startBuilding = (): void => {
     detection = detectFormat({ ...sampleBase, values: head.map((r) => r.value), document: false });
-    builder = adapterFor(detection.format).createBuilder();
+    builder = adapterFor(detection.format).createBuilder(builderSource(sampleBase, table));
     for (const rec of head) builder.add(rec, (d, r) => emit(d, r ?? rec));
     head.length = 0;
   };
@@ -147,6 +147,14 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     cancelled: scan.cancelled && bytesSeen < stopAfter, partial: scan.cancelled && bytesSeen >= stopAfter,
     formatTotals: builder!.totals?.() ?? {},
   });
+}
+
+function builderSource(base: { fileName: string; path: string }, table: EventTable): BuilderSource {
+  return {
+    ...base,
+    setDuration: (i, ms) => table.setDuration(i, ms),
+    setStatus: (i, status) => table.setStatus(i, status),
+  };
 }
 
 function forced(format: FormatName): Detection {

@@ -1,11 +1,11 @@
-import { parseLine } from '../jsonLine';
-import { scanLines } from '../lineIndexer';
+import { parseLine, ParsedLine } from '../jsonLine';
+import { LineSpan, scanLines } from '../lineIndexer';
 import { TraceModel } from '../loadTrace';
 import { Finding, FormatName, Severity } from '../model';
 import { loaderFindings } from './genericRules';
 import { modulesFor } from './registry';
 import type { BlobStoreOptions } from '../blobs';
-import { CheckMode, StreamCheck } from './types';
+import { CheckMode, LineInput, StreamCheck } from './types';
 
 /** A user's override of a rule: off, or another severity. */
 export type RuleSetting = Severity | 'off';
@@ -34,7 +34,28 @@ export interface CheckResult {
   cancelled?: boolean;
 }
 
-const decoder = new TextDecoder('utf-8');
+/** A line whose text and parsed value are computed only when a check asks, and once. */
+class LazyLine implements LineInput {
+  readonly line: number;
+  private decoded: string | undefined;
+  private parsedLine: ParsedLine | undefined;
+  constructor(private readonly span: LineSpan, private readonly bytes: Buffer | null) {
+    this.line = span.line;
+  }
+  get text(): string {
+    return (this.decoded ??= this.bytes ? this.bytes.toString('utf8') : '');
+  }
+  private get parsed(): ParsedLine {
+    return (this.parsedLine ??= parseLine(this.span, this.bytes, Number.MAX_SAFE_INTEGER));
+  }
+  get value(): unknown {
+    const p = this.parsed;
+    return p.kind === 'value' ? p.value : undefined;
+  }
+  get blank(): boolean {
+    return this.parsed.kind === 'blank';
+  }
+}
 
 /**
  * Runs the verifiers (`verify`) or conformance checkers (`check`) of the trace's format over one re-read
@@ -53,9 +74,7 @@ export async function runChecks(model: TraceModel, mode: CheckMode, options: Run
     const scan = await scanLines(
       model.path,
       (span, bytes) => {
-        const parsed = parseLine(span, bytes, Number.MAX_SAFE_INTEGER);
-        const text = bytes ? decoder.decode(bytes) : '';
-        const input = { line: span.line, text, value: parsed.kind === 'value' ? parsed.value : undefined, blank: parsed.kind === 'blank' };
+        const input = new LazyLine(span, bytes);
         for (const c of checks) c.add(input);
       },
       { isCancelled: options.isCancelled, onProgress: (n) => options.onProgress?.(n, model.fileSize) },

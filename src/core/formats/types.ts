@@ -1,4 +1,4 @@
-import { EventDraft, FormatName, Finding } from '../model';
+import { EventDraft, EventStatus, FormatName, Finding } from '../model';
 
 /** One parsed line (or one document) handed to an adapter, with where it is. */
 export interface SourceRecord {
@@ -64,5 +64,17 @@ export interface FormatAdapter {
   readonly title: string;
   /** Content-based detection; file names may only break ties (add at most 0.05 for a matching name). */
   sniff(sample: SniffSample): SniffResult;
-  createBuilder(): EventBuilder;
+  createBuilder(source: BuilderSource): EventBuilder;
+}
+
+/** What a builder knows of its file, and how it may amend events it already emitted. */
+export interface BuilderSource {
+  /** Base name of the file, e.g. `<run_id>.jsonl` (some formats keep the run id only there). */
+  fileName: string;
+  /** Path with forward slashes. */
+  path: string;
+  /** Sets the duration of an emitted event once its end is seen (e.g. on the opening event of a pair). */
+  setDuration(index: number, ms: number): void;
+  /** Raises the status of an emitted event (e.g. a call whose result failed). */
+  setStatus(index: number, status: EventStatus): void;
 }

@@ -1,0 +1,33 @@
+import { parseTime } from '../common';
+
+/**
+ * Epoch ms of a timestamp, fast for the writer's `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (the day is parsed once and
+ * cached; the time of day is read digit by digit); anything else goes through `Date.parse`.
+ */
+export function makeTimestampReader(): (ts: unknown) => number | null {
+  let day = '';
+  let dayMs = 0;
+  const digits = (s: string, at: number, n: number): number => {
+    let x = 0;
+    for (let i = at; i < at + n; i++) {
+      const c = s.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) return NaN;
+      x = x * 10 + c;
+    }
+    return x;
+  };
+  return (ts) => {
+    if (typeof ts !== 'string') return null;
+    const n = ts.length;
+    if (n < 20 || ts[10] !== 'T' || ts[13] !== ':' || ts[16] !== ':' || ts[n - 1] !== 'Z' || (n > 20 && ts[19] !== '.')) return parseTime(ts);
+    if (day === '' || !ts.startsWith(day)) {
+      const ms = Date.parse(ts.slice(0, 10) + 'T00:00:00Z');
+      if (Number.isNaN(ms)) return parseTime(ts);
+      day = ts.slice(0, 10);
+      dayMs = ms;
+    }
+    const frac = n > 21 ? digits(ts.slice(20, Math.min(23, n - 1)).padEnd(3, '0'), 0, 3) : 0;
+    const t = dayMs + ((digits(ts, 11, 2) * 60 + digits(ts, 14, 2)) * 60 + digits(ts, 17, 2)) * 1000 + frac;
+    return Number.isNaN(t) ? parseTime(ts) : t;
+  };
+}
