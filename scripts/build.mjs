@@ -15,6 +15,7 @@ const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  { ...common, entryPoints: ['webview/styles.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
 ];
 
 mkdirSync(join(root, 'dist'), { recursive: true });

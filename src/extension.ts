@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
+import { registerTraceEditor } from './editor';
 
 /** Wires the extension's editors, commands and providers. */
-export function activate(_context: vscode.ExtensionContext): void {}
+export function activate(context: vscode.ExtensionContext): void {
+  registerTraceEditor(context);
+}
 
 export function deactivate(): void {}

@@ -114,6 +114,10 @@ export class EventTable {
   lineOf(i: number): number {
     return this.line.data[i];
   }
+  /** Byte length of the event's line. */
+  lengthOf(i: number): number {
+    return this.length.data[i];
+  }
   kindOf(i: number): string {
     return this.strings.value(this.kind.data[i]) ?? '';
   }

@@ -1,0 +1,192 @@
+/**
+ * Finds the conversation inside one event's JSON, whatever the runtime: role-tagged messages (OpenAI,
+ * Anthropic, Codex, Claude Code shapes), content blocks, tool calls and tool results, context fragments, and
+ * the text fields a reader wants (prompts, goals, responses, outputs, errors). Pure and bounded: it walks at
+ * most a few thousand values and caps the text it copies. Nothing here interprets text as markup.
+ */
+import type { ChatMessage, ChatPart } from '../protocol';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Longest text copied into one part; the JSON and Raw tabs have the rest. */
+export const MAX_PART_CHARS = 100_000;
+const MAX_MESSAGES = 500;
+const MAX_VISITS = 5000;
+const MAX_DEPTH = 8;
+
+/** Keys whose string values are prose a person reads (prompts, answers, outputs, errors). */
+const TEXT_KEY = /(^|_)(system|prompt|instructions?|goal|task|query|question|response|completion|answer|output|stdout|stderr|result|text|content|message|summary|reason|reasoning|thinking|error|description|notes?|body|input)$/i;
+const ROLE_KEYS = ['role', 'author', 'speaker', 'source', 'lane', 'sender', 'from'];
+const NAME_KEYS = ['name', 'tool_name', 'toolName', 'tool', 'function'];
+const ARG_KEYS = ['arguments', 'input', 'args', 'parameters', 'params'];
+const CALL_ID_KEYS = ['call_id', 'tool_use_id', 'tool_call_id', 'callId', 'toolUseId', 'toolCallId'];
+const DIGEST = /^(sha256:|blob:\/\/)?[0-9a-f]{16,64}(\.json)?$/;
+
+/** The messages and text fields of one parsed event, in document order. */
+export function extractChat(value: unknown): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  const budget = { visits: 0 };
+  walk(value, '', 0, out, budget, null);
+  return out.slice(0, MAX_MESSAGES);
+}
+
+function walk(v: unknown, path: string, depth: number, out: ChatMessage[], budget: { visits: number }, arrayKey: string | null): void {
+  if (out.length >= MAX_MESSAGES || budget.visits++ > MAX_VISITS || depth > MAX_DEPTH) return;
+  if (Array.isArray(v)) {
+    const key = lastKey(path);
+    v.forEach((item, i) => walk(item, `${path}[${i}]`, depth + 1, out, budget, key));
+    return;
+  }
+  if (!isObj(v)) return;
+  const msg = asMessage(v, path, arrayKey);
+  if (msg) {
+    if (msg.parts.length > 0) out.push(msg);
+    return;
+  }
+  for (const [k, child] of Object.entries(v)) {
+    const p = path ? `${path}.${k}` : k;
+    if (typeof child === 'string') {
+      if (TEXT_KEY.test(k) && isProse(child)) out.push({ role: k, path: p, parts: [textPart(child)] });
+    } else if (typeof child === 'object' && child !== null) {
+      walk(child, p, depth + 1, out, budget, null);
+    }
+  }
+}
+
+/** Recognises one object as a message, a tool call, a tool result or a context fragment. */
+function asMessage(o: Obj, path: string, arrayKey: string | null): ChatMessage | null {
+  const role = typeof o.role === 'string' ? o.role : null;
+  const hasBody = 'content' in o || 'text' in o || 'parts' in o;
+  if (role !== null && (hasBody || Array.isArray(o.tool_calls))) {
+    const parts = [...partsOf(o.content ?? o.text ?? o.parts), ...toolCallsOf(o.tool_calls)];
+    return { role, path, parts };
+  }
+  if (Array.isArray(o.tool_calls) && hasBody) {
+    return { role: 'assistant', path, parts: [...partsOf(o.content ?? o.text), ...toolCallsOf(o.tool_calls)] };
+  }
+  if (o.type === 'function_call' || o.type === 'tool_use' || isToolCall(o)) {
+    const parts: ChatPart[] = [toolCall(o)];
+    const output = o.output ?? o.result;
+    if (output !== undefined && output !== null) parts.push({ type: 'toolResult', id: callId(o), ...resultBody(output), isError: isErrorResult(o) });
+    return { role: parts.length > 1 ? 'tool' : 'assistant', path, parts };
+  }
+  if (o.type === 'function_call_output' || o.type === 'tool_result' || isToolResult(o)) {
+    return { role: 'tool', path, parts: [toolResult(o)] };
+  }
+  if (arrayKey !== null && (typeof o.content === 'string' || typeof o.text === 'string')) {
+    const text = (typeof o.content === 'string' ? o.content : o.text) as string;
+    const who = ROLE_KEYS.map((k) => o[k]).find((x): x is string => typeof x === 'string') ?? arrayKey;
+    return { role: who, path, parts: text.length > 0 ? [textPart(text)] : [] };
+  }
+  return null;
+}
+
+function isToolCall(o: Obj): boolean {
+  const name = NAME_KEYS.some((k) => typeof o[k] === 'string');
+  const args = ARG_KEYS.some((k) => k in o && o[k] !== null);
+  return name && args;
+}
+function isToolResult(o: Obj): boolean {
+  return CALL_ID_KEYS.some((k) => typeof o[k] === 'string') && ('output' in o || 'content' in o || 'result' in o || 'durable_content' in o);
+}
+
+/** The parts of a message body: a string, an array of content blocks, or `{blocks: [...]}`. */
+export function partsOf(content: unknown): ChatPart[] {
+  if (content === undefined || content === null) return [];
+  if (typeof content === 'string') return content.length > 0 ? [textPart(content)] : [];
+  if (Array.isArray(content)) return content.flatMap(blockPart);
+  if (isObj(content) && Array.isArray(content.blocks)) return content.blocks.flatMap(blockPart);
+  return [{ type: 'json', value: content }];
+}
+
+function blockPart(b: unknown): ChatPart[] {
+  if (typeof b === 'string') return b.length > 0 ? [textPart(b)] : [];
+  if (!isObj(b)) return [{ type: 'json', value: b }];
+  const type = typeof b.type === 'string' ? b.type : '';
+  if (type === 'thinking' || type === 'reasoning' || type === 'redacted_thinking') {
+    const text = str(b.thinking) ?? str(b.text) ?? summaryText(b.summary);
+    return text ? [{ type: 'thinking', text: cap(text).text }] : [];
+  }
+  if (type === 'tool_use' || type === 'function_call' || type === 'tool_call') return [toolCall(b)];
+  if (type === 'tool_result' || type === 'function_call_output') return [toolResult(b)];
+  const text = str(b.text);
+  if (text !== null) return [textPart(text)];
+  return [{ type: 'json', value: b }];
+}
+
+function toolCallsOf(calls: unknown): ChatPart[] {
+  return Array.isArray(calls) ? calls.filter(isObj).map(toolCall) : [];
+}
+
+function toolCall(o: Obj): ChatPart {
+  const fn = isObj(o.function) ? o.function : null;
+  const name = str(fn?.name) ?? NAME_KEYS.map((k) => str(o[k])).find((x) => x !== null) ?? '(unnamed tool)';
+  const rawArgs = fn ? fn.arguments : ARG_KEYS.map((k) => o[k]).find((x) => x !== undefined);
+  return { type: 'toolCall', name, id: callId(o) ?? str(o.id), args: parseMaybeJson(rawArgs) };
+}
+
+function toolResult(o: Obj): ChatPart {
+  const body = o.output ?? o.content ?? o.result ?? o.durable_content;
+  return { type: 'toolResult', id: callId(o), ...resultBody(body), isError: isErrorResult(o) };
+}
+
+function resultBody(body: unknown): { text: string | null; value?: unknown } {
+  if (typeof body === 'string') return { text: cap(body).text };
+  const parts = partsOf(body);
+  if (parts.length > 0 && parts.every((p) => p.type === 'text')) return { text: parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n') };
+  return body === undefined || body === null ? { text: null } : { text: null, value: body };
+}
+
+function isErrorResult(o: Obj): boolean {
+  return o.is_error === true || o.isError === true || o.status === 'error' || (typeof o.error === 'string' && o.error.length > 0);
+}
+
+function callId(o: Obj): string | null {
+  for (const k of CALL_ID_KEYS) if (typeof o[k] === 'string') return o[k] as string;
+  return null;
+}
+
+/** Tool arguments are often a JSON-encoded string; show them as the value they encode. */
+function parseMaybeJson(v: unknown): unknown {
+  if (typeof v !== 'string') return v ?? null;
+  const t = v.trim();
+  if ((t.startsWith('{') && t.endsWith('}')) || (t.startsWith('[') && t.endsWith(']'))) {
+    try {
+      return JSON.parse(t);
+    } catch {
+      return v;
+    }
+  }
+  return v;
+}
+
+function summaryText(s: unknown): string | null {
+  if (typeof s === 'string') return s;
+  if (Array.isArray(s)) return s.map((x) => (isObj(x) ? str(x.text) ?? '' : typeof x === 'string' ? x : '')).join('\n') || null;
+  return null;
+}
+
+function textPart(text: string): ChatPart {
+  const c = cap(text);
+  return c.omitted > 0 ? { type: 'text', text: c.text, omitted: c.omitted } : { type: 'text', text: c.text };
+}
+
+function cap(text: string): { text: string; omitted: number } {
+  return text.length > MAX_PART_CHARS ? { text: text.slice(0, MAX_PART_CHARS), omitted: text.length - MAX_PART_CHARS } : { text, omitted: 0 };
+}
+
+/** Prose, not an id, enum word or digest. */
+function isProse(s: string): boolean {
+  if (s.length === 0 || DIGEST.test(s)) return false;
+  return /\s/.test(s) || s.length > 24;
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+function lastKey(path: string): string | null {
+  const m = /([A-Za-z_$][\w$]*)(\[\d+\])*$/.exec(path);
+  return m ? m[1] : null;
+}

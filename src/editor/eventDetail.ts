@@ -1,0 +1,165 @@
+/**
+ * Builds the detail pane's data for one event: its fields from the compact table, its exact line re-read
+ * from the file (the model keeps offsets, not text), the parsed JSON and the conversation inside it.
+ * vscode-free, so it is tested in Node.
+ */
+import { readFile } from 'node:fs/promises';
+import type { TraceModel } from '../core/loadTrace';
+import { readSpan } from '../core/lineIndexer';
+import type { EventDetail, EventSummary, FindingView } from '../protocol';
+import { extractChat } from './chatContent';
+import { malformedIndex } from './rowModel';
+import { isoOrNull, summarizeEvent } from './traceRows';
+
+/** Limits on what one detail carries to the webview. */
+export interface DetailLimits {
+  /** Bytes of the raw line shown; longer lines are cut (the text editor has the rest). */
+  maxRawBytes: number;
+  /** Lines longer than this are not parsed for the JSON and Content tabs. */
+  maxJsonBytes: number;
+}
+
+export const DEFAULT_DETAIL_LIMITS: DetailLimits = { maxRawBytes: 1 << 20, maxJsonBytes: 16 << 20 };
+const MAX_ANCESTORS = 64;
+
+/** The detail of `node` (an event index, or a negative malformed-line node). */
+export async function buildDetail(model: TraceModel, node: number, findings: FindingView[], limits = DEFAULT_DETAIL_LIMITS): Promise<EventDetail> {
+  if (node < 0) return malformedDetail(model, node, findings, limits);
+  const e = model.events.get(node);
+  const body = model.document ? await documentBody(model, e.id) : await lineBody(model.path, e.offset, e.length, limits);
+  const ancestors: EventSummary[] = [];
+  for (let p = e.parent; p >= 0 && ancestors.length < MAX_ANCESTORS; p = model.events.parent(p)) ancestors.unshift(summarizeEvent(model, p));
+  return {
+    node,
+    line: e.line,
+    kind: e.kind,
+    category: e.category,
+    label: e.label,
+    status: e.status,
+    id: e.id,
+    parentId: e.parentId,
+    parent: e.parent >= 0 ? summarizeEvent(model, e.parent) : null,
+    ancestors,
+    childCount: model.tree.childCount(node),
+    seq: e.seq,
+    time: isoOrNull(e.time),
+    durationMs: e.durationMs,
+    tokensIn: e.tokensIn,
+    tokensOut: e.tokensOut,
+    model: e.model,
+    tool: e.tool,
+    group: e.group,
+    hashRefs: e.hashRefs,
+    mentions: e.mentions,
+    ...body,
+    messages: body.json !== null ? extractChat(body.json) : [],
+    findings,
+    malformed: false,
+  };
+}
+
+interface Body {
+  raw: string;
+  rawBytes: number;
+  rawTruncated: boolean;
+  json: unknown;
+  jsonError: string | null;
+}
+
+async function lineBody(path: string, offset: number, length: number, limits: DetailLimits): Promise<Body> {
+  const wantJson = length <= limits.maxJsonBytes;
+  const bytes = await readSpan(path, offset, wantJson ? length : Math.min(length, limits.maxRawBytes));
+  const text = bytes.toString('utf8');
+  const rawTruncated = length > limits.maxRawBytes;
+  const raw = rawTruncated ? bytes.subarray(0, limits.maxRawBytes).toString('utf8') : text;
+  if (bytes.length < Math.min(length, wantJson ? length : limits.maxRawBytes)) {
+    return { raw, rawBytes: length, rawTruncated, json: null, jsonError: 'The file is shorter than when it was read; reload to see the current content.' };
+  }
+  if (!wantJson) return { raw, rawBytes: length, rawTruncated, json: null, jsonError: `The line is ${length} bytes, too large to show as a tree here; open it in the text editor.` };
+  try {
+    return { raw, rawBytes: length, rawTruncated, json: JSON.parse(text), jsonError: null };
+  } catch (err) {
+    return { raw, rawBytes: length, rawTruncated, json: null, jsonError: `Not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/**
+ * An event inside one multi-line JSON document (an OTLP export) has no line of its own: show the object in
+ * the document whose id field holds the event's id, pretty-printed.
+ */
+async function documentBody(model: TraceModel, id: string | null): Promise<Body> {
+  const doc = await parsedDocument(model);
+  if (doc === undefined) return { raw: '', rawBytes: 0, rawTruncated: false, json: null, jsonError: 'The document could not be read again.' };
+  // OTLP events are named `traceId/spanId`; the span object holds only its own part.
+  const found = id === null ? null : findObjectWithId(doc, id) ?? (id.includes('/') ? findObjectWithId(doc, id.slice(id.lastIndexOf('/') + 1)) : null);
+  const json = found ?? null;
+  const raw = json !== null ? JSON.stringify(json, null, 2) : '';
+  return { raw, rawBytes: Buffer.byteLength(raw), rawTruncated: false, json, jsonError: json === null ? 'This event is part of a multi-line JSON document and could not be isolated; open the file as text.' : null };
+}
+
+const docCache = new WeakMap<TraceModel, unknown>();
+async function parsedDocument(model: TraceModel): Promise<unknown> {
+  if (docCache.has(model)) return docCache.get(model);
+  let value: unknown;
+  try {
+    value = JSON.parse((await readFile(model.path, 'utf8')).replace(/^\uFEFF/, ''));
+  } catch {
+    value = undefined;
+  }
+  docCache.set(model, value);
+  return value;
+}
+
+/** The first object (breadth-first) with an `…id` field equal to `id` (ignoring case: OTLP hex ids vary). */
+export function findObjectWithId(doc: unknown, id: string): Record<string, unknown> | null {
+  const want = id.toLowerCase();
+  const queue: unknown[] = [doc];
+  for (let q = 0; q < queue.length && q < 1_000_000; q++) {
+    const v = queue[q];
+    if (Array.isArray(v)) queue.push(...v);
+    else if (typeof v === 'object' && v !== null) {
+      const o = v as Record<string, unknown>;
+      for (const [k, x] of Object.entries(o)) {
+        if (typeof x === 'string' && x.toLowerCase() === want && /id$/i.test(k) && !/parent|trace/i.test(k)) return o;
+        if (typeof x === 'object' && x !== null) queue.push(x);
+      }
+    }
+  }
+  return null;
+}
+
+async function malformedDetail(model: TraceModel, node: number, findings: FindingView[], limits: DetailLimits): Promise<EventDetail> {
+  const m = model.malformed[malformedIndex(node)];
+  const bytes = await readSpan(model.path, m.offset, Math.min(m.length, limits.maxRawBytes));
+  return {
+    node,
+    line: m.line,
+    kind: 'unparseable line',
+    category: 'error',
+    label: m.message,
+    status: 'error',
+    id: null,
+    parentId: null,
+    parent: null,
+    ancestors: [],
+    childCount: 0,
+    seq: null,
+    time: null,
+    durationMs: null,
+    tokensIn: null,
+    tokensOut: null,
+    model: null,
+    tool: null,
+    group: null,
+    hashRefs: [],
+    mentions: [],
+    raw: bytes.toString('utf8'),
+    rawBytes: m.length,
+    rawTruncated: m.length > limits.maxRawBytes,
+    json: null,
+    jsonError: m.message,
+    messages: [],
+    findings,
+    malformed: true,
+  };
+}

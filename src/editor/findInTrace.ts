@@ -1,0 +1,137 @@
+/**
+ * Find-in-trace on the host: the browser's find cannot see virtual rows, so the host searches every
+ * event's label, kind and id, and the exact text of every line (one streaming pass over the file, the way
+ * the indexer reads it). Matches come back in tree order (pre-order), the order a reader steps through them.
+ */
+import type { TraceModel } from '../core/loadTrace';
+import { scanLines } from '../core/lineIndexer';
+import { malformedNode } from './rowModel';
+
+/** Options for {@link findInTrace}. */
+export interface FindOptions {
+  caseSensitive: boolean;
+  /** Stop collecting after this many matches (the result says `truncated`). */
+  maxMatches?: number;
+  isCancelled?: () => boolean;
+  /** Called after each chunk of the file with matches found so far. */
+  onProgress?: (found: number, bytesRead: number) => void;
+}
+
+/** Matching nodes in tree order. */
+export interface FindResult {
+  nodes: number[];
+  truncated: boolean;
+  cancelled: boolean;
+}
+
+const DEFAULT_MAX = 100_000;
+
+/**
+ * Searches labels, kinds, ids and the raw line text for `query`. Text is also tried in its JSON-escaped
+ * forms (quotes, newlines, `\uXXXX` for non-ASCII as Python writers emit), since raw lines hold escapes.
+ */
+export async function findInTrace(model: TraceModel, query: string, options: FindOptions): Promise<FindResult> {
+  const n = model.events.size;
+  const hit = new Uint8Array(n);
+  const badHit = new Uint8Array(model.malformed.length);
+  if (query.length === 0) return { nodes: [], truncated: false, cancelled: false };
+  const fold = (s: string) => (options.caseSensitive ? s : s.toLowerCase());
+  const needles = [...new Set([query, jsonEscaped(query), asciiEscaped(query)].map(fold))];
+  const test = (s: string): boolean => {
+    const t = fold(s);
+    return needles.some((q) => t.includes(q));
+  };
+  const t = model.events;
+  let found = 0;
+  const markEvent = (i: number) => {
+    if (hit[i] === 0) (hit[i] = 1), found++;
+  };
+  const markBad = (k: number) => {
+    if (badHit[k] === 0) (badHit[k] = 1), found++;
+  };
+  for (let i = 0; i < n; i++) if (test(t.labelOf(i)) || test(t.kindOf(i)) || test(t.id(i) ?? '')) markEvent(i);
+  for (let k = 0; k < model.malformed.length; k++) if (test(model.malformed[k].message)) markBad(k);
+  let cancelled = false;
+  if (!model.document) {
+    const lines = lineLookup(model);
+    const scan = await scanLines(
+      model.path,
+      (span, bytes) => {
+        if (bytes === null || span.line > model.lineCount) return;
+        if (!test(bytes.toString('utf8'))) return;
+        lines(span.line, markEvent, markBad);
+      },
+      { isCancelled: options.isCancelled, onProgress: (b) => options.onProgress?.(found, b) },
+    );
+    cancelled = scan.cancelled;
+  }
+  return collect(model, hit, badHit, options.maxMatches ?? DEFAULT_MAX, cancelled);
+}
+
+/** Maps a line to the events (and malformed line) on it; lines arrive in ascending order. */
+function lineLookup(model: TraceModel): (line: number, ev: (i: number) => void, bad: (k: number) => void) => void {
+  const t = model.events;
+  let sorted = true;
+  for (let i = 1; i < t.size && sorted; i++) if (t.lineOf(i) < t.lineOf(i - 1)) sorted = false;
+  const badByLine = new Map(model.malformed.map((m, k) => [m.line, k]));
+  let byLine: Map<number, number[]> | null = null;
+  if (!sorted) {
+    byLine = new Map();
+    for (let i = 0; i < t.size; i++) {
+      const l = t.lineOf(i);
+      const list = byLine.get(l);
+      if (list) list.push(i);
+      else byLine.set(l, [i]);
+    }
+  }
+  let cursor = 0;
+  return (line, ev, bad) => {
+    const k = badByLine.get(line);
+    if (k !== undefined) bad(k);
+    if (byLine) {
+      for (const i of byLine.get(line) ?? []) ev(i);
+      return;
+    }
+    while (cursor < t.size && t.lineOf(cursor) < line) cursor++;
+    for (let i = cursor; i < t.size && t.lineOf(i) === line; i++) ev(i);
+  };
+}
+
+/** Walks the whole tree in pre-order (roots and malformed lines in line order) and keeps the hits. */
+function collect(model: TraceModel, hit: Uint8Array, badHit: Uint8Array, max: number, cancelled: boolean): FindResult {
+  const nodes: number[] = [];
+  const t = model.events;
+  const tree = model.tree;
+  const stack: number[] = [];
+  const roots = tree.roots;
+  let r = roots.length - 1;
+  let m = model.malformed.length - 1;
+  // Push tops in reverse line order so the stack pops them in line order.
+  while (r >= 0 || m >= 0) {
+    if (m < 0 || (r >= 0 && t.lineOf(roots[r]) > model.malformed[m].line)) stack.push(roots[r--]);
+    else stack.push(malformedNode(m--));
+  }
+  let total = 0;
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    const isHit = i >= 0 ? hit[i] === 1 : badHit[-i - 1] === 1;
+    if (isHit) {
+      total++;
+      if (nodes.length < max) nodes.push(i);
+    }
+    if (i < 0) continue;
+    const ch = tree.children(i);
+    for (let k = ch.length - 1; k >= 0; k--) stack.push(ch[k]);
+  }
+  return { nodes, truncated: total > nodes.length, cancelled };
+}
+
+/** The query as it appears inside a JSON string literal. */
+export function jsonEscaped(q: string): string {
+  return JSON.stringify(q).slice(1, -1);
+}
+
+/** The query as an ASCII-only JSON writer (Python's json.dumps) escapes it. */
+export function asciiEscaped(q: string): string {
+  return jsonEscaped(q).replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}

@@ -1,0 +1,53 @@
+/** What a viewer session needs from its surroundings (VS Code, or a test's stub), and the actions it passes on. */
+import type { DigestAlgorithm } from '../core/model';
+import type { BlobContentMessage, HostMessage, WebviewMessage } from '../protocol';
+
+/** What a session needs from its surroundings (VS Code, or a test's stub). */
+export interface SessionHost {
+  post(msg: HostMessage): void;
+  revealInTextEditor(line: number): void;
+  copy(text: string): void;
+  openExternal(url: string): void;
+  runChecks(mode: 'verify' | 'check'): void;
+  openAsText(): void;
+  reload(ignoreSizeLimit: boolean): void;
+  openBlob(digest: string, algorithm: DigestAlgorithm): void;
+  /** Resolves a content blob (the blob resolver's job); absent until it exists. */
+  resolveBlob?(digest: string, algorithm: DigestAlgorithm): Promise<Omit<BlobContentMessage, 'type' | 'requestId'>>;
+}
+
+/** Tunables. */
+export interface SessionOptions {
+  /** Traces with at most this many events open fully expanded; larger ones show their roots' children. */
+  expandAllMaxEvents: number;
+}
+
+/** Webview requests that only the host can carry out. */
+export type HostAction = Extract<WebviewMessage, { type: 'revealInTextEditor' | 'copy' | 'openExternal' | 'runChecks' | 'openBlob' | 'reload' | 'openAsText' }>;
+
+/** Hands a webview request to the host. */
+export function forwardToHost(host: SessionHost, msg: HostAction): void {
+  switch (msg.type) {
+    case 'revealInTextEditor':
+      return host.revealInTextEditor(msg.line);
+    case 'copy':
+      return host.copy(msg.text);
+    case 'openExternal':
+      return host.openExternal(msg.url);
+    case 'runChecks':
+      return host.runChecks(msg.mode);
+    case 'openBlob':
+      return host.openBlob(msg.digest, msg.algorithm);
+    case 'reload':
+      return host.reload(msg.ignoreSizeLimit === true);
+    case 'openAsText':
+      return host.openAsText();
+    default:
+      return assertNever(msg);
+  }
+}
+
+/** Fails to compile when a switch over a message union misses a case. */
+export function assertNever(x: never): never {
+  throw new Error(`unhandled message ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,68 @@
+/**
+ * Validates every message from the webview before the host acts on it: the webview renders hostile trace
+ * content, so its messages are treated as untrusted input (shape, types, bounds).
+ */
+import { z } from 'zod';
+import type { WebviewMessage } from '../protocol';
+
+const int = z.number().int();
+const line = int.min(1).max(2 ** 31);
+const node = int.min(-(2 ** 31)).max(2 ** 31);
+const filter = z.object({
+  kinds: z.array(z.string().max(500)).max(10_000),
+  status: z.enum(['all', 'problems', 'errors']),
+});
+const algorithm = z.enum(['sha256', 'fnv1a64']);
+const digest = z.string().regex(/^[0-9a-f]{16,64}$/);
+const persisted = z.object({
+  selectedLine: line.nullable(),
+  topLine: line.nullable(),
+  expandedLines: z.array(line).max(100_000).nullable(),
+  expandedAll: z.boolean(),
+  detailTab: z.enum(['content', 'json', 'raw']),
+  splitPosition: z.string().max(32).nullable(),
+  findQuery: z.string().max(1000),
+  filter,
+  showChecks: z.boolean(),
+  contentRaw: z.boolean(),
+});
+
+const schema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), state: persisted.nullable().catch(null) }),
+  z.object({ type: z.literal('requestRows'), rowsVersion: int, start: int.min(0), count: int.min(0).max(100_000) }),
+  z.object({ type: z.literal('toggle'), node, expand: z.boolean().optional(), recursive: z.boolean().optional() }),
+  z.object({ type: z.literal('expandAll') }),
+  z.object({ type: z.literal('collapseAll') }),
+  z.object({ type: z.literal('select'), node }),
+  z.object({ type: z.literal('revealNode'), node, select: z.boolean() }),
+  z.object({ type: z.literal('revealLine'), line }),
+  z.object({ type: z.literal('find'), query: z.string().max(1000), caseSensitive: z.boolean() }),
+  z.object({ type: z.literal('findStep'), direction: z.union([z.literal(1), z.literal(-1)]) }),
+  z.object({ type: z.literal('setFilter'), filter }),
+  z.object({ type: z.literal('viewport'), topLine: line.nullable() }),
+  z.object({ type: z.literal('revealInTextEditor'), line }),
+  z.object({ type: z.literal('copy'), text: z.string().max(64 << 20) }),
+  z.object({ type: z.literal('openExternal'), url: z.string().max(8192) }),
+  z.object({ type: z.literal('runChecks'), mode: z.enum(['verify', 'check']) }),
+  z.object({ type: z.literal('resolveId'), requestId: int, id: z.string().max(4096) }),
+  z.object({ type: z.literal('requestBlob'), requestId: int, digest, algorithm }),
+  z.object({ type: z.literal('openBlob'), digest, algorithm }),
+  z.object({ type: z.literal('reload'), ignoreSizeLimit: z.boolean().optional() }),
+  z.object({ type: z.literal('openAsText') }),
+]);
+
+/** The message if it is well-formed, else null (and the host ignores it). */
+export function parseWebviewMessage(raw: unknown): WebviewMessage | null {
+  const r = schema.safeParse(raw);
+  return r.success ? (r.data as WebviewMessage) : null;
+}
+
+/** True for links the host may hand to the browser: http and https only. */
+export function isSafeExternalUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}

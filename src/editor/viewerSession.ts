@@ -1,0 +1,325 @@
+/**
+ * One viewer's host-side state and message handling, without `vscode`: the row projection and paging,
+ * selection and details, find, filter, findings, and carrying all of it over when the model is replaced
+ * (a quick first look replaced by the full read, an append, a rewrite). The VS Code panel (`traceViewer.ts`)
+ * and the webview tests' stub host both drive this class.
+ */
+import type { CheckResult } from '../core/checks/runChecks';
+import type { TraceModel } from '../core/loadTrace';
+import type { DigestAlgorithm } from '../core/model';
+import type { ErrorMessage, FileState, HostMessage, PersistedViewState, RowFilter, WebviewMessage } from '../protocol';
+import { NO_FILTER } from '../protocol';
+import { buildDetail } from './eventDetail';
+import { assertNever, forwardToHost, SessionHost, SessionOptions } from './sessionHost';
+import { FindingsState } from './findingsState';
+import { SessionFind } from './sessionFind';
+import { headerOf, idInfoOf, kindsOf, rowFilterPredicate } from './sessionModelInfo';
+import { RowProjection } from './rowModel';
+import { SessionExpansion } from './sessionExpansion';
+
+export type { SessionHost, SessionOptions } from './sessionHost';
+import { buildRows, lineOfNode, nearestNodeBefore, nodeAtLine, traceStartTime, treeSourceOf, validNode } from './traceRows';
+
+/** See the file comment. */
+export class ViewerSession {
+  private model: TraceModel | null = null;
+  private modelVersion = 0;
+  private rows: RowProjection | null = null;
+  private t0: number | null = null;
+  private readonly findings = new FindingsState();
+  private readonly find: SessionFind;
+  private selected: number | null = null;
+  private selectedLine: number | null = null;
+  private topLine: number | null = null;
+  private filter: RowFilter = NO_FILTER;
+  private readonly expansion: SessionExpansion;
+  private fileState: FileState = 'loading';
+  private fileMessage: string | null = null;
+  private error: ErrorMessage | null = null;
+  private loading: HostMessage | null = null;
+  private ready = false;
+  private restored = false;
+  private detailToken = 0;
+
+  constructor(private readonly host: SessionHost, options: SessionOptions = { expandAllMaxEvents: 20_000 }) {
+    this.expansion = new SessionExpansion(options.expandAllMaxEvents);
+    this.find = new SessionFind({
+      post: (m) => this.post(m),
+      model: () => this.model,
+      passes: (node) => this.rows?.passes(node) ?? false,
+      onMatchesChanged: () => this.touchRows(),
+      reveal: (node) => this.revealNode(node, true),
+    });
+  }
+
+  /** The model currently shown, if any. */
+  get current(): TraceModel | null {
+    return this.model;
+  }
+
+  /** Indexing progress while no model is shown yet (or a reload runs). */
+  setLoading(fileName: string, bytesRead: number, fileSize: number): void {
+    this.loading = { type: 'loading', fileName, bytesRead, fileSize };
+    this.post(this.loading);
+  }
+
+  /** Shows a new model, carrying selection, expansion, filter, find and scroll position over by line. */
+  setModel(model: TraceModel, fileState: FileState = 'ready', fileMessage: string | null = null): void {
+    if (this.rows && this.model) this.expansion.capture(this.model, this.rows);
+    this.model = model;
+    this.modelVersion++;
+    this.error = null;
+    this.loading = null;
+    this.fileState = fileState;
+    this.fileMessage = fileMessage;
+    this.t0 = traceStartTime(model);
+    this.findings.setModel(model);
+    this.rows = new RowProjection(treeSourceOf(model));
+    this.expansion.apply(model, this.rows);
+    this.applyFilter();
+    this.selected = this.selectedLine !== null ? nodeAtLine(model, this.selectedLine) : null;
+    this.sendInit();
+    this.find.rerun();
+  }
+
+  /** The file changed on disk in a way that needs saying (deleted, rewritten, unreadable). */
+  setFileState(state: FileState, message: string | null): void {
+    this.fileState = state;
+    this.fileMessage = message;
+    this.post({ type: 'fileState', state, message });
+  }
+
+  /** Shows a fatal problem in place of the tree (with actions); a later model replaces it. */
+  setError(message: string, actions: ErrorMessage['actions']): void {
+    this.error = { type: 'error', message, actions };
+    this.post(this.error);
+  }
+
+  /** Records and shows a verification or conformance result (badges, header, Checks list). */
+  setCheckResults(mode: 'verify' | 'check', result: CheckResult): void {
+    const summary = this.findings.setResult(mode, result);
+    this.post({ type: 'checkResults', summary, findings: this.findings.resultOf(mode)!.findings });
+    this.post({ type: 'loadFindings', findings: this.findings.loadFindings() });
+    if (this.filter.status !== 'all') this.applyFilter();
+    this.touchRows();
+    if (this.selected !== null) void this.sendDetail(this.selected);
+  }
+
+  /** Forgets check results (after a rewrite their lines mean something else). */
+  clearCheckResults(): void {
+    this.findings.clearResults();
+  }
+
+  /** Reveals and selects the event on a 1-based line. */
+  revealLine(line: number): void {
+    if (!this.model) return;
+    const node = nodeAtLine(this.model, line) ?? nearestNodeBefore(this.model, line);
+    if (node !== null) this.revealNode(node, true);
+  }
+
+  /** Opens the webview's find bar. */
+  focusFind(): void {
+    this.post({ type: 'focusFind' });
+  }
+
+  /** The webview (re)started: it is dropped until it says `ready`. */
+  webviewReset(): void {
+    this.ready = false;
+  }
+
+  /** Handles one validated message from the webview. */
+  async handle(msg: WebviewMessage): Promise<void> {
+    switch (msg.type) {
+      case 'ready':
+        return this.onReady(msg.state);
+      case 'requestRows':
+        return this.sendRows(msg.start, msg.count);
+      case 'toggle':
+        return this.onToggle(msg.node, msg.expand, msg.recursive === true);
+      case 'expandAll':
+        this.rows?.expandAll();
+        this.expansion.touch(true);
+        return this.sendRowsState();
+      case 'collapseAll':
+        this.rows?.collapseAll();
+        this.expansion.touch();
+        return this.sendRowsState();
+      case 'select':
+        return this.select(msg.node);
+      case 'revealNode':
+        return this.revealNode(msg.node, msg.select);
+      case 'revealLine':
+        return this.revealLine(msg.line);
+      case 'find':
+        return this.find.start(msg.query, msg.caseSensitive);
+      case 'findStep':
+        return this.find.step(msg.direction, this.selected);
+      case 'setFilter':
+        this.filter = msg.filter;
+        this.applyFilter();
+        return this.sendRowsState();
+      case 'viewport':
+        this.topLine = msg.topLine;
+        return;
+      case 'resolveId':
+        return this.resolveId(msg.requestId, msg.id);
+      case 'requestBlob':
+        return this.requestBlob(msg.requestId, msg.digest, msg.algorithm);
+      case 'revealInTextEditor':
+      case 'copy':
+      case 'openExternal':
+      case 'runChecks':
+      case 'openBlob':
+      case 'reload':
+      case 'openAsText':
+        return forwardToHost(this.host, msg);
+      default:
+        return assertNever(msg);
+    }
+  }
+
+  private onReady(state: PersistedViewState | null): void {
+    this.ready = true;
+    if (state && !this.restored) this.restore(state);
+    this.restored = true;
+    if (this.error) return this.post(this.error);
+    if (!this.model) {
+      if (this.loading) this.post(this.loading);
+      return;
+    }
+    this.applyFilter();
+    this.sendInit();
+    this.find.resend();
+  }
+
+  /** First `ready` of a restored editor: take the webview's saved state as the starting point. */
+  private restore(state: PersistedViewState): void {
+    this.selectedLine = state.selectedLine;
+    this.topLine = state.topLine;
+    this.filter = state.filter ?? NO_FILTER;
+    this.expansion.restore(state);
+    if (this.model && this.rows) {
+      this.selected = this.selectedLine !== null ? nodeAtLine(this.model, this.selectedLine) : null;
+      this.expansion.apply(this.model, this.rows);
+    }
+    if (state.findQuery) void this.find.start(state.findQuery, false, false);
+  }
+
+  private sendInit(): void {
+    const model = this.model!;
+    const rows = this.rows!;
+    const topNode = this.topLine !== null ? nodeAtLine(model, this.topLine) : null;
+    const topRow = topNode !== null ? Math.max(0, rows.rowOf(topNode)) : 0;
+    this.post({
+      type: 'init',
+      modelVersion: this.modelVersion,
+      header: headerOf(model),
+      kinds: kindsOf(model),
+      rowsVersion: rows.version,
+      totalRows: rows.size,
+      selectedNode: this.selected,
+      topRow,
+      filter: this.filter,
+      fileState: this.fileState,
+      fileMessage: this.fileMessage,
+      checks: this.findings.summaries(),
+    });
+    this.post({ type: 'loadFindings', findings: this.findings.loadFindings() });
+    for (const mode of ['verify', 'check'] as const) {
+      const r = this.findings.resultOf(mode);
+      if (r) this.post({ type: 'checkResults', summary: r.summary, findings: r.findings });
+    }
+    if (this.selected !== null) void this.sendDetail(this.selected);
+  }
+
+  private sendRows(start: number, count: number): void {
+    if (!this.model || !this.rows) return;
+    const deco = { badgeOfLine: (l: number) => this.findings.badgeOfLine(l), isMatch: (n: number) => this.find.isMatch(n) };
+    this.post({ type: 'rows', rowsVersion: this.rows.version, start, rows: buildRows(this.model, this.rows, start, count, deco, this.t0) });
+  }
+
+  private sendRowsState(reveal?: { row: number; node: number; select: boolean }): void {
+    if (!this.rows) return;
+    const exp = this.model ? this.expansion.persistable(this.model, this.rows) : { lines: null, all: false };
+    this.post({ type: 'rowsState', rowsVersion: this.rows.version, totalRows: this.rows.size, ...(reveal ? { reveal } : {}), expandedLines: exp.lines, expandedAll: exp.all });
+  }
+
+  /** Row decorations changed (badges, matches): a new version makes the webview fetch its rows again. */
+  private touchRows(): void {
+    if (!this.rows) return;
+    this.rows.version++;
+    this.sendRowsState();
+  }
+
+  private onToggle(node: number, expand: boolean | undefined, recursive: boolean): void {
+    if (!this.rows || !this.model || !validNode(this.model, node)) return;
+    if (recursive) this.rows.setSubtree(node, expand ?? !this.rows.isExpanded(node));
+    else if (!this.rows.toggle(node, expand)) return;
+    if (!this.rows.filtered) this.expansion.touch();
+    this.sendRowsState();
+  }
+
+  private select(node: number): void {
+    if (!this.model || !validNode(this.model, node)) return;
+    this.selected = node;
+    this.selectedLine = lineOfNode(this.model, node);
+    void this.sendDetail(node);
+  }
+
+  private revealNode(node: number, select: boolean): void {
+    if (!this.model || !this.rows || !validNode(this.model, node)) return;
+    let row = this.rows.reveal(node);
+    if (row < 0) {
+      // The filter hides it: drop the filter rather than refuse to show what the user asked for.
+      this.filter = NO_FILTER;
+      this.applyFilter();
+      row = this.rows.reveal(node);
+      this.post({ type: 'fileState', state: this.fileState, message: 'The filter was cleared to show the event.' });
+    }
+    if (row < 0) return;
+    if (!this.rows.filtered) this.expansion.opened();
+    // Keeps the event in view when the webview is (re)loaded before it gets this message.
+    this.topLine = lineOfNode(this.model, this.rows.nodeAt(Math.max(0, row - 3)));
+    this.sendRowsState({ row, node, select });
+    if (select) this.select(node);
+  }
+
+  private async sendDetail(node: number): Promise<void> {
+    const model = this.model;
+    if (!model) return;
+    const token = ++this.detailToken;
+    const line = lineOfNode(model, node);
+    try {
+      const detail = await buildDetail(model, node, line !== null ? this.findings.atLine(line) : []);
+      if (token === this.detailToken && model === this.model) this.post({ type: 'detail', modelVersion: this.modelVersion, detail });
+    } catch (err) {
+      if (token === this.detailToken) this.post({ type: 'detailError', node, message: `Could not read line ${line}: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+
+  private resolveId(requestId: number, id: string): void {
+    if (this.model) this.post({ type: 'idInfo', requestId, ...idInfoOf(this.model, id) });
+  }
+
+  private async requestBlob(requestId: number, digest: string, algorithm: DigestAlgorithm): Promise<void> {
+    if (!this.host.resolveBlob) {
+      this.post({ type: 'blobContent', requestId, digest, state: 'unresolved', preview: null, bytes: null, message: 'Blob resolution is not available in this version.' });
+      return;
+    }
+    const answer = await this.host.resolveBlob(digest, algorithm);
+    this.post({ type: 'blobContent', requestId, ...answer });
+  }
+
+  private applyFilter(): void {
+    if (!this.rows || !this.model) return;
+    const f = this.filter;
+    if (f.kinds.length === 0 && f.status === 'all') return this.rows.setFilter(null);
+    const { events, malformedPass } = rowFilterPredicate(this.model, f, (l) => this.findings.badgeOfLine(l));
+    this.rows.setFilter(events, malformedPass);
+  }
+
+  private post(msg: HostMessage): void {
+    if (this.ready) this.host.post(msg);
+  }
+}
+

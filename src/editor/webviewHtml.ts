@@ -1,0 +1,56 @@
+/**
+ * The viewer's HTML page: a strict Content Security Policy (scripts only with this page's nonce, styles
+ * and fonts only from the extension's own files), the codicon and viewer stylesheets, and the bundle.
+ * vscode-free, so the webview tests load the very same page.
+ */
+import { randomBytes } from 'node:crypto';
+
+/** Where the page's resources are, as webview URIs (or test server URLs). */
+export interface ViewerPageResources {
+  /** `webview.cspSource`: the origin allowed for styles, fonts and images. */
+  cspSource: string;
+  scriptUri: string;
+  styleUri: string;
+  codiconUri: string;
+  nonce?: string;
+}
+
+/** A fresh nonce for one page. */
+export function makeNonce(): string {
+  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+}
+
+/** The page; every interpolated value is an attribute-escaped URI or the nonce. */
+export function renderViewerHtml(r: ViewerPageResources): string {
+  const nonce = r.nonce ?? makeNonce();
+  const csp = [
+    "default-src 'none'",
+    `img-src ${r.cspSource} data:`,
+    `font-src ${r.cspSource}`,
+    `style-src ${r.cspSource} 'nonce-${nonce}'`,
+    `script-src 'nonce-${nonce}'`,
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${attr(r.codiconUri)}" nonce="${nonce}">
+<link rel="stylesheet" href="${attr(r.styleUri)}" nonce="${nonce}">
+<title>Agent Trace Viewer</title>
+</head>
+<body>
+<div id="app" role="application" aria-label="Agent trace"></div>
+<script nonce="${nonce}" src="${attr(r.scriptUri)}"></script>
+</body>
+</html>`;
+}
+
+function attr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

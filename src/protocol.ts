@@ -1,0 +1,528 @@
+/**
+ * Every message between the extension host and the trace viewer's webview. Plain JSON only (no class
+ * instances, no `vscode.Uri`): both sides switch exhaustively on `type`, and the host validates every
+ * message from the webview (`src/editor/validateMessage.ts`) before acting on it.
+ *
+ * Node references: a row's `node` is an event index (>= 0) or, for a line that is not valid JSON, `-(k + 1)`
+ * where k is the index of the malformed line. Node numbers are only meaningful for the `modelVersion` they
+ * came with; lines (1-based) are stable across reloads and are what persisted state keeps.
+ */
+import type { EventCategory, EventStatus, FormatName, HashRef, IdMention, Severity } from './core/model';
+
+/** The viewer's custom editor id (package.json `customEditors[].viewType`). */
+export const VIEW_TYPE = 'agentTrace.viewer';
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared shapes
+
+/** Which rows are shown: event kinds (empty = all) and statuses. */
+export interface RowFilter {
+  kinds: string[];
+  /** `problems` = warnings and errors, `errors` = errors only. */
+  status: 'all' | 'problems' | 'errors';
+}
+
+/** One visible row of the event tree, as the webview draws it. */
+export interface RowData {
+  node: number;
+  /** 1-based line of the event in the file. */
+  line: number;
+  depth: number;
+  /** Parent node, -1 for roots; lets the webview move focus to the parent without asking. */
+  parent: number;
+  kind: string;
+  category: EventCategory;
+  label: string;
+  status: EventStatus;
+  hasChildren: boolean;
+  expanded: boolean;
+  durationMs: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  /** Milliseconds since the trace's first timestamp. */
+  offsetMs: number | null;
+  /** Worst finding on this event's line (loader diagnostics and check results). */
+  badge?: Severity;
+  /** The event matches the current find query. */
+  match?: boolean;
+  /** Shown only as the ancestor of a row that passes the filter. */
+  context?: boolean;
+  /** The line is not valid JSON; `label` holds the reason. */
+  malformed?: boolean;
+}
+
+/** A short description of one event, for parents, hover cards and lists. */
+export interface EventSummary {
+  node: number;
+  line: number;
+  kind: string;
+  label: string;
+  status: EventStatus;
+  id: string | null;
+  /** ISO 8601, or null when the event has no time. */
+  time: string | null;
+}
+
+/** The header's facts about the whole trace. */
+export interface HeaderInfo {
+  fileName: string;
+  /** Full path, for the tooltip. */
+  filePath: string;
+  format: FormatName;
+  formatTitle: string;
+  confidence: number;
+  detectedBy: string;
+  events: number;
+  lines: number;
+  malformedLines: number;
+  fileSize: number;
+  /** Distinct runs or sessions. */
+  groups: number;
+  /** What the format calls a group. */
+  groupNoun: 'run' | 'session';
+  startTime: string | null;
+  endTime: string | null;
+  durationMs: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  toolCalls: number;
+  errors: number;
+  warnings: number;
+  /** Format-specific totals (e.g. costUsd), by name. */
+  extraTotals: Record<string, number | null>;
+  /** Only part of the file is indexed so far (a quick first look, or indexing was cancelled). */
+  partial: boolean;
+  cancelled: boolean;
+}
+
+/** How the file on disk relates to what is shown. */
+export type FileState =
+  | 'loading'
+  | 'ready'
+  | 'appended'
+  | 'rewritten'
+  | 'truncated'
+  | 'deleted'
+  | 'unreadable'
+  | 'cancelled'
+  | 'tooLarge';
+
+/** One verification or conformance finding, placed on its event when the line holds one. */
+export interface FindingView {
+  rule: string;
+  severity: Severity;
+  line: number;
+  message: string;
+  seq?: number;
+  eventId?: string;
+  /** Node of the event on that line in the current model, or null. */
+  node: number | null;
+  /** `load` = found while reading (parse errors, dangling parents), else the check mode that found it. */
+  source: 'load' | 'verify' | 'check';
+}
+
+/** The outcome of one check run, as the header and the Checks list show it. */
+export interface CheckSummary {
+  mode: 'verify' | 'check';
+  ok: boolean;
+  checked: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** Line of the first error finding (where a chain breaks), or null. */
+  firstErrorLine: number | null;
+  cancelled: boolean;
+}
+
+/** Integrity of a content blob (filled in by the blob resolver; `unresolved` until then). */
+export type BlobState = 'unresolved' | 'verified' | 'mismatch' | 'missing' | 'unreadable' | 'tooLarge';
+
+/** One piece of a chat message. Text is always rendered as text or sanitized markdown, never as HTML. */
+export type ChatPart =
+  | { type: 'text'; text: string; /** Characters cut off the end (see the JSON and Raw tabs). */ omitted?: number }
+  | { type: 'thinking'; text: string }
+  | { type: 'toolCall'; name: string; id: string | null; args: unknown }
+  | { type: 'toolResult'; id: string | null; text: string | null; value?: unknown; isError: boolean }
+  | { type: 'json'; value: unknown }
+  | { type: 'blob'; ref: HashRef; state: BlobState; preview?: string; expected?: string; actual?: string };
+
+/** One message of a conversation, or one text field of an event shown like one. */
+export interface ChatMessage {
+  /** `user`, `assistant`, `system`, `tool`, or the field it came from. */
+  role: string;
+  /** JSON path of the message inside the event. */
+  path: string;
+  parts: ChatPart[];
+}
+
+/** Everything the detail pane shows for one event (or one malformed line). */
+export interface EventDetail {
+  node: number;
+  line: number;
+  kind: string;
+  category: EventCategory;
+  label: string;
+  status: EventStatus;
+  id: string | null;
+  parentId: string | null;
+  parent: EventSummary | null;
+  /** Ancestors from the root down, for breadcrumbs. */
+  ancestors: EventSummary[];
+  childCount: number;
+  seq: number | null;
+  time: string | null;
+  durationMs: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  model: string | null;
+  tool: string | null;
+  group: string | null;
+  hashRefs: HashRef[];
+  mentions: IdMention[];
+  /** The exact line, up to a cap; `rawTruncated` says when it was cut. */
+  raw: string;
+  rawBytes: number;
+  rawTruncated: boolean;
+  /** The parsed line, or null when it is too large or not JSON (`jsonError` says why). */
+  json: unknown;
+  jsonError: string | null;
+  messages: ChatMessage[];
+  findings: FindingView[];
+  malformed: boolean;
+}
+
+/** State the webview keeps with `setState` so a hidden and re-shown (or restored) viewer looks the same. */
+export interface PersistedViewState {
+  selectedLine: number | null;
+  /** Line of the first row in view. */
+  topLine: number | null;
+  /** Expanded events by line; null = the default expansion. Not kept beyond a few thousand. */
+  expandedLines: number[] | null;
+  /** All rows were expanded with "Expand All" (cheaper to keep than the lines). */
+  expandedAll: boolean;
+  detailTab: DetailTab;
+  splitPosition: string | null;
+  findQuery: string;
+  filter: RowFilter;
+  showChecks: boolean;
+  contentRaw: boolean;
+}
+
+export type DetailTab = 'content' | 'json' | 'raw';
+
+// ---------------------------------------------------------------------------------------------------------
+// Host → webview
+
+/** Indexing progress; shown in the webview while the first rows are not there yet, and as a bar later. */
+export interface LoadingMessage {
+  type: 'loading';
+  fileName: string;
+  bytesRead: number;
+  fileSize: number;
+}
+
+/** A (new) model is ready: header, kinds for the filter, and the row projection's size. Resets row caches. */
+export interface InitMessage {
+  type: 'init';
+  modelVersion: number;
+  header: HeaderInfo;
+  kinds: string[];
+  rowsVersion: number;
+  totalRows: number;
+  /** Selection and scroll target after (re)load, carried over by line. */
+  selectedNode: number | null;
+  topRow: number;
+  filter: RowFilter;
+  /** Current file state (a reload after a rewrite says so). */
+  fileState: FileState;
+  fileMessage: string | null;
+  /** Check summaries already known for this document. */
+  checks: CheckSummary[];
+}
+
+/** The visible rows changed (expand, collapse, filter, find reveal) or a row should be revealed. */
+export interface RowsStateMessage {
+  type: 'rowsState';
+  rowsVersion: number;
+  totalRows: number;
+  /** Scroll this row into view and focus it; select it when `select`. */
+  reveal?: { row: number; node: number; select: boolean };
+  /** Expanded lines for persisted state, when few enough to keep; null = too many or default. */
+  expandedLines: number[] | null;
+  expandedAll: boolean;
+}
+
+/** A page of rows answering `requestRows`. Dropped by the webview when `rowsVersion` is stale. */
+export interface RowsMessage {
+  type: 'rows';
+  rowsVersion: number;
+  start: number;
+  rows: RowData[];
+}
+
+/** Details of the selected event. */
+export interface DetailMessage {
+  type: 'detail';
+  modelVersion: number;
+  detail: EventDetail;
+}
+
+/** The selected event could not be shown (file changed under it, node gone). */
+export interface DetailErrorMessage {
+  type: 'detailError';
+  node: number;
+  message: string;
+}
+
+/** Progress and outcome of find-in-trace. */
+export interface FindResultsMessage {
+  type: 'findResults';
+  query: string;
+  total: number;
+  /** 1-based index of the current match, or null before stepping. */
+  current: number | null;
+  searching: boolean;
+  /** More matches exist than were collected. */
+  truncated: boolean;
+  error: string | null;
+}
+
+/** The file changed on disk or could not be read; the banner says so. */
+export interface FileStateMessage {
+  type: 'fileState';
+  state: FileState;
+  message: string | null;
+}
+
+/** Verification or conformance results for the header, the Checks list and the row badges (rows are re-sent). */
+export interface CheckResultsMessage {
+  type: 'checkResults';
+  summary: CheckSummary;
+  findings: FindingView[];
+}
+
+/** Loader diagnostics (parse errors, tree problems) for the Checks list, sent with each model. */
+export interface LoadFindingsMessage {
+  type: 'loadFindings';
+  findings: FindingView[];
+}
+
+/** Answer to `resolveId`: what an id names in this trace (hover cards, navigation). */
+export interface IdInfoMessage {
+  type: 'idInfo';
+  requestId: number;
+  id: string;
+  target: EventSummary | null;
+  /** Events that mention the id, up to a cap. */
+  mentionedBy: EventSummary[];
+}
+
+/** Answer to `requestBlob`: a content blob's integrity and a bounded preview. */
+export interface BlobContentMessage {
+  type: 'blobContent';
+  requestId: number;
+  digest: string;
+  state: BlobState;
+  /** Text preview (bounded), or null when not shown. */
+  preview: string | null;
+  /** The preview parsed as JSON, when it is JSON. */
+  json?: unknown;
+  bytes: number | null;
+  expected?: string;
+  actual?: string;
+  message: string | null;
+}
+
+/** Asks the webview to open its find bar (the editor's Find keybinding). */
+export interface FocusFindMessage {
+  type: 'focusFind';
+}
+
+/** A fatal problem: shown in place of the tree (never a blank panel), with actions. */
+export interface ErrorMessage {
+  type: 'error';
+  message: string;
+  /** What the user can do: reload, open as text. */
+  actions: ('reload' | 'openAsText' | 'openAnyway')[];
+}
+
+/** Every message the host sends to the webview. */
+export type HostMessage =
+  | LoadingMessage
+  | InitMessage
+  | RowsStateMessage
+  | RowsMessage
+  | DetailMessage
+  | DetailErrorMessage
+  | FindResultsMessage
+  | FileStateMessage
+  | CheckResultsMessage
+  | LoadFindingsMessage
+  | IdInfoMessage
+  | BlobContentMessage
+  | FocusFindMessage
+  | ErrorMessage;
+
+// ---------------------------------------------------------------------------------------------------------
+// Webview → host
+
+/** The webview started (or was re-shown) and restored this state; the host answers with `init`. */
+export interface ReadyMessage {
+  type: 'ready';
+  state: PersistedViewState | null;
+}
+
+/** Asks for rows [start, start + count) of projection `rowsVersion`. */
+export interface RequestRowsMessage {
+  type: 'requestRows';
+  rowsVersion: number;
+  start: number;
+  count: number;
+}
+
+/** Expands or collapses one node (`expand` omitted = toggle); `recursive` applies to its whole subtree. */
+export interface ToggleMessage {
+  type: 'toggle';
+  node: number;
+  expand?: boolean;
+  recursive?: boolean;
+}
+
+/** Expands every row. */
+export interface ExpandAllMessage {
+  type: 'expandAll';
+}
+
+/** Collapses every row to the roots. */
+export interface CollapseAllMessage {
+  type: 'collapseAll';
+}
+
+/** The user selected a row; the host answers with `detail`. */
+export interface SelectMessage {
+  type: 'select';
+  node: number;
+}
+
+/** Reveals a node (expanding its ancestors) and focuses it; selects it when `select`. */
+export interface RevealNodeMessage {
+  type: 'revealNode';
+  node: number;
+  select: boolean;
+}
+
+/** Reveals and selects the event on a 1-based line (Checks list, links). */
+export interface RevealLineMessage {
+  type: 'revealLine';
+  line: number;
+}
+
+/** Starts find-in-trace over labels and the events' text; an empty query clears it. */
+export interface FindMessage {
+  type: 'find';
+  query: string;
+  caseSensitive: boolean;
+}
+
+/** Moves to the next (1) or previous (-1) match, revealing and selecting it. */
+export interface FindStepMessage {
+  type: 'findStep';
+  direction: 1 | -1;
+}
+
+/** Shows only rows that pass the filter (plus their ancestors). */
+export interface SetFilterMessage {
+  type: 'setFilter';
+  filter: RowFilter;
+}
+
+/** The first row in view changed (debounced); the host keeps the position across reloads and hide/show. */
+export interface ViewportMessage {
+  type: 'viewport';
+  topLine: number | null;
+}
+
+/** Opens the file in the text editor at a line. */
+export interface RevealInTextEditorMessage {
+  type: 'revealInTextEditor';
+  line: number;
+}
+
+/** Copies text to the clipboard (the webview's own clipboard access is unreliable). */
+export interface CopyMessage {
+  type: 'copy';
+  text: string;
+}
+
+/** Opens an http(s) link from rendered markdown in the browser, after the host checks its scheme. */
+export interface OpenExternalMessage {
+  type: 'openExternal';
+  url: string;
+}
+
+/** Runs the chain verification or the conformance checks on this file. */
+export interface RunChecksMessage {
+  type: 'runChecks';
+  mode: 'verify' | 'check';
+}
+
+/** Asks what an id names (hover cards); answered with `idInfo`. */
+export interface ResolveIdMessage {
+  type: 'resolveId';
+  requestId: number;
+  id: string;
+}
+
+/** Asks for a content blob's preview and integrity; answered with `blobContent`. */
+export interface RequestBlobMessage {
+  type: 'requestBlob';
+  requestId: number;
+  digest: string;
+  algorithm: HashRef['algorithm'];
+}
+
+/** Opens a content blob read-only in a normal editor tab. */
+export interface OpenBlobMessage {
+  type: 'openBlob';
+  digest: string;
+  algorithm: HashRef['algorithm'];
+}
+
+/** Reloads the file from disk (after a rewrite, a deletion or a cancelled read). */
+export interface ReloadMessage {
+  type: 'reload';
+  /** Read the file even when it is over the size limit. */
+  ignoreSizeLimit?: boolean;
+}
+
+/** Reopens the file in the text editor. */
+export interface OpenAsTextMessage {
+  type: 'openAsText';
+}
+
+/** Every message the webview sends to the host. */
+export type WebviewMessage =
+  | ReadyMessage
+  | RequestRowsMessage
+  | ToggleMessage
+  | ExpandAllMessage
+  | CollapseAllMessage
+  | SelectMessage
+  | RevealNodeMessage
+  | RevealLineMessage
+  | FindMessage
+  | FindStepMessage
+  | SetFilterMessage
+  | ViewportMessage
+  | RevealInTextEditorMessage
+  | CopyMessage
+  | OpenExternalMessage
+  | RunChecksMessage
+  | ResolveIdMessage
+  | RequestBlobMessage
+  | OpenBlobMessage
+  | ReloadMessage
+  | OpenAsTextMessage;
+
+/** Default filter: everything. */
+export const NO_FILTER: RowFilter = { kinds: [], status: 'all' };

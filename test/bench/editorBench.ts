@@ -1,0 +1,92 @@
+// The viewer's figures for `npm run bench`: time to the first rows visible in the real webview (Chromium),
+// time to fully indexed, peak memory of the host side and of the webview, and frame times while scrolling
+// through every row. Printed, never asserted.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadTrace } from '../../src/core/loadTrace';
+import { buildOnce, connectViewer, launchBrowser, startServer, ViewerPage } from '../webview/harness';
+import { generateMurmurTrace } from './generateMurmur';
+
+const QUICK_LOOK_BYTES = 2 << 20;
+
+/** Runs the editor benchmark on the generated murmur trace of `events` events in `dir`. */
+export async function runBench(dir: string, events: number): Promise<void> {
+  const file = join(dir, `murmur-${events}.jsonl`);
+  if (!existsSync(file)) await generateMurmurTrace(file, events);
+  const sizeMB = statSync(file).size / 2 ** 20;
+  buildOnce();
+  (global as { gc?: () => void }).gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const browser = await launchBrowser();
+  const { server, origin } = await startServer();
+  try {
+    // Warm the browser once: VS Code's webview process is already running when a trace is opened.
+    const warm = await browser.newPage();
+    await connectViewer(warm, origin, null, 'dark');
+    await warm.close();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const t0 = performance.now();
+    // What the editor does: the webview page loads while the document takes a quick look at the first
+    // megabytes; the full read follows.
+    const [v, quick] = await Promise.all([connectViewer(page, origin, null, 'dark'), loadTrace(file, { stopAfterBytes: QUICK_LOOK_BYTES })]);
+    const tQuick = performance.now() - t0;
+    v.session.setModel(quick, 'loading', null);
+    await v.waitForRows(true);
+    const tFirstRows = performance.now() - t0;
+    const full = await loadTrace(file);
+    const tIndexed = performance.now() - t0;
+    await v.replaceModel(full, 'ready', null);
+    await v.waitForRows();
+    const tFullRows = performance.now() - t0;
+    peak = Math.max(peak, process.memoryUsage().rss);
+    clearInterval(sampler);
+    const scroll = await scrollThrough(v);
+    const heap = await webviewHeapMB(v);
+    console.log(`editor: ${full.events.size} events, ${sizeMB.toFixed(0)} MB`);
+    console.log(`  first rows visible in the webview: ${(tFirstRows / 1000).toFixed(2)} s after opening (page load and a quick look at the first ${QUICK_LOOK_BYTES >> 20} MB, ${quick.events.size} events, in parallel: ${(tQuick / 1000).toFixed(2)} s)`);
+    console.log(`  fully indexed: ${(tIndexed / 1000).toFixed(2)} s; full tree shown: ${(tFullRows / 1000).toFixed(2)} s`);
+    console.log(`  host peak RSS ${(peak / 2 ** 20).toFixed(0)} MB (${((peak - rssBefore) / 2 ** 20).toFixed(0)} MB above the start; file ${sizeMB.toFixed(0)} MB)`);
+    console.log(`  webview JS heap ${heap.used.toFixed(1)} MB used of ${heap.total.toFixed(1)} MB, ${heap.nodes} DOM nodes`);
+    console.log(`  scrolling all ${full.events.size} rows in ${scroll.steps} steps: median frame ${scroll.median.toFixed(1)} ms, worst ${scroll.worst.toFixed(1)} ms, ${scroll.long} frames over 50 ms`);
+    console.log(`  rows shown while scrolling: ${scroll.filled}/${scroll.steps} steps had their rows within 2 frames`);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+/** Scrolls from top to bottom in fixed steps, timing frames; counts steps whose rows arrived quickly. */
+async function scrollThrough(v: ViewerPage): Promise<{ steps: number; median: number; worst: number; long: number; filled: number }> {
+  return v.page.evaluate(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const g = globalThis as any;
+    const el = g.document.querySelector('.tree-scroll');
+    const frame = () => new Promise<number>((r) => g.requestAnimationFrame((t: number) => r(t)));
+    const frames: number[] = [];
+    const steps = 200;
+    let filled = 0;
+    let last = await frame();
+    for (let k = 0; k <= steps; k++) {
+      el.scrollTop = ((el.scrollHeight - el.clientHeight) * k) / steps;
+      let t = await frame();
+      frames.push(t - last);
+      last = t;
+      t = await frame();
+      frames.push(t - last);
+      last = t;
+      if (!g.document.querySelector('.row.placeholder:not([hidden])')) filled++;
+    }
+    frames.sort((a, b) => a - b);
+    return { steps: steps + 1, median: frames[Math.floor(frames.length / 2)], worst: frames[frames.length - 1], long: frames.filter((f) => f > 50).length, filled };
+  });
+}
+
+async function webviewHeapMB(v: ViewerPage): Promise<{ used: number; total: number; nodes: number }> {
+  const cdp = await v.page.context().newCDPSession(v.page);
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const m = (name: string) => metrics.find((x) => x.name === name)?.value ?? 0;
+  return { used: m('JSHeapUsedSize') / 2 ** 20, total: m('JSHeapTotalSize') / 2 ** 20, nodes: m('Nodes') };
+}

@@ -1,0 +1,298 @@
+/**
+ * The viewer app: lays out header, toolbar, find and filter bars, the tree, the Checks list and the detail
+ * pane; routes host messages (exhaustive switch) and keeps the view state for hide/show and restarts.
+ */
+import type { BlobContentMessage, DetailTab, FileState, HostMessage, InitMessage, PersistedViewState, RowFilter } from '../src/protocol';
+import { loadState, post, saveState } from './api';
+import { ChecksPanel } from './checksPanel';
+import { DetailPane } from './detailPane';
+import { clear, el, icon, toolbarButton } from './dom';
+import { FilterBar } from './filterBar';
+import { FindBar } from './findBar';
+import { formatBytes } from './format';
+import { Header } from './header';
+import { IdLinks } from './idLinks';
+import { SelectionHistory } from './selectionHistory';
+import { TreeView } from './treeView';
+
+const DEFAULT_STATE: PersistedViewState = {
+  selectedLine: null, topLine: null, expandedLines: null, expandedAll: false, detailTab: 'content', splitPosition: null,
+  findQuery: '', filter: { kinds: [], status: 'all' }, showChecks: false, contentRaw: false,
+};
+
+/** See the file comment. */
+export class App {
+  private state: PersistedViewState = { ...DEFAULT_STATE, ...(loadState() ?? {}) };
+  private readonly header = new Header({ revealLine: (l) => this.revealLine(l), showChecks: () => this.setChecksVisible(true) });
+  private readonly banner = el('div', { class: 'banner', attrs: { role: 'status', 'aria-live': 'polite' } });
+  private readonly tree = new TreeView({
+    requestRows: (start, count) => post({ type: 'requestRows', rowsVersion: this.tree.cache.version, start, count }),
+    toggle: (node, expand, recursive) => post({ type: 'toggle', node, expand, recursive }),
+    select: (node) => this.select(node),
+    revealNode: (node, select) => post({ type: 'revealNode', node, select }),
+    viewport: (topLine) => {
+      this.persist({ topLine });
+      post({ type: 'viewport', topLine });
+    },
+  });
+  private readonly idLinks = new IdLinks((requestId, id) => post({ type: 'resolveId', requestId, id }), (t) => this.jump(t.node));
+  private readonly history = new SelectionHistory();
+  private readonly detail: DetailPane;
+  private readonly find = new FindBar({
+    find: (query, caseSensitive) => {
+      this.tree.findQuery = query;
+      this.persist({ findQuery: query });
+      post({ type: 'find', query, caseSensitive });
+    },
+    step: (direction) => post({ type: 'findStep', direction }),
+    closed: () => this.tree.focus(),
+  });
+  private readonly filter = new FilterBar((f) => this.setFilter(f));
+  private readonly checks = new ChecksPanel((line) => this.revealLine(line), () => this.setChecksVisible(false), (mode) => post({ type: 'runChecks', mode }));
+  private readonly main = el('div', { class: 'main' });
+  private readonly split = document.createElement('vscode-split-layout') as HTMLElement & { handlePosition?: string };
+  private readonly status = el('div', { class: 'status-view' });
+  private modelVersion = 0;
+  private blobWaiters = new Map<number, (m: BlobContentMessage) => void>();
+  private nextBlobRequest = 1;
+  private bannerTimer = 0;
+
+  constructor(private readonly root: HTMLElement) {
+    this.detail = new DetailPane({
+      copy: (text) => post({ type: 'copy', text }),
+      openLink: (url) => post({ type: 'openExternal', url }),
+      requestBlob: (ref, onAnswer) => {
+        const requestId = this.nextBlobRequest++;
+        this.blobWaiters.set(requestId, onAnswer);
+        post({ type: 'requestBlob', requestId, digest: ref.digest, algorithm: ref.algorithm });
+      },
+      openBlob: (ref) => post({ type: 'openBlob', digest: ref.digest, algorithm: ref.algorithm }),
+      revealNode: (node) => this.jump(node),
+      revealLine: (line) => this.revealLine(line),
+      revealInTextEditor: (line) => post({ type: 'revealInTextEditor', line }),
+      idLink: (id) => this.idLinks.link(id),
+      tabChanged: (detailTab: DetailTab) => this.persist({ detailTab }),
+      rawChanged: (contentRaw) => this.persist({ contentRaw }),
+    });
+    this.detail.setTab(this.state.detailTab);
+    this.detail.setRaw(this.state.contentRaw);
+    this.layout();
+    this.showStatus('loading', 'Opening the trace…');
+    document.addEventListener('keydown', (e) => this.onKey(e));
+    window.addEventListener('message', (e) => this.onMessage(e.data as HostMessage));
+    post({ type: 'ready', state: loadState() });
+  }
+
+  private layout(): void {
+    const toolbar = el(
+      'div',
+      { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Viewer actions' } },
+      toolbarButton('expand-all', 'Expand All', () => post({ type: 'expandAll' })),
+      toolbarButton('collapse-all', 'Collapse All', () => post({ type: 'collapseAll' })),
+      toolbarButton('search', 'Find (Ctrl+F)', () => this.find.open()),
+      toolbarButton('filter', 'Filter by Kind or Status', () => this.toggleFilterBar()),
+      toolbarButton('checklist', 'Show Checks', () => this.setChecksVisible(this.checks.element.hidden)),
+      toolbarButton('verified', 'Verify Chain', () => post({ type: 'runChecks', mode: 'verify' })),
+      toolbarButton('law', 'Check Conformance', () => post({ type: 'runChecks', mode: 'check' })),
+      toolbarButton('go-to-file', 'Open as Text', () => post({ type: 'openAsText' })),
+    );
+    const columns = el('div', { class: 'tree-columns', attrs: { 'aria-hidden': 'true' } }, el('span', { class: 'col-event', text: 'Event' }), el('span', { class: 'col col-duration', text: 'Duration' }), el('span', { class: 'col col-tokens', text: 'Tokens' }), el('span', { class: 'col col-offset', text: 'Time' }));
+    const treePane = el('div', { class: 'tree-pane', attrs: { slot: 'start' } }, columns, this.tree.element, this.checks.element);
+    const detailSlot = el('div', { class: 'detail-slot', attrs: { slot: 'end' } }, this.detail.element);
+    this.split.setAttribute('initial-handle-position', '55%');
+    this.split.setAttribute('min-start', '180px');
+    this.split.setAttribute('min-end', '200px');
+    this.split.classList.add('split');
+    if (this.state.splitPosition) this.split.setAttribute('handle-position', this.state.splitPosition);
+    this.split.addEventListener('vsc-split-layout-change', (e) => this.persist({ splitPosition: `${(e as CustomEvent<{ positionInPercentage: number }>).detail.positionInPercentage.toFixed(1)}%` }));
+    this.split.append(treePane, detailSlot);
+    this.main.append(this.split, this.status);
+    this.root.append(el('div', { class: 'top' }, this.header.element, toolbar), this.banner, this.find.element, this.filter.element, this.main);
+    if (this.state.showChecks) this.setChecksVisible(true);
+    if (this.state.filter.kinds.length > 0 || this.state.filter.status !== 'all') this.filter.element.hidden = false;
+    this.filter.set(this.state.filter);
+    if (this.state.findQuery) {
+      this.find.open(this.state.findQuery);
+      this.tree.findQuery = this.state.findQuery;
+    }
+  }
+
+  private onMessage(m: HostMessage): void {
+    switch (m.type) {
+      case 'loading':
+        return this.onLoading(m.fileName, m.bytesRead, m.fileSize);
+      case 'init':
+        return this.onInit(m);
+      case 'rowsState':
+        this.tree.reset(m.rowsVersion, m.totalRows);
+        this.persist({ expandedLines: m.expandedLines, expandedAll: m.expandedAll });
+        if (m.reveal) {
+          this.tree.reveal(m.reveal.row);
+          if (m.reveal.select) this.tree.selectedNode = m.reveal.node;
+        }
+        return;
+      case 'rows':
+        return this.tree.put(m.rowsVersion, m.start, m.rows);
+      case 'detail':
+        if (m.modelVersion !== this.modelVersion || m.detail.node !== this.tree.selectedNode) return;
+        this.history.visit(m.detail.line);
+        this.persist({ selectedLine: m.detail.line });
+        return this.detail.show(m.detail);
+      case 'detailError':
+        return this.detail.showError(m.message);
+      case 'findResults':
+        return this.find.update(m);
+      case 'fileState':
+        return this.setBanner(m.state, m.message);
+      case 'checkResults':
+        this.header.setCheck(m.summary);
+        this.checks.setResult(m.summary, m.findings);
+        return;
+      case 'loadFindings':
+        return this.checks.setLoad(m.findings);
+      case 'idInfo':
+        return this.idLinks.answer(m);
+      case 'blobContent':
+        this.blobWaiters.get(m.requestId)?.(m);
+        this.blobWaiters.delete(m.requestId);
+        return;
+      case 'focusFind':
+        return this.find.open();
+      case 'error':
+        return this.showError(m.message, m.actions);
+      default:
+        return assertNever(m);
+    }
+  }
+
+  private onLoading(fileName: string, bytesRead: number, fileSize: number): void {
+    if (this.modelVersion > 0) return this.setBanner('loading', `Indexing ${fileName}: ${formatBytes(bytesRead)} of ${formatBytes(fileSize)}…`);
+    this.showStatus('loading', `Indexing ${fileName}: ${formatBytes(bytesRead)} of ${formatBytes(fileSize)}`, fileSize > 0 ? bytesRead / fileSize : undefined);
+  }
+
+  private onInit(m: InitMessage): void {
+    this.modelVersion = m.modelVersion;
+    this.idLinks.reset();
+    this.status.hidden = true;
+    this.split.hidden = false;
+    this.header.setInfo(m.header);
+    this.header.resetChecks(m.checks);
+    if (m.checks.length === 0) this.checks.clearResults();
+    this.filter.setKinds(m.kinds);
+    this.filter.set(m.filter);
+    this.tree.selectedNode = m.selectedNode;
+    this.tree.reset(m.rowsVersion, m.totalRows);
+    this.tree.scrollToRow(m.topRow);
+    this.setBanner(m.fileState, m.fileMessage);
+    if (m.selectedNode === null) this.detail.showEmpty(m.totalRows === 0 ? 'This trace has no events.' : 'Select an event to see its details.');
+    if (m.totalRows === 0) this.showStatus('empty', 'This file holds no events (it is empty or only blank lines).');
+  }
+
+  private select(node: number): void {
+    this.tree.selectedNode = node;
+    post({ type: 'select', node });
+  }
+
+  /** Reveals, selects and focuses a node (parent links, breadcrumbs, ids). */
+  private jump(node: number): void {
+    this.tree.selectedNode = node;
+    post({ type: 'revealNode', node, select: true });
+    this.tree.focus();
+  }
+
+  private revealLine(line: number): void {
+    post({ type: 'revealLine', line });
+    this.tree.focus();
+  }
+
+  private setFilter(f: RowFilter): void {
+    this.persist({ filter: f });
+    post({ type: 'setFilter', filter: f });
+  }
+
+  private toggleFilterBar(): void {
+    this.filter.element.hidden = !this.filter.element.hidden;
+    if (this.filter.element.hidden && this.filter.active) this.filter.set({ kinds: [], status: 'all' }, true);
+  }
+
+  private setChecksVisible(show: boolean): void {
+    this.checks.element.hidden = !show;
+    this.persist({ showChecks: show });
+  }
+
+  private setBanner(state: FileState, message: string | null): void {
+    clear(this.banner);
+    this.banner.className = `banner banner-${state}`;
+    const text = message ?? (state === 'deleted' ? 'The file was deleted.' : null);
+    this.banner.hidden = text === null;
+    clearTimeout(this.bannerTimer);
+    if (text === null) return;
+    // Appends of a running agent come often: say so briefly.
+    if (state === 'appended') this.bannerTimer = window.setTimeout(() => (this.banner.hidden = true), 5000);
+    const iconName = { loading: 'sync', appended: 'arrow-down', rewritten: 'refresh', truncated: 'refresh', deleted: 'trash', unreadable: 'error', cancelled: 'warning', tooLarge: 'warning', ready: 'info' }[state];
+    this.banner.append(icon(iconName), el('span', { class: 'banner-text', text }));
+    if (state === 'cancelled' || state === 'deleted' || state === 'unreadable') this.banner.appendChild(actionButton('Reload', () => post({ type: 'reload' })));
+    this.banner.appendChild(actionButton('Dismiss', () => (this.banner.hidden = true)));
+  }
+
+  private showStatus(kind: 'loading' | 'empty', text: string, fraction?: number): void {
+    this.split.hidden = kind === 'loading' && this.modelVersion === 0;
+    this.status.hidden = false;
+    clear(this.status);
+    if (kind === 'loading') {
+      const bar = document.createElement('vscode-progress-bar') as HTMLElement & { value?: number; max: number };
+      if (fraction !== undefined) (bar.value = Math.round(fraction * 1000)), (bar.max = 1000);
+      this.status.appendChild(bar);
+    }
+    this.status.appendChild(el('p', { class: 'status-text', text }));
+  }
+
+  private showError(message: string, actions: ('reload' | 'openAsText' | 'openAnyway')[]): void {
+    this.split.hidden = true;
+    this.status.hidden = false;
+    clear(this.status);
+    const buttons = el('div', { class: 'status-actions' });
+    for (const a of actions) {
+      if (a === 'reload') buttons.appendChild(actionButton('Try Again', () => post({ type: 'reload' })));
+      if (a === 'openAnyway') buttons.appendChild(actionButton('Open Anyway', () => post({ type: 'reload', ignoreSizeLimit: true })));
+      if (a === 'openAsText') buttons.appendChild(actionButton('Open as Text', () => post({ type: 'openAsText' }), true));
+    }
+    this.status.append(el('div', { class: 'error-view' }, icon('error'), el('p', { class: 'status-text', text: message })), buttons);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && !e.altKey && e.key.toLowerCase() === 'f') {
+      e.preventDefault();
+      this.find.open();
+    } else if (e.key === 'F3') {
+      e.preventDefault();
+      post({ type: 'findStep', direction: e.shiftKey ? -1 : 1 });
+    } else if (e.altKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+      const line = e.key === 'ArrowLeft' ? this.history.back() : this.history.forward();
+      e.preventDefault();
+      if (line !== null) post({ type: 'revealLine', line });
+    } else if (e.altKey && e.key === 'ArrowUp') {
+      const parent = this.detail.current?.parent;
+      e.preventDefault();
+      if (parent) this.jump(parent.node);
+    }
+  }
+
+  private persist(patch: Partial<PersistedViewState>): void {
+    this.state = { ...this.state, ...patch };
+    saveState(this.state);
+  }
+}
+
+function actionButton(text: string, onClick: () => void, secondary = false): HTMLElement {
+  const b = document.createElement('vscode-button');
+  b.textContent = text;
+  if (secondary) b.setAttribute('secondary', '');
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unhandled message ${JSON.stringify(x)}`);
+}

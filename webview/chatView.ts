@@ -1,0 +1,113 @@
+/**
+ * The Content tab: an event's messages as a conversation (roles, text, tool calls and results), text as
+ * sanitized markdown or, with Raw, as plain text; and the content blobs the event references.
+ */
+import type { HashRef } from '../src/core/model';
+import type { BlobContentMessage, ChatMessage, ChatPart } from '../src/protocol';
+import { el, icon, stripAnsi } from './dom';
+import { formatBytes, formatInt } from './format';
+import { renderJsonTree, JsonTreeHost } from './jsonTree';
+import { renderMarkdown } from './markdown';
+
+/** What the Content tab needs from the app. */
+export interface ChatHost extends JsonTreeHost {
+  openLink(url: string): void;
+  requestBlob(ref: HashRef, onAnswer: (m: BlobContentMessage) => void): void;
+  openBlob(ref: HashRef): void;
+}
+
+const ROLE_ICONS: Record<string, string> = { user: 'account', human: 'account', assistant: 'sparkle', model: 'sparkle', ai: 'sparkle', system: 'settings-gear', developer: 'settings-gear', tool: 'tools', function: 'tools' };
+
+/** Renders the messages (or an explanation when there are none) and the referenced blobs. */
+export function renderChat(messages: ChatMessage[], refs: HashRef[], raw: boolean, host: ChatHost): HTMLElement {
+  const root = el('div', { class: 'chat' });
+  if (messages.length === 0 && refs.length === 0) {
+    root.appendChild(el('p', { class: 'empty-note', text: 'This event holds no messages or text fields. The JSON and Raw tabs show all of it.' }));
+    return root;
+  }
+  for (const m of messages) root.appendChild(message(m, raw, host));
+  if (refs.length > 0) root.appendChild(blobList(refs, host));
+  return root;
+}
+
+function message(m: ChatMessage, raw: boolean, host: ChatHost): HTMLElement {
+  const role = m.role.toLowerCase();
+  const known = ROLE_ICONS[role];
+  const box = el('section', { class: `message role-${known ? role : 'field'}`, attrs: { 'aria-label': `${m.role} message` } });
+  box.appendChild(el('header', { class: 'message-header' }, icon(known ?? 'note'), el('span', { class: 'message-role', text: m.role }), el('span', { class: 'message-path', text: m.path, title: `JSON path: ${m.path}` })));
+  for (const p of m.parts) box.appendChild(part(p, raw, host));
+  return box;
+}
+
+function part(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
+  switch (p.type) {
+    case 'text': {
+      const body = el('div', { class: raw ? 'part-text plain' : 'part-text markdown' });
+      if (raw) body.appendChild(el('pre', { class: 'plain-text', text: stripAnsi(p.text) }));
+      else body.appendChild(renderMarkdown(stripAnsi(p.text), host.openLink));
+      if (p.omitted) body.appendChild(el('p', { class: 'omitted-note', text: `… ${formatInt(p.omitted)} more characters: see the JSON or Raw tab.` }));
+      return body;
+    }
+    case 'thinking': {
+      const d = el('details', { class: 'part-thinking' }, el('summary', {}, icon('lightbulb'), ' Thinking'));
+      d.appendChild(el('pre', { class: 'plain-text', text: stripAnsi(p.text) }));
+      return d;
+    }
+    case 'toolCall': {
+      const box = el('div', { class: 'part-tool-call' }, el('div', { class: 'part-title' }, icon('tools'), el('span', { class: 'tool-name', text: p.name }), p.id ? el('span', { class: 'tool-id', text: p.id }) : null));
+      box.appendChild(typeof p.args === 'string' ? el('pre', { class: 'plain-text', text: stripAnsi(p.args) }) : renderJsonTree(p.args, host));
+      return box;
+    }
+    case 'toolResult': {
+      const box = el('div', { class: `part-tool-result${p.isError ? ' is-error' : ''}` }, el('div', { class: 'part-title' }, icon(p.isError ? 'error' : 'output'), el('span', { text: p.isError ? 'Tool error' : 'Tool result' }), p.id ? el('span', { class: 'tool-id', text: p.id }) : null));
+      if (p.text !== null) box.appendChild(el('pre', { class: 'plain-text', text: stripAnsi(p.text) }));
+      else if (p.value !== undefined) box.appendChild(renderJsonTree(p.value, host));
+      else box.appendChild(el('p', { class: 'empty-note', text: 'No output.' }));
+      return box;
+    }
+    case 'json':
+      return el('div', { class: 'part-json' }, renderJsonTree(p.value, host));
+    case 'blob':
+      return el('div', { class: 'part-blob' }, blobState(p.state), el('span', { class: 'blob-field', text: p.ref.field }), p.preview ? el('pre', { class: 'plain-text', text: p.preview }) : null);
+  }
+}
+
+const BLOB_STATES: Record<BlobContentMessage['state'], [string, string]> = {
+  unresolved: ['circle-large-outline', 'not resolved'],
+  verified: ['verified', 'verified'],
+  mismatch: ['error', 'digest mismatch'],
+  missing: ['question', 'missing'],
+  unreadable: ['error', 'unreadable'],
+  tooLarge: ['warning', 'too large to preview'],
+};
+
+function blobState(state: BlobContentMessage['state']): HTMLElement {
+  const [name, text] = BLOB_STATES[state];
+  return el('span', { class: `blob-state blob-${state}` }, icon(name), ` ${text}`);
+}
+
+/** The content blobs the event references, each loadable on demand. */
+function blobList(refs: HashRef[], host: ChatHost): HTMLElement {
+  const list = el('section', { class: 'blob-list', attrs: { 'aria-label': 'Referenced content' } }, el('h3', { class: 'section-title', text: `Referenced content (${refs.length})` }));
+  for (const ref of refs) {
+    const body = el('div', { class: 'blob-body' });
+    const status = el('span', { class: 'blob-status' });
+    const load = el('button', { class: 'link-button', text: 'Show', attrs: { type: 'button' } });
+    load.addEventListener('click', () => {
+      load.disabled = true;
+      host.requestBlob(ref, (m) => {
+        status.replaceChildren(blobState(m.state), m.bytes !== null ? ` · ${formatBytes(m.bytes)}` : '');
+        body.replaceChildren();
+        if (m.message) body.appendChild(el('p', { class: 'empty-note', text: m.message }));
+        if (m.json !== undefined) body.appendChild(renderJsonTree(m.json, host));
+        else if (m.preview !== null) body.appendChild(el('pre', { class: 'plain-text', text: stripAnsi(m.preview) }));
+      });
+    });
+    const open = el('button', { class: 'link-button', text: 'Open Blob', attrs: { type: 'button' } });
+    open.addEventListener('click', () => host.openBlob(ref));
+    list.appendChild(
+      el('div', { class: 'blob-item' }, el('div', { class: 'blob-head' }, icon('file-binary'), el('span', { class: 'blob-field', text: ref.field }), el('code', { class: 'blob-digest', text: `${ref.algorithm}:${ref.digest.slice(0, 12)}…`, title: ref.raw }), status, load, open), body),
+    );
+  }
+  return list;
+}

@@ -1,0 +1,85 @@
+/** The Checks list: loader diagnostics and verification/conformance findings; a click reveals the event. */
+import type { CheckSummary, FindingView } from '../src/protocol';
+import { clear, el, icon, iconButton } from './dom';
+import { formatInt } from './format';
+import { describe } from './header';
+
+const MAX_SHOWN = 1000;
+type Source = FindingView['source'];
+const TITLES: Record<Source, string> = { load: 'While reading', verify: 'Chain verification', check: 'Conformance' };
+
+/** See the file comment. */
+export class ChecksPanel {
+  readonly element = el('section', { class: 'checks-panel', attrs: { 'aria-label': 'Checks' } });
+  private readonly list = el('div', { class: 'checks-list', attrs: { role: 'list' } });
+  private readonly title = el('span', { class: 'checks-title', text: 'Checks' });
+  private readonly groups = new Map<Source, { findings: FindingView[]; summary?: CheckSummary }>();
+
+  constructor(private readonly reveal: (line: number) => void, close: () => void, private readonly run: (mode: 'verify' | 'check') => void) {
+    this.element.hidden = true;
+    this.element.append(
+      el(
+        'div',
+        { class: 'checks-header' },
+        this.title,
+        iconButton('verified', 'Verify Chain', () => this.run('verify')),
+        iconButton('law', 'Check Conformance', () => this.run('check')),
+        iconButton('close', 'Hide Checks', close),
+      ),
+      this.list,
+    );
+  }
+
+  setLoad(findings: FindingView[]): void {
+    this.groups.set('load', { findings });
+    this.render();
+  }
+  setResult(summary: CheckSummary, findings: FindingView[]): void {
+    this.groups.set(summary.mode, { findings, summary });
+    this.render();
+  }
+  clearResults(): void {
+    this.groups.delete('verify');
+    this.groups.delete('check');
+    this.render();
+  }
+
+  /** Errors and warnings over every group (for the toolbar's count). */
+  counts(): { errors: number; warnings: number } {
+    let errors = 0;
+    let warnings = 0;
+    for (const g of this.groups.values()) for (const f of g.findings) f.severity === 'error' ? errors++ : f.severity === 'warning' ? warnings++ : 0;
+    return { errors, warnings };
+  }
+
+  private render(): void {
+    clear(this.list);
+    const { errors, warnings } = this.counts();
+    this.title.textContent = `Checks: ${formatInt(errors)} error${errors === 1 ? '' : 's'}, ${formatInt(warnings)} warning${warnings === 1 ? '' : 's'}`;
+    let any = false;
+    for (const source of ['verify', 'check', 'load'] as const) {
+      const g = this.groups.get(source);
+      if (!g || (g.findings.length === 0 && !g.summary)) continue;
+      any = true;
+      const head = el('div', { class: 'checks-group-title' }, el('span', { text: TITLES[source] }));
+      if (g.summary) head.appendChild(el('span', { class: `checks-group-summary ${describe(g.summary).cls}`, text: describe(g.summary).short }));
+      this.list.appendChild(head);
+      for (const f of g.findings.slice(0, MAX_SHOWN)) this.list.appendChild(this.item(f));
+      if (g.findings.length > MAX_SHOWN) this.list.appendChild(el('p', { class: 'empty-note', text: `… and ${formatInt(g.findings.length - MAX_SHOWN)} more (the Problems panel and the CLI list all of them).` }));
+    }
+    if (!any) this.list.appendChild(el('p', { class: 'empty-note', text: 'No findings yet. Run Verify Chain or Check Conformance.' }));
+  }
+
+  private item(f: FindingView): HTMLElement {
+    const b = el(
+      'button',
+      { class: `finding-item severity-${f.severity}`, attrs: { type: 'button', role: 'listitem' }, title: `${f.rule} (line ${f.line})` },
+      icon(f.severity === 'info' ? 'info' : f.severity),
+      el('span', { class: 'finding-line', text: `line ${formatInt(f.line)}` }),
+      el('code', { class: 'finding-rule', text: f.rule }),
+      el('span', { class: 'finding-message', text: f.message }),
+    );
+    b.addEventListener('click', () => this.reveal(f.line));
+    return b;
+  }
+}

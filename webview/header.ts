@@ -1,0 +1,87 @@
+/** The header: what the trace is (format, file, size of the run) and what the checks found. */
+import type { CheckSummary, HeaderInfo } from '../src/protocol';
+import { clear, el, icon } from './dom';
+import { formatBytes, formatCount, formatDuration, formatInt, formatTime, plural } from './format';
+
+/** What the header's check summaries do when clicked. */
+export interface HeaderHost {
+  revealLine(line: number): void;
+  showChecks(): void;
+}
+
+/** See the file comment. */
+export class Header {
+  readonly element = el('div', { class: 'header', attrs: { role: 'status', 'aria-live': 'polite' } });
+  private readonly facts = el('div', { class: 'header-facts' });
+  private readonly checks = el('div', { class: 'header-checks' });
+  private summaries = new Map<CheckSummary['mode'], CheckSummary>();
+
+  constructor(private readonly host: HeaderHost) {
+    this.element.append(this.facts, this.checks);
+  }
+
+  setInfo(h: HeaderInfo): void {
+    clear(this.facts);
+    const chip = el('span', { class: `format-chip format-${h.format}`, text: h.format, title: `${h.formatTitle}: ${h.detectedBy} (confidence ${Math.round(h.confidence * 100)}%)` });
+    const file = el('span', { class: 'file-name fact', text: h.fileName, title: `${h.filePath} · ${formatBytes(h.fileSize)}` });
+    const parts: (string | HTMLElement)[] = [plural(h.events, 'event')];
+    if (h.groups > 0) parts.push(plural(h.groups, h.groupNoun));
+    if (h.startTime) parts.push(el('span', { text: `${formatTime(h.startTime)}${h.durationMs !== null ? ` · ${formatDuration(h.durationMs)}` : ''}`, title: `${formatTime(h.startTime)} → ${formatTime(h.endTime)}` }));
+    if (h.inputTokens !== null || h.outputTokens !== null) parts.push(`${h.inputTokens !== null ? formatCount(h.inputTokens) : '?'} in → ${h.outputTokens !== null ? formatCount(h.outputTokens) : '?'} out tokens`);
+    if (h.toolCalls > 0) parts.push(plural(h.toolCalls, 'tool call'));
+    if (h.errors > 0) parts.push(el('span', { class: 'fact-error', text: plural(h.errors, 'error') }));
+    if (h.warnings > 0) parts.push(el('span', { class: 'fact-warning', text: plural(h.warnings, 'warning') }));
+    if (h.malformedLines > 0) parts.push(el('span', { class: 'fact-error', text: plural(h.malformedLines, 'unparseable line') }));
+    for (const [k, v] of Object.entries(h.extraTotals)) if (v !== null) parts.push(`${humanize(k)} ${k.toLowerCase().includes('usd') ? `$${v.toFixed(4)}` : formatInt(v)}`);
+    if (h.partial) parts.push(el('span', { class: 'fact-warning', text: 'indexing… (first part shown)' }));
+    this.facts.append(chip, file);
+    for (const p of parts) this.facts.append(typeof p === 'string' ? el('span', { class: 'fact', text: p }) : (p.classList.add('fact'), p));
+  }
+
+  /** Replaces all check summaries (a new model starts from what the host still knows). */
+  resetChecks(list: CheckSummary[]): void {
+    this.summaries = new Map(list.map((s) => [s.mode, s]));
+    this.renderChecks();
+  }
+
+  setCheck(s: CheckSummary): void {
+    this.summaries.set(s.mode, s);
+    this.renderChecks();
+  }
+
+  private renderChecks(): void {
+    clear(this.checks);
+    for (const mode of ['verify', 'check'] as const) {
+      const s = this.summaries.get(mode);
+      if (s) this.checks.appendChild(this.summaryChip(s));
+    }
+  }
+
+  private summaryChip(s: CheckSummary): HTMLElement {
+    const { text, cls, iconName } = describe(s);
+    const b = el('button', { class: `check-chip ${cls}`, attrs: { type: 'button' }, title: s.mode === 'verify' ? 'Chain verification: click to see the findings' : 'Conformance checks: click to see the findings' }, icon(iconName), ` ${text}`);
+    b.addEventListener('click', () => {
+      if (s.firstErrorLine !== null) this.host.revealLine(s.firstErrorLine);
+      this.host.showChecks();
+    });
+    return b;
+  }
+}
+
+/** The header's words for a check result; `short` drops the mode (for the Checks list, which titles it). */
+export function describe(s: CheckSummary): { text: string; short: string; cls: string; iconName: string } {
+  const cancelled = s.cancelled ? ' (cancelled)' : '';
+  const warn = s.warnings ? `, ${plural(s.warnings, 'warning')}` : '';
+  if (s.mode === 'verify') {
+    if (s.errors === 0) return { text: `chain intact: ${plural(s.checked, 'event')}${warn}${cancelled}`, short: `intact: ${plural(s.checked, 'event')}${warn}${cancelled}`, cls: 'ok', iconName: 'verified' };
+    const at = `broken at line ${formatInt(s.firstErrorLine ?? 0)} (${plural(s.errors, 'error')}${warn})${cancelled}`;
+    return { text: at, short: at, cls: 'bad', iconName: 'error' };
+  }
+  if (s.errors === 0 && s.warnings === 0) return { text: `conforms: ${plural(s.checked, 'event')}${cancelled}`, short: `conforms: ${plural(s.checked, 'event')}${cancelled}`, cls: 'ok', iconName: 'pass' };
+  const parts = [s.errors ? plural(s.errors, 'error') : '', s.warnings ? plural(s.warnings, 'warning') : ''].filter(Boolean).join(', ');
+  return { text: `conformance: ${parts}${cancelled}`, short: `${parts}${cancelled}`, cls: s.errors ? 'bad' : 'warn', iconName: s.errors ? 'error' : 'warning' };
+}
+
+function humanize(key: string): string {
+  return key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').replace(/\bUsd\b/i, 'USD').toLowerCase();
+}

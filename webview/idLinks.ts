@@ -1,0 +1,84 @@
+/**
+ * Ids in the detail pane are links: hovering shows a card with the event the id names (kind, label, time,
+ * status, or "not in this trace"); clicking jumps there. The host answers `resolveId` from its id index.
+ */
+import type { EventSummary, IdInfoMessage } from '../src/protocol';
+import { el, icon } from './dom';
+import { formatTime } from './format';
+
+const HOVER_DELAY_MS = 350;
+
+/** See the file comment. */
+export class IdLinks {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (m: IdInfoMessage) => void>();
+  private readonly cache = new Map<string, IdInfoMessage>();
+  private readonly card = el('div', { class: 'hover-card', attrs: { role: 'tooltip' } });
+  private timer = 0;
+
+  constructor(private readonly resolve: (requestId: number, id: string) => void, private readonly jump: (target: EventSummary) => void) {
+    this.card.hidden = true;
+    document.body.appendChild(this.card);
+  }
+
+  /** Forgets answers (a new model may hold other events). */
+  reset(): void {
+    this.cache.clear();
+  }
+
+  /** A link for `id`. */
+  link(id: string): HTMLElement {
+    const a = el('button', { class: 'id-link link-button', text: id, attrs: { type: 'button' } });
+    a.addEventListener('mouseenter', () => {
+      clearTimeout(this.timer);
+      this.timer = window.setTimeout(() => this.lookup(id, (m) => this.showCard(a, m)), HOVER_DELAY_MS);
+    });
+    a.addEventListener('mouseleave', () => {
+      clearTimeout(this.timer);
+      this.card.hidden = true;
+    });
+    a.addEventListener('click', (e) => {
+      e.stopPropagation();
+      this.card.hidden = true;
+      this.lookup(id, (m) => {
+        if (m.target) this.jump(m.target);
+        else this.showCard(a, m);
+      });
+    });
+    return a;
+  }
+
+  /** The host's answer to a `resolveId`. */
+  answer(m: IdInfoMessage): void {
+    this.cache.set(m.id, m);
+    this.waiting.get(m.requestId)?.(m);
+    this.waiting.delete(m.requestId);
+  }
+
+  private lookup(id: string, then: (m: IdInfoMessage) => void): void {
+    const hit = this.cache.get(id);
+    if (hit) return then(hit);
+    const requestId = this.nextId++;
+    this.waiting.set(requestId, then);
+    this.resolve(requestId, id);
+  }
+
+  private showCard(anchor: HTMLElement, m: IdInfoMessage): void {
+    const c = this.card;
+    c.replaceChildren();
+    if (!m.target) c.append(el('div', { class: 'card-title' }, icon('question'), ` ${m.id}`), el('div', { class: 'card-note', text: 'Not in this trace.' }));
+    else {
+      const t = m.target;
+      c.append(
+        el('div', { class: `card-title status-${t.status}` }, el('span', { class: 'card-kind', text: t.kind }), el('span', { class: 'card-line', text: ` line ${t.line}` })),
+        el('div', { class: 'card-label', text: t.label }),
+        el('div', { class: 'card-note', text: `${formatTime(t.time)}${t.status !== 'ok' ? ` · ${t.status}` : ''}` }),
+      );
+    }
+    if (m.mentionedBy.length > 0) c.append(el('div', { class: 'card-note', text: `Mentioned by ${m.mentionedBy.length}${m.mentionedBy.length >= 50 ? '+' : ''} event${m.mentionedBy.length === 1 ? '' : 's'}` }));
+    const r = anchor.getBoundingClientRect();
+    c.hidden = false;
+    c.style.left = `${Math.max(4, Math.min(window.innerWidth - c.offsetWidth - 4, r.left))}px`;
+    c.style.top = `${r.bottom + 4 + c.offsetHeight > window.innerHeight ? r.top - c.offsetHeight - 4 : r.bottom + 4}px`;
+  }
+}

@@ -1,0 +1,102 @@
+/** One row of the event tree: built once per pool slot, refilled as the list scrolls. */
+import type { EventCategory, Severity } from '../src/core/model';
+import type { RowData } from '../src/protocol';
+import { el, highlighted } from './dom';
+import { formatDuration, formatOffset, formatTokens } from './format';
+
+/** The codicon for each event category. */
+export const CATEGORY_ICONS: Record<EventCategory, string> = {
+  session: 'layers',
+  run: 'run-all',
+  task: 'tasklist',
+  turn: 'comment-discussion',
+  inference: 'sparkle',
+  tool: 'tools',
+  approval: 'pass',
+  policy: 'shield',
+  message: 'comment',
+  span: 'pulse',
+  error: 'error',
+  other: 'circle-small',
+};
+const BADGE_ICONS: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'info' };
+const INDENT_PX = 16;
+
+let rowIds = 0;
+
+/** A pooled row element; `onClick` says whether the twistie or the row was clicked. */
+export function makeRowElement(onClick: (e: MouseEvent, part: 'twistie' | 'row') => void): HTMLElement {
+  const twistie = el('span', { class: 'twistie codicon', attrs: { 'aria-hidden': 'true' } });
+  const r = el(
+    'div',
+    { class: 'row', attrs: { role: 'treeitem', id: `row-${++rowIds}` } },
+    el('span', { class: 'indent' }),
+    twistie,
+    el('span', { class: 'kind-icon codicon', attrs: { 'aria-hidden': 'true' } }),
+    el('span', { class: 'label' }),
+    el('span', { class: 'badge codicon', attrs: { 'aria-hidden': 'true' } }),
+    el('span', { class: 'col col-duration' }),
+    el('span', { class: 'col col-tokens' }),
+    el('span', { class: 'col col-offset' }),
+  );
+  r.addEventListener('click', (e) => onClick(e, e.target === twistie ? 'twistie' : 'row'));
+  return r;
+}
+
+/** How a row is drawn besides its data. */
+export interface RowFlags {
+  focused: boolean;
+  listFocused: boolean;
+  selected: boolean;
+  query: string;
+}
+
+/** Fills a pooled row with `data` (or a placeholder while its page loads). */
+export function fillRow(r: HTMLElement, row: number, data: RowData | undefined, f: RowFlags): void {
+  const [indent, twistie, kindIcon, label, badge, dur, tok, off] = Array.from(r.children) as HTMLElement[];
+  r.dataset.row = String(row);
+  r.classList.toggle('focused', f.focused);
+  r.classList.toggle('list-focused', f.listFocused);
+  r.classList.toggle('selected', f.selected);
+  if (!data) {
+    for (const c of Array.from(r.classList)) if (/^(status|cat)-/.test(c)) r.classList.remove(c);
+    r.classList.remove('match', 'context', 'malformed');
+    r.classList.add('placeholder');
+    r.removeAttribute('data-node');
+    label.textContent = '…';
+    twistie.className = 'twistie codicon';
+    kindIcon.className = 'kind-icon codicon';
+    badge.className = 'badge codicon';
+    dur.textContent = tok.textContent = off.textContent = '';
+    return;
+  }
+  r.classList.remove('placeholder');
+  r.dataset.node = String(data.node);
+  r.dataset.line = String(data.line);
+  setModifier(r, 'status', data.status);
+  setModifier(r, 'cat', data.category);
+  r.classList.toggle('match', data.match === true);
+  r.classList.toggle('context', data.context === true);
+  r.classList.toggle('malformed', data.malformed === true);
+  r.setAttribute('aria-level', String(data.depth + 1));
+  r.setAttribute('aria-selected', String(f.selected));
+  if (data.hasChildren) r.setAttribute('aria-expanded', String(data.expanded));
+  else r.removeAttribute('aria-expanded');
+  indent.style.width = `${data.depth * INDENT_PX}px`;
+  twistie.className = `twistie codicon${data.hasChildren ? (data.expanded ? ' codicon-chevron-down' : ' codicon-chevron-right') : ''}`;
+  kindIcon.className = `kind-icon codicon codicon-${data.malformed ? 'bracket-error' : CATEGORY_ICONS[data.category] ?? 'circle-small'}`;
+  kindIcon.title = data.kind;
+  label.textContent = '';
+  label.appendChild(data.match && f.query ? highlighted(data.label, f.query) : document.createTextNode(data.label));
+  label.title = `${data.label}\n${data.kind} · line ${data.line}`;
+  badge.className = `badge codicon${data.badge ? ` codicon-${BADGE_ICONS[data.badge]} badge-${data.badge}` : ''}`;
+  badge.title = data.badge ? `${data.badge}: see the Checks list` : '';
+  dur.textContent = formatDuration(data.durationMs);
+  tok.textContent = formatTokens(data.tokensIn, data.tokensOut);
+  off.textContent = formatOffset(data.offsetMs);
+}
+
+function setModifier(r: HTMLElement, prefix: string, value: string): void {
+  for (const c of Array.from(r.classList)) if (c.startsWith(`${prefix}-`) && c !== `${prefix}-${value}`) r.classList.remove(c);
+  r.classList.add(`${prefix}-${value}`);
+}
