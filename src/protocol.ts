@@ -11,6 +11,11 @@ import type { EventCategory, EventStatus, FormatName, HashRef, IdMention, Severi
 
 /** The viewer's custom editor id (package.json `customEditors[].viewType`). */
 export const VIEW_TYPE = 'agentTrace.viewer';
+/**
+ * The same viewer offered in "Open With…" for any JSONL file. VS Code keys custom editors by view type and
+ * one contribution has one priority, so the default (trace files) and the option (any JSONL) need two.
+ */
+export const VIEW_TYPE_ANY_JSONL = 'agentTrace.viewer.jsonl';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared shapes

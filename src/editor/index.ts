@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { CheckResult } from '../core/checks/runChecks';
 import type { CheckMode } from '../core/checks/types';
 import type { TraceModel } from '../core/loadTrace';
-import { VIEW_TYPE } from '../protocol';
+import { VIEW_TYPE, VIEW_TYPE_ANY_JSONL } from '../protocol';
 import type { TraceViewerApi } from '../viewerApi';
 import { TraceDocument } from './traceDocument';
 import { BlobResolver, TraceViewer } from './traceViewer';
@@ -135,6 +135,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     openEmitter,
     loadedEmitter,
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, { supportsMultipleEditorsPerDocument: true }),
+    vscode.window.registerCustomEditorProvider(VIEW_TYPE_ANY_JSONL, provider, { supportsMultipleEditorsPerDocument: true }),
     vscode.commands.registerCommand('agentTrace.openInViewer', (uri?: vscode.Uri) => openWith(uri ?? activeResource(), VIEW_TYPE)),
     vscode.commands.registerCommand('agentTrace.openAsText', (uri?: vscode.Uri) => openWith(uri ?? active?.uri ?? activeResource(), 'default')),
     vscode.commands.registerCommand('agentTrace.find', () => active?.focusFind()),

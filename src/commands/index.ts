@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import { TraceViewerApi } from '../viewerApi';
+import { CheckCommands } from './checkCommands';
+import { copyLinkToEvent, goToEvent, revealInViewer, TraceUriHandler } from './navigationCommands';
+import { TraceProblems } from './problems';
+import { TraceModels } from './traceModels';
+
+/** Registers verification, conformance and navigation commands, and the automatic check on open. */
+export function registerCommands(context: vscode.ExtensionContext, viewers: TraceViewerApi, models: TraceModels): CheckCommands {
+  const problems = new TraceProblems(context.extensionUri);
+  const checks = new CheckCommands(models, problems, viewers);
+  const reg = (id: string, f: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, f));
+  reg('agentTrace.verifyChain', (uri?: vscode.Uri, uris?: vscode.Uri[]) => checks.run('verifyChain', asUri(uri), uris));
+  reg('agentTrace.checkConformance', (uri?: vscode.Uri, uris?: vscode.Uri[]) => checks.run('checkConformance', asUri(uri), uris));
+  reg('agentTrace.verifyBlobs', (uri?: vscode.Uri, uris?: vscode.Uri[]) => checks.run('verifyBlobs', asUri(uri), uris));
+  reg('agentTrace.goToEvent', (uri?: vscode.Uri) => goToEvent(models, viewers, asUri(uri)));
+  reg('agentTrace.copyLinkToEvent', (uri?: vscode.Uri, line?: number) => copyLinkToEvent(context.extension.id, viewers, asUri(uri), typeof line === 'number' ? line : undefined));
+  reg('agentTrace.revealInViewer', () => revealInViewer(viewers));
+  context.subscriptions.push(problems, vscode.window.registerUriHandler(new TraceUriHandler(viewers)));
+
+  // Files that change on disk are read again on next use.
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*.{jsonl,ndjson,json}');
+  watcher.onDidChange((u) => models.forget(u));
+  watcher.onDidDelete((u) => models.forget(u));
+  context.subscriptions.push(watcher);
+
+  context.subscriptions.push(
+    viewers.onDidOpenTrace((uri) => {
+      const cfg = vscode.workspace.getConfiguration('agentTrace');
+      if (!cfg.get<boolean>('checkOnOpen', true) || uri.scheme !== 'file') return;
+      const maxMB = cfg.get<number>('checkOnOpenMaxMB', 50);
+      void vscode.workspace.fs.stat(uri).then(async (st) => {
+        if (st.size > maxMB * 1024 * 1024) return;
+        models.forget(uri);
+        await checks.runOne(uri, 'verify');
+        await checks.runOne(uri, 'check');
+      });
+    }),
+  );
+  return checks;
+}
+
+/** Commands invoked from menus get a Uri; from keybindings or other callers possibly something else. */
+function asUri(x: unknown): vscode.Uri | undefined {
+  return x instanceof vscode.Uri ? x : undefined;
+}
