@@ -62,7 +62,13 @@ export class EventTable {
   private readonly parentIds: (string | undefined)[] = [];
   private readonly labels: string[] = [];
   private readonly hashRefs = new Map<number, HashRef[]>();
-  private readonly mentions = new Map<number, IdMention[]>();
+  // Mentions live in flat columns: event i owns entries [mentionStart[i], mentionStart[i] + mentionCount[i]).
+  private readonly mentionStart = new Column(u32(1024), u32);
+  private readonly mentionCount = new Column(u8(1024), u8);
+  private readonly mentionField = new Column(u32(1024), u32);
+  private readonly mentionIds: string[] = [];
+  /** Parent ids that resolved to an event are dropped (the parent's own id says the same), saving memory. */
+  private readonly parentFromId = new Column(u8(1024), u8);
   private readonly strings = new Interner();
   /** Structural parents given by adapters (index) before the tree is built; -2 = none given. */
   readonly explicitParentIndex: number[] = [];
@@ -94,12 +100,37 @@ export class EventTable {
     this.labels.push(draft.label);
     this.explicitParentIndex.push(draft.parentIndex ?? -2);
     if (draft.hashRefs && draft.hashRefs.length > 0) this.hashRefs.set(i, draft.hashRefs);
-    if (draft.mentions && draft.mentions.length > 0) this.mentions.set(i, draft.mentions);
+    this.mentionStart.set(i, this.mentionIds.length);
+    const mentions = draft.mentions;
+    const count = mentions ? Math.min(255, mentions.length) : 0;
+    this.mentionCount.set(i, count);
+    for (let k = 0; k < count; k++) {
+      this.mentionField.set(this.mentionIds.length, this.strings.id(mentions![k].field));
+      this.mentionIds.push(mentions![k].id);
+    }
+    this.parentFromId.set(i, 0);
     return i;
+  }
+
+  /**
+   * Records that event i's parent is the event its parent id names; the stored parent id string is
+   * dropped since `id(parent)` gives it back.
+   */
+  setParentById(i: number, parent: number): void {
+    this.parentCol.data[i] = parent;
+    if (this.ids[parent] === this.parentIds[i]) {
+      this.parentFromId.data[i] = 1;
+      this.parentIds[i] = undefined;
+    }
   }
 
   /** Sets the tree parent (-1 for a root). */
   setParent(i: number, parent: number): void {
+    if (this.parentFromId.data[i] === 1) {
+      // The parent link is being cut (a cycle): keep the id the file named.
+      this.parentIds[i] = this.ids[this.parentCol.data[i]];
+      this.parentFromId.data[i] = 0;
+    }
     this.parentCol.data[i] = parent;
   }
   parent(i: number): number {
@@ -109,6 +140,7 @@ export class EventTable {
     return this.ids[i] ?? null;
   }
   parentId(i: number): string | null {
+    if (this.parentFromId.data[i] === 1) return this.ids[this.parentCol.data[i]] ?? null;
     return this.parentIds[i] ?? null;
   }
   lineOf(i: number): number {
@@ -144,7 +176,12 @@ export class EventTable {
   }
   /** Ids this event mentions besides its own and its parent's. */
   mentionsOf(i: number): IdMention[] {
-    return this.mentions.get(i) ?? [];
+    const start = this.mentionStart.data[i];
+    const out: IdMention[] = [];
+    for (let k = 0; k < this.mentionCount.data[i]; k++) {
+      out.push({ field: this.strings.value(this.mentionField.data[start + k]) ?? '', id: this.mentionIds[start + k] });
+    }
+    return out;
   }
   /** Indices of events that hold at least one hash reference. */
   eventsWithHashRefs(): number[] {
@@ -188,7 +225,7 @@ export class EventTable {
       tool: this.strings.value(this.toolCol.data[i]),
       group: this.groupOf(i),
       hashRefs: this.hashRefsOf(i),
-      mentions: this.mentions.get(i) ?? [],
+      mentions: this.mentionsOf(i),
     };
   }
 }

@@ -62,7 +62,7 @@ export function buildTree(table: EventTable, findings: Finding[], rulePrefix = '
         message: `Event ${pid} names itself as its parent.`,
       });
     } else {
-      table.setParent(i, p);
+      table.setParentById(i, p);
     }
   }
   breakCycles(table, findings, rulePrefix);

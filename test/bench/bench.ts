@@ -45,7 +45,8 @@ async function main(): Promise<void> {
   for (const extra of ['lumenBench', 'checksBench', 'editorBench']) {
     const p = join(__dirname, `${extra}.ts`);
     if (existsSync(p)) {
-      const mod = await import(p);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const mod = require(p);
       if (typeof mod.runBench === 'function') sections.push([extra, () => mod.runBench(dir, events)]);
     }
   }

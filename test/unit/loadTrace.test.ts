@@ -105,3 +105,11 @@ describe('generic tree', () => {
     assert.equal(m.tree.roots.length, 1);
   });
 });
+
+describe('event table memory layout', () => {
+  it('gives back parent ids and mentions after compaction, also for a cut cycle', async () => {
+    const m = await loadTrace(tempFile('x.jsonl', '{"id":"a","parent_id":"b"}\n{"id":"b","parent_id":"a"}\n{"id":"c","parent_id":"a"}\n{"id":"d","parent_id":"nope"}\n'));
+    assert.deepEqual([0, 1, 2, 3].map((i) => m.events.parentId(i)), ['b', 'a', 'a', 'nope']);
+    assert.deepEqual([0, 1, 2, 3].map((i) => m.events.parent(i)), [1, -1, 0, -1]);
+  });
+});
