@@ -8,6 +8,7 @@ import { parseLine } from './jsonLine';
 import { scanLines } from './lineIndexer';
 import { EventDraft, Finding, FormatName } from './model';
 import { buildTree, EventTree } from './tree';
+import { appendAll } from './arrays';
 
 /** A line that could not be read as JSON; the views show it as a row marked as such. */
 export interface MalformedLine {
@@ -85,7 +86,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     const builder = adapterFor(detection.format).createBuilder(builderSource(sampleBase, table));
     const emit = makeEmit(table);
     for (const rec of doc.records) builder.add(rec, (d, r) => emit(d, r ?? rec));
-    diagnostics.push(...(builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []));
+    appendAll(diagnostics, builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []);
     const tree = buildTree(table, diagnostics);
     return finishModel({ path, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {} });
   }
@@ -138,7 +139,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     },
   );
   if (!builder) startBuilding();
-  diagnostics.push(...(builder!.finish?.((d, r) => emit(d, r ?? { value: null, line: scan.lines, offset: 0, length: 0 })) ?? []));
+  appendAll(diagnostics, builder!.finish?.((d, r) => emit(d, r ?? { value: null, line: scan.lines, offset: 0, length: 0 })) ?? []);
   if (scan.bom) diagnostics.push({ rule: 'parse/bom', severity: 'info', line: 1, message: 'The file starts with a UTF-8 byte-order mark; it was skipped.' });
   const tree = buildTree(table, diagnostics);
   return finishModel({

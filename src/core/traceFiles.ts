@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { appendAll } from './arrays';
 
 const SKIP_DIRS = new Set(['node_modules', '.git', 'blobs', 'cache', 'kernel-journal']);
 
@@ -34,7 +35,7 @@ export async function expandTraceArgs(args: string[]): Promise<string[]> {
         } else if (ent.isFile() && isTraceFileName(ent.name)) found.push(p);
       }
     }
-    out.push(...found.sort());
+    appendAll(out, found.sort());
   }
   return out;
 }

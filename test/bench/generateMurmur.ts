@@ -1,38 +1,83 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
-/** Deterministic murmur-style event id (`evt_` + 32 hex) for event number `n`. */
+/** Deterministic murmur event id (`evt_` + 32 hex) for event number `n`. */
 function evt(n: number): string {
   return 'evt_' + n.toString(16).padStart(32, '0');
 }
 
+const SES = 'ses_' + 'b'.repeat(32);
+const T0 = 1767225600000;
+
 /**
- * Writes a murmur-shaped trace of `events` events (session → tasks → inferences → tool calls), about
- * `bytesPerEvent` bytes each, for benchmarks. Parents always precede children, as murmur writes them.
+ * Writes a murmur trace of about `events` events in the writer's shape (meta capture: no blobs):
+ * session_start, then tasks of `turns` turns (an inference deciding a tool call, the tool call), a final
+ * inference and task_end with its counters, and session_end with the totals; about 300 bytes an event.
  */
-export async function generateMurmurTrace(path: string, events: number, bytesPerEvent = 300): Promise<void> {
+export async function generateMurmurTrace(path: string, events: number, turnsPerTask = 20): Promise<void> {
   const out = createWriteStream(path);
-  const ses = 'ses_' + 'b'.repeat(32);
-  const t0 = 1767225600000;
+  let n = 0;
+  const write = async (line: object) => {
+    if (!out.write(JSON.stringify(line) + '\n')) await once(out, 'drain');
+  };
+  const base = (type: string, parent: string | null) => ({ event_type: type, event_id: evt(n), parent_id: parent, session_id: SES, timestamp: T0 + n });
   const session = evt(0);
-  let task = session;
-  let inference = session;
-  const pad = (s: string) => (s.length >= bytesPerEvent ? s : s.slice(0, -1) + `,"pad":"${'x'.repeat(Math.max(0, bytesPerEvent - s.length - 10))}"}`);
-  for (let n = 0; n < events; n++) {
-    let line: string;
-    const base = `"event_id":"${evt(n)}","session_id":"${ses}","timestamp":${t0 + n}`;
-    if (n === 0) line = `{"event_type":"session_start",${base},"parent_id":null,"model":"claude-sonnet-4-5"}`;
-    else if (n % 100 === 1) {
-      task = evt(n);
-      line = `{"event_type":"task_start",${base},"parent_id":"${session}","task_id":"tsk_${n}"}`;
-    } else if (n % 3 === 0) {
-      inference = evt(n);
-      line = `{"event_type":"inference",${base},"parent_id":"${task}","turn":${n % 100},"input_tokens":${800 + (n % 50)},"output_tokens":${60 + (n % 9)},"decision":"tool_call","tool_name":"bash"}`;
-    } else {
-      line = `{"event_type":"tool_call",${base},"parent_id":"${inference}","tool_name":"bash","tool_call_id":"toolu_${n}","input":{"command":"ls"},"output":"README.md","duration_ms":${n % 40},"status":"ok"}`;
+  await write({
+    ...base('session_start', null), capsule_name: 'bench', capsule_version: '1.0.0', model: 'claude-sonnet-4-5', max_turns: 1_000_000_000,
+    max_session_tokens: 1e15, machine_tokens_per_day: null, capabilities: ['shell'], tools_declared: ['bash'], containment_declared: 'scoped',
+    containment_achieved: 'scoped', workdir_exec: false, userns_grant: null,
+    effective_grants: { network_allow: [], state_stores: [], configured_artifacts: [], preopens: [], interpreter_runtime_grants: [], userns_grant: null },
+    system_prompt_source: 'manifest', system_prompt_sha256: null, credential_source: 'none', gateways: [], tool_refresh: null,
+    runtime_artifacts: [], resumed_from: null, context_id: null,
+  });
+  n++;
+  const totals = { turns: 0, input: 0, output: 0, tools: 0 };
+  let task = 0;
+  while (n < events - 1) {
+    task++;
+    const taskId = `tsk_${task}`;
+    const taskEvt = evt(n);
+    const taskStart = n;
+    await write({ ...base('task_start', session), task_id: taskId, context_id: `ctx_${task}`, source: 'a2a', origin: 'user', trust: 'trusted', lane: 'user', message_parts_bytes: 120 });
+    n++;
+    const t = { turns: 0, input: 0, output: 0, tools: 0 };
+    for (let turn = 0; turn <= turnsPerTask && n < events - 2; turn++) {
+      const last = turn === turnsPerTask || n >= events - 4;
+      const input = 800 + (n % 50);
+      const output = 60 + (n % 9);
+      const inf = evt(n);
+      await write({
+        ...base('inference', taskEvt), turn, task_id: taskId, input_tokens: input, output_tokens: output,
+        decision: last ? 'end_turn' : 'tool_call', stop_reason: last ? 'end_turn' : 'tool_call', tool_name: last ? null : 'bash',
+        input_tokens_actual: input, output_tokens_actual: output, cached_tokens: 0, message_ids: [`msg_${n.toString(16).padStart(32, '0')}`],
+      });
+      n++;
+      t.turns++;
+      t.input += input;
+      t.output += output;
+      if (last) break;
+      // Meta capture: tool input is kept, output only as its size.
+      await write({
+        ...base('tool_call', inf), turn, task_id: taskId, tool_name: 'bash', tool_call_id: `toolu_${n}`,
+        input: { command: `ls -la src/module_${n % 997}/ && cat README.md | head -n 20` }, input_bytes: 48, output_bytes: 120 + (n % 300), duration_ms: n % 40, status: 'ok',
+      });
+      n++;
+      t.tools++;
     }
-    if (!out.write(pad(line) + '\n')) await once(out, 'drain');
+    await write({
+      ...base('task_end', taskEvt), task_id: taskId, exit_status: 'ok', duration_ms: n - taskStart, turns: t.turns,
+      input_tokens: t.input, output_tokens: t.output, tool_calls: t.tools, shell_calls: 0, reopen_count: 0,
+    });
+    n++;
+    totals.turns += t.turns;
+    totals.input += t.input;
+    totals.output += t.output;
+    totals.tools += t.tools;
   }
+  await write({
+    ...base('session_end', session), total_turns: totals.turns, total_input_tokens: totals.input, total_output_tokens: totals.output,
+    total_tool_calls: totals.tools, total_shell_calls: 0, duration_ms: n, exit_status: 'ok',
+  });
   out.end();
   await once(out, 'finish');
 }

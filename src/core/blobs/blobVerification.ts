@@ -4,6 +4,7 @@ import { Finding, HashRef, Severity } from '../model';
 import { BlobRefRole, blobRefRole } from './blobReference';
 import { LineRef, scanLineForBlobRefs } from './blobReferenceScan';
 import { BlobResult, BlobStore, BlobStoreOptions } from './blobStore';
+import { appendAll } from '../arrays';
 
 /** Rule ids of blob verification (declared in checks/blobRules.ts). */
 export const BLOB_RULE = {
@@ -87,7 +88,7 @@ export class BlobVerifier implements StreamCheck {
       else if (res.status === 'missing' && group.some((g) => g.role === 'blob') && missingSeverity === null) notStored.push(group[0]);
     }
     if (notStored.length > 0) out.push(this.noStoreFinding(notStored));
-    if (model.format === 'murmur') out.push(...(await this.orphans(store, sites)));
+    if (model.format === 'murmur') appendAll(out, await this.orphans(store, sites));
     return out;
   }
 

@@ -9,6 +9,7 @@ import { checkEventShape, EFFECT_DEFAULT_POLICY } from './harness/schemas';
 import { newRunState, pendingCommand, replayEvent, RunState } from './harness/transitions';
 import { parseTyped } from './harness/typedJson';
 import { CheckContext, LineInput, RuleModule, StreamCheck } from './types';
+import { appendAll } from '../arrays';
 
 function lineScan(ctx: CheckContext): LineScan {
   return { torn: new Set(ctx.model.diagnostics.filter((d) => d.rule === 'parse/torn-tail').map((d) => d.line)), voiceLines: 0 };
@@ -43,7 +44,7 @@ function createVerifier(ctx: CheckContext): StreamCheck {
   return {
     add(input) {
       const { findings, line } = checkLedgerLine(input, scan);
-      out.push(...findings);
+      appendAll(out, findings);
       if (!input.blank) lastLine = input.line;
       if (!line || line.form === 'voice' || !line.record) return;
       records++;
@@ -53,7 +54,7 @@ function createVerifier(ctx: CheckContext): StreamCheck {
       if (r.runMismatch) out.push({ rule: 'harness/run-id-bound', severity: 'error', line: input.line, seq, message: `run id mismatch: expected ${r.runMismatch.expected}, actual ${r.runMismatch.actual}` });
     },
     async finish() {
-      out.push(...(await uncommittedTail(ctx, scan, lastLine)));
+      appendAll(out, await uncommittedTail(ctx, scan, lastLine));
       if (records > 0) out.push({ rule: 'harness/no-chain', severity: 'info', line: 1, message: 'harness ledgers carry no hash chain: verified seq contiguity and the run_id binding only; run `check` to replay the state machine' });
       return out;
     },
@@ -97,12 +98,12 @@ function createChecker(ctx: CheckContext): StreamCheck {
   return {
     add(input) {
       const { findings, line } = checkLedgerLine(input, scan);
-      out.push(...findings.filter((x) => x.rule === 'harness/line-json'));
+      appendAll(out, findings.filter((x) => x.rule === 'harness/line-json'));
       if (!input.blank) lastLine = input.line;
       if (line?.event && line.name !== null) check(input, line);
     },
     async finish() {
-      out.push(...(await uncommittedTail(ctx, scan, lastLine)));
+      appendAll(out, await uncommittedTail(ctx, scan, lastLine));
       for (const s of router.all()) {
         if (s.phase === 'finished' || s.phase === 'failed' || s.lastLine === 0) continue;
         const cmd = pendingCommand(s.phase);

@@ -6,6 +6,7 @@ import { loaderFindings } from './genericRules';
 import { modulesFor } from './registry';
 import type { BlobStoreOptions } from '../blobs';
 import { CheckMode, LineInput, StreamCheck } from './types';
+import { appendAll } from '../arrays';
 
 /** A user's override of a rule: off, or another severity. */
 export type RuleSetting = Severity | 'off';
@@ -83,7 +84,7 @@ export async function runChecks(model: TraceModel, mode: CheckMode, options: Run
   }
   const superseded = new Set(modules.flatMap((m) => m.supersedes ?? []));
   let findings: Finding[] = loaderFindings(model.diagnostics, mode).filter((f) => !superseded.has(f.rule));
-  for (const c of checks) findings.push(...(await c.finish()));
+  for (const c of checks) appendAll(findings, await c.finish());
   // A format module's precise rules replace the generic ones it names, whichever module produced them.
   findings = findings.filter((f) => !superseded.has(f.rule));
   findings = applySettings(findings, options.rules ?? {});

@@ -14,6 +14,7 @@ import { BlobStore, blobRefProblem, loadEvidence } from './evidence';
 import { ApprovalEvent, checkArtifacts, checkLedger, RequestEvent } from './ledgerChecks';
 import { checkPayloadHash, checkPayloadRef } from './payloadChecks';
 import { lineJsonProblem, SeqTracker } from './lineChecks';
+import { appendAll } from '../../arrays';
 
 /** Collected per file while the lines stream by. */
 interface VerifyState {
@@ -54,7 +55,7 @@ export function createAgentledgerVerifier(ctx: CheckContext): StreamCheck {
       collect(st, row, input.value as Obj, at, findings);
     },
     async finish() {
-      findings.push(...(await finishVerify(ctx, st)));
+      appendAll(findings, await finishVerify(ctx, st));
       return findings;
     },
   };
