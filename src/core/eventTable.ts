@@ -97,7 +97,7 @@ export class EventTable {
     this.groupCol.set(i, this.strings.id(draft.group));
     this.ids.push(draft.id ?? undefined);
     this.parentIds.push(draft.parentId ?? undefined);
-    this.labels.push(draft.label);
+    this.labels.push(packLabel(draft.label));
     this.explicitParentIndex.push(draft.parentIndex ?? -2);
     if (draft.hashRefs && draft.hashRefs.length > 0) this.hashRefs.set(i, draft.hashRefs);
     this.mentionStart.set(i, this.mentionIds.length);
@@ -154,7 +154,7 @@ export class EventTable {
     return this.strings.value(this.kind.data[i]) ?? '';
   }
   labelOf(i: number): string {
-    return this.labels[i];
+    return unpackLabel(this.labels[i]);
   }
   statusOf(i: number): TraceEvent['status'] {
     return EVENT_STATUSES[this.status.data[i]];
@@ -218,7 +218,7 @@ export class EventTable {
       time: orNull(this.time.data[i]),
       durationMs: orNull(this.duration.data[i]),
       status: this.statusOf(i),
-      label: this.labels[i],
+      label: this.labelOf(i),
       tokensIn: orNull(this.tokensIn.data[i]),
       tokensOut: orNull(this.tokensOut.data[i]),
       model: this.strings.value(this.modelCol.data[i]),
@@ -228,6 +228,24 @@ export class EventTable {
       mentions: this.mentionsOf(i),
     };
   }
+}
+
+/**
+ * Labels use '→' (tokens in→out) and '…' (shortened text), which would make V8 store every such label with
+ * two bytes per character. The table keeps them as the C1 controls U+0085 and U+0086 (one byte; `short()`
+ * turns C1 controls from trace content into spaces) and gives them back when read.
+ */
+const WIDE = /[→…]/g;
+const PACKED = /[\u0085\u0086]/g;
+function packLabel(s: string): string {
+  if (!WIDE.test(s)) return s;
+  WIDE.lastIndex = 0;
+  const packed = s.replace(WIDE, (c) => (c === '→' ? '\u0085' : '\u0086'));
+  // A latin1 round trip makes the result a one-byte string (replace() keeps the two-byte representation).
+  return /[^\u0000-\u00ff]/.test(packed) ? packed : Buffer.from(packed, 'latin1').toString('latin1');
+}
+function unpackLabel(s: string): string {
+  return /[\u0085\u0086]/.test(s) ? s.replace(PACKED, (c) => (c === '\u0085' ? '→' : '…')) : s;
 }
 
 function num(v: number | null | undefined): number {

@@ -113,3 +113,12 @@ describe('event table memory layout', () => {
     assert.deepEqual([0, 1, 2, 3].map((i) => m.events.parent(i)), [1, -1, 0, -1]);
   });
 });
+
+describe('event table labels', () => {
+  it('gives labels back exactly, arrows and ellipses included', async () => {
+    const m = await loadTrace(tempFile('x.jsonl', '{"type":"model→call…","input_tokens":1200,"output_tokens":34}\n{"type":"plain"}\n'));
+    assert.equal(m.events.labelOf(0), 'model→call… 1.2k→34 tokens');
+    assert.equal(m.events.get(0).label, 'model→call… 1.2k→34 tokens');
+    assert.equal(m.events.labelOf(1), 'plain');
+  });
+});

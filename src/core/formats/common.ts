@@ -71,7 +71,7 @@ export function label(...parts: (string | null | undefined | false)[]): string {
 
 /** Shortens a long value for a label. */
 export function short(s: string, max = 48): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
+  const flat = s.replace(/[\s\u0080-\u009f]+/g, ' ').trim();
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 
