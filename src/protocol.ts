@@ -140,7 +140,7 @@ export interface CheckSummary {
 }
 
 /** Integrity of a content blob (filled in by the blob resolver; `unresolved` until then). */
-export type BlobState = 'unresolved' | 'verified' | 'mismatch' | 'missing' | 'unreadable' | 'tooLarge';
+export type BlobState = 'unresolved' | 'verified' | 'mismatch' | 'missing' | 'unreadable' | 'tooLarge' | 'rejected' | 'unverifiable';
 
 /** One piece of a chat message. Text is always rendered as text or sanitized markdown, never as HTML. */
 export type ChatPart =
@@ -194,6 +194,19 @@ export interface EventDetail {
   messages: ChatMessage[];
   findings: FindingView[];
   malformed: boolean;
+  /** Children, other events naming this one, and the id values it holds (filled in by the session). */
+  nav?: EventNavigation;
+}
+
+/** How one event links to others: what the detail pane lists and which of its values are id links. */
+export interface EventNavigation {
+  /** The first children, in file order (`EventDetail.childCount` says how many there are). */
+  children: EventSummary[];
+  /** Other events (not itself, not its children) that mention this event's id, up to a cap. */
+  mentionedBy: EventSummary[];
+  mentionedByTotal: number;
+  /** String values in the event that are ids: known in this trace, or held by an id field (shown as links). */
+  ids: string[];
 }
 
 /** State the webview keeps with `setState` so a hidden and re-shown (or restored) viewer looks the same. */
@@ -318,8 +331,11 @@ export interface IdInfoMessage {
   requestId: number;
   id: string;
   target: EventSummary | null;
-  /** Events that mention the id, up to a cap. */
+  /** `id`: the target's own id is this id; `mention`: no event has it, the target is the first to mention it. */
+  via: 'id' | 'mention' | null;
+  /** Events that mention the id (besides the target), up to a cap. */
   mentionedBy: EventSummary[];
+  mentionedByTotal: number;
 }
 
 /** Answer to `requestBlob`: a content blob's integrity and a bounded preview. */
@@ -336,6 +352,15 @@ export interface BlobContentMessage {
   expected?: string;
   actual?: string;
   message: string | null;
+  /** The preview is the start of a larger blob ("Open full blob" shows all of it). */
+  truncated?: boolean;
+  /** Not text: `preview` is a hex dump. */
+  binary?: boolean;
+  language?: 'json' | 'plaintext';
+  /** Where the blob was found, relative to the trace's folder when inside it. */
+  path?: string;
+  /** Conversation messages found in a JSON blob (message bodies, responses). */
+  chat?: ChatMessage[];
 }
 
 /** Asks the webview to open its find bar (the editor's Find keybinding). */

@@ -3,17 +3,16 @@
  * sanitized markdown or, with Raw, as plain text; and the content blobs the event references.
  */
 import type { HashRef } from '../src/core/model';
-import type { BlobContentMessage, ChatMessage, ChatPart } from '../src/protocol';
+import type { ChatMessage, ChatPart } from '../src/protocol';
+import { blobBadge, BlobHost, renderBlobSections } from './blobView';
 import { el, icon, stripAnsi } from './dom';
-import { formatBytes, formatInt } from './format';
+import { formatInt } from './format';
 import { renderJsonTree, JsonTreeHost } from './jsonTree';
 import { renderMarkdown } from './markdown';
 
 /** What the Content tab needs from the app. */
-export interface ChatHost extends JsonTreeHost {
+export interface ChatHost extends JsonTreeHost, BlobHost {
   openLink(url: string): void;
-  requestBlob(ref: HashRef, onAnswer: (m: BlobContentMessage) => void): void;
-  openBlob(ref: HashRef): void;
 }
 
 const ROLE_ICONS: Record<string, string> = { user: 'account', human: 'account', assistant: 'sparkle', model: 'sparkle', ai: 'sparkle', system: 'settings-gear', developer: 'settings-gear', tool: 'tools', function: 'tools' };
@@ -26,7 +25,7 @@ export function renderChat(messages: ChatMessage[], refs: HashRef[], raw: boolea
     return root;
   }
   for (const m of messages) root.appendChild(message(m, raw, host));
-  if (refs.length > 0) root.appendChild(blobList(refs, host));
+  if (refs.length > 0) root.append(...renderBlobSections(refs, host, (p) => part(p, raw, host)));
   return root;
 }
 
@@ -68,46 +67,6 @@ function part(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
     case 'json':
       return el('div', { class: 'part-json' }, renderJsonTree(p.value, host));
     case 'blob':
-      return el('div', { class: 'part-blob' }, blobState(p.state), el('span', { class: 'blob-field', text: p.ref.field }), p.preview ? el('pre', { class: 'plain-text', text: p.preview }) : null);
+      return el('div', { class: 'part-blob' }, blobBadge(p.state), el('span', { class: 'blob-field', text: p.ref.field }), p.preview ? el('pre', { class: 'plain-text', text: p.preview }) : null);
   }
-}
-
-const BLOB_STATES: Record<BlobContentMessage['state'], [string, string]> = {
-  unresolved: ['circle-large-outline', 'not resolved'],
-  verified: ['verified', 'verified'],
-  mismatch: ['error', 'digest mismatch'],
-  missing: ['question', 'missing'],
-  unreadable: ['error', 'unreadable'],
-  tooLarge: ['warning', 'too large to preview'],
-};
-
-function blobState(state: BlobContentMessage['state']): HTMLElement {
-  const [name, text] = BLOB_STATES[state];
-  return el('span', { class: `blob-state blob-${state}` }, icon(name), ` ${text}`);
-}
-
-/** The content blobs the event references, each loadable on demand. */
-function blobList(refs: HashRef[], host: ChatHost): HTMLElement {
-  const list = el('section', { class: 'blob-list', attrs: { 'aria-label': 'Referenced content' } }, el('h3', { class: 'section-title', text: `Referenced content (${refs.length})` }));
-  for (const ref of refs) {
-    const body = el('div', { class: 'blob-body' });
-    const status = el('span', { class: 'blob-status' });
-    const load = el('button', { class: 'link-button', text: 'Show', attrs: { type: 'button' } });
-    load.addEventListener('click', () => {
-      load.disabled = true;
-      host.requestBlob(ref, (m) => {
-        status.replaceChildren(blobState(m.state), m.bytes !== null ? ` · ${formatBytes(m.bytes)}` : '');
-        body.replaceChildren();
-        if (m.message) body.appendChild(el('p', { class: 'empty-note', text: m.message }));
-        if (m.json !== undefined) body.appendChild(renderJsonTree(m.json, host));
-        else if (m.preview !== null) body.appendChild(el('pre', { class: 'plain-text', text: stripAnsi(m.preview) }));
-      });
-    });
-    const open = el('button', { class: 'link-button', text: 'Open Blob', attrs: { type: 'button' } });
-    open.addEventListener('click', () => host.openBlob(ref));
-    list.appendChild(
-      el('div', { class: 'blob-item' }, el('div', { class: 'blob-head' }, icon('file-binary'), el('span', { class: 'blob-field', text: ref.field }), el('code', { class: 'blob-digest', text: `${ref.algorithm}:${ref.digest.slice(0, 12)}…`, title: ref.raw }), status, load, open), body),
-    );
-  }
-  return list;
 }
