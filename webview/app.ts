@@ -2,7 +2,7 @@
  * The viewer app: lays out header, toolbar, find and filter bars, the tree, the Checks list and the detail
  * pane; routes host messages (exhaustive switch) and keeps the view state for hide/show and restarts.
  */
-import type { BlobContentMessage, DetailTab, FileState, HostMessage, InitMessage, PersistedViewState, RowFilter } from '../src/protocol';
+import type { BlobContentMessage, DetailTab, EventDetail, FileState, HostMessage, InitMessage, PersistedViewState, RowFilter } from '../src/protocol';
 import { loadState, post, saveState } from './api';
 import { ChecksPanel } from './checksPanel';
 import { DetailPane } from './detailPane';
@@ -12,6 +12,7 @@ import { FindBar } from './findBar';
 import { formatBytes } from './format';
 import { Header } from './header';
 import { IdLinks } from './idLinks';
+import { NavBar } from './navBar';
 import { SelectionHistory } from './selectionHistory';
 import { TreeView } from './treeView';
 
@@ -37,6 +38,8 @@ export class App {
   });
   private readonly idLinks = new IdLinks((requestId, id) => post({ type: 'resolveId', requestId, id }), (t) => this.jump(t.node));
   private readonly history = new SelectionHistory();
+  private readonly navBar = new NavBar({ back: () => this.goHistory(-1), forward: () => this.goHistory(1), parent: () => this.goParent(), firstChild: () => this.goFirstChild() });
+  private idSet: { of: EventDetail | null; ids: Set<string> } = { of: null, ids: new Set() };
   private readonly detail: DetailPane;
   private readonly find = new FindBar({
     find: (query, caseSensitive) => {
@@ -71,6 +74,9 @@ export class App {
       revealLine: (line) => this.revealLine(line),
       revealInTextEditor: (line) => post({ type: 'revealInTextEditor', line }),
       idLink: (id) => this.idLinks.link(id),
+      decorateValue: (_key, value, span) => {
+        if (typeof value === 'string' && this.idsOfDetail().has(value)) this.idLinks.attach(span, value);
+      },
       tabChanged: (detailTab: DetailTab) => this.persist({ detailTab }),
       rawChanged: (contentRaw) => this.persist({ contentRaw }),
     });
@@ -98,7 +104,7 @@ export class App {
     );
     const columns = el('div', { class: 'tree-columns', attrs: { 'aria-hidden': 'true' } }, el('span', { class: 'col-event', text: 'Event' }), el('span', { class: 'col col-duration', text: 'Duration' }), el('span', { class: 'col col-tokens', text: 'Tokens' }), el('span', { class: 'col col-offset', text: 'Time' }));
     const treePane = el('div', { class: 'tree-pane', attrs: { slot: 'start' } }, columns, this.tree.element, this.checks.element);
-    const detailSlot = el('div', { class: 'detail-slot', attrs: { slot: 'end' } }, this.detail.element);
+    const detailSlot = el('div', { class: 'detail-slot', attrs: { slot: 'end' } }, this.navBar.element, this.detail.element);
     this.split.setAttribute('initial-handle-position', '55%');
     this.split.setAttribute('min-start', '180px');
     this.split.setAttribute('min-end', '200px');
@@ -137,7 +143,10 @@ export class App {
         if (m.modelVersion !== this.modelVersion || m.detail.node !== this.tree.selectedNode) return;
         this.history.visit(m.detail.line);
         this.persist({ selectedLine: m.detail.line });
-        return this.detail.show(m.detail);
+        // A different event starts at the top of the pane (a re-sent detail of the same one keeps its place).
+        if (this.detail.current?.node !== m.detail.node && this.detail.element.parentElement) this.detail.element.parentElement.scrollTop = 0;
+        this.detail.show(m.detail);
+        return this.navBar.update(m.detail, this.history.canBack, this.history.canForward);
       case 'detailError':
         return this.detail.showError(m.message);
       case 'findResults':
@@ -185,6 +194,7 @@ export class App {
     this.tree.scrollToRow(m.topRow);
     this.setBanner(m.fileState, m.fileMessage);
     if (m.selectedNode === null) this.detail.showEmpty(m.totalRows === 0 ? 'This trace has no events.' : 'Select an event to see its details.');
+    if (m.selectedNode === null) this.navBar.update(null, this.history.canBack, this.history.canForward);
     if (m.totalRows === 0) this.showStatus('empty', 'This file holds no events (it is empty or only blank lines).');
   }
 
@@ -268,15 +278,35 @@ export class App {
     } else if (e.key === 'F3') {
       e.preventDefault();
       post({ type: 'findStep', direction: e.shiftKey ? -1 : 1 });
-    } else if (e.altKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
-      const line = e.key === 'ArrowLeft' ? this.history.back() : this.history.forward();
+    } else if (e.altKey && !mod && ALT_KEYS[e.key]) {
       e.preventDefault();
-      if (line !== null) post({ type: 'revealLine', line });
-    } else if (e.altKey && e.key === 'ArrowUp') {
-      const parent = this.detail.current?.parent;
-      e.preventDefault();
-      if (parent) this.jump(parent.node);
+      ALT_KEYS[e.key](this);
     }
+  }
+
+  /** Back (-1) or forward (1) through the events looked at. */
+  goHistory(direction: -1 | 1): void {
+    const line = direction < 0 ? this.history.back() : this.history.forward();
+    if (line === null) return;
+    post({ type: 'revealLine', line });
+    this.tree.focus();
+  }
+
+  goParent(): void {
+    const parent = this.detail.current?.parent;
+    if (parent) this.jump(parent.node);
+  }
+
+  goFirstChild(): void {
+    const child = this.detail.current?.nav?.children[0];
+    if (child) this.jump(child.node);
+  }
+
+  /** The id values of the event shown (JSON values that are links), as a set built once per detail. */
+  private idsOfDetail(): Set<string> {
+    const d = this.detail.current;
+    if (this.idSet.of !== d) this.idSet = { of: d, ids: new Set(d?.nav?.ids ?? []) };
+    return this.idSet.ids;
   }
 
   private persist(patch: Partial<PersistedViewState>): void {
@@ -284,6 +314,14 @@ export class App {
     saveState(this.state);
   }
 }
+
+/** Alt+arrows: history and tree navigation (the tree leaves modified keys to the app). */
+const ALT_KEYS: Record<string, (app: App) => void> = {
+  ArrowLeft: (a) => a.goHistory(-1),
+  ArrowRight: (a) => a.goHistory(1),
+  ArrowUp: (a) => a.goParent(),
+  ArrowDown: (a) => a.goFirstChild(),
+};
 
 function actionButton(text: string, onClick: () => void, secondary = false): HTMLElement {
   const b = document.createElement('vscode-button');

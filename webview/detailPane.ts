@@ -7,6 +7,7 @@ import { ChatHost, renderChat } from './chatView';
 import { clear, el, icon, iconButton } from './dom';
 import { formatBytes, formatDuration, formatInt, formatTime, formatTokens } from './format';
 import { renderJsonTree, setAllOpen } from './jsonTree';
+import { renderRelations } from './relations';
 import { CATEGORY_ICONS } from './rowView';
 
 /** What the pane needs from the app. */
@@ -59,6 +60,8 @@ export class DetailPane {
     this.detail = d;
     clear(this.element);
     this.element.append(breadcrumbs(d, this.host), title(d), overview(d, this.host));
+    const related = renderRelations(d, (node) => this.host.revealNode(node));
+    if (related) this.element.appendChild(related);
     if (d.findings.length > 0) this.element.appendChild(findings(d.findings));
     this.element.appendChild(this.tabs(d));
   }
@@ -146,8 +149,8 @@ function overview(d: EventDetail, host: DetailHost): HTMLElement {
     const p = d.parent;
     const b = el('button', { class: 'link-button', text: p.label || p.kind, title: `line ${p.line}${p.id ? ` · ${p.id}` : ''}`, attrs: { type: 'button' } });
     b.addEventListener('click', () => host.revealNode(p.node));
-    row('Parent', b);
-  } else if (d.parentId !== null) row('Parent', el('span', { class: 'missing', text: `${d.parentId} (not in this trace)` }));
+    row('Parent', el('span', {}, b, d.parentId !== null ? el('span', { class: 'mention-field', text: ' · ' }) : null, d.parentId !== null ? host.idLink(d.parentId) : null));
+  } else if (d.parentId !== null) row('Parent', el('span', { class: 'missing' }, host.idLink(d.parentId), ' (not in this trace)'));
   if (d.childCount > 0) row('Children', formatInt(d.childCount));
   if (d.seq !== null) row('Seq', String(d.seq));
   row('Time', formatTime(d.time));
@@ -155,7 +158,7 @@ function overview(d: EventDetail, host: DetailHost): HTMLElement {
   row('Tokens', formatTokens(d.tokensIn, d.tokensOut) ? `${formatTokens(d.tokensIn, d.tokensOut)} (in→out)` : null);
   row('Model', d.model);
   row('Tool', d.tool);
-  row('Run / session', d.group);
+  row('Run / session', d.group !== null && d.nav?.ids.includes(d.group) ? host.idLink(d.group) : d.group);
   if (d.mentions.length > 0) {
     const list = el('span', { class: 'mentions' });
     for (const m of d.mentions.slice(0, 20)) list.append(el('span', { class: 'mention-field', text: `${m.field}: ` }), host.idLink(m.id), ' ');

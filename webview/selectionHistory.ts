@@ -23,6 +23,16 @@ export class SelectionHistory {
     this.current = line;
   }
 
+  /** There is an earlier event to go back to. */
+  get canBack(): boolean {
+    return this.past.length > 0;
+  }
+
+  /** There is a later event to go forward to (after going back). */
+  get canForward(): boolean {
+    return this.future.length > 0;
+  }
+
   back(): number | null {
     const line = this.past.pop();
     if (line === undefined) return null;

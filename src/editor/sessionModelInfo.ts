@@ -6,8 +6,7 @@ import { adapterFor } from '../core/formats/registry';
 import type { TraceModel } from '../core/loadTrace';
 import type { Severity } from '../core/model';
 import { summarize } from '../core/summary';
-import type { EventSummary, HeaderInfo, RowFilter } from '../protocol';
-import { summarizeEvent } from './traceRows';
+import type { HeaderInfo, RowFilter } from '../protocol';
 
 /** Formats whose groups are runs (the others group by session). */
 const RUN_FORMATS = new Set(['harness-ledger', 'lumen', 'agentledger', 'deepstrike', 'otlp']);
@@ -92,20 +91,4 @@ export function rowFilterPredicate(
     events: (i) => (kinds === null || kinds.has(t.kindOf(i))) && statusOk(i),
     malformedPass: kinds === null || kinds.has(MALFORMED_KIND),
   };
-}
-
-/** Traces up to this size are scanned for events that mention an id (the navigation index will replace it). */
-const MENTION_SCAN_MAX_EVENTS = 200_000;
-
-/** What an id names in the trace and, for smaller traces, which events mention it (hover cards). */
-export function idInfoOf(model: TraceModel, id: string): { id: string; target: EventSummary | null; mentionedBy: EventSummary[] } {
-  const t = model.events;
-  const target = model.tree.idIndex.get(id);
-  const mentionedBy: EventSummary[] = [];
-  if (t.size <= MENTION_SCAN_MAX_EVENTS) {
-    for (let i = 0; i < t.size && mentionedBy.length < 50; i++) {
-      if (t.parentId(i) === id || t.get(i).mentions.some((m) => m.id === id)) mentionedBy.push(summarizeEvent(model, i));
-    }
-  }
-  return { id, target: target !== undefined ? summarizeEvent(model, target) : null, mentionedBy };
 }

@@ -13,7 +13,8 @@ import { buildDetail } from './eventDetail';
 import { assertNever, forwardToHost, SessionHost, SessionOptions } from './sessionHost';
 import { FindingsState } from './findingsState';
 import { SessionFind } from './sessionFind';
-import { headerOf, idInfoOf, kindsOf, rowFilterPredicate } from './sessionModelInfo';
+import { headerOf, kindsOf, rowFilterPredicate } from './sessionModelInfo';
+import { idInfoOf, navigationOf } from './sessionNavigation';
 import { RowProjection } from './rowModel';
 import { SessionExpansion } from './sessionExpansion';
 
@@ -291,6 +292,7 @@ export class ViewerSession {
     const line = lineOfNode(model, node);
     try {
       const detail = await buildDetail(model, node, line !== null ? this.findings.atLine(line) : []);
+      detail.nav = navigationOf(model, node, detail.json);
       if (token === this.detailToken && model === this.model) this.post({ type: 'detail', modelVersion: this.modelVersion, detail });
     } catch (err) {
       if (token === this.detailToken) this.post({ type: 'detailError', node, message: `Could not read line ${line}: ${err instanceof Error ? err.message : String(err)}` });
