@@ -61,28 +61,10 @@ export function describeDiagnostics(uri: vscode.Uri): string[] {
 }
 
 /**
- * Runs a command on a file and resolves when the extension publishes diagnostics for that file (an empty set
- * counts: a clean result must clear old entries). Does not wait for the command's promise, which may stay
- * pending while its result notification is open; rejects when the command fails or returns without publishing.
+ * Runs a check command on one file and waits for it. The commands publish their diagnostics before they
+ * return (the notification they show is not awaited), and return one result per file checked.
  */
-export function runUntilDiagnostics(command: string, uri: vscode.Uri, timeoutMs = 30_000): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    let settled = false;
-    const finish = (err?: Error) => {
-      if (settled) return;
-      settled = true;
-      sub.dispose();
-      clearTimeout(timer);
-      if (err) reject(err);
-      else resolve();
-    };
-    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
-      if (e.uris.some((u) => u.fsPath === uri.fsPath)) finish();
-    });
-    const timer = setTimeout(() => finish(new Error(`${command} published no diagnostics for ${uri.fsPath} within ${timeoutMs} ms`)), timeoutMs);
-    vscode.commands.executeCommand(command, uri).then(
-      () => finish(new Error(`${command} returned without publishing diagnostics for ${uri.fsPath}`)),
-      (err: unknown) => finish(err instanceof Error ? err : new Error(String(err))),
-    );
-  });
+export async function runUntilDiagnostics(command: string, uri: vscode.Uri): Promise<void> {
+  const results = await vscode.commands.executeCommand<unknown>(command, uri);
+  if (!Array.isArray(results) || results.length !== 1) throw new Error(`${command} returned ${JSON.stringify(results)} for ${uri.fsPath}`);
 }

@@ -1,0 +1,206 @@
+// End-to-end: the built extension in a real VS Code workbench (code-server on 127.0.0.1, Debian Chromium).
+// One code-server for the suite; scenarios run one at a time, each starting from no open editors.
+// Needs `npm run build` and scripts/install-code-server.sh. Screenshots: test-results/e2e/.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Frame, Page } from 'playwright-core';
+import { cursorStatus, findViewerFrame, goToLine, makeWorkspace, removeWorkspace, openFromExplorer, problems, rowLabels, runCommand, startWorkbench, until, viewerFrame, waitForNotification, Workbench } from './workbench';
+
+const MURMUR = 'murmur/ses_583584f8e94410c93669237ac44d5d21/trace.jsonl';
+const LUMEN = 'lumen/.lumen/trace/58176a1a-9fa5-4945-a4b8-3fa6c7c2f5b6.jsonl';
+const TAMPERED_LUMEN = `tampered/${LUMEN}`;
+const HARNESS = 'harness-ledger/run_1767261600000_31337_0.jsonl';
+/** The murmur trace under a name the viewer is not the default editor for (see scenario d). */
+const MURMUR_RENAMED = 'as-text/murmur-session.jsonl';
+/** murmur line 2 is the task_start every inference hangs under (samples/README.md). */
+const TASK_ID = 'evt_019b78fff9057001b1c2f44269e921b4';
+
+describe('e2e: the viewer in a real VS Code workbench', function () {
+  this.timeout(240_000);
+  let wb: Workbench | undefined;
+  let page: Page;
+  let step = 0;
+  const shot = async (name: string) => wb!.shot(`${String(++step).padStart(2, '0')}-${name}`);
+
+  before(async function () {
+    this.timeout(300_000);
+    // The renamed copy keeps its blobs/ beside it, as murmur writes them.
+    wb = await startWorkbench(makeWorkspace({ [MURMUR_RENAMED]: MURMUR, 'as-text/blobs': MURMUR.replace('trace.jsonl', 'blobs') }));
+    page = wb.page;
+    await shot('workbench-ready');
+  });
+
+  after(async () => {
+    await wb?.stop();
+    if (wb) removeWorkspace(wb.workspace);
+  });
+
+  beforeEach(async () => {
+    // Each scenario starts from a clean editor area and no notifications.
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    // The Problems panel (scenario c) would hide half of the viewer in later screenshots.
+    if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed' || !wb) return;
+    const name = `FAILED-${this.currentTest.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}`;
+    await wb.shot(name).catch(() => undefined);
+    wb.saveLogs(name);
+  });
+
+  /** Opens `rel` by clicking through the Explorer; "Open in Agent Trace Viewer" when it opened as text. */
+  async function openInViewer(rel: string, format: string): Promise<Frame> {
+    await openFromExplorer(page, rel.split('/'));
+    const name = rel.split('/').pop()!;
+    await page.locator('.tabs-container .tab.active').filter({ hasText: name }).waitFor({ state: 'visible' });
+    // Only some file names open in the viewer by default (package.json selectors); the rest open as text.
+    const file = join(wb!.workspace, rel);
+    const asText = page.locator('.editor-group-container.active .monaco-editor .view-lines');
+    const opened = await until(page, `an editor for ${rel}`, async () => ((await asText.count()) > 0 ? 'text' : await findViewerFrame(page, file, format)), 90_000);
+    if (opened !== 'text') return opened;
+    await runCommand(page, 'Agent Trace: Open in Agent Trace Viewer');
+    return viewerFrame(page, file, format);
+  }
+
+  it('a. opens murmur, lumen and harness traces from the Explorer and shows their trees', async () => {
+    const murmur = await openInViewer(MURMUR, 'murmur');
+    const m = await rowLabels(murmur);
+    assert.ok(m.length > 15, `murmur rows: ${m.length}`);
+    assert.ok(m.some((l) => l.startsWith('session_start test-fixer')), `murmur labels: ${m.slice(0, 5).join(' | ')}`);
+    assert.ok(m.some((l) => l.startsWith('inference turn 0 claude-sonnet-4-5')), 'an inference row');
+    assert.equal(await murmur.locator('.header .file-name').innerText(), 'trace.jsonl');
+    await shot('murmur-tree');
+
+    const lumen = await openInViewer(LUMEN, 'lumen');
+    const l = await rowLabels(lumen);
+    assert.ok(l.length > 15, `lumen rows: ${l.length}`);
+    assert.ok(l.some((x) => x.startsWith('run_start 58176a1a')), `lumen labels: ${l.slice(0, 5).join(' | ')}`);
+    assert.ok(l.some((x) => x.startsWith('tool_call fs.read')), 'a tool_call row');
+    await shot('lumen-tree');
+
+    const harness = await openInViewer(HARNESS, 'harness-ledger');
+    const h = await rowLabels(harness);
+    assert.ok(h.length > 15, `harness rows: ${h.length}`);
+    assert.ok(h.some((x) => x.startsWith('run run_1767261600000_31337_0 agent plato')), `harness labels: ${h.slice(0, 5).join(' | ')}`);
+    assert.ok(h.some((x) => x.startsWith('tool_call file.read')), 'a tool call row');
+    await shot('harness-tree');
+  });
+
+  it('b. selecting an event shows its kind and label in the detail pane', async () => {
+    const f = await openInViewer(MURMUR, 'murmur');
+    await f.locator('.tree-scroll .row[data-line="4"]').click();
+    const pane = f.locator('.detail-pane');
+    await pane.locator('.detail-label').filter({ hasText: /^tool_call read_file/ }).waitFor({ state: 'visible' });
+    const kind = await pane.locator('dl.overview dt', { hasText: /^Kind$/ }).locator('xpath=following-sibling::dd[1]').innerText();
+    assert.equal(kind, 'tool_call');
+    const line = await pane.locator('dl.overview dt', { hasText: /^Line$/ }).locator('xpath=following-sibling::dd[1]').innerText();
+    assert.equal(line, '4');
+    assert.equal(await f.locator('.tree-scroll .row.selected').getAttribute('data-line'), '4');
+    await shot('murmur-detail');
+  });
+
+  it('c1. Verify Chain and Check Conformance on a clean trace leave no error in the Problems panel', async () => {
+    await openInViewer(LUMEN, 'lumen');
+    await runCommand(page, 'Agent Trace: Verify Chain');
+    await waitForNotification(page, /Chain intact: 28 events \(lumen\)/);
+    await runCommand(page, 'Agent Trace: Check Conformance');
+    await waitForNotification(page, /\(0 errors\) in 28 events \(lumen\)/);
+    const rows = await problems(page);
+    const mine = rows.filter((r) => r.file === 'lumen/.lumen/trace/58176a1a-9fa5-4945-a4b8-3fa6c7c2f5b6.jsonl');
+    assert.deepEqual(mine.filter((r) => r.severity === 'error'), [], JSON.stringify(rows, null, 1));
+    await shot('clean-lumen-problems');
+  });
+
+  it('c2. Verify Chain on the tampered lumen trace shows lumen/event-hash at line 8 in the Problems panel', async () => {
+    await openInViewer(TAMPERED_LUMEN, 'lumen');
+    await runCommand(page, 'Agent Trace: Verify Chain');
+    await waitForNotification(page, /Broken at line 8: trace event hash mismatch/);
+    await runCommand(page, 'Agent Trace: Check Conformance');
+    await waitForNotification(page, /in 28 events \(lumen\)/);
+    const rows = await problems(page);
+    const mine = rows.filter((r) => r.file === 'tampered/lumen/.lumen/trace/58176a1a-9fa5-4945-a4b8-3fa6c7c2f5b6.jsonl');
+    const errors = mine.filter((r) => r.severity === 'error');
+    assert.equal(errors.length, 1, JSON.stringify(rows, null, 1));
+    assert.match(errors[0].text, /lumen\/event-hash/);
+    assert.match(errors[0].text, /\[Ln 8, Col 1\]/);
+    await shot('tampered-lumen-problems');
+  });
+
+  /** Opens `rel` in the viewer, then "Open as Text"; puts the cursor in the parent id of line 3 and checks the hover. */
+  async function hoverParentId(rel: string, name: string): Promise<void> {
+    await openInViewer(rel, 'murmur');
+    await runCommand(page, 'Agent Trace: Open as Text');
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').waitFor({ state: 'visible' });
+    // The first inference (line 3) names the task_start of line 2 as its parent: put the cursor in that id.
+    const line3 = readFileSync(join(wb!.workspace, rel), 'utf8').split('\n')[2];
+    const column = line3.indexOf(`"parent_id":"${TASK_ID}"`) + '"parent_id":"'.length + 5;
+    await goToLine(page, 3, column);
+    await runCommand(page, 'Show or Focus Hover');
+    const hover = page.locator('.monaco-hover .hover-contents').filter({ hasText: 'task_start' }).first();
+    await hover.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await hover.innerText();
+    assert.match(text, new RegExp(TASK_ID));
+    assert.match(text, /task_start tsk_1/);
+    assert.match(text, /line 2\b/);
+    await shot(`${name}-hover`);
+    await page.keyboard.press('Escape');
+    await hover.waitFor({ state: 'hidden' });
+  }
+
+  it('d. as text: hovering a parent_id shows the parent, Go to Definition jumps to its line', async () => {
+    // A trace whose default editor is the text editor (any *.jsonl name); see d2 for trace.jsonl.
+    await hoverParentId(MURMUR_RENAMED, 'murmur-as-text');
+    await page.keyboard.press('F12');
+    await until(page, 'the cursor on the parent line 2', async () => (await cursorStatus(page).catch(() => '')).startsWith('Ln 2, Col 1'));
+    assert.equal(await page.locator('.tabs-container .tab.active').getAttribute('aria-label').then((l) => l?.startsWith('murmur-session.jsonl')), true);
+    await shot('murmur-as-text-definition');
+  });
+
+  // Known bug (reported): in the text view of a file the viewer is the default editor for (trace.jsonl),
+  // F12 makes VS Code open the definition with the default editor: the viewer tab comes to the front
+  // (a new one if it was closed) and no line is revealed. Un-skip when the extension handles it.
+  it.skip('d2. Go to Definition in "Open as Text" of a trace.jsonl stays in the text editor', async () => {
+    await hoverParentId(MURMUR, 'murmur-trace-as-text');
+    await page.keyboard.press('F12');
+    await until(page, 'the cursor on the parent line 2', async () => (await cursorStatus(page).catch(() => '')).startsWith('Ln 2, Col 1'));
+  });
+
+  it("e. an inference's conversation from its blobs shows in the Content tab", async () => {
+    const f = await openInViewer(MURMUR, 'murmur');
+    await f.locator('.tree-scroll .row[data-line="3"]').click();
+    const content = f.locator('.detail-pane .content-tab');
+    await f.locator('.detail-pane .detail-label').filter({ hasText: /^inference turn 0/ }).waitFor({ state: 'visible' });
+    await f.locator('.detail-pane .detail-tabs').scrollIntoViewIfNeeded();
+    // Issue 4: system prompt, tools, messages and response read from blobs/, as a conversation, each verified.
+    const conv = content.locator('.blob-conversation');
+    const cards = conv.locator('.blob-card');
+    await until(page, 'four verified blob cards', async () => (await conv.locator('.blob-card .blob-state.blob-verified').count()) === 4, 30_000).catch(async (e) => {
+      await shot('murmur-content-missing');
+      throw e;
+    });
+    assert.equal(await cards.count(), 4);
+    assert.match(await conv.locator('.section-title').innerText(), /^Conversation from blobs \(4\)$/);
+    assert.match(await conv.locator('.blob-kind-system').innerText(), /You are test-fixer/);
+    assert.equal(await conv.locator('.blob-kind-tools').count(), 1);
+    assert.equal(await conv.locator('.blob-kind-message.role-user').count(), 1);
+    assert.equal(await conv.locator('.blob-kind-response.role-assistant').count(), 1);
+    assert.equal(await content.locator('.blob-state.blob-mismatch, .blob-state.blob-missing').count(), 0, 'no broken blob');
+    await shot('murmur-conversation');
+  });
+
+  it('e2. a tampered blob shows as a digest mismatch in the conversation', async () => {
+    const f = await openInViewer(`tampered/${MURMUR}`, 'murmur');
+    // Line 9 sends the tool result whose blob was changed (samples/README.md).
+    await f.locator('.tree-scroll .row[data-line="9"]').click();
+    const conv = f.locator('.detail-pane .content-tab .blob-conversation');
+    await f.locator('.detail-pane .detail-tabs').scrollIntoViewIfNeeded();
+    const bad = conv.locator('.blob-card').filter({ has: f.locator('.blob-state.blob-mismatch') });
+    await until(page, 'a mismatch badge', async () => (await bad.count()) === 1);
+    assert.equal(await bad.getAttribute('data-field').then((x) => x?.startsWith('message_shas')), true);
+    await bad.scrollIntoViewIfNeeded();
+    await shot('tampered-murmur-blob-mismatch');
+  });
+});

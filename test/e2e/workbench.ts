@@ -1,0 +1,279 @@
+/// <reference lib="dom" />
+// Drives a real VS Code workbench (code-server on loopback) with playwright-core and Debian's Chromium.
+// One workbench per suite: startWorkbench() in before(), stop() in after(). Every helper waits for a DOM
+// state (never a fixed sleep), so a slow machine only makes the run slower, not flaky.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, Browser, Frame, Locator, Page } from 'playwright-core';
+
+const ROOT = resolve(__dirname, '..', '..');
+/** Screenshots and failure logs go here (CI keeps the folder as an artifact). */
+export const SHOTS = join(ROOT, 'test-results', 'e2e');
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** The workbench's first load (code-server boot, extension host, our activation) takes a while on 2 cores. */
+const FIRST_LOAD_MS = 180_000;
+
+interface CodeServer {
+  url: string;
+  stop(): Promise<void>;
+  output(): string;
+}
+
+/** A running workbench: code-server with the built extension installed, and a Chromium page on it. */
+export interface Workbench {
+  page: Page;
+  workspace: string;
+  /** Saves a screenshot under test-results/e2e/<name>.png. */
+  shot(name: string): Promise<void>;
+  /** Writes the browser console and code-server's output to test-results/e2e/<name>.log. */
+  saveLogs(name: string): void;
+  stop(): Promise<void>;
+  /** Browser console lines seen so far. */
+  console: string[];
+}
+
+/**
+ * Copies the project's samples/ into a fresh workspace folder and returns it; `extra` maps more
+ * workspace-relative paths to sample paths to copy there.
+ */
+export function makeWorkspace(extra: Record<string, string> = {}): string {
+  const ws = join(mkdtempSync(join(tmpdir(), 'atv-e2e-ws-')), 'samples');
+  cpSync(join(ROOT, 'samples'), ws, { recursive: true });
+  for (const [dest, src] of Object.entries(extra)) {
+    mkdirSync(dirname(join(ws, dest)), { recursive: true });
+    cpSync(join(ROOT, 'samples', src), join(ws, dest), { recursive: true });
+  }
+  return ws;
+}
+
+/** Removes a folder made by makeWorkspace(). */
+export function removeWorkspace(ws: string): void {
+  const parent = dirname(ws);
+  if (parent.startsWith(join(tmpdir(), 'atv-e2e-ws-'))) rmSync(parent, { recursive: true, force: true });
+}
+
+function writeSettings(userDataDir: string): void {
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  // Quiet workbench: no welcome page, no trust prompt, no telemetry notice, quick hovers.
+  const settings = {
+    'workbench.startupEditor': 'none',
+    'security.workspace.trust.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'workbench.tips.enabled': false,
+    'extensions.ignoreRecommendations': true,
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'window.restoreWindows': 'none',
+    'editor.hover.delay': 200,
+    'workbench.editor.enablePreview': false,
+    'chat.commandCenter.enabled': false,
+    // One row per folder in the Explorer, so a path is clicked through segment by segment.
+    'explorer.compactFolders': false,
+    'editor.minimap.enabled': false,
+    // Screenshots of hovers and notifications mid-fade are hard to read.
+    'workbench.reduceMotion': 'on',
+  };
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+/** Starts code-server on 127.0.0.1 with the extension from dist/ and opens the workspace in Chromium. */
+export async function startWorkbench(workspace: string): Promise<Workbench> {
+  if (!existsSync(join(ROOT, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run `npm run build` first');
+  const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  const state = mkdtempSync(join(tmpdir(), 'atv-e2e-state-'));
+  const extensionsDir = join(state, 'extensions');
+  const userDataDir = join(state, 'user-data');
+  writeSettings(userDataDir);
+  rmSync(SHOTS, { recursive: true, force: true });
+  const setup = await import(pathToFileURL(join(ROOT, 'scripts', 'setup.mjs')).href);
+  setup.installExtensionInto(extensionsDir);
+  const { startCodeServer } = await import(pathToFileURL(join(ROOT, 'scripts', 'start-code-server.mjs')).href);
+  const cs: CodeServer = await startCodeServer({ workspace, extensionsDir, userDataDir, port: 0 });
+  let browser: Browser | undefined;
+  const consoleLines: string[] = [];
+  const cleanup = async () => {
+    await browser?.close().catch(() => undefined);
+    await cs.stop();
+    rmSync(state, { recursive: true, force: true });
+  };
+  try {
+    browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_FLAGS });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+    const url = new URL(cs.url);
+    url.searchParams.set('folder', workspace);
+    await page.goto(url.toString(), { waitUntil: 'domcontentloaded' });
+    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: FIRST_LOAD_MS });
+    mkdirSync(SHOTS, { recursive: true });
+    return {
+      page,
+      workspace,
+      console: consoleLines,
+      shot: async (name) => {
+        await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+      },
+      saveLogs: (name) => {
+        mkdirSync(SHOTS, { recursive: true });
+        writeFileSync(join(SHOTS, `${name}.console.log`), consoleLines.join('\n'));
+        writeFileSync(join(SHOTS, `${name}.code-server.log`), cs.output());
+      },
+      stop: cleanup,
+    };
+  } catch (err) {
+    const out = cs.output().slice(-2000);
+    await cleanup();
+    throw new Error(`workbench did not start: ${(err as Error).message}\n${consoleLines.slice(-30).join('\n')}\n${out}`);
+  }
+}
+
+/** Waits until `fn` returns a value (not undefined/false), polling; throws `what` after `timeout` ms. */
+export async function until<T>(page: Page, what: string, fn: () => Promise<T | undefined | false>, timeout = 30_000): Promise<T> {
+  const deadline = Date.now() + timeout;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v as T;
+    } catch (e) {
+      last = e; // frames detach while the workbench re-renders: try again
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (${(last as Error).message})` : ''}`);
+    await page.waitForTimeout(200);
+  }
+}
+
+const quickInput = (page: Page) => page.locator('.quick-input-widget');
+
+/** Runs a command from the command palette by its exact title (e.g. "Agent Trace: Verify Chain"). */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = quickInput(page).locator('input.input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const row = quickInput(page).locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(title)}$`) }) }).first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  await row.click();
+  await quickInput(page).waitFor({ state: 'hidden' });
+}
+
+/** An Explorer row by its name at tree depth `level` (1 = top of the workspace folder). */
+export function explorerRow(page: Page, name: string, level: number): Locator {
+  return page.locator(`.explorer-folders-view .monaco-list-row[aria-level="${level}"]`).filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(name)}$`) }) });
+}
+
+/** Opens a file by clicking through the Explorer tree (folders are expanded by clicking them). */
+export async function openFromExplorer(page: Page, segments: string[]): Promise<void> {
+  await runCommand(page, 'View: Show Explorer');
+  await runCommand(page, 'Collapse Folders in Explorer');
+  for (const [i, name] of segments.entries()) {
+    const row = explorerRow(page, name, i + 1);
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    const isFolder = i < segments.length - 1;
+    // Clicking an expanded folder would collapse it again.
+    if (!isFolder || (await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    if (isFolder) await page.locator(`.explorer-folders-view .monaco-list-row[aria-level="${i + 2}"]`).first().waitFor({ state: 'visible' });
+  }
+}
+
+/** The frame of our webview showing the file `file` (absolute path) as a `format` trace with tree rows, if any. */
+export async function findViewerFrame(page: Page, file: string, format: string): Promise<Frame | undefined> {
+  for (const f of page.frames()) {
+    const ok = await f
+      .evaluate(
+        // The header's file name tooltip starts with the file's full path.
+        ([fmt, path]) =>
+          document.querySelector('.format-chip')?.textContent === fmt &&
+          (document.querySelector('.header .file-name')?.getAttribute('title') ?? '').startsWith(`${path} ·`) &&
+          document.querySelectorAll('.tree-scroll .row[data-node]').length > 0,
+        [format, file] as const,
+      )
+      .catch(() => false); // frames detach while the workbench re-renders
+    if (ok) return f;
+  }
+  return undefined;
+}
+
+/** Waits for findViewerFrame() to find the viewer (the first one waits for the extension to activate). */
+export async function viewerFrame(page: Page, file: string, format: string, timeout = 90_000): Promise<Frame> {
+  return until(page, `a trace viewer showing ${file} as ${format} with rows`, () => findViewerFrame(page, file, format), timeout);
+}
+
+/** Labels of the tree rows the viewer draws (it draws the visible ones). */
+export async function rowLabels(frame: Frame): Promise<string[]> {
+  return frame.locator('.tree-scroll .row[data-node] .label').allInnerTexts();
+}
+
+/** One row of the Problems panel: the marker's file (folder/name as the panel shows it), severity and text. */
+export interface ProblemRow {
+  file: string;
+  severity: string;
+  text: string;
+}
+
+/** The Problems panel's marker rows (opens and focuses the panel). */
+export async function problems(page: Page): Promise<ProblemRow[]> {
+  await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+  const panel = page.locator('.markers-panel');
+  await panel.waitFor({ state: 'visible' });
+  // List rows are absolutely positioned: order them by index; a file row heads the markers after it.
+  return panel.locator('.monaco-list-rows').first().evaluate((list) => {
+    const rows = Array.from(list.querySelectorAll('.monaco-list-row')).sort((a, b) => Number(a.getAttribute('data-index')) - Number(b.getAttribute('data-index')));
+    const out: { file: string; severity: string; text: string }[] = [];
+    let file = '';
+    for (const r of rows) {
+      const icon = r.querySelector('.marker-icon');
+      if (!icon) {
+        const desc = r.querySelector('.label-description')?.textContent ?? '';
+        file = `${desc}/${r.querySelector('.label-name')?.textContent ?? ''}`;
+        continue;
+      }
+      const severity = /\b(error|warning|info)\b/.exec(icon.className)?.[1] ?? icon.className;
+      out.push({ file, severity, text: (r as HTMLElement).innerText.replace(/\s+/g, ' ') });
+    }
+    return out;
+  });
+}
+
+/** Waits for a notification whose text matches `re` (reads the notification center, which keeps them all). */
+export async function waitForNotification(page: Page, re: RegExp, timeout = 60_000): Promise<string> {
+  await runCommand(page, 'Notifications: Show Notifications');
+  let seen: string[] = [];
+  try {
+    return await until(
+      page,
+      `a notification matching ${re}`,
+      async () => {
+        seen = await page.locator('.notifications-center .notification-list-item-message, .notifications-toasts .notification-list-item-message').allInnerTexts();
+        return seen.find((t) => re.test(t));
+      },
+      timeout,
+    );
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; notifications: ${JSON.stringify(seen)}`);
+  } finally {
+    await runCommand(page, 'Notifications: Hide Notifications').catch(() => undefined);
+  }
+}
+
+/** Moves the cursor with Go to Line ("line:column") and waits for the status bar to show it. */
+export async function goToLine(page: Page, line: number, column: number): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = quickInput(page).locator('input.input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`:${line}:${column}`);
+  await page.keyboard.press('Enter');
+  await quickInput(page).waitFor({ state: 'hidden' });
+  await until(page, `the cursor at ${line}:${column}`, async () => (await cursorStatus(page)).startsWith(`Ln ${line}, Col ${column}`));
+}
+
+/** The status bar's cursor position ("Ln 12, Col 3"). */
+export async function cursorStatus(page: Page): Promise<string> {
+  return page.locator('#status\\.editor\\.selection').innerText();
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

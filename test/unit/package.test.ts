@@ -1,0 +1,61 @@
+// The packaged extension: what `vsce` puts in the .vsix (per .vscodeignore) and how big it gets.
+// Lists files with `vsce ls` (the rules as they are now); a built dist-package/*.vsix is checked too.
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..', '..');
+const VSIX = join(ROOT, 'dist-package', 'agent-trace-viewer.vsix');
+const MAX_BYTES = 5 * 1024 * 1024;
+const REQUIRED = ['dist/extension.js', 'dist/cli.js', 'dist/webview.js', 'media/icon.png', 'docs/rules.md', 'package.json', 'README.md', 'LICENSE'];
+const FORBIDDEN = [/^src\//, /^test\//, /^node_modules\//, /^samples\//, /^\.vscode-test\//, /^scripts\//, /^webview\//, /\.map$/, /\.ts$/];
+
+/** Names in a zip file's central directory (enough of the format for a .vsix). */
+export function zipEntries(zip: Buffer): string[] {
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  assert.ok(eocd >= 0, 'no end of central directory record');
+  const count = zip.readUInt16LE(eocd + 10);
+  let at = zip.readUInt32LE(eocd + 16);
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    assert.equal(zip.readUInt32LE(at), 0x02014b50, `central directory entry ${i}`);
+    const nameLen = zip.readUInt16LE(at + 28);
+    const extraLen = zip.readUInt16LE(at + 30);
+    const commentLen = zip.readUInt16LE(at + 32);
+    names.push(zip.toString('utf8', at + 46, at + 46 + nameLen));
+    at += 46 + nameLen + extraLen + commentLen;
+  }
+  return names;
+}
+
+function checkList(files: string[], where: string): void {
+  for (const f of REQUIRED) assert.ok(files.includes(f), `${where} lacks ${f}: ${files.join(', ')}`);
+  for (const f of files) for (const re of FORBIDDEN) assert.ok(!re.test(f), `${where} holds ${f}`);
+}
+
+describe('packaging (.vsix contents)', function () {
+  this.timeout(120_000);
+
+  it('vsce ls lists the runtime files and nothing from sources, tests, samples or dependencies', function () {
+    if (!existsSync(join(ROOT, 'dist', 'extension.js'))) this.skip(); // needs `npm run build`
+    const vsce = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+    const out = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: ROOT, encoding: 'utf8' });
+    const files = out.split('\n').map((l) => l.trim()).filter(Boolean);
+    checkList(files, 'vsce ls');
+    const bytes = files.reduce((sum, f) => sum + statSync(join(ROOT, f)).size, 0);
+    assert.ok(bytes < MAX_BYTES, `the listed files take ${bytes} bytes (limit ${MAX_BYTES})`);
+  });
+
+  it('the built .vsix (npm run package) holds the same files and stays under 5 MB', function () {
+    if (!existsSync(VSIX)) this.skip(); // built by `npm run package`
+    const zip = readFileSync(VSIX);
+    assert.ok(zip.length < MAX_BYTES, `${VSIX} is ${zip.length} bytes`);
+    const entries = zipEntries(zip);
+    assert.ok(entries.includes('extension.vsixmanifest'), 'a vsix manifest');
+    // vsce renames the license to LICENSE.txt and lower-cases readme/changelog inside the package.
+    const files = entries.filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
+    const normalized = files.map((f) => ({ 'LICENSE.txt': 'LICENSE', 'readme.md': 'README.md', 'changelog.md': 'CHANGELOG.md' })[f] ?? f);
+    checkList(normalized, 'the .vsix');
+  });
+});
