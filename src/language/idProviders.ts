@@ -49,13 +49,28 @@ export function hoverProvider(models: TraceModels): vscode.HoverProvider {
   };
 }
 
+/**
+ * The last definition answered, so that when VS Code shows it in the trace viewer (the default editor of
+ * trace files: Ctrl+click in their text view opens the viewer) the viewer can reveal that event.
+ */
+let lastDefinition: { uri: string; line: number; at: number } | undefined;
+
+/** The line of a definition answered for `uri` in the last two seconds, taken once. */
+export function takeRecentDefinition(uri: vscode.Uri): number | undefined {
+  const d = lastDefinition;
+  lastDefinition = undefined;
+  return d && d.uri === uri.toString() && Date.now() - d.at < 2000 ? d.line : undefined;
+}
+
 /** F12 / Ctrl+click: the line of the event that defines the id. */
 export function definitionProvider(models: TraceModels): vscode.DefinitionProvider {
   return {
     async provideDefinition(doc, pos) {
       const r = await resolveToken(models, doc, pos);
       if (!r?.found) return undefined;
-      return location(doc, r.model.events.lineOf(r.found.definition));
+      const line = r.model.events.lineOf(r.found.definition);
+      lastDefinition = { uri: doc.uri.toString(), line, at: Date.now() };
+      return location(doc, line);
     },
   };
 }
@@ -77,5 +92,28 @@ export function registerIdProviders(context: vscode.ExtensionContext, models: Tr
     vscode.languages.registerHoverProvider(TRACE_SELECTOR, hoverProvider(models)),
     vscode.languages.registerDefinitionProvider(TRACE_SELECTOR, definitionProvider(models)),
     vscode.languages.registerReferenceProvider(TRACE_SELECTOR, referenceProvider(models)),
+  );
+}
+
+/**
+ * F12 in a trace opened as text. VS Code opens a definition with the file's default editor, which for
+ * trace.jsonl and friends is the trace viewer, so the built-in command would leave the text view; this one
+ * moves the cursor in the text editor itself and falls back to the built-in command for anything else.
+ */
+export function registerTextGoToDefinition(context: vscode.ExtensionContext, models: TraceModels): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentTrace.goToDefinitionInText', async () => {
+      const ed = vscode.window.activeTextEditor;
+      if (!ed) return;
+      const r = await resolveToken(models, ed.document, ed.selection.active).catch(() => undefined);
+      if (!r?.found) {
+        await vscode.commands.executeCommand('editor.action.revealDefinition');
+        return;
+      }
+      const line = Math.max(0, r.model.events.lineOf(r.found.definition) - 1);
+      const pos = new vscode.Position(line, 0);
+      ed.selection = new vscode.Selection(pos, pos);
+      ed.revealRange(new vscode.Range(pos, pos), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }),
   );
 }

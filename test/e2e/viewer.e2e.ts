@@ -159,13 +159,27 @@ describe('e2e: the viewer in a real VS Code workbench', function () {
     await shot('murmur-as-text-definition');
   });
 
-  // Known bug (reported): in the text view of a file the viewer is the default editor for (trace.jsonl),
-  // F12 makes VS Code open the definition with the default editor: the viewer tab comes to the front
-  // (a new one if it was closed) and no line is revealed. Un-skip when the extension handles it.
-  it.skip('d2. Go to Definition in "Open as Text" of a trace.jsonl stays in the text editor', async () => {
+  // In the text view of a file the viewer is the default editor for (trace.jsonl), VS Code's own F12 would
+  // open the definition with the viewer; the extension's F12 keeps the text view and moves the cursor.
+  it('d2. Go to Definition in "Open as Text" of a trace.jsonl stays in the text editor', async () => {
     await hoverParentId(MURMUR, 'murmur-trace-as-text');
     await page.keyboard.press('F12');
     await until(page, 'the cursor on the parent line 2', async () => (await cursorStatus(page).catch(() => '')).startsWith('Ln 2, Col 1'));
+  });
+
+  it('d3. Ctrl+click on a parent id in the text view of a trace.jsonl selects the parent in the viewer', async () => {
+    await hoverParentId(MURMUR, 'murmur-ctrl-click');
+    // The cursor sits inside the parent id (hoverParentId put it there): Ctrl+click at the cursor.
+    const cursor = page.locator('.editor-group-container.active .monaco-editor .cursor').first();
+    const box = await cursor.boundingBox();
+    assert.ok(box, 'the text cursor is visible');
+    await page.keyboard.down('Control');
+    await page.mouse.move(box.x + 2, box.y + box.height / 2);
+    await page.mouse.click(box.x + 2, box.y + box.height / 2);
+    await page.keyboard.up('Control');
+    const f = await viewerFrame(page, join(wb!.workspace, MURMUR), 'murmur');
+    await until(page, 'the parent (line 2) selected in the viewer', async () => (await f.locator('.tree-scroll .row.selected').getAttribute('data-line').catch(() => null)) === '2', 30_000);
+    await shot('murmur-ctrl-click-viewer');
   });
 
   it("e. an inference's conversation from its blobs shows in the Content tab", async () => {
