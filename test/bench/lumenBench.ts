@@ -199,3 +199,12 @@ if (require.main === module) {
     process.exitCode = 1;
   });
 }
+
+/** `npm run bench` section: lumen verification throughput next to the bare floor (LUMEN_BENCH_MB to scale). */
+export async function runBench(dir: string): Promise<void> {
+  const mb = Number(process.env.LUMEN_BENCH_MB ?? 300);
+  const r = await benchLumen(dir, mb * 1024 * 1024, 2);
+  console.log(`lumen verify: ${r.sizeMB} MB generated chained trace`);
+  console.log(`  floor (read + JSON.parse each line + one sha256 per line): ${r.floorMBps} MB/s`);
+  console.log(`  verify (load + chain + all verify rules): ${r.verifyMBps} MB/s, ${r.ratio}× the floor (target ≤ 1.5×; CPU time ${r.cpuRatio}×)`);
+}

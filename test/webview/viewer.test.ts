@@ -283,15 +283,18 @@ describe('trace viewer webview (Chromium)', function () {
     await v.waitForHost('detail', (m) => m.detail.line === 4);
     await v.settle();
     assert.ok(await v.page.$('.row[data-line="4"].selected'));
-    await v.page.keyboard.press('Alt+ArrowUp');
-    await v.waitForHost('detail', (m) => m.detail.line === 3);
-    await v.page.keyboard.press('Alt+ArrowLeft');
-    await v.waitForHost('detail', (m) => m.detail.line === 4, v.received.length - 4);
-    await v.page.keyboard.press('Alt+ArrowLeft');
-    await v.waitForHost('detail', (m) => m.detail.line === 5, v.received.length - 4);
-    await v.page.keyboard.press('Alt+ArrowRight');
-    await v.waitForHost('detail', (m) => m.detail.line === 4, v.received.length - 4);
-    await v.settle();
+    // Each step waits for a detail message sent after its key press, never an older one.
+    const step = async (key: string, line: number) => {
+      const mark = v.received.length;
+      await v.page.keyboard.press(key);
+      await v.waitForHost('detail', (m) => m.detail.line === line, mark);
+      await v.settle();
+    };
+    await step('Alt+ArrowUp', 3);
+    await step('Alt+ArrowLeft', 4);
+    await step('Alt+ArrowLeft', 5);
+    await step('Alt+ArrowRight', 4);
+    await v.page.waitForSelector('.detail-pane .detail-label >> text=/^tool_call http.get/');
     await v.page.hover('.overview .id-link');
     await v.page.waitForSelector('.hover-card:not([hidden])');
     assert.match(await v.page.$eval('.hover-card', (e: Any) => e.textContent), /tool_call line 4/);
