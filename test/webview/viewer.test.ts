@@ -123,9 +123,10 @@ describe('trace viewer webview (Chromium)', function () {
     assert.equal(await v.page.$eval('.row.selected .label mark', (e: Any) => e.textContent), 'tool_call', 'the match is highlighted in the label');
     await v.page.keyboard.press('Enter');
     await v.waitForHost('findResults', (m) => m.query === 'tool_call' && m.current === 2);
+    const beforeBack = v.received.length;
     await v.page.keyboard.press('Shift+Enter');
     await v.page.keyboard.press('Shift+Enter');
-    await v.waitForHost('findResults', (m) => m.current === 3, v.received.length - 3);
+    await v.waitForHost('findResults', (m) => m.current === 3, beforeBack);
     await v.settle();
     assert.equal(await v.page.$eval('.find-count', (e: Any) => e.textContent), '3 of 3');
     await v.page.keyboard.press('Escape');
@@ -170,9 +171,10 @@ describe('trace viewer webview (Chromium)', function () {
     await v.waitForHost('rowsState', (m) => m.totalRows === 10);
     await v.page.click('.row[data-line="4"] .label');
     await v.waitForHost('detail', (m) => m.detail.line === 4);
+    const beforeAppend = v.received.length;
     appendFileSync(file, '{"type":"tool_call","id":"t9","parent_id":"i2","name":"late.tool","timestamp":"2026-01-01T00:00:09.000Z"}\n{"type":"note","id":"n9","parent_id":"s1","timestamp":"2026-01-01T00:00:10.000Z","text":"appended while open"}\n');
     await v.replaceModel(await loadTrace(file, { format: 'generic' }), 'appended', '2 new events');
-    await v.waitForHost('detail', (m) => m.detail.line === 4, v.received.length - 5);
+    await v.waitForHost('detail', (m) => m.detail.line === 4, beforeAppend);
     await v.settle();
     const labels = await v.rowLabels();
     assert.ok(labels.includes('note'), 'the appended sibling is shown');
@@ -208,8 +210,9 @@ describe('trace viewer webview (Chromium)', function () {
     });
     assert.deepEqual(injected, { img: 0, iframe: 0, script: 1, style: 0, href: 0 });
     assert.ok(!v.hostCalls.some((c) => c.startsWith('openExternal:')), 'javascript: links are never handed to the host');
+    const beforeRow2 = v.received.length;
     await v.page.click('.row[data-line="2"] .label');
-    await v.waitForHost('detail', (m) => m.detail.line === 2, v.received.length - 3);
+    await v.waitForHost('detail', (m) => m.detail.line === 2, beforeRow2);
     await v.settle();
     await v.screenshot('hostile-content-markdown');
     const markdown = await v.page.$eval('.message .part-text', (e: Any) => e.textContent);
@@ -218,8 +221,9 @@ describe('trace viewer webview (Chromium)', function () {
     if (!(await v.page.$eval('.raw-toggle input', (i: Any) => i.checked))) await v.page.click('.raw-toggle input');
     const plain = await v.page.$eval('.message .part-text', (e: Any) => e.textContent);
     assert.ok(plain.includes(`<script>window.__pwned='script'</script> <img src=x onerror="window.__pwned='img'">`), 'the raw text is shown exactly');
+    const beforeRow3 = v.received.length;
     await v.page.click('.row[data-line="3"] .label');
-    await v.waitForHost('detail', (m) => m.detail.line === 3, v.received.length - 3);
+    await v.waitForHost('detail', (m) => m.detail.line === 3, beforeRow3);
     await v.settle();
     await v.screenshot('hostile-content-raw');
     assert.match((await v.rowLabels())[0], /<img src=x onerror=/, 'labels with markup are text too');
@@ -236,8 +240,9 @@ describe('trace viewer webview (Chromium)', function () {
     await v.page.waitForFunction(() => (globalThis as Any).document.querySelector('.tree-scroll').scrollTop > 0);
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(v.savedState?.detailTab, 'raw');
+    const beforeShow = v.received.length;
     await v.show();
-    await v.waitForHost('detail', (m) => m.detail.line === 8, v.received.length - 6);
+    await v.waitForHost('detail', (m) => m.detail.line === 8, beforeShow);
     await v.settle();
     assert.ok(await v.page.$('.row[data-line="8"].selected'));
     assert.equal(await v.page.$eval('.row[data-line="3"]', (r: Any) => r.getAttribute('aria-expanded')), 'false');
