@@ -44,7 +44,8 @@ export interface ScanResult {
 
 /**
  * Reads a file in byte chunks and calls `onLine` for every line with its span and its bytes
- * (null when the line is longer than `maxLineBytes`). Never decodes the file as one string and never
+ * (null when the line is longer than `maxLineBytes`). The bytes may be a view of the read buffer: they are
+ * valid only during the callback, so copy them to keep them. Never decodes the file as one string and never
  * uses readline, so memory stays bounded by the longest line kept.
  */
 export async function scanLines(
@@ -118,7 +119,11 @@ export async function scanLines(
           keep(view.subarray(pos));
           break;
         }
-        keep(view.subarray(pos, nl));
+        if (pending.length === 0 && !overflow && nl - pos <= maxLineBytes) {
+          // The whole line is in this chunk: hand over a view of it, no copy (valid during the callback).
+          pending.push(view.subarray(pos, nl));
+          pendingBytes = nl - pos;
+        } else keep(view.subarray(pos, nl));
         emit(base + nl, true);
         pos = nl + 1;
         lineStart = base + pos;

@@ -63,7 +63,10 @@ export class BlobVerifier implements StreamCheck {
 
   add(input: LineInput): void {
     const format = this.ctx.model.format;
-    if (input.value === undefined || FORMATS_VERIFYING_OWN_BLOBS.has(format)) return;
+    if (FORMATS_VERIFYING_OWN_BLOBS.has(format)) return;
+    // Outside murmur only `blob://` values are references: lines without one need no parse.
+    if (format !== 'murmur' && !input.text.includes('blob://')) return;
+    if (input.value === undefined) return;
     this.lineRefs.push(...scanLineForBlobRefs(format, input.line, input.value, input.text));
     if (format === 'murmur' && isObj(input.value) && input.value.event_type === 'tool_call' && 'output' in input.value) this.contentCaptured = true;
   }

@@ -40,8 +40,14 @@ class LazyLine implements LineInput {
   readonly line: number;
   private decoded: string | undefined;
   private parsedLine: ParsedLine | undefined;
-  constructor(private readonly span: LineSpan, private readonly bytes: Buffer | null) {
+  constructor(private readonly span: LineSpan, private readonly bytes: Buffer | null, private readonly loaderMalformed: ReadonlySet<number>) {
     this.line = span.line;
+  }
+  get validJson(): boolean {
+    if (this.parsedLine) return this.parsedLine.kind === 'value';
+    if (this.bytes === null || this.loaderMalformed.has(this.line)) return false;
+    // The loader parsed this line without error; only a blank line is left to rule out.
+    return !this.blank;
   }
   get text(): string {
     return (this.decoded ??= this.bytes ? this.bytes.toString('utf8') : '');
@@ -54,7 +60,10 @@ class LazyLine implements LineInput {
     return p.kind === 'value' ? p.value : undefined;
   }
   get blank(): boolean {
-    return this.parsed.kind === 'blank';
+    if (this.parsedLine) return this.parsedLine.kind === 'blank';
+    if (this.bytes === null) return false;
+    for (let i = 0; i < this.bytes.length; i++) if (this.bytes[i] !== 32 && this.bytes[i] !== 9 && this.bytes[i] !== 13) return false;
+    return true;
   }
 }
 
@@ -72,10 +81,11 @@ export async function runChecks(model: TraceModel, mode: CheckMode, options: Run
   }
   let cancelled = false;
   if (checks.length > 0 && !model.document) {
+    const malformedLines = new Set(model.malformed.map((m) => m.line));
     const scan = await scanLines(
       model.path,
       (span, bytes) => {
-        const input = new LazyLine(span, bytes);
+        const input = new LazyLine(span, bytes, malformedLines);
         for (const c of checks) c.add(input);
       },
       { isCancelled: options.isCancelled, onProgress: (n) => options.onProgress?.(n, model.fileSize) },

@@ -30,6 +30,11 @@ export interface LineInput {
   /** The parsed value (standard `JSON.parse`); undefined when the line is not valid JSON or blank. */
   value: unknown;
   blank: boolean;
+  /**
+   * Whether the line is valid JSON, known without parsing it again when the loader already read it (the
+   * runner sets it); checks that only need validity use it instead of `value`.
+   */
+  validJson?: boolean;
 }
 
 /** Context handed to every check of one file. */

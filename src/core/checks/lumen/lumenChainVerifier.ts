@@ -37,7 +37,7 @@ export class LumenChainVerifier implements StreamCheck {
       return;
     }
     const r = this.reader;
-    if (!r.read(input.text, input.value !== undefined)) {
+    if (!r.read(input.text, input.validJson ?? input.value !== undefined)) {
       this.findings.push({ rule: 'lumen/line-json', severity: 'error', line: input.line, message: `invalid JSON in trace at line ${input.line}: ${r.error}` });
       this.breakChain();
       return;

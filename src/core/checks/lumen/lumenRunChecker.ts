@@ -41,7 +41,7 @@ export class LumenRunChecker implements StreamCheck {
       return;
     }
     const r = this.reader;
-    if (!r.read(input.text, input.value !== undefined)) {
+    if (!r.read(input.text, input.validJson ?? input.value !== undefined)) {
       this.findings.push({ rule: 'lumen/line-json', severity: 'error', line: input.line, message: `invalid JSON in trace at line ${input.line}: ${r.error}` });
       return;
     }
