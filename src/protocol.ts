@@ -137,6 +137,8 @@ export interface CheckSummary {
   /** Line of the first error finding (where a chain breaks), or null. */
   firstErrorLine: number | null;
   cancelled: boolean;
+  /** For verification: what it proves for this format and what it cannot (plain text). */
+  scope?: string;
 }
 
 /** Integrity of a content blob (filled in by the blob resolver; `unresolved` until then). */

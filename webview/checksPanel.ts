@@ -64,6 +64,7 @@ export class ChecksPanel {
       const head = el('div', { class: 'checks-group-title' }, el('span', { text: TITLES[source] }));
       if (g.summary) head.appendChild(el('span', { class: `checks-group-summary ${describe(g.summary).cls}`, text: describe(g.summary).short }));
       this.list.appendChild(head);
+      if (g.summary?.scope) this.list.appendChild(el('p', { class: 'checks-scope', text: g.summary.scope }));
       for (const f of g.findings.slice(0, MAX_SHOWN)) this.list.appendChild(this.item(f));
       if (g.findings.length > MAX_SHOWN) this.list.appendChild(el('p', { class: 'empty-note', text: `… and ${formatInt(g.findings.length - MAX_SHOWN)} more (the Problems panel and the CLI list all of them).` }));
     }

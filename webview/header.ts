@@ -59,7 +59,7 @@ export class Header {
 
   private summaryChip(s: CheckSummary): HTMLElement {
     const { text, cls, iconName } = describe(s);
-    const b = el('button', { class: `check-chip ${cls}`, attrs: { type: 'button' }, title: s.mode === 'verify' ? 'Chain verification: click to see the findings' : 'Conformance checks: click to see the findings' }, icon(iconName), ` ${text}`);
+    const b = el('button', { class: `check-chip ${cls}`, attrs: { type: 'button' }, title: s.mode === 'verify' ? `Chain verification: click to see the findings.\n\n${s.scope ?? ''}`.trim() : 'Conformance checks: click to see the findings' }, icon(iconName), ` ${text}`);
     b.addEventListener('click', () => {
       if (s.firstErrorLine !== null) this.host.revealLine(s.firstErrorLine);
       this.host.showChecks();

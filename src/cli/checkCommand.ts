@@ -1,5 +1,6 @@
 import { runChecks, CheckResult } from '../core/checks/runChecks';
 import { CheckMode } from '../core/checks/types';
+import { VERIFICATION_SCOPE } from '../core/checks/verificationScope';
 import { parseArgs, UsageError } from './args';
 import { formatOption, loadForCli, UnreadableError, write } from './io';
 import { toSarif } from './sarif';
@@ -65,6 +66,7 @@ function humanReport(mode: CheckMode) {
           ? `${r.file}: ${r.format}: intact: ${r.checked} events verified`
           : `${r.file}: ${r.format}: broken at line ${errors[0].line} (${errors.length} error${errors.length === 1 ? '' : 's'})`
         : `${r.file}: ${r.format}: ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'} (${errors.length} error${errors.length === 1 ? '' : 's'}) in ${r.checked} events`;
-    return [head, ...r.findings.map((f) => `  line ${f.line}: ${f.severity} ${f.rule}: ${f.message}`)].join('\n');
+    const scope = mode === 'verify' ? [`  (${VERIFICATION_SCOPE[r.format]})`] : [];
+    return [head, ...scope, ...r.findings.map((f) => `  line ${f.line}: ${f.severity} ${f.rule}: ${f.message}`)].join('\n');
   };
 }
