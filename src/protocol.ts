@@ -7,7 +7,25 @@
  * where k is the index of the malformed line. Node numbers are only meaningful for the `modelVersion` they
  * came with; lines (1-based) are stable across reloads and are what persisted state keeps.
  */
-import type { EventCategory, EventStatus, FormatName, HashRef, IdMention, Severity } from './core/model';
+import type { HashRef } from './core/model';
+import type {
+  RowFilter,
+  RowData,
+  EventSummary,
+  HeaderInfo,
+  FileState,
+  FindingView,
+  CheckSummary,
+  BlobState,
+  ChatPart,
+  ChatMessage,
+  EventDetail,
+  EventNavigation,
+  PersistedViewState,
+  DetailTab,
+} from './protocolTypes';
+
+export * from './protocolTypes';
 
 /** The viewer's custom editor id (package.json `customEditors[].viewType`). */
 export const VIEW_TYPE = 'agentTrace.viewer';
@@ -16,219 +34,6 @@ export const VIEW_TYPE = 'agentTrace.viewer';
  * one contribution has one priority, so the default (trace files) and the option (any JSONL) need two.
  */
 export const VIEW_TYPE_ANY_JSONL = 'agentTrace.viewer.jsonl';
-
-// ---------------------------------------------------------------------------------------------------------
-// Shared shapes
-
-/** Which rows are shown: event kinds (empty = all) and statuses. */
-export interface RowFilter {
-  kinds: string[];
-  /** `problems` = warnings and errors, `errors` = errors only. */
-  status: 'all' | 'problems' | 'errors';
-}
-
-/** One visible row of the event tree, as the webview draws it. */
-export interface RowData {
-  node: number;
-  /** 1-based line of the event in the file. */
-  line: number;
-  depth: number;
-  /** Parent node, -1 for roots; lets the webview move focus to the parent without asking. */
-  parent: number;
-  kind: string;
-  category: EventCategory;
-  label: string;
-  status: EventStatus;
-  hasChildren: boolean;
-  expanded: boolean;
-  durationMs: number | null;
-  tokensIn: number | null;
-  tokensOut: number | null;
-  /** Milliseconds since the trace's first timestamp. */
-  offsetMs: number | null;
-  /** Worst finding on this event's line (loader diagnostics and check results). */
-  badge?: Severity;
-  /** The event matches the current find query. */
-  match?: boolean;
-  /** Shown only as the ancestor of a row that passes the filter. */
-  context?: boolean;
-  /** The line is not valid JSON; `label` holds the reason. */
-  malformed?: boolean;
-}
-
-/** A short description of one event, for parents, hover cards and lists. */
-export interface EventSummary {
-  node: number;
-  line: number;
-  kind: string;
-  label: string;
-  status: EventStatus;
-  id: string | null;
-  /** ISO 8601, or null when the event has no time. */
-  time: string | null;
-}
-
-/** The header's facts about the whole trace. */
-export interface HeaderInfo {
-  fileName: string;
-  /** Full path, for the tooltip. */
-  filePath: string;
-  format: FormatName;
-  formatTitle: string;
-  confidence: number;
-  detectedBy: string;
-  events: number;
-  lines: number;
-  malformedLines: number;
-  fileSize: number;
-  /** Distinct runs or sessions. */
-  groups: number;
-  /** What the format calls a group. */
-  groupNoun: 'run' | 'session';
-  startTime: string | null;
-  endTime: string | null;
-  durationMs: number | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  toolCalls: number;
-  errors: number;
-  warnings: number;
-  /** Format-specific totals (e.g. costUsd), by name. */
-  extraTotals: Record<string, number | null>;
-  /** Only part of the file is indexed so far (a quick first look, or indexing was cancelled). */
-  partial: boolean;
-  cancelled: boolean;
-}
-
-/** How the file on disk relates to what is shown. */
-export type FileState =
-  | 'loading'
-  | 'ready'
-  | 'appended'
-  | 'rewritten'
-  | 'truncated'
-  | 'deleted'
-  | 'unreadable'
-  | 'cancelled'
-  | 'tooLarge';
-
-/** One verification or conformance finding, placed on its event when the line holds one. */
-export interface FindingView {
-  rule: string;
-  severity: Severity;
-  line: number;
-  message: string;
-  seq?: number;
-  eventId?: string;
-  /** Node of the event on that line in the current model, or null. */
-  node: number | null;
-  /** `load` = found while reading (parse errors, dangling parents), else the check mode that found it. */
-  source: 'load' | 'verify' | 'check';
-}
-
-/** The outcome of one check run, as the header and the Checks list show it. */
-export interface CheckSummary {
-  mode: 'verify' | 'check';
-  ok: boolean;
-  checked: number;
-  errors: number;
-  warnings: number;
-  infos: number;
-  /** Line of the first error finding (where a chain breaks), or null. */
-  firstErrorLine: number | null;
-  cancelled: boolean;
-  /** For verification: what it proves for this format and what it cannot (plain text). */
-  scope?: string;
-}
-
-/** Integrity of a content blob (filled in by the blob resolver; `unresolved` until then). */
-export type BlobState = 'unresolved' | 'verified' | 'mismatch' | 'missing' | 'unreadable' | 'tooLarge' | 'rejected' | 'unverifiable';
-
-/** One piece of a chat message. Text is always rendered as text or sanitized markdown, never as HTML. */
-export type ChatPart =
-  | { type: 'text'; text: string; /** Characters cut off the end (see the JSON and Raw tabs). */ omitted?: number }
-  | { type: 'thinking'; text: string }
-  | { type: 'toolCall'; name: string; id: string | null; args: unknown }
-  | { type: 'toolResult'; id: string | null; text: string | null; value?: unknown; isError: boolean }
-  | { type: 'json'; value: unknown }
-  | { type: 'blob'; ref: HashRef; state: BlobState; preview?: string; expected?: string; actual?: string };
-
-/** One message of a conversation, or one text field of an event shown like one. */
-export interface ChatMessage {
-  /** `user`, `assistant`, `system`, `tool`, or the field it came from. */
-  role: string;
-  /** JSON path of the message inside the event. */
-  path: string;
-  parts: ChatPart[];
-}
-
-/** Everything the detail pane shows for one event (or one malformed line). */
-export interface EventDetail {
-  node: number;
-  line: number;
-  kind: string;
-  category: EventCategory;
-  label: string;
-  status: EventStatus;
-  id: string | null;
-  parentId: string | null;
-  parent: EventSummary | null;
-  /** Ancestors from the root down, for breadcrumbs. */
-  ancestors: EventSummary[];
-  childCount: number;
-  seq: number | null;
-  time: string | null;
-  durationMs: number | null;
-  tokensIn: number | null;
-  tokensOut: number | null;
-  model: string | null;
-  tool: string | null;
-  group: string | null;
-  hashRefs: HashRef[];
-  mentions: IdMention[];
-  /** The exact line, up to a cap; `rawTruncated` says when it was cut. */
-  raw: string;
-  rawBytes: number;
-  rawTruncated: boolean;
-  /** The parsed line, or null when it is too large or not JSON (`jsonError` says why). */
-  json: unknown;
-  jsonError: string | null;
-  messages: ChatMessage[];
-  findings: FindingView[];
-  malformed: boolean;
-  /** Children, other events naming this one, and the id values it holds (filled in by the session). */
-  nav?: EventNavigation;
-}
-
-/** How one event links to others: what the detail pane lists and which of its values are id links. */
-export interface EventNavigation {
-  /** The first children, in file order (`EventDetail.childCount` says how many there are). */
-  children: EventSummary[];
-  /** Other events (not itself, not its children) that mention this event's id, up to a cap. */
-  mentionedBy: EventSummary[];
-  mentionedByTotal: number;
-  /** String values in the event that are ids: known in this trace, or held by an id field (shown as links). */
-  ids: string[];
-}
-
-/** State the webview keeps with `setState` so a hidden and re-shown (or restored) viewer looks the same. */
-export interface PersistedViewState {
-  selectedLine: number | null;
-  /** Line of the first row in view. */
-  topLine: number | null;
-  /** Expanded events by line; null = the default expansion. Not kept beyond a few thousand. */
-  expandedLines: number[] | null;
-  /** All rows were expanded with "Expand All" (cheaper to keep than the lines). */
-  expandedAll: boolean;
-  detailTab: DetailTab;
-  splitPosition: string | null;
-  findQuery: string;
-  filter: RowFilter;
-  showChecks: boolean;
-  contentRaw: boolean;
-}
-
-export type DetailTab = 'content' | 'json' | 'raw';
 
 // ---------------------------------------------------------------------------------------------------------
 // Host → webview
@@ -555,6 +360,3 @@ export type WebviewMessage =
   | OpenBlobMessage
   | ReloadMessage
   | OpenAsTextMessage;
-
-/** Default filter: everything. */
-export const NO_FILTER: RowFilter = { kinds: [], status: 'all' };
