@@ -39,8 +39,8 @@ describe('claude-code adapter: corpus', () => {
     assert.deepEqual(m.formatTotals, { toolCalls: 2, errors: 0 });
   });
 
-  it('verify reports only the no-chain note and the summary leaf that is in no file; check is clean', async () => {
-    assert.deepEqual(await findingsOf(SESSION_JSONL, 'verify'), ['claude/no-chain@1', 'claude/summary-leaf@1']);
+  it('verify reports only the summary leaf that is in no file; check is clean', async () => {
+    assert.deepEqual(await findingsOf(SESSION_JSONL, 'verify'), ['claude/summary-leaf@1']);
     assert.deepEqual(await findingsOf(SESSION_JSONL, 'check'), []);
   });
 
@@ -58,7 +58,7 @@ describe('claude-code adapter: corpus', () => {
     assert.match(failed.label, /^tool_result Bash error 5\.0 s: Exit code 1/);
     assert.equal(m.events.get(28).label.startsWith('compact summary: '), true);
     assert.deepEqual(m.formatTotals, { toolCalls: 12, errors: 1 });
-    assert.deepEqual(await findingsOf(SESSION_JSON, 'verify'), ['claude/no-chain@1']);
+    assert.deepEqual(await findingsOf(SESSION_JSON, 'verify'), []);
     assert.deepEqual(await findingsOf(SESSION_JSON, 'check'), []);
   });
 });
@@ -76,7 +76,7 @@ describe('claude-code adapter: a pretty-printed JSON array of transcript lines',
     const n = nodes(m);
     for (let i = 1; i < n.length; i++) assert.ok(n[i].line > n[i - 1].line, 'lines increase');
     for (const x of n.slice(1)) assert.ok(lines[x.line - 1].includes(`"uuid": "${x.id}"`) || lines[x.line - 1].includes('"timestamp"'), `line ${x.line} belongs to ${x.id}`);
-    assert.deepEqual(await findingsOf(file, 'verify'), ['claude/no-chain@1', `claude/summary-leaf@${n[0].line}`]);
+    assert.deepEqual(await findingsOf(file, 'verify'), [`claude/summary-leaf@${n[0].line}`]);
     assert.deepEqual(await findingsOf(file, 'check'), []);
   });
 
@@ -105,7 +105,7 @@ describe('claude-code adapter: a real sidechain session (claude-code-log sidecha
   });
 
   it('verify: dangling parents of the truncated file; check: split response, unanswered call, unpaired result', async () => {
-    assert.deepEqual(await findingsOf(SIDECHAIN, 'verify'), ['claude/no-chain@1', 'claude/parent-exists@1', 'claude/parent-exists@5']);
+    assert.deepEqual(await findingsOf(SIDECHAIN, 'verify'), ['claude/parent-exists@1', 'claude/parent-exists@5']);
     assert.deepEqual(await findingsOf(SIDECHAIN, 'check'), ['claude/split-message@4', 'claude/unanswered-tool-use@4', 'claude/tool-result-pairing@5']);
   });
 });

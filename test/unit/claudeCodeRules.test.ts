@@ -31,7 +31,7 @@ describe('claude-code rules', () => {
       'claude/line-json': 'verify/error', 'claude/type-known': 'check/info', 'claude/uuid-unique': 'verify/warning',
       'claude/parent-exists': 'verify/warning', 'claude/parent-cycle': 'verify/error', 'claude/sidechain-root': 'check/warning',
       'claude/tool-result-pairing': 'check/warning', 'claude/unanswered-tool-use': 'check/info', 'claude/split-message': 'check/info',
-      'claude/summary-leaf': 'verify/info', 'claude/timestamp-order': 'check/info', 'claude/message-schema': 'check/warning', 'claude/no-chain': 'verify/info',
+      'claude/summary-leaf': 'verify/info', 'claude/timestamp-order': 'check/info', 'claude/message-schema': 'check/warning',
     });
   });
 
@@ -39,7 +39,7 @@ describe('claude-code rules', () => {
     const file = linkedSession();
     const m = await loadTrace(file);
     assert.deepEqual(parentLines(m), [null, null, 2, 3, 4, 5, 6, 7]);
-    assert.deepEqual(await findingsOf(file, 'verify'), ['claude/no-chain@1', 'claude/summary-leaf@1']);
+    assert.deepEqual(await findingsOf(file, 'verify'), ['claude/summary-leaf@1']);
     assert.deepEqual(await findingsOf(file, 'check'), []);
   });
 
@@ -120,6 +120,6 @@ describe('claude-code rules', () => {
     const dir = tempDir();
     tempFile('a.jsonl', '{"type":"summary","summary":"s","leafUuid":"leaf-1"}\n{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"a","message":{"role":"user","content":"x"}}\n', dir);
     tempFile('b.jsonl', '{"type":"user","uuid":"leaf-1","parentUuid":null,"sessionId":"b","message":{"role":"user","content":"y"}}\n', dir);
-    assert.deepEqual(await findingsOf(join(dir, 'a.jsonl'), 'verify'), ['claude/no-chain@1']);
+    assert.deepEqual(await findingsOf(join(dir, 'a.jsonl'), 'verify'), []);
   });
 });

@@ -24,7 +24,7 @@ describe('codex adapter: corpus', () => {
     assert.equal(m.events.get(0).category, 'session');
     assert.equal(m.events.get(2).group, 'test-session');
     assert.equal(m.events.get(1).time, Date.parse('2025-01-01T00:00:01.000Z'));
-    assert.deepEqual(await findingsOf(SAMPLE, 'verify'), ['codex/no-chain@1']);
+    assert.deepEqual(await findingsOf(SAMPLE, 'verify'), []);
     assert.deepEqual(await findingsOf(SAMPLE, 'check'), []);
   });
 });
@@ -46,7 +46,7 @@ describe('codex adapter: the format doc\'s example lines', () => {
       'user_message: can you analyse the MD files in this directory and determine if the inf…',
       'turn_context gpt-5.2-codex on-request workspace-write',
     ]);
-    assert.deepEqual(await findingsOf(file, 'verify'), ['codex/no-chain@1']);
+    assert.deepEqual(await findingsOf(file, 'verify'), []);
     assert.deepEqual(await findingsOf(file, 'check'), []);
   });
 });
@@ -68,7 +68,7 @@ describe('codex adapter: derived tree', () => {
     assert.deepEqual(m.events.get(6).mentions, [{ field: 'payload.call_id', id: 'call-structured-001' }]);
     assert.equal(m.events.get(4).model, 'synthetic-model');
     assert.deepEqual(m.formatTotals, { toolCalls: 3, errors: 0 });
-    assert.deepEqual(await findingsOf(SYNTHETIC, 'verify'), ['codex/no-chain@1']);
+    assert.deepEqual(await findingsOf(SYNTHETIC, 'verify'), []);
     assert.deepEqual(await findingsOf(SYNTHETIC, 'check'), ['codex/type-known@14']);
   });
 
@@ -86,7 +86,7 @@ describe('codex adapter: derived tree', () => {
     assert.equal(e(15).label, 'token_count 1.5k→70 tokens (session 2.5k→120 tokens)');
     assert.equal(e(16).status, 'warning', 'turn_aborted');
     assert.deepEqual(m.formatTotals, { toolCalls: 2, errors: 2, inputTokens: 2500, outputTokens: 120, cachedInputTokens: 800, reasoningOutputTokens: 30 });
-    assert.deepEqual(await findingsOf(TWO_TURNS, 'verify'), ['codex/no-chain@1']);
+    assert.deepEqual(await findingsOf(TWO_TURNS, 'verify'), []);
     assert.deepEqual(await findingsOf(TWO_TURNS, 'check'), ['codex/unanswered-call@14']);
   });
 });

@@ -16,7 +16,7 @@ describe('codex rules', () => {
       'codex/line-json': 'verify/error', 'codex/line-shape': 'check/error', 'codex/type-known': 'check/info',
       'codex/session-meta-first': 'verify/warning', 'codex/file-name-id': 'verify/info', 'codex/call-pairing': 'check/warning',
       'codex/unanswered-call': 'check/info', 'codex/arguments-json': 'check/warning', 'codex/timestamp-order': 'check/info',
-      'codex/payload-schema': 'check/warning', 'codex/no-chain': 'verify/info',
+      'codex/payload-schema': 'check/warning',
     });
   });
 

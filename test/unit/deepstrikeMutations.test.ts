@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { brief, checkFile, CORE_A, CORE_B, DS_NO_CHAIN, dsCorpus, dsEditable, SDK_PY, writeTemp } from './deepstrikeTestUtil';
+import { brief, checkFile, CORE_A, CORE_B, dsCorpus, dsEditable, SDK_PY, writeTemp } from './deepstrikeTestUtil';
 
 type Edit = ReturnType<typeof dsEditable>;
 
@@ -15,25 +15,25 @@ async function both(file: string, edit: (e: Edit) => void, base = SDK_PY): Promi
 describe('deepstrike rules: mutations of a clean session log', () => {
   it('gap in seq', async () => {
     const [v, c] = await both('gap.jsonl', (e) => e.lines.forEach((l, i) => i >= 5 && (l.seq += 1)));
-    assert.deepEqual(v, [DS_NO_CHAIN, '6 warning deepstrike/seq-dense']);
+    assert.deepEqual(v, ['6 warning deepstrike/seq-dense']);
     assert.deepEqual(c, []);
   });
 
   it('swapped lines (llm_completed ↔ tool_requested)', async () => {
     const [v, c] = await both('swap.jsonl', (e) => ([e.lines[3], e.lines[4]] = [e.lines[4], e.lines[3]]));
-    assert.deepEqual(v, [DS_NO_CHAIN, '4 warning deepstrike/seq-dense', '5 warning deepstrike/seq-dense']);
+    assert.deepEqual(v, ['4 warning deepstrike/seq-dense', '5 warning deepstrike/seq-dense']);
     assert.deepEqual(c, ['4 warning deepstrike/call-id-known']);
   });
 
   it('duplicated tool_completed line', async () => {
     const [v, c] = await both('dup.jsonl', (e) => e.lines.splice(6, 0, JSON.parse(JSON.stringify(e.lines[5]))));
-    assert.deepEqual(v, [DS_NO_CHAIN, '7 warning deepstrike/seq-dense']);
+    assert.deepEqual(v, ['7 warning deepstrike/seq-dense']);
     assert.deepEqual(c, ['7 warning deepstrike/duplicate-result']);
   });
 
   it('deleted line: tool_completed, then run_terminal', async () => {
     const [v, c] = await both('del.jsonl', (e) => e.lines.splice(5, 1));
-    assert.deepEqual(v, [DS_NO_CHAIN, '6 warning deepstrike/seq-dense']);
+    assert.deepEqual(v, ['6 warning deepstrike/seq-dense']);
     assert.deepEqual(c, ['8 info deepstrike/kernel-handled']);
     const [, c2] = await both('del-terminal.jsonl', (e) => e.lines.splice(21, 1));
     assert.deepEqual(c2, ['22 warning deepstrike/run-unterminated']);
@@ -42,7 +42,7 @@ describe('deepstrike rules: mutations of a clean session log', () => {
   it('truncated tail', async () => {
     const text = readFileSync(dsCorpus(SDK_PY), 'utf8');
     const p = writeTemp('trunc.jsonl', text.slice(0, text.length - 12));
-    assert.deepEqual(brief(await checkFile(p, 'verify')), [DS_NO_CHAIN, '30 warning deepstrike/line-json']);
+    assert.deepEqual(brief(await checkFile(p, 'verify')), ['30 warning deepstrike/line-json']);
     assert.deepEqual(brief(await checkFile(p, 'check')), ['29 warning deepstrike/run-unterminated', '30 warning deepstrike/line-json']);
   });
 
@@ -121,10 +121,10 @@ describe('deepstrike rules: mutations of a clean session log', () => {
       e.lines[2].ts = 1;
       e.lines[7].seq = '7';
     });
-    assert.deepEqual(v, [DS_NO_CHAIN, '3 error deepstrike/record-keys', '8 error deepstrike/record-keys', '9 warning deepstrike/seq-dense']);
+    assert.deepEqual(v, ['3 error deepstrike/record-keys', '8 error deepstrike/record-keys', '9 warning deepstrike/seq-dense']);
     const lines = readFileSync(dsCorpus(SDK_PY), 'utf8').split('\n');
     lines[4] = lines[4].slice(0, 30);
     const p = writeTemp('badjson.jsonl', lines.join('\n'));
-    assert.deepEqual(brief(await checkFile(p, 'verify')), [DS_NO_CHAIN, '5 error deepstrike/line-json', '6 warning deepstrike/seq-dense']);
+    assert.deepEqual(brief(await checkFile(p, 'verify')), ['5 error deepstrike/line-json', '6 warning deepstrike/seq-dense']);
   });
 });

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { deepstrikeRules } from '../../src/core/checks/deepstrikeRules';
-import { brief, checkFile, CORE_A, CORE_B, DS_NO_CHAIN, dsCorpus, jsonl, SDK_PY, writeTemp } from './deepstrikeTestUtil';
+import { brief, checkFile, CORE_A, CORE_B, dsCorpus, jsonl, SDK_PY, writeTemp } from './deepstrikeTestUtil';
 
-/** Check findings per corpus file, derived from SOURCE.md and the doc's §11 (verify gives only the no-chain fact). */
+/** Check findings per corpus file, derived from SOURCE.md and the doc's §11 (verify finds nothing). */
 const EXPECTED_CHECK: Record<string, string[]> = {
   [CORE_A]: [],
   [CORE_B]: [],
@@ -21,7 +21,7 @@ const EXPECTED_CHECK: Record<string, string[]> = {
 describe('deepstrike rules: corpus findings (SOURCE.md)', () => {
   for (const [name, want] of Object.entries(EXPECTED_CHECK)) {
     it(`${name}: verify`, async () => {
-      assert.deepEqual(brief(await checkFile(dsCorpus(name), 'verify')), [DS_NO_CHAIN]);
+      assert.deepEqual(brief(await checkFile(dsCorpus(name), 'verify')), []);
     });
     it(`${name}: check`, async () => {
       assert.deepEqual(brief(await checkFile(dsCorpus(name), 'check')), want);
@@ -46,7 +46,7 @@ describe('deepstrike rules: corpus findings (SOURCE.md)', () => {
     assert.deepEqual(brief(await checkFile(p, 'check')), [
       '46 warning deepstrike/enum-values', '46 warning deepstrike/result-content', '61 info deepstrike/pending-call-eof', '61 warning deepstrike/run-unterminated',
     ]);
-    assert.deepEqual(brief(await checkFile(p, 'verify')), [DS_NO_CHAIN]);
+    assert.deepEqual(brief(await checkFile(p, 'verify')), []);
   });
 });
 
@@ -63,7 +63,7 @@ describe('deepstrike rules: doc example lines (§9)', () => {
     ];
     const p = writeTemp('doc-examples.jsonl', jsonl(core));
     assert.deepEqual(brief(await checkFile(p, 'check')), []);
-    assert.deepEqual(brief(await checkFile(p, 'verify')), [DS_NO_CHAIN]);
+    assert.deepEqual(brief(await checkFile(p, 'verify')), []);
   });
 
   it('the core example with its own seqs: gaps and a rollback without checkpoint', async () => {
@@ -72,7 +72,7 @@ describe('deepstrike rules: doc example lines (§9)', () => {
       '{"seq":5,"event":{"kind":"rollbacked","turn":2,"checkpoint_history_len":3,"reason":{"kind":"fatal_tool_error","tool_name":"write_file","error":"disk full"}}}',
       '{"seq":7,"event":{"kind":"compressed","turn":3,"archived_seq_range":[1,5],"action":"snip_compact","summary":"Read README","summary_tokens":4}}',
     ]));
-    assert.deepEqual(brief(await checkFile(p, 'verify')), [DS_NO_CHAIN, '2 warning deepstrike/seq-dense', '3 warning deepstrike/seq-dense']);
+    assert.deepEqual(brief(await checkFile(p, 'verify')), ['2 warning deepstrike/seq-dense', '3 warning deepstrike/seq-dense']);
     assert.deepEqual(brief(await checkFile(p, 'check')), ['2 warning deepstrike/rollback-checkpoint', '3 warning deepstrike/run-unterminated']);
   });
 });
@@ -85,7 +85,7 @@ describe('deepstrike rules: catalog', () => {
       'line-json': e, 'record-keys': e, 'kind-known': w, 'seq-dense': w, 'run-fields': e, 'event-outside-run': w, 'turn-monotonic': w,
       'call-id-known': w, 'duplicate-result': w, 'permission-pairing': w, 'resume-subset': w, 'rollback-checkpoint': w, 'compressed-range': e,
       'compressed-contiguous': w, 'summary-target': e, 'terminal-reason': w, 'run-unterminated': w, 'pending-call-eof': i, 'kernel-handled': i,
-      'llm-shape': e, 'legacy-blocks': e, 'result-content': w, 'durable-content': e, 'provider-replay': e, 'enum-values': w, 'no-chain': i,
+      'llm-shape': e, 'legacy-blocks': e, 'result-content': w, 'durable-content': e, 'provider-replay': e, 'enum-values': w,
       'journal-record-digest': e, 'journal-input-digest': e, 'journal-prev-digest': e, 'journal-step-seq': e, 'journal-genesis': e,
       'journal-operation': e, 'journal-canonical': e, 'journal-pruned': i, 'journal-step-digest': i,
     });

@@ -15,9 +15,6 @@ export const SDK_PY = 'sdk-python/5ce9abd6-7731-43aa-8c84-1e53d53666dd.jsonl';
 export const CORE_A = 'rust-core/97a2f782-238c-40a6-ae04-c4e2efb8f844.jsonl';
 export const CORE_B = 'rust-core/ccd8d4a8-c278-48af-86c4-31f0f447b767.jsonl';
 
-/** The verify finding every session log gets: it has no hash chain. */
-export const DS_NO_CHAIN = '1 info deepstrike/no-chain';
-
 export type DsLine = { seq: any; event: Record<string, any> } & Record<string, any>;
 
 /** A corpus session log as editable `{seq, event}` objects. */

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { brief, checkFile, corpusLines, editable, harnessCorpus, jsonl, NO_CHAIN, Rec, writeTemp } from './harnessTestUtil';
+import { brief, checkFile, corpusLines, editable, harnessCorpus, jsonl, Rec, writeTemp } from './harnessTestUtil';
 
 const YOLO = 'yolo-write.bare.jsonl';
 const RUN = 'run_1795963597417_48688_0';
@@ -17,33 +17,33 @@ async function both(file: string, edit: (e: ReturnType<typeof editable>) => void
 describe('harness-ledger rules: mutations of a clean run', () => {
   it('gap in seq: one seq-contiguous error, replay unaffected', async () => {
     const [v, c] = await both('gap.jsonl', (e) => e.lines.forEach((_, i) => i >= 5 && (e.rec(i).seq += 1)));
-    assert.deepEqual(v, [NO_CHAIN, '6 error harness/seq-contiguous']);
+    assert.deepEqual(v, ['6 error harness/seq-contiguous']);
     assert.deepEqual(c, []);
   });
 
   it('swapped lines (approval_granted ↔ tool_started)', async () => {
     const [v, c] = await both('swap.jsonl', (e) => ([e.lines[6], e.lines[7]] = [e.lines[7], e.lines[6]]));
-    assert.deepEqual(v, [NO_CHAIN, '7 error harness/seq-contiguous', '8 error harness/seq-contiguous']);
+    assert.deepEqual(v, ['7 error harness/seq-contiguous', '8 error harness/seq-contiguous']);
     // The reordered times also trip the generic time check.
     assert.deepEqual(c, ['7 error harness/transition', '8 info generic/time-backwards', '8 error harness/transition']);
   });
 
   it('duplicated line: one seq error, the repeat is not replayed', async () => {
     const [v, c] = await both('dup.jsonl', (e) => e.lines.splice(5, 0, JSON.parse(JSON.stringify(e.lines[4]))));
-    assert.deepEqual(v, [NO_CHAIN, '6 error harness/seq-contiguous']);
+    assert.deepEqual(v, ['6 error harness/seq-contiguous']);
     assert.deepEqual(c, []);
   });
 
   it('deleted line (tool_started)', async () => {
     const [v, c] = await both('del.jsonl', (e) => e.lines.splice(7, 1));
-    assert.deepEqual(v, [NO_CHAIN, '8 error harness/seq-contiguous']);
+    assert.deepEqual(v, ['8 error harness/seq-contiguous']);
     assert.deepEqual(c, ['8 error harness/transition']);
   });
 
   it('truncated tail: torn line and a run that never finished', async () => {
     const text = readFileSync(harnessCorpus(YOLO), 'utf8');
     const p = writeTemp('trunc.jsonl', text.slice(0, text.length - 20));
-    assert.deepEqual(brief(await checkFile(p, 'verify')), [NO_CHAIN, '13 warning harness/line-json']);
+    assert.deepEqual(brief(await checkFile(p, 'verify')), ['13 warning harness/line-json']);
     const c = await checkFile(p, 'check');
     assert.deepEqual(brief(c), ['12 warning harness/terminal', '13 warning harness/line-json']);
     assert.match(c[0].message, /ends in phase turn_concluded, expected run_finished or run_failed/);
@@ -52,7 +52,7 @@ describe('harness-ledger rules: mutations of a clean run', () => {
   it('a last record without its newline is not committed', async () => {
     const text = readFileSync(harnessCorpus(YOLO), 'utf8');
     const p = writeTemp('no-newline.jsonl', text.slice(0, -1));
-    assert.deepEqual(brief(await checkFile(p, 'verify')), [NO_CHAIN, '13 warning harness/line-json']);
+    assert.deepEqual(brief(await checkFile(p, 'verify')), ['13 warning harness/line-json']);
     assert.deepEqual(brief(await checkFile(p, 'check')), ['13 warning harness/line-json']);
   });
 
@@ -80,7 +80,7 @@ describe('harness-ledger rules: mutations of a clean run', () => {
     const f = await checkFile(e.write('no-policy.jsonl'), 'check');
     assert.deepEqual(brief(f), ['6 error harness/transition']);
     assert.equal(f[0].message, 'invalid transition from awaiting_policy on tool_started');
-    assert.deepEqual(brief(await checkFile(e.write('no-policy.jsonl'), 'verify')), [NO_CHAIN]);
+    assert.deepEqual(brief(await checkFile(e.write('no-policy.jsonl'), 'verify')), []);
   });
 
   it('event after run_finished', async () => {
@@ -96,8 +96,8 @@ describe('harness-ledger rules: mutations of a clean run', () => {
     ev(e.rec(7)).run_id = 'run_other';
     const p = e.write('run-id.jsonl');
     const f = await checkFile(p, 'verify');
-    assert.deepEqual(brief(f), [NO_CHAIN, '8 error harness/run-id-bound']);
-    assert.equal(f[1].message, `run id mismatch: expected ${RUN}, actual run_other`);
+    assert.deepEqual(brief(f), ['8 error harness/run-id-bound']);
+    assert.equal(f[0].message, `run id mismatch: expected ${RUN}, actual run_other`);
     assert.deepEqual(brief(await checkFile(p, 'check')), []);
   });
 
@@ -105,7 +105,7 @@ describe('harness-ledger rules: mutations of a clean run', () => {
     const lines = corpusLines(harnessCorpus(YOLO));
     lines[3] = lines[3].slice(0, 40);
     const p = writeTemp('bad-json.jsonl', jsonl(lines));
-    assert.deepEqual(brief(await checkFile(p, 'verify')), [NO_CHAIN, '4 error harness/line-json', '5 error harness/seq-contiguous']);
+    assert.deepEqual(brief(await checkFile(p, 'verify')), ['4 error harness/line-json', '5 error harness/seq-contiguous']);
     assert.ok(brief(await checkFile(p, 'check')).includes('4 error harness/line-json'));
   });
 
@@ -114,13 +114,13 @@ describe('harness-ledger rules: mutations of a clean run', () => {
       (e.lines[2] as Record<string, unknown>).note = 'x';
       delete (e.lines[9] as Record<string, unknown>).occurred_at_ms;
     });
-    assert.deepEqual(v, [NO_CHAIN, '3 error harness/line-shape', '10 error harness/line-shape']);
+    assert.deepEqual(v, ['3 error harness/line-shape', '10 error harness/line-shape']);
     const e = editable('approval-denied.jsonl');
     e.lines[0].v = 3;
     (e.lines[1] as Record<string, unknown>).extra = true;
     const f = await checkFile(e.write('envelope.jsonl'), 'verify');
-    assert.deepEqual(brief(f), ['1 warning harness/envelope-version', NO_CHAIN, '2 error harness/line-shape']);
-    assert.equal(f[2].message, 'unknown field `extra`, expected `v` or `record`');
+    assert.deepEqual(brief(f), ['1 warning harness/envelope-version', '2 error harness/line-shape']);
+    assert.equal(f[1].message, 'unknown field `extra`, expected `v` or `record`');
   });
 
   it('unknown event name, nested shape, empty id, unknown field', async () => {
@@ -185,14 +185,14 @@ describe('harness-ledger rules: several runs and voice lines', () => {
       rec(0, 'a', { event: 'run_started', agent_id: 'x' }), rec(0, 'b', { event: 'run_started', agent_id: 'x' }),
       rec(1, 'b', { event: 'run_failed', reason: 'stop' }), rec(1, 'a', { event: 'run_failed', reason: 'stop' }), rec(2, 'a', { event: 'run_finished' }),
     ]));
-    assert.deepEqual(brief(await checkFile(p, 'verify')), [NO_CHAIN]);
+    assert.deepEqual(brief(await checkFile(p, 'verify')), []);
     const f = await checkFile(p, 'check');
     assert.deepEqual(brief(f), ['5 error harness/transition']);
     assert.equal(f[0].message, 'invalid transition from failed on run_finished');
   });
   it('at most one voice_events line', async () => {
     const p = writeTemp('voice.jsonl', jsonl(['{"voice_events":[]}', rec(0, 'a', { event: 'run_started', agent_id: 'x' }), '{"voice_events":[]}', rec(1, 'a', { event: 'run_failed', reason: 'r' })]));
-    assert.deepEqual(brief(await checkFile(p, 'verify')), [NO_CHAIN, '3 error harness/line-shape']);
+    assert.deepEqual(brief(await checkFile(p, 'verify')), ['3 error harness/line-shape']);
   });
 });
 

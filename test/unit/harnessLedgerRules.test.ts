@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { harnessLedgerRules } from '../../src/core/checks/harnessLedgerRules';
-import { brief, checkFile, harnessCorpus, jsonl, NO_CHAIN, writeTemp } from './harnessTestUtil';
+import { brief, checkFile, harnessCorpus, jsonl, writeTemp } from './harnessTestUtil';
 
 const CLEAN = ['approval-denied.jsonl', 'policy-denied-canceled.jsonl', 'run-failed-provider.jsonl', 'tool-failed.jsonl', 'yolo-write.bare.jsonl'];
 
 describe('harness-ledger rules: corpus findings (SOURCE.md)', () => {
   for (const name of [...CLEAN, 'success-approvals.jsonl', 'negative/success-approvals.approval-skipped.jsonl']) {
-    it(`${name}: verify finds only the no-chain fact`, async () => {
-      assert.deepEqual(brief(await checkFile(harnessCorpus(name), 'verify')), [NO_CHAIN]);
+    it(`${name}: verify finds nothing`, async () => {
+      assert.deepEqual(brief(await checkFile(harnessCorpus(name), 'verify')), []);
     });
   }
   for (const name of CLEAN) {
@@ -51,7 +51,7 @@ describe('harness-ledger rules: doc test vectors (§7)', () => {
   it('the 13-line example run replays to finished', async () => {
     const p = writeTemp('doc-run.jsonl', jsonl(docRun));
     assert.deepEqual(brief(await checkFile(p, 'check')), []);
-    assert.deepEqual(brief(await checkFile(p, 'verify')), [NO_CHAIN]);
+    assert.deepEqual(brief(await checkFile(p, 'verify')), []);
   });
   it('`invalid transition from ready_for_context on model_requested`', async () => {
     const p = writeTemp('doc-v1.jsonl', jsonl([docRun[0], docRun[2].replace('"seq":2', '"seq":1')]));
@@ -61,8 +61,8 @@ describe('harness-ledger rules: doc test vectors (§7)', () => {
   it('`event sequence mismatch: expected 1, actual 5`', async () => {
     const p = writeTemp('doc-v2.jsonl', jsonl([docRun[0], docRun[5]]));
     const f = await checkFile(p, 'verify');
-    assert.deepEqual(brief(f), [NO_CHAIN, '2 error harness/seq-contiguous']);
-    assert.equal(f[1].message, 'event sequence mismatch: expected 1, actual 5');
+    assert.deepEqual(brief(f), ['2 error harness/seq-contiguous']);
+    assert.equal(f[0].message, 'event sequence mismatch: expected 1, actual 5');
   });
   it('`RunId cannot be empty`', async () => {
     const p = writeTemp('doc-v3.jsonl', jsonl(['{"seq":0,"occurred_at_ms":1,"event":{"event":"run_started","run_id":"","agent_id":"a"}}']));
@@ -81,7 +81,7 @@ describe('harness-ledger rules: catalog', () => {
       'harness/empty-id': e, 'harness/unknown-event-field': w, 'harness/seq-contiguous': e, 'harness/run-id-bound': e, 'harness/transition': e,
       'harness/turn-reuse': e, 'harness/context-budget': e, 'harness/turn-match': e, 'harness/step-match': e, 'harness/call-proposed': e,
       'harness/call-id-reuse': e, 'harness/call-match': e, 'harness/compaction-range': e, 'harness/rejection-reason': e, 'harness/terminal': w,
-      'harness/effect-policy': i, 'harness/no-chain': i,
+      'harness/effect-policy': i,
     });
   });
 });

@@ -55,9 +55,6 @@ export function jsonl(lines: string[]): string {
   return lines.join('\n') + '\n';
 }
 
-/** The verify finding every harness ledger gets: the format has no hash chain. */
-export const NO_CHAIN = '1 info harness/no-chain';
-
 export type Rec = { seq: number; occurred_at_ms: number; event: Record<string, unknown> };
 export type Line = { v?: number; record?: Rec } & Partial<Rec>;
 

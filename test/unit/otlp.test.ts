@@ -40,7 +40,7 @@ describe('otlp adapter: the canonical example (opentelemetry-proto examples/trac
 
   it('verify notes the remote parent (info), check is clean', async () => {
     const v = await runAll(CANONICAL, 'verify');
-    assert.deepEqual(v.map((f) => `${f.rule}@${f.line}/${f.severity}`), ['otlp/no-chain@1/info', 'otlp/parent-exists@31/info']);
+    assert.deepEqual(v.map((f) => `${f.rule}@${f.line}/${f.severity}`), ['otlp/parent-exists@31/info']);
     assert.deepEqual(await findingsOf(CANONICAL, 'check'), []);
   });
 });
@@ -60,7 +60,7 @@ describe('otlp adapter: AgentLedger trace.otlp.json exports', () => {
       for (const x of n) assert.ok(text[x.line - 1].includes(`"spanId": "${x.id!.split('/')[1]}"`), `line ${x.line} holds span ${x.id}`);
       assert.equal(n[0].kind, 'run_created');
       assert.ok(m.events.get(4).hashRefs.some((h) => h.field === 'attributes.agentledger.payload_hash' && h.algorithm === 'sha256'));
-      assert.deepEqual(await findingsOf(file, 'verify'), ['otlp/no-chain@1']);
+      assert.deepEqual(await findingsOf(file, 'verify'), []);
       assert.deepEqual(await findingsOf(file, 'check'), []);
     });
   }
@@ -94,7 +94,7 @@ describe('otlp adapter: JSON lines of documents with GenAI spans', () => {
     assert.ok(failed.mentions.some((x) => x.field === 'links[0]' && x.id === '0af7651916cd43dd8448eb211c80319c/00f067aa0ba902b7'));
     assert.equal(remote.parent, -1);
     assert.deepEqual(m.formatTotals, { errors: 1, inputTokens: 1200, outputTokens: 340, toolCalls: 1 });
-    assert.deepEqual(await findingsOf(GENAI, 'verify'), ['otlp/no-chain@1', 'otlp/parent-exists@2']);
+    assert.deepEqual(await findingsOf(GENAI, 'verify'), ['otlp/parent-exists@2']);
     assert.deepEqual(await findingsOf(GENAI, 'check'), []);
   });
 

@@ -33,7 +33,7 @@ describe('otlp rules', () => {
       'otlp/document-shape': 'verify/error', 'otlp/id-format': 'verify/error', 'otlp/span-id-unique': 'verify/warning',
       'otlp/parent-exists': 'verify/info', 'otlp/parent-cycle': 'verify/error', 'otlp/time-order': 'check/warning',
       'otlp/kind-value': 'check/warning', 'otlp/attribute-value': 'check/error', 'otlp/status-code': 'check/info',
-      'otlp/span-schema': 'check/warning', 'otlp/no-chain': 'verify/info',
+      'otlp/span-schema': 'check/warning',
     });
   });
 

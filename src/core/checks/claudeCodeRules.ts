@@ -42,8 +42,6 @@ export const CLAUDE_CODE_RULES: RuleInfo[] = [
   { id: 'claude/message-schema', format: 'claude-code', mode: 'check', severity: 'warning', summary: 'A field has the wrong type for its line type.',
     explanation: 'Message lines carry a Messages API message (user: role user, string or block content; assistant: role assistant, block content, usage counts); tool_use blocks have id, name and an input object; tool_result blocks a tool_use_id. Keys are optional (fixtures omit ids) but typed when present.',
     example: '{"type":"assistant","message":{"role":"assistant","content":"text"}}' },
-  { id: 'claude/no-chain', format: 'claude-code', mode: 'verify', severity: 'info', summary: 'Claude Code transcripts have no hash chain and no blobs.',
-    explanation: 'Nothing in a transcript proves it unchanged: verification covers line shape, uuids and parent links only.' },
 ];
 
 /** Claude Code transcript verification (uuids, parents, cycles, summaries) and conformance (pairing, sidechains, schema). */

@@ -33,8 +33,6 @@ export const CODEX_RULES: RuleInfo[] = [
   { id: 'codex/payload-schema', format: 'codex', mode: 'check', severity: 'warning', summary: 'A payload field has the wrong type for its item.',
     explanation: 'Payloads follow codex-rs/protocol: session_meta has id, timestamp, cwd, originator and cli_version; turn_context cwd, approval_policy, sandbox_policy and model; function_call name, arguments (text) and call_id; outputs a call_id and output. Unknown fields and unknown item types are allowed.',
     example: '{"type":"session_meta","payload":{"id":"…","cwd":"/p"}}' },
-  { id: 'codex/no-chain', format: 'codex', mode: 'verify', severity: 'info', summary: 'Codex rollouts have no hash chain and no blobs.',
-    explanation: 'Nothing in a rollout proves it unchanged: verification covers line shape and the session header only.' },
 ];
 
 /** Rollouts are JSONL; a document forced into this format is read element by element at its events' lines. */

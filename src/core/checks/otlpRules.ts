@@ -36,8 +36,6 @@ export const OTLP_RULES: RuleInfo[] = [
   { id: 'otlp/span-schema', format: 'otlp', mode: 'check', severity: 'warning', summary: 'A span field has the wrong type.',
     explanation: 'Fields without a rule of their own are checked against the OTLP proto: name is a string, flags and dropped counts are non-negative integers, events and links are arrays of objects, traceState and status.message are strings.',
     example: '{"name":42}' },
-  { id: 'otlp/no-chain', format: 'otlp', mode: 'verify', severity: 'info', summary: 'OTLP has no hash chain and no content blobs.',
-    explanation: 'OTLP/JSON carries no integrity data: verification can only check ids, parent links and the document shape, not that spans were left unchanged.' },
 ];
 
 /** OTLP/JSON verification (shape, ids, parents) and conformance (times, kinds, attribute values, status). */

@@ -68,8 +68,6 @@ const ENTRIES: Entry[] = [
   ['enum-values', 'check', 'warning', 'Enumerated fields use known values.',
     'ToolErrorKind, operation_cancelled.reason, memory_kind, RollbackReason.kind and permission_resolved.responder (user, policy_gate; Node writes host). Upstream fixtures use error kinds outside the core set.',
     '"error_kind":"file_not_found"'],
-  ['no-chain', 'verify', 'info', 'The session log has no hash chain.',
-    'Only the kernel journal is hash-chained. For a session log, verification covers framing and seq density only.'],
   ['journal-record-digest', 'verify', 'error', 'record_digest is the digest of the canonical record.',
     'record_digest = sha256 over the canonical JSON of the record without record_digest (§8.4). A mismatch means the record was edited.'],
   ['journal-input-digest', 'verify', 'error', 'input_digest is the digest of the canonical input bytes.',

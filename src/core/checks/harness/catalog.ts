@@ -65,8 +65,6 @@ const ENTRIES: Entry[] = [
   ['effect-policy', 'check', 'info', 'The policy decision differs from the default policy for the call\'s effect.',
     'Default policy: read_only → allow; workspace_write and network → require_approval; external_side_effect and secret_access → deny. Hosts may configure their own policy, so this is a fact, not a fault.',
     'effect external_side_effect with decision require_approval'],
-  ['no-chain', 'verify', 'info', 'The format has no cryptographic chain.',
-    'Harness ledgers carry no hashes. Verification consists of seq contiguity, the run_id binding and (with check) the state-machine replay; an edited record that keeps seq and run_id is not detectable.'],
 ];
 
 /** The harness-ledger rule catalog, ids and severities as in the format doc's §9. */

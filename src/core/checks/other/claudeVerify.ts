@@ -92,7 +92,7 @@ async function summaryLeafFindings(path: string, lines: ClaudeLine[], byUuid: Ma
   }
 }
 
-/** Integrity of a transcript: line shape, unique uuids, parents, cycles, summary leaves, and the no-chain note. */
+/** Integrity of a transcript: line shape, unique uuids, parents, cycles, and summary leaves. */
 export async function verifyClaude(path: string, lines: ClaudeLine[]): Promise<Finding[]> {
   const out: Finding[] = [];
   const byUuid = uuidIndex(lines);
@@ -100,6 +100,5 @@ export async function verifyClaude(path: string, lines: ClaudeLine[]): Promise<F
   uniqueAndParentFindings(lines, byUuid, out);
   cycleFindings(byUuid, out);
   await summaryLeafFindings(path, lines, byUuid, out);
-  out.push({ rule: 'claude/no-chain', severity: 'info', line: 1, message: 'Claude Code transcripts have no hash chain and no content blobs; only line shape, uuids and parent links were verified.' });
   return out;
 }

@@ -55,7 +55,6 @@ export function verifyCodex(path: string, lines: CodexLine[]): Finding[] {
   if (m && id && m[1].toLowerCase() !== id.toLowerCase()) {
     out.push(f('codex/file-name-id', 'info', metas[0].line, `The file name names session ${m[1]}, but session_meta.payload.id is ${id}.`));
   }
-  out.push(f('codex/no-chain', 'info', 1, 'Codex rollouts have no hash chain and no content blobs; only line shape and the session header were verified.'));
   return out;
 }
 
