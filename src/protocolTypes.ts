@@ -41,6 +41,15 @@ export interface RowData {
   context?: boolean;
   /** The line is not valid JSON; `label` holds the reason. */
   malformed?: boolean;
+  /** Substrings of `label` that are ids known to the trace (own, parent, mentions), drawn as id links. */
+  idSpans?: IdSpan[];
+}
+
+/** Where an id appears in a row label: [start, end) in UTF-16 units. */
+export interface IdSpan {
+  start: number;
+  end: number;
+  id: string;
 }
 
 /** A short description of one event, for parents, hover cards and lists. */

@@ -35,6 +35,7 @@ export class App {
       this.persist({ topLine });
       post({ type: 'viewport', topLine });
     },
+    idLink: (a, id) => this.idLinks.attach(a, id),
   });
   private readonly idLinks = new IdLinks((requestId, id) => post({ type: 'resolveId', requestId, id }), (t) => this.jump(t.node));
   private readonly history = new SelectionHistory();

@@ -49,6 +49,8 @@ export interface RowFlags {
   listFocused: boolean;
   selected: boolean;
   query: string;
+  /** Makes an id link (hover card, click jumps) of an element; without it ids in labels stay plain text. */
+  idLink?: (a: HTMLElement, id: string) => HTMLElement;
 }
 
 /** Fills a pooled row with `data` (or a placeholder while its page loads). */
@@ -64,6 +66,7 @@ export function fillRow(r: HTMLElement, row: number, data: RowData | undefined, 
     r.classList.add('placeholder');
     r.removeAttribute('data-node');
     label.textContent = '…';
+    drawnLabels.delete(label);
     twistie.className = 'twistie codicon';
     kindIcon.className = 'kind-icon codicon';
     badge.className = 'badge codicon';
@@ -86,14 +89,40 @@ export function fillRow(r: HTMLElement, row: number, data: RowData | undefined, 
   twistie.className = `twistie codicon${data.hasChildren ? (data.expanded ? ' codicon-chevron-down' : ' codicon-chevron-right') : ''}`;
   kindIcon.className = `kind-icon codicon codicon-${data.malformed ? 'bracket-error' : CATEGORY_ICONS[data.category] ?? 'circle-small'}`;
   kindIcon.title = data.kind;
-  label.textContent = '';
-  label.appendChild(data.match && f.query ? highlighted(data.label, f.query) : document.createTextNode(data.label));
+  fillLabel(label, data, f);
   label.title = `${data.label}\n${data.kind} · line ${data.line}`;
   badge.className = `badge codicon${data.badge ? ` codicon-${BADGE_ICONS[data.badge]} badge-${data.badge}` : ''}`;
   badge.title = data.badge ? `${data.badge}: see the Checks list` : '';
   dur.textContent = formatDuration(data.durationMs);
   tok.textContent = formatTokens(data.tokensIn, data.tokensOut);
   off.textContent = formatOffset(data.offsetMs);
+}
+
+/** What a label was last drawn from: rows refill on every scroll frame, and rebuilding would drop a hovered link. */
+const drawnLabels = new WeakMap<HTMLElement, string>();
+
+/** The label text with find matches marked and its id spans as id links (textContent only). */
+function fillLabel(label: HTMLElement, data: RowData, f: RowFlags): void {
+  const query = data.match ? f.query : '';
+  const spans = f.idLink ? (data.idSpans ?? []) : [];
+  const key = JSON.stringify([data.label, query, spans]);
+  if (drawnLabels.get(label) === key) return;
+  drawnLabels.set(label, key);
+  label.textContent = '';
+  const text = (s: string) => label.appendChild(query ? highlighted(s, query) : document.createTextNode(s));
+  let at = 0;
+  for (const s of spans) {
+    if (s.start < at || s.end > data.label.length) continue;
+    if (s.start > at) text(data.label.slice(at, s.start));
+    const link = el('span', { class: 'row-id-link' });
+    link.appendChild(query ? highlighted(data.label.slice(s.start, s.end), query) : document.createTextNode(data.label.slice(s.start, s.end)));
+    f.idLink!(link, s.id);
+    // One tab stop for the whole tree: links in rows are for the mouse; keyboard users have the detail pane.
+    link.removeAttribute('tabindex');
+    label.appendChild(link);
+    at = s.end;
+  }
+  if (at < data.label.length || at === 0) text(data.label.slice(at));
 }
 
 function setModifier(r: HTMLElement, prefix: string, value: string): void {

@@ -21,6 +21,8 @@ export interface TreeCallbacks {
   revealNode(node: number, select: boolean): void;
   /** The first row in view changed. */
   viewport(topLine: number | null): void;
+  /** Makes an element an id link (hover card, click jumps to the event the id names). */
+  idLink?: (a: HTMLElement, id: string) => HTMLElement;
 }
 
 /** See the file comment. */
@@ -144,7 +146,7 @@ export class TreeView {
       r.style.transform = `translateY(${base + j * ROW_HEIGHT}px)`;
       const data = this.cache.get(row);
       if (!data) missing = true;
-      fillRow(r, row, data, { focused: row === this.focusRow, listFocused: focused, selected: data !== undefined && data.node === this.selectedNode, query: this.findQuery });
+      fillRow(r, row, data, { focused: row === this.focusRow, listFocused: focused, selected: data !== undefined && data.node === this.selectedNode, query: this.findQuery, idLink: this.cb.idLink });
       if (row === this.focusRow) active = r.id;
     }
     if (active) this.element.setAttribute('aria-activedescendant', active);

@@ -4,7 +4,7 @@
  */
 import type { MalformedLine, TraceModel } from '../core/loadTrace';
 import type { Severity } from '../core/model';
-import type { EventSummary, RowData } from '../protocol';
+import type { EventSummary, IdSpan, RowData } from '../protocol';
 import { malformedIndex, malformedNode, RowProjection, TreeSource } from './rowModel';
 
 /** The projection's view of a trace model. */
@@ -73,7 +73,37 @@ function eventRow(model: TraceModel, rows: RowProjection, i: number, deco: RowDe
   if (badge) row.badge = badge;
   if (deco.isMatch(i)) row.match = true;
   if (rows.isContext(i)) row.context = true;
+  const spans = labelIdSpans(model, i, e.label);
+  if (spans.length > 0) row.idSpans = spans;
   return row;
+}
+
+/** Most id links one row label carries; labels are short, and each link costs the webview listeners. */
+const MAX_ID_SPANS = 4;
+/** Ids shorter than this ("1", "a") would match inside ordinary words. */
+const MIN_ID_LENGTH = 3;
+
+/**
+ * The ids known to the trace (the event's own, its parent's, its mentions) that appear verbatim in its label,
+ * first occurrence each, in label order, non-overlapping (a longer id wins over one it contains).
+ */
+export function labelIdSpans(model: TraceModel, i: number, label: string): IdSpan[] {
+  const t = model.events;
+  const ids = new Set<string>();
+  const own = t.id(i);
+  if (own !== null) ids.add(own);
+  const pid = t.parentId(i);
+  if (pid !== null) ids.add(pid);
+  for (const m of t.mentionsOf(i)) ids.add(m.id);
+  const found: IdSpan[] = [];
+  for (const id of [...ids].sort((a, b) => b.length - a.length)) {
+    if (id.length < MIN_ID_LENGTH) continue;
+    const start = label.indexOf(id);
+    if (start < 0) continue;
+    const end = start + id.length;
+    if (!found.some((s) => start < s.end && end > s.start)) found.push({ start, end, id });
+  }
+  return found.sort((a, b) => a.start - b.start).slice(0, MAX_ID_SPANS);
 }
 
 function malformedRow(m: MalformedLine, node: number, deco: RowDecorations): RowData {

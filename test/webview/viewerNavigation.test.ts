@@ -148,6 +148,30 @@ describe('trace viewer webview: id navigation (Chromium)', function () {
     assert.ok(await selectedRowVisible(v));
   });
 
+  it('ids in tree labels are links: hover card, click jumps; a click elsewhere on the row selects it', async () => {
+    const v = await view(MURMUR);
+    const link = '.row[data-line="6"] .label .row-id-link';
+    await v.page.waitForSelector(link);
+    assert.equal(await v.page.$eval(link, (e: Any) => e.textContent), 'tsk_1');
+    assert.equal(await v.page.$eval('.row[data-line="6"] .label', (e: Any) => e.textContent), 'task_end tsk_1 ok 2 turns 1.7k→76 tokens 2.5 s', 'the label text is unchanged');
+    assert.ok(!(await v.page.$('.row[data-line="3"] .row-id-link')), 'a label without ids has no links');
+    assert.equal(await v.page.$eval(link, (e: Any) => e.hasAttribute('tabindex')), false, 'the tree stays one tab stop');
+    await selectLine(v, 6);
+    assert.ok(await v.page.$('.row[data-line="6"].selected'), 'a click on the label outside the id selects the row');
+    await v.page.hover(link);
+    await v.page.waitForSelector('.hover-card:not([hidden])');
+    const card = await v.page.$eval('.hover-card', (e: Any) => e.textContent);
+    assert.match(card, /^task_start line 2/);
+    assert.match(card, /first event that mentions it/);
+    await v.screenshot('nav-tree-id-hover');
+    const since = v.received.length;
+    await v.page.click(link);
+    await shown(v, 2, since);
+    assert.ok(!(await v.page.$('.row[data-line="6"].selected')), 'the clicked row is not selected');
+    assert.equal(await v.page.$eval('.hover-card', (e: Any) => e.hidden), true);
+    assert.equal(await v.page.evaluate(() => (globalThis as Any).document.activeElement?.classList.contains('tree-scroll')), true, 'focus stays on the tree');
+  });
+
   it('caps the children list with a "more" count', async () => {
     const file = join(tempDir(), 'wide.jsonl');
     const lines = ['{"type":"session_start","id":"root"}'];
