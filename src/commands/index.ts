@@ -31,7 +31,6 @@ export function registerCommands(context: vscode.ExtensionContext, viewers: Trac
       const maxMB = cfg.get<number>('checkOnOpenMaxMB', 50);
       void vscode.workspace.fs.stat(uri).then(async (st) => {
         if (st.size > maxMB * 1024 * 1024) return;
-        models.forget(uri);
         await checks.runOne(uri, 'verify');
         await checks.runOne(uri, 'check');
       });

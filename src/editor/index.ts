@@ -150,6 +150,13 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     onDidOpenViewer: openEmitter.event,
     setBlobResolver: (r) => (blobResolver = r),
     activeUri: () => active?.uri,
+    loadedModel: async (uri) => {
+      const h = handles.get(uri.toString());
+      if (!h) return undefined;
+      const first = await h.whenLoaded();
+      // After live appends the document holds a newer complete model than the first one.
+      return h.model && !h.model.partial && !h.model.cancelled ? h.model : first;
+    },
     revealLine: async (uri, line) => {
       const h = handles.get(uri.toString());
       if (!h || h.viewers.length === 0 || !(await h.whenLoaded())) return false;
