@@ -3,11 +3,10 @@
  * severities follow the doc; `bundle-events`, `bundle-missing` and `payload-schema` are this viewer's own.
  */
 import { Finding, Severity } from '../../model';
+import { rulesFromEntries, RuleEntry } from '../ruleEntries';
 import { RuleInfo } from '../types';
 
-type Entry = [id: string, mode: 'verify' | 'check', severity: Severity, summary: string, explanation: string, example?: string];
-
-const ENTRIES: Entry[] = [
+const ENTRIES: RuleEntry[] = [
   ['line-json', 'verify', 'error', 'A line is not a JSON object.',
     'Every non-blank line of events.jsonl and trace.jsonl is one JSON object. Rust trace_jsonl builds lines with format! and never escapes values, so an event type containing a quote produces a line that does not parse.',
     '{"trace_id":"run_1","span_id":"evt-000003","name":"my"odd"type"}'],
@@ -91,15 +90,7 @@ const ENTRIES: Entry[] = [
 ];
 
 /** The AgentLedger rules as catalog entries. */
-export const AGENTLEDGER_RULES: RuleInfo[] = ENTRIES.map(([id, mode, severity, summary, explanation, example]) => ({
-  id: `agentledger/${id}`,
-  format: 'agentledger',
-  mode,
-  severity,
-  summary,
-  explanation,
-  ...(example ? { example } : {}),
-}));
+export const AGENTLEDGER_RULES: RuleInfo[] = rulesFromEntries('agentledger', 'agentledger', ENTRIES);
 
 const SEVERITY = new Map(AGENTLEDGER_RULES.map((r) => [r.id, r.severity]));
 

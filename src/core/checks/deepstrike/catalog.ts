@@ -1,8 +1,7 @@
+import { rulesFromEntries, RuleEntry } from '../ruleEntries';
 import { RuleInfo } from '../types';
 
-type Entry = [id: string, mode: RuleInfo['mode'], severity: RuleInfo['severity'], summary: string, explanation: string, example?: string];
-
-const ENTRIES: Entry[] = [
+const ENTRIES: RuleEntry[] = [
   ['line-json', 'verify', 'error', 'Every non-blank line parses as a JSON object.',
     'A session log is JSONL, one {seq, event} object per line; *.events.json arrays hold one record per element. A last line without a newline that does not parse is a torn tail (warning).',
     '{"seq":3,"event":{"kind":"tool_comp'],
@@ -89,6 +88,4 @@ const ENTRIES: Entry[] = [
 ];
 
 /** The DeepStrike rule catalog, ids and severities as in the format doc's §11. */
-export const DEEPSTRIKE_RULES: RuleInfo[] = ENTRIES.map(([id, mode, severity, summary, explanation, example]) => ({
-  id: `deepstrike/${id}`, format: 'deepstrike', mode, severity, summary, explanation, ...(example ? { example } : {}),
-}));
+export const DEEPSTRIKE_RULES: RuleInfo[] = rulesFromEntries('deepstrike', 'deepstrike', ENTRIES);

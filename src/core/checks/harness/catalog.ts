@@ -1,8 +1,7 @@
+import { rulesFromEntries, RuleEntry } from '../ruleEntries';
 import { RuleInfo } from '../types';
 
-type Entry = [id: string, mode: RuleInfo['mode'], severity: RuleInfo['severity'], summary: string, explanation: string, example?: string];
-
-const ENTRIES: Entry[] = [
+const ENTRIES: RuleEntry[] = [
   ['line-json', 'verify', 'error', 'Every non-blank line parses as a JSON object.',
     'The ledger is JSONL: one object per line. A line that does not parse was torn or edited. A last line without a newline is a torn tail (a warning): the server counts only bytes up to the last newline as committed and truncates the rest on reopen.',
     '{"v":1,"record":{"seq":4,"occurred_at_ms":17'],
@@ -68,6 +67,4 @@ const ENTRIES: Entry[] = [
 ];
 
 /** The harness-ledger rule catalog, ids and severities as in the format doc's §9. */
-export const HARNESS_RULES: RuleInfo[] = ENTRIES.map(([id, mode, severity, summary, explanation, example]) => ({
-  id: `harness/${id}`, format: 'harness-ledger', mode, severity, summary, explanation, ...(example ? { example } : {}),
-}));
+export const HARNESS_RULES: RuleInfo[] = rulesFromEntries('harness', 'harness-ledger', ENTRIES);
