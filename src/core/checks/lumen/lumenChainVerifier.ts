@@ -3,7 +3,7 @@ import { Finding, Severity } from '../../model';
 import { CheckContext, LineInput, StreamCheck } from '../types';
 import { findDocHashSource } from './lumenDocSource';
 import { LumenLineReader, nextSeq, seqNumber } from './lumenLine';
-import { blankLineFinding, bomFinding, EndTracker, tornLines } from './lumenShared';
+import { bomFinding, EndTracker, openLine, tornLines } from './lumenShared';
 
 const { seq: SEQ, kind: KIND, prev_hash: PREV_HASH, hash: HASH, doc_hash: DOC_HASH, details: DETAILS } = SLOT;
 const CHAIN_RULES = new Set(['lumen/chain-seq', 'lumen/chain-genesis', 'lumen/chain-prev-hash', 'lumen/event-hash']);
@@ -31,17 +31,10 @@ export class LumenChainVerifier implements StreamCheck {
   }
 
   add(input: LineInput): void {
-    if (this.torn.has(input.line)) return this.end.torn(input.line);
-    if (input.blank) {
-      this.findings.push(blankLineFinding(input.line));
-      return;
-    }
+    const opened = openLine(input, this.torn, this.end, this.reader, this.findings);
+    if (opened === 'invalid') this.breakChain();
+    if (opened !== 'read') return;
     const r = this.reader;
-    if (!r.read(input.text, input.validJson ?? input.value !== undefined)) {
-      this.findings.push({ rule: 'lumen/line-json', severity: 'error', line: input.line, message: `invalid JSON in trace at line ${input.line}: ${r.error}` });
-      this.breakChain();
-      return;
-    }
     const line = input.line;
     for (const f of r.loadFindings(line)) this.findings.push(f);
     this.lineNotes(line);

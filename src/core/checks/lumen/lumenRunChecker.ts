@@ -4,7 +4,7 @@ import { Finding, Severity } from '../../model';
 import { CheckContext, LineInput, StreamCheck } from '../types';
 import { kindFieldProblem } from './lumenKindSchemas';
 import { LumenLineReader, seqNumber } from './lumenLine';
-import { blankLineFinding, bomFinding, EndTracker, tornLines } from './lumenShared';
+import { bomFinding, EndTracker, openLine, tornLines } from './lumenShared';
 
 type RunState = 'start' | 'inRun' | 'inCell' | 'cellDone' | 'errored' | 'ended';
 const FRAME_EVENTS = new Set(['vm_step', 'tool_call', 'schema_validate']);
@@ -35,16 +35,8 @@ export class LumenRunChecker implements StreamCheck {
   }
 
   add(input: LineInput): void {
-    if (this.torn.has(input.line)) return this.end.torn(input.line);
-    if (input.blank) {
-      this.findings.push(blankLineFinding(input.line));
-      return;
-    }
+    if (openLine(input, this.torn, this.end, this.reader, this.findings) !== 'read') return;
     const r = this.reader;
-    if (!r.read(input.text, input.validJson ?? input.value !== undefined)) {
-      this.findings.push({ rule: 'lumen/line-json', severity: 'error', line: input.line, message: `invalid JSON in trace at line ${input.line}: ${r.error}` });
-      return;
-    }
     this.line = input.line;
     this.seq = seqNumber(r.seqText());
     for (const f of r.loadFindings(input.line)) this.findings.push(f);

@@ -1,5 +1,6 @@
 import { Finding } from '../../model';
-import { CheckContext } from '../types';
+import { CheckContext, LineInput } from '../types';
+import type { LumenLineReader } from './lumenLine';
 
 /** Lines the loader reported as an incomplete last line (parse/torn-tail); not reported again. */
 export function tornLines(ctx: CheckContext): Set<number> {
@@ -51,4 +52,25 @@ export class EndTracker {
       message: `trace truncated (no run_end): ${last}${torn}; a finished run ends with run_end`,
     };
   }
+}
+
+/**
+ * The start of reading one line, shared by the chain verifier and the run checker: a torn tail ends the
+ * run, a blank or unparseable line is a `lumen/line-json` finding. Returns 'read' when `reader` holds the
+ * line, 'invalid' when it is not JSON, 'skipped' otherwise.
+ */
+export function openLine(input: LineInput, torn: ReadonlySet<number>, end: EndTracker, reader: LumenLineReader, findings: Finding[]): 'read' | 'invalid' | 'skipped' {
+  if (torn.has(input.line)) {
+    end.torn(input.line);
+    return 'skipped';
+  }
+  if (input.blank) {
+    findings.push(blankLineFinding(input.line));
+    return 'skipped';
+  }
+  if (!reader.read(input.text, input.validJson ?? input.value !== undefined)) {
+    findings.push({ rule: 'lumen/line-json', severity: 'error', line: input.line, message: `invalid JSON in trace at line ${input.line}: ${reader.error}` });
+    return 'invalid';
+  }
+  return 'read';
 }
