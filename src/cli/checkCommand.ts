@@ -63,7 +63,7 @@ function humanReport(mode: CheckMode) {
     const head =
       mode === 'verify'
         ? r.ok
-          ? `${r.file}: ${r.format}: intact: ${r.checked} events verified`
+          ? `${r.file}: ${r.format}: intact: ${r.checked} event${r.checked === 1 ? '' : 's'} verified`
           : `${r.file}: ${r.format}: broken at line ${errors[0].line} (${errors.length} error${errors.length === 1 ? '' : 's'})`
         : `${r.file}: ${r.format}: ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'} (${errors.length} error${errors.length === 1 ? '' : 's'}) in ${r.checked} events`;
     const scope = mode === 'verify' ? [`  (${VERIFICATION_SCOPE[r.format]})`] : [];

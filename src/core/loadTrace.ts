@@ -71,7 +71,11 @@ const SNIFF_VALUES = 20;
  */
 export async function loadTrace(path: string, options: LoadOptions = {}): Promise<TraceModel> {
   const info = await stat(path);
-  if (!info.isFile()) throw new Error(`${path}: not a regular file`);
+  if (!info.isFile()) {
+    const err: NodeJS.ErrnoException = new Error(info.isDirectory() ? 'is a directory' : 'not a regular file');
+    err.code = info.isDirectory() ? 'EISDIR' : 'ENOTREG';
+    throw err;
+  }
   const maxLineBytes = options.maxLineBytes ?? 256 * 1024 * 1024;
   const sampleBase = { fileName: basename(path), path: path.replace(/\\/g, '/') };
   const table = new EventTable();
