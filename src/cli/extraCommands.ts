@@ -1,4 +1,4 @@
-import type { CliCommand } from '../cli';
+import type { CliCommand } from './main';
 import { CHECK_HELP, makeCheckCommand, VERIFY_HELP } from './checkCommand';
 import { version } from '../../package.json';
 

@@ -1,5 +1,5 @@
-import { ADAPTERS } from './formats/registry';
-import { SniffSample } from './formats/types';
+import { ADAPTERS } from './formats';
+import { SniffSample } from './format';
 import { FormatName } from './model';
 
 /** The detector's verdict for a file, with how sure it is and the runners-up. */

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { TraceBlobs } from '../../src/blobView/blobResolver';
-import type { SessionHost } from '../../src/editor/sessionHost';
+import { TraceBlobs } from '../../src/viewer/blobResolver';
+import type { SessionHost } from '../../src/viewer/sessionHost';
 import { SCREENSHOTS, viewerSuite, ViewerPage } from './harness';
 
 const SESSION = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf');

@@ -12,9 +12,9 @@ import { extname, join, resolve } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import type { FormatName } from '../../src/core/model';
 import { loadTrace, TraceModel } from '../../src/core/loadTrace';
-import { parseWebviewMessage } from '../../src/editor/validateMessage';
-import { ViewerSession } from '../../src/editor/viewerSession';
-import { renderViewerHtml } from '../../src/editor/webviewHtml';
+import { parseWebviewMessage } from '../../src/viewer/validateMessage';
+import { ViewerSession } from '../../src/viewer/viewerSession';
+import { renderViewerHtml } from '../../src/viewer/webviewHtml';
 import type { HostMessage, PersistedViewState, WebviewMessage } from '../../src/protocol';
 import { THEME_CLASS, THEMES } from './themes';
 

@@ -4,7 +4,7 @@ import { FileHandle } from 'node:fs/promises';
 import { BlobHashMethod } from './blobReference';
 import { openLocated } from './blobSafety';
 import { Fnv1a64 } from '../digests';
-import { canonicalJsonSha256OfBuffer, PythonCanonicalJsonHasher } from './pythonCanonicalJson';
+import { canonicalJsonSha256OfBuffer, PythonCanonicalJsonHasher } from '../json/pythonCanonicalJson';
 
 /** The result of rehashing one blob file. */
 export type HashOutcome =

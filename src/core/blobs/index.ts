@@ -19,5 +19,5 @@ export type { BlobRoot } from './blobSafety';
 export { scanLineForBlobRefs } from './blobReferenceScan';
 export type { LineRef } from './blobReferenceScan';
 export { BLOB_RULE, BlobVerifier } from './blobVerification';
-export { canonicalJsonSha256OfBuffer, PythonCanonicalJsonHasher } from './pythonCanonicalJson';
-export { canonicalScalar, pythonFloatRepr } from './jsonTokenizer';
+export { canonicalJsonSha256OfBuffer, PythonCanonicalJsonHasher } from '../json/pythonCanonicalJson';
+export { canonicalScalar, pythonFloatRepr } from '../json/jsonTokenizer';

@@ -1,14 +1,14 @@
 import { FormatName } from '../model';
-import { agentledgerRules } from './agentledgerRules';
+import { agentledgerRules } from '../formats/agentledger/rules';
 import { blobRules } from './blobRules';
-import { claudeCodeRules } from './claudeCodeRules';
-import { codexRules } from './codexRules';
-import { deepstrikeRules } from './deepstrikeRules';
+import { claudeCodeRules } from '../formats/claude-code/rules';
+import { codexRules } from '../formats/codex/rules';
+import { deepstrikeRules } from '../formats/deepstrike/rules';
 import { genericRules } from './genericRules';
-import { harnessLedgerRules } from './harnessLedgerRules';
-import { lumenRules } from './lumenRules';
-import { murmurRules } from './murmurRules';
-import { otlpRules } from './otlpRules';
+import { harnessLedgerRules } from '../formats/harness-ledger/rules';
+import { lumenRules } from '../formats/lumen/rules';
+import { murmurRules } from '../formats/murmur/rules';
+import { otlpRules } from '../formats/otlp/rules';
 import { RuleInfo, RuleModule } from './types';
 
 /** Every rule module; the generic one applies to all formats. */

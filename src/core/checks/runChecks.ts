@@ -1,4 +1,4 @@
-import { parseLine, ParsedLine } from '../jsonLine';
+import { parseLine, ParsedLine } from '../json/jsonLine';
 import { LineSpan, scanLines } from '../lineIndexer';
 import { TraceModel } from '../loadTrace';
 import { Finding, FormatName, Severity } from '../model';

@@ -1,6 +1,6 @@
 import { EventCategory, EventDraft, EventStatus, HashRef } from '../../model';
 import { formatDuration, isObj, label, num, obj, Obj, parseDigest, short, str } from '../common';
-import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../types';
+import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { isLumenKind } from './lumenFields';
 import { makeTimestampReader } from './lumenTime';
 

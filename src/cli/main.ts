@@ -1,0 +1,58 @@
+import { UsageError } from './args';
+import { UnreadableError } from './io';
+import { summaryCommand, SUMMARY_HELP } from './summaryCommand';
+import { treeCommand, TREE_HELP } from './treeCommand';
+import { CLI_COMMANDS_EXTRA } from './extraCommands';
+
+/** A subcommand: its help text and its runner, which returns the exit code. */
+export interface CliCommand {
+  help: string;
+  /** One line for the command list. */
+  summary: string;
+  run(argv: string[]): Promise<number>;
+}
+
+const COMMANDS: Record<string, CliCommand> = {
+  summary: { help: SUMMARY_HELP, summary: 'format, events, runs, time span and totals of a trace', run: summaryCommand },
+  tree: { help: TREE_HELP, summary: 'the event tree (--json: nodes with line, id, kind, parentLine, label)', run: treeCommand },
+  ...CLI_COMMANDS_EXTRA,
+};
+
+const MAIN_HELP = `Usage: agent-trace <command> [options]
+
+Commands:
+${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`).join('\n')}
+
+Run 'agent-trace <command> --help' for a command's options.
+Formats: murmur, harness-ledger, lumen, agentledger, deepstrike, claude-code, codex, otlp, generic.`;
+
+/** Runs the CLI and returns the exit code (0 ok, 1 findings, 2 unreadable or bad usage). */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(MAIN_HELP + '\n');
+    return name === undefined ? 2 : 0;
+  }
+  const cmd = COMMANDS[name];
+  try {
+    if (!cmd) throw new UsageError(`unknown command '${name}'; try 'agent-trace --help'`);
+    return await cmd.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`agent-trace: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof UnreadableError) {
+      process.stderr.write(`agent-trace: ${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`agent-trace: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,122 @@
+import { isObj, obj, str } from '../common';
+import { ClaudeState, describeClaudeLine } from './claudeDescribe';
+import { LocateBudget } from '../locateBudget';
+import { EventBuilder, FormatAdapter, SniffResult, SniffSample, SourceRecord } from '../../format';
+
+/** The line types the format documents; others exist in newer versions and are shown generically. */
+export const CLAUDE_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'summary']);
+const MESSAGE_TYPES = new Set(['user', 'assistant', 'system']);
+
+/**
+ * The records of a Claude Code transcript held in one JSON document: claude-code-transcripts' `{"loglines":[…]}`
+ * wrapper, or null when the value is not that wrapper.
+ */
+export function claudeLoglines(v: unknown): unknown[] | null {
+  return isObj(v) && Array.isArray(v.loglines) ? v.loglines : null;
+}
+
+type LineClass = 'strong' | 'weak' | 'summary' | 'aux' | 'foreign';
+
+/** How much one value looks like a Claude Code transcript line. */
+function classify(v: unknown): LineClass {
+  if (!isObj(v)) return 'foreign';
+  const type = str(v, 'type');
+  if (type === null) return 'foreign';
+  const msg = obj(v, 'message');
+  if (MESSAGE_TYPES.has(type)) {
+    const linked = typeof v.uuid === 'string' && ('parentUuid' in v || typeof v.sessionId === 'string');
+    if (linked && (msg !== null || type === 'system')) return 'strong';
+    const role = str(msg, 'role');
+    return msg !== null && (role === type || type === 'system') && 'content' in msg ? 'weak' : 'foreign';
+  }
+  if (type === 'summary') return typeof v.summary === 'string' ? 'summary' : 'foreign';
+  // Newer versions write bookkeeping lines (file-history-snapshot, queue-operation, progress…) into the same file.
+  return typeof v.sessionId === 'string' || typeof v.messageId === 'string' || typeof v.uuid === 'string' ? 'aux' : 'foreign';
+}
+
+function sniffClaude(sample: SniffSample): SniffResult {
+  const wrapped = sample.values.length === 1 ? claudeLoglines(sample.values[0]) : null;
+  const values = (wrapped ?? sample.values).slice(0, 40);
+  if (values.length === 0) return { confidence: 0, reason: 'no values' };
+  const n: Record<LineClass, number> = { strong: 0, weak: 0, summary: 0, aux: 0, foreign: 0 };
+  for (const v of values) n[classify(v)]++;
+  if (n.foreign * 2 > values.length) return { confidence: 0, reason: 'most values are not transcript lines' };
+  const share = (values.length - n.foreign) / values.length;
+  const name = /\.jsonl?$/.test(sample.fileName) && /^[0-9a-f]{8}-|^agent-|session/i.test(sample.fileName) ? 0.02 : 0;
+  if (n.strong > 0) return { confidence: Math.min(1, 0.7 + 0.27 * share + name), reason: 'Claude Code transcript lines (type, uuid, parentUuid/sessionId, message)' };
+  if (n.weak > 0) {
+    // Without uuids only the Messages API shape is left; the loglines wrapper is claude-code-transcripts' own.
+    const base = wrapped ? 0.8 : 0.52;
+    return { confidence: Math.min(1, base + 0.15 * share + name), reason: wrapped ? 'claude-code-transcripts loglines document' : 'transcript lines without uuids (type user/assistant with a Messages API message)' };
+  }
+  if (n.summary > 0 && n.summary + n.aux === values.length) return { confidence: 0.6, reason: 'Claude Code summary lines only' };
+  return { confidence: 0, reason: 'no user or assistant lines' };
+}
+
+/** Text that identifies an element inside a document: its uuid, tool ids, timestamp. */
+function elementNeedles(v: unknown): string[] {
+  if (!isObj(v)) return [];
+  const out: string[] = [];
+  const add = (key: string, val: unknown) => {
+    if (typeof val !== 'string') return;
+    const j = JSON.stringify(val);
+    out.push(`"${key}": ${j}`, `"${key}":${j}`);
+  };
+  add('uuid', v.uuid);
+  const content = obj(v, 'message')?.content;
+  if (Array.isArray(content)) {
+    for (const b of content) if (isObj(b)) (b.type === 'tool_result' ? add('tool_use_id', b.tool_use_id) : add('id', b.id));
+  }
+  add('timestamp', v.timestamp);
+  add('leafUuid', v.leafUuid);
+  return out;
+}
+
+/** Gives document elements their own lines; never goes backwards, since elements are in document order. */
+class ElementLocator {
+  private last = 0;
+  private readonly budget = new LocateBudget();
+
+  place(rec: SourceRecord, v: unknown): SourceRecord {
+    if (!rec.locate) return rec;
+    // The nearest needle after the previous element is closest to this element's start.
+    let line: number | null = null;
+    for (const needle of elementNeedles(v)) {
+      const found = this.budget.locate(rec, needle);
+      if (found !== null && found > this.last && (line === null || found < line)) line = found;
+    }
+    line = line ?? Math.max(this.last, rec.line);
+    this.last = line;
+    return { ...rec, line };
+  }
+}
+
+/** Claude Code session transcripts: a tree by uuid/parentUuid, labels from message content. */
+export const claudeCodeAdapter: FormatAdapter = {
+  name: 'claude-code',
+  title: 'Claude Code transcript',
+  sniff: sniffClaude,
+  createBuilder(): EventBuilder {
+    const state = new ClaudeState();
+    const locator = new ElementLocator();
+    return {
+      add(rec, emit) {
+        const lines = rec.locate ? claudeLoglines(rec.value) : null;
+        if (lines === null) {
+          emit(describeClaudeLine(rec.value, state), locator.place(rec, rec.value));
+          return;
+        }
+        if (lines.length === 0) emit({ kind: 'loglines', category: 'other', label: 'transcript document with no lines' }, rec);
+        for (const el of lines) emit(describeClaudeLine(el, state), locator.place(rec, el));
+      },
+      totals: () => state.totals(),
+    };
+  },
+};
+
+/** The records a transcript document holds, in the order the builder emits their events. */
+export function claudeDocumentElements(doc: unknown): unknown[] {
+  const lines = claudeLoglines(doc);
+  if (lines) return lines.length === 0 ? [doc] : lines;
+  return Array.isArray(doc) ? doc : [doc];
+}

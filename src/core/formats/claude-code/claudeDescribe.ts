@@ -1,0 +1,186 @@
+import { EventDraft, EventStatus, IdMention } from '../../model';
+import { formatDuration, formatTokens, isObj, label, obj, Obj, parseTime, short, str, statusFromWord } from '../common';
+import { FormatTotals } from '../../format';
+import { contentBlocks, isInterruption, toolInputPreview, messageText, thinkingText, toolResults, toolUses, usageOf } from './claudeContent';
+
+/** What the builder remembers across lines: tool calls by id, API responses by message id, totals. */
+export class ClaudeState {
+  readonly toolUses = new Map<string, { name: string; time: number | null }>();
+  private readonly responses = new Map<string, { input: number; output: number; cacheRead: number; cacheCreation: number }>();
+  private toolCalls = 0;
+  private errors = 0;
+
+  /** True when an earlier line already carried this API response (a split message). */
+  seenResponse(messageId: string | null): boolean {
+    return messageId !== null && this.responses.has(messageId);
+  }
+
+  /** Records usage per API response; split lines repeat it, so the largest output count of the response wins. */
+  recordUsage(messageId: string | null, u: { input: number | null; output: number | null; cacheRead: number; cacheCreation: number }): void {
+    const key = messageId ?? `anonymous:${this.responses.size}`;
+    const prev = this.responses.get(key);
+    const next = { input: u.input ?? 0, output: u.output ?? 0, cacheRead: u.cacheRead, cacheCreation: u.cacheCreation };
+    if (!prev || next.output >= prev.output) this.responses.set(key, next);
+  }
+
+  countToolCall(): void {
+    this.toolCalls++;
+  }
+
+  countError(): void {
+    this.errors++;
+  }
+
+  totals(): FormatTotals {
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let cacheReadTokens = 0;
+    let cacheCreationTokens = 0;
+    for (const r of this.responses.values()) {
+      inputTokens += r.input;
+      outputTokens += r.output;
+      cacheReadTokens += r.cacheRead;
+      cacheCreationTokens += r.cacheCreation;
+    }
+    const t: FormatTotals = { toolCalls: this.toolCalls, errors: this.errors };
+    if (this.responses.size > 0) Object.assign(t, { inputTokens, outputTokens, cacheReadTokens, cacheCreationTokens });
+    return t;
+  }
+}
+
+/** `head: text…`, or just `head` when there is no text. */
+export function withText(head: string, text: string, max: number): string {
+  const t = short(text, max);
+  return t ? `${head}: ${t}` : head;
+}
+
+/** Fields every Claude Code line shares: uuid tree, time, session (sidechains get their own group). */
+function baseDraft(v: Obj, type: string): EventDraft {
+  const session = str(v, 'sessionId');
+  const mentions: IdMention[] = [];
+  for (const f of ['agentId', 'leafUuid', 'logicalParentUuid', 'toolUseID', 'parentToolUseID', 'messageId', 'requestId']) {
+    const id = str(v, f);
+    if (id) mentions.push({ field: f, id });
+  }
+  return {
+    kind: type,
+    category: 'other',
+    id: str(v, 'uuid'),
+    parentId: str(v, 'parentUuid'),
+    time: parseTime(v.timestamp),
+    label: type,
+    // A sidechain's clock runs beside the main chain's; separate groups keep time-order checks meaningful.
+    group: session === null ? null : v.isSidechain === true ? `${session}/sidechain` : session,
+    mentions,
+  };
+}
+
+function describeUser(v: Obj, d: EventDraft, st: ClaudeState): void {
+  const msg = obj(v, 'message');
+  const blocks = contentBlocks(msg);
+  const results = toolResults(blocks);
+  if (results.length > 0) {
+    // A result whose call is not in the file (a truncated head) keeps no name rather than a guess.
+    const names = results.map((r) => (r.toolUseId && st.toolUses.get(r.toolUseId)?.name) || '').filter((n) => n !== '');
+    const first = results[0].toolUseId ? st.toolUses.get(results[0].toolUseId) : undefined;
+    const failed = results.some((r) => r.isError);
+    const interrupted = results.some((r) => isInterruption(r.text));
+    d.category = 'tool';
+    d.tool = names[0] ?? null;
+    d.durationMs = d.time != null && first?.time != null ? Math.max(0, d.time - first.time) : null;
+    d.status = failed ? 'error' : interrupted ? 'warning' : 'ok';
+    if (failed) results.forEach((r) => r.isError && st.countError());
+    d.label = withText(label('tool_result', names.join(', '), failed ? 'error' : null, formatDuration(d.durationMs)), results[0].text || '(empty)', 60);
+    results.forEach((r) => r.toolUseId && d.mentions!.push({ field: `message.content[${r.index}].tool_use_id`, id: r.toolUseId }));
+    return;
+  }
+  const text = messageText(blocks) || (typeof msg?.content === 'string' ? msg.content : '');
+  const images = blocks.filter((b) => b.type === 'image').length;
+  d.category = 'message';
+  d.status = isInterruption(text) ? 'warning' : 'ok';
+  const prefix = v.isCompactSummary === true ? 'compact summary' : v.isMeta === true ? 'user (meta)' : 'user';
+  d.label = withText(label(prefix, images > 0 ? `[${images} image${images > 1 ? 's' : ''}]` : null), text || '(no text)', 72);
+}
+
+function assistantStatus(v: Obj, msg: Obj | null): EventStatus {
+  if (v.isApiErrorMessage === true) return 'error';
+  const stop = str(msg, 'stop_reason');
+  if (stop === 'max_tokens' || stop === 'refusal') return 'warning';
+  return 'ok';
+}
+
+function describeAssistant(v: Obj, d: EventDraft, st: ClaudeState): void {
+  const msg = obj(v, 'message');
+  const blocks = contentBlocks(msg);
+  const uses = toolUses(blocks);
+  const messageId = str(msg, 'id');
+  const continued = st.seenResponse(messageId);
+  const usage = usageOf(msg);
+  d.model = str(msg, 'model');
+  // A response split over several lines repeats its usage: only its first line shows tokens.
+  if (usage && !continued) {
+    d.tokensIn = usage.input;
+    d.tokensOut = usage.output;
+  }
+  if (usage) st.recordUsage(messageId, usage);
+  if (messageId) d.mentions!.push({ field: 'message.id', id: messageId });
+  d.status = assistantStatus(v, msg);
+  if (d.status === 'error') st.countError();
+  for (const u of uses) {
+    st.countToolCall();
+    if (u.id) {
+      st.toolUses.set(u.id, { name: u.name, time: d.time ?? null });
+      d.mentions!.push({ field: `message.content[${u.index}].id`, id: u.id });
+    }
+  }
+  const tokens = formatTokens(d.tokensIn, d.tokensOut);
+  const cont = continued ? '(cont.)' : null;
+  if (uses.length > 0) {
+    d.category = 'tool';
+    d.tool = uses[0].name;
+    const text = messageText(blocks) || (uses.length === 1 ? toolInputPreview(blocks[uses[0].index].input) : '');
+    d.label = withText(label('tool_use', uses.map((u) => u.name).join(', '), d.model, tokens, cont), text, 48);
+    return;
+  }
+  d.category = 'inference';
+  const text = messageText(blocks);
+  const thinking = thinkingText(blocks);
+  const word = text ? 'assistant' : thinking ? 'thinking' : 'assistant';
+  d.label = withText(label(word, d.model, tokens, cont), text || thinking || '(no text)', 60);
+}
+
+function describeSystem(v: Obj, d: EventDraft): void {
+  const subtype = str(v, 'subtype');
+  const content = typeof v.content === 'string' ? v.content : '';
+  const level = str(v, 'level');
+  d.category = subtype === 'api_error' ? 'error' : 'other';
+  d.status = level === 'error' || subtype === 'api_error' ? 'error' : level === 'warning' ? 'warning' : statusFromWord(subtype) ?? 'ok';
+  d.label = withText(label('system', subtype), content, 60);
+}
+
+/** Turns one Claude Code transcript line into an event. Unknown types keep their type as the kind. */
+export function describeClaudeLine(v: unknown, st: ClaudeState): EventDraft {
+  if (!isObj(v)) {
+    return { kind: Array.isArray(v) ? 'array' : typeof v, category: 'error', status: 'error', label: `not a transcript line: ${short(JSON.stringify(v) ?? String(v), 60)}` };
+  }
+  const type = str(v, 'type') ?? 'record';
+  const d = baseDraft(v, type);
+  switch (type) {
+    case 'user':
+      describeUser(v, d, st);
+      break;
+    case 'assistant':
+      describeAssistant(v, d, st);
+      break;
+    case 'system':
+      describeSystem(v, d);
+      break;
+    case 'summary':
+      d.label = withText('summary', str(v, 'summary') ?? '', 72);
+      break;
+    default:
+      d.status = statusFromWord(type) ?? 'ok';
+      d.label = label(type, str(v, 'subtype'), str(v, 'operation'));
+  }
+  return d;
+}

@@ -1,0 +1,121 @@
+import { basename } from 'node:path';
+import { CODEX_CALL_OUTPUT, CODEX_TYPES } from './adapter';
+import { isObj, Obj, parseTime } from '../common';
+import { describeType } from '../otlp/otlpSpans';
+import { Finding } from '../../model';
+import { CheckRecord } from '../../checks/checkRecords';
+import { codexPayloadProblems } from './codexSchemas';
+
+/** What the Codex rules need of one rollout line; the parsed value itself is not kept. */
+export interface CodexLine {
+  line: number;
+  /** `describeType` of a value that is not an object, else null. */
+  notObject: string | null;
+  type: string | null;
+  payloadType: string | null;
+  callId: string | null;
+  sessionId: string | null;
+  timestamp: string | null;
+  /** Findings about this line alone (shape, arguments, schema), computed for conformance checks only. */
+  own: Finding[];
+}
+
+/** Reduces one record to a {@link CodexLine}; `withChecks` computes the per-line conformance findings. */
+export function codexLine(r: CheckRecord, withChecks: boolean): CodexLine {
+  const o = isObj(r.value) ? r.value : null;
+  const p = o && isObj(o.payload) ? o.payload : null;
+  const s = (x: Obj | null, k: string) => (x && typeof x[k] === 'string' ? (x[k] as string) : null);
+  const l: CodexLine = {
+    line: r.line, notObject: o ? null : describeType(r.value), type: s(o, 'type'), payloadType: s(p, 'type'), callId: s(p, 'call_id'),
+    sessionId: s(o, 'type') === 'session_meta' ? s(p, 'id') : null, timestamp: s(o, 'timestamp'), own: [],
+  };
+  if (withChecks && o) {
+    shapeFindings(r.line, o, l.own);
+    if (p) argumentFindings(r.line, l.type, p, l.own);
+    if (l.type && p) for (const msg of codexPayloadProblems(l.type, p)) l.own.push(f('codex/payload-schema', 'warning', r.line, `${l.type}${l.payloadType ? ' ' + l.payloadType : ''}: ${msg}.`));
+  }
+  return l;
+}
+
+const f = (rule: string, severity: Finding['severity'], line: number, message: string): Finding => ({ rule, severity, line, message });
+const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
+
+/** Integrity of a rollout: JSON objects, one leading session_meta, and the file name's session id. */
+export function verifyCodex(path: string, lines: CodexLine[]): Finding[] {
+  const out: Finding[] = [];
+  for (const l of lines) if (l.notObject) out.push(f('codex/line-json', 'error', l.line, `The line is ${l.notObject}, expected a JSON object.`));
+  const metas = lines.filter((l) => l.type === 'session_meta');
+  const first = lines[0];
+  if (first && first.type !== 'session_meta') {
+    out.push(f('codex/session-meta-first', 'warning', first.line, `The first line is ${first.type === null ? 'not a rollout item' : `a ${first.type}`}, expected session_meta${metas.length ? ` (it is on line ${metas[0].line})` : ' (there is none)'}.`));
+  }
+  for (const extra of metas.slice(1)) out.push(f('codex/session-meta-first', 'warning', extra.line, `A second session_meta (the first is on line ${metas[0].line}); a rollout holds one session.`));
+  const m = UUID.exec(basename(path));
+  const id = metas[0]?.sessionId;
+  if (m && id && m[1].toLowerCase() !== id.toLowerCase()) {
+    out.push(f('codex/file-name-id', 'info', metas[0].line, `The file name names session ${m[1]}, but session_meta.payload.id is ${id}.`));
+  }
+  return out;
+}
+
+function shapeFindings(line: number, o: Obj, out: Finding[]): void {
+  const bad: string[] = [];
+  if (typeof o.timestamp !== 'string') bad.push(`timestamp is ${describeType(o.timestamp)} (expected a string)`);
+  if (typeof o.type !== 'string') bad.push(`type is ${describeType(o.type)} (expected a string)`);
+  if (!isObj(o.payload)) bad.push(`payload is ${describeType(o.payload)} (expected an object)`);
+  if (bad.length) out.push(f('codex/line-shape', 'error', line, `Not a rollout line: ${bad.join(', ')}.`));
+  else if (parseTime(o.timestamp) === null) out.push(f('codex/line-shape', 'error', line, `timestamp ${JSON.stringify(o.timestamp)} is not an RFC 3339 time.`));
+}
+
+function pairingFindings(lines: CodexLine[], out: Finding[]): void {
+  const calls = new Map<string, { line: number; kind: string; answered: boolean }>();
+  for (const l of lines) {
+    if (l.type !== 'response_item' || l.payloadType === null) continue;
+    const kind = l.payloadType;
+    const callId = l.callId;
+    if (kind in CODEX_CALL_OUTPUT && callId) {
+      if (!calls.has(callId)) calls.set(callId, { line: l.line, kind, answered: false });
+      continue;
+    }
+    if (!kind.endsWith('_call_output') || callId === null) continue;
+    const call = calls.get(callId);
+    if (!call) {
+      out.push(f('codex/call-pairing', 'warning', l.line, `${kind} names call_id ${callId}, but no earlier call has that id.`));
+      continue;
+    }
+    if (CODEX_CALL_OUTPUT[call.kind] !== kind) out.push(f('codex/call-pairing', 'warning', l.line, `${kind} answers call_id ${callId}, but that call (line ${call.line}) is a ${call.kind}, answered by ${CODEX_CALL_OUTPUT[call.kind]}.`));
+    else if (call.answered) out.push(f('codex/call-pairing', 'warning', l.line, `call_id ${callId} (line ${call.line}) already has an output.`));
+    call.answered = true;
+  }
+  for (const [id, c] of calls) if (!c.answered) out.push(f('codex/unanswered-call', 'info', c.line, `${c.kind} ${id} has no ${CODEX_CALL_OUTPUT[c.kind]} in this file (in flight or interrupted).`));
+}
+
+function argumentFindings(line: number, type: string | null, p: Obj, out: Finding[]): void {
+  if (type !== 'response_item' || p.type !== 'function_call' || typeof p.arguments !== 'string') return;
+  try {
+    JSON.parse(p.arguments);
+  } catch (err) {
+    out.push(f('codex/arguments-json', 'warning', line, `function_call ${String(p.name ?? '')} arguments are not JSON (${err instanceof Error ? err.message : String(err)}).`));
+  }
+}
+
+/** Conformance of a rollout: line shape, item types, call pairing, arguments, time order and payload schemas. */
+export function checkCodex(lines: CodexLine[]): Finding[] {
+  const out: Finding[] = [];
+  const unknown = new Map<string, { line: number; count: number }>();
+  let last: { time: number; line: number } | null = null;
+  for (const l of lines) {
+    out.push(...l.own);
+    if (l.type !== null && !CODEX_TYPES.has(l.type)) {
+      const u = unknown.get(l.type);
+      if (u) u.count++;
+      else unknown.set(l.type, { line: l.line, count: 1 });
+    }
+    const t = parseTime(l.timestamp);
+    if (t !== null && last && t < last.time) out.push(f('codex/timestamp-order', 'info', l.line, `timestamp ${l.timestamp} is earlier than line ${last.line}'s.`));
+    if (t !== null && (!last || t >= last.time)) last = { time: t, line: l.line };
+  }
+  for (const [type, u] of unknown) out.push(f('codex/type-known', 'info', u.line, `Item type ${JSON.stringify(type)} is not one of ${[...CODEX_TYPES].join(', ')} (${u.count} line${u.count > 1 ? 's' : ''}); shown as opaque.`));
+  pairingFindings(lines, out);
+  return out;
+}

@@ -1,0 +1,174 @@
+import { basename } from 'node:path';
+import { isLumenKind, isRunIdFileName, runIdFromFileName, SLOT, UUID_RE } from './lumenFields';
+import { Finding, Severity } from '../../model';
+import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
+import { kindFieldProblem } from './lumenKindSchemas';
+import { LumenLineReader, seqNumber } from './lumenLine';
+import { bomFinding, EndTracker, openLine, tornLines } from './lumenShared';
+
+type RunState = 'start' | 'inRun' | 'inCell' | 'cellDone' | 'errored' | 'ended';
+const FRAME_EVENTS = new Set(['vm_step', 'tool_call', 'schema_validate']);
+
+/**
+ * Conformance of a Lumen trace: the run state machine of lumen.md §9 (run_start first, one cell, call
+ * pairing, run_end last), per-kind fields of §4 and whether upstream could load each line at all.
+ */
+export class LumenRunChecker implements StreamCheck {
+  private readonly reader = new LumenLineReader();
+  private readonly findings: Finding[] = [];
+  private readonly torn: Set<number>;
+  private readonly end = new EndTracker();
+  private state: RunState = 'start';
+  private startLine = 0;
+  private endLine = 0;
+  private entry: string | null = null;
+  private entryReturned = false;
+  private readonly calls: string[] = [];
+  private docHash: string | null = null;
+  private lastDocHash: string | null = null;
+  private line = 0;
+  private seq: number | undefined;
+
+  constructor(private readonly ctx: CheckContext) {
+    this.torn = tornLines(ctx);
+    if (ctx.model.bom) this.findings.push(bomFinding());
+  }
+
+  add(input: LineInput): void {
+    if (openLine(input, this.torn, this.end, this.reader, this.findings) !== 'read') return;
+    const r = this.reader;
+    this.line = input.line;
+    this.seq = seqNumber(r.seqText());
+    for (const f of r.loadFindings(input.line)) this.findings.push(f);
+    const kind = r.string(SLOT.kind);
+    this.end.event(input.line, kind, this.seq);
+    if (kind === null) return;
+    if (isLumenKind(kind) && input.value !== undefined) {
+      const problem = kindFieldProblem(kind, input.value);
+      if (problem) this.report('lumen/kind-fields', 'error', problem);
+    }
+    this.checkDocHash(r.string(SLOT.doc_hash));
+    this.step(kind, r.string(SLOT.cell));
+  }
+
+  finish(): Finding[] {
+    const truncated = this.end.finding();
+    if (truncated) this.findings.push(truncated);
+    const name = basename(this.ctx.path);
+    if (!isRunIdFileName(name)) {
+      const runId = runIdFromFileName(name);
+      const message = UUID_RE.test(runId)
+        ? `file name '${name}' is not <uuid>.jsonl; the run id is taken from its leading UUID ${runId}`
+        : `file name '${name}' is not <uuid>.jsonl, so the run id is unknown (it exists only in the file name)`;
+      this.findings.push({ rule: 'lumen/run-id-name', severity: 'info', line: 1, message });
+    }
+    return this.findings;
+  }
+
+  private report(rule: string, severity: Severity, message: string): void {
+    this.findings.push({ rule, severity, line: this.line, ...(this.seq !== undefined ? { seq: this.seq } : {}), message });
+  }
+
+  /** One finding per stretch of lines whose doc_hash differs from the first line's. */
+  private checkDocHash(docHash: string | null): void {
+    if (docHash === null) return;
+    if (this.docHash === null) this.docHash = docHash;
+    else if (docHash !== this.docHash && docHash !== this.lastDocHash) {
+      this.report('lumen/doc-hash-constant', 'error', `doc_hash changed within run (expected '${this.docHash}' as on the first line, got '${docHash}')`);
+    }
+    this.lastDocHash = docHash;
+  }
+
+  /** The §9 transition for one event. */
+  private step(kind: string, cell: string | null): void {
+    if (this.state === 'ended') {
+      if (this.endLine > 0) this.report('lumen/after-run-end', 'error', `event after run_end (run_end is on line ${this.endLine}; this line is ${kind})`);
+      this.endLine = 0; // one finding for the whole tail
+      return;
+    }
+    if (this.state === 'start') {
+      this.state = 'inRun';
+      this.startLine = this.line;
+      if (kind === 'run_start') return;
+      this.report('lumen/first-run-start', 'error', `first event must be run_start (got ${kind})`);
+    }
+    switch (kind) {
+      case 'run_start':
+        return this.report('lumen/duplicate-run-start', 'error', `duplicate run_start (the run started on line ${this.startLine})`);
+      case 'cell_start':
+        return this.cellStart(cell);
+      case 'cell_end':
+        return this.cellEnd(cell);
+      case 'call_enter':
+        if (this.state !== 'inCell') this.report('lumen/call-balance', 'warning', `call_enter '${cell}' outside an open cell`);
+        this.calls.push(cell ?? '');
+        return;
+      case 'call_exit':
+        return this.callExit(cell);
+      case 'error':
+        this.state = 'errored';
+        return;
+      case 'run_end':
+        if (this.state === 'inCell') this.report('lumen/cell-end', 'warning', `run_end while cell '${this.entry}' is open (no cell_end and no error)`);
+        this.state = 'ended';
+        this.endLine = this.line;
+        return;
+    }
+    if (FRAME_EVENTS.has(kind)) this.frameEvent(kind, cell);
+  }
+
+  private cellStart(cell: string | null): void {
+    if (this.state === 'inCell') {
+      this.report('lumen/nested-cell', 'error', `cell_start '${cell}' while cell '${this.entry}' is still open`);
+      return;
+    }
+    this.state = 'inCell';
+    this.entry = cell;
+    this.entryReturned = false;
+    this.calls.length = 0;
+  }
+
+  private cellEnd(cell: string | null): void {
+    if (this.state !== 'inCell') {
+      this.report('lumen/cell-end', 'warning', `cell_end '${cell}' without an open cell`);
+      return;
+    }
+    if (cell !== this.entry) this.report('lumen/cell-end', 'warning', `cell_end '${cell}' does not name the open cell '${this.entry}'`);
+    if (this.calls.length > 0) this.report('lumen/cell-end', 'warning', `cell_end '${cell}' while calls are still open: ${this.calls.join(' > ')}`);
+    this.state = 'cellDone';
+    this.calls.length = 0;
+  }
+
+  private callExit(cell: string | null): void {
+    const top = this.calls[this.calls.length - 1];
+    if (this.calls.length > 0 && top === cell) {
+      this.calls.pop();
+      return;
+    }
+    if (this.calls.length === 0 && this.state === 'inCell' && cell === this.entry && !this.entryReturned) {
+      this.entryReturned = true; // the entry frame returns without a call_enter of its own
+      return;
+    }
+    const why = this.state !== 'inCell' ? 'no cell is open'
+      : this.calls.length > 0 ? `the innermost open call is '${top}'`
+      : this.entryReturned ? `the entry cell '${this.entry}' has already returned`
+      : `no call is open and the entry cell is '${this.entry}'`;
+    this.report('lumen/call-balance', 'warning', `unbalanced call_exit ('${cell}'; ${why})`);
+    // Every Return pops one frame. A name deeper in the stack means exits were skipped (tail call, JIT):
+    // unwind to it; otherwise the innermost frame is the one that returned under another name.
+    const at = this.calls.lastIndexOf(cell ?? '');
+    if (at >= 0) this.calls.length = at;
+    else this.calls.pop();
+  }
+
+  private frameEvent(kind: string, cell: string | null): void {
+    if (this.state === 'errored') return; // the VM unwound its frames; the stack here is stale
+    if (this.state !== 'inCell') {
+      this.report('lumen/event-cell', 'warning', `${kind} outside an open cell`);
+      return;
+    }
+    const current = this.calls.length > 0 ? this.calls[this.calls.length - 1] : this.entry;
+    if (cell !== current) this.report('lumen/event-cell', 'warning', `${kind} carries cell '${cell}' but the current frame is '${current}'`);
+  }
+}
+

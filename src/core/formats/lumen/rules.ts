@@ -1,0 +1,17 @@
+import { LumenChainVerifier } from './lumenChainVerifier';
+import { LUMEN_RULE_INFOS } from './lumenRuleCatalog';
+import { LumenRunChecker } from './lumenRunChecker';
+import { RuleModule } from '../../checks/types';
+
+/**
+ * Lumen rules (lumen.md §11): `verify` follows the hash chain of §6 and whether upstream can load each line;
+ * `check` replays the run state machine of §9 and the per-kind fields of §4.
+ */
+export const lumenRules: RuleModule = {
+  format: 'lumen',
+  rules: LUMEN_RULE_INFOS,
+  // lumen/line-json reports bad lines with upstream's wording (and blank lines, which upstream also rejects).
+  supersedes: ['parse/invalid-json'],
+  createVerifier: (ctx) => new LumenChainVerifier(ctx),
+  createChecker: (ctx) => new LumenRunChecker(ctx),
+};

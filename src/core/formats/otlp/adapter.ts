@@ -1,0 +1,203 @@
+import { EventCategory, EventDraft, EventStatus, IdMention } from '../../model';
+import { collectHashRefs, formatDuration, formatTokens, isObj, label, Obj, short, statusFromWord } from '../common';
+import { categoryFromKind } from '../generic/adapter';
+import { LocateBudget } from '../locateBudget';
+import { attributeMap, forEachOtlpEvent, isOtlpDocument, nanosToMs, OtlpShapeIssue, OtlpSpanRef, parentSpanIdOf, spanDurationMs, spanKey } from './otlpSpans';
+import { EventBuilder, FormatAdapter, FormatTotals, SniffSample, SourceRecord } from '../../format';
+
+const INFERENCE_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content', 'embeddings', 'completion']);
+const AGENT_OPERATIONS = new Set(['invoke_agent', 'create_agent']);
+
+/** Attributes whose string values name other spans, calls, runs or sessions (for hover and jump). */
+const ID_ATTRIBUTE = /(^|[._])(id|ids)$/;
+
+/** Sums the GenAI usage attributes and counts tool and error spans, when the file records them. */
+class OtlpTotals {
+  private inputTokens = 0;
+  private outputTokens = 0;
+  private sawTokens = false;
+  private toolCalls = 0;
+  private errors = 0;
+
+  add(draft: EventDraft, operation: string | null): void {
+    if (draft.tokensIn != null || draft.tokensOut != null) this.sawTokens = true;
+    this.inputTokens += draft.tokensIn ?? 0;
+    this.outputTokens += draft.tokensOut ?? 0;
+    if (operation === 'execute_tool') this.toolCalls++;
+    if (draft.status === 'error') this.errors++;
+  }
+
+  result(): FormatTotals {
+    const t: FormatTotals = { errors: this.errors };
+    if (this.sawTokens) Object.assign(t, { inputTokens: this.inputTokens, outputTokens: this.outputTokens });
+    if (this.toolCalls > 0) t.toolCalls = this.toolCalls;
+    return t;
+  }
+}
+
+function numberAttr(attrs: Map<string, unknown>, ...keys: string[]): number | null {
+  for (const k of keys) {
+    const v = attrs.get(k);
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+  }
+  return null;
+}
+
+function stringAttr(attrs: Map<string, unknown>, ...keys: string[]): string | null {
+  for (const k of keys) {
+    const v = attrs.get(k);
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return null;
+}
+
+/** `status.code` 2 (or its enum name) is an error; `error.type` also marks a failed operation in GenAI spans. */
+function spanStatus(span: Obj, name: string, attrs: Map<string, unknown>): EventStatus {
+  const code = isObj(span.status) ? span.status.code : undefined;
+  if (code === 2 || code === 'STATUS_CODE_ERROR') return 'error';
+  if (attrs.has('error.type')) return 'error';
+  if (code === 1 || code === 'STATUS_CODE_OK') return 'ok';
+  // Event-style span names (agentledger writes one span per runtime event) say failure in the name itself.
+  return /^[\w.:-]+$/.test(name) ? statusFromWord(name) ?? 'ok' : 'ok';
+}
+
+function spanCategory(operation: string | null, name: string): EventCategory {
+  if (operation && INFERENCE_OPERATIONS.has(operation)) return 'inference';
+  if (operation === 'execute_tool') return 'tool';
+  if (operation && AGENT_OPERATIONS.has(operation)) return 'run';
+  const c = categoryFromKind(name);
+  return c === 'other' ? 'span' : c;
+}
+
+function spanMentions(span: Obj, traceId: string | null, attrs: Map<string, unknown>): IdMention[] {
+  const out: IdMention[] = [];
+  const parent = parentSpanIdOf(span);
+  if (traceId) out.push({ field: 'traceId', id: traceId });
+  if (traceId && parent) out.push({ field: 'parentSpanId', id: spanKey(traceId, parent) });
+  if (Array.isArray(span.links)) {
+    span.links.forEach((l, i) => {
+      if (isObj(l) && typeof l.traceId === 'string' && typeof l.spanId === 'string') out.push({ field: `links[${i}]`, id: spanKey(l.traceId, l.spanId) });
+    });
+  }
+  for (const [k, v] of attrs) if (typeof v === 'string' && v !== '' && ID_ATTRIBUTE.test(k)) out.push({ field: `attributes.${k}`, id: v });
+  return out;
+}
+
+/** The GenAI semantic-convention fields of a span's attributes (older `prompt/completion_tokens` names too). */
+function genAiFields(attrs: Map<string, unknown>) {
+  return {
+    operation: stringAttr(attrs, 'gen_ai.operation.name'),
+    model: stringAttr(attrs, 'gen_ai.response.model', 'gen_ai.request.model'),
+    tool: stringAttr(attrs, 'gen_ai.tool.name'),
+    agent: stringAttr(attrs, 'gen_ai.agent.name'),
+    tokensIn: numberAttr(attrs, 'gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens'),
+    tokensOut: numberAttr(attrs, 'gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens'),
+  };
+}
+
+/** `chat gpt-4o 1.2k→340 tokens 1.1 s`: the span name, plus what the name does not already say. */
+function spanLabel(span: Obj, name: string, g: ReturnType<typeof genAiFields>, durationMs: number | null, errored: boolean): string {
+  const target = g.tool ?? g.agent ?? g.model;
+  const statusMessage = isObj(span.status) && typeof span.status.message === 'string' ? span.status.message : '';
+  return label(
+    g.operation && !name.includes(g.operation) ? g.operation : null,
+    short(name, 60),
+    target && !name.includes(target) ? short(target, 40) : null,
+    formatTokens(g.tokensIn, g.tokensOut),
+    durationMs ? formatDuration(durationMs) : null,
+    errored && statusMessage ? `error: ${short(statusMessage, 60)}` : null,
+  );
+}
+
+/** Turns one span into an event: `traceId/spanId` ids, parent within the same trace, GenAI fields for the label. */
+export function describeSpan(ref: OtlpSpanRef): { draft: EventDraft; operation: string | null } {
+  const { span, resource } = ref;
+  const attrs = attributeMap(span.attributes);
+  const traceId = typeof span.traceId === 'string' && span.traceId !== '' ? span.traceId : null;
+  const spanId = typeof span.spanId === 'string' && span.spanId !== '' ? span.spanId : null;
+  const parent = parentSpanIdOf(span);
+  const name = typeof span.name === 'string' && span.name !== '' ? span.name : 'span';
+  const g = genAiFields(attrs);
+  const durationMs = spanDurationMs(span.startTimeUnixNano, span.endTimeUnixNano);
+  const status = spanStatus(span, name, attrs);
+  const draft: EventDraft = {
+    kind: g.operation ?? name,
+    category: spanCategory(g.operation, name),
+    id: traceId && spanId ? spanKey(traceId, spanId) : null,
+    parentId: traceId && parent ? spanKey(traceId, parent) : null,
+    seq: numberAttr(attrs, 'agentledger.seq'),
+    time: nanosToMs(span.startTimeUnixNano),
+    durationMs,
+    status,
+    label: spanLabel(span, name, g, durationMs, status === 'error'),
+    tokensIn: g.tokensIn,
+    tokensOut: g.tokensOut,
+    model: g.model,
+    tool: g.tool,
+    group: traceId ? traceId.toLowerCase() : stringAttr(attributeMap(resource?.attributes), 'service.name'),
+    hashRefs: collectHashRefs(Object.fromEntries(attrs)).map((h) => ({ ...h, field: `attributes.${h.field}` })),
+    mentions: spanMentions(span, traceId, attrs),
+  };
+  return { draft, operation: g.operation };
+}
+
+/** The event for an OTLP record that holds no span: an empty export, or a value that is not OTLP at all. */
+function placeholder(value: unknown, issues: OtlpShapeIssue[]): EventDraft {
+  if (isOtlpDocument(value) && issues.length === 0) return { kind: 'export', category: 'other', label: 'OTLP export with no spans' };
+  const why = issues[0]?.message ?? 'no spans';
+  return { kind: isOtlpDocument(value) ? 'export' : 'record', category: 'error', status: 'error', label: `not a valid OTLP traces document: ${short(why, 80)}` };
+}
+
+/**
+ * Points a span of a multi-line document at its own line, by its `spanId`. When it cannot be found (or the locate
+ * budget is spent on a huge export) the span keeps the line of the span before it, so lines never go backwards.
+ */
+function spanRecord(rec: SourceRecord, span: Obj, budget: LocateBudget, last: { line: number }): SourceRecord {
+  if (!rec.locate) return rec;
+  const id = typeof span.spanId === 'string' ? JSON.stringify(span.spanId) : null;
+  const found = id === null ? null : budget.locate(rec, `"spanId": ${id}`) ?? budget.locate(rec, `"spanId":${id}`);
+  const line = found !== null && found >= last.line ? found : Math.max(last.line, rec.line);
+  last.line = line;
+  return { ...rec, line };
+}
+
+function sniffOtlp(sample: SniffSample): { confidence: number; reason: string } {
+  const values = sample.values;
+  if (values.length === 0) return { confidence: 0, reason: 'no values' };
+  const docs = values.filter(isOtlpDocument);
+  if (docs.length === 0) return { confidence: 0, reason: 'no resourceSpans' };
+  const share = docs.length / values.length;
+  if (share < 0.5) return { confidence: 0.3, reason: 'some values hold resourceSpans' };
+  const nameHint = /otlp|otel|\.traces?\.json/i.test(sample.fileName) ? 0.02 : 0;
+  return {
+    confidence: Math.min(1, 0.9 + 0.07 * share + nameHint),
+    reason: sample.document ? 'an OTLP/JSON document with resourceSpans' : 'JSON lines of OTLP/JSON documents with resourceSpans',
+  };
+}
+
+/** OTLP/JSON traces: one document or one document per line; every span becomes an event. */
+export const otlpAdapter: FormatAdapter = {
+  name: 'otlp',
+  title: 'OTLP/JSON spans',
+  sniff: sniffOtlp,
+  createBuilder(): EventBuilder {
+    const totals = new OtlpTotals();
+    const budget = new LocateBudget();
+    const last = { line: 0 };
+    return {
+      add(rec, emit) {
+        forEachOtlpEvent(
+          rec.value,
+          (ref) => {
+            const { draft, operation } = describeSpan(ref);
+            totals.add(draft, operation);
+            emit(draft, spanRecord(rec, ref.span, budget, last));
+          },
+          (issues) => emit(placeholder(rec.value, issues), rec),
+        );
+      },
+      totals: () => totals.result(),
+    };
+  },
+};

@@ -1,0 +1,94 @@
+/**
+ * Facts about a loaded trace as the viewer shows them: the header, the kinds offered by the filter, and the
+ * filter's predicate. vscode-free.
+ */
+import { adapterFor } from '../core/formats';
+import type { TraceModel } from '../core/loadTrace';
+import type { Severity } from '../core/model';
+import { summarize } from '../core/summary';
+import type { HeaderInfo, RowFilter } from '../protocol';
+
+/** Formats whose groups are runs (the others group by session). */
+const RUN_FORMATS = new Set(['harness-ledger', 'lumen', 'agentledger', 'deepstrike', 'otlp']);
+
+/** The kind shown for a line that is not valid JSON. */
+export const MALFORMED_KIND = 'unparseable line';
+
+const headers = new WeakMap<TraceModel, HeaderInfo>();
+
+/** The header's facts about the trace (computed once per model: it walks every event). */
+export function headerOf(model: TraceModel): HeaderInfo {
+  let h = headers.get(model);
+  if (!h) headers.set(model, (h = computeHeader(model)));
+  return h;
+}
+
+function computeHeader(model: TraceModel): HeaderInfo {
+  const s = summarize(model);
+  const { inputTokens, outputTokens, toolCalls, errors, warnings, ...extra } = s.totals;
+  const path = model.path.replace(/\\/g, '/');
+  return {
+    fileName: path.slice(path.lastIndexOf('/') + 1),
+    filePath: model.path,
+    format: model.format,
+    formatTitle: titleOf(model),
+    confidence: s.confidence,
+    detectedBy: s.detectedBy,
+    events: s.events,
+    lines: s.lines,
+    malformedLines: s.malformedLines,
+    fileSize: model.fileSize,
+    groups: s.groups.length,
+    groupNoun: RUN_FORMATS.has(model.format) ? 'run' : 'session',
+    startTime: s.startTime,
+    endTime: s.endTime,
+    durationMs: s.durationMs,
+    inputTokens,
+    outputTokens,
+    toolCalls,
+    errors: errors ?? 0,
+    warnings: warnings ?? 0,
+    extraTotals: extra,
+    partial: (model as { partial?: boolean }).partial === true,
+    cancelled: model.cancelled,
+  };
+}
+
+function titleOf(model: TraceModel): string {
+  try {
+    return adapterFor(model.format).title;
+  } catch {
+    return model.format;
+  }
+}
+
+/** Event kinds for the filter, plus the malformed-line kind when there are any. */
+export function kindsOf(model: TraceModel): string[] {
+  const kinds = model.events.kinds();
+  if (model.malformed.length > 0) kinds.push(MALFORMED_KIND);
+  return kinds;
+}
+
+/**
+ * The filter as a predicate over events, and whether malformed lines pass. "Problems" and "errors" count
+ * an event's own status and the findings on its line.
+ */
+export function rowFilterPredicate(
+  model: TraceModel,
+  f: RowFilter,
+  badgeOfLine: (line: number) => Severity | undefined,
+): { events: (i: number) => boolean; malformedPass: boolean } {
+  const t = model.events;
+  const kinds = f.kinds.length > 0 ? new Set(f.kinds) : null;
+  const statusOk = (i: number): boolean => {
+    if (f.status === 'all') return true;
+    const s = t.statusOf(i);
+    const b = badgeOfLine(t.lineOf(i));
+    if (f.status === 'errors') return s === 'error' || b === 'error';
+    return s !== 'ok' || b === 'error' || b === 'warning';
+  };
+  return {
+    events: (i) => (kinds === null || kinds.has(t.kindOf(i))) && statusOk(i),
+    malformedPass: kinds === null || kinds.has(MALFORMED_KIND),
+  };
+}

@@ -1,0 +1,106 @@
+import * as vscode from 'vscode';
+import { CheckResult, RuleSetting, runChecks } from '../../core/checks/runChecks';
+import { CheckMode } from '../../core/checks/types';
+import { expandTraceArgs } from '../../core/traceFiles';
+import { TraceViewerApi } from '../viewerApi';
+import { TraceProblems } from './problems';
+import { lineLengths, TraceModels } from './traceModels';
+
+/** The three check commands: what they run and what they say. */
+const KINDS = {
+  verifyChain: { mode: 'verify' as CheckMode, title: 'Verifying chain', filter: undefined as ((r: string) => boolean) | undefined },
+  checkConformance: { mode: 'check' as CheckMode, title: 'Checking conformance', filter: undefined },
+  verifyBlobs: { mode: 'verify' as CheckMode, title: 'Verifying blobs', filter: (rule: string) => rule.startsWith('blob/') },
+};
+export type CheckCommandKind = keyof typeof KINDS;
+
+/** Reads the user's `agentTrace.rules` setting (rule id → off | error | warning | info). */
+export function ruleSettings(): Record<string, RuleSetting> {
+  const raw = vscode.workspace.getConfiguration('agentTrace').get<Record<string, string>>('rules') ?? {};
+  const out: Record<string, RuleSetting> = {};
+  for (const [k, v] of Object.entries(raw)) if (['off', 'error', 'warning', 'info'].includes(v)) out[k] = v as RuleSetting;
+  return out;
+}
+
+/** Runs verify/check over files, puts findings in the Problems panel and the viewers, and reports. */
+export class CheckCommands {
+  constructor(
+    private readonly models: TraceModels,
+    private readonly problems: TraceProblems,
+    private readonly viewers: TraceViewerApi,
+  ) {}
+
+  /** Command entry: from the palette (active trace), the editor title or the Explorer (files and folders). */
+  async run(kind: CheckCommandKind, uri?: vscode.Uri, uris?: vscode.Uri[]): Promise<CheckResult[]> {
+    const targets = await this.targets(uri, uris);
+    if (targets.length === 0) {
+      void vscode.window.showWarningMessage('Agent Trace: open a trace (or select trace files in the Explorer) first.');
+      return [];
+    }
+    const { mode, title, filter } = KINDS[kind];
+    const results: CheckResult[] = [];
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Agent Trace: ${title}`, cancellable: true },
+      async (progress, token) => {
+        for (const [n, target] of targets.entries()) {
+          if (token.isCancellationRequested) break;
+          progress.report({ message: `${vscode.workspace.asRelativePath(target)} (${n + 1}/${targets.length})`, increment: 100 / targets.length });
+          const r = await this.runOne(target, mode, filter, () => token.isCancellationRequested);
+          if (r) results.push(r);
+        }
+      },
+    );
+    // The notification is not awaited: callers (other commands, tests) get the results at once.
+    void this.report(kind, mode, results);
+    return results;
+  }
+
+  /** Runs one file quietly (used when a trace opens); errors become a message, never an exception. */
+  async runOne(uri: vscode.Uri, mode: CheckMode, filter?: (rule: string) => boolean, isCancelled?: () => boolean): Promise<CheckResult | undefined> {
+    try {
+      const model = (await this.viewers.loadedModel(uri)) ?? (await this.models.get(uri));
+      const result = await runChecks(model, mode, { rules: ruleSettings(), isCancelled, ruleFilter: filter });
+      if (result.cancelled) return undefined;
+      this.problems.set(uri, mode, result, lineLengths(model));
+      this.viewers.showCheckResults(uri, mode, result);
+      return result;
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Agent Trace: cannot read ${vscode.workspace.asRelativePath(uri)}: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  }
+
+  private async targets(uri?: vscode.Uri, uris?: vscode.Uri[]): Promise<vscode.Uri[]> {
+    const picked = uris && uris.length > 0 ? uris : uri ? [uri] : [];
+    if (picked.length === 0) {
+      const active = this.viewers.activeUri() ?? vscode.window.activeTextEditor?.document.uri;
+      if (active && active.scheme === 'file') picked.push(active);
+    }
+    const files = await expandTraceArgs(picked.filter((u) => u.scheme === 'file').map((u) => u.fsPath));
+    return files.map((f) => vscode.Uri.file(f));
+  }
+
+  private async report(kind: CheckCommandKind, mode: CheckMode, results: CheckResult[]): Promise<void> {
+    if (results.length === 0) return;
+    const broken = results.filter((r) => !r.ok);
+    const first = broken[0]?.findings.find((f) => f.severity === 'error');
+    let text: string;
+    if (results.length === 1) {
+      const r = results[0];
+      const errors = r.findings.filter((f) => f.severity === 'error').length;
+      if (mode === 'verify') text = r.ok ? `${kind === 'verifyBlobs' ? 'Blobs intact' : 'Chain intact'}: ${r.checked} events (${r.format}).` : `Broken at line ${first!.line}: ${first!.message}`;
+      else text = `${r.findings.length} finding${r.findings.length === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}) in ${r.checked} events (${r.format}).`;
+    } else text = `${results.length} traces: ${results.length - broken.length} ok, ${broken.length} with errors.`;
+    const action = first ? (mode === 'verify' ? 'Show First Break' : 'Show First Error') : undefined;
+    const show = broken.length > 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const choice = await show(`Agent Trace: ${text}`, ...(action ? [action] : []));
+    if (choice && first) await this.reveal(vscode.Uri.file(broken[0].file), first.line);
+  }
+
+  /** Reveals a line: in the trace viewer when one shows the file, else in the text editor. */
+  async reveal(uri: vscode.Uri, line: number): Promise<void> {
+    if (await this.viewers.revealLine(uri, line)) return;
+    const pos = new vscode.Position(Math.max(0, line - 1), 0);
+    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: false });
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * One trace file opened in the viewer: reads it through the core (a quick first look at a large file, then
+ * the full read with progress and cancellation), caches the model for every panel showing it, and follows
+ * the file on disk (appends reload keeping the view; rewrites, truncation and deletion are said).
+ */
+import { stat } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import type { CheckResult } from '../../core/checks/runChecks';
+import { loadTrace, TraceModel } from '../../core/loadTrace';
+import type { FileState } from '../../protocol';
+import { classifyChange, FileChange, fingerprintFile, FileFingerprint } from '../../viewer/fileChange';
+
+/** What panels are told when the document changes. */
+export type DocumentEvent =
+  | { type: 'progress'; bytesRead: number; fileSize: number }
+  | { type: 'model'; model: TraceModel; state: FileState; message: string | null }
+  | { type: 'fileState'; state: FileState; message: string | null }
+  | { type: 'error'; message: string; actions: ('reload' | 'openAsText' | 'openAnyway')[] }
+  | { type: 'checks'; mode: 'verify' | 'check'; result: CheckResult }
+  | { type: 'clearChecks' };
+
+/** Why and how to (re)read the file. */
+interface LoadRequest {
+  ignoreSizeLimit?: boolean;
+  /** The banner state the new model is shown with. */
+  state?: FileState;
+  message?: string | null;
+  /** No quick look, no progress (a live append). */
+  quiet?: boolean;
+  /** Events the previous model had, to say how many were appended. */
+  appendedTo?: number;
+}
+
+/** Files above this get a quick partial first look before the full read. */
+const QUICK_LOOK_ABOVE = 8 << 20;
+const QUICK_LOOK_BYTES = 2 << 20;
+/** Files above this show a cancellable notification while indexing. */
+const NOTIFY_ABOVE = 32 << 20;
+const PROGRESS_MS = 100;
+
+/** See the file comment. */
+export class TraceDocument implements vscode.CustomDocument {
+  private modelValue: TraceModel | undefined;
+  private readonly emitter = new vscode.EventEmitter<DocumentEvent>();
+  private readonly loadedEmitter = new vscode.EventEmitter<TraceModel>();
+  private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  /** The document was closed (its last panel went away). */
+  readonly onDidDispose = this.disposeEmitter.event;
+  private readonly disposables: vscode.Disposable[] = [this.emitter, this.loadedEmitter];
+  private fingerprint: FileFingerprint | null = null;
+  private loadRun = 0;
+  private loading: Promise<void> | null = null;
+  private lastLoadMs = 0;
+  private changeTimer: NodeJS.Timeout | undefined;
+  private deleted = false;
+  private waiters: ((m: TraceModel | undefined) => void)[] = [];
+  /** The last failure or file state, replayed to panels that open after it happened. */
+  lastProblem: Extract<DocumentEvent, { type: 'error' | 'fileState' }> | null = null;
+  /** Latest check results, replayed to panels that open later. */
+  readonly checkResults = new Map<'verify' | 'check', CheckResult>();
+  readonly onDidChange = this.emitter.event;
+  /** A full model was loaded (first open, append, reload). */
+  readonly onDidLoadModel = this.loadedEmitter.event;
+
+  constructor(readonly uri: vscode.Uri, private readonly settings: () => { maxFileSizeMB: number; liveUpdates: boolean }) {}
+
+  get path(): string {
+    return this.uri.fsPath;
+  }
+  get model(): TraceModel | undefined {
+    return this.modelValue;
+  }
+
+  /** Resolves with the first complete model (or undefined when loading failed). */
+  whenLoaded(): Promise<TraceModel | undefined> {
+    if (this.modelValue && !isPartial(this.modelValue)) return Promise.resolve(this.modelValue);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Reads the file; `state` says why (first open, rewrite…) for the banner. */
+  load(options: LoadRequest = {}): Promise<void> {
+    const run = ++this.loadRun;
+    const p = this.doLoad(run, options).finally(() => {
+      if (this.loading === p) this.loading = null;
+    });
+    this.loading = p;
+    return p;
+  }
+
+  private async doLoad(run: number, options: LoadRequest): Promise<void> {
+    let size: number;
+    try {
+      size = (await stat(this.path)).size;
+    } catch (err) {
+      this.fail(`Cannot read ${this.path}: ${errText(err)}`, ['reload']);
+      return;
+    }
+    const limit = this.settings().maxFileSizeMB * 2 ** 20;
+    if (!options.ignoreSizeLimit && limit > 0 && size > limit) {
+      const mb = (size / 2 ** 20).toFixed(0);
+      this.fail(`This trace is ${mb} MB, over the agentTrace.maxFileSizeMB limit of ${this.settings().maxFileSizeMB} MB.`, ['openAnyway', 'openAsText']);
+      return;
+    }
+    const started = Date.now();
+    if (size > QUICK_LOOK_ABOVE && !options.quiet) await this.quickLook(run);
+    const model = await this.withProgress(size, options.quiet === true, (onProgress, isCancelled) =>
+      loadTrace(this.path, { onProgress, isCancelled: () => isCancelled() || run !== this.loadRun }),
+    ).catch((err: unknown) => {
+      if (run === this.loadRun) this.fail(`Cannot read the trace: ${errText(err)}`, ['reload', 'openAsText']);
+      return null;
+    });
+    if (!model || run !== this.loadRun) return;
+    this.lastLoadMs = Date.now() - started;
+    const cancelled = model.cancelled;
+    const state: FileState = cancelled ? 'cancelled' : options.state ?? 'ready';
+    const added = options.appendedTo !== undefined ? model.events.size - options.appendedTo : 0;
+    const message = cancelled
+      ? `Indexing was cancelled after ${(model.bytesIndexed / 2 ** 20).toFixed(1)} of ${(size / 2 ** 20).toFixed(1)} MB; showing the first ${model.events.size} events.`
+      : options.appendedTo !== undefined
+        ? `${added} new event${added === 1 ? '' : 's'}`
+        : options.message ?? null;
+    this.setModel(model, state, message);
+    this.fingerprint = await fingerprintFile(this.path, model.bytesIndexed).catch(() => null);
+  }
+
+  /** Shows the first megabytes at once, so a huge trace has rows on screen while the full read runs. */
+  private async quickLook(run: number): Promise<void> {
+    try {
+      const partial = await loadTrace(this.path, { stopAfterBytes: QUICK_LOOK_BYTES });
+      if (run === this.loadRun && !this.modelValue) this.emitter.fire({ type: 'model', model: partial, state: 'loading', message: 'Showing the start of the file while the rest is indexed…' });
+    } catch {
+      // the full read reports errors
+    }
+  }
+
+  private async withProgress<T>(size: number, quiet: boolean, work: (onProgress: (b: number, s: number) => void, isCancelled: () => boolean) => Promise<T>): Promise<T> {
+    let last = 0;
+    const report = (b: number, s: number, extra?: (inc: number) => void) => {
+      const now = Date.now();
+      if (now - last < PROGRESS_MS) return;
+      last = now;
+      extra?.(b);
+      this.emitter.fire({ type: 'progress', bytesRead: b, fileSize: s });
+    };
+    if (quiet) return work(() => undefined, () => false);
+    if (size <= NOTIFY_ABOVE) return work((b, s) => report(b, s), () => false);
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Indexing ${this.uri.path.split('/').pop()}`, cancellable: true },
+      (progress, token) => {
+        let reported = 0;
+        return work(
+          (b, s) =>
+            report(b, s, () => {
+              const pct = (b / Math.max(1, s)) * 100;
+              progress.report({ increment: pct - reported, message: `${(b / 2 ** 20).toFixed(0)} of ${(s / 2 ** 20).toFixed(0)} MB` });
+              reported = pct;
+            }),
+          () => token.isCancellationRequested,
+        );
+      },
+    );
+  }
+
+  private setModel(model: TraceModel, state: FileState, message: string | null): void {
+    this.modelValue = model;
+    this.lastProblem = null;
+    this.deleted = false;
+    this.emitter.fire({ type: 'model', model, state, message });
+    if (!isPartial(model)) {
+      this.loadedEmitter.fire(model);
+      for (const w of this.waiters.splice(0)) w(model);
+    }
+  }
+
+  private fail(message: string, actions: ('reload' | 'openAsText' | 'openAnyway')[]): void {
+    this.lastProblem = { type: 'error', message, actions };
+    this.emitter.fire(this.lastProblem);
+    for (const w of this.waiters.splice(0)) w(undefined);
+  }
+
+  /** Starts following the file on disk (the VS Code watcher plus a slow poll, which also covers remote and odd file systems). */
+  watch(): void {
+    const dir = vscode.Uri.joinPath(this.uri, '..');
+    const base = this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1);
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, base));
+    const poke = () => this.scheduleCheck();
+    this.disposables.push(watcher, watcher.onDidChange(poke), watcher.onDidCreate(poke), watcher.onDidDelete(poke));
+    const poll = setInterval(poke, 1000);
+    this.disposables.push({ dispose: () => clearInterval(poll) });
+  }
+
+  private scheduleCheck(): void {
+    if (this.changeTimer) return;
+    const wait = Math.max(250, Math.min(10_000, this.lastLoadMs * 2));
+    this.changeTimer = setTimeout(() => {
+      this.changeTimer = undefined;
+      void this.checkForChange();
+    }, wait);
+  }
+
+  private async checkForChange(): Promise<void> {
+    if (this.loading) await this.loading;
+    const fp = this.fingerprint;
+    const model = this.modelValue;
+    if (!fp || !model) return;
+    let change: FileChange;
+    try {
+      change = model.document && !this.deleted ? await this.documentChange(fp) : await classifyChange(this.path, fp);
+    } catch (err) {
+      this.fileState('unreadable', `The file can no longer be read: ${errText(err)}`);
+      return;
+    }
+    await this.onChange(change, model);
+  }
+
+  private async documentChange(fp: FileFingerprint): Promise<FileChange> {
+    const c = await classifyChange(this.path, fp);
+    return c === 'appended' ? 'rewritten' : c;
+  }
+
+  private async onChange(change: FileChange, model: TraceModel): Promise<void> {
+    if (change === 'unchanged') return;
+    if (change === 'deleted') {
+      if (!this.deleted) this.fileState('deleted', 'The file was deleted. Showing what was last read.');
+      this.deleted = true;
+      return;
+    }
+    if (this.deleted) change = 'rewritten';
+    if (!this.settings().liveUpdates) {
+      this.fileState(change, 'The file changed on disk. Reload to see the changes.');
+      return;
+    }
+    if (change === 'appended') return this.load({ quiet: true, state: 'appended', appendedTo: model.events.size });
+    this.checkResults.clear();
+    this.emitter.fire({ type: 'clearChecks' });
+    const what = change === 'truncated' ? 'truncated' : 'rewritten';
+    await this.load({ state: what, message: `The file was ${what} on disk and has been reloaded.` });
+  }
+
+  private fileState(state: FileState, message: string): void {
+    this.lastProblem = { type: 'fileState', state, message };
+    this.emitter.fire(this.lastProblem);
+  }
+
+  /** Records check results and tells the panels. */
+  setCheckResults(mode: 'verify' | 'check', result: CheckResult): void {
+    this.checkResults.set(mode, result);
+    this.emitter.fire({ type: 'checks', mode, result });
+  }
+
+  dispose(): void {
+    this.disposeEmitter.fire();
+    this.disposeEmitter.dispose();
+    this.loadRun++;
+    if (this.changeTimer) clearTimeout(this.changeTimer);
+    for (const d of this.disposables) d.dispose();
+    for (const w of this.waiters.splice(0)) w(undefined);
+  }
+}
+
+function isPartial(m: TraceModel): boolean {
+  return (m as { partial?: boolean }).partial === true;
+}
+
+function errText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

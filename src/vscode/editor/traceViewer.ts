@@ -1,0 +1,136 @@
+/**
+ * One viewer panel: sets up the webview (strict CSP, resources only from the extension's dist/ and media/),
+ * validates its messages and hands them to a {@link ViewerSession}, and turns the session's requests into
+ * VS Code actions (text editor, clipboard, browser, commands).
+ */
+import * as vscode from 'vscode';
+import type { DigestAlgorithm } from '../../core/model';
+import type { BlobContentMessage } from '../../protocol';
+import type { DocumentEvent, TraceDocument } from './traceDocument';
+import { isSafeExternalUrl, parseWebviewMessage } from '../../viewer/validateMessage';
+import { SessionHost, ViewerSession } from '../../viewer/viewerSession';
+import { renderViewerHtml } from '../../viewer/webviewHtml';
+
+/** Commands the viewer's buttons run (registered by the verification and conformance features). */
+export const CHECK_COMMANDS = { verify: 'agentTrace.verifyChain', check: 'agentTrace.checkConformance' } as const;
+/** Command that opens a blob read-only (registered by the blob feature). */
+export const OPEN_BLOB_COMMAND = 'agentTrace.openBlob';
+
+/** Resolves a content blob of a trace (set by the blob feature). */
+export type BlobResolver = (traceUri: vscode.Uri, digest: string, algorithm: DigestAlgorithm) => Promise<Omit<BlobContentMessage, 'type' | 'requestId'>>;
+
+/** See the file comment. */
+export class TraceViewer implements vscode.Disposable {
+  readonly session: ViewerSession;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly document: TraceDocument,
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    blobResolver: () => BlobResolver | undefined,
+    expandAllMaxEvents: number,
+  ) {
+    const dist = vscode.Uri.joinPath(extensionUri, 'dist');
+    const media = vscode.Uri.joinPath(extensionUri, 'media');
+    const webview = panel.webview;
+    webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media] };
+    this.session = new ViewerSession(this.sessionHost(blobResolver), { expandAllMaxEvents });
+    this.disposables.push(
+      webview.onDidReceiveMessage((raw) => {
+        const msg = parseWebviewMessage(raw);
+        if (msg) void this.session.handle(msg).catch((err) => console.error('agent trace viewer:', err));
+      }),
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) this.session.webviewReset();
+      }),
+      document.onDidChange((e) => this.onDocument(e)),
+    );
+    webview.html = renderViewerHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
+      codiconUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
+    });
+    if (document.model) this.session.setModel(document.model);
+    if (document.lastProblem) this.onDocument(document.lastProblem);
+    for (const [mode, result] of document.checkResults) this.session.setCheckResults(mode, result);
+  }
+
+  /** Reveals and selects the event on a 1-based line, bringing the panel forward. */
+  revealLine(line: number): void {
+    this.panel.reveal(undefined, false);
+    this.session.revealLine(line);
+  }
+
+  private onDocument(e: DocumentEvent): void {
+    switch (e.type) {
+      case 'progress':
+        return this.session.setLoading(this.fileName(), e.bytesRead, e.fileSize);
+      case 'model':
+        return this.session.setModel(e.model, e.state, e.message);
+      case 'fileState':
+        return this.session.setFileState(e.state, e.message);
+      case 'error':
+        return this.session.setError(e.message, e.actions);
+      case 'checks':
+        return this.session.setCheckResults(e.mode, e.result);
+      case 'clearChecks':
+        return this.session.clearCheckResults();
+      default:
+        return assertNever(e);
+    }
+  }
+
+  private sessionHost(blobResolver: () => BlobResolver | undefined): SessionHost {
+    const uri = this.document.uri;
+    return {
+      post: (m) => void this.panel.webview.postMessage(m),
+      revealInTextEditor: (line) => void revealInTextEditor(uri, line),
+      copy: (text) => void vscode.env.clipboard.writeText(text),
+      openExternal: (url) => {
+        if (isSafeExternalUrl(url)) void vscode.env.openExternal(vscode.Uri.parse(url));
+      },
+      runChecks: (mode) => void runCommand(CHECK_COMMANDS[mode], 'Checks are not available in this version.', uri),
+      openAsText: () => void vscode.commands.executeCommand('vscode.openWith', uri, 'default'),
+      reload: (ignoreSizeLimit) => void this.document.load({ ignoreSizeLimit, message: 'Reloaded from disk.' }),
+      openBlob: (digest, algorithm) => void runCommand(OPEN_BLOB_COMMAND, 'Opening blobs is not available in this version.', uri, digest, algorithm),
+      resolveBlob: (digest, algorithm) => {
+        const r = blobResolver();
+        return r ? r(uri, digest, algorithm) : Promise.resolve({ digest, state: 'unresolved', preview: null, bytes: null, message: 'Blob resolution is not available in this version.' });
+      },
+    };
+  }
+
+  private fileName(): string {
+    return this.document.uri.path.slice(this.document.uri.path.lastIndexOf('/') + 1);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** Opens the trace in the text editor with the line selected (VS Code refuses files over its size limit). */
+export async function revealInTextEditor(uri: vscode.Uri, line: number): Promise<void> {
+  try {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const l = Math.max(0, Math.min(doc.lineCount - 1, line - 1));
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(l, 0, l, doc.lineAt(l).text.length), preview: false, viewColumn: vscode.ViewColumn.Beside });
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Cannot open the trace as text (VS Code opens files up to about 50 MB in its text editor): ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+async function runCommand(id: string, missing: string, ...args: unknown[]): Promise<void> {
+  const all = await vscode.commands.getCommands(true);
+  if (!all.includes(id)) {
+    void vscode.window.showInformationMessage(missing);
+    return;
+  }
+  await vscode.commands.executeCommand(id, ...args);
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unhandled document event ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,21 @@
+import type * as vscode from 'vscode';
+import type { CheckResult } from '../core/checks/runChecks';
+import type { CheckMode } from '../core/checks/types';
+import type { TraceModel } from '../core/loadTrace';
+
+/** What commands and language features need from the open trace viewers (implemented by src/editor). */
+export interface TraceViewerApi {
+  /** The trace shown in the active viewer, if a viewer is active. */
+  activeUri(): vscode.Uri | undefined;
+  /** Reveals and selects the event on `line` in the viewer of `uri`; false when no viewer shows it. */
+  revealLine(uri: vscode.Uri, line: number): Promise<boolean>;
+  /** Shows verification or conformance results in the viewer of `uri` (badges, header, Checks list). */
+  showCheckResults(uri: vscode.Uri, mode: CheckMode, result: CheckResult): void;
+  /**
+   * The complete model a viewer already holds for `uri` (waiting for its first full read), or undefined
+   * when no viewer shows the file: checks reuse it instead of reading the file a second time.
+   */
+  loadedModel(uri: vscode.Uri): Promise<TraceModel | undefined>;
+  /** Fires when a viewer finished loading a trace. */
+  onDidOpenTrace: vscode.Event<vscode.Uri>;
+}

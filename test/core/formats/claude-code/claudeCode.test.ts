@@ -1,0 +1,130 @@
+import { strict as assert } from 'node:assert';
+import { claudeCodeAdapter } from '../../../../src/core/formats/claude-code/adapter';
+import { loadTrace } from '../../../../src/core/loadTrace';
+import { readFileSync } from 'node:fs';
+import { LocateBudget } from '../../../../src/core/formats/locateBudget';
+import { tempFile } from '../../../helpers/tmp';
+import { corpus, corpusFiles, findingsOf, fixture, nodes, parentLines } from '../../../fixtures/other/harness';
+
+const SESSION_JSONL = corpus('other/claude-code/sample_session.jsonl');
+const SESSION_JSON = corpus('other/claude-code/sample_session.json');
+const SIDECHAIN = fixture('claude-sidechain.jsonl');
+
+describe('claude-code adapter: corpus', () => {
+  it('reads sample_session.jsonl: 8 roots (the fixture omits parentUuid), labels from content', async () => {
+    const m = await loadTrace(SESSION_JSONL);
+    assert.equal(m.format, 'claude-code');
+    assert.ok(m.detection.confidence >= 0.9, `confidence ${m.detection.confidence}`);
+    assert.equal(m.events.size, 8);
+    assert.equal(m.tree.roots.length, 8);
+    assert.deepEqual(parentLines(m), [null, null, null, null, null, null, null, null]);
+    const n = nodes(m);
+    assert.deepEqual(n.map((x) => x.kind), ['summary', 'user', 'assistant', 'user', 'assistant', 'user', 'user', 'assistant']);
+    assert.deepEqual(n.map((x) => x.id), [null, 'msg-001', 'msg-002', 'msg-003', 'msg-004', 'msg-005', 'msg-006', 'msg-007']);
+    assert.equal(n[0].label, 'summary: Test session for JSONL parsing');
+    assert.equal(n[1].label, 'user: Create a hello world function');
+    assert.equal(n[2].label, "tool_use Write: I'll create that function for you.");
+    assert.equal(n[3].label, 'tool_result Write 5.0 s: File written successfully');
+    assert.equal(n[4].label, "tool_use Bash: git add . && git commit -m 'Add hello function'");
+    const result = m.events.get(3);
+    assert.equal(result.category, 'tool');
+    assert.equal(result.tool, 'Write');
+    assert.equal(result.durationMs, 5000);
+    assert.equal(result.status, 'ok');
+    assert.deepEqual(result.mentions, [{ field: 'message.content[0].tool_use_id', id: 'toolu_001' }]);
+    assert.deepEqual(m.events.get(2).mentions, [{ field: 'message.content[1].id', id: 'toolu_001' }]);
+    assert.deepEqual(m.events.get(0).mentions, [{ field: 'leafUuid', id: 'test-leaf-uuid' }]);
+    assert.equal(m.events.get(1).group, 'test-session-id');
+    assert.equal(m.events.get(1).time, Date.parse('2025-12-24T10:00:00.000Z'));
+    assert.deepEqual(m.formatTotals, { toolCalls: 2, errors: 0 });
+  });
+
+  it('verify reports only the summary leaf that is in no file; check is clean', async () => {
+    assert.deepEqual(await findingsOf(SESSION_JSONL, 'verify'), ['claude/summary-leaf@1']);
+    assert.deepEqual(await findingsOf(SESSION_JSONL, 'check'), []);
+  });
+
+  it('reads the loglines document sample_session.json: 33 records, each at its own line', async () => {
+    const m = await loadTrace(SESSION_JSON);
+    assert.equal(m.format, 'claude-code');
+    assert.equal(m.document, true);
+    assert.ok(m.detection.confidence >= 0.8);
+    assert.equal(m.events.size, 33);
+    assert.equal(m.tree.roots.length, 33);
+    assert.deepEqual(nodes(m).map((x) => x.line), [5, 13, 39, 54, 76, 91, 118, 133, 151, 166, 188, 203, 211, 229, 244, 263, 278, 301, 316, 324, 342, 357, 370, 378, 398, 413, 431, 446, 460, 468, 476, 495, 510]);
+    const failed = m.events.get(20);
+    assert.equal(failed.status, 'error', 'the tool_result with is_error true');
+    assert.equal(failed.tool, 'Bash');
+    assert.match(failed.label, /^tool_result Bash error 5\.0 s: Exit code 1/);
+    assert.equal(m.events.get(28).label.startsWith('compact summary: '), true);
+    assert.deepEqual(m.formatTotals, { toolCalls: 12, errors: 1 });
+    assert.deepEqual(await findingsOf(SESSION_JSON, 'verify'), []);
+    assert.deepEqual(await findingsOf(SESSION_JSON, 'check'), []);
+  });
+});
+
+describe('claude-code adapter: a pretty-printed JSON array of transcript lines', () => {
+  it('places every element at its own line and checks it like the JSONL', async () => {
+    const values = readFileSync(SESSION_JSONL, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const text = JSON.stringify(values, null, 2);
+    const file = tempFile('session.json', text);
+    const m = await loadTrace(file);
+    assert.equal(m.format, 'claude-code');
+    assert.equal(m.document, true);
+    assert.equal(m.events.size, 8);
+    const lines = text.split('\n');
+    const n = nodes(m);
+    for (let i = 1; i < n.length; i++) assert.ok(n[i].line > n[i - 1].line, 'lines increase');
+    for (const x of n.slice(1)) assert.ok(lines[x.line - 1].includes(`"uuid": "${x.id}"`) || lines[x.line - 1].includes('"timestamp"'), `line ${x.line} belongs to ${x.id}`);
+    assert.deepEqual(await findingsOf(file, 'verify'), [`claude/summary-leaf@${n[0].line}`]);
+    assert.deepEqual(await findingsOf(file, 'check'), []);
+  });
+
+  it('bounds locate work on huge documents', () => {
+    const budget = new LocateBudget(100);
+    const rec = { value: null, line: 1, offset: 0, length: 60, locate: () => 7 };
+    assert.equal(budget.locate(rec, 'x'), 7);
+    assert.equal(budget.locate(rec, 'x'), null);
+  });
+});
+
+describe('claude-code adapter: a real sidechain session (claude-code-log sidechain_integrated, cwd sanitized)', () => {
+  it('builds the uuid tree: sidechain roots have parentUuid null; truncated parents become roots', async () => {
+    const m = await loadTrace(SIDECHAIN);
+    assert.equal(m.format, 'claude-code');
+    assert.ok(m.detection.confidence >= 0.95);
+    assert.deepEqual(parentLines(m), [null, 1, null, 3, null, 2]);
+    assert.equal(m.events.get(0).label, 'tool_use Task claude-sonnet-4-5-20250929 141k→365 tokens: Research data-border-color usage and CSS class …');
+    assert.equal(m.events.get(0).tokensIn, 141275, 'input counts cache writes and reads');
+    assert.equal(m.events.get(0).model, 'claude-sonnet-4-5-20250929');
+    assert.equal(m.events.get(3).tokensIn, null, 'a split response shows its usage once');
+    assert.match(m.events.get(3).label, /^tool_use Grep .*\(cont\.\)/);
+    assert.equal(m.events.get(2).group, '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358/sidechain');
+    assert.deepEqual(m.events.get(1).mentions.map((x) => x.id), ['e1c84ba5', 'toolu_01JA2mLseQCAW3MdwPE4qWEk']);
+    assert.deepEqual(m.formatTotals, { toolCalls: 2, errors: 0, inputTokens: 305335, outputTokens: 738, cacheReadTokens: 141272, cacheCreationTokens: 164054 });
+  });
+
+  it('verify: dangling parents of the truncated file; check: split response, unanswered call, unpaired result', async () => {
+    assert.deepEqual(await findingsOf(SIDECHAIN, 'verify'), ['claude/parent-exists@1', 'claude/parent-exists@5']);
+    assert.deepEqual(await findingsOf(SIDECHAIN, 'check'), ['claude/split-message@4', 'claude/unanswered-tool-use@4', 'claude/tool-result-pairing@5']);
+  });
+});
+
+describe('claude-code detection', () => {
+  it('claims only Claude Code files of the corpus', async () => {
+    for (const file of corpusFiles()) {
+      const m = await loadTrace(file);
+      const mine = m.detection.candidates.find((c) => c.format === 'claude-code');
+      const expected = file.includes('/other/claude-code/');
+      assert.equal((mine?.confidence ?? 0) >= 0.5, expected, `${file}: ${JSON.stringify(m.detection.candidates)}`);
+    }
+  });
+
+  it('does not claim foreign JSON lines', () => {
+    const sniff = (values: unknown[]) => claudeCodeAdapter.sniff({ values, fileName: 'x.jsonl', path: 'x.jsonl', document: false }).confidence;
+    assert.equal(sniff([{ type: 'run_started', id: 'a' }, { type: 'user', text: 'hi' }]), 0);
+    assert.equal(sniff([{ timestamp: 't', type: 'session_meta', payload: {} }]), 0);
+    assert.equal(sniff([]), 0);
+    assert.ok(sniff([{ type: 'file-history-snapshot', messageId: 'm' }, { type: 'user', uuid: 'u', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'x' } }]) >= 0.9);
+  });
+});

@@ -1,0 +1,110 @@
+import { strict as assert } from 'node:assert';
+import { codexAdapter } from '../../../../src/core/formats/codex/adapter';
+import { loadTrace } from '../../../../src/core/loadTrace';
+import { tempFile } from '../../../helpers/tmp';
+import { corpus, corpusFiles, findingsOf, fixture, nodes, parentLines } from '../../../fixtures/other/harness';
+
+const SAMPLE = corpus('other/codex/sample_codex_session.jsonl');
+const SYNTHETIC = fixture('rollout-2026-01-02T03-04-05-11111111-1111-4111-8111-111111111111.jsonl');
+const TWO_TURNS = fixture('codex-two-turns.jsonl');
+
+describe('codex adapter: corpus', () => {
+  it('reads sample_codex_session.jsonl: session → turn (user message) → assistant message', async () => {
+    const m = await loadTrace(SAMPLE);
+    assert.equal(m.format, 'codex');
+    assert.ok(m.detection.confidence >= 0.95, `confidence ${m.detection.confidence}`);
+    assert.equal(m.events.size, 3);
+    assert.deepEqual(parentLines(m), [null, 1, 2]);
+    assert.equal(m.tree.roots.length, 1);
+    const n = nodes(m);
+    assert.deepEqual(n.map((x) => x.kind), ['session_meta', 'message', 'message']);
+    assert.equal(n[0].label, 'session test-session codex_cli_rs 0.0.0 (openai)');
+    assert.equal(n[1].label, 'message user: Write a hello world function');
+    assert.equal(n[2].label, 'message assistant: Here is a simple hello world function.', 'reasoning parts are not the answer');
+    assert.equal(m.events.get(0).category, 'session');
+    assert.equal(m.events.get(2).group, 'test-session');
+    assert.equal(m.events.get(1).time, Date.parse('2025-01-01T00:00:01.000Z'));
+    assert.deepEqual(await findingsOf(SAMPLE, 'verify'), []);
+    assert.deepEqual(await findingsOf(SAMPLE, 'check'), []);
+  });
+});
+
+describe('codex adapter: the format doc\'s example lines', () => {
+  it('real codex_cli_rs 0.77.0 head: user_message opens the turn, turn_context joins it', async () => {
+    const lines = [
+      '{"timestamp":"2025-12-28T12:18:30.533Z","type":"session_meta","payload":{"id":"019b64e5-57fa-7463-b644-fba7e456f905","timestamp":"2025-12-28T12:18:30.522Z","cwd":"/project","originator":"codex_cli_rs","cli_version":"0.77.0","instructions":"## Skills\\n…","source":"cli","model_provider":"openai"}}',
+      '{"timestamp":"2025-12-28T12:21:44.491Z","type":"event_msg","payload":{"type":"user_message","message":"can you analyse the MD files in this directory and determine if the info we have is clear enough to start planning the migration?","images":[]}}',
+      '{"timestamp":"2025-12-28T12:21:44.492Z","type":"turn_context","payload":{"cwd":"/project","approval_policy":"on-request","sandbox_policy":{"type":"workspace-write","network_access":false,"exclude_tmpdir_env_var":false,"exclude_slash_tmp":false},"model":"gpt-5.2-codex","summary":"auto"}}',
+    ];
+    const file = tempFile('rollout-2025-12-28T12-18-30-019b64e5-57fa-7463-b644-fba7e456f905.jsonl', lines.join('\n') + '\n');
+    const m = await loadTrace(file);
+    assert.equal(m.format, 'codex');
+    assert.ok(m.detection.confidence >= 0.95);
+    assert.deepEqual(parentLines(m), [null, 1, 2]);
+    assert.deepEqual(nodes(m).map((n) => n.label), [
+      'session 019b64e5-57fa-7463-b644-fba7e456f905 codex_cli_rs 0.77.0 (openai)',
+      'user_message: can you analyse the MD files in this directory and determine if the inf…',
+      'turn_context gpt-5.2-codex on-request workspace-write',
+    ]);
+    assert.deepEqual(await findingsOf(file, 'verify'), []);
+    assert.deepEqual(await findingsOf(file, 'check'), []);
+  });
+});
+
+describe('codex adapter: derived tree', () => {
+  it('nests outputs under their calls and keeps unknown items (claude-code-log synthetic rollout)', async () => {
+    const m = await loadTrace(SYNTHETIC);
+    assert.equal(m.format, 'codex');
+    assert.deepEqual(parentLines(m), [null, 1, 2, 2, 2, 2, 6, 2, 8, 2, 10, 2, 2, 2]);
+    const n = nodes(m);
+    assert.equal(n[4].label, 'reasoning: I will inspect the synthetic directory.');
+    assert.ok(!n.some((x) => x.label.includes('SYNTHETIC_ENCRYPTED')), 'encrypted reasoning is never shown');
+    assert.equal(n[5].label, 'function_call exec_command: find . -maxdepth 1 -type f');
+    assert.equal(n[6].label, 'function_call_output exec_command 1.0 s: ./alpha.txt ./beta.txt');
+    assert.equal(n[8].label, 'custom_tool_call_output apply_patch 1.0 s: Done!');
+    assert.equal(n[13].kind, 'future_synthetic_record');
+    assert.equal(m.events.get(6).tool, 'exec_command');
+    assert.equal(m.events.get(6).durationMs, 1000);
+    assert.deepEqual(m.events.get(6).mentions, [{ field: 'payload.call_id', id: 'call-structured-001' }]);
+    assert.equal(m.events.get(4).model, 'synthetic-model');
+    assert.deepEqual(m.formatTotals, { toolCalls: 3, errors: 0 });
+    assert.deepEqual(await findingsOf(SYNTHETIC, 'verify'), []);
+    assert.deepEqual(await findingsOf(SYNTHETIC, 'check'), ['codex/type-known@14']);
+  });
+
+  it('opens a turn per user prompt, keeps injected context under the session, reads tokens and failures', async () => {
+    const m = await loadTrace(TWO_TURNS);
+    assert.deepEqual(parentLines(m), [null, 1, 1, 3, 3, 3, 6, 6, 3, 3, 1, 11, 11, 11, 11, 11]);
+    const e = (line: number) => m.events.get(line - 1);
+    assert.equal(e(8).status, 'error', 'Exit code: 1');
+    assert.equal(e(8).durationMs, 200, 'Wall time');
+    assert.equal(e(7).status, 'error', 'exec_command_end exit_code 1');
+    assert.equal(e(7).durationMs, 150);
+    assert.equal(e(15).tokensIn, 1500);
+    assert.equal(e(15).tokensOut, 70);
+    assert.equal(e(15).model, 'gpt-5.2-codex');
+    assert.equal(e(15).label, 'token_count 1.5k→70 tokens (session 2.5k→120 tokens)');
+    assert.equal(e(16).status, 'warning', 'turn_aborted');
+    assert.deepEqual(m.formatTotals, { toolCalls: 2, errors: 2, inputTokens: 2500, outputTokens: 120, cachedInputTokens: 800, reasoningOutputTokens: 30 });
+    assert.deepEqual(await findingsOf(TWO_TURNS, 'verify'), []);
+    assert.deepEqual(await findingsOf(TWO_TURNS, 'check'), ['codex/unanswered-call@14']);
+  });
+});
+
+describe('codex detection', () => {
+  it('claims only Codex files of the corpus', async () => {
+    for (const file of corpusFiles()) {
+      const m = await loadTrace(file);
+      const mine = m.detection.candidates.find((c) => c.format === 'codex');
+      assert.equal((mine?.confidence ?? 0) >= 0.5, file.includes('/other/codex/'), `${file}: ${JSON.stringify(m.detection.candidates)}`);
+    }
+  });
+
+  it('needs exactly {timestamp, type, payload}', () => {
+    const sniff = (values: unknown[]) => codexAdapter.sniff({ values, fileName: 'x.jsonl', path: 'x.jsonl', document: false }).confidence;
+    assert.equal(sniff([{ timestamp: 't', type: 'session_meta', payload: {}, extra: 1 }]), 0);
+    assert.equal(sniff([{ id: 'legacy', timestamp: 't' }, { type: 'message', role: 'user', content: [] }]), 0);
+    assert.ok(sniff([{ timestamp: 't', type: 'session_meta', payload: { id: 'x', cwd: '/p' } }]) >= 0.85, 'header without originator');
+    assert.ok(sniff([{ timestamp: 't', type: 'event_msg', payload: { type: 'user_message' } }]) >= 0.5, 'a tail without its header');
+  });
+});

@@ -1,0 +1,171 @@
+import { strict as assert } from 'node:assert';
+import { appendFileSync, copyFileSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
+import { tempDir } from '../helpers/tmp';
+
+installFakeVscode();
+// Loaded after the fake is installed: these modules import 'vscode'.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { TraceDocument } = require('../../src/vscode/editor/traceDocument') as typeof import('../../src/vscode/editor/traceDocument');
+const { registerTraceEditor } = require('../../src/vscode/editor/index') as typeof import('../../src/vscode/editor/index');
+type DocumentEvent = import('../../src/vscode/editor/traceDocument').DocumentEvent;
+type HostMessage = import('../../src/protocol').HostMessage;
+
+const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
+const settings = () => ({ maxFileSizeMB: fake.config.maxFileSizeMB as number, liveUpdates: fake.config.liveUpdates as boolean });
+
+async function until<T>(f: () => T | undefined, what: string, ms = 5000): Promise<T> {
+  for (let t = 0; t < ms; t += 20) {
+    const v = f();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+function openDoc(file: string) {
+  const doc = new TraceDocument(Uri.file(file) as never, settings);
+  const events: DocumentEvent[] = [];
+  doc.onDidChange((e) => events.push(e));
+  return { doc, events, last: <T extends DocumentEvent['type']>(type: T) => [...events].reverse().find((e) => e.type === type) as Extract<DocumentEvent, { type: T }> | undefined };
+}
+
+describe('trace document: loading and following the file', () => {
+  afterEach(() => {
+    fake.config.maxFileSizeMB = 2048;
+    fake.config.liveUpdates = true;
+  });
+
+  it('loads the model and resolves whenLoaded', async () => {
+    const { doc, last } = openDoc(SAMPLE);
+    await doc.load();
+    const m = await doc.whenLoaded();
+    assert.equal(m?.events.size, 11);
+    assert.equal(last('model')?.state, 'ready');
+    doc.dispose();
+  });
+
+  it('follows appends (new model, "N new events"), rewrites (reload, checks cleared) and deletion', async () => {
+    const file = join(tempDir(), 'live.trace.jsonl');
+    copyFileSync(SAMPLE, file);
+    const { doc, events, last } = openDoc(file);
+    await doc.load();
+    doc.watch();
+    const watcher = fake.watchers[fake.watchers.length - 1];
+    appendFileSync(file, '{"type":"x","id":"n1","parent_id":"s1"}\n{"type":"x","id":"n2","parent_id":"s1"}\n');
+    watcher.change.fire(Uri.file(file));
+    const appended = await until(() => (last('model')?.state === 'appended' ? last('model') : undefined), 'append');
+    assert.equal(appended.message, '2 new events');
+    assert.equal(appended.model.events.size, 13);
+    doc.setCheckResults('verify', { file, format: 'generic', ok: true, checked: 13, findings: [] });
+    writeFileSync(file, readFileSync(file, 'utf8').replace('session_start', 'session_begin'));
+    watcher.change.fire(Uri.file(file));
+    const rewritten = await until(() => (last('model')?.state === 'rewritten' ? last('model') : undefined), 'rewrite');
+    assert.match(rewritten.message ?? '', /rewritten on disk and has been reloaded/);
+    assert.ok(events.some((e) => e.type === 'clearChecks'));
+    assert.equal(doc.checkResults.size, 0);
+    writeFileSync(file, readFileSync(SAMPLE));
+    watcher.change.fire(Uri.file(file));
+    const truncated = await until(() => (last('model')?.state === 'truncated' ? last('model') : undefined), 'truncate');
+    assert.equal(truncated.model.events.size, 11);
+    unlinkSync(file);
+    watcher.del.fire(Uri.file(file));
+    const deleted = await until(() => last('fileState'), 'deleted');
+    assert.equal(deleted.state, 'deleted');
+    assert.equal(doc.model?.events.size, 11, 'the last content stays on screen');
+    doc.dispose();
+  });
+
+  it('says so instead of reloading when live updates are off', async () => {
+    fake.config.liveUpdates = false;
+    const file = join(tempDir(), 'quiet.jsonl');
+    copyFileSync(SAMPLE, file);
+    const { doc, last } = openDoc(file);
+    await doc.load();
+    doc.watch();
+    appendFileSync(file, '{"type":"x"}\n');
+    fake.watchers[fake.watchers.length - 1].change.fire(Uri.file(file));
+    const st = await until(() => last('fileState'), 'file state');
+    assert.equal(st.state, 'appended');
+    assert.match(st.message ?? '', /Reload/);
+    doc.dispose();
+  });
+
+  it('asks before indexing a file over the size limit, and shows a quick first look of large files', async () => {
+    fake.config.maxFileSizeMB = 1;
+    const file = join(tempDir(), 'big.jsonl');
+    const line = JSON.stringify({ type: 'step', id: 'x', pad: 'p'.repeat(400) }) + '\n';
+    writeFileSync(file, line.repeat(Math.ceil((9 << 20) / line.length)));
+    const a = openDoc(file);
+    await a.doc.load();
+    const err = a.last('error');
+    assert.ok(err && err.actions.includes('openAnyway') && err.actions.includes('openAsText'), 'over the limit: ask');
+    await a.doc.load({ ignoreSizeLimit: true });
+    const models = a.events.filter((e): e is Extract<DocumentEvent, { type: 'model' }> => e.type === 'model');
+    assert.equal(models.length, 2, 'a quick look, then the full model');
+    assert.equal(models[0].state, 'loading');
+    assert.ok(models[0].model.events.size < models[1].model.events.size);
+    assert.equal(models[1].state, 'ready');
+    assert.ok(a.events.some((e) => e.type === 'progress'), 'progress is reported');
+    a.doc.dispose();
+  });
+});
+
+describe('trace editor: registration, panels and the API for other features', () => {
+  it('registers the editor and commands that package.json declares, and serves a panel', async () => {
+    const context = { subscriptions: [] as { dispose(): void }[], extensionUri: Uri.file(resolve('.')) };
+    const api = registerTraceEditor(context as never);
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    // Every declared view type has the provider and an activation event; the editor's own commands are
+    // registered here (the others by src/commands, checked in the integration suite).
+    for (const e of pkg.contributes.customEditors as { viewType: string }[]) {
+      assert.ok(fake.providers.has(e.viewType), `${e.viewType} has a provider`);
+      assert.ok(pkg.activationEvents.includes(`onCustomEditor:${e.viewType}`), `${e.viewType} activates the extension`);
+    }
+    for (const c of ['agentTrace.openInViewer', 'agentTrace.openAsText', 'agentTrace.find']) assert.ok(fake.commands.has(c), `${c} is registered`);
+    assert.ok(pkg.contributes.commands.some((c: { command: string }) => c.command === 'agentTrace.find'));
+
+    const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
+    const uri = Uri.file(SAMPLE);
+    const doc = (await provider.openCustomDocument(uri as never, {} as never, {} as never)) as InstanceType<typeof TraceDocument>;
+    const panel = new FakePanel();
+    const active: unknown[] = [];
+    const opened: string[] = [];
+    api.onDidChangeActiveViewer((h) => active.push(h));
+    api.onDidOpenTrace((u) => opened.push(u.toString()));
+    await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
+    assert.match(panel.webview.html, /Content-Security-Policy/);
+    assert.deepEqual((panel.webview.options.localResourceRoots as Uri[]).map((u) => u.path.split('/').pop()), ['dist', 'media']);
+    assert.equal(panel.webview.options.retainContextWhenHidden, undefined);
+    const handle = api.getOpenViewer(uri as never);
+    assert.ok(handle && api.activeViewer === handle && active.length === 1);
+    assert.equal(api.activeUri(), uri);
+    await handle.whenLoaded();
+    assert.deepEqual(opened, [uri.toString()]);
+    panel.fromWebview.fire({ type: 'ready', state: null });
+    const sent = panel.sent as HostMessage[];
+    const init = await until(() => sent.find((m) => m.type === 'init'), 'init');
+    assert.equal(init.type === 'init' && init.header.events, 11);
+    panel.fromWebview.fire({ type: 'select', node: 'not a number' });
+    panel.fromWebview.fire({ type: 'nonsense' });
+    api.showCheckResults(uri as never, 'verify', { file: SAMPLE, format: 'generic', ok: false, checked: 11, findings: [{ rule: 'x/y', severity: 'error', line: 4, message: 'm' }] });
+    const cr = await until(() => sent.find((m) => m.type === 'checkResults'), 'check results');
+    assert.ok(cr.type === 'checkResults' && cr.summary.firstErrorLine === 4);
+    assert.equal(await api.revealLine(uri as never, 5), true);
+    assert.equal(await api.revealLine(Uri.file('/nowhere.jsonl') as never, 5), false);
+    const rs = await until(() => sent.find((m) => m.type === 'rowsState' && m.reveal?.node === 4), 'reveal');
+    assert.ok(rs);
+    panel.fromWebview.fire({ type: 'runChecks', mode: 'verify' });
+    await until(() => (fake.messages.some((m) => /not available/.test(m)) ? true : undefined), 'a message when the command is missing');
+    panel.fromWebview.fire({ type: 'openExternal', url: 'javascript:alert(1)' });
+    panel.fromWebview.fire({ type: 'openExternal', url: 'https://example.com/' });
+    await until(() => (fake.executed.some((e) => e[0] === 'openExternal') ? true : undefined), 'open external');
+    assert.deepEqual(fake.executed.filter((e) => e[0] === 'openExternal').map((e) => e[1]), ['https://example.com/'], 'only the web link was opened');
+    panel.active = false;
+    panel.disposed.fire();
+    doc.dispose();
+    assert.equal(api.getOpenViewer(uri as never), undefined);
+    for (const d of context.subscriptions) d.dispose();
+  });
+});
