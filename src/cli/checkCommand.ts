@@ -1,6 +1,6 @@
 import { runChecks, CheckResult } from '../core/checks/runChecks';
 import { CheckMode } from '../core/checks/types';
-import { VERIFICATION_SCOPE } from '../core/checks/verificationScope';
+import { formatModule } from '../core/formats';
 import { parseArgs, UsageError } from './args';
 import { formatOption, loadForCli, UnreadableError, write } from './io';
 import { toSarif } from './sarif';
@@ -66,7 +66,7 @@ function humanReport(mode: CheckMode) {
           ? `${r.file}: ${r.format}: intact: ${r.checked} event${r.checked === 1 ? '' : 's'} verified`
           : `${r.file}: ${r.format}: broken at line ${errors[0].line} (${errors.length} error${errors.length === 1 ? '' : 's'})`
         : `${r.file}: ${r.format}: ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'} (${errors.length} error${errors.length === 1 ? '' : 's'}) in ${r.checked} events`;
-    const scope = mode === 'verify' ? [`  (${VERIFICATION_SCOPE[r.format]})`] : [];
+    const scope = mode === 'verify' ? [`  (${formatModule(r.format).verificationScope})`] : [];
     return [head, ...scope, ...r.findings.map((f) => `  line ${f.line}: ${f.severity} ${f.rule}: ${f.message}`)].join('\n');
   };
 }

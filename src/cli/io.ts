@@ -1,5 +1,5 @@
 import { loadTrace, LoadOptions, TraceModel } from '../core/loadTrace';
-import { FORMAT_NAMES, FormatName } from '../core/model';
+import { FORMAT_NAMES, FormatName } from '../core/formats';
 import { UsageError } from './args';
 
 /** A file that could not be read: exit code 2, message names the file and the cause. */

@@ -1,4 +1,4 @@
-import { ADAPTERS } from './formats';
+import { FORMAT_LIST, FORMATS } from './formats';
 import { SniffSample } from './format';
 import { FormatName } from './model';
 
@@ -16,7 +16,7 @@ export const MIN_CONFIDENCE = 0.5;
 
 /** Detects a trace's format from its first values; file names only break ties (adapters add at most 0.05). */
 export function detectFormat(sample: SniffSample): Detection {
-  const scored = ADAPTERS.filter((a) => a.name !== 'generic')
+  const scored = FORMAT_LIST.filter((a) => a !== FORMATS.generic)
     .map((a) => ({ adapter: a, result: safeSniff(() => a.sniff(sample)) }))
     .sort((x, y) => y.result.confidence - x.result.confidence);
   const candidates = scored.filter((s) => s.result.confidence > 0).map((s) => ({ format: s.adapter.name, confidence: round(s.result.confidence) }));

@@ -1,4 +1,6 @@
-import { EventDraft, EventStatus, FormatName, Finding } from './model';
+import type { BlobLayout } from './blobs/blobLayout';
+import type { RuleModule } from './checks/types';
+import type { EventDraft, EventStatus, FormatName, Finding } from './model';
 
 /** One parsed line (or one document) handed to an adapter, with where it is. */
 export interface SourceRecord {
@@ -57,15 +59,8 @@ export interface SniffResult {
   reason: string;
 }
 
-/** One runtime's format: how to recognise it and how to turn its records into events. */
-export interface FormatAdapter {
-  readonly name: FormatName;
-  /** A human title, e.g. `Harness ledger (platonic)`. */
-  readonly title: string;
-  /** Content-based detection; file names may only break ties (add at most 0.05 for a matching name). */
-  sniff(sample: SniffSample): SniffResult;
-  createBuilder(source: BuilderSource): EventBuilder;
-}
+/** The reading part of a format module: how to recognise the format and turn its records into events. */
+export type FormatAdapter = Pick<FormatModule, 'name' | 'title' | 'sniff' | 'createBuilder'>;
 
 /** What a builder knows of its file, and how it may amend events it already emitted. */
 export interface BuilderSource {
@@ -77,4 +72,33 @@ export interface BuilderSource {
   setDuration(index: number, ms: number): void;
   /** Raises the status of an emitted event (e.g. a call whose result failed). */
   setStatus(index: number, status: EventStatus): void;
+}
+
+/**
+ * Everything one runtime's format owns, behind one contract: how to recognise it, how to read it, its rules,
+ * what its verification proves, how its files are laid out. One entry of {@link FORMATS} per format.
+ *
+ * Reading is split in two so it can move to worker threads: `sniff` and the builder's per-line reading are
+ * functions of each line's bytes; the builder's cross-line state (nesting, state machines, chain links) is the
+ * separate pass that gets the lines in file order.
+ */
+export interface FormatModule {
+  /** The format name of the public contract (CLI output, settings, rule ids). */
+  readonly name: FormatName;
+  /** A human title, e.g. `Harness ledger (platonic)`. */
+  readonly title: string;
+  /** What the format's top-level groups are called in the header and summaries. */
+  readonly groupNoun: 'run' | 'session';
+  /** Content-based detection; file names may only break ties (add at most 0.05 for a matching name). */
+  sniff(sample: SniffSample): SniffResult;
+  /** A builder for one file: gets its records in file order and emits events. */
+  createBuilder(source: BuilderSource): EventBuilder;
+  /** The format's rule catalog, verifier and checker; absent for formats that only get the generic rules. */
+  readonly rules?: RuleModule;
+  /** What verification proves for this format, and what it cannot (shown next to every verification result). */
+  readonly verificationScope: string;
+  /** Folders beside or below its traces that hold no traces (blob stores, caches, journals): a directory walk skips them. */
+  readonly sideFolders?: readonly string[];
+  /** Where the format's content blobs live and how they are hashed; absent: the format-neutral layout. */
+  readonly blobs?: BlobLayout;
 }

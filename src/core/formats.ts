@@ -1,31 +1,46 @@
-import { FormatName } from './model';
-import { agentledgerAdapter } from './formats/agentledger/adapter';
-import { claudeCodeAdapter } from './formats/claude-code/adapter';
-import { codexAdapter } from './formats/codex/adapter';
-import { deepstrikeAdapter } from './formats/deepstrike/adapter';
-import { genericAdapter } from './formats/generic/adapter';
-import { harnessLedgerAdapter } from './formats/harness-ledger/adapter';
-import { lumenAdapter } from './formats/lumen/adapter';
-import { murmurAdapter } from './formats/murmur/adapter';
-import { otlpAdapter } from './formats/otlp/adapter';
-import { FormatAdapter } from './format';
+import type { FormatModule } from './format';
+import { FORMAT_NAMES, FormatName } from './formatNames';
+import { murmurFormat } from './formats/murmur/module';
+import { harnessLedgerFormat } from './formats/harness-ledger/module';
+import { lumenFormat } from './formats/lumen/module';
+import { agentledgerFormat } from './formats/agentledger/module';
+import { deepstrikeFormat } from './formats/deepstrike/module';
+import { claudeCodeFormat } from './formats/claude-code/module';
+import { codexFormat } from './formats/codex/module';
+import { otlpFormat } from './formats/otlp/module';
+import { genericFormat } from './formats/generic/module';
 
-/** Every adapter, one per format name. */
-export const ADAPTERS: readonly FormatAdapter[] = [
-  murmurAdapter,
-  harnessLedgerAdapter,
-  lumenAdapter,
-  agentledgerAdapter,
-  deepstrikeAdapter,
-  claudeCodeAdapter,
-  codexAdapter,
-  otlpAdapter,
-  genericAdapter,
-];
+/**
+ * Every format, by the name users see. The one registry: detection tries them in this order (ties keep it),
+ * the rule catalog, the viewer and the CLI read their facts from here. Adding a format is one folder under
+ * `formats/` and one line here.
+ */
+export const FORMATS = {
+  murmur: murmurFormat,
+  'harness-ledger': harnessLedgerFormat,
+  lumen: lumenFormat,
+  agentledger: agentledgerFormat,
+  deepstrike: deepstrikeFormat,
+  'claude-code': claudeCodeFormat,
+  codex: codexFormat,
+  otlp: otlpFormat,
+  generic: genericFormat,
+} as const satisfies Record<FormatName, FormatModule>;
 
-/** The adapter of a format. */
-export function adapterFor(name: FormatName): FormatAdapter {
-  const a = ADAPTERS.find((x) => x.name === name);
-  if (!a) throw new Error(`unknown format ${name}`);
-  return a;
+export { FORMAT_NAMES };
+export type { FormatName };
+
+/** Every format module, in registry order. */
+export const FORMAT_LIST: readonly FormatModule[] = Object.values(FORMATS);
+
+/** The module of a format. */
+export function formatModule(name: FormatName): FormatModule {
+  const m = (FORMATS as Record<string, FormatModule | undefined>)[name];
+  if (!m) throw new Error(`unknown format ${name}`);
+  return m;
+}
+
+/** True for a name of the public contract. */
+export function isFormatName(name: string): name is FormatName {
+  return Object.prototype.hasOwnProperty.call(FORMATS, name);
 }

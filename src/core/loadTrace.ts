@@ -2,7 +2,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { EventTable } from './eventTable';
 import { detectFormat, Detection } from './detect';
-import { adapterFor } from './formats';
+import { formatModule } from './formats';
 import { BuilderSource, FormatTotals, SourceRecord } from './format';
 import { parseLine } from './json/jsonLine';
 import { scanLines } from './lineIndexer';
@@ -87,7 +87,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     const detection = options.format
       ? forced(options.format)
       : detectFormat({ ...sampleBase, values: doc.records.slice(0, SNIFF_VALUES).map((r) => r.value), document: true });
-    const builder = adapterFor(detection.format).createBuilder(builderSource(sampleBase, table));
+    const builder = formatModule(detection.format).createBuilder(builderSource(sampleBase, table));
     const emit = makeEmit(table);
     for (const rec of doc.records) builder.add(rec, (d, r) => emit(d, r ?? rec));
     appendAll(diagnostics, builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []);
@@ -96,7 +96,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
   }
 
   let detection: Detection | null = options.format ? forced(options.format) : null;
-  let builder = detection ? adapterFor(detection.format).createBuilder(builderSource(sampleBase, table)) : null;
+  let builder = detection ? formatModule(detection.format).createBuilder(builderSource(sampleBase, table)) : null;
   const emit = makeEmit(table);
   const head: SourceRecord[] = [];
   let blankLines = 0;
@@ -104,7 +104,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
 
   const startBuilding = (): void => {
     detection = detectFormat({ ...sampleBase, values: head.map((r) => r.value), document: false });
-    builder = adapterFor(detection.format).createBuilder(builderSource(sampleBase, table));
+    builder = formatModule(detection.format).createBuilder(builderSource(sampleBase, table));
     for (const rec of head) builder.add(rec, (d, r) => emit(d, r ?? rec));
     head.length = 0;
   };

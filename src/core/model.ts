@@ -1,16 +1,6 @@
-/** The format names of the public contract (CLI output, settings, docs). */
-export const FORMAT_NAMES = [
-  'murmur',
-  'harness-ledger',
-  'lumen',
-  'agentledger',
-  'deepstrike',
-  'claude-code',
-  'codex',
-  'otlp',
-  'generic',
-] as const;
-export type FormatName = (typeof FORMAT_NAMES)[number];
+export { FORMAT_NAMES } from './formatNames';
+export type { FormatName } from './formatNames';
+import type { FormatName } from './formatNames';
 
 /** Status of one event as a person scanning the tree would see it. */
 export type EventStatus = 'ok' | 'warning' | 'error';

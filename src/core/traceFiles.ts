@@ -1,8 +1,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendAll } from './arrays';
+import { FORMAT_LIST } from './formats';
 
-const SKIP_DIRS = new Set(['node_modules', '.git', 'blobs', 'cache', 'kernel-journal']);
+/** Folders a directory walk never enters: tools' folders, the blob stores, and every format's side folders. */
+const SKIP_DIRS = new Set(['node_modules', '.git', 'blobs', ...FORMAT_LIST.flatMap((f) => f.sideFolders ?? [])]);
 
 /** True for names that hold traces: JSONL files, OTLP exports and JSON arrays of events. */
 export function isTraceFileName(name: string): boolean {

@@ -8,7 +8,7 @@ import type { TraceModel } from '../core/loadTrace';
 import type { Finding, Severity } from '../core/model';
 import type { CheckSummary, FindingView } from '../protocol';
 import { nodeAtLine } from './traceRows';
-import { VERIFICATION_SCOPE } from '../core/checks/verificationScope';
+import { formatModule } from '../core/formats';
 
 type Mode = 'verify' | 'check';
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
@@ -108,6 +108,6 @@ export function summarizeResult(mode: Mode, result: CheckResult): CheckSummary {
     } else if (f.severity === 'warning') warnings++;
     else infos++;
   }
-  const scope = mode === 'verify' ? VERIFICATION_SCOPE[result.format] : undefined;
+  const scope = mode === 'verify' ? formatModule(result.format).verificationScope : undefined;
   return { mode, ok: result.ok, checked: result.checked, errors, warnings, infos, firstErrorLine, cancelled: result.cancelled === true, ...(scope ? { scope } : {}) };
 }

@@ -2,14 +2,11 @@
  * Facts about a loaded trace as the viewer shows them: the header, the kinds offered by the filter, and the
  * filter's predicate. vscode-free.
  */
-import { adapterFor } from '../core/formats';
+import { formatModule } from '../core/formats';
 import type { TraceModel } from '../core/loadTrace';
 import type { Severity } from '../core/model';
 import { summarize } from '../core/summary';
 import type { HeaderInfo, RowFilter } from '../protocol';
-
-/** Formats whose groups are runs (the others group by session). */
-const RUN_FORMATS = new Set(['harness-ledger', 'lumen', 'agentledger', 'deepstrike', 'otlp']);
 
 /** The kind shown for a line that is not valid JSON. */
 export const MALFORMED_KIND = 'unparseable line';
@@ -39,7 +36,7 @@ function computeHeader(model: TraceModel): HeaderInfo {
     malformedLines: s.malformedLines,
     fileSize: model.fileSize,
     groups: s.groups.length,
-    groupNoun: RUN_FORMATS.has(model.format) ? 'run' : 'session',
+    groupNoun: formatModule(model.format).groupNoun,
     startTime: s.startTime,
     endTime: s.endTime,
     durationMs: s.durationMs,
@@ -56,7 +53,7 @@ function computeHeader(model: TraceModel): HeaderInfo {
 
 function titleOf(model: TraceModel): string {
   try {
-    return adapterFor(model.format).title;
+    return formatModule(model.format).title;
   } catch {
     return model.format;
   }

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { FORMAT_NAMES } from '../../src/core/model';
+import { FORMAT_NAMES } from '../../src/core/formats';
 
 describe('format names', () => {
   it('are the public contract', () => {

@@ -1,33 +1,20 @@
+import { FORMAT_LIST, formatModule } from '../formats';
 import { FormatName } from '../model';
-import { agentledgerRules } from '../formats/agentledger/rules';
 import { blobRules } from './blobRules';
-import { claudeCodeRules } from '../formats/claude-code/rules';
-import { codexRules } from '../formats/codex/rules';
-import { deepstrikeRules } from '../formats/deepstrike/rules';
 import { genericRules } from './genericRules';
-import { harnessLedgerRules } from '../formats/harness-ledger/rules';
-import { lumenRules } from '../formats/lumen/rules';
-import { murmurRules } from '../formats/murmur/rules';
-import { otlpRules } from '../formats/otlp/rules';
 import { RuleInfo, RuleModule } from './types';
 
-/** Every rule module; the generic one applies to all formats. */
+/** Every rule module: the generic and blob rules, which apply to all formats, then each format's own. */
 export const RULE_MODULES: readonly RuleModule[] = [
   genericRules,
   blobRules,
-  murmurRules,
-  harnessLedgerRules,
-  lumenRules,
-  agentledgerRules,
-  deepstrikeRules,
-  claudeCodeRules,
-  codexRules,
-  otlpRules,
+  ...FORMAT_LIST.flatMap((f) => (f.rules ? [f.rules] : [])),
 ];
 
-/** The modules that apply to a format: the generic one first, then the format's own. */
+/** The modules that apply to a format: the generic ones first, then the format's own. */
 export function modulesFor(format: FormatName): RuleModule[] {
-  return RULE_MODULES.filter((m) => m.format === 'generic' || m.format === format);
+  const own = formatModule(format).rules;
+  return own ? [genericRules, blobRules, own] : [genericRules, blobRules];
 }
 
 /** The whole catalog, sorted by id; ids are unique (a test asserts it). */

@@ -1,0 +1,10 @@
+import type { FormatModule } from '../../format';
+import { genericAdapter } from './adapter';
+
+/** The generic format: detection, reading, rules and what its verification proves. */
+export const genericFormat: FormatModule = {
+  ...genericAdapter,
+  groupNoun: 'session',
+  verificationScope:
+    'A generic JSONL file has no integrity data: proves ids are unique and parents resolve without cycles, nothing about the content.',
+};

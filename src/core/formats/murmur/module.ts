@@ -1,0 +1,12 @@
+import type { FormatModule } from '../../format';
+import { murmurAdapter } from './adapter';
+import { murmurRules } from './rules';
+
+/** The murmur format: detection, reading, rules and what its verification proves. */
+export const murmurFormat: FormatModule = {
+  ...murmurAdapter,
+  groupNoun: 'session',
+  rules: murmurRules,
+  verificationScope:
+    'murmur writes no hash chain. Proves every parent_id names an earlier event, event ids are unique and every blob rehashes to its name. Cannot detect an edited event whose links stay valid, or lines removed from the end.',
+};

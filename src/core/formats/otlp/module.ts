@@ -1,0 +1,12 @@
+import type { FormatModule } from '../../format';
+import { otlpAdapter } from './adapter';
+import { otlpRules } from './rules';
+
+/** The otlp format: detection, reading, rules and what its verification proves. */
+export const otlpFormat: FormatModule = {
+  ...otlpAdapter,
+  groupNoun: 'run',
+  rules: otlpRules,
+  verificationScope:
+    'OTLP/JSON has no hash chain: proves span and trace id formats, unique ids and parents without cycles, nothing about the content.',
+};
