@@ -1,0 +1,399 @@
+// Loopback mock of three model APIs (OpenAI Responses, Anthropic Messages, Gemini generateContent),
+// used by scripts/corpus/generate.mjs to drive the real agent CLIs. Plain Node, no dependencies.
+//
+// Only the model's answers are scripted here. The scenario is chosen by the generator
+// (setScenario / POST /__mock/scenario); the step inside a scenario is the number of tool results
+// already present in the request, so "tool call -> answer" loops terminate by construction.
+//
+// Scenarios:
+//   text        plain text answer
+//   shell-ok    shell call `echo hello`, then a text answer
+//   shell-fail  shell call `ls /nonexistent` (exits non-zero), then a text answer
+//   subagent    (Anthropic) Agent/Task tool call; the subagent itself runs `echo hello` and reports back;
+//               then the main agent answers
+//   resume-1    text answer that states a code word
+//   resume-2    text answer that recalls the code word (the request must contain the earlier turn)
+//
+// Token usage is derived from request/response sizes (about 4 characters per token) so the numbers
+// look like real ones and grow with the conversation.
+//
+// Run standalone: node scripts/corpus/mock-model-server.mjs [port]   (prints "LISTENING <port>")
+
+import http from 'node:http';
+import { appendFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+export const SUBAGENT_MARKER = 'SUBAGENT-TASK';
+const CODE_WORD = 'PLUM';
+
+function tokensOf(value) {
+  const s = typeof value === 'string' ? value : JSON.stringify(value ?? '');
+  return Math.max(1, Math.round(s.length / 4));
+}
+
+function plan(scenario, step, ctx) {
+  // returns {text?:string, reasoning?:string, call?:{kind:'shell'|'agent', command?, description?, prompt?}}
+  const lastFailed = ctx.lastToolFailed;
+  switch (scenario) {
+    case 'shell-ok':
+      if (step === 0) return { reasoning: 'The user wants me to run echo hello.', text: 'I will run the command.', call: { kind: 'shell', command: 'echo hello', description: 'Print hello' } };
+      return { text: 'The command `echo hello` printed: hello' };
+    case 'shell-fail':
+      if (step === 0) return { reasoning: 'I should list /nonexistent.', text: 'Listing /nonexistent.', call: { kind: 'shell', command: 'ls /nonexistent', description: 'List a missing folder' } };
+      return { text: lastFailed === false ? 'The listing finished.' : 'The command failed: /nonexistent does not exist (ls exited with status 2).' };
+    case 'subagent':
+      if (step === 0) return { text: 'I will delegate this to a subagent.', call: { kind: 'agent', description: 'Say hello via shell', prompt: `${SUBAGENT_MARKER}: run \`echo hello\` in the shell and report what it printed.` } };
+      // a backgrounded subagent returns "launched" first; the final answer waits for its report
+      if (!ctx.allText.includes('Report:')) return { text: 'The subagent is running; I will report when it finishes.' };
+      return { text: 'The subagent ran `echo hello`; it printed hello.' };
+    case 'subagent-inner':
+      if (step === 0) return { text: 'Running the command.', call: { kind: 'shell', command: 'echo hello', description: 'Print hello' } };
+      return { text: 'Report: `echo hello` printed "hello".' };
+    case 'resume-1':
+      return { text: `Noted. The code word is ${CODE_WORD}.` };
+    case 'resume-2':
+      return { text: ctx.allText.includes(CODE_WORD) ? `You told me earlier: the code word is ${CODE_WORD}.` : 'I do not see an earlier code word in this conversation.' };
+    case 'text':
+    default:
+      return { text: 'Hello! This is a scripted answer from the loopback mock model.' };
+  }
+}
+
+let seq = 0;
+const nextId = (p) => `${p}${Date.now().toString(36)}${(++seq).toString(36).padStart(3, '0')}`;
+
+// ---------------------------------------------------------------- OpenAI Responses API
+function openaiContext(body) {
+  const input = Array.isArray(body.input) ? body.input : [];
+  const outputs = input.filter((i) => i && (i.type === 'function_call_output' || i.type === 'custom_tool_call_output' || i.type === 'local_shell_call_output'));
+  const last = outputs[outputs.length - 1];
+  const lastText = last ? JSON.stringify(last.output ?? '') : '';
+  return {
+    step: outputs.length,
+    lastToolFailed: last ? !/exited with code 0|exit code: 0|"exit_code":0/.test(lastText) : undefined,
+    allText: JSON.stringify(input),
+    toolNames: (body.tools || []).map((t) => t.name || t.type),
+  };
+}
+
+function openaiShellCall(ctx, command) {
+  if (ctx.toolNames.includes('exec_command')) return { name: 'exec_command', arguments: JSON.stringify({ cmd: command }) };
+  if (ctx.toolNames.includes('shell_command')) return { name: 'shell_command', arguments: JSON.stringify({ command }) };
+  return { name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', command] }) };
+}
+
+function handleOpenAI(body, res, state) {
+  const ctx = openaiContext(body);
+  const p = plan(state.scenario, ctx.step, ctx);
+  const respId = nextId('resp_mock');
+  const model = body.model || 'gpt-5-codex';
+  const created = Math.floor(Date.now() / 1000);
+  let n = 0;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: n++, ...data })}\n\n`);
+  const base = { id: respId, object: 'response', created_at: created, model, output: [], parallel_tool_calls: false, tool_choice: 'auto', tools: [] };
+  send('response.created', { response: { ...base, status: 'in_progress' } });
+  send('response.in_progress', { response: { ...base, status: 'in_progress' } });
+  const output = [];
+  let idx = 0;
+  let outTokens = 0;
+  let reasoningTokens = 0;
+  if (p.reasoning) {
+    const item = { id: nextId('rs_mock'), type: 'reasoning', summary: [] };
+    send('response.output_item.added', { output_index: idx, item });
+    const summary = `**Planning** ${p.reasoning}`;
+    send('response.reasoning_summary_part.added', { item_id: item.id, output_index: idx, summary_index: 0, part: { type: 'summary_text', text: '' } });
+    send('response.reasoning_summary_text.delta', { item_id: item.id, output_index: idx, summary_index: 0, delta: summary });
+    send('response.reasoning_summary_text.done', { item_id: item.id, output_index: idx, summary_index: 0, text: summary });
+    send('response.reasoning_summary_part.done', { item_id: item.id, output_index: idx, summary_index: 0, part: { type: 'summary_text', text: summary } });
+    const done = { ...item, summary: [{ type: 'summary_text', text: summary }] };
+    send('response.output_item.done', { output_index: idx, item: done });
+    output.push(done);
+    reasoningTokens = tokensOf(summary) + 40;
+    idx++;
+  }
+  if (p.text && !p.call) {
+    const item = { id: nextId('msg_mock'), type: 'message', status: 'in_progress', role: 'assistant', content: [] };
+    send('response.output_item.added', { output_index: idx, item });
+    send('response.content_part.added', { item_id: item.id, output_index: idx, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+    const words = p.text.match(/\S+\s*/g) || [p.text];
+    for (const w of words) send('response.output_text.delta', { item_id: item.id, output_index: idx, content_index: 0, delta: w });
+    send('response.output_text.done', { item_id: item.id, output_index: idx, content_index: 0, text: p.text });
+    send('response.content_part.done', { item_id: item.id, output_index: idx, content_index: 0, part: { type: 'output_text', text: p.text, annotations: [] } });
+    const done = { ...item, status: 'completed', content: [{ type: 'output_text', text: p.text, annotations: [] }] };
+    send('response.output_item.done', { output_index: idx, item: done });
+    output.push(done);
+    outTokens += tokensOf(p.text);
+    idx++;
+  }
+  if (p.call && p.call.kind === 'shell') {
+    const fc = openaiShellCall(ctx, p.call.command);
+    const item = { id: nextId('fc_mock'), type: 'function_call', status: 'in_progress', call_id: nextId('call_mock'), name: fc.name, arguments: '' };
+    send('response.output_item.added', { output_index: idx, item });
+    send('response.function_call_arguments.delta', { item_id: item.id, output_index: idx, delta: fc.arguments });
+    send('response.function_call_arguments.done', { item_id: item.id, output_index: idx, arguments: fc.arguments });
+    const done = { ...item, status: 'completed', arguments: fc.arguments };
+    send('response.output_item.done', { output_index: idx, item: done });
+    output.push(done);
+    outTokens += tokensOf(fc.arguments) + 12;
+    idx++;
+  }
+  const inputTokens = tokensOf(body.input) + tokensOf(body.instructions) + tokensOf(body.tools);
+  const cached = ctx.step > 0 || state.scenario === 'resume-2' ? Math.floor(inputTokens * 0.8 / 64) * 64 : 0;
+  outTokens += reasoningTokens;
+  const usage = {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: cached },
+    output_tokens: outTokens,
+    output_tokens_details: { reasoning_tokens: reasoningTokens },
+    total_tokens: inputTokens + outTokens,
+  };
+  send('response.completed', { response: { ...base, status: 'completed', output, usage } });
+  res.end();
+  return { scenario: state.scenario, step: ctx.step, plan: p, usage };
+}
+
+// ---------------------------------------------------------------- Anthropic Messages API
+function anthropicContext(body) {
+  const msgs = Array.isArray(body.messages) ? body.messages : [];
+  const results = [];
+  const userTexts = [];
+  for (const m of msgs) {
+    const content = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content || [];
+    for (const c of content) {
+      if (c.type === 'tool_result') results.push(c);
+      if (m.role === 'user' && c.type === 'text') userTexts.push(c.text);
+    }
+  }
+  const last = results[results.length - 1];
+  return {
+    step: results.length,
+    lastToolFailed: last ? !!last.is_error : undefined,
+    allText: JSON.stringify(msgs),
+    userTexts,
+    toolNames: (body.tools || []).map((t) => t.name),
+  };
+}
+
+function handleAnthropic(body, res, state) {
+  const ctx = anthropicContext(body);
+  const isSubagent = ctx.userTexts.some((t) => t.includes(SUBAGENT_MARKER));
+  const hasShell = ctx.toolNames.includes('Bash');
+  let p;
+  let scenario = state.scenario;
+  if (isSubagent) scenario = 'subagent-inner';
+  if (!hasShell && !isSubagent) {
+    // side request (title / summary / classification): a short, valid text answer
+    scenario = 'side';
+    p = { text: 'Mock session' };
+  } else {
+    p = plan(scenario, ctx.step, ctx);
+  }
+  const msgId = nextId('msg_mock');
+  const model = body.model || 'claude-sonnet-4-5';
+  const inputTokens = tokensOf(body.messages) + tokensOf(body.system) + tokensOf(body.tools);
+  const cacheRead = ctx.step > 0 || scenario === 'resume-2' ? Math.floor(inputTokens * 0.85) : 0;
+  const cacheCreate = ctx.step === 0 && scenario !== 'side' ? Math.floor(inputTokens * 0.85) : Math.floor(inputTokens * 0.05);
+  const uncached = Math.max(3, inputTokens - cacheRead - cacheCreate);
+  if (body.stream === false || body.stream === undefined) {
+    const content = [{ type: 'text', text: p.text }];
+    const out = tokensOf(p.text);
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': nextId('req_mock') });
+    res.end(JSON.stringify({ id: msgId, type: 'message', role: 'assistant', model, content, stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: uncached, cache_creation_input_tokens: cacheCreate, cache_read_input_tokens: cacheRead, output_tokens: out } }));
+    return { scenario, step: ctx.step, plan: p, stream: false };
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': nextId('req_mock') });
+  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  send('message_start', { message: { id: msgId, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: uncached, cache_creation_input_tokens: cacheCreate, cache_read_input_tokens: cacheRead, output_tokens: 1, service_tier: 'standard' } } });
+  let idx = 0;
+  let out = 0;
+  if (p.text) {
+    send('content_block_start', { index: idx, content_block: { type: 'text', text: '' } });
+    const words = p.text.match(/\S+\s*/g) || [p.text];
+    for (const w of words) send('content_block_delta', { index: idx, delta: { type: 'text_delta', text: w } });
+    send('content_block_stop', { index: idx });
+    out += tokensOf(p.text);
+    idx++;
+  }
+  let stop = 'end_turn';
+  if (p.call) {
+    let name;
+    let input;
+    if (p.call.kind === 'agent') {
+      name = ctx.toolNames.includes('Agent') ? 'Agent' : 'Task';
+      input = { description: p.call.description, prompt: p.call.prompt, subagent_type: 'general-purpose' };
+    } else {
+      name = 'Bash';
+      input = { command: p.call.command, description: p.call.description };
+    }
+    const json = JSON.stringify(input);
+    send('content_block_start', { index: idx, content_block: { type: 'tool_use', id: nextId('toolu_mock'), name, input: {} } });
+    const half = Math.ceil(json.length / 2);
+    send('content_block_delta', { index: idx, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } });
+    send('content_block_delta', { index: idx, delta: { type: 'input_json_delta', partial_json: json.slice(half) } });
+    send('content_block_stop', { index: idx });
+    out += tokensOf(json) + 20;
+    stop = 'tool_use';
+  }
+  send('message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { input_tokens: uncached, cache_creation_input_tokens: cacheCreate, cache_read_input_tokens: cacheRead, output_tokens: out } });
+  send('message_stop', {});
+  res.end();
+  return { scenario, step: ctx.step, plan: p };
+}
+
+// ---------------------------------------------------------------- Gemini generateContent
+function geminiContext(body) {
+  const contents = Array.isArray(body.contents) ? body.contents : [];
+  const responses = [];
+  for (const c of contents) for (const part of c.parts || []) if (part.functionResponse) responses.push(part.functionResponse);
+  const last = responses[responses.length - 1];
+  const lastText = last ? JSON.stringify(last.response ?? '') : '';
+  return {
+    step: responses.length,
+    lastToolFailed: last ? /"error"|Exit Code: [1-9]|exit code [1-9]/i.test(lastText) : undefined,
+    allText: JSON.stringify(contents),
+    hasTools: Array.isArray(body.tools) && body.tools.length > 0,
+  };
+}
+
+function geminiPlanResponse(body, state, modelFromPath) {
+  const ctx = geminiContext(body);
+  const gc = body.generationConfig || body.config || {};
+  const wantsJson = /json/i.test(gc.responseMimeType || '') || gc.responseJsonSchema || gc.responseSchema;
+  let p;
+  let scenario = state.scenario;
+  if (wantsJson) {
+    scenario = 'side-json';
+    const schemaText = JSON.stringify(gc.responseJsonSchema || gc.responseSchema || {});
+    let obj = {};
+    if (/model_choice/.test(schemaText)) obj = { reasoning: 'Simple request.', model_choice: 'flash' };
+    else if (/next_speaker/.test(schemaText)) obj = { reasoning: 'The model answered.', next_speaker: 'user' };
+    else if (/corrected/.test(schemaText)) obj = {};
+    p = { text: JSON.stringify(obj) };
+  } else if (!ctx.hasTools) {
+    scenario = 'side';
+    p = { text: 'Mock summary.' };
+  } else {
+    p = plan(scenario, ctx.step, ctx);
+  }
+  const parts = [];
+  if (p.text) parts.push({ text: p.text });
+  if (p.call && p.call.kind === 'shell') parts.push({ functionCall: { name: 'run_shell_command', args: { command: p.call.command, description: p.call.description } } });
+  const prompt = tokensOf(body.contents) + tokensOf(body.systemInstruction) + tokensOf(body.tools);
+  const candidates = parts.reduce((a, part) => a + tokensOf(part), 0);
+  const thoughts = p.reasoning ? tokensOf(p.reasoning) + 30 : 0;
+  const cached = ctx.step > 0 || scenario === 'resume-2' ? Math.floor(prompt * 0.75) : 0;
+  const usageMetadata = { promptTokenCount: prompt, candidatesTokenCount: candidates, totalTokenCount: prompt + candidates + thoughts, ...(cached ? { cachedContentTokenCount: cached } : {}), ...(thoughts ? { thoughtsTokenCount: thoughts } : {}) };
+  const responseId = nextId('gresp_mock');
+  return { scenario, ctx, p, parts, usageMetadata, responseId, modelVersion: modelFromPath || 'gemini-2.5-pro' };
+}
+
+function handleGemini(body, res, state, { stream, model }) {
+  const r = geminiPlanResponse(body, state, model);
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ candidates: [{ content: { role: 'model', parts: r.parts }, finishReason: 'STOP', index: 0 }], usageMetadata: r.usageMetadata, modelVersion: r.modelVersion, responseId: r.responseId }));
+    return { scenario: r.scenario, step: r.ctx.step, plan: r.p, stream: false };
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (obj) => res.write(`data: ${JSON.stringify(obj)}\r\n\r\n`);
+  // text is streamed word-group by word-group, the function call (if any) comes in the last chunk
+  const textPart = r.parts.find((x) => x.text);
+  const callParts = r.parts.filter((x) => x.functionCall);
+  const pieces = textPart ? (textPart.text.match(/(?:\S+\s*){1,4}/g) || [textPart.text]) : [];
+  const common = { modelVersion: r.modelVersion, responseId: r.responseId };
+  pieces.forEach((piece, i) => {
+    const lastPiece = i === pieces.length - 1 && callParts.length === 0;
+    chunk({ candidates: [{ content: { role: 'model', parts: [{ text: piece }] }, ...(lastPiece ? { finishReason: 'STOP' } : {}), index: 0 }], ...(lastPiece ? { usageMetadata: r.usageMetadata } : { usageMetadata: { promptTokenCount: r.usageMetadata.promptTokenCount, totalTokenCount: r.usageMetadata.promptTokenCount } }), ...common });
+  });
+  if (callParts.length) chunk({ candidates: [{ content: { role: 'model', parts: callParts }, finishReason: 'STOP', index: 0 }], usageMetadata: r.usageMetadata, ...common });
+  if (!pieces.length && !callParts.length) chunk({ candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: r.usageMetadata, ...common });
+  res.end();
+  return { scenario: r.scenario, step: r.ctx.step, plan: r.p };
+}
+
+// ---------------------------------------------------------------- server
+export function startMockServer({ port = 0, logFile } = {}) {
+  const state = { scenario: 'text', requests: [] };
+  const log = (entry) => {
+    state.requests.push(entry);
+    if (logFile) appendFileSync(logFile, JSON.stringify(entry) + '\n');
+  };
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body = {};
+      try { body = raw ? JSON.parse(raw) : {}; } catch { body = {}; }
+      const url = new URL(req.url, 'http://127.0.0.1');
+      const path = url.pathname;
+      const entry = { t: new Date().toISOString(), method: req.method, path, search: url.search, scenarioSet: state.scenario, bytes: raw.length };
+      try {
+        if (path === '/__mock/scenario' && req.method === 'POST') {
+          state.scenario = body.name || 'text';
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ ok: true, scenario: state.scenario }));
+          return;
+        }
+        if (req.method === 'POST' && /\/responses$/.test(path)) {
+          Object.assign(entry, { api: 'openai', model: body.model }, handleOpenAI(body, res, state));
+        } else if (req.method === 'POST' && /\/messages\/count_tokens$/.test(path)) {
+          entry.api = 'anthropic-count';
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ input_tokens: tokensOf(body.messages) + tokensOf(body.system) + tokensOf(body.tools) }));
+        } else if (req.method === 'POST' && /\/messages$/.test(path)) {
+          Object.assign(entry, { api: 'anthropic', model: body.model }, handleAnthropic(body, res, state));
+        } else if (req.method === 'POST' && /:streamGenerateContent$/.test(path)) {
+          const model = decodeURIComponent(path.split('/models/')[1] || '').replace(/:.*$/, '');
+          Object.assign(entry, { api: 'gemini-stream', model }, handleGemini(body, res, state, { stream: true, model }));
+        } else if (req.method === 'POST' && /:generateContent$/.test(path)) {
+          const model = decodeURIComponent(path.split('/models/')[1] || '').replace(/:.*$/, '');
+          Object.assign(entry, { api: 'gemini', model }, handleGemini(body, res, state, { stream: false, model }));
+        } else if (req.method === 'POST' && /:countTokens$/.test(path)) {
+          entry.api = 'gemini-count';
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ totalTokens: tokensOf(body.contents) }));
+        } else if (req.method === 'POST' && /:embedContent$/.test(path)) {
+          entry.api = 'gemini-embed';
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ embedding: { values: Array.from({ length: 8 }, (_, i) => i / 8) } }));
+        } else if (req.method === 'GET' && /\/models$/.test(path)) {
+          entry.api = 'models';
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ object: 'list', data: [], models: [] }));
+        } else {
+          entry.api = 'unknown';
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: `mock: no route for ${req.method} ${path}`, type: 'not_found' } }));
+        }
+      } catch (err) {
+        entry.error = String(err && err.stack || err);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'mock failure' } }));
+      } finally {
+        if (entry.plan) entry.plan = { text: entry.plan.text, call: entry.plan.call };
+        log(entry);
+      }
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(port, '127.0.0.1', () => {
+      const addr = server.address();
+      resolve({
+        port: addr.port,
+        url: `http://127.0.0.1:${addr.port}`,
+        state,
+        setScenario(name) { state.scenario = name; },
+        close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+      });
+    });
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] || '').href) {
+  const port = Number(process.argv[2] || 0);
+  const logFile = process.env.MOCK_LOG || undefined;
+  const srv = await startMockServer({ port, logFile });
+  console.log(`LISTENING ${srv.port}`);
+}
