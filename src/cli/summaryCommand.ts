@@ -26,6 +26,7 @@ export async function summaryCommand(argv: string[]): Promise<number> {
   const lines = [
     `file:       ${s.file}`,
     `format:     ${s.format} (confidence ${s.confidence}: ${s.detectedBy})`,
+    ...(s.dialect ? [`dialect:    ${s.dialect}`] : []),
     `events:     ${s.events} in ${s.lines} lines (${s.malformedLines} malformed, ${s.blankLines} blank)`,
     `runs:       ${s.groups.length}${s.groups.length ? ' (' + s.groups.slice(0, 5).join(', ') + (s.groups.length > 5 ? ', …' : '') + ')' : ''}`,
     `time:       ${s.startTime ?? '?'} → ${s.endTime ?? '?'}${s.durationMs !== null ? ` (${(s.durationMs / 1000).toFixed(1)} s)` : ''}`,

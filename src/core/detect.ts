@@ -1,5 +1,5 @@
 import { FORMAT_LIST, FORMATS } from './formats';
-import { SniffSample } from './format';
+import { SniffResult, SniffSample } from './format';
 import { FormatName } from './model';
 
 /** The detector's verdict for a file, with how sure it is and the runners-up. */
@@ -8,6 +8,8 @@ export interface Detection {
   /** 0..1. */
   confidence: number;
   reason: string;
+  /** The detected format's dialect, when its detector names one. */
+  dialect?: string;
   candidates: { format: FormatName; confidence: number }[];
 }
 
@@ -22,7 +24,8 @@ export function detectFormat(sample: SniffSample): Detection {
   const candidates = scored.filter((s) => s.result.confidence > 0).map((s) => ({ format: s.adapter.name, confidence: round(s.result.confidence) }));
   const best = scored[0];
   if (best && best.result.confidence >= MIN_CONFIDENCE) {
-    return { format: best.adapter.name, confidence: round(Math.min(1, best.result.confidence)), reason: best.result.reason, candidates };
+    const dialect = best.result.dialect ? { dialect: best.result.dialect } : {};
+    return { format: best.adapter.name, confidence: round(Math.min(1, best.result.confidence)), reason: best.result.reason, ...dialect, candidates };
   }
   return {
     format: 'generic',
@@ -32,7 +35,7 @@ export function detectFormat(sample: SniffSample): Detection {
   };
 }
 
-function safeSniff(f: () => { confidence: number; reason: string }): { confidence: number; reason: string } {
+function safeSniff(f: () => SniffResult): SniffResult {
   try {
     return f();
   } catch {

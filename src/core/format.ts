@@ -57,6 +57,8 @@ export interface SniffResult {
   confidence: number;
   /** Why, in a few words (shown to users). */
   reason: string;
+  /** Which variant of the format the file is (e.g. `rollout` or `exec-json` for codex), when the format has several. */
+  dialect?: string;
 }
 
 /** The reading part of a format module: how to recognise the format and turn its records into events. */

@@ -7,6 +7,8 @@ export interface TraceSummary {
   format: FormatName;
   confidence: number;
   detectedBy: string;
+  /** The format's dialect (e.g. codex `rollout` or `exec-json`), when the detector named one. */
+  dialect?: string;
   events: number;
   lines: number;
   blankLines: number;
@@ -65,6 +67,7 @@ export function summarize(model: TraceModel): TraceSummary {
     format: model.format,
     confidence: model.detection.confidence,
     detectedBy: model.detection.reason,
+    ...(model.detection.dialect ? { dialect: model.detection.dialect } : {}),
     events: t.size,
     lines: model.lineCount,
     blankLines: model.blankLines,

@@ -1,10 +1,12 @@
 import { EventDraft, IdMention } from '../../model';
-import { formatDuration, isObj, label, num, Obj, parseTime, short, str } from '../common';
+import { formatDuration, isObj, label, num, obj, Obj, parseTime, short, str } from '../common';
 import { describeCodexPayload, isUserPrompt, outputStatus, tokenUsage } from './codexDescribe';
-import { Emit, EventBuilder, FormatAdapter, FormatTotals, SniffResult, SniffSample, SourceRecord } from '../../format';
+import { BuilderSource, Emit, EventBuilder, FormatAdapter, FormatTotals, SourceRecord } from '../../format';
+import { CODEX_TYPES, codexDialectOf, sniffCodex } from './codexSniff';
+import { addExecLine, createExecState } from './execStream';
 
-/** The rollout item types of `RolloutItem`. */
-export const CODEX_TYPES: ReadonlySet<string> = new Set(['session_meta', 'response_item', 'compacted', 'turn_context', 'event_msg']);
+export { CODEX_TYPES, isRolloutLine } from './codexSniff';
+
 /** Response items that open a tool call, and the output type that answers each. */
 export const CODEX_CALL_OUTPUT: Readonly<Record<string, string>> = {
   function_call: 'function_call_output',
@@ -13,28 +15,9 @@ export const CODEX_CALL_OUTPUT: Readonly<Record<string, string>> = {
 };
 const OUTPUT_TYPES = new Set(Object.values(CODEX_CALL_OUTPUT));
 /** Items that belong to a turn without making it "started" (a user prompt arriving next still joins this turn). */
-const TURN_PREAMBLE = new Set(['turn_context', 'task_started', 'token_count', 'user_message']);
-
-/** True when a value has exactly the on-disk `RolloutLine` shape. */
-export function isRolloutLine(v: unknown): v is Obj {
-  return isObj(v) && Object.keys(v).length === 3 && typeof v.timestamp === 'string' && typeof v.type === 'string' && isObj(v.payload);
-}
-
-function sniffCodex(sample: SniffSample): SniffResult {
-  const values = sample.values;
-  if (values.length === 0 || sample.document) return { confidence: 0, reason: 'no JSON lines' };
-  const shaped = values.filter(isRolloutLine);
-  if (shaped.length * 2 <= values.length) return { confidence: 0, reason: 'lines are not {timestamp, type, payload}' };
-  const known = shaped.filter((v) => CODEX_TYPES.has(v.type as string)).length;
-  if (known === 0) return { confidence: 0.2, reason: '{timestamp, type, payload} lines of unknown types' };
-  const first = values[0];
-  const name = /^rollout-/.test(sample.fileName) ? 0.02 : 0;
-  if (isRolloutLine(first) && first.type === 'session_meta') {
-    const originator = typeof (first.payload as Obj).originator === 'string';
-    return { confidence: Math.min(1, (originator ? 0.96 : 0.9) + name), reason: `Codex rollout: session_meta first${originator ? ' with originator' : ''}` };
-  }
-  return { confidence: Math.min(1, 0.6 + 0.25 * (known / values.length) + name), reason: 'Codex rollout items without a leading session_meta' };
-}
+const TURN_PREAMBLE = new Set(['turn_context', 'task_started', 'token_count', 'user_message', 'world_state', 'thread_settings_applied']);
+/** Events that end a turn: later lines without a turn id no longer belong to it. */
+const TURN_END = new Set(['task_complete', 'turn_aborted']);
 
 /** Open structure while reading: the session, the current turn and the calls waiting for outputs. */
 class CodexState {
@@ -43,6 +26,10 @@ class CodexState {
   turn = -1;
   /** The turn holds only its preamble so far (user prompt, turn_context…): another prompt line joins it. */
   turnFresh = false;
+  /** The current turn ended (task_complete, turn_aborted). */
+  turnClosed = false;
+  /** Turn events by the `turn_id` Codex writes (0.1xx): every line naming one goes under its turn. */
+  readonly turns = new Map<string, number>();
   model: string | null = null;
   readonly calls = new Map<string, { index: number; kind: string; name: string | null; time: number | null }>();
   toolCalls = 0;
@@ -59,9 +46,12 @@ class CodexState {
   }
 }
 
+/** Response items that are a tool call of their own (no separate output line pairs with the last two). */
+const CALL_ITEMS = new Set([...Object.keys(CODEX_CALL_OUTPUT), 'web_search_call', 'tool_search_call', 'image_generation_call']);
+
 function mentionsOf(type: string, p: Obj): IdMention[] {
   const out: IdMention[] = [];
-  for (const k of ['call_id', 'turn_id', 'forked_from_id', 'new_thread_id', 'sender_thread_id', 'receiver_thread_id']) {
+  for (const k of ['call_id', 'turn_id', 'response_id', 'forked_from_id', 'new_thread_id', 'sender_thread_id', 'receiver_thread_id']) {
     const v = str(p, k);
     if (v) out.push({ field: `payload.${k}`, id: v });
   }
@@ -69,11 +59,22 @@ function mentionsOf(type: string, p: Obj): IdMention[] {
   return out;
 }
 
+/** The turn a line names: its own `turn_id`, or the one in the response item's passthrough metadata. */
+export function turnIdOf(type: string, p: Obj): string | null {
+  if (type === 'session_meta') return null;
+  return str(p, 'turn_id') ?? str(obj(p, 'internal_chat_message_metadata_passthrough'), 'turn_id') ?? str(obj(p, 'turn_attribution'), 'turn_id');
+}
+
+/** The call id an output or progress event answers (0.17x `item_completed` names the call by its item id). */
+function answeredCallId(p: Obj): string | null {
+  return str(p, 'call_id') ?? (p.type === 'item_completed' ? str(obj(p, 'item'), 'id') : null);
+}
+
 /** Places an output (or a call's progress event) under its call, with the tool's name and the call's duration. */
-function attachToCall(d: EventDraft, p: Obj, st: CodexState, time: number | null): number | null {
-  const callId = str(p, 'call_id');
+function attachToCall(d: EventDraft, p: Obj, st: CodexState, time: number | null, source: BuilderSource): number | null {
+  const callId = answeredCallId(p);
   const call = callId ? st.calls.get(callId) : undefined;
-  if (!call) return null;
+  if (!call || (p.type !== undefined && String(p.type) in CODEX_CALL_OUTPUT)) return null;
   if (OUTPUT_TYPES.has(String(p.type))) {
     const out = outputStatus(p.output);
     d.tool = call.name;
@@ -81,36 +82,63 @@ function attachToCall(d: EventDraft, p: Obj, st: CodexState, time: number | null
     d.durationMs = out.durationMs ?? (time !== null && call.time !== null ? Math.max(0, time - call.time) : null);
     d.label = `${label(String(p.type), call.name, formatDuration(d.durationMs), out.status === 'error' ? 'error' : null)}${out.text ? ': ' + short(out.text, 60) : ''}`;
   }
+  // A failing output marks its call too, so the tree shows the failed call without unfolding it.
+  if (d.status === 'error') source.setStatus(call.index, 'error');
   return call.index;
 }
 
+/** Where a line without a turn id goes when turns are told apart by prompts (Codex before turn ids). */
+function placeByPrompt(type: string, p: Obj, st: CodexState): number | null {
+  const opensTurn = isUserPrompt(type, p) || (type === 'event_msg' && p.type === 'task_started') || (type === 'turn_context' && (st.turn < 0 || st.turnClosed));
+  // Codex 0.60 writes a turn_context before every model call: only a prompt (or a first context) opens a turn.
+  if (opensTurn) return st.turn >= 0 && st.turnFresh && !st.turnClosed ? st.turn : -1;
+  return st.turn >= 0 && !st.turnClosed ? st.turn : st.session >= 0 ? st.session : null;
+}
+
 /**
- * Chooses the parent: a session_meta is a root (null); a prompt joins a turn that holds only its preamble or opens a
- * new one (-1); outputs and call events go under their call; the rest under the current turn.
+ * Chooses the parent: a session_meta is a root (null); a line naming a turn_id goes under that turn (-2: opens
+ * it); without turn ids a prompt joins a turn that holds only its preamble or opens a new one (-1); outputs
+ * and call events go under their call.
  */
-function placeLine(type: string, p: Obj, d: EventDraft, st: CodexState, time: number | null): number | null {
-  const sessionParent = st.session >= 0 ? st.session : null;
+function placeLine(type: string, p: Obj, d: EventDraft, st: CodexState, time: number | null, source: BuilderSource): number | null {
   if (type === 'session_meta') return null;
-  const opensTurn = type === 'turn_context' || isUserPrompt(type, p) || (type === 'event_msg' && p.type === 'task_started');
-  if (opensTurn) return st.turn >= 0 && st.turnFresh ? st.turn : -1;
-  const underCall = attachToCall(d, p, st, time);
-  const preamble = TURN_PREAMBLE.has(String(p.type)) || (type === 'response_item' && p.type === 'message' && p.role !== 'assistant');
-  if (!preamble) st.turnFresh = false;
+  const underCall = attachToCall(d, p, st, time, source);
+  const preamble = TURN_PREAMBLE.has(String(p.type)) || TURN_PREAMBLE.has(type) || (type === 'response_item' && p.type === 'message' && p.role !== 'assistant');
+  const turnId = turnIdOf(type, p);
+  if (turnId !== null) {
+    const known = st.turns.get(turnId);
+    if (known === undefined) return -2;
+    st.turn = known;
+    st.turnClosed = false;
+  }
   if (underCall !== null) return underCall;
-  return st.turn >= 0 ? st.turn : sessionParent;
+  if (turnId !== null) return st.turn;
+  const placed = placeByPrompt(type, p, st);
+  if (!preamble && placed !== -1) st.turnFresh = false;
+  return placed;
 }
 
 function describeLine(v: Obj, st: CodexState): { draft: EventDraft; type: string; p: Obj; time: number | null } {
   const type = String(v.type);
   const p = v.payload as Obj;
   const time = parseTime(v.timestamp);
-  const draft: EventDraft = { kind: type, category: 'other', time, label: type, mentions: mentionsOf(type, p) };
+  const draft: EventDraft = { kind: type, category: 'other', time, label: type, mentions: mentionsOf(type, p), seq: num(v, 'ordinal') };
   describeCodexPayload(type, p, draft);
   return { draft, type, p, time };
 }
 
+/** Remembers what a line says for the lines after it: session, model, running token total. */
+function rememberLine(type: string, p: Obj, draft: EventDraft, st: CodexState): void {
+  if (type === 'session_meta') st.sessionId = str(p, 'id') ?? st.sessionId;
+  if (type === 'turn_context') st.model = draft.model ?? st.model;
+  else if (draft.category === 'inference' || p.type === 'token_count' || type === 'token_usage_record') draft.model = st.model;
+  // The running thread total: token_count's total_token_usage, or a usage record's thread_token_usage (0.17x).
+  const total = p.type === 'token_count' ? tokenUsage(p).total : type === 'token_usage_record' ? obj(p, 'thread_token_usage') : null;
+  if (total) st.lastTotal = total;
+}
+
 /** Emits one rollout line, keeping the session / turn / call structure. */
-function addLine(rec: SourceRecord, emit: Emit, st: CodexState): void {
+function addLine(rec: SourceRecord, emit: Emit, st: CodexState, source: BuilderSource): void {
   const v = rec.value;
   if (!isObj(v) || typeof v.type !== 'string' || !isObj(v.payload)) {
     const parentIndex = st.turn >= 0 ? st.turn : st.session >= 0 ? st.session : null;
@@ -118,34 +146,45 @@ function addLine(rec: SourceRecord, emit: Emit, st: CodexState): void {
     return;
   }
   const { draft, type, p, time } = describeLine(v, st);
-  if (type === 'session_meta') st.sessionId = str(p, 'id') ?? st.sessionId;
-  if (type === 'turn_context') st.model = draft.model ?? st.model;
-  else if (draft.category === 'inference' || p.type === 'token_count') draft.model = st.model;
-  if (p.type === 'token_count' && tokenUsage(p).total) st.lastTotal = tokenUsage(p).total;
+  rememberLine(type, p, draft, st);
   draft.group = st.sessionId;
-  const parent = placeLine(type, p, draft, st, time);
-  draft.parentIndex = parent === -1 ? (st.session >= 0 ? st.session : null) : parent;
+  const parent = placeLine(type, p, draft, st, time, source);
+  const opens = parent === -1 || parent === -2;
+  if (opens) draft.category = draft.category === 'other' ? 'turn' : draft.category;
+  draft.parentIndex = opens ? (st.session >= 0 ? st.session : null) : parent;
   const index = emit(draft);
-  if (draft.status === 'error') st.errors++;
-  if (type === 'session_meta') Object.assign(st, { session: index, turn: -1, turnFresh: false });
-  else if (parent === -1) Object.assign(st, { turn: index, turnFresh: true });
+  // item_completed is the UI's copy of a call's result; its output line already counted the failure.
+  if (draft.status === 'error' && p.type !== 'item_completed') st.errors++;
+  if (type === 'session_meta') Object.assign(st, { session: index, turn: -1, turnFresh: false, turnClosed: false });
+  else if (opens) Object.assign(st, { turn: index, turnFresh: true, turnClosed: false });
+  if (parent === -2) st.turns.set(turnIdOf(type, p)!, index);
+  if (TURN_END.has(String(p.type)) && st.turn >= 0) st.turnClosed = true;
   const callId = str(p, 'call_id');
-  if (type === 'response_item' && typeof p.type === 'string' && p.type in CODEX_CALL_OUTPUT && callId) {
-    st.calls.set(callId, { index, kind: p.type, name: draft.tool ?? null, time });
+  if (type === 'response_item' && typeof p.type === 'string' && CALL_ITEMS.has(p.type)) {
+    if (callId && p.type in CODEX_CALL_OUTPUT) st.calls.set(callId, { index, kind: p.type, name: draft.tool ?? null, time });
     st.toolCalls++;
   }
 }
 
-/** OpenAI Codex CLI rollouts: no ids, so the tree is derived: session → turns → items, outputs under their calls. */
+/**
+ * OpenAI Codex CLI: rollouts (no ids, so the tree is derived: session → turns → items, outputs under their
+ * calls; 0.1xx turns by `turn_id`) and the `codex exec --json` event stream, told apart by the first line.
+ */
 export const codexAdapter: FormatAdapter = {
   name: 'codex',
   title: 'Codex CLI rollout',
   sniff: sniffCodex,
-  createBuilder(): EventBuilder {
+  createBuilder(source: BuilderSource): EventBuilder {
     const st = new CodexState();
+    const exec = createExecState();
+    let dialect: 'rollout' | 'exec-json' | null = null;
     return {
-      add: (rec, emit) => addLine(rec, emit, st),
-      totals: () => st.totals(),
+      add: (rec, emit) => {
+        dialect ??= codexDialectOf(rec.value) ?? 'rollout';
+        if (dialect === 'exec-json') addExecLine(rec, emit, exec, source);
+        else addLine(rec, emit, st, source);
+      },
+      totals: () => (dialect === 'exec-json' ? exec.totals() : st.totals()),
     };
   },
 };

@@ -5,6 +5,8 @@ import { describeType } from '../otlp/otlpSpans';
 import { Finding } from '../../model';
 import { CheckRecord } from '../../checks/checkRecords';
 import { codexPayloadProblems } from './codexSchemas';
+import { isExecEvent } from './codexSniff';
+import { checkExec, execLine, ExecLine, verifyExec } from './execChecks';
 
 /** What the Codex rules need of one rollout line; the parsed value itself is not kept. */
 export interface CodexLine {
@@ -16,6 +18,10 @@ export interface CodexLine {
   callId: string | null;
   sessionId: string | null;
   timestamp: string | null;
+  /** The `ordinal` 0.17x writes on every line (0, 1, 2, … in file order), or null. */
+  ordinal: number | null;
+  /** The line as a `codex exec --json` event, when it is one. */
+  exec: ExecLine | null;
   /** Findings about this line alone (shape, arguments, schema), computed for conformance checks only. */
   own: Finding[];
 }
@@ -27,7 +33,8 @@ export function codexLine(r: CheckRecord, withChecks: boolean): CodexLine {
   const s = (x: Obj | null, k: string) => (x && typeof x[k] === 'string' ? (x[k] as string) : null);
   const l: CodexLine = {
     line: r.line, notObject: o ? null : describeType(r.value), type: s(o, 'type'), payloadType: s(p, 'type'), callId: s(p, 'call_id'),
-    sessionId: s(o, 'type') === 'session_meta' ? s(p, 'id') : null, timestamp: s(o, 'timestamp'), own: [],
+    sessionId: s(o, 'type') === 'session_meta' ? s(p, 'id') : null, timestamp: s(o, 'timestamp'),
+    ordinal: o && typeof o.ordinal === 'number' ? o.ordinal : null, exec: isExecEvent(r.value) || (o && !p && !('timestamp' in o)) ? execLine(r.line, o) : null, own: [],
   };
   if (withChecks && o) {
     shapeFindings(r.line, o, l.own);
@@ -40,10 +47,31 @@ export function codexLine(r: CheckRecord, withChecks: boolean): CodexLine {
 const f = (rule: string, severity: Finding['severity'], line: number, message: string): Finding => ({ rule, severity, line, message });
 const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
 
-/** Integrity of a rollout: JSON objects, one leading session_meta, and the file name's session id. */
+/** True when the file is a `codex exec --json` stream: its first object line is an exec event. */
+function isExecStream(lines: CodexLine[]): boolean {
+  const first = lines.find((l) => l.notObject === null);
+  return first !== undefined && first.exec !== null && first.type !== null && !first.payloadType && first.timestamp === null;
+}
+
+/** 0.17x numbers its lines: a gap or repeat in `ordinal` is a line lost, inserted or moved at that point. */
+function ordinalFindings(lines: CodexLine[], out: Finding[]): void {
+  let prev: CodexLine | null = null;
+  for (const l of lines) {
+    if (l.ordinal === null) continue;
+    if (prev && l.ordinal !== prev.ordinal! + 1) {
+      const what = l.ordinal > prev.ordinal! + 1 ? `${l.ordinal - prev.ordinal! - 1} line(s) missing before it` : 'a line repeated or moved';
+      out.push(f('codex/ordinal-sequence', 'warning', l.line, `ordinal ${l.ordinal} follows ordinal ${prev.ordinal} (line ${prev.line}): ${what}.`));
+    }
+    prev = l;
+  }
+}
+
+/** Integrity of a rollout (JSON objects, one leading session_meta, ordinals, the file name's session id) or an exec stream. */
 export function verifyCodex(path: string, lines: CodexLine[]): Finding[] {
   const out: Finding[] = [];
   for (const l of lines) if (l.notObject) out.push(f('codex/line-json', 'error', l.line, `The line is ${l.notObject}, expected a JSON object.`));
+  if (isExecStream(lines)) return [...out, ...verifyExec(lines.flatMap((l) => (l.exec ? [l.exec] : [])))];
+  ordinalFindings(lines, out);
   const metas = lines.filter((l) => l.type === 'session_meta');
   const first = lines[0];
   if (first && first.type !== 'session_meta') {
@@ -101,6 +129,7 @@ function argumentFindings(line: number, type: string | null, p: Obj, out: Findin
 
 /** Conformance of a rollout: line shape, item types, call pairing, arguments, time order and payload schemas. */
 export function checkCodex(lines: CodexLine[]): Finding[] {
+  if (isExecStream(lines)) return checkExec(lines.flatMap((l) => (l.exec ? [l.exec] : [])));
   const out: Finding[] = [];
   const unknown = new Map<string, { line: number; count: number }>();
   let last: { time: number; line: number } | null = null;

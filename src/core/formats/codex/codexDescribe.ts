@@ -1,4 +1,5 @@
 import { EventDraft, EventStatus } from '../../model';
+import { describeItemCompleted, describeTaskEvent, describeUsageRecord } from './codexItems';
 import { formatDuration, formatTokens, isObj, label, num, obj, Obj, short, str, statusFromWord } from '../common';
 
 /** `head: text…`, or `head` alone when there is no text. */
@@ -146,6 +147,8 @@ function describeEventMsg(p: Obj, d: EventDraft): void {
     d.label = label('token_count', formatTokens(d.tokensIn, d.tokensOut), totalText) || 'token_count';
     return;
   }
+  if (t === 'item_completed') return describeItemCompleted(p, d);
+  if (t === 'task_started' || t === 'task_complete') return describeTaskEvent(t, p, d);
   const duration = obj(p, 'duration');
   if (duration && typeof duration.secs === 'number') d.durationMs = duration.secs * 1000 + (num(duration, 'nanos') ?? 0) / 1e6;
   const text = str(p, 'message') ?? str(p, 'text') ?? str(p, 'reason') ?? (Array.isArray(p.command) ? p.command.join(' ') : null);
@@ -171,6 +174,8 @@ export function describeCodexPayload(type: string, p: Obj, d: EventDraft): void 
       return describeResponseItem(p, d);
     case 'event_msg':
       return describeEventMsg(p, d);
+    case 'token_usage_record':
+      return describeUsageRecord(p, d);
     case 'compacted':
       d.category = 'other';
       d.label = withText('compacted', str(p, 'message'), 72);

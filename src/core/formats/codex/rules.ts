@@ -33,6 +33,21 @@ export const CODEX_RULES: RuleInfo[] = [
   { id: 'codex/payload-schema', format: 'codex', mode: 'check', severity: 'warning', summary: 'A payload field has the wrong type for its item.',
     explanation: 'Payloads follow codex-rs/protocol: session_meta has id, timestamp, cwd, originator and cli_version; turn_context cwd, approval_policy, sandbox_policy and model; function_call name, arguments (text) and call_id; outputs a call_id and output. Unknown fields and unknown item types are allowed.',
     example: '{"type":"session_meta","payload":{"id":"…","cwd":"/p"}}' },
+  { id: 'codex/ordinal-sequence', format: 'codex', mode: 'verify', severity: 'warning', summary: 'A line\'s ordinal is not the previous line\'s plus one.',
+    explanation: 'Codex 0.17x numbers every rollout line with an ordinal, 0, 1, 2, … in file order (a resumed session continues the count). A gap means lines were cut out there; a repeat or a step back means lines were duplicated or moved. Files without ordinals (older Codex) are not checked.',
+    example: '{"ordinal":4,…}\n{"ordinal":6,…}' },
+  { id: 'codex/exec-thread-first', format: 'codex', mode: 'verify', severity: 'warning', summary: 'A codex exec --json stream does not start with thread.started.',
+    explanation: 'codex exec --json prints thread.started (with the thread id) as its first event. A stream that starts elsewhere lost its head, or was cut from a longer capture.',
+    example: '{"type":"turn.started"} (line 1)' },
+  { id: 'codex/exec-turn-unfinished', format: 'codex', mode: 'check', severity: 'warning', summary: 'A turn.started has no turn.completed or turn.failed.',
+    explanation: 'Every turn of codex exec --json ends with turn.completed (with the usage) or turn.failed. A turn without an end means the stream was cut, or the process was killed before it finished.',
+    example: '{"type":"turn.started"}\n{"type":"item.completed",…} (end of file)' },
+  { id: 'codex/exec-item-unfinished', format: 'codex', mode: 'check', severity: 'info', summary: 'An item.started has no item.completed.',
+    explanation: 'A command or tool call that started (item.started) is reported again with item.completed when it ends. Without it, the item was still running when the stream ended or its line was lost.',
+    example: '{"type":"item.started","item":{"id":"item_1","type":"command_execution",…}} (no item.completed)' },
+  { id: 'codex/exec-event-shape', format: 'codex', mode: 'check', severity: 'error', summary: 'A codex exec --json line is not a typed event.',
+    explanation: 'Every line of codex exec --json is a ThreadEvent: an object with a string type; item.* events carry an item with a string id and type. Other lines were not printed by codex exec (or are damaged).',
+    example: '{"item":{"id":"item_0"}}' },
 ];
 
 /** Rollouts are JSONL; a document forced into this format is read element by element at its events' lines. */

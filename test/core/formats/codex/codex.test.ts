@@ -91,13 +91,67 @@ describe('codex adapter: derived tree', () => {
   });
 });
 
+describe('codex adapter: turns', () => {
+  const line = (t: string, type: string, payload: object) => JSON.stringify({ timestamp: `2025-10-01T10:00:${t}.000Z`, type, payload });
+  const ctx = (t: string) => line(t, 'turn_context', { cwd: '/p', approval_policy: 'on-request', sandbox_policy: { type: 'read-only' }, model: 'gpt-5-codex', summary: 'auto' });
+  const prompt = (t: string, text: string) => [line(t, 'event_msg', { type: 'user_message', message: text, images: [] }), ctx(t), line(t, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] })];
+  const call = (t: string, id: string) => [line(t, 'response_item', { type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: id }), line(t, 'response_item', { type: 'function_call_output', call_id: id, output: 'ok' })];
+
+  it('0.60 writes a turn_context before every model call: one turn per prompt, not per context', async () => {
+    const lines = [
+      line('00', 'session_meta', { id: '0199a000-0000-7000-8000-000000000000', timestamp: '2025-10-01T10:00:00.000Z', cwd: '/p', originator: 'codex_cli_rs', cli_version: '0.60.1' }),
+      ...prompt('01', 'list files'), ...call('02', 'c1'), ctx('03'), ...call('04', 'c2'), ctx('05'),
+      line('06', 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] }),
+      ...prompt('07', 'now count them'), ...call('08', 'c3'), ctx('09'),
+      line('10', 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: '3' }] }),
+    ];
+    const file = tempFile('rollout-2025-10-01T10-00-00-0199a000-0000-7000-8000-000000000000.jsonl', lines.join('\n') + '\n');
+    const m = await loadTrace(file);
+    const top = nodes(m).filter((x) => x.parentLine === 1);
+    assert.deepEqual(top.map((x) => x.line), [2, 12], 'two prompts, two turns');
+    assert.ok(nodes(m).slice(1).every((x) => x.parentLine !== null), 'everything else is inside the session');
+    assert.deepEqual(await findingsOf(file, 'check'), []);
+  });
+
+  it('0.17x: lines naming a turn_id go under that turn, whatever comes between', async () => {
+    const tl = (t: string, type: string, payload: object, ordinal: number) => JSON.stringify({ timestamp: `2026-12-01T10:00:${t}.000Z`, ordinal, type, payload });
+    const lines = [
+      tl('00', 'session_meta', { id: '01a20000-0000-7000-8000-000000000000', timestamp: '2026-12-01T10:00:00.000Z', cwd: '/p', originator: 'codex_exec', cli_version: '0.171.0' }, 0),
+      tl('01', 'event_msg', { type: 'task_started', turn_id: 'T1' }, 1),
+      tl('02', 'turn_context', { turn_id: 'T1', cwd: '/p', approval_policy: 'never', sandbox_policy: { type: 'read-only' }, model: 'gpt-5.5' }, 2),
+      tl('03', 'world_state', { full: true, state: {} }, 3),
+      tl('04', 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }], internal_chat_message_metadata_passthrough: { turn_id: 'T1' } }, 4),
+      tl('05', 'turn_context', { turn_id: 'T1', cwd: '/p', approval_policy: 'never', sandbox_policy: { type: 'read-only' }, model: 'gpt-5.5' }, 5),
+      tl('06', 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hello' }], internal_chat_message_metadata_passthrough: { turn_id: 'T1' } }, 6),
+      tl('07', 'event_msg', { type: 'task_complete', turn_id: 'T1' }, 7),
+    ];
+    const file = tempFile('rollout-2026-12-01T10-00-00-01a20000-0000-7000-8000-000000000000.jsonl', lines.join('\n') + '\n');
+    const m = await loadTrace(file);
+    assert.deepEqual(nodes(m).map((x) => x.parentLine), [null, 1, 2, 2, 2, 2, 2, 2]);
+    assert.equal(m.events.get(1).category, 'turn');
+  });
+});
+
 describe('codex detection', () => {
-  it('claims only Codex files of the corpus', async () => {
+  it('claims only Codex files of the corpus (the other/codex samples and the outside Codex CLI files)', async () => {
     for (const file of corpusFiles()) {
       const m = await loadTrace(file);
       const mine = m.detection.candidates.find((c) => c.format === 'codex');
-      assert.equal((mine?.confidence ?? 0) >= 0.5, file.includes('/other/codex/'), `${file}: ${JSON.stringify(m.detection.candidates)}`);
+      const expected = file.includes('/other/codex/') || file.includes('/outside/codex-');
+      assert.equal((mine?.confidence ?? 0) >= 0.5, expected, `${file}: ${JSON.stringify(m.detection.candidates)}`);
     }
+  });
+
+  it('reads 0.17x lines ({timestamp, ordinal, type, payload[, metadata]}) and exec --json streams', () => {
+    const sniff = (values: unknown[]) => codexAdapter.sniff({ values, fileName: 'x.jsonl', path: 'x.jsonl', document: false });
+    const r = sniff([{ timestamp: 't', ordinal: 0, type: 'session_meta', payload: { id: 'x', originator: 'codex_exec' } }, { timestamp: 't', ordinal: 1, type: 'world_state', payload: {} }]);
+    assert.ok(r.confidence >= 0.95);
+    assert.equal(r.dialect, 'rollout');
+    assert.equal(sniff([{ timestamp: 't', ordinal: 'x', type: 'session_meta', payload: {} }]).confidence, 0, 'ordinal must be a number');
+    const e = sniff([{ type: 'thread.started', thread_id: 'th' }, { type: 'turn.started' }]);
+    assert.ok(e.confidence >= 0.9);
+    assert.equal(e.dialect, 'exec-json');
+    assert.ok(sniff([{ type: 'turn.started' }, { type: 'error', message: 'x' }]).confidence < 0.5, 'turn events alone are not enough');
   });
 
   it('needs exactly {timestamp, type, payload}', () => {

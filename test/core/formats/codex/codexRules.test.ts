@@ -16,7 +16,9 @@ describe('codex rules', () => {
       'codex/line-json': 'verify/error', 'codex/line-shape': 'check/error', 'codex/type-known': 'check/info',
       'codex/session-meta-first': 'verify/warning', 'codex/file-name-id': 'verify/info', 'codex/call-pairing': 'check/warning',
       'codex/unanswered-call': 'check/info', 'codex/arguments-json': 'check/warning', 'codex/timestamp-order': 'check/info',
-      'codex/payload-schema': 'check/warning',
+      'codex/payload-schema': 'check/warning', 'codex/ordinal-sequence': 'verify/warning',
+      'codex/exec-thread-first': 'verify/warning', 'codex/exec-turn-unfinished': 'check/warning',
+      'codex/exec-item-unfinished': 'check/info', 'codex/exec-event-shape': 'check/error',
     });
   });
 
