@@ -1,11 +1,22 @@
 import { isObj, obj, str } from '../common';
 import { ClaudeState, describeClaudeLine } from './claudeDescribe';
 import { LocateBudget } from '../locateBudget';
+import { describeStreamLine, StreamPlacer } from './claudeStream';
+import { ClaudeToolTotals } from './claudeTotals';
 import { EventBuilder, FormatAdapter, SniffResult, SniffSample, SourceRecord } from '../../format';
 
 /** The line types the format documents; others exist in newer versions and are shown generically. */
 export const CLAUDE_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'summary']);
 const MESSAGE_TYPES = new Set(['user', 'assistant', 'system']);
+/**
+ * Other line types the real writers are known to write: transcript bookkeeping (Claude Code 2.x) and the
+ * stream-json message types. They are read generically and not reported as unknown.
+ */
+export const CLAUDE_KNOWN_OTHER_TYPES: ReadonlySet<string> = new Set([
+  'attachment', 'file-history-snapshot', 'queue-operation', 'progress', 'last-prompt', 'cost-state', 'atis-latch',
+  'api-request-shape', 'api-request-blob', 'api-request', 'tools-used', 'mode', 'custom-title', 'agent-name', 'tag', 'pr-link',
+  'result', 'stream_event', 'tool_progress', 'tool_use_summary', 'auth_status', 'rate_limit_event',
+]);
 
 /**
  * The records of a Claude Code transcript held in one JSON document: claude-code-transcripts' `{"loglines":[…]}`
@@ -15,13 +26,27 @@ export function claudeLoglines(v: unknown): unknown[] | null {
   return isObj(v) && Array.isArray(v.loglines) ? v.loglines : null;
 }
 
-type LineClass = 'strong' | 'weak' | 'summary' | 'aux' | 'foreign';
+type LineClass = 'strong' | 'stream' | 'weak' | 'summary' | 'aux' | 'foreign';
 
-/** How much one value looks like a Claude Code transcript line. */
+/** The message types of `--output-format stream-json` (and the Agent SDK) that carry `session_id`. */
+export const STREAM_TYPES: ReadonlySet<string> = new Set(['system', 'assistant', 'user', 'result', 'stream_event', 'tool_progress', 'tool_use_summary', 'auth_status', 'rate_limit_event']);
+
+/**
+ * True for one line of stream-json output: snake_case `session_id`, and for messages the `parent_tool_use_id`
+ * key (null on the main thread) that transcripts never write.
+ */
+export function isStreamLine(v: unknown): boolean {
+  if (!isObj(v) || typeof v.session_id !== 'string' || typeof v.type !== 'string' || !STREAM_TYPES.has(v.type)) return false;
+  if (v.type === 'user' || v.type === 'assistant' || v.type === 'stream_event') return 'parent_tool_use_id' in v;
+  return v.type !== 'system' || typeof v.subtype === 'string';
+}
+
+/** How much one value looks like a Claude Code transcript (or stream-json) line. */
 function classify(v: unknown): LineClass {
   if (!isObj(v)) return 'foreign';
   const type = str(v, 'type');
   if (type === null) return 'foreign';
+  if (isStreamLine(v)) return 'stream';
   const msg = obj(v, 'message');
   if (MESSAGE_TYPES.has(type)) {
     const linked = typeof v.uuid === 'string' && ('parentUuid' in v || typeof v.sessionId === 'string');
@@ -38,19 +63,31 @@ function sniffClaude(sample: SniffSample): SniffResult {
   const wrapped = sample.values.length === 1 ? claudeLoglines(sample.values[0]) : null;
   const values = (wrapped ?? sample.values).slice(0, 40);
   if (values.length === 0) return { confidence: 0, reason: 'no values' };
-  const n: Record<LineClass, number> = { strong: 0, weak: 0, summary: 0, aux: 0, foreign: 0 };
+  const n: Record<LineClass, number> = { strong: 0, stream: 0, weak: 0, summary: 0, aux: 0, foreign: 0 };
   for (const v of values) n[classify(v)]++;
   if (n.foreign * 2 > values.length) return { confidence: 0, reason: 'most values are not transcript lines' };
   const share = (values.length - n.foreign) / values.length;
   const name = /\.jsonl?$/.test(sample.fileName) && /^[0-9a-f]{8}-|^agent-|session/i.test(sample.fileName) ? 0.02 : 0;
-  if (n.strong > 0) return { confidence: Math.min(1, 0.7 + 0.27 * share + name), reason: 'Claude Code transcript lines (type, uuid, parentUuid/sessionId, message)' };
+  if (n.stream > n.strong && !wrapped) return sniffStream(values, n.stream / values.length);
+  if (n.strong > 0) return { confidence: Math.min(1, 0.7 + 0.27 * share + name), reason: 'Claude Code transcript lines (type, uuid, parentUuid/sessionId, message)', dialect: 'transcript' };
   if (n.weak > 0) {
     // Without uuids only the Messages API shape is left; the loglines wrapper is claude-code-transcripts' own.
     const base = wrapped ? 0.8 : 0.52;
-    return { confidence: Math.min(1, base + 0.15 * share + name), reason: wrapped ? 'claude-code-transcripts loglines document' : 'transcript lines without uuids (type user/assistant with a Messages API message)' };
+    return { confidence: Math.min(1, base + 0.15 * share + name), reason: wrapped ? 'claude-code-transcripts loglines document' : 'transcript lines without uuids (type user/assistant with a Messages API message)', dialect: 'transcript' };
   }
   if (n.summary > 0 && n.summary + n.aux === values.length) return { confidence: 0.6, reason: 'Claude Code summary lines only' };
   return { confidence: 0, reason: 'no user or assistant lines' };
+}
+
+/** stream-json: `system`/`init` first (the CLI's and the SDK's first message), or messages with `parent_tool_use_id`. */
+function sniffStream(values: unknown[], share: number): SniffResult {
+  const first = values[0];
+  const init = isObj(first) && first.type === 'system' && first.subtype === 'init';
+  return {
+    confidence: Math.min(1, (init ? 0.85 : 0.7) + 0.13 * share),
+    reason: init ? 'Claude Code stream-json: system/init first, messages with session_id and parent_tool_use_id' : 'Claude Code stream-json messages (session_id, parent_tool_use_id)',
+    dialect: 'stream-json',
+  };
 }
 
 /** Text that identifies an element inside a document: its uuid, tool ids, timestamp. */
@@ -99,8 +136,21 @@ export const claudeCodeAdapter: FormatAdapter = {
   createBuilder(): EventBuilder {
     const state = new ClaudeState();
     const locator = new ElementLocator();
+    const own = new ClaudeToolTotals();
+    let stream: StreamPlacer | null | undefined;
     return {
       add(rec, emit) {
+        if (isObj(rec.value)) own.observe(rec.value);
+        // The first record decides the dialect: stream-json has no parentUuid, so its tree is derived.
+        if (stream === undefined) stream = isStreamLine(rec.value) ? new StreamPlacer() : null;
+        if (stream && isObj(rec.value)) {
+          const d = describeClaudeLine(rec.value, state);
+          describeStreamLine(rec.value, d);
+          d.parentId = null;
+          d.parentIndex = stream.place(rec.value);
+          stream.emitted(rec.value, emit(d, rec));
+          return;
+        }
         const lines = rec.locate ? claudeLoglines(rec.value) : null;
         if (lines === null) {
           emit(describeClaudeLine(rec.value, state), locator.place(rec, rec.value));
@@ -109,7 +159,7 @@ export const claudeCodeAdapter: FormatAdapter = {
         if (lines.length === 0) emit({ kind: 'loglines', category: 'other', label: 'transcript document with no lines' }, rec);
         for (const el of lines) emit(describeClaudeLine(el, state), locator.place(rec, el));
       },
-      totals: () => state.totals(),
+      totals: () => own.apply(state.totals()),
     };
   },
 };

@@ -1,4 +1,4 @@
-import { CLAUDE_TYPES } from './adapter';
+import { CLAUDE_KNOWN_OTHER_TYPES, CLAUDE_TYPES } from './adapter';
 import { parseTime } from '../common';
 import { Finding } from '../../model';
 import { ClaudeLine, uuidIndex } from './claudeRecords';
@@ -10,7 +10,7 @@ function f(rule: string, severity: Finding['severity'], l: ClaudeLine, message: 
 function typeFindings(lines: ClaudeLine[], out: Finding[]): void {
   const unknown = new Map<string, { first: ClaudeLine; count: number }>();
   for (const l of lines) {
-    if (l.type === null || CLAUDE_TYPES.has(l.type)) continue;
+    if (l.type === null || CLAUDE_TYPES.has(l.type) || CLAUDE_KNOWN_OTHER_TYPES.has(l.type)) continue;
     const u = unknown.get(l.type);
     if (u) u.count++;
     else unknown.set(l.type, { first: l, count: 1 });
@@ -78,6 +78,19 @@ function timeFindings(lines: ClaudeLine[], byUuid: Map<string, ClaudeLine>, out:
   }
 }
 
+/**
+ * stream-json: every run the CLI starts (`system`/`init`) ends with a `result`; a background subagent's
+ * notification is a second run with its own init and result. Fewer results than inits means the stream was cut.
+ */
+function streamResultFindings(lines: ClaudeLine[], out: Finding[]): void {
+  if (lines.length === 0 || !lines[0].stream) return;
+  const inits = lines.filter((l) => l.streamRole === 'init').length;
+  const results = lines.filter((l) => l.streamRole === 'result').length;
+  if (results >= inits && results > 0) return;
+  const last = lines[lines.length - 1];
+  out.push(f('claude/stream-result', 'warning', last, `The stream has ${inits} system/init line${inits === 1 ? '' : 's'} but ${results} result line${results === 1 ? '' : 's'}: it ends at line ${last.line} before its run finished (cut, or the process was stopped).`));
+}
+
 /** Conformance of a transcript: types, sidechains, tool pairing, split responses, time order, message schema. */
 export function checkClaude(lines: ClaudeLine[]): Finding[] {
   const out: Finding[] = [];
@@ -87,6 +100,7 @@ export function checkClaude(lines: ClaudeLine[]): Finding[] {
   pairingFindings(lines, out);
   splitFindings(lines, out);
   timeFindings(lines, byUuid, out);
+  streamResultFindings(lines, out);
   for (const l of lines) {
     for (const p of l.schema) out.push(f('claude/message-schema', 'warning', l, `${l.type} line: ${p}.`));
   }

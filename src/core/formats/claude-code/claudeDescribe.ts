@@ -66,7 +66,8 @@ function baseDraft(v: Obj, type: string): EventDraft {
     kind: type,
     category: 'other',
     id: str(v, 'uuid'),
-    parentId: str(v, 'parentUuid'),
+    // A compaction boundary starts with parentUuid null; logicalParentUuid keeps it in the conversation's tree.
+    parentId: str(v, 'parentUuid') ?? str(v, 'logicalParentUuid'),
     time: parseTime(v.timestamp),
     label: type,
     // A sidechain's clock runs beside the main chain's; separate groups keep time-order checks meaningful.

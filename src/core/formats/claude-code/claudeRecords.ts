@@ -1,4 +1,4 @@
-import { claudeDocumentElements } from './adapter';
+import { claudeDocumentElements, isStreamLine } from './adapter';
 import { isObj, Obj } from '../common';
 import { contentBlocks, toolResults, toolUses } from './claudeContent';
 import { describeType } from '../otlp/otlpSpans';
@@ -21,6 +21,14 @@ export interface ClaudeLine {
   messageId: string | null;
   requestId: string | null;
   leafUuid: string | null;
+  /** A compaction boundary's link across the cut (`parentUuid` is null there). */
+  logicalParentUuid: string | null;
+  /** stream-json: the subagent tool call this line belongs to (`parent_tool_use_id`, or a task report's `tool_use_id`). */
+  parentToolUseId: string | null;
+  /** stream-json: the line is a `system`/`init` or a `result`. */
+  streamRole: 'init' | 'result' | null;
+  /** The line is stream-json output (snake_case `session_id`, `parent_tool_use_id`). */
+  stream: boolean;
   toolUseIds: string[];
   toolResultIds: string[];
   /** Schema problems (computed for conformance checks only). */
@@ -52,6 +60,10 @@ export function claudeLine(r: CheckRecord, index: number, withSchema: boolean): 
     messageId: type === 'assistant' ? s(msg, 'id') : null,
     requestId: s(o, 'requestId'),
     leafUuid: type === 'summary' ? s(o, 'leafUuid') : null,
+    logicalParentUuid: s(o, 'logicalParentUuid'),
+    parentToolUseId: s(o, 'parent_tool_use_id') ?? (type === 'system' ? s(o, 'tool_use_id') : null),
+    streamRole: type === 'result' ? 'result' : type === 'system' && s(o, 'subtype') === 'init' ? 'init' : null,
+    stream: isStreamLine(r.value),
     toolUseIds: type === 'assistant' ? toolUses(blocks).flatMap((u) => (u.id ? [u.id] : [])) : [],
     toolResultIds: type === 'user' ? toolResults(blocks).flatMap((x) => (x.toolUseId ? [x.toolUseId] : [])) : [],
     schema: withSchema && o ? claudeSchemaProblems(o) : [],

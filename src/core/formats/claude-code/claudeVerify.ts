@@ -1,11 +1,9 @@
-import { open, readdir, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { Finding } from '../../model';
 import { findParentCycles } from '../../checks/checkRecords';
 import { ClaudeLine, uuidIndex } from './claudeRecords';
-
-/** Bounds of the search for a summary's leaf in the other session files of the project directory. */
-const SIBLING_LIMITS = { files: 400, bytes: 512 * 1024 * 1024 };
+import { findIdsIn, relatedTranscripts, subagentLink } from './claudeFolder';
 
 function f(rule: string, severity: Finding['severity'], l: ClaudeLine, message: string): Finding {
   return { rule, severity, line: l.line, ...(l.uuid ? { eventId: l.uuid } : {}), message };
@@ -15,7 +13,10 @@ function lineJsonFindings(lines: ClaudeLine[], out: Finding[]): void {
   for (const l of lines) if (l.shapeProblem) out.push(f('claude/line-json', 'error', l, l.shapeProblem));
 }
 
-function uniqueAndParentFindings(lines: ClaudeLine[], byUuid: Map<string, ClaudeLine>, out: Finding[]): void {
+/** Parents are looked up in the session's other files once, for all lines whose parent this file lacks. */
+type Elsewhere = Map<string, string>;
+
+function uniqueAndParentFindings(lines: ClaudeLine[], byUuid: Map<string, ClaudeLine>, elsewhere: Elsewhere, out: Finding[]): void {
   for (const l of lines) {
     if (l.uuid !== null) {
       const first = byUuid.get(l.uuid)!;
@@ -24,10 +25,22 @@ function uniqueAndParentFindings(lines: ClaudeLine[], byUuid: Map<string, Claude
     if (l.parentUuid === null) continue;
     const parent = byUuid.get(l.parentUuid);
     if (parent === undefined) {
-      out.push(f('claude/parent-exists', 'warning', l, `parentUuid ${l.parentUuid} names no line in this file (normal for truncated or compacted sessions); the line is shown as a root.`));
+      if (elsewhere.has(l.parentUuid)) continue;
+      out.push(f('claude/parent-exists', 'warning', l, `parentUuid ${l.parentUuid} names no line in this file nor in the session's other files (normal for truncated or compacted sessions); the line is shown as a root.`));
+    } else if (parent.index === l.index + 1) {
+      // Claude Code 2.1.114 writes a hook attachment just before the line it hangs off.
+      out.push(f('claude/parent-next-line', 'info', l, `parentUuid ${l.parentUuid} names the next line (${parent.line}): the parent was written one line later.`));
     } else if (parent.index > l.index) {
       out.push(f('claude/parent-exists', 'warning', l, `parentUuid ${l.parentUuid} names line ${parent.line}, which comes later in the file; a parent must be written before its children.`));
     }
+  }
+}
+
+function logicalParentFindings(lines: ClaudeLine[], byUuid: Map<string, ClaudeLine>, elsewhere: Elsewhere, out: Finding[]): void {
+  for (const l of lines) {
+    const lp = l.parentUuid === null ? l.logicalParentUuid : null;
+    if (lp === null || byUuid.has(lp) || elsewhere.has(lp)) continue;
+    out.push(f('claude/logical-parent', 'info', l, `logicalParentUuid ${lp} (the conversation before this compaction) names no line in this file nor in the session's other files.`));
   }
 }
 
@@ -46,59 +59,57 @@ function cycleFindings(byUuid: Map<string, ClaudeLine>, out: Finding[]): void {
   }
 }
 
-/** Looks for `"uuid":"<id>"` in the other .jsonl files of the directory, within bounds; returns the ids found. */
-async function findInSiblings(path: string, ids: Set<string>): Promise<Set<string>> {
-  const found = new Set<string>();
-  let names: string[];
-  try {
-    names = (await readdir(dirname(path))).filter((n) => n.endsWith('.jsonl') && n !== basename(path)).slice(0, SIBLING_LIMITS.files);
-  } catch {
-    return found;
-  }
-  let budget = SIBLING_LIMITS.bytes;
-  for (const name of names) {
-    if (found.size === ids.size || budget <= 0) break;
-    const file = join(dirname(path), name);
-    try {
-      const size = (await stat(file)).size;
-      const text = await readHead(file, Math.min(size, budget));
-      budget -= size;
-      for (const id of ids) if (!found.has(id) && (text.includes(`"uuid":${JSON.stringify(id)}`) || text.includes(`"uuid": ${JSON.stringify(id)}`))) found.add(id);
-    } catch {
-      // An unreadable sibling is simply not searched.
+/** stream-json: a subagent's lines name the Agent/Task tool_use that started it, which comes earlier in the stream. */
+function parentToolUseFindings(lines: ClaudeLine[], out: Finding[]): void {
+  const uses = new Set<string>();
+  for (const l of lines) {
+    if (l.stream && l.parentToolUseId !== null && !uses.has(l.parentToolUseId)) {
+      out.push(f('claude/parent-tool-use', 'warning', l, `parent_tool_use_id ${l.parentToolUseId} names no tool_use of an earlier assistant line; the line is shown under its run.`));
     }
-  }
-  return found;
-}
-
-async function readHead(file: string, bytes: number): Promise<string> {
-  const h = await open(file, 'r');
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await h.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await h.close();
+    for (const id of l.toolUseIds) uses.add(id);
   }
 }
 
-async function summaryLeafFindings(path: string, lines: ClaudeLine[], byUuid: Map<string, ClaudeLine>, out: Finding[]): Promise<void> {
-  const missing = lines.filter((l) => l.leafUuid !== null && !byUuid.has(l.leafUuid));
-  if (missing.length === 0) return;
-  const elsewhere = await findInSiblings(path, new Set(missing.map((l) => l.leafUuid!)));
-  for (const l of missing) {
-    const leaf = l.leafUuid!;
-    if (!elsewhere.has(leaf)) out.push(f('claude/summary-leaf', 'info', l, `summary.leafUuid ${leaf} names no line in this file nor in the other session files of its directory.`));
+async function summaryLeafFindings(lines: ClaudeLine[], byUuid: Map<string, ClaudeLine>, elsewhere: Elsewhere, out: Finding[]): Promise<void> {
+  for (const l of lines) {
+    const leaf = l.leafUuid;
+    if (leaf === null || byUuid.has(leaf) || elsewhere.has(leaf)) continue;
+    out.push(f('claude/summary-leaf', 'info', l, `summary.leafUuid ${leaf} names no line in this file nor in the other session files of its directory.`));
   }
 }
 
-/** Integrity of a transcript: line shape, unique uuids, parents, cycles, and summary leaves. */
+async function subagentLinkFindings(path: string, lines: ClaudeLine[], out: Finding[]): Promise<void> {
+  const link = await subagentLink(path);
+  if (!link || lines.length === 0) return;
+  const exists = await stat(link.main).then((s) => s.isFile(), () => false);
+  if (!exists) return;
+  const found = await findIdsIn([link.main], new Set([link.toolUseId]), 'id');
+  if (found.size === 0) out.push(f('claude/subagent-link', 'warning', lines[0], `The subagent's meta.json names tool_use ${link.toolUseId}, but the session file ${basename(link.main)} has no tool call with that id.`));
+}
+
+/** Ids this file names but does not hold, searched for in the session's other files (bounded). */
+async function searchElsewhere(path: string, lines: ClaudeLine[], byUuid: Map<string, ClaudeLine>): Promise<Elsewhere> {
+  const wanted = new Set<string>();
+  for (const l of lines) for (const id of [l.parentUuid, l.parentUuid === null ? l.logicalParentUuid : null, l.leafUuid]) if (id !== null && !byUuid.has(id)) wanted.add(id);
+  if (wanted.size === 0) return new Map();
+  return findIdsIn(await relatedTranscripts(path), wanted);
+}
+
+/**
+ * Integrity of a transcript: line shape, unique uuids, parents (looked up across the session's folder: the
+ * main session file, its subagents and compaction agents, before one is called missing), cycles, compaction
+ * links, summary leaves, the subagent's link to its tool call; for stream-json, parent_tool_use_id.
+ */
 export async function verifyClaude(path: string, lines: ClaudeLine[]): Promise<Finding[]> {
   const out: Finding[] = [];
   const byUuid = uuidIndex(lines);
+  const elsewhere = await searchElsewhere(path, lines, byUuid);
   lineJsonFindings(lines, out);
-  uniqueAndParentFindings(lines, byUuid, out);
+  uniqueAndParentFindings(lines, byUuid, elsewhere, out);
+  logicalParentFindings(lines, byUuid, elsewhere, out);
   cycleFindings(byUuid, out);
-  await summaryLeafFindings(path, lines, byUuid, out);
+  parentToolUseFindings(lines, out);
+  await summaryLeafFindings(lines, byUuid, elsewhere, out);
+  await subagentLinkFindings(path, lines, out);
   return out;
 }

@@ -42,6 +42,21 @@ export const CLAUDE_CODE_RULES: RuleInfo[] = [
   { id: 'claude/message-schema', format: 'claude-code', mode: 'check', severity: 'warning', summary: 'A field has the wrong type for its line type.',
     explanation: 'Message lines carry a Messages API message (user: role user, string or block content; assistant: role assistant, block content, usage counts); tool_use blocks have id, name and an input object; tool_result blocks a tool_use_id. Keys are optional (fixtures omit ids) but typed when present.',
     example: '{"type":"assistant","message":{"role":"assistant","content":"text"}}' },
+  { id: 'claude/parent-next-line', format: 'claude-code', mode: 'verify', severity: 'info', summary: 'parentUuid names the very next line.',
+    explanation: 'Claude Code 2.1.114 writes a hook attachment one line before the line it hangs off, so its parent comes one line later. The tree is built from the uuids either way; this is the writer\'s order, not damage.',
+    example: '{"type":"attachment","uuid":"h","parentUuid":"a"}\n{"type":"assistant","uuid":"a",…}' },
+  { id: 'claude/logical-parent', format: 'claude-code', mode: 'verify', severity: 'info', summary: 'A compaction\'s logicalParentUuid names no line of the session.',
+    explanation: 'When Claude Code compacts a conversation it writes a system compact_boundary line with parentUuid null and logicalParentUuid naming the last line before the cut; the viewer keeps the boundary in the tree through it. A logical parent in none of the session\'s files means the earlier part was deleted or is in a file elsewhere.',
+    example: '{"type":"system","subtype":"compact_boundary","parentUuid":null,"logicalParentUuid":"gone",…}' },
+  { id: 'claude/parent-tool-use', format: 'claude-code', mode: 'verify', severity: 'warning', summary: 'stream-json: parent_tool_use_id names no earlier tool_use.',
+    explanation: 'In --output-format stream-json (and the Agent SDK), a subagent\'s messages carry parent_tool_use_id, the id of the Agent/Task tool_use that started it, which the stream printed before. An id no earlier assistant line holds means lines were lost or the stream was cut at its head.',
+    example: '{"type":"assistant","parent_tool_use_id":"toolu_missing","session_id":"…",…}' },
+  { id: 'claude/stream-result', format: 'claude-code', mode: 'check', severity: 'warning', summary: 'stream-json: a run has no result line.',
+    explanation: 'Claude Code prints a result line (usage, cost, num_turns) when a run ends; a background subagent\'s notification is a second run with its own system/init and result. Fewer results than inits means the stream was cut or the process was stopped before the end.',
+    example: '{"type":"system","subtype":"init",…}\n{"type":"assistant",…} (end of file)' },
+  { id: 'claude/subagent-link', format: 'claude-code', mode: 'verify', severity: 'warning', summary: 'A subagent file names a tool call its session file does not have.',
+    explanation: 'A subagent transcript <session>/subagents/agent-<id>.jsonl has an agent-<id>.meta.json whose toolUseId is the Agent/Task tool_use in <session>.jsonl that started it. When the session file is there but holds no tool call with that id, the files do not belong together (or the session file was cut).',
+    example: 'agent-a1.meta.json {"toolUseId":"toolu_x"}, no "id":"toolu_x" in the session file' },
 ];
 
 /** Claude Code transcript verification (uuids, parents, cycles, summaries) and conformance (pairing, sidechains, schema). */

@@ -111,13 +111,26 @@ describe('claude-code adapter: a real sidechain session (claude-code-log sidecha
 });
 
 describe('claude-code detection', () => {
-  it('claims only Claude Code files of the corpus', async () => {
+  it('claims only Claude Code files of the corpus: the other/claude-code samples and the outside Claude Code CLI files (stream-json included)', async () => {
     for (const file of corpusFiles()) {
       const m = await loadTrace(file);
       const mine = m.detection.candidates.find((c) => c.format === 'claude-code');
-      const expected = file.includes('/other/claude-code/');
+      const expected = file.includes('/other/claude-code/') || file.includes('/outside/claude-code-');
       assert.equal((mine?.confidence ?? 0) >= 0.5, expected, `${file}: ${JSON.stringify(m.detection.candidates)}`);
+      // A file of the real CLI is claimed with confidence and wins, not merely passes the threshold.
+      if (file.includes('/outside/claude-code-')) assert.equal(m.format, 'claude-code');
+      if (file.includes('/outside/claude-code-')) assert.ok(m.detection.confidence >= 0.9, `${file}: ${m.detection.confidence}`);
     }
+  });
+
+  it('stream-json lines: system/init first, snake_case session_id, parent_tool_use_id on messages', () => {
+    const sniff = (values: unknown[]) => claudeCodeAdapter.sniff({ values, fileName: 'out.jsonl', path: 'out.jsonl', document: false });
+    const init = { type: 'system', subtype: 'init', session_id: 's', tools: [], model: 'm' };
+    const msg = { type: 'assistant', message: { role: 'assistant', content: [] }, parent_tool_use_id: null, session_id: 's', uuid: 'u' };
+    assert.ok(sniff([init, msg]).confidence >= 0.9);
+    assert.equal(sniff([init, msg]).dialect, 'stream-json');
+    const { parent_tool_use_id: _dropped, ...transcriptLike } = msg;
+    assert.equal(sniff([transcriptLike]).dialect, 'transcript', 'no parent_tool_use_id key: not stream-json');
   });
 
   it('does not claim foreign JSON lines', () => {

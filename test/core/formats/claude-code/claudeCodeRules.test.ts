@@ -32,6 +32,8 @@ describe('claude-code rules', () => {
       'claude/parent-exists': 'verify/warning', 'claude/parent-cycle': 'verify/error', 'claude/sidechain-root': 'check/warning',
       'claude/tool-result-pairing': 'check/warning', 'claude/unanswered-tool-use': 'check/info', 'claude/split-message': 'check/info',
       'claude/summary-leaf': 'verify/info', 'claude/timestamp-order': 'check/info', 'claude/message-schema': 'check/warning',
+      'claude/parent-next-line': 'verify/info', 'claude/logical-parent': 'verify/info', 'claude/parent-tool-use': 'verify/warning',
+      'claude/stream-result': 'check/warning', 'claude/subagent-link': 'verify/warning',
     });
   });
 
@@ -75,9 +77,10 @@ describe('claude-code rules', () => {
     assert.deepEqual(f.filter((x) => x.rule === 'claude/line-json').map((x) => [x.line, x.severity]), [[3, 'error'], [4, 'error']]);
   });
 
-  it('claude/type-known: one info per unknown type', async () => {
+  it('claude/type-known: one info per unknown type; the bookkeeping types real writers write are known', async () => {
+    const future = '{"type":"future-bookkeeping","messageId":"m1","sessionId":"s"}';
     const snap = '{"type":"file-history-snapshot","messageId":"m1","snapshot":{},"isSnapshotUpdate":false}';
-    const file = linkedSession((l) => [snap, ...l, snap]);
+    const file = linkedSession((l) => [future, snap, ...l, future, snap]);
     assert.deepEqual(only(await findingsOf(file, 'check'), 'claude/type-known'), ['claude/type-known@1']);
     assert.equal((await loadTrace(file)).format, 'claude-code');
   });

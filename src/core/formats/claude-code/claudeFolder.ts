@@ -1,0 +1,80 @@
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Bounds of the search across a session's other files: how many files, how many bytes in all. */
+export const FOLDER_LIMITS = { files: 400, bytes: 512 * 1024 * 1024 };
+
+async function jsonlIn(dir: string, except: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((n) => n.endsWith('.jsonl') && n !== except).sort().map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The files a transcript's parents may be in, nearest first. Claude Code keeps a session as
+ * `<project>/<session>.jsonl` with its subagents (and compaction agents, `agent-acompact-*`) in
+ * `<project>/<session>/subagents/agent-*.jsonl`; older versions put `agent-*.jsonl` beside the sessions.
+ * For a subagent file: the main session file, then the other subagent files. For a session file: its
+ * subagents, then the other files of the project directory.
+ */
+export async function relatedTranscripts(path: string): Promise<string[]> {
+  const dir = dirname(path);
+  const name = basename(path);
+  let files: string[];
+  if (basename(dir) === 'subagents') {
+    const sessionDir = dirname(dir);
+    files = [join(dirname(sessionDir), `${basename(sessionDir)}.jsonl`), ...(await jsonlIn(dir, name))];
+  } else {
+    files = [...(await jsonlIn(join(dir, name.replace(/\.jsonl$/, ''), 'subagents'), '')), ...(await jsonlIn(dir, name))];
+  }
+  return files.slice(0, FOLDER_LIMITS.files);
+}
+
+async function readHead(file: string, bytes: number): Promise<string> {
+  const h = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await h.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await h.close();
+  }
+}
+
+/** Looks for `"<key>":"<id>"` (compact or with a space) in the files, within {@link FOLDER_LIMITS}; returns id → file name. */
+export async function findIdsIn(files: string[], ids: Set<string>, key = 'uuid'): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  let budget = FOLDER_LIMITS.bytes;
+  for (const file of files) {
+    if (found.size === ids.size || budget <= 0) break;
+    try {
+      const size = (await stat(file)).size;
+      const text = await readHead(file, Math.min(size, budget));
+      budget -= size;
+      for (const id of ids) {
+        const j = JSON.stringify(id);
+        if (!found.has(id) && (text.includes(`"${key}":${j}`) || text.includes(`"${key}": ${j}`))) found.set(id, basename(file));
+      }
+    } catch {
+      // An unreadable or vanished file is simply not searched.
+    }
+  }
+  return found;
+}
+
+/** A subagent file's link to the tool call that started it: `agent-<id>.meta.json`'s `toolUseId`, and the main session file. */
+export async function subagentLink(path: string): Promise<{ toolUseId: string; main: string } | null> {
+  const m = /^(agent-.+)\.jsonl$/.exec(basename(path));
+  if (!m || basename(dirname(path)) !== 'subagents') return null;
+  try {
+    const meta: unknown = JSON.parse(await readFile(join(dirname(path), `${m[1]}.meta.json`), 'utf8'));
+    const toolUseId = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>).toolUseId : undefined;
+    if (typeof toolUseId !== 'string') return null;
+    const sessionDir = dirname(dirname(path));
+    return { toolUseId, main: join(dirname(sessionDir), `${basename(sessionDir)}.jsonl`) };
+  } catch {
+    return null;
+  }
+}

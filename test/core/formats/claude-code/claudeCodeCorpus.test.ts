@@ -1,0 +1,148 @@
+import { strict as assert } from 'node:assert';
+import { basename } from 'node:path';
+import { loadTrace } from '../../../../src/core/loadTrace';
+import { summarize } from '../../../../src/core/summary';
+import { mutateLines, nodes, runAll } from '../../../fixtures/other/harness';
+import { jsonLines, writerFiles } from '../../../helpers/writerCorpus';
+
+const FILES = writerFiles('claude-code');
+const isStream = (path: string) => jsonLines(path)[0].value.session_id !== undefined;
+const STREAMS = FILES.filter(isStream);
+const TRANSCRIPTS = FILES.filter((f) => !isStream(f));
+const rel = (f: string) => f.slice(f.indexOf('claude-code-'));
+
+/** Input as the viewer counts it: what the model read, cached and cache-writing input included. */
+const inputOf = (u: any) => u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+
+describe('claude-code: every file of the real-writer corpus', () => {
+  it('finds transcripts and stream-json files in the corpus', () => {
+    assert.ok(TRANSCRIPTS.length >= 6, `${TRANSCRIPTS.length} transcripts`);
+    assert.ok(STREAMS.length >= 6, `${STREAMS.length} streams`);
+  });
+
+  for (const file of FILES) {
+    it(`${rel(file)}: claude-code with its dialect; verify and check find no error or warning`, async () => {
+      const m = await loadTrace(file);
+      assert.equal(m.format, 'claude-code');
+      assert.ok(m.detection.confidence >= 0.9, `confidence ${m.detection.confidence}`);
+      assert.equal(m.detection.dialect, isStream(file) ? 'stream-json' : 'transcript');
+      for (const mode of ['verify', 'check'] as const) {
+        const bad = (await runAll(file, mode)).filter((f) => f.severity !== 'info');
+        assert.deepEqual(bad, [], `${mode}: ${JSON.stringify(bad)}`);
+      }
+    });
+  }
+});
+
+describe('claude-code transcripts: the tree is the file\'s uuid/parentUuid tree', () => {
+  for (const file of TRANSCRIPTS) {
+    it(`${rel(file)}: parents by parentUuid (logicalParentUuid across a compaction); totals from cost-state`, async () => {
+      const m = await loadTrace(file);
+      const lines = jsonLines(file);
+      const lineOfUuid = new Map<string, number>();
+      for (const { line, value } of lines) if (value.uuid && !lineOfUuid.has(value.uuid)) lineOfUuid.set(value.uuid, line);
+      const n = new Map(nodes(m).map((x) => [x.line, x]));
+      for (const { line, value } of lines) {
+        const parent = value.parentUuid ?? value.logicalParentUuid ?? null;
+        assert.equal(n.get(line)!.parentLine, parent === null ? null : lineOfUuid.get(parent) ?? null, `line ${line}`);
+      }
+      const costs = lines.filter((l) => l.value.type === 'cost-state');
+      if (costs.length === 0) return;
+      const usage = Object.values(costs[costs.length - 1].value.modelUsage) as any[];
+      const s = summarize(m);
+      assert.equal(s.totals.inputTokens, usage.reduce((a, u) => a + u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens, 0));
+      assert.equal(s.totals.outputTokens, usage.reduce((a, u) => a + u.outputTokens, 0));
+      assert.equal(s.totals.costUsd, costs[costs.length - 1].value.totalCostUSD);
+    });
+  }
+});
+
+describe('claude-code stream-json: runs, subagents under their tool call, totals from the result lines', () => {
+  for (const file of STREAMS) {
+    it(`${rel(file)}: parent_tool_use_id nests under the tool_use; the rest under its run's init`, async () => {
+      const m = await loadTrace(file);
+      const n = new Map(nodes(m).map((x) => [x.line, x]));
+      const toolUseLine = new Map<string, number>();
+      const taskToolUse = new Map<string, string>();
+      let init: number | null = null;
+      const results: any[] = [];
+      for (const { line, value } of jsonLines(file)) {
+        if (value.task_id && value.tool_use_id) taskToolUse.set(value.task_id, value.tool_use_id);
+        const call = value.parent_tool_use_id ?? (value.type === 'system' ? value.tool_use_id ?? taskToolUse.get(value.task_id) : null);
+        if (value.type === 'system' && value.subtype === 'init') (init = line), assert.equal(n.get(line)!.parentLine, null);
+        else assert.equal(n.get(line)!.parentLine, call ? toolUseLine.get(call) : init, `line ${line}`);
+        if (value.type === 'assistant') for (const b of value.message.content) if (b.type === 'tool_use' && !toolUseLine.has(b.id)) toolUseLine.set(b.id, line);
+        if (value.type === 'result') results.push(value);
+      }
+      const s = summarize(m);
+      assert.equal(s.totals.inputTokens, results.reduce((a, r) => a + inputOf(r.usage), 0));
+      assert.equal(s.totals.outputTokens, results.reduce((a, r) => a + r.usage.output_tokens, 0));
+      assert.equal(s.totals.costUsd, results[results.length - 1].total_cost_usd);
+      assert.equal(s.totals.results, results.length);
+    });
+  }
+
+  it('the 2.1.197 run counts the result line\'s 80 output tokens, not the streamed assistant lines\' 1 + 1', async () => {
+    const file = STREAMS.find((f) => f.includes('claude-code-2.1.197'));
+    if (!file) return;
+    const s = summarize(await loadTrace(file));
+    assert.equal(s.totals.outputTokens, 80);
+  });
+
+  it('a subagent run: its messages (with agent_id) sit under the Agent tool_use that started it', async () => {
+    const file = STREAMS.find((f) => jsonLines(f).some((l) => l.value.parent_tool_use_id))!;
+    const m = await loadTrace(file);
+    const sub = jsonLines(file).filter((l) => l.value.parent_tool_use_id);
+    for (const { line, value } of sub) {
+      const parent = m.events.get(m.events.parent(line - 1));
+      assert.ok(parent.mentions.some((x) => x.id === value.parent_tool_use_id), `line ${line} under the line holding ${value.parent_tool_use_id}`);
+      assert.equal(parent.tool, 'Agent');
+    }
+  });
+});
+
+describe('claude-code mutations of real files are found at the right line', () => {
+  const transcript = TRANSCRIPTS.find((f) => f.includes('shell-ok'))!;
+  const rules = async (file: string, mode: 'verify' | 'check') => (await runAll(file, mode)).map((f) => `${f.rule}/${f.severity}@${f.line}`);
+
+  it('a parent removed: its child\'s parentUuid dangles, at the child\'s line', async () => {
+    const lines = jsonLines(transcript);
+    const child = lines.find((l) => l.value.type === 'assistant' && l.value.parentUuid)!;
+    const parent = lines.find((l) => l.value.uuid === child.value.parentUuid)!;
+    const cut = mutateLines(transcript, (ls) => ls.filter((_, i) => i !== parent.line - 1), basename(transcript));
+    assert.ok((await rules(cut, 'verify')).includes(`claude/parent-exists/warning@${child.line - 1}`));
+  });
+
+  it('a line written one before its parent is info; further ahead is a warning', async () => {
+    const lines = jsonLines(transcript);
+    const child = lines.find((l) => l.value.parentUuid && lines[l.line - 2]?.value.uuid === l.value.parentUuid)!;
+    const swapped = mutateLines(transcript, (ls) => {
+      const c = [...ls];
+      [c[child.line - 2], c[child.line - 1]] = [c[child.line - 1], c[child.line - 2]];
+      return c;
+    }, basename(transcript));
+    const found = await rules(swapped, 'verify');
+    assert.ok(found.includes(`claude/parent-next-line/info@${child.line - 1}`), found.join(' '));
+    assert.ok(!found.some((x) => x.startsWith('claude/parent-exists')));
+  });
+
+  it('a torn last line is an error at that line', async () => {
+    const torn = mutateLines(transcript, (ls) => [...ls.slice(0, -1), ls[ls.length - 1].slice(0, 30)], basename(transcript));
+    assert.equal((await runAll(torn, 'verify')).find((x) => x.severity === 'error')?.line, jsonLines(transcript).length);
+  });
+
+  it('a stream cut before its result: stream-result at the last line', async () => {
+    const stream = STREAMS.find((f) => f.includes('shell-ok'))!;
+    const cut = mutateLines(stream, (ls) => ls.filter((l) => !l.includes('"type":"result"')), 'stream-json.jsonl');
+    assert.ok((await rules(cut, 'check')).includes(`claude/stream-result/warning@${jsonLines(stream).length - 1}`));
+  });
+
+  it('the Agent tool call removed from a subagent stream: parent-tool-use at the subagent\'s first line', async () => {
+    const stream = STREAMS.find((f) => jsonLines(f).some((l) => l.value.parent_tool_use_id))!;
+    const lines = jsonLines(stream);
+    const first = lines.find((l) => l.value.parent_tool_use_id)!;
+    const call = lines.find((l) => l.value.type === 'assistant' && l.value.message.content.some((b: any) => b.id === first.value.parent_tool_use_id))!;
+    const cut = mutateLines(stream, (ls) => ls.filter((_, i) => i !== call.line - 1), 'stream-json.jsonl');
+    assert.ok((await rules(cut, 'verify')).includes(`claude/parent-tool-use/warning@${first.line - 1}`));
+  });
+});
