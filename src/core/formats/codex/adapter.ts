@@ -28,6 +28,8 @@ class CodexState {
   turnFresh = false;
   /** The current turn ended (task_complete, turn_aborted). */
   turnClosed = false;
+  /** The current turn was opened by a turn_id (not by a prompt that came before its turn's first id). */
+  turnHasId = false;
   /** Turn events by the `turn_id` Codex writes (0.1xx): every line naming one goes under its turn. */
   readonly turns = new Map<string, number>();
   model: string | null = null;
@@ -106,7 +108,13 @@ function placeLine(type: string, p: Obj, d: EventDraft, st: CodexState, time: nu
   const preamble = TURN_PREAMBLE.has(String(p.type)) || TURN_PREAMBLE.has(type) || (type === 'response_item' && p.type === 'message' && p.role !== 'assistant');
   const turnId = turnIdOf(type, p);
   if (turnId !== null) {
-    const known = st.turns.get(turnId);
+    let known = st.turns.get(turnId);
+    // A prompt written without a turn id opened this turn; the first id seen in it names it (no split).
+    if (known === undefined && st.turn >= 0 && !st.turnClosed && !st.turnHasId) {
+      st.turns.set(turnId, st.turn);
+      st.turnHasId = true;
+      known = st.turn;
+    }
     if (known === undefined) return -2;
     st.turn = known;
     st.turnClosed = false;
@@ -155,8 +163,8 @@ function addLine(rec: SourceRecord, emit: Emit, st: CodexState, source: BuilderS
   const index = emit(draft);
   // item_completed is the UI's copy of a call's result; its output line already counted the failure.
   if (draft.status === 'error' && p.type !== 'item_completed') st.errors++;
-  if (type === 'session_meta') Object.assign(st, { session: index, turn: -1, turnFresh: false, turnClosed: false });
-  else if (opens) Object.assign(st, { turn: index, turnFresh: true, turnClosed: false });
+  if (type === 'session_meta') Object.assign(st, { session: index, turn: -1, turnFresh: false, turnClosed: false, turnHasId: false });
+  else if (opens) Object.assign(st, { turn: index, turnFresh: true, turnClosed: false, turnHasId: parent === -2 });
   if (parent === -2) st.turns.set(turnIdOf(type, p)!, index);
   if (TURN_END.has(String(p.type)) && st.turn >= 0) st.turnClosed = true;
   const callId = str(p, 'call_id');

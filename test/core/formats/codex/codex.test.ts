@@ -132,6 +132,24 @@ describe('codex adapter: turns', () => {
   });
 });
 
+describe('codex adapter: prompts before their turn id', () => {
+  it('a user_message without turn_id, then turn_context and items naming one turn: one turn, not two', async () => {
+    const at = (s: string, type: string, payload: object) => JSON.stringify({ timestamp: `2025-11-20T10:00:${s}.000Z`, type, payload });
+    const lines = [
+      at('00', 'session_meta', { id: '019a0000-0000-7000-8000-000000000000', timestamp: '2025-11-20T10:00:00.000Z', cwd: '/p', originator: 'codex_cli_rs', cli_version: '0.63.0' }),
+      at('01', 'event_msg', { type: 'user_message', message: 'hi', images: [] }),
+      at('01', 'turn_context', { turn_id: 'T1', cwd: '/p', approval_policy: 'on-request', sandbox_policy: { type: 'read-only' }, model: 'gpt-5.1-codex' }),
+      at('02', 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hello' }] }),
+      at('03', 'event_msg', { type: 'task_complete', turn_id: 'T1', last_agent_message: 'hello' }),
+      at('04', 'event_msg', { type: 'user_message', message: 'again', images: [] }),
+      at('04', 'turn_context', { turn_id: 'T2', cwd: '/p', approval_policy: 'on-request', sandbox_policy: { type: 'read-only' }, model: 'gpt-5.1-codex' }),
+      at('05', 'event_msg', { type: 'task_complete', turn_id: 'T2' }),
+    ];
+    const m = await loadTrace(tempFile('rollout-2025-11-20T10-00-00-019a0000-0000-7000-8000-000000000000.jsonl', lines.join('\n') + '\n'));
+    assert.deepEqual(nodes(m).map((x) => x.parentLine), [null, 1, 2, 2, 2, 1, 6, 6]);
+  });
+});
+
 describe('codex detection', () => {
   it('claims only Codex files of the corpus (the other/codex samples and the outside Codex CLI files)', async () => {
     for (const file of corpusFiles()) {
