@@ -146,6 +146,7 @@ export const claudeCodeAdapter: FormatAdapter = {
         if (stream && isObj(rec.value)) {
           const d = describeClaudeLine(rec.value, state);
           describeStreamLine(rec.value, d);
+          if (rec.value.type === 'result' && d.status === 'error') state.countError();
           d.parentId = null;
           d.parentIndex = stream.place(rec.value);
           stream.emitted(rec.value, emit(d, rec));

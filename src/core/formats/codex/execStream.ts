@@ -138,6 +138,7 @@ export function addExecLine(rec: SourceRecord, emit: Emit, st: ExecState, source
   if (type === 'thread.started') Object.assign(st, { thread: index, threadId: str(v, 'thread_id'), turn: -1 });
   else if (type === 'turn.started') st.turn = index;
   else if (type === 'turn.completed') st.usage = obj(v, 'usage') ?? st.usage;
+  else if (type === 'turn.failed' && st.turn >= 0) source.setStatus(st.turn, 'error');
   const id = itemKey(v, st);
   if (id !== null && !st.items.has(id)) st.items.set(id, index);
   else if (id !== null && d.status === 'error') source.setStatus(st.items.get(id)!, 'error');

@@ -146,3 +146,24 @@ describe('claude-code mutations of real files are found at the right line', () =
     assert.ok((await rules(cut, 'verify')).includes(`claude/parent-tool-use/warning@${first.line - 1}`));
   });
 });
+
+describe('claude-code stream-json: failed runs and bad lines', () => {
+  const stream = STREAMS.find((f) => f.includes('text'))!;
+
+  it('a result with is_error (error_max_turns) is an error event and counts in the totals', async () => {
+    const failed = mutateLines(stream, (ls) => ls.map((l) => (l.includes('"type":"result"') ? JSON.stringify({ ...JSON.parse(l), subtype: 'error_max_turns', is_error: true }) : l)), 'stream-json.jsonl');
+    const m = await loadTrace(failed);
+    const at = jsonLines(failed).find((l) => l.value.type === 'result')!.line;
+    assert.equal(m.events.get(at - 1).status, 'error');
+    assert.match(m.events.get(at - 1).label, /^result error_max_turns/);
+    assert.equal(summarize(m).totals.errors, summarize(await loadTrace(stream)).totals.errors + 1);
+  });
+
+  it('a line that is not an object is a line-json error at its line; the stream stays stream-json', async () => {
+    const bad = mutateLines(stream, (ls) => [ls[0], '"just text"', ...ls.slice(1)], 'stream-json.jsonl');
+    const m = await loadTrace(bad);
+    assert.equal(m.detection.dialect, 'stream-json');
+    assert.equal(m.events.get(1).status, 'error');
+    assert.deepEqual((await runAll(bad, 'verify')).map((f) => `${f.rule}@${f.line}`), ['claude/line-json@2']);
+  });
+});

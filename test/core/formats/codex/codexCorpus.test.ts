@@ -166,3 +166,26 @@ describe('codex mutations of real files are found at the right line', () => {
     assert.ok((await rules(noDone, 'check')).includes(`codex/exec-item-unfinished@${started.line}`));
   });
 });
+
+describe('codex exec --json: bad lines and failed turns', () => {
+  const exec = EXECS[0];
+
+  it('a line that is not an object is an error at its line, and the rest still reads', async () => {
+    const bad = mutateLines(exec, (ls) => [ls[0], '[1,2]', ...ls.slice(1)], 'exec.jsonl');
+    const m = await loadTrace(bad);
+    assert.equal(m.format, 'codex');
+    assert.equal(m.events.get(1).status, 'error');
+    assert.deepEqual((await runAll(bad, 'verify')).map((f) => `${f.rule}@${f.line}`), ['codex/line-json@2']);
+  });
+
+  it('turn.failed marks its turn as failed', async () => {
+    const failed = mutateLines(exec, (ls) => ls.map((l) => (l.includes('"turn.completed"') ? '{"type":"turn.failed","error":{"message":"stream disconnected before completion"}}' : l)), 'exec.jsonl');
+    const m = await loadTrace(failed);
+    const lines = jsonLines(failed);
+    const turn = lines.find((l) => l.value.type === 'turn.started')!.line;
+    const fail = lines.find((l) => l.value.type === 'turn.failed')!.line;
+    assert.equal(m.events.get(turn - 1).status, 'error');
+    assert.equal(m.events.get(fail - 1).label, 'turn.failed: stream disconnected before completion');
+    assert.deepEqual((await runAll(failed, 'check')).filter((f) => f.severity !== 'info'), [], 'a failed turn is finished');
+  });
+});
