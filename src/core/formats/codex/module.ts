@@ -8,5 +8,5 @@ export const codexFormat: FormatModule = {
   groupNoun: 'session',
   rules: codexRules,
   verificationScope:
-    'Codex rollouts have no hash chain or blobs: proves the line shape and the session header, nothing about the content.',
+    'Codex rollouts have no hash chain or blobs: proves the line shape, the session header and (0.17x) the ordinal numbering of every line, so a line cut out or moved is found; exec --json streams: the thread start. Nothing about the content: a rewritten file verifies.',
 };
