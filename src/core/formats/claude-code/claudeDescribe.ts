@@ -62,6 +62,9 @@ function baseDraft(v: Obj, type: string): EventDraft {
     const id = str(v, f);
     if (id) mentions.push({ field: f, id });
   }
+  // An Agent/Task result names the subagent it started; its transcript lines carry the same agentId.
+  const agent = str(obj(v, 'toolUseResult'), 'agentId');
+  if (agent) mentions.push({ field: 'toolUseResult.agentId', id: agent });
   return {
     kind: type,
     category: 'other',

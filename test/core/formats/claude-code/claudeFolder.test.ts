@@ -94,3 +94,14 @@ describe('claude-code compaction: compact_boundary with parentUuid null stays in
     assert.deepEqual(await found(file, 'verify'), [`claude/logical-parent/info@${at}`]);
   });
 });
+
+describe('claude-code: the Agent result names its subagent', () => {
+  it('the tool_result of the Agent call mentions the agentId that every line of the subagent file carries', async () => {
+    const m = await loadTrace(MAIN);
+    const result = jsonLines(MAIN).find((l) => l.value.toolUseResult?.agentId)!;
+    const agentId = result.value.toolUseResult.agentId;
+    assert.ok(m.events.get(result.line - 1).mentions.some((x) => x.field === 'toolUseResult.agentId' && x.id === agentId));
+    assert.ok(jsonLines(SUBAGENT).every((l) => l.value.agentId === agentId || l.value.agentId === undefined));
+    assert.equal(basename(SUBAGENT), `agent-${agentId}.jsonl`);
+  });
+});
