@@ -103,4 +103,10 @@ export interface FormatModule {
   readonly sideFolders?: readonly string[];
   /** Where the format's content blobs live and how they are hashed; absent: the format-neutral layout. */
   readonly blobs?: BlobLayout;
+  /**
+   * Looks for parent ids this file names but does not hold in the files that belong with it (bounded; e.g. a
+   * Claude Code session's main file and subagent files); returns each id found with the base name of its file.
+   * The loader then reports those parents as found elsewhere rather than missing.
+   */
+  findElsewhere?(path: string, ids: ReadonlySet<string>): Promise<ReadonlyMap<string, string>>;
 }

@@ -9,6 +9,7 @@ import { scanLines } from './lineIndexer';
 import { EventDraft, Finding, FormatName } from './model';
 import { buildTree, EventTree } from './tree';
 import { appendAll } from './arrays';
+import { resolveParentsElsewhere } from './crossFileParents';
 
 /** A line that could not be read as JSON; the views show it as a row marked as such. */
 export interface MalformedLine {
@@ -92,6 +93,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     for (const rec of doc.records) builder.add(rec, (d, r) => emit(d, r ?? rec));
     appendAll(diagnostics, builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []);
     const tree = buildTree(table, diagnostics);
+    await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
     return finishModel({ path, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {} });
   }
 
@@ -146,6 +148,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
   appendAll(diagnostics, builder!.finish?.((d, r) => emit(d, r ?? { value: null, line: scan.lines, offset: 0, length: 0 })) ?? []);
   if (scan.bom) diagnostics.push({ rule: 'parse/bom', severity: 'info', line: 1, message: 'The file starts with a UTF-8 byte-order mark; it was skipped.' });
   const tree = buildTree(table, diagnostics);
+  await resolveParentsElsewhere(formatModule(detection!.format), path, table, tree, diagnostics);
   return finishModel({
     path, detection: detection!, table, tree, diagnostics, malformed, lineCount: scan.lines, blankLines,
     fileSize: info.size, bytesIndexed: scan.bytesRead, bom: scan.bom, crlf, document: false,

@@ -3,6 +3,8 @@ import { basename, dirname, join } from 'node:path';
 
 /** Bounds of the search across a session's other files: how many files, how many bytes in all. */
 export const FOLDER_LIMITS = { files: 400, bytes: 512 * 1024 * 1024 };
+/** The smaller bounds used while opening a file, where the search delays the first view. */
+export const LOAD_LIMITS = { files: 50, bytes: 64 * 1024 * 1024 };
 
 async function jsonlIn(dir: string, except: string): Promise<string[]> {
   try {
@@ -44,10 +46,10 @@ async function readHead(file: string, bytes: number): Promise<string> {
 }
 
 /** Looks for `"<key>":"<id>"` (compact or with a space) in the files, within {@link FOLDER_LIMITS}; returns id → file name. */
-export async function findIdsIn(files: string[], ids: Set<string>, key = 'uuid'): Promise<Map<string, string>> {
+export async function findIdsIn(files: string[], ids: Set<string>, key = 'uuid', limits = FOLDER_LIMITS): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  let budget = FOLDER_LIMITS.bytes;
-  for (const file of files) {
+  let budget = limits.bytes;
+  for (const file of files.slice(0, limits.files)) {
     if (found.size === ids.size || budget <= 0) break;
     try {
       const size = (await stat(file)).size;

@@ -1,12 +1,15 @@
 import type { FormatModule } from '../../format';
 import { claudeCodeAdapter } from './adapter';
 import { claudeCodeRules } from './rules';
+import { findIdsIn, LOAD_LIMITS, relatedTranscripts } from './claudeFolder';
 
 /** The claude-code format: detection, reading, rules and what its verification proves. */
 export const claudeCodeFormat: FormatModule = {
   ...claudeCodeAdapter,
   groupNoun: 'session',
   rules: claudeCodeRules,
+  // Opening a subagent or compaction file finds its parents in the session's main file (a smaller budget than verify's).
+  findElsewhere: async (path, ids) => findIdsIn(await relatedTranscripts(path), new Set(ids), 'uuid', LOAD_LIMITS),
   verificationScope:
     'Claude Code transcripts have no hash chain or blobs: proves unique uuids and parent links that resolve without cycles (looked up across the session folder: main session, subagents, compaction agents), and a subagent\'s link to its tool call; stream-json: parent_tool_use_id links. Nothing about the content.',
 };

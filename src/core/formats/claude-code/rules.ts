@@ -63,7 +63,7 @@ export const CLAUDE_CODE_RULES: RuleInfo[] = [
 export const claudeCodeRules: RuleModule = {
   format: 'claude-code',
   rules: CLAUDE_CODE_RULES,
-  supersedes: ['tree/duplicate-id', 'tree/dangling-parent', 'tree/cycle', 'generic/time-backwards'],
+  supersedes: ['tree/duplicate-id', 'tree/dangling-parent', 'tree/parent-elsewhere', 'tree/cycle', 'generic/time-backwards'],
   createVerifier: (ctx) => collectingCheck(ctx, (r, i) => claudeLine(r, i, false), (lines) => verifyClaude(ctx.path, lines), claudeDocumentRecords(ctx)),
   createChecker: (ctx) => collectingCheck(ctx, (r, i) => claudeLine(r, i, true), checkClaude, claudeDocumentRecords(ctx)),
 };

@@ -38,6 +38,16 @@ describe('claude-code folder view: parents across a session\'s files', () => {
     assert.deepEqual(await found(sub, 'verify'), []);
   });
 
+  it('opening that subagent file: the loader says its parent is in the session file, not missing', async () => {
+    const { main, sub } = copySession();
+    editLine(sub, 0, (v) => (v.parentUuid = agentCall.value.uuid));
+    const m = await loadTrace(sub);
+    assert.deepEqual(m.diagnostics.map((d) => `${d.rule}/${d.severity}@${d.line}`), ['tree/parent-elsewhere/info@1']);
+    assert.match(m.diagnostics[0].message, new RegExp(basename(main).replace('.', '\\.')));
+    rmSync(main);
+    assert.deepEqual((await loadTrace(sub)).diagnostics.map((d) => `${d.rule}/${d.severity}@${d.line}`), ['tree/dangling-parent/warning@1']);
+  });
+
   it('the same subagent without its session file: the parent is missing, at line 1', async () => {
     const { main, sub } = copySession();
     editLine(sub, 0, (v) => (v.parentUuid = agentCall.value.uuid));
