@@ -11,5 +11,5 @@ export const claudeCodeFormat: FormatModule = {
   // Opening a subagent or compaction file finds its parents in the session's main file (a smaller budget than verify's).
   findElsewhere: async (path, ids) => findIdsIn(await relatedTranscripts(path), new Set(ids), 'uuid', LOAD_LIMITS),
   verificationScope:
-    'Claude Code transcripts have no hash chain or blobs: proves unique uuids and parent links that resolve without cycles (looked up across the session folder: main session, subagents, compaction agents), and a subagent\'s link to its tool call; stream-json: parent_tool_use_id links. Nothing about the content.',
+    'Claude Code files have no hash chain or blobs: proves unique uuids, parents that resolve without cycles (in this file or the session\'s other files) and stream-json tool-call links, nothing about the content.',
 };

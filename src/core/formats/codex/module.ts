@@ -8,5 +8,5 @@ export const codexFormat: FormatModule = {
   groupNoun: 'session',
   rules: codexRules,
   verificationScope:
-    'Codex rollouts have no hash chain or blobs: proves the line shape, the session header and (0.17x) the ordinal numbering of every line, so a line cut out or moved is found; exec --json streams: the thread start. Nothing about the content: a rewritten file verifies.',
+    'Codex rollouts and exec streams have no hash chain or blobs: proves the line shape, the session header and, in 0.17x, every line\'s ordinal (a cut or moved line is found), nothing about the content.',
 };
