@@ -57,6 +57,8 @@ export function describeStreamLine(v: Obj, d: EventDraft): void {
  */
 export class StreamPlacer {
   private run = -1;
+  /** Every run's init, in order: a result's `result_index` names the run it ends. */
+  private readonly inits: number[] = [];
   private readonly toolUseLine = new Map<string, number>();
   /** Task ids of subagent tasks → their tool_use id (`task_updated` names only the task). */
   private readonly taskToolUse = new Map<string, string>();
@@ -68,12 +70,18 @@ export class StreamPlacer {
     const ptu = str(v, 'parent_tool_use_id') ?? (v.type === 'system' || v.type === 'tool_progress' ? str(v, 'tool_use_id') ?? (task ? this.taskToolUse.get(task) ?? null : null) : null);
     const call = ptu === null ? undefined : this.toolUseLine.get(ptu);
     if (call !== undefined) return call;
+    // With a background subagent both results come at the end; result_index 0 ends the first run.
+    const index = v.type === 'result' ? num(v, 'result_index') : null;
+    if (index !== null && index >= 0 && index < this.inits.length) return this.inits[index];
     return this.run >= 0 ? this.run : null;
   }
 
   /** Records what an emitted line opens: a run, or tool_use ids its children will name. */
   emitted(v: Obj, index: number): void {
-    if (v.type === 'system' && v.subtype === 'init') this.run = index;
+    if (v.type === 'system' && v.subtype === 'init') {
+      this.run = index;
+      this.inits.push(index);
+    }
     const task = str(v, 'task_id');
     if (task && str(v, 'tool_use_id')) this.taskToolUse.set(task, str(v, 'tool_use_id')!);
     if (v.type !== 'assistant') return;

@@ -65,12 +65,15 @@ describe('claude-code stream-json: runs, subagents under their tool call, totals
       const toolUseLine = new Map<string, number>();
       const taskToolUse = new Map<string, string>();
       let init: number | null = null;
+      const inits: number[] = [];
       const results: any[] = [];
       for (const { line, value } of jsonLines(file)) {
         if (value.task_id && value.tool_use_id) taskToolUse.set(value.task_id, value.tool_use_id);
         const call = value.parent_tool_use_id ?? (value.type === 'system' ? value.tool_use_id ?? taskToolUse.get(value.task_id) : null);
-        if (value.type === 'system' && value.subtype === 'init') (init = line), assert.equal(n.get(line)!.parentLine, null);
-        else assert.equal(n.get(line)!.parentLine, call ? toolUseLine.get(call) : init, `line ${line}`);
+        // A result ends the run its result_index counts (0: the first init), else the current one.
+        const run = value.type === 'result' && inits[value.result_index] !== undefined ? inits[value.result_index] : init;
+        if (value.type === 'system' && value.subtype === 'init') (init = line), inits.push(line), assert.equal(n.get(line)!.parentLine, null);
+        else assert.equal(n.get(line)!.parentLine, call ? toolUseLine.get(call) : run, `line ${line}`);
         if (value.type === 'assistant') for (const b of value.message.content) if (b.type === 'tool_use' && !toolUseLine.has(b.id)) toolUseLine.set(b.id, line);
         if (value.type === 'result') results.push(value);
       }
@@ -144,6 +147,17 @@ describe('claude-code mutations of real files are found at the right line', () =
     const call = lines.find((l) => l.value.type === 'assistant' && l.value.message.content.some((b: any) => b.id === first.value.parent_tool_use_id))!;
     const cut = mutateLines(stream, (ls) => ls.filter((_, i) => i !== call.line - 1), 'stream-json.jsonl');
     assert.ok((await rules(cut, 'verify')).includes(`claude/parent-tool-use/warning@${first.line - 1}`));
+  });
+});
+
+describe('claude-code stream-json: a background subagent\'s two runs', () => {
+  it('result_index 0 ends the first run and result_index 1 the notification run', async () => {
+    const file = STREAMS.find((f) => jsonLines(f).filter((l) => l.value.type === 'result').length > 1);
+    if (!file) return;
+    const m = await loadTrace(file);
+    const lines = jsonLines(file);
+    const inits = lines.filter((l) => l.value.subtype === 'init').map((l) => l.line);
+    for (const r of lines.filter((l) => l.value.type === 'result')) assert.equal(m.events.lineOf(m.events.parent(r.line - 1)), inits[r.value.result_index]);
   });
 });
 
