@@ -71,7 +71,7 @@ describe('claude-code stream-json: runs, subagents under their tool call, totals
         if (value.task_id && value.tool_use_id) taskToolUse.set(value.task_id, value.tool_use_id);
         const call = value.parent_tool_use_id ?? (value.type === 'system' ? value.tool_use_id ?? taskToolUse.get(value.task_id) : null);
         // A result ends the run its result_index counts (0: the first init), else the current one.
-        const run = value.type === 'result' && inits[value.result_index] !== undefined ? inits[value.result_index] : init;
+        const run: number | null = value.type === 'result' && inits[value.result_index] !== undefined ? inits[value.result_index] : init;
         if (value.type === 'system' && value.subtype === 'init') (init = line), inits.push(line), assert.equal(n.get(line)!.parentLine, null);
         else assert.equal(n.get(line)!.parentLine, call ? toolUseLine.get(call) : run, `line ${line}`);
         if (value.type === 'assistant') for (const b of value.message.content) if (b.type === 'tool_use' && !toolUseLine.has(b.id)) toolUseLine.set(b.id, line);
