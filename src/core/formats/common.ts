@@ -69,9 +69,17 @@ export function label(...parts: (string | null | undefined | false)[]): string {
   return parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join(' ');
 }
 
-/** Shortens a long value for a label. */
+const LABEL_SPACE = /[\s\u0080-\u009f]+/g;
+
+/** Shortens a long value for a label: whitespace and C1 controls collapse to one space, then it is cut at `max`. */
 export function short(s: string, max = 48): string {
-  const flat = s.replace(/[\s\u0080-\u009f]+/g, ' ').trim();
+  // Labels of long outputs and prompts were flattening whole megabytes to keep 48 characters. Flattening only
+  // shrinks text, so when a prefix alone flattens to more than max the label is decided by it (same result).
+  if (s.length > max * 4) {
+    const head = s.slice(0, max * 4).replace(LABEL_SPACE, ' ').trim();
+    if (head.length > max) return head.slice(0, max - 1) + '…';
+  }
+  const flat = s.replace(LABEL_SPACE, ' ').trim();
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 
