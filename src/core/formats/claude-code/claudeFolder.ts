@@ -2,7 +2,7 @@ import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Bounds of the search across a session's other files: how many files, how many bytes in all. */
-export const FOLDER_LIMITS = { files: 400, bytes: 512 * 1024 * 1024 };
+export const FOLDER_LIMITS = { files: 400, bytes: 128 * 1024 * 1024 };
 /** The smaller bounds used while opening a file, where the search delays the first view. */
 export const LOAD_LIMITS = { files: 50, bytes: 64 * 1024 * 1024 };
 
