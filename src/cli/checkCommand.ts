@@ -51,7 +51,7 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
     else if (args.flags.has('--json')) {
       const objs = results.map((r) => ({ format: r.format, ok: r.ok, checked: r.checked, findings: r.findings, file: r.file }));
       await write(JSON.stringify(single ? objs[0] : objs, null, 2) + '\n');
-    } else await write(results.map(humanReport(mode)).join('\n') + '\n');
+    } else if (results.length > 0) await write(results.map(humanReport(mode)).join('\n') + '\n');
     if (unreadable) return 2;
     return results.every((r) => r.ok) ? 0 : 1;
   };
