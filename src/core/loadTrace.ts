@@ -167,8 +167,11 @@ function builderSource(base: { fileName: string; path: string }, table: EventTab
   };
 }
 
+/** The detection reason of a format the user chose (`--format`, a setting). */
+export const FORCED_REASON = 'chosen by the user';
+
 function forced(format: FormatName): Detection {
-  return { format, confidence: 1, reason: 'chosen by the user', candidates: [] };
+  return { format, confidence: 1, reason: FORCED_REASON, candidates: [] };
 }
 
 function makeEmit(table: EventTable) {
@@ -198,7 +201,7 @@ function finishModel(x: FinishInput): TraceModel {
  * multi-line document (an OTLP export, a JSON array of events). Reads it whole (up to a cap) and returns its
  * records: the elements of a top-level array, or the object itself.
  */
-async function tryReadDocument(path: string, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number } | null> {
+export async function tryReadDocument(path: string, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number } | null> {
   const head = (await readHead(path, 64 * 1024)).toString('utf8').replace(/^\uFEFF/, '');
   const firstLine = head.split('\n').find((l) => l.trim() !== '');
   if (firstLine === undefined) return null;

@@ -6,6 +6,8 @@ import { claudeCodeRules } from './rules';
 export const claudeCodeFormat: FormatModule = {
   ...claudeCodeAdapter,
   groupNoun: 'session',
+  // Claude Code keeps every transcript under `~/.claude/projects/<project>/`.
+  fileNamePatterns: ['**/.claude/projects/**/*.jsonl'],
   rules: claudeCodeRules,
   verificationScope:
     'Claude Code transcripts have no hash chain or blobs: proves unique uuids and parent links that resolve without cycles, nothing about the content.',
