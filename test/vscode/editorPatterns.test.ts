@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FORMAT_LIST } from '../../src/core/formats';
+import { FORMAT_LIST, FORMAT_NAMES } from '../../src/core/formats';
 import { GENERIC_DEFAULT_PATTERNS, VIEWER_DEFAULT_PATTERNS, VIEWER_OPTION_PATTERNS } from '../../src/core/traceFiles';
 import { VIEW_TYPE, VIEW_TYPE_ANY_JSONL } from '../../src/protocol';
 
@@ -67,5 +67,16 @@ describe('the viewer in package.json', () => {
     for (const p of ['/w/run.jsonl', '/w/export.otlp.json', '/w/x.events.json', '/w/old.jsonl.gz', '/home/u/.gemini/tmp/abc/chats/session-1.json']) assert.ok(offeredFor(title, p), `title: ${p}`);
     for (const p of ['/w/package.json', '/w/tsconfig.json', '/w/backup.tar.gz']) assert.equal(offeredFor(title, p), false, `title: ${p}`);
     assert.equal(offeredFor(explorer, '/w/backup.tar.gz'), false);
+  });
+
+  it('docs/formats/README.md names every format and every default pattern', () => {
+    const doc = readFileSync(join(__dirname, '../../docs/formats/README.md'), 'utf8');
+    for (const name of FORMAT_NAMES) assert.ok(doc.includes(`| \`${name}\` |`), `no row for ${name}`);
+    for (const f of FORMAT_LIST) {
+      const row = doc.split('\n').find((l) => l.startsWith(`| \`${f.name}\` |`)) ?? '';
+      for (const p of f.fileNamePatterns ?? []) assert.ok(row.includes(`\`${p}\``), `${f.name}'s row lacks ${p}`);
+    }
+    const generic = doc.split('\n').find((l) => l.startsWith('| `generic` |')) ?? '';
+    for (const p of GENERIC_DEFAULT_PATTERNS) assert.ok(generic.includes(`\`${p}\``), `generic row lacks ${p}`);
   });
 });
