@@ -113,6 +113,22 @@ function gzipError(path: string, err: unknown): Error {
   return out;
 }
 
+/**
+ * About how many content bytes a file holds, for progress: its size, or for gzip the trailer's ISIZE (the last
+ * member's uncompressed size modulo 4 GiB, so only a hint: callers keep the larger of it and what they read).
+ */
+export async function contentSizeHint(path: string, compression: Compression, fileSize: number): Promise<number> {
+  if (compression !== 'gzip' || fileSize < 18) return fileSize;
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(4);
+    await handle.read(buf, 0, 4, fileSize - 4);
+    return buf.readUInt32LE(0);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Reads `length` content bytes at content offset `offset` (fewer at the end of the content). */
 export async function readRange(path: string, offset: number, length: number): Promise<Buffer> {
   const src = await openChunks(path, { startOffset: offset, chunkSize: Math.max(1024, Math.min(length, 1 << 20)) });

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { Compression, contentName, probeFile, readHead, readText } from './byteSource';
+import { Compression, contentName, contentSizeHint, probeFile, readHead, readText } from './byteSource';
 import { EventTable } from './eventTable';
 import { detectFormat, Detection } from './detect';
 import { formatModule } from './formats';
@@ -115,6 +115,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
   };
 
   let bytesSeen = 0;
+  const contentSize = await contentSizeHint(path, compression, info.size);
   const stopAfter = options.stopAfterBytes ?? Infinity;
   const scan = await scanLines(
     path,
@@ -143,7 +144,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
       isCancelled: () => bytesSeen >= stopAfter || (options.isCancelled?.() ?? false),
       onProgress: (n) => {
         bytesSeen = n;
-        options.onProgress?.(n, info.size);
+        options.onProgress?.(n, Math.max(n, contentSize));
       },
     },
   );

@@ -68,6 +68,16 @@ describe('byte source', () => {
     assert.equal(await probeFile(plain), null);
   });
 
+  it('reports progress of a .gz against its decompressed size', async () => {
+    const text = Array.from({ length: 20000 }, (_, i) => JSON.stringify({ id: `e${i}`, n: i })).join('\n') + '\n';
+    const gz = tempFile('p.jsonl.gz', gzipSync(text));
+    const seen: [number, number][] = [];
+    await loadTrace(gz, { chunkSize: 64 * 1024, onProgress: (n, total) => seen.push([n, total]) });
+    assert.ok(seen.length > 1);
+    assert.deepEqual(seen[seen.length - 1], [Buffer.byteLength(text), Buffer.byteLength(text)]);
+    for (const [n, total] of seen) assert.ok(n <= total, `${n} of ${total}`);
+  });
+
   it('says a truncated .gz ends early instead of reading garbage', async () => {
     const full = gzipSync(Array.from({ length: 5000 }, (_, i) => `{"id":"e${i}","r":"${randomBytes(8).toString('hex')}"}`).join('\n'));
     const cut = tempFile('cut.jsonl.gz', full.subarray(0, full.length - 200));
