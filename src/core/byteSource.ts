@@ -5,7 +5,7 @@
  * hands over chunks.
  */
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { classifyHead, describeContent, NotATraceError } from './binaryKinds';
@@ -131,6 +131,11 @@ export async function contentSizeHint(path: string, compression: Compression, fi
 
 /** Reads `length` content bytes at content offset `offset` (fewer at the end of the content). */
 export async function readRange(path: string, offset: number, length: number): Promise<Buffer> {
+  // gzip has no random access: past the first MiB, read from one decompressed copy instead of from the start.
+  if (offset + length > 1 << 20 && (await probeFile(path)) === 'gzip') {
+    const content = await inflatedContent(path);
+    if (content) return Buffer.from(content.subarray(offset, offset + length));
+  }
   const src = await openChunks(path, { startOffset: offset, chunkSize: Math.max(1024, Math.min(length, 1 << 20)) });
   const parts: Buffer[] = [];
   let got = 0;
@@ -148,16 +153,22 @@ export async function readRange(path: string, offset: number, length: number): P
   return Buffer.concat(parts, got);
 }
 
-/** The first `bytes` content bytes. */
-export function readHead(path: string, bytes: number): Promise<Buffer> {
-  return readRange(path, 0, bytes);
+/** The largest decompressed .gz content kept for random reads; larger ones decompress from the start each time. */
+const MAX_INFLATED_BYTES = 64 << 20;
+/** One file's decompressed content, for the viewer's detail reads (one open .gz at a time is the common case). */
+let inflated: { path: string; mtimeMs: number; size: number; content: Buffer } | null = null;
+
+async function inflatedContent(path: string): Promise<Buffer | null> {
+  const info = await stat(path);
+  if (inflated && inflated.path === path && inflated.mtimeMs === info.mtimeMs && inflated.size === info.size) return inflated.content;
+  if ((await contentSizeHint(path, 'gzip', info.size)) > MAX_INFLATED_BYTES) return null;
+  const content = await readAll(path, MAX_INFLATED_BYTES);
+  if (content) inflated = { path, mtimeMs: info.mtimeMs, size: info.size, content };
+  return content;
 }
 
-/**
- * The whole content as UTF-8 text without a byte-order mark, or null when it is larger than `maxBytes`
- * (checked as it streams, so a gzip bomb stops at the cap).
- */
-export async function readText(path: string, maxBytes = Infinity): Promise<string | null> {
+/** The whole content, or null once it grows past `maxBytes` (checked as it streams, so a gzip bomb stops at the cap). */
+async function readAll(path: string, maxBytes: number): Promise<Buffer | null> {
   const src = await openChunks(path);
   const parts: Buffer[] = [];
   let got = 0;
@@ -170,7 +181,18 @@ export async function readText(path: string, maxBytes = Infinity): Promise<strin
   } finally {
     await src.close();
   }
-  return Buffer.concat(parts, got).toString('utf8').replace(/^\uFEFF/, '');
+  return Buffer.concat(parts, got);
+}
+
+/** The first `bytes` content bytes. */
+export function readHead(path: string, bytes: number): Promise<Buffer> {
+  return readRange(path, 0, bytes);
+}
+
+/** The whole content as UTF-8 text without a byte-order mark, or null when it is larger than `maxBytes`. */
+export async function readText(path: string, maxBytes = Infinity): Promise<string | null> {
+  const content = await readAll(path, maxBytes);
+  return content === null ? null : content.toString('utf8').replace(/^\uFEFF/, '');
 }
 
 async function readRawHead(path: string, bytes: number): Promise<Buffer> {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { classifyHead } from '../../src/core/binaryKinds';
 import { NotATraceError, probeFile, readRange, readText } from '../../src/core/byteSource';
@@ -66,6 +67,21 @@ describe('byte source', () => {
     assert.equal(await readText(gz, 100), null);
     assert.equal(await probeFile(gz), 'gzip');
     assert.equal(await probeFile(plain), null);
+  });
+
+  it('reads ranges far into a .gz from one decompressed copy, and sees the file change', async () => {
+    const big = (tag: string) => Array.from({ length: 80000 }, (_, i) => JSON.stringify({ id: `${tag}${i}`, pad: 'y'.repeat(20) })).join('\n') + '\n';
+    const text = big('e');
+    const gz = tempFile('far.jsonl.gz', gzipSync(text));
+    for (const needle of ['"e79999"', '"e40000"', '"e60000"']) {
+      const at = text.indexOf(needle);
+      assert.ok(at > 1 << 20);
+      assert.equal((await readRange(gz, at, needle.length)).toString(), needle);
+    }
+    const changed = big('changed-');
+    writeFileSync(gz, gzipSync(changed));
+    const at = changed.indexOf('"changed-79999"');
+    assert.equal((await readRange(gz, at, 15)).toString(), '"changed-79999"');
   });
 
   it('reports progress of a .gz against its decompressed size', async () => {
