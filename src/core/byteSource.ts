@@ -23,6 +23,8 @@ export interface ChunkSource {
   /** The next chunk, or null at the end. The buffer is the caller's until the next call. */
   next(): Promise<Buffer | null>;
   close(): Promise<void>;
+  /** After the end: why the content ended before the file did (a truncated .gz), or null for a whole file. */
+  endedEarly(): string | null;
 }
 
 /**
@@ -65,28 +67,34 @@ async function plainChunks(path: string, chunkSize: number, start: number): Prom
       return bytesRead === 0 ? null : chunk.subarray(0, bytesRead);
     },
     close: () => handle.close(),
+    endedEarly: () => null,
   };
 }
 
-/** Streams gunzip output; bytes before `start` are decompressed and dropped (gzip has no random access). */
+/**
+ * Streams gunzip output; bytes before `start` are decompressed and dropped (gzip has no random access). A
+ * truncated file yields everything that decompresses (the iterator hands over all output before the error), then
+ * ends with {@link ChunkSource.endedEarly} set, so the lines before the cut are read and the cut is a finding;
+ * corrupt data throws.
+ */
 function gunzipChunks(path: string, chunkSize: number, start: number): ChunkSource {
   const gunzip = createGunzip({ chunkSize: Math.min(chunkSize, 1 << 20) });
-  let failure: Error | null = null;
-  pipeline(createReadStream(path), gunzip, (err) => {
-    if (err) failure = err;
-  });
+  pipeline(createReadStream(path), gunzip, () => undefined); // errors reach the iterator below
   const it = gunzip[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let skip = start;
+  let early: string | null = null;
   return {
+    endedEarly: () => early,
     async next() {
       for (;;) {
         let r: IteratorResult<Buffer>;
         try {
           r = await it.next();
         } catch (err) {
-          throw gzipError(path, err);
+          if ((err as NodeJS.ErrnoException).code !== 'Z_BUF_ERROR') throw gzipError(path, err);
+          early = 'the gzip data ends early (a truncated .gz?)';
+          return null;
         }
-        if (failure) throw gzipError(path, failure);
         if (r.done) return null;
         if (skip >= r.value.length) {
           skip -= r.value.length;
@@ -106,8 +114,7 @@ function gunzipChunks(path: string, chunkSize: number, start: number): ChunkSour
 
 function gzipError(path: string, err: unknown): Error {
   const e = err as NodeJS.ErrnoException;
-  const why = e.code === 'Z_BUF_ERROR' ? 'the gzip data ends early (a truncated .gz?)' : `the gzip data is corrupt (${e.message})`;
-  const out: NodeJS.ErrnoException = new Error(why);
+  const out: NodeJS.ErrnoException = new Error(`the gzip data is corrupt (${e.message})`);
   out.code = 'EGZIP';
   out.path = path;
   return out;

@@ -40,6 +40,8 @@ export interface ScanResult {
   bom: boolean;
   /** The scan stopped because `isCancelled` said so. */
   cancelled: boolean;
+  /** Why the content ended before the file did (a truncated .gz, from the byte source), or null. */
+  endedEarly: string | null;
 }
 
 /**
@@ -136,7 +138,7 @@ export async function scanLines(
   } finally {
     await source.close();
   }
-  return { bytesRead: filePos, lines: lineNo - (options.startLine ?? 1), bom, cancelled };
+  return { bytesRead: filePos, lines: lineNo - (options.startLine ?? 1), bom, cancelled, endedEarly: source.endedEarly() };
 }
 
 /** Reads `length` bytes at `offset`: the bytes of one indexed line (content offsets, as {@link scanLines} gives). */

@@ -150,6 +150,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
   );
   if (!builder) startBuilding();
   appendAll(diagnostics, builder!.finish?.((d, r) => emit(d, r ?? { value: null, line: scan.lines, offset: 0, length: 0 })) ?? []);
+  if (scan.endedEarly) diagnostics.push(endedEarlyFinding(scan.endedEarly, scan.lines));
   if (scan.bom) diagnostics.push({ rule: 'parse/bom', severity: 'info', line: 1, message: 'The file starts with a UTF-8 byte-order mark; it was skipped.' });
   const tree = buildTree(table, diagnostics);
   return finishModel({
@@ -158,6 +159,12 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     cancelled: scan.cancelled && bytesSeen < stopAfter, partial: scan.cancelled && bytesSeen >= stopAfter,
     formatTotals: builder!.totals?.() ?? {}, compression,
   });
+}
+
+/** A truncated .gz: the lines after the last one read are missing, and that one may be cut. */
+function endedEarlyFinding(why: string, lines: number): Finding {
+  const message = lines > 0 ? `The ${why.replace(/^the /, '')}: the file ends after line ${lines}, which may be cut; whatever followed is missing.` : `The ${why.replace(/^the /, '')}: nothing could be read.`;
+  return { rule: 'parse/gzip-truncated', severity: 'error', line: Math.max(1, lines), message };
 }
 
 function builderSource(base: { fileName: string; path: string }, table: EventTable): BuilderSource {

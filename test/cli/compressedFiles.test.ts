@@ -32,6 +32,21 @@ describe('agent-trace on compressed and binary files', () => {
     assert.match(cli('verify', gz).out, /tool-failed\.jsonl\.gz: harness-ledger: intact/);
   });
 
+  it('finds a cut .gz at its last line: exit 1, not unreadable', () => {
+    const full = gzipSync(readFileSync(HARNESS));
+    const cut = tempFile('tool-failed.jsonl.gz', full.subarray(0, Math.floor(full.length * 0.6)));
+    const r = cli('verify', '--json', cut);
+    assert.equal(r.code, 1, r.err);
+    const j = JSON.parse(r.out) as { findings: { rule: string; severity: string; line: number }[] };
+    const cutAt = j.findings.find((f) => f.rule === 'parse/gzip-truncated');
+    assert.ok(cutAt, JSON.stringify(j.findings));
+    assert.equal(cutAt.severity, 'error');
+    // The plain file has more lines than survive the cut; the finding is on the last one that does.
+    const total = readFileSync(HARNESS, 'utf8').trimEnd().split('\n').length;
+    assert.ok(cutAt.line > 1 && cutAt.line < total, `line ${cutAt.line} of ${total}`);
+    assert.equal(JSON.parse(cli('summary', '--json', cut).out).lines, cutAt.line);
+  });
+
   it('exits 2 with one line, no binary, for a zip, a PNG and random bytes', () => {
     const cases: [string, Buffer, string][] = [
       ['run.eval', minimalZip('header.json', Buffer.from('{"status":"success"}')), 'is a zip archive, not a JSONL trace'],

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { classifyHead } from '../../src/core/binaryKinds';
 import { NotATraceError, probeFile, readRange, readText } from '../../src/core/byteSource';
 import { scanLines } from '../../src/core/lineIndexer';
@@ -94,9 +94,23 @@ describe('byte source', () => {
     for (const [n, total] of seen) assert.ok(n <= total, `${n} of ${total}`);
   });
 
-  it('says a truncated .gz ends early instead of reading garbage', async () => {
-    const full = gzipSync(Array.from({ length: 5000 }, (_, i) => `{"id":"e${i}","r":"${randomBytes(8).toString('hex')}"}`).join('\n'));
+  it('reads a truncated .gz up to the cut and says where it ends, as an error on its last line', async () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `{"id":"e${i}","r":"${randomBytes(8).toString('hex')}"}`);
+    const full = gzipSync(lines.join('\n') + '\n');
     const cut = tempFile('cut.jsonl.gz', full.subarray(0, full.length - 200));
-    await assert.rejects(loadTrace(cut), /gzip data ends early/);
+    const m = await loadTrace(cut);
+    // What the cut file still decompresses to, independently of the byte source.
+    const kept = gunzipSync(full.subarray(0, full.length - 200), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString();
+    const keptLines = kept.split('\n');
+    assert.ok(keptLines.length > 4000 && keptLines.length < 5000, `${keptLines.length} lines survive the cut`);
+    assert.equal(m.lineCount, keptLines.length);
+    const last = m.diagnostics.filter((d) => d.rule === 'parse/gzip-truncated');
+    assert.deepEqual(last.map((d) => [d.severity, d.line]), [['error', keptLines.length]]);
+    assert.match(last[0].message, /gzip data ends early .*the file ends after line \d+, which may be cut/);
+    // Every complete line before the cut is an event.
+    assert.ok(m.events.size >= keptLines.length - 1);
+    const corrupt = Buffer.from(full);
+    corrupt.fill(0x55, 100, 400);
+    await assert.rejects(loadTrace(tempFile('bad.jsonl.gz', corrupt)), /gzip data is corrupt/);
   });
 });
