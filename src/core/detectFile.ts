@@ -9,6 +9,8 @@ import { FORCED_REASON, tryReadDocument, TraceModel } from './loadTrace';
 const SNIFF_VALUES = 20;
 /** A JSON document larger than this is not parsed just to see whether it is a trace. */
 const MAX_SNIFF_DOCUMENT_BYTES = 64 << 20;
+/** JSON Lines read at most, looking for the first values. */
+const MAX_SNIFF_LINE_BYTES = 4 << 20;
 
 /**
  * Detects a file's format the way loading it would (a multi-line JSON document whole, else its first JSONL
@@ -22,6 +24,7 @@ export async function detectFile(path: string): Promise<Detection> {
   const doc = await tryReadDocument(path, MAX_SNIFF_DOCUMENT_BYTES);
   if (doc) return detectFormat({ ...sample, values: doc.records.slice(0, SNIFF_VALUES).map((r) => r.value), document: true });
   const values: unknown[] = [];
+  let scanned = 0;
   await scanLines(
     path,
     (span, bytes) => {
@@ -29,7 +32,8 @@ export async function detectFile(path: string): Promise<Detection> {
       const parsed = parseLine(span, bytes, 1 << 20);
       if (parsed.kind === 'value') values.push(parsed.value);
     },
-    { chunkSize: 256 * 1024, maxLineBytes: 1 << 20, isCancelled: () => values.length >= SNIFF_VALUES },
+    // A pretty-printed JSON file too large to parse has no JSON value on any line: stop looking after a few MiB.
+    { chunkSize: 256 * 1024, maxLineBytes: 1 << 20, isCancelled: () => values.length >= SNIFF_VALUES || scanned >= MAX_SNIFF_LINE_BYTES, onProgress: (n) => (scanned = n) },
   );
   return detectFormat({ ...sample, values, document: false });
 }
