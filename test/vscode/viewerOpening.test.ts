@@ -77,4 +77,19 @@ describe('trace document: .json, binary and .gz files', () => {
     assert.equal(reloaded.state, 'rewritten');
     doc.dispose();
   });
+
+  it('applies the size limit to a .gz by its decompressed size', async () => {
+    const text = Array.from({ length: 60000 }, (_, i) => JSON.stringify({ id: `e${i}`, note: 'same words again and again' })).join('\n') + '\n';
+    const file = tempFile('big.jsonl.gz', gzipSync(text));
+    assert.ok(readFileSync(file).length < 2 ** 20 && Buffer.byteLength(text) > 2 * 2 ** 20, 'small on disk, over 2 MB decompressed');
+    fake.config.maxFileSizeMB = 1;
+    try {
+      const { doc, last } = await open(file);
+      assert.equal(last('error')?.message, `This trace is ${(Buffer.byteLength(text) / 2 ** 20).toFixed(0)} MB, over the agentTrace.maxFileSizeMB limit of 1 MB.`);
+      assert.deepEqual(last('error')?.actions, ['openAnyway', 'openAsText']);
+      doc.dispose();
+    } finally {
+      fake.config.maxFileSizeMB = 2048;
+    }
+  });
 });

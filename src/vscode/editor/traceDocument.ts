@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { CheckResult } from '../../core/checks/runChecks';
-import { NotATraceError } from '../../core/byteSource';
+import { contentSizeHint, NotATraceError, probeFile } from '../../core/byteSource';
 import { notATraceMessage } from '../../core/detectFile';
 import { loadTrace, TraceModel } from '../../core/loadTrace';
 import type { FileState } from '../../protocol';
@@ -95,6 +95,8 @@ export class TraceDocument implements vscode.CustomDocument {
     let size: number;
     try {
       size = (await stat(this.path)).size;
+      // A .gz is judged by its decompressed size (the gzip trailer's hint): that is what the model holds.
+      size = await contentSizeHint(this.path, await probeFile(this.path).catch(() => null), size);
     } catch (err) {
       this.fail(`Cannot read ${this.path}: ${errText(err)}`, ['reload']);
       return;
