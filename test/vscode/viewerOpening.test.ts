@@ -75,6 +75,7 @@ describe('trace document: .json, binary and .gz files', () => {
     const reloaded = await until(() => (last('model')?.model.events.size === 12 ? last('model') : undefined), 'reload');
     // Not "truncated" (the decompressed size is larger than the file) and not a live append: a whole reload.
     assert.equal(reloaded.state, 'rewritten');
+    assert.equal(reloaded.message, 'The compressed file changed on disk and has been read again from the start (a .gz has no live tail).');
     doc.dispose();
   });
 

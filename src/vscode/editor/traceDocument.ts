@@ -246,7 +246,9 @@ export class TraceDocument implements vscode.CustomDocument {
     this.checkResults.clear();
     this.emitter.fire({ type: 'clearChecks' });
     const what = change === 'truncated' ? 'truncated' : 'rewritten';
-    await this.load({ state: what, message: `The file was ${what} on disk and has been reloaded.` });
+    // gzip cannot be read from the middle, so a growing .gz is read again whole: say so rather than "rewritten".
+    const message = model.compression ? 'The compressed file changed on disk and has been read again from the start (a .gz has no live tail).' : `The file was ${what} on disk and has been reloaded.`;
+    await this.load({ state: what, message });
   }
 
   private fileState(state: FileState, message: string): void {
