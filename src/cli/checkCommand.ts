@@ -4,7 +4,7 @@ import { formatModule } from '../core/formats';
 import { parseArgs, UsageError } from './args';
 import { formatOption, loadForCli, UnreadableError, write } from './io';
 import { toSarif } from './sarif';
-import { expandTraceArgs } from '../core/traceFiles';
+import { expandTraceFiles, SKIP_REASON_TEXT, TraceFileExpansion } from '../core/traceFiles';
 
 const JSON_SHAPE = `{"format": NAME, "ok": bool, "checked": n, "findings": [{"rule", "severity", "line", "seq"?, "eventId"?, "message"}], "file": PATH}`;
 
@@ -14,6 +14,8 @@ Verifies integrity: hash chains (lumen), sequence numbers, payload digests and l
 parent links and blob digests (murmur), kernel journal digests (deepstrike), unique ids and parents.
 With --json, one object per file: ${JSON_SHAPE}
 (a single FILE prints one object; several files or a directory print an array).
+A directory takes its .jsonl, .ndjson and OTLP files (also as .gz), and the other .json files that detect as a
+trace format with confidence; one line per reason says what it skipped (on stderr with --json).
 Exit codes: 0 intact, 1 any error finding, 2 unreadable file or bad usage.`;
 
 export const CHECK_HELP = `Usage: agent-trace check FILE|DIR… [--json | --sarif] [--format NAME]
@@ -21,6 +23,7 @@ export const CHECK_HELP = `Usage: agent-trace check FILE|DIR… [--json | --sari
 Checks conformance to the runtime's rules (state machines, pairing, totals, schemas); see docs/rules.md.
 With --json, one object per file: ${JSON_SHAPE}
 With --sarif, a SARIF 2.1.0 log for CI systems.
+Directories are walked as for verify; what they skipped is said on stdout, or on stderr with --json/--sarif.
 Exit codes: 0 no error finding, 1 any error finding, 2 unreadable file or bad usage.`;
 
 /** `agent-trace verify` and `agent-trace check`. */
@@ -32,8 +35,13 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
     if (args.positional.length === 0) throw new UsageError(`${mode} takes at least one FILE or directory`);
     if (args.flags.has('--json') && args.flags.has('--sarif')) throw new UsageError('--json and --sarif exclude each other');
     const format = formatOption(args.options.get('--format'));
-    const files = await expandTraceArgs(args.positional);
-    if (files.length === 0) throw new UnreadableError(`${args.positional.join(' ')}: no trace files found`);
+    const expansion = await expandTraceFiles(args.positional);
+    const files = expansion.files;
+    const machine = args.flags.has('--json') || args.flags.has('--sarif');
+    if (files.length === 0) {
+      process.stderr.write(skippedLines(expansion));
+      throw new UnreadableError(`${args.positional.join(' ')}: no trace files found`);
+    }
     const results: CheckResult[] = [];
     let unreadable = false;
     for (const file of files) {
@@ -51,7 +59,10 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
     else if (args.flags.has('--json')) {
       const objs = results.map((r) => ({ format: r.format, ok: r.ok, checked: r.checked, findings: r.findings, file: r.file }));
       await write(JSON.stringify(single ? objs[0] : objs, null, 2) + '\n');
-    } else await write(results.map(humanReport(mode)).join('\n') + '\n');
+    } else if (results.length > 0) await write(results.map(humanReport(mode)).join('\n') + '\n');
+    // Stdout's --json/--sarif document keeps its shape: what a directory walk skipped goes to stderr there.
+    if (machine) process.stderr.write(skippedLines(expansion));
+    else await write(skippedLines(expansion));
     if (unreadable) return 2;
     return results.every((r) => r.ok) ? 0 : 1;
   };
@@ -69,4 +80,11 @@ function humanReport(mode: CheckMode) {
     const scope = mode === 'verify' ? [`  (${formatModule(r.format).verificationScope})`] : [];
     return [head, ...scope, ...r.findings.map((f) => `  line ${f.line}: ${f.severity} ${f.rule}: ${f.message}`)].join('\n');
   };
+}
+
+/** One line per reason a directory walk skipped files, with the count and a few of them; empty when none. */
+export function skippedLines(expansion: TraceFileExpansion): string {
+  return expansion.skipped
+    .map((s) => `skipped ${s.count} file${s.count === 1 ? '' : 's'}: ${SKIP_REASON_TEXT[s.reason]} (${s.examples.join(', ')}${s.count > s.examples.length ? ', …' : ''})\n`)
+    .join('');
 }

@@ -1,6 +1,7 @@
 import { loadTrace, LoadOptions, TraceModel } from '../core/loadTrace';
 import { FORMAT_NAMES, FormatName } from '../core/formats';
 import { UsageError } from './args';
+import { NotATraceError } from '../core/byteSource';
 
 /** A file that could not be read: exit code 2, message names the file and the cause. */
 export class UnreadableError extends Error {}
@@ -17,6 +18,8 @@ export async function loadForCli(file: string, options: LoadOptions = {}): Promi
   try {
     return await loadTrace(file, options);
   } catch (err) {
+    // "FILE is a zip archive, not a JSONL trace": already one line that names the file.
+    if (err instanceof NotATraceError) throw new UnreadableError(err.message);
     const e = err as NodeJS.ErrnoException;
     const cause = e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'is a directory' : e.message;
     throw new UnreadableError(`${file}: cannot read: ${cause}`);

@@ -99,6 +99,12 @@ export interface FormatModule {
   readonly rules?: RuleModule;
   /** What verification proves for this format, and what it cannot (shown next to every verification result). */
   readonly verificationScope: string;
+  /**
+   * File-name globs (VS Code `filenamePattern` syntax: without a `/` a pattern matches the base name) of files that
+   * are surely this format's traces: the viewer is their default editor. package.json's `customEditors` lists
+   * exactly these (a unit test checks it), so a new pattern goes here and there. Detection never relies on them.
+   */
+  readonly fileNamePatterns?: readonly string[];
   /** Folders beside or below its traces that hold no traces (blob stores, caches, journals): a directory walk skips them. */
   readonly sideFolders?: readonly string[];
   /** Where the format's content blobs live and how they are hashed; absent: the format-neutral layout. */

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openChunks, readRange } from './byteSource';
 
 /** Where one line sits in the file. Offsets and lengths are in bytes; the length excludes the line break. */
 export interface LineSpan {
@@ -40,6 +40,8 @@ export interface ScanResult {
   bom: boolean;
   /** The scan stopped because `isCancelled` said so. */
   cancelled: boolean;
+  /** Why the content ended before the file did (a truncated .gz, from the byte source), or null. */
+  endedEarly: string | null;
 }
 
 /**
@@ -55,8 +57,8 @@ export async function scanLines(
 ): Promise<ScanResult> {
   const chunkSize = options.chunkSize ?? 1 << 20;
   const maxLineBytes = options.maxLineBytes ?? 256 * 1024 * 1024;
-  const handle = await open(path, 'r');
-  const chunk = Buffer.allocUnsafe(chunkSize);
+  // The byte source hands over the content (a `.gz` decompressed); offsets below are content offsets.
+  const source = await openChunks(path, { chunkSize, startOffset: options.startOffset });
   let filePos = options.startOffset ?? 0;
   let lineNo = options.startLine ?? 1;
   let lineStart = filePos;
@@ -99,9 +101,10 @@ export async function scanLines(
         cancelled = true;
         break;
       }
-      const { bytesRead } = await handle.read(chunk, 0, chunkSize, filePos);
-      if (bytesRead === 0) break;
-      let view = chunk.subarray(0, bytesRead);
+      const read = await source.next();
+      if (!read) break;
+      const bytesRead = read.length;
+      let view = read;
       let base = filePos;
       if (first) {
         first = false;
@@ -133,24 +136,12 @@ export async function scanLines(
     }
     if (!cancelled && filePos > lineStart) emit(filePos, false);
   } finally {
-    await handle.close();
+    await source.close();
   }
-  return { bytesRead: filePos, lines: lineNo - (options.startLine ?? 1), bom, cancelled };
+  return { bytesRead: filePos, lines: lineNo - (options.startLine ?? 1), bom, cancelled, endedEarly: source.endedEarly() };
 }
 
-/** Reads `length` bytes at `offset`: the bytes of one indexed line. */
-export async function readSpan(path: string, offset: number, length: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(length);
-    let done = 0;
-    while (done < length) {
-      const { bytesRead } = await handle.read(buf, done, length - done, offset + done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
-    }
-    return done === length ? buf : buf.subarray(0, done);
-  } finally {
-    await handle.close();
-  }
+/** Reads `length` bytes at `offset`: the bytes of one indexed line (content offsets, as {@link scanLines} gives). */
+export function readSpan(path: string, offset: number, length: number): Promise<Buffer> {
+  return readRange(path, offset, length);
 }

@@ -1,5 +1,6 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { Compression, contentName, contentSizeHint, probeFile, readHead, readText } from './byteSource';
 import { EventTable } from './eventTable';
 import { detectFormat, Detection } from './detect';
 import { formatModule } from './formats';
@@ -44,6 +45,8 @@ export interface TraceModel {
   partial: boolean;
   /** Totals the adapter counted from the format's own fields. */
   formatTotals: FormatTotals;
+  /** How the file is stored: `gzip` for a compressed trace (offsets and lines are then in the decompressed content). */
+  compression: Compression;
 }
 
 /** Options for {@link loadTrace}. */
@@ -77,13 +80,15 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     err.code = info.isDirectory() ? 'EISDIR' : 'ENOTREG';
     throw err;
   }
+  const compression = await probeFile(path);
   const maxLineBytes = options.maxLineBytes ?? 256 * 1024 * 1024;
-  const sampleBase = { fileName: basename(path), path: path.replace(/\\/g, '/') };
+  // Detection and builders see the name the content has (`x.jsonl.gz` → `x.jsonl`); blobs resolve beside `path`.
+  const sampleBase = { fileName: contentName(basename(path)), path: contentName(path.replace(/\\/g, '/')) };
   const table = new EventTable();
   const diagnostics: Finding[] = [];
   const malformed: MalformedLine[] = [];
 
-  const doc = await tryReadDocument(path, info.size, options.maxDocumentBytes ?? 256 * 1024 * 1024);
+  const doc = await tryReadDocument(path, options.maxDocumentBytes ?? 256 * 1024 * 1024);
   if (doc) {
     const detection = options.format
       ? forced(options.format)
@@ -94,7 +99,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     appendAll(diagnostics, builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []);
     const tree = buildTree(table, diagnostics);
     await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
-    return finishModel({ path, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {} });
+    return finishModel({ path, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression });
   }
 
   let detection: Detection | null = options.format ? forced(options.format) : null;
@@ -112,6 +117,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
   };
 
   let bytesSeen = 0;
+  const contentSize = await contentSizeHint(path, compression, info.size);
   const stopAfter = options.stopAfterBytes ?? Infinity;
   const scan = await scanLines(
     path,
@@ -140,12 +146,13 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
       isCancelled: () => bytesSeen >= stopAfter || (options.isCancelled?.() ?? false),
       onProgress: (n) => {
         bytesSeen = n;
-        options.onProgress?.(n, info.size);
+        options.onProgress?.(n, Math.max(n, contentSize));
       },
     },
   );
   if (!builder) startBuilding();
   appendAll(diagnostics, builder!.finish?.((d, r) => emit(d, r ?? { value: null, line: scan.lines, offset: 0, length: 0 })) ?? []);
+  if (scan.endedEarly) diagnostics.push(endedEarlyFinding(scan.endedEarly, scan.lines));
   if (scan.bom) diagnostics.push({ rule: 'parse/bom', severity: 'info', line: 1, message: 'The file starts with a UTF-8 byte-order mark; it was skipped.' });
   const tree = buildTree(table, diagnostics);
   await resolveParentsElsewhere(formatModule(detection!.format), path, table, tree, diagnostics);
@@ -153,8 +160,14 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     path, detection: detection!, table, tree, diagnostics, malformed, lineCount: scan.lines, blankLines,
     fileSize: info.size, bytesIndexed: scan.bytesRead, bom: scan.bom, crlf, document: false,
     cancelled: scan.cancelled && bytesSeen < stopAfter, partial: scan.cancelled && bytesSeen >= stopAfter,
-    formatTotals: builder!.totals?.() ?? {},
+    formatTotals: builder!.totals?.() ?? {}, compression,
   });
+}
+
+/** A truncated .gz: the lines after the last one read are missing, and that one may be cut. */
+function endedEarlyFinding(why: string, lines: number): Finding {
+  const message = lines > 0 ? `The ${why.replace(/^the /, '')}: the file ends after line ${lines}, which may be cut; whatever followed is missing.` : `The ${why.replace(/^the /, '')}: nothing could be read.`;
+  return { rule: 'parse/gzip-truncated', severity: 'error', line: Math.max(1, lines), message };
 }
 
 function builderSource(base: { fileName: string; path: string }, table: EventTable): BuilderSource {
@@ -165,8 +178,11 @@ function builderSource(base: { fileName: string; path: string }, table: EventTab
   };
 }
 
+/** The detection reason of a format the user chose (`--format`, a setting). */
+export const FORCED_REASON = 'chosen by the user';
+
 function forced(format: FormatName): Detection {
-  return { format, confidence: 1, reason: 'chosen by the user', candidates: [] };
+  return { format, confidence: 1, reason: FORCED_REASON, candidates: [] };
 }
 
 function makeEmit(table: EventTable) {
@@ -178,7 +194,7 @@ function makeEmit(table: EventTable) {
 interface FinishInput {
   path: string; detection: Detection; table: EventTable; tree: EventTree; diagnostics: Finding[]; malformed: MalformedLine[];
   lineCount: number; blankLines: number; fileSize: number; bytesIndexed: number; bom: boolean; crlf: boolean; document: boolean; cancelled: boolean; partial: boolean;
-  formatTotals: FormatTotals;
+  formatTotals: FormatTotals; compression: Compression;
 }
 
 function finishModel(x: FinishInput): TraceModel {
@@ -187,6 +203,7 @@ function finishModel(x: FinishInput): TraceModel {
     path: x.path, format: x.detection.format, detection: x.detection, events: x.table, tree: x.tree, diagnostics: x.diagnostics,
     malformed: x.malformed, lineCount: x.lineCount, blankLines: x.blankLines, fileSize: x.fileSize, bytesIndexed: x.bytesIndexed,
     bom: x.bom, crlf: x.crlf, document: x.document, cancelled: x.cancelled, partial: x.partial, formatTotals: x.formatTotals,
+    compression: x.compression,
   };
 }
 
@@ -195,16 +212,8 @@ function finishModel(x: FinishInput): TraceModel {
  * multi-line document (an OTLP export, a JSON array of events). Reads it whole (up to a cap) and returns its
  * records: the elements of a top-level array, or the object itself.
  */
-async function tryReadDocument(path: string, size: number, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number } | null> {
-  const handle = await open(path, 'r');
-  let head: string;
-  try {
-    const buf = Buffer.alloc(Math.min(size, 64 * 1024));
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    head = buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
-  } finally {
-    await handle.close();
-  }
+export async function tryReadDocument(path: string, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number } | null> {
+  const head = (await readHead(path, 64 * 1024)).toString('utf8').replace(/^\uFEFF/, '');
   const firstLine = head.split('\n').find((l) => l.trim() !== '');
   if (firstLine === undefined) return null;
   const t = firstLine.trim();
@@ -215,8 +224,8 @@ async function tryReadDocument(path: string, size: number, maxBytes: number): Pr
   } catch {
     // fall through: may be a multi-line document
   }
-  if (size > maxBytes) return null;
-  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  const text = await readText(path, maxBytes);
+  if (text === null) return null;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,19 +1,78 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendAll } from './arrays';
+import { NotATraceError } from './byteSource';
+import { detectFile, isConfidentTrace } from './detectFile';
 import { FORMAT_LIST } from './formats';
 
 /** Folders a directory walk never enters: tools' folders, the blob stores, and every format's side folders. */
 const SKIP_DIRS = new Set(['node_modules', '.git', 'blobs', ...FORMAT_LIST.flatMap((f) => f.sideFolders ?? [])]);
 
-/** True for names that hold traces: JSONL files, OTLP exports and JSON arrays of events. */
+/**
+ * Default-editor patterns that belong to no one format: our own `*.trace.jsonl` convention, and compressed JSONL,
+ * which the text editor cannot show at all.
+ */
+export const GENERIC_DEFAULT_PATTERNS: readonly string[] = ['*.trace.jsonl', '*.jsonl.gz', '*.ndjson.gz'];
+
+/** Files the viewer opens by default: every format's {@link FormatModule.fileNamePatterns}, then the generic ones. */
+export const VIEWER_DEFAULT_PATTERNS: readonly string[] = [...new Set([...FORMAT_LIST.flatMap((f) => f.fileNamePatterns ?? []), ...GENERIC_DEFAULT_PATTERNS])];
+
+/**
+ * Files the viewer is offered for (Reopen With…) without being their default: any JSONL, and any JSON, since
+ * OTLP exports, Jaeger JSON, Gemini CLI chats and deepstrike event arrays are `.json` (a JSON file that is not a
+ * trace then says so in the viewer).
+ */
+export const VIEWER_OPTION_PATTERNS: readonly string[] = ['*.jsonl', '*.ndjson', '*.json', '*.json.gz'];
+
+/** True for names that hold traces whatever their content: JSONL files, OTLP exports and JSON arrays of events, maybe gzipped. */
 export function isTraceFileName(name: string): boolean {
-  return /\.(jsonl|ndjson)$/i.test(name) || /\.(otlp|events)\.json$/i.test(name);
+  return /\.(jsonl|ndjson)(\.gz)?$/i.test(name) || /\.(otlp|events)\.json(\.gz)?$/i.test(name);
 }
 
-/** Expands the CLI's FILE arguments: files as given, directories to the trace files below them (sorted). */
-export async function expandTraceArgs(args: string[]): Promise<string[]> {
+/** Names that may hold a trace, which only their content can tell: other `.json` files. */
+function isMaybeTraceFileName(name: string): boolean {
+  return /\.json(\.gz)?$/i.test(name);
+}
+
+/** Why a directory walk left files out. */
+export type SkipReason = 'json-not-trace' | 'binary' | 'unreadable' | 'other-name';
+
+/** The words for each reason in the CLI's "skipped" lines. */
+export const SKIP_REASON_TEXT: Record<SkipReason, string> = {
+  'json-not-trace': '.json files that no trace format recognises with confidence',
+  binary: '.json files that are binary (archives, images…)',
+  unreadable: '.json files that could not be read',
+  'other-name': 'files not named as traces: not .jsonl, .ndjson, .json or one of those gzipped',
+};
+
+/** Files of one reason that a directory walk left out. */
+export interface SkippedFiles {
+  reason: SkipReason;
+  count: number;
+  /** The first few, for the message. */
+  examples: string[];
+}
+
+/** The trace files the CLI's FILE|DIR arguments name, and what the directory walks left out. */
+export interface TraceFileExpansion {
+  files: string[];
+  /** One entry per reason that occurred, in {@link SKIP_REASON_TEXT} order. */
+  skipped: SkippedFiles[];
+}
+
+/**
+ * Expands the CLI's FILE arguments: files as given, directories to the trace files below them (sorted). A
+ * directory's `.jsonl`/`.ndjson`/OTLP files (also gzipped) are taken by name; its other `.json` files only when
+ * their content is a runtime format with confidence, so `package.json` or a settings file is never "verified".
+ */
+export async function expandTraceFiles(args: string[]): Promise<TraceFileExpansion> {
   const out: string[] = [];
+  const skipped = new Map<SkipReason, string[]>();
+  const skip = (reason: SkipReason, path: string) => {
+    const list = skipped.get(reason) ?? [];
+    list.push(path);
+    skipped.set(reason, list);
+  };
   for (const a of args) {
     let info;
     try {
@@ -22,22 +81,47 @@ export async function expandTraceArgs(args: string[]): Promise<string[]> {
       out.push(a); // let loading report it as unreadable
       continue;
     }
-    if (!info.isDirectory()) {
-      out.push(a);
-      continue;
-    }
-    const stack = [a];
-    const found: string[] = [];
-    while (stack.length > 0) {
-      const dir = stack.pop()!;
-      for (const ent of await readdir(dir, { withFileTypes: true })) {
-        const p = join(dir, ent.name);
-        if (ent.isDirectory()) {
-          if (!SKIP_DIRS.has(ent.name)) stack.push(p);
-        } else if (ent.isFile() && isTraceFileName(ent.name)) found.push(p);
+    if (!info.isDirectory()) out.push(a);
+    else appendAll(out, await walk(a, skip));
+  }
+  const order = Object.keys(SKIP_REASON_TEXT) as SkipReason[];
+  return {
+    files: out,
+    skipped: order.filter((r) => skipped.has(r)).map((reason) => ({ reason, count: skipped.get(reason)!.length, examples: skipped.get(reason)!.slice(0, 3) })),
+  };
+}
+
+/** {@link expandTraceFiles}, files only. */
+export async function expandTraceArgs(args: string[]): Promise<string[]> {
+  return (await expandTraceFiles(args)).files;
+}
+
+async function walk(root: string, skip: (reason: SkipReason, path: string) => void): Promise<string[]> {
+  const stack = [root];
+  const found: string[] = [];
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    for (const ent of await readdir(dir, { withFileTypes: true })) {
+      const p = join(dir, ent.name);
+      if (ent.isDirectory()) {
+        if (!SKIP_DIRS.has(ent.name)) stack.push(p);
+      } else if (!ent.isFile()) continue;
+      else if (isTraceFileName(ent.name)) found.push(p);
+      else if (!isMaybeTraceFileName(ent.name)) skip('other-name', p);
+      else {
+        const verdict = await judgeJson(p);
+        if (verdict === 'trace') found.push(p);
+        else skip(verdict, p);
       }
     }
-    appendAll(out, found.sort());
   }
-  return out;
+  return found.sort();
+}
+
+async function judgeJson(path: string): Promise<'trace' | Exclude<SkipReason, 'other-name'>> {
+  try {
+    return isConfidentTrace(await detectFile(path)) ? 'trace' : 'json-not-trace';
+  } catch (err) {
+    return err instanceof NotATraceError ? 'binary' : 'unreadable';
+  }
 }

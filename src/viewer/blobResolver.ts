@@ -3,10 +3,10 @@
  * once, then reused), reference lookup by digest, and the bounded answers the Content tab and the read-only
  * blob documents show. Blob content is hostile text: it is only ever sent as data, never as markup.
  */
-import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { BlobResult, BlobStatus, BlobStore, DEFAULT_PREVIEW_BYTES, readBlobPreview, shortDigest } from '../core/blobs';
 import type { BlobPreview } from '../core/blobs';
+import { contentName, readHead } from '../core/byteSource';
 import { detectFormat } from '../core/detect';
 import type { TraceModel } from '../core/loadTrace';
 import type { DigestAlgorithm, FormatName, HashRef } from '../core/model';
@@ -43,14 +43,10 @@ export const STATE_WORDS: Record<BlobState, string> = {
 
 /** The format of a trace from its first values (a bounded read of the file's head). */
 export async function sniffTraceFormat(path: string): Promise<FormatName> {
-  const handle = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, SNIFF_BYTES, 0);
-    return sniffLines(buf.subarray(0, bytesRead).toString('utf8').split('\n').slice(0, bytesRead === SNIFF_BYTES ? -1 : undefined), path);
-  } finally {
-    await handle.close();
-  }
+  // The content's head: a `.gz` trace is sniffed on its decompressed lines.
+  const buf = await readHead(path, SNIFF_BYTES);
+  const bytesRead = buf.length;
+  return sniffLines(buf.toString('utf8').split('\n').slice(0, bytesRead === SNIFF_BYTES ? -1 : undefined), path);
 }
 
 /** The format of a trace from its first lines of text. */
@@ -66,7 +62,8 @@ export function sniffLines(lines: readonly string[], path: string): FormatName {
       // a malformed line says nothing about the format
     }
   }
-  return detectFormat({ values, fileName: basename(path), path: path.split('\\').join('/'), document: false }).format;
+  const name = contentName(path);
+  return detectFormat({ values, fileName: basename(name), path: name.split('\\').join('/'), document: false }).format;
 }
 
 /** A reference naming `digest`, as the trace's events hold it (field and raw text matter for hashing). */

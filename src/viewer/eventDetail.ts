@@ -3,7 +3,7 @@
  * from the file (the model keeps offsets, not text), the parsed JSON and the conversation inside it.
  * vscode-free, so it is tested in Node.
  */
-import { readFile } from 'node:fs/promises';
+import { readText } from '../core/byteSource';
 import type { TraceModel } from '../core/loadTrace';
 import { readSpan } from '../core/lineIndexer';
 import type { EventDetail, EventSummary, FindingView } from '../protocol';
@@ -102,7 +102,7 @@ async function parsedDocument(model: TraceModel): Promise<unknown> {
   if (docCache.has(model)) return docCache.get(model);
   let value: unknown;
   try {
-    value = JSON.parse((await readFile(model.path, 'utf8')).replace(/^\uFEFF/, ''));
+    value = JSON.parse((await readText(model.path)) ?? '');
   } catch {
     value = undefined;
   }

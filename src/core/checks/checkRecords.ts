@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readText } from '../byteSource';
 import { Finding } from '../model';
 import { CheckContext, LineInput, StreamCheck } from './types';
 
@@ -55,7 +55,7 @@ export class DocumentText {
  */
 export async function readDocument(path: string): Promise<{ value: unknown; text: DocumentText } | undefined> {
   try {
-    const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+    const text = (await readText(path)) ?? '';
     return { value: JSON.parse(text), text: new DocumentText(text) };
   } catch {
     return undefined;

@@ -11,6 +11,8 @@ export const GENERIC_RULES: RuleInfo[] = [
     example: '{"seq":9,"kind":"run_e' },
   { id: 'parse/line-too-long', format: 'any', mode: 'verify', severity: 'error', summary: 'A line is larger than the reader accepts.',
     explanation: 'Lines above the size limit are indexed but not parsed, so their events are not shown or checked.' },
+  { id: 'parse/gzip-truncated', format: 'any', mode: 'verify', severity: 'error', summary: 'A .gz trace ends in the middle of its compressed data.',
+    explanation: 'The gzip stream stops before its end marker: the file was cut while being copied or written. Every line that decompresses is read; the last one may be cut, and whatever followed it is missing.' },
   { id: 'parse/bom', format: 'any', mode: 'verify', severity: 'info', summary: 'The file starts with a UTF-8 byte-order mark.',
     explanation: 'No runtime writes a BOM; it usually means the file was re-saved by an editor. It is skipped when reading.' },
   { id: 'tree/duplicate-id', format: 'generic', mode: 'verify', severity: 'warning', summary: 'Two events share one id.',

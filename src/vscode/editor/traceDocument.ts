@@ -6,6 +6,8 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { CheckResult } from '../../core/checks/runChecks';
+import { contentSizeHint, NotATraceError, probeFile } from '../../core/byteSource';
+import { notATraceMessage } from '../../core/detectFile';
 import { loadTrace, TraceModel } from '../../core/loadTrace';
 import type { FileState } from '../../protocol';
 import { classifyChange, FileChange, fingerprintFile, FileFingerprint } from '../../viewer/fileChange';
@@ -74,6 +76,8 @@ export class TraceDocument implements vscode.CustomDocument {
   /** Resolves with the first complete model (or undefined when loading failed). */
   whenLoaded(): Promise<TraceModel | undefined> {
     if (this.modelValue && !isPartial(this.modelValue)) return Promise.resolve(this.modelValue);
+    // The last load failed (not a trace, unreadable): waiting would never end until a reload.
+    if (this.lastProblem?.type === 'error' && !this.loading) return Promise.resolve(undefined);
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
@@ -91,6 +95,8 @@ export class TraceDocument implements vscode.CustomDocument {
     let size: number;
     try {
       size = (await stat(this.path)).size;
+      // A .gz is judged by its decompressed size (the gzip trailer's hint): that is what the model holds.
+      size = await contentSizeHint(this.path, await probeFile(this.path).catch(() => null), size);
     } catch (err) {
       this.fail(`Cannot read ${this.path}: ${errText(err)}`, ['reload']);
       return;
@@ -106,10 +112,14 @@ export class TraceDocument implements vscode.CustomDocument {
     const model = await this.withProgress(size, options.quiet === true, (onProgress, isCancelled) =>
       loadTrace(this.path, { onProgress, isCancelled: () => isCancelled() || run !== this.loadRun }),
     ).catch((err: unknown) => {
-      if (run === this.loadRun) this.fail(`Cannot read the trace: ${errText(err)}`, ['reload', 'openAsText']);
+      // A zip or an image: say what it is (reloading will not help).
+      if (run === this.loadRun && err instanceof NotATraceError) this.fail(`${this.uri.path.split('/').pop()} ${err.what}.`, ['openAsText']);
+      else if (run === this.loadRun) this.fail(`Cannot read the trace: ${errText(err)}`, ['reload', 'openAsText']);
       return null;
     });
     if (!model || run !== this.loadRun) return;
+    const notATrace = notATraceMessage(model);
+    if (notATrace) return this.fail(notATrace, ['openAsText']);
     this.lastLoadMs = Date.now() - started;
     const cancelled = model.cancelled;
     const state: FileState = cancelled ? 'cancelled' : options.state ?? 'ready';
@@ -120,7 +130,8 @@ export class TraceDocument implements vscode.CustomDocument {
         ? `${added} new event${added === 1 ? '' : 's'}`
         : options.message ?? null;
     this.setModel(model, state, message);
-    this.fingerprint = await fingerprintFile(this.path, model.bytesIndexed).catch(() => null);
+    // A .gz is fingerprinted on its bytes on disk: its model's offsets are in the decompressed content.
+    this.fingerprint = await fingerprintFile(this.path, model.compression ? model.fileSize : model.bytesIndexed).catch(() => null);
   }
 
   /** Shows the first megabytes at once, so a huge trace has rows on screen while the full read runs. */
@@ -205,7 +216,8 @@ export class TraceDocument implements vscode.CustomDocument {
     if (!fp || !model) return;
     let change: FileChange;
     try {
-      change = model.document && !this.deleted ? await this.documentChange(fp) : await classifyChange(this.path, fp);
+      // No live tail for a document or a .gz (gzip cannot be read from the middle): any change reloads it whole.
+      change = (model.document || model.compression) && !this.deleted ? await this.documentChange(fp) : await classifyChange(this.path, fp);
     } catch (err) {
       this.fileState('unreadable', `The file can no longer be read: ${errText(err)}`);
       return;
@@ -234,7 +246,9 @@ export class TraceDocument implements vscode.CustomDocument {
     this.checkResults.clear();
     this.emitter.fire({ type: 'clearChecks' });
     const what = change === 'truncated' ? 'truncated' : 'rewritten';
-    await this.load({ state: what, message: `The file was ${what} on disk and has been reloaded.` });
+    // gzip cannot be read from the middle, so a growing .gz is read again whole: say so rather than "rewritten".
+    const message = model.compression ? 'The compressed file changed on disk and has been read again from the start (a .gz has no live tail).' : `The file was ${what} on disk and has been reloaded.`;
+    await this.load({ state: what, message });
   }
 
   private fileState(state: FileState, message: string): void {

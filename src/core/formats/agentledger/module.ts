@@ -6,6 +6,8 @@ import { agentledgerRules } from './rules';
 export const agentledgerFormat: FormatModule = {
   ...agentledgerAdapter,
   groupNoun: 'run',
+  // AgentLedger's store writes `events.jsonl`.
+  fileNamePatterns: ['**/events.jsonl'],
   rules: agentledgerRules,
   verificationScope:
     'Proves each payload matches its digest, seq runs 1, 2, 3…, blobs match their names and the ledger links and bundle agree. The Rust writer\'s "sha256" digests are 64-bit FNV-1a: they catch accidents, not forgery. There is no chain across lines, so a consistently rewritten file verifies.',

@@ -7,6 +7,8 @@ import { findIdsIn, LOAD_LIMITS, relatedTranscripts } from './claudeFolder';
 export const claudeCodeFormat: FormatModule = {
   ...claudeCodeAdapter,
   groupNoun: 'session',
+  // Claude Code keeps every transcript under `~/.claude/projects/<project>/`.
+  fileNamePatterns: ['**/.claude/projects/**/*.jsonl'],
   rules: claudeCodeRules,
   // Opening a subagent or compaction file finds its parents in the session's main file (a smaller budget than verify's).
   findElsewhere: async (path, ids) => findIdsIn(await relatedTranscripts(path), new Set(ids), 'uuid', LOAD_LIMITS),

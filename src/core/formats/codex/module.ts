@@ -6,6 +6,8 @@ import { codexRules } from './rules';
 export const codexFormat: FormatModule = {
   ...codexAdapter,
   groupNoun: 'session',
+  // Codex CLI names every rollout `rollout-<time>-<uuid>.jsonl`.
+  fileNamePatterns: ['rollout-*.jsonl'],
   rules: codexRules,
   verificationScope:
     'Codex rollouts and exec streams have no hash chain or blobs: proves the line shape, the session header and, in 0.17x, every line\'s ordinal (a cut or moved line is found), nothing about the content.',

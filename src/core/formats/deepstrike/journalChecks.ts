@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { contentName } from '../../byteSource';
 import { isObj, Obj, str } from '../common';
 import { CanonicalError, canonicalJson, kernelDigest } from './canonical';
 import { stepSeqNumber } from './describeJournal';
@@ -124,7 +125,7 @@ export class JournalVerifier {
 
   private async fileEvidence(): Promise<void> {
     const first = this.first;
-    const name = basename(this.path);
+    const name = contentName(basename(this.path));
     const opDir = basename(dirname(dirname(this.path)));
     const at = first?.line ?? 1;
     const f: Report = (rule, severity, message) => this.out.push({ rule, severity, line: at, message });

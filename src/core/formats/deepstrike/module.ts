@@ -6,6 +6,8 @@ import { deepstrikeRules } from './rules';
 export const deepstrikeFormat: FormatModule = {
   ...deepstrikeAdapter,
   groupNoun: 'run',
+  // DeepStrike keeps session logs in `.sessions/`.
+  fileNamePatterns: ['**/.sessions/*.jsonl'],
   rules: deepstrikeRules,
   sideFolders: ['kernel-journal'],
   verificationScope:

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readText } from '../../byteSource';
 import { isObj, Obj } from '../common';
 import { DsRecord, readDsRecord } from './records';
 import { Finding } from '../../model';
@@ -50,7 +50,7 @@ function streamOf(ctx: CheckContext, check: RecordCheck): StreamCheck {
 async function documentInputs(ctx: CheckContext): Promise<LineInput[]> {
   let value: unknown;
   try {
-    value = JSON.parse((await readFile(ctx.path, 'utf8')).replace(/^\uFEFF/, ''));
+    value = JSON.parse((await readText(ctx.path)) ?? '');
   } catch {
     return [];
   }

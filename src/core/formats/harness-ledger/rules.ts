@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { readSpan } from '../../lineIndexer';
 import { isObj, Obj, str } from '../common';
 import { isHarnessEventName, LedgerLine } from './records';
 import { Finding } from '../../model';
@@ -20,16 +20,9 @@ function lineScan(ctx: CheckContext): LineScan {
  * truncates it on reopen. The runner's lines do not say whether they ended in a newline, so the file's last byte does.
  */
 async function uncommittedTail(ctx: CheckContext, scan: LineScan, lastRecordLine: number): Promise<Finding[]> {
-  if (lastRecordLine === 0 || scan.torn.has(lastRecordLine) || ctx.model.document || ctx.model.fileSize === 0) return [];
-  let last: number;
-  const handle = await open(ctx.path, 'r');
-  try {
-    const buf = Buffer.alloc(1);
-    await handle.read(buf, 0, 1, ctx.model.fileSize - 1);
-    last = buf[0];
-  } finally {
-    await handle.close();
-  }
+  if (lastRecordLine === 0 || scan.torn.has(lastRecordLine) || ctx.model.document || ctx.model.bytesIndexed === 0) return [];
+  // The last content byte (for a `.gz`, of the decompressed content, which `bytesIndexed` measures).
+  const last = (await readSpan(ctx.path, ctx.model.bytesIndexed - 1, 1))[0];
   if (last === 0x0a || lastRecordLine !== ctx.model.lineCount) return [];
   return [{ rule: 'harness/line-json', severity: 'warning', line: lastRecordLine, message: 'torn tail: the last record has no newline, so it is not committed (the server truncates it on reopen)' }];
 }

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { contentName } from '../../byteSource';
 import { isLumenKind, isRunIdFileName, runIdFromFileName, SLOT, UUID_RE } from './lumenFields';
 import { Finding, Severity } from '../../model';
 import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
@@ -54,7 +55,8 @@ export class LumenRunChecker implements StreamCheck {
   finish(): Finding[] {
     const truncated = this.end.finding();
     if (truncated) this.findings.push(truncated);
-    const name = basename(this.ctx.path);
+    // A `.gz` run is named by its content's name (`<run_id>.jsonl.gz` → `<run_id>.jsonl`).
+    const name = contentName(basename(this.ctx.path));
     if (!isRunIdFileName(name)) {
       const runId = runIdFromFileName(name);
       const message = UUID_RE.test(runId)

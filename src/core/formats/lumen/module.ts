@@ -6,6 +6,8 @@ import { lumenRules } from './rules';
 export const lumenFormat: FormatModule = {
   ...lumenAdapter,
   groupNoun: 'run',
+  // Lumen writes `.lumen/trace/<run_id>.jsonl`.
+  fileNamePatterns: ['**/.lumen/trace/*.jsonl'],
   rules: lumenRules,
   sideFolders: ['cache'],
   verificationScope:

@@ -6,6 +6,8 @@ import { murmurRules } from './rules';
 export const murmurFormat: FormatModule = {
   ...murmurAdapter,
   groupNoun: 'session',
+  // murmur writes `<session>/trace.jsonl`.
+  fileNamePatterns: ['trace.jsonl'],
   rules: murmurRules,
   verificationScope:
     'murmur writes no hash chain. Proves every parent_id names an earlier event, event ids are unique and every blob rehashes to its name. Cannot detect an edited event whose links stay valid, or lines removed from the end.',

@@ -6,6 +6,8 @@ import { otlpRules } from './rules';
 export const otlpFormat: FormatModule = {
   ...otlpAdapter,
   groupNoun: 'run',
+  // the `.otlp.json` / `.otlp.jsonl` suffixes name OTLP/JSON exports.
+  fileNamePatterns: ['*.otlp.json', '*.otlp.jsonl'],
   rules: otlpRules,
   verificationScope:
     'OTLP/JSON has no hash chain: proves span and trace id formats, unique ids and parents without cycles, nothing about the content.',

@@ -1,0 +1,231 @@
+/**
+ * The bytes of a trace file as its readers see them: a plain file as it is, a gzip file decompressed as a
+ * stream. Offsets are offsets in that content (for a `.gz`: in the decompressed bytes), so line numbers and
+ * line offsets are the same as in the uncompressed file. Line splitting stays the indexer's; this layer only
+ * hands over chunks.
+ */
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { classifyHead, describeContent, NotATraceError } from './binaryKinds';
+
+export { NotATraceError } from './binaryKinds';
+
+/** How a file's bytes are stored. */
+export type Compression = 'gzip' | null;
+
+/** Bytes read from the start of a file to decide what it is. */
+const PROBE_BYTES = 1024;
+
+/** A sequential reader of a file's content chunks. */
+export interface ChunkSource {
+  /** The next chunk, or null at the end. The buffer is the caller's until the next call. */
+  next(): Promise<Buffer | null>;
+  close(): Promise<void>;
+  /** After the end: why the content ended before the file did (a truncated .gz), or null for a whole file. */
+  endedEarly(): string | null;
+}
+
+/**
+ * Says how the file is stored, from its first bytes: gzip (by magic, whatever its name) or plain. Throws
+ * {@link NotATraceError} for a zip, another known binary format or a file with NUL bytes in its first KB,
+ * so no reader ever turns binary into "invalid JSON" findings.
+ */
+export async function probeFile(path: string): Promise<Compression> {
+  const head = await readRawHead(path, PROBE_BYTES);
+  const kind = classifyHead(head);
+  if (kind === 'gzip') {
+    const inner = classifyHead(await readDecompressedHead(path, PROBE_BYTES));
+    if (inner !== 'text') throw new NotATraceError(path, `is gzip-compressed, but holds ${describeContent(inner)}, not a JSONL trace`);
+    return 'gzip';
+  }
+  if (kind !== 'text') throw new NotATraceError(path, `is ${describeContent(kind)}, not a JSONL trace`);
+  return null;
+}
+
+/** The file name a trace has once decompressed (`x.jsonl.gz` → `x.jsonl`): detection and builders see this one. */
+export function contentName(name: string): string {
+  return name.replace(/\.gz$/i, '');
+}
+
+/** Opens a chunk reader over the file's content from `startOffset` (a content offset). */
+export async function openChunks(path: string, options: { chunkSize?: number; startOffset?: number } = {}): Promise<ChunkSource> {
+  const chunkSize = options.chunkSize ?? 1 << 20;
+  const start = options.startOffset ?? 0;
+  return (await probeFile(path)) === 'gzip' ? gunzipChunks(path, chunkSize, start) : plainChunks(path, chunkSize, start);
+}
+
+async function plainChunks(path: string, chunkSize: number, start: number): Promise<ChunkSource> {
+  const handle = await open(path, 'r');
+  const chunk = Buffer.allocUnsafe(chunkSize);
+  let pos = start;
+  return {
+    async next() {
+      const { bytesRead } = await handle.read(chunk, 0, chunkSize, pos);
+      pos += bytesRead;
+      return bytesRead === 0 ? null : chunk.subarray(0, bytesRead);
+    },
+    close: () => handle.close(),
+    endedEarly: () => null,
+  };
+}
+
+/**
+ * Streams gunzip output; bytes before `start` are decompressed and dropped (gzip has no random access). A
+ * truncated file yields everything that decompresses (the iterator hands over all output before the error), then
+ * ends with {@link ChunkSource.endedEarly} set, so the lines before the cut are read and the cut is a finding;
+ * corrupt data throws.
+ */
+function gunzipChunks(path: string, chunkSize: number, start: number): ChunkSource {
+  const gunzip = createGunzip({ chunkSize: Math.min(chunkSize, 1 << 20) });
+  pipeline(createReadStream(path), gunzip, () => undefined); // errors reach the iterator below
+  const it = gunzip[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let skip = start;
+  let early: string | null = null;
+  return {
+    endedEarly: () => early,
+    async next() {
+      for (;;) {
+        let r: IteratorResult<Buffer>;
+        try {
+          r = await it.next();
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'Z_BUF_ERROR') throw gzipError(path, err);
+          early = 'the gzip data ends early (a truncated .gz?)';
+          return null;
+        }
+        if (r.done) return null;
+        if (skip >= r.value.length) {
+          skip -= r.value.length;
+          continue;
+        }
+        const out = skip > 0 ? r.value.subarray(skip) : r.value;
+        skip = 0;
+        return out;
+      }
+    },
+    async close() {
+      await it.return?.();
+      gunzip.destroy();
+    },
+  };
+}
+
+function gzipError(path: string, err: unknown): Error {
+  const e = err as NodeJS.ErrnoException;
+  const out: NodeJS.ErrnoException = new Error(`the gzip data is corrupt (${e.message})`);
+  out.code = 'EGZIP';
+  out.path = path;
+  return out;
+}
+
+/**
+ * About how many content bytes a file holds, for progress: its size, or for gzip the trailer's ISIZE (the last
+ * member's uncompressed size modulo 4 GiB, so only a hint: callers keep the larger of it and what they read).
+ */
+export async function contentSizeHint(path: string, compression: Compression, fileSize: number): Promise<number> {
+  if (compression !== 'gzip' || fileSize < 18) return fileSize;
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(4);
+    await handle.read(buf, 0, 4, fileSize - 4);
+    return buf.readUInt32LE(0);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads `length` content bytes at content offset `offset` (fewer at the end of the content). */
+export async function readRange(path: string, offset: number, length: number): Promise<Buffer> {
+  // gzip has no random access: past the first MiB, read from one decompressed copy instead of from the start.
+  if (offset + length > 1 << 20 && (await probeFile(path)) === 'gzip') {
+    const content = await inflatedContent(path);
+    if (content) return Buffer.from(content.subarray(offset, offset + length));
+  }
+  const src = await openChunks(path, { startOffset: offset, chunkSize: Math.max(1024, Math.min(length, 1 << 20)) });
+  const parts: Buffer[] = [];
+  let got = 0;
+  try {
+    while (got < length) {
+      const c = await src.next();
+      if (!c) break;
+      const take = c.subarray(0, length - got);
+      parts.push(Buffer.from(take));
+      got += take.length;
+    }
+  } finally {
+    await src.close();
+  }
+  return Buffer.concat(parts, got);
+}
+
+/** The largest decompressed .gz content kept for random reads; larger ones decompress from the start each time. */
+const MAX_INFLATED_BYTES = 64 << 20;
+/** One file's decompressed content, for the viewer's detail reads (one open .gz at a time is the common case). */
+let inflated: { path: string; mtimeMs: number; size: number; content: Buffer } | null = null;
+
+async function inflatedContent(path: string): Promise<Buffer | null> {
+  const info = await stat(path);
+  if (inflated && inflated.path === path && inflated.mtimeMs === info.mtimeMs && inflated.size === info.size) return inflated.content;
+  if ((await contentSizeHint(path, 'gzip', info.size)) > MAX_INFLATED_BYTES) return null;
+  const content = await readAll(path, MAX_INFLATED_BYTES);
+  if (content) inflated = { path, mtimeMs: info.mtimeMs, size: info.size, content };
+  return content;
+}
+
+/** The whole content, or null once it grows past `maxBytes` (checked as it streams, so a gzip bomb stops at the cap). */
+async function readAll(path: string, maxBytes: number): Promise<Buffer | null> {
+  const src = await openChunks(path);
+  const parts: Buffer[] = [];
+  let got = 0;
+  try {
+    for (let c = await src.next(); c; c = await src.next()) {
+      got += c.length;
+      if (got > maxBytes) return null;
+      parts.push(Buffer.from(c));
+    }
+  } finally {
+    await src.close();
+  }
+  return Buffer.concat(parts, got);
+}
+
+/** The first `bytes` content bytes. */
+export function readHead(path: string, bytes: number): Promise<Buffer> {
+  return readRange(path, 0, bytes);
+}
+
+/** The whole content as UTF-8 text without a byte-order mark, or null when it is larger than `maxBytes`. */
+export async function readText(path: string, maxBytes = Infinity): Promise<string | null> {
+  const content = await readAll(path, maxBytes);
+  return content === null ? null : content.toString('utf8').replace(/^\uFEFF/, '');
+}
+
+async function readRawHead(path: string, bytes: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readDecompressedHead(path: string, bytes: number): Promise<Buffer> {
+  const src = gunzipChunks(path, 64 * 1024, 0);
+  const parts: Buffer[] = [];
+  let got = 0;
+  try {
+    while (got < bytes) {
+      const c = await src.next();
+      if (!c) break;
+      parts.push(Buffer.from(c.subarray(0, bytes - got)));
+      got += Math.min(c.length, bytes - got);
+    }
+  } finally {
+    await src.close();
+  }
+  return Buffer.concat(parts, got);
+}

@@ -1,0 +1,116 @@
+import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
+import { classifyHead } from '../../src/core/binaryKinds';
+import { NotATraceError, probeFile, readRange, readText } from '../../src/core/byteSource';
+import { scanLines } from '../../src/core/lineIndexer';
+import { loadTrace } from '../../src/core/loadTrace';
+import { tempFile } from '../helpers/tmp';
+import { minimalZip, PNG_HEAD } from '../helpers/binaryFiles';
+
+
+async function rejection(p: string): Promise<string> {
+  try {
+    await loadTrace(p);
+  } catch (err) {
+    assert.ok(err instanceof NotATraceError, String(err));
+    return err.message;
+  }
+  throw new Error(`${p} was read as a trace`);
+}
+
+describe('byte source', () => {
+  it('names known binary formats by their magic and calls NUL bytes binary', () => {
+    assert.equal(classifyHead(minimalZip('header.json', Buffer.from('{}'))), 'zip');
+    assert.equal(classifyHead(PNG_HEAD), 'png');
+    assert.equal(classifyHead(Buffer.from('%PDF-1.7\n')), 'pdf');
+    assert.equal(classifyHead(Buffer.from('SQLite format 3\0rest')), 'sqlite');
+    assert.equal(classifyHead(Buffer.from('28b52ffd0058', 'hex')), 'zstd');
+    assert.equal(classifyHead(Buffer.from('BZh91AY&SY')), 'bzip2');
+    assert.equal(classifyHead(Buffer.from('fd377a585a000004', 'hex')), 'xz');
+    assert.equal(classifyHead(gzipSync('{}')), 'gzip');
+    assert.equal(classifyHead(Buffer.from('{"a":1}\n\0')), 'binary');
+    assert.equal(classifyHead(Buffer.from('{"text":"BZh91AY&SY"}\n')), 'text');
+    assert.equal(classifyHead(Buffer.from('')), 'text');
+  });
+
+  it('rejects a zip (an Inspect .eval), a PNG, random bytes and a gzipped zip with one line naming the file', async () => {
+    const zip = tempFile('run.eval', minimalZip('header.json', Buffer.from('{"eval":{}}')));
+    assert.equal(await rejection(zip), `${zip} is a zip archive, not a JSONL trace`);
+    const png = tempFile('shot.jsonl', PNG_HEAD);
+    assert.equal(await rejection(png), `${png} is a PNG image, not a JSONL trace`);
+    const noise = Buffer.concat([Buffer.from('{"id":"a"}\n'), randomBytes(4096)]);
+    noise[20] = 0; // random bytes that happen to hold no NUL in the first KB are very unlikely; make it certain
+    const bin = tempFile('noise.jsonl', noise);
+    assert.equal(await rejection(bin), `${bin} is binary data, not a JSONL trace`);
+    const gzZip = tempFile('logs.jsonl.gz', gzipSync(minimalZip('a.json', Buffer.from('{}'))));
+    assert.equal(await rejection(gzZip), `${gzZip} is gzip-compressed, but holds a zip archive, not a JSONL trace`);
+  });
+
+  it('streams gzip content: the same line spans as the plain file, ranges read at content offsets', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `e${i}`, pad: 'x'.repeat(i % 97) }));
+    const text = lines.join('\r\n') + '\n';
+    const plain = tempFile('t.jsonl', text);
+    const gz = tempFile('t.jsonl.gz', gzipSync(text));
+    const spans = async (p: string) => {
+      const out: string[] = [];
+      await scanLines(p, (s, b) => out.push(`${s.line}:${s.offset}:${s.length}:${s.crlf}:${b?.toString()}`), { chunkSize: 4096 });
+      return out;
+    };
+    const [a, b] = [await spans(plain), await spans(gz)];
+    assert.equal(a.length, 3000);
+    assert.deepEqual(b, a);
+    const at = text.indexOf('"e2500"');
+    assert.equal((await readRange(gz, at, 7)).toString(), '"e2500"');
+    assert.equal(await readText(gz), text);
+    assert.equal(await readText(gz, 100), null);
+    assert.equal(await probeFile(gz), 'gzip');
+    assert.equal(await probeFile(plain), null);
+  });
+
+  it('reads ranges far into a .gz from one decompressed copy, and sees the file change', async () => {
+    const big = (tag: string) => Array.from({ length: 80000 }, (_, i) => JSON.stringify({ id: `${tag}${i}`, pad: 'y'.repeat(20) })).join('\n') + '\n';
+    const text = big('e');
+    const gz = tempFile('far.jsonl.gz', gzipSync(text));
+    for (const needle of ['"e79999"', '"e40000"', '"e60000"']) {
+      const at = text.indexOf(needle);
+      assert.ok(at > 1 << 20);
+      assert.equal((await readRange(gz, at, needle.length)).toString(), needle);
+    }
+    const changed = big('changed-');
+    writeFileSync(gz, gzipSync(changed));
+    const at = changed.indexOf('"changed-79999"');
+    assert.equal((await readRange(gz, at, 15)).toString(), '"changed-79999"');
+  });
+
+  it('reports progress of a .gz against its decompressed size', async () => {
+    const text = Array.from({ length: 20000 }, (_, i) => JSON.stringify({ id: `e${i}`, n: i })).join('\n') + '\n';
+    const gz = tempFile('p.jsonl.gz', gzipSync(text));
+    const seen: [number, number][] = [];
+    await loadTrace(gz, { chunkSize: 64 * 1024, onProgress: (n, total) => seen.push([n, total]) });
+    assert.ok(seen.length > 1);
+    assert.deepEqual(seen[seen.length - 1], [Buffer.byteLength(text), Buffer.byteLength(text)]);
+    for (const [n, total] of seen) assert.ok(n <= total, `${n} of ${total}`);
+  });
+
+  it('reads a truncated .gz up to the cut and says where it ends, as an error on its last line', async () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `{"id":"e${i}","r":"${randomBytes(8).toString('hex')}"}`);
+    const full = gzipSync(lines.join('\n') + '\n');
+    const cut = tempFile('cut.jsonl.gz', full.subarray(0, full.length - 200));
+    const m = await loadTrace(cut);
+    // What the cut file still decompresses to, independently of the byte source.
+    const kept = gunzipSync(full.subarray(0, full.length - 200), { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString();
+    const keptLines = kept.split('\n');
+    assert.ok(keptLines.length > 4000 && keptLines.length < 5000, `${keptLines.length} lines survive the cut`);
+    assert.equal(m.lineCount, keptLines.length);
+    const last = m.diagnostics.filter((d) => d.rule === 'parse/gzip-truncated');
+    assert.deepEqual(last.map((d) => [d.severity, d.line]), [['error', keptLines.length]]);
+    assert.match(last[0].message, /gzip data ends early .*the file ends after line \d+, which may be cut/);
+    // Every complete line before the cut is an event.
+    assert.ok(m.events.size >= keptLines.length - 1);
+    const corrupt = Buffer.from(full);
+    corrupt.fill(0x55, 100, 400);
+    await assert.rejects(loadTrace(tempFile('bad.jsonl.gz', corrupt)), /gzip data is corrupt/);
+  });
+});
