@@ -7,6 +7,7 @@ import { agentledgerFormat } from './formats/agentledger/module';
 import { deepstrikeFormat } from './formats/deepstrike/module';
 import { claudeCodeFormat } from './formats/claude-code/module';
 import { codexFormat } from './formats/codex/module';
+import { geminiCliFormat } from './formats/gemini-cli/module';
 import { otlpFormat } from './formats/otlp/module';
 import { genericFormat } from './formats/generic/module';
 
@@ -23,6 +24,7 @@ export const FORMATS = {
   deepstrike: deepstrikeFormat,
   'claude-code': claudeCodeFormat,
   codex: codexFormat,
+  'gemini-cli': geminiCliFormat,
   otlp: otlpFormat,
   generic: genericFormat,
 } as const satisfies Record<FormatName, FormatModule>;

@@ -1,0 +1,119 @@
+import { Finding } from '../../model';
+import { CheckRecord, collectingCheck } from '../../checks/checkRecords';
+import { CheckContext, RuleInfo, RuleModule } from '../../checks/types';
+import { isObj } from '../common';
+import { functionResponses, GEMINI_STREAM_TYPES, recordingLineKind } from './geminiRecords';
+
+/** The Gemini CLI rules: what its chat recording service and stream-json writer always do. */
+export const GEMINI_RULES: RuleInfo[] = [
+  { id: 'gemini-cli/line-json', format: 'gemini-cli', mode: 'verify', severity: 'error', summary: 'A line is not a JSON object.',
+    explanation: 'The chat recording service appends JSON.stringify of an object per line, and stream-json writes one event object per line. Any other value was not written by Gemini CLI.',
+    example: '["user", "hi"]' },
+  { id: 'gemini-cli/header-first', format: 'gemini-cli', mode: 'verify', severity: 'warning', summary: 'The file does not start with its session header (recording) or init event (stream-json).',
+    explanation: 'A recording is created with a {sessionId, projectHash, startTime, lastUpdated, kind} line; a stream-json run starts with {"type":"init"}. Without it the head of the file was cut.',
+    example: '{"id":"…","type":"user","content":[…]} (line 1)' },
+  { id: 'gemini-cli/stream-totals', format: 'gemini-cli', mode: 'verify', severity: 'warning', summary: 'A stream-json result counts other tool calls than the stream holds.',
+    explanation: 'The result event\'s stats.tool_calls is the CLI\'s own count of the tool calls of the run. When the tool_use lines since the init differ, lines were lost or added.',
+    example: '{"type":"result","stats":{"tool_calls":2}} after one tool_use' },
+  { id: 'gemini-cli/record-known', format: 'gemini-cli', mode: 'check', severity: 'info', summary: 'A line of a type this viewer does not know.',
+    explanation: 'Recording lines are a session header, a message (with an id), a {"$set": …} patch or a {"$rewindTo": id}; stream events are init, message, tool_use, tool_result, error and result. Newer versions may add others; they are shown as plain records. One finding per type.' },
+  { id: 'gemini-cli/update-type', format: 'gemini-cli', mode: 'check', severity: 'warning', summary: 'A message is rewritten under its id with another type.',
+    explanation: 'Gemini CLI writes a message again under the same id when it changes (tokens, tool calls, results); that is an update, not a duplicate. An update that changes user into gemini (or back) means ids collided or lines of two sessions were merged.' },
+  { id: 'gemini-cli/result-pairing', format: 'gemini-cli', mode: 'check', severity: 'warning', summary: 'A tool result names no earlier tool call.',
+    explanation: 'A functionResponse (recording) or tool_result (stream-json) answers the tool call with the same id, which the CLI writes first. A result without its call means the call\'s line was lost.' },
+];
+
+/** What the rules need of one line. */
+interface GeminiLine {
+  line: number;
+  notObject: string | null;
+  kind: string;
+  messageId: string | null;
+  messageType: string | null;
+  callIds: string[];
+  resultIds: string[];
+  statsToolCalls: number | null;
+}
+
+/** `an array`, `a string`, `null`… for messages. */
+function describeType(v: unknown): string {
+  if (v === null) return 'null';
+  return Array.isArray(v) ? 'an array' : `a ${typeof v}`;
+}
+
+const s = (o: unknown, k: string): string | null => (isObj(o) && typeof o[k] === 'string' ? (o[k] as string) : null);
+
+function geminiLine(r: CheckRecord): GeminiLine {
+  const v = r.value;
+  const l: GeminiLine = { line: r.line, notObject: isObj(v) ? null : describeType(v), kind: 'unknown', messageId: null, messageType: null, callIds: [], resultIds: [], statsToolCalls: null };
+  if (!isObj(v)) return l;
+  if (typeof v.type === 'string' && GEMINI_STREAM_TYPES.has(v.type) && typeof v.id !== 'string') {
+    l.kind = `stream:${v.type}`;
+    if (v.type === 'tool_use' && typeof v.tool_id === 'string') l.callIds.push(v.tool_id);
+    if (v.type === 'tool_result' && typeof v.tool_id === 'string') l.resultIds.push(v.tool_id);
+    if (v.type === 'result' && isObj(v.stats) && typeof v.stats.tool_calls === 'number') l.statsToolCalls = v.stats.tool_calls;
+    return l;
+  }
+  l.kind = recordingLineKind(v);
+  if (l.kind === 'unknown' && typeof v.type === 'string') l.kind = `stream:${v.type}`;
+  if (l.kind !== 'message') return l;
+  l.messageId = v.id as string;
+  l.messageType = s(v, 'type');
+  if (Array.isArray(v.toolCalls)) for (const tc of v.toolCalls) if (s(tc, 'id')) l.callIds.push(s(tc, 'id')!);
+  for (const fr of functionResponses(v.content)) if (typeof fr.id === 'string') l.resultIds.push(fr.id);
+  return l;
+}
+
+const f = (rule: string, severity: Finding['severity'], line: number, message: string): Finding => ({ rule, severity, line, message });
+
+function verifyGemini(lines: GeminiLine[]): Finding[] {
+  const out: Finding[] = [];
+  for (const l of lines) if (l.notObject) out.push(f('gemini-cli/line-json', 'error', l.line, `The line is ${l.notObject}, expected a JSON object.`));
+  const first = lines.find((l) => !l.notObject);
+  const stream = first?.kind.startsWith('stream:') ?? false;
+  if (first && stream && first.kind !== 'stream:init') out.push(f('gemini-cli/header-first', 'warning', first.line, `The stream starts with a ${first.kind.slice(7)} event, not init: the head of the output is missing.`));
+  if (first && !stream && first.kind !== 'header' && first.kind !== 'set') out.push(f('gemini-cli/header-first', 'warning', first.line, `The recording starts with a ${first.kind} line, not the session header: the head of the file is missing.`));
+  let uses = 0;
+  for (const l of lines) {
+    if (l.kind === 'stream:init') uses = 0;
+    if (l.kind === 'stream:tool_use') uses++;
+    if (l.statsToolCalls !== null && l.statsToolCalls !== uses) {
+      out.push(f('gemini-cli/stream-totals', 'warning', l.line, `The result counts ${l.statsToolCalls} tool call(s), but the stream holds ${uses} tool_use line(s) since its init: lines were lost or added.`));
+    }
+  }
+  return out;
+}
+
+function checkGemini(lines: GeminiLine[]): Finding[] {
+  const out: Finding[] = [];
+  const unknown = new Set<string>();
+  const types = new Map<string, { type: string | null; line: number }>();
+  const calls = new Set<string>();
+  for (const l of lines) {
+    if (l.notObject) continue;
+    const known = l.kind === 'header' || l.kind === 'set' || l.kind === 'rewind' || l.kind === 'message' || GEMINI_STREAM_TYPES.has(l.kind.replace(/^stream:/, ''));
+    if (!known && !unknown.has(l.kind)) {
+      unknown.add(l.kind);
+      out.push(f('gemini-cli/record-known', 'info', l.line, `A ${l.kind.replace(/^stream:/, '')} line: not a record type Gemini CLI is known to write; shown as a plain record.`));
+    }
+    if (l.messageId !== null) {
+      const before = types.get(l.messageId);
+      if (before && before.type !== l.messageType) out.push(f('gemini-cli/update-type', 'warning', l.line, `Message ${l.messageId} was a ${before.type} message on line ${before.line} and is rewritten here as ${l.messageType}.`));
+      else if (!before) types.set(l.messageId, { type: l.messageType, line: l.line });
+    }
+    for (const id of l.resultIds) if (!calls.has(id)) out.push(f('gemini-cli/result-pairing', 'warning', l.line, `The tool result for ${id} names no earlier tool call: the call's line is missing.`));
+    for (const id of l.callIds) calls.add(id);
+  }
+  return out;
+}
+
+/** Whole-document files (json output, older `.json` recordings) have no lines of their own to check. */
+const noDocumentRecords = (): CheckRecord[] => [];
+
+/** Gemini CLI verification (line shape, header, the result's own counts) and conformance (types, pairing). */
+export const geminiCliRules: RuleModule = {
+  format: 'gemini-cli',
+  rules: GEMINI_RULES,
+  createVerifier: (ctx: CheckContext) => collectingCheck(ctx, geminiLine, verifyGemini, noDocumentRecords),
+  createChecker: (ctx: CheckContext) => collectingCheck(ctx, geminiLine, checkGemini, noDocumentRecords),
+};
