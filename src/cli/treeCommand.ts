@@ -5,9 +5,12 @@ import { formatOption, loadForCli, write } from './io';
 export const TREE_HELP = `Usage: agent-trace tree FILE [--json] [--format NAME]
 
 Prints the event tree. With --json:
-  {"format": NAME, "nodes": [{"line": n, "id": string|null, "kind": string, "parentLine": n|null, "label": string}],
-   "diagnostics": [{"rule", "severity", "line", "message"}]}
-one node per event, in file order; lines are 1-based; parentLine is the line of the parent event.
+  {"format": NAME, "nodes": [{"line": n, "id": string|null, "kind": string, "parentLine": n|null, "label": string,
+   "index": n, "parentIndex": n|null, "parentId": string|null}], "diagnostics": [{"rule", "severity", "line", "message"}]}
+one node per event, in file order; lines are 1-based; parentLine is the line of the parent event; index is the
+node's position in "nodes" and parentIndex its parent's (exact even when several events share a line, as the spans
+of one OTLP export do); parentId is the parent id the event names in the file (e.g. traceId/parentSpanId), null
+when it names none or it is a structural parent.
 Exit codes: 0 success, 2 unreadable file or bad usage.`;
 
 /** One node of `tree --json`. */
@@ -17,6 +20,12 @@ export interface TreeNodeJson {
   kind: string;
   parentLine: number | null;
   label: string;
+  /** Position of this node in `nodes` (added after the fields above, which stay as they were). */
+  index: number;
+  /** Position of the parent node in `nodes`, or null for a root. */
+  parentIndex: number | null;
+  /** The parent id the event names in the file, or null. */
+  parentId: string | null;
 }
 
 /** The `tree --json` document for a model. */
@@ -25,7 +34,10 @@ export function treeJson(model: TraceModel): { format: string; nodes: TreeNodeJs
   const nodes: TreeNodeJson[] = [];
   for (let i = 0; i < t.size; i++) {
     const p = t.parent(i);
-    nodes.push({ line: t.lineOf(i), id: t.id(i), kind: t.kindOf(i), parentLine: p >= 0 ? t.lineOf(p) : null, label: t.labelOf(i) });
+    nodes.push({
+      line: t.lineOf(i), id: t.id(i), kind: t.kindOf(i), parentLine: p >= 0 ? t.lineOf(p) : null, label: t.labelOf(i),
+      index: i, parentIndex: p >= 0 ? p : null, parentId: t.parentId(i),
+    });
   }
   return { format: model.format, nodes, diagnostics: model.diagnostics };
 }

@@ -11,6 +11,7 @@ import { EventDraft, Finding, FormatName } from './model';
 import { buildTree, EventTree } from './tree';
 import { appendAll } from './arrays';
 import { resolveParentsElsewhere } from './crossFileParents';
+import { ConcatenatedValue, splitConcatenatedJson } from './json/concatenatedJson';
 
 /** A line that could not be read as JSON; the views show it as a row marked as such. */
 export interface MalformedLine {
@@ -227,10 +228,13 @@ export async function tryReadDocument(path: string, maxBytes: number): Promise<{
   const text = await readText(path, maxBytes);
   if (text === null) return null;
   let value: unknown;
+  let parts: ConcatenatedValue[] | null = null;
   try {
     value = JSON.parse(text);
   } catch {
-    return null;
+    // Several pretty-printed values one after another (the Python SDK's console exporter) are records too.
+    parts = splitConcatenatedJson(text);
+    if (!parts) return null;
   }
   const lineStarts: number[] = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
@@ -255,8 +259,23 @@ export async function tryReadDocument(path: string, maxBytes: number): Promise<{
     return lineAt(pos);
   };
   const size8 = Buffer.byteLength(text);
+  if (parts) return { records: concatenatedRecords(text, parts, lineAt, locate), lineCount: lineStarts.length };
   const records: SourceRecord[] = Array.isArray(value)
     ? value.map((v) => ({ value: v, line: 1, offset: 0, length: size8, locate }))
     : [{ value, line: 1, offset: 0, length: size8, locate }];
   return { records, lineCount: lineStarts.length };
+}
+
+/** Records of concatenated JSON values, each at its own first line and byte range (offsets counted once, in order). */
+function concatenatedRecords(text: string, parts: ConcatenatedValue[], lineAt: (pos: number) => number, locate: (needle: string) => number | null): SourceRecord[] {
+  let bytes = 0;
+  let pos = 0;
+  return parts.map((p) => {
+    bytes += Buffer.byteLength(text.slice(pos, p.start));
+    const length = Buffer.byteLength(text.slice(p.start, p.end));
+    const rec = { value: p.value, line: lineAt(p.start), offset: bytes, length, locate };
+    bytes += length;
+    pos = p.end;
+    return rec;
+  });
 }

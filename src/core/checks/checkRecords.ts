@@ -1,6 +1,7 @@
 import { readText } from '../byteSource';
 import { Finding } from '../model';
 import { CheckContext, LineInput, StreamCheck } from './types';
+import { splitConcatenatedJson } from '../json/concatenatedJson';
 
 /** One parsed record a format check works on, with the 1-based line its finding should point at. */
 export interface CheckRecord {
@@ -56,9 +57,20 @@ export class DocumentText {
 export async function readDocument(path: string): Promise<{ value: unknown; text: DocumentText } | undefined> {
   try {
     const text = (await readText(path)) ?? '';
-    return { value: JSON.parse(text), text: new DocumentText(text) };
+    return { value: parseDocumentValue(text), text: new DocumentText(text) };
   } catch {
     return undefined;
+  }
+}
+
+/** The document's value; concatenated values (as the loader reads them) come back as an array of them. */
+function parseDocumentValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const parts = splitConcatenatedJson(text);
+    if (!parts) throw e;
+    return parts.map((p) => p.value);
   }
 }
 

@@ -2,8 +2,11 @@ import { EventCategory, EventDraft, EventStatus, IdMention } from '../../model';
 import { collectHashRefs, formatDuration, formatTokens, isObj, label, Obj, short, statusFromWord } from '../common';
 import { categoryFromKind } from '../generic/adapter';
 import { LocateBudget } from '../locateBudget';
-import { attributeMap, forEachOtlpEvent, isOtlpDocument, nanosToMs, OtlpShapeIssue, OtlpSpanRef, parentSpanIdOf, spanDurationMs, spanKey } from './otlpSpans';
-import { EventBuilder, FormatAdapter, FormatTotals, SniffSample, SourceRecord } from '../../format';
+import { attributeMap, forEachOtlpEvent, isOtlpDocument, nanosToMs, OtlpPlaceholder, OtlpSpanRef, parentSpanIdOf, spanDurationMs, spanKey } from './otlpSpans';
+import { describeLog } from './otlpLogs';
+import { OtlpShape, readOtlpRecord } from './otlpShapes';
+import { spanSourceOf } from './spanSource';
+import { EventBuilder, FormatAdapter, FormatTotals, SniffResult, SniffSample, SourceRecord } from '../../format';
 
 const INFERENCE_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content', 'embeddings', 'completion']);
 const AGENT_OPERATIONS = new Set(['invoke_agent', 'create_agent']);
@@ -19,18 +22,18 @@ class OtlpTotals {
   private toolCalls = 0;
   private errors = 0;
 
-  add(draft: EventDraft, operation: string | null): void {
+  /** `toolCall`: a tool span (GenAI `execute_tool` or a `gen_ai.tool.name`) or a tool log event; never guessed from names. */
+  add(draft: EventDraft, toolCall: boolean): void {
     if (draft.tokensIn != null || draft.tokensOut != null) this.sawTokens = true;
     this.inputTokens += draft.tokensIn ?? 0;
     this.outputTokens += draft.tokensOut ?? 0;
-    if (operation === 'execute_tool') this.toolCalls++;
+    if (toolCall) this.toolCalls++;
     if (draft.status === 'error') this.errors++;
   }
 
   result(): FormatTotals {
-    const t: FormatTotals = { errors: this.errors };
+    const t: FormatTotals = { errors: this.errors, toolCalls: this.toolCalls };
     if (this.sawTokens) Object.assign(t, { inputTokens: this.inputTokens, outputTokens: this.outputTokens });
-    if (this.toolCalls > 0) t.toolCalls = this.toolCalls;
     return t;
   }
 }
@@ -62,12 +65,16 @@ function spanStatus(span: Obj, name: string, attrs: Map<string, unknown>): Event
   return /^[\w.:-]+$/.test(name) ? statusFromWord(name) ?? 'ok' : 'ok';
 }
 
-function spanCategory(operation: string | null, name: string): EventCategory {
+/**
+ * A span is a tool call only by the GenAI conventions (`gen_ai.operation.name` = `execute_tool`, or a
+ * `gen_ai.tool.name`): span names like `SELECT call_log` or `POST /exec` say nothing about agent tools.
+ */
+function spanCategory(operation: string | null, name: string, tool: string | null): EventCategory {
   if (operation && INFERENCE_OPERATIONS.has(operation)) return 'inference';
-  if (operation === 'execute_tool') return 'tool';
+  if (operation === 'execute_tool' || (operation === null && tool !== null)) return 'tool';
   if (operation && AGENT_OPERATIONS.has(operation)) return 'run';
   const c = categoryFromKind(name);
-  return c === 'other' ? 'span' : c;
+  return c === 'other' || c === 'tool' ? 'span' : c;
 }
 
 function spanMentions(span: Obj, traceId: string | null, attrs: Map<string, unknown>): IdMention[] {
@@ -111,7 +118,7 @@ function spanLabel(span: Obj, name: string, g: ReturnType<typeof genAiFields>, d
 }
 
 /** Turns one span into an event: `traceId/spanId` ids, parent within the same trace, GenAI fields for the label. */
-export function describeSpan(ref: OtlpSpanRef): { draft: EventDraft; operation: string | null } {
+export function describeSpan(ref: OtlpSpanRef): { draft: EventDraft; toolCall: boolean } {
   const { span, resource } = ref;
   const attrs = attributeMap(span.attributes);
   const traceId = typeof span.traceId === 'string' && span.traceId !== '' ? span.traceId : null;
@@ -123,7 +130,7 @@ export function describeSpan(ref: OtlpSpanRef): { draft: EventDraft; operation: 
   const status = spanStatus(span, name, attrs);
   const draft: EventDraft = {
     kind: g.operation ?? name,
-    category: spanCategory(g.operation, name),
+    category: spanCategory(g.operation, name, g.tool),
     id: traceId && spanId ? spanKey(traceId, spanId) : null,
     parentId: traceId && parent ? spanKey(traceId, parent) : null,
     seq: numberAttr(attrs, 'agentledger.seq'),
@@ -139,11 +146,14 @@ export function describeSpan(ref: OtlpSpanRef): { draft: EventDraft; operation: 
     hashRefs: collectHashRefs(Object.fromEntries(attrs)).map((h) => ({ ...h, field: `attributes.${h.field}` })),
     mentions: spanMentions(span, traceId, attrs),
   };
-  return { draft, operation: g.operation };
+  return { draft, toolCall: draft.category === 'tool' };
 }
 
-/** The event for an OTLP record that holds no span: an empty export, or a value that is not OTLP at all. */
-function placeholder(value: unknown, issues: OtlpShapeIssue[]): EventDraft {
+/** The event for an OTLP record that holds no span or log record: an empty or metrics export, or not OTLP at all. */
+function placeholder(value: unknown, p: OtlpPlaceholder): EventDraft {
+  if (p.metrics !== null) return { kind: 'metrics', category: 'other', label: `OTLP metrics export (${p.metrics} resource${p.metrics === 1 ? '' : 's'}; metrics are not shown as events)` };
+  if (p.logs) return { kind: 'export', category: 'other', label: 'OTLP logs export with no log records' };
+  const issues = p.issues;
   if (isOtlpDocument(value) && issues.length === 0) return { kind: 'export', category: 'other', label: 'OTLP export with no spans' };
   const why = issues[0]?.message ?? 'no spans';
   return { kind: isOtlpDocument(value) ? 'export' : 'record', category: 'error', status: 'error', label: `not a valid OTLP traces document: ${short(why, 80)}` };
@@ -155,25 +165,36 @@ function placeholder(value: unknown, issues: OtlpShapeIssue[]): EventDraft {
  */
 function spanRecord(rec: SourceRecord, span: Obj, budget: LocateBudget, last: { line: number }): SourceRecord {
   if (!rec.locate) return rec;
-  const id = typeof span.spanId === 'string' ? JSON.stringify(span.spanId) : null;
-  const found = id === null ? null : budget.locate(rec, `"spanId": ${id}`) ?? budget.locate(rec, `"spanId":${id}`);
+  const src = spanSourceOf(span);
+  const key = src ? JSON.stringify(src.key) : null;
+  const id = src ? JSON.stringify(src.value) : null;
+  const found = id === null ? null : budget.locate(rec, `${key}: ${id}`) ?? budget.locate(rec, `${key}:${id}`);
   const line = found !== null && found >= last.line ? found : Math.max(last.line, rec.line);
   last.line = line;
   return { ...rec, line };
 }
 
-function sniffOtlp(sample: SniffSample): { confidence: number; reason: string } {
+/** The `dialect` of an OTLP file: its records' shape, with `-lines` for one export request per JSON line. */
+function dialectOf(shapes: OtlpShape[], sample: SniffSample): string {
+  const shape = shapes[0];
+  if (shape === 'otlp-json' && !sample.document && sample.values.length > 1) return 'otlp-json-lines';
+  return shape;
+}
+
+function sniffOtlp(sample: SniffSample): SniffResult {
   const values = sample.values;
   if (values.length === 0) return { confidence: 0, reason: 'no values' };
-  const docs = values.filter(isOtlpDocument);
-  if (docs.length === 0) return { confidence: 0, reason: 'no resourceSpans' };
-  const share = docs.length / values.length;
-  if (share < 0.5) return { confidence: 0.3, reason: 'some values hold resourceSpans' };
+  const shapes = values.map(readOtlpRecord).filter((r) => r !== null).map((r) => r!.shape);
+  if (shapes.length === 0) return { confidence: 0, reason: 'no resourceSpans, resourceLogs or spans' };
+  const share = shapes.length / values.length;
+  if (share < 0.5) return { confidence: 0.3, reason: 'some values hold OTLP data' };
   const nameHint = /otlp|otel|\.traces?\.json/i.test(sample.fileName) ? 0.02 : 0;
-  return {
-    confidence: Math.min(1, 0.9 + 0.07 * share + nameHint),
-    reason: sample.document ? 'an OTLP/JSON document with resourceSpans' : 'JSON lines of OTLP/JSON documents with resourceSpans',
+  const foreign = shapes[0] === 'jaeger-ui' || shapes[0] === 'python-console' ? 0.05 : 0;
+  const what: Record<OtlpShape, string> = {
+    'otlp-json': 'OTLP/JSON with resourceSpans', 'otlp-snake-case': 'OTLP protobuf-JSON with snake_case names', 'jaeger-api-v3': 'a Jaeger API v3 reply with resourceSpans',
+    'jaeger-ui': 'Jaeger UI JSON (traceID, spans, processes)', 'python-console': 'spans of the Python SDK ConsoleSpanExporter', 'otlp-logs': 'OTLP/JSON logs with resourceLogs', 'otlp-metrics': 'OTLP/JSON metrics with resourceMetrics',
   };
+  return { confidence: Math.min(1, 0.9 + 0.07 * share + nameHint - foreign), reason: `${sample.document ? 'a document of' : 'JSON lines of'} ${what[shapes[0]]}`, dialect: dialectOf(shapes, sample) };
 }
 
 /** OTLP/JSON traces: one document or one document per line; every span becomes an event. */
@@ -190,11 +211,16 @@ export const otlpAdapter: FormatAdapter = {
         forEachOtlpEvent(
           rec.value,
           (ref) => {
-            const { draft, operation } = describeSpan(ref);
-            totals.add(draft, operation);
+            const { draft, toolCall } = describeSpan(ref);
+            totals.add(draft, toolCall);
             emit(draft, spanRecord(rec, ref.span, budget, last));
           },
-          (issues) => emit(placeholder(rec.value, issues), rec),
+          (p) => emit(placeholder(rec.value, p), rec),
+          (ref) => {
+            const { draft, toolCall } = describeLog(ref);
+            totals.add(draft, toolCall);
+            emit(draft, rec);
+          },
         );
       },
       totals: () => totals.result(),

@@ -32,6 +32,9 @@ export function anyValueProblem(value: unknown): string | null {
     const [v, path] = stack.pop()!;
     if (!isObj(v)) return `${path} is ${describeType(v)}, expected an AnyValue object`;
     const members = ANY_VALUE_KEYS.filter((k) => k in v);
+    // An empty AnyValue (`"value": {}`) is allowed: common.proto's oneof may be unset, and the OpenTelemetry Java
+    // agent writes it for null attribute values.
+    if (members.length === 0 && Object.keys(v).length === 0) continue;
     if (members.length !== 1) return `${path} has ${members.length === 0 ? 'no' : members.length} AnyValue members (${members.join(', ') || 'none of ' + ANY_VALUE_KEYS.join('/')}), expected exactly one`;
     const m = members[0];
     const x = v[m];

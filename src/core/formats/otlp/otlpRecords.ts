@@ -50,6 +50,7 @@ export function otlpDigester(ctx: CheckContext, rules: OtlpSpanRules, seenHolder
         digest.spans.push({ line: line.line, order: order++, path: ref.path, traceId: str(s.traceId), spanId: str(s.spanId), parentSpanId: str(s.parentSpanId), own });
       },
       () => eventIndex++,
+      () => eventIndex++,
     );
     for (const issue of issues) digest.shape.push({ ...issue, line: recLine });
     return digest;
@@ -65,8 +66,8 @@ function once<T extends object>(holder: T | null, seen: WeakSet<object>): T | nu
 
 function spanLine(ctx: CheckContext, rec: CheckRecord, ref: OtlpSpanRef, eventIndex: number, cursor: number): { line: number; cursor: number } {
   const fallback = ctx.model.document ? eventLine(ctx, eventIndex, rec.line) : rec.line;
-  if (!rec.doc || typeof ref.span.spanId !== 'string') return { line: fallback, cursor };
-  const pos = rec.doc.findKeyValue('spanId', ref.span.spanId, cursor);
+  if (!rec.doc || !ref.source) return { line: fallback, cursor };
+  const pos = rec.doc.findKeyValue(ref.source.key, ref.source.value, cursor);
   return pos < 0 ? { line: fallback, cursor } : { line: rec.doc.lineAt(pos), cursor: pos + 1 };
 }
 

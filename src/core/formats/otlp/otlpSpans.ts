@@ -1,4 +1,6 @@
 import { isObj, Obj } from '../common';
+import { readOtlpRecord } from './otlpShapes';
+import { SpanSource, spanSourceOf } from './spanSource';
 
 /** One span of an OTLP/JSON document with the resource and scope it belongs to. */
 export interface OtlpSpanRef {
@@ -6,6 +8,16 @@ export interface OtlpSpanRef {
   resource: Obj | null;
   scope: Obj | null;
   /** JSON path of the span inside its document, e.g. `resourceSpans[0].scopeSpans[1].spans[2]`. */
+  path: string;
+  /** How the span's id is written in the file (`spanId`, `span_id`, `spanID`), to find its line. */
+  source: SpanSource | null;
+}
+
+/** One OTLP log record with the resource and scope it belongs to. */
+export interface OtlpLogRef {
+  log: Obj;
+  resource: Obj | null;
+  scope: Obj | null;
   path: string;
 }
 
@@ -15,9 +27,9 @@ export interface OtlpShapeIssue {
   message: string;
 }
 
-/** True when a value is an OTLP/JSON traces document (an object with a `resourceSpans` array). */
+/** True when a value is an OTLP-family record: traces, logs or metrics in any shape {@link readOtlpRecord} reads. */
 export function isOtlpDocument(v: unknown): v is Obj {
-  return isObj(v) && Array.isArray(v.resourceSpans);
+  return readOtlpRecord(v) !== null;
 }
 
 /**
@@ -42,7 +54,7 @@ export function walkOtlpDocument(doc: unknown, onSpan: (ref: OtlpSpanRef) => voi
       if (!Array.isArray(ss.spans)) return issues.push({ path: `${ssPath}.spans`, message: `${ssPath}.spans is ${describeType(ss.spans)}, expected an array` });
       ss.spans.forEach((span, k) => {
         const path = `${ssPath}.spans[${k}]`;
-        if (isObj(span)) onSpan({ span, resource, scope, path });
+        if (isObj(span)) onSpan({ span, resource, scope, path, source: spanSourceOf(span) });
         else issues.push({ path, message: `${path} is ${describeType(span)}, expected a span object` });
       });
     });
@@ -135,16 +147,55 @@ export function parentSpanIdOf(span: Obj): string | null {
   return typeof span.parentSpanId === 'string' && span.parentSpanId !== '' ? span.parentSpanId : null;
 }
 
+/** Walks `resourceLogs[].scopeLogs[].logRecords[]` in order. */
+function walkOtlpLogs(doc: Obj, onLog: (ref: OtlpLogRef) => void): number {
+  let n = 0;
+  (doc.resourceLogs as unknown[]).forEach((rl, i) => {
+    if (!isObj(rl) || !Array.isArray(rl.scopeLogs)) return;
+    const resource = isObj(rl.resource) ? rl.resource : null;
+    rl.scopeLogs.forEach((sl, j) => {
+      if (!isObj(sl) || !Array.isArray(sl.logRecords)) return;
+      const scope = isObj(sl.scope) ? sl.scope : null;
+      sl.logRecords.forEach((log, k) => {
+        if (!isObj(log)) return;
+        n++;
+        onLog({ log, resource, scope, path: `resourceLogs[${i}].scopeLogs[${j}].logRecords[${k}]` });
+      });
+    });
+  });
+  return n;
+}
+
+/** What one OTLP record holds besides spans, for its placeholder event. */
+export interface OtlpPlaceholder {
+  issues: OtlpShapeIssue[];
+  /** Metrics exports are read as one event each; null when the record is not a metrics export. */
+  metrics: number | null;
+  logs: boolean;
+}
+
 /**
- * Visits the events an adapter makes of one OTLP record, in order: one per span, or a single placeholder when the
- * record holds no span. Checks use it to map spans to the lines of their events.
+ * Visits the events an adapter makes of one OTLP record, in order: one per span, one per log record, or a single
+ * placeholder when the record holds neither (an empty export, a metrics export, a value that is not OTLP). Any shape
+ * {@link readOtlpRecord} reads is normalized first. Checks use it to map spans to the lines of their events.
  */
-export function forEachOtlpEvent(doc: unknown, onSpan: (ref: OtlpSpanRef) => void, onPlaceholder: (issues: OtlpShapeIssue[]) => void): OtlpShapeIssue[] {
+export function forEachOtlpEvent(
+  value: unknown,
+  onSpan: (ref: OtlpSpanRef) => void,
+  onPlaceholder: (p: OtlpPlaceholder) => void,
+  onLog: (ref: OtlpLogRef) => void = () => undefined,
+): OtlpShapeIssue[] {
+  const rec = readOtlpRecord(value);
+  if (rec && rec.traces === null) {
+    const logs = rec.logs ? walkOtlpLogs(rec.logs, onLog) : 0;
+    if (logs === 0) onPlaceholder({ issues: [], metrics: rec.metrics, logs: rec.logs !== null });
+    return [];
+  }
   let spans = 0;
-  const issues = walkOtlpDocument(doc, (ref) => {
+  const issues = walkOtlpDocument(rec?.traces ?? value, (ref) => {
     spans++;
     onSpan(ref);
   });
-  if (spans === 0) onPlaceholder(issues);
+  if (spans === 0) onPlaceholder({ issues, metrics: null, logs: false });
   return issues;
 }

@@ -7,7 +7,7 @@ import { RuleInfo, RuleModule } from '../../checks/types';
 /** The OTLP/JSON rules of docs/formats "Checks a viewer can run", plus a schema rule for the remaining span fields. */
 export const OTLP_RULES: RuleInfo[] = [
   { id: 'otlp/document-shape', format: 'otlp', mode: 'verify', severity: 'error', summary: 'The document is not resourceSpans[].scopeSpans[].spans[].',
-    explanation: 'An OTLP/JSON traces file is one ExportTraceServiceRequest document, or one per line: an object with a resourceSpans array whose entries hold scopeSpans[].spans[]. Anything else was not written by an OTLP exporter, or was cut or edited; spans outside that shape are not read.',
+    explanation: 'An OTLP/JSON traces file is one ExportTraceServiceRequest document, or one per line (the collector\'s file exporter): an object with a resourceSpans array whose entries hold scopeSpans[].spans[]. The same is read with protobuf snake_case names, inside a Jaeger API v3 {"result": …} reply, as Jaeger UI JSON and as the Python SDK\'s console spans; logs (resourceLogs) and metrics (resourceMetrics) exports are read too. Anything else was not written by an OTLP exporter, or was cut or edited; spans outside that shape are not read.',
     example: '{"resourceSpans":{"scopeSpans":[]}}' },
   { id: 'otlp/id-format', format: 'otlp', mode: 'verify', severity: 'error', summary: 'A trace or span id is not hex of the right length, or is all zeros.',
     explanation: 'traceId is 16 bytes written as 32 hex characters; spanId and parentSpanId are 8 bytes as 16 hex characters (parentSpanId may be empty for a root). All-zero ids are invalid. Base64 ids come from a protobuf JSON mapping that OTLP does not use; such spans cannot be linked.',
@@ -27,8 +27,8 @@ export const OTLP_RULES: RuleInfo[] = [
   { id: 'otlp/kind-value', format: 'otlp', mode: 'check', severity: 'warning', summary: 'kind is not 0–5 or a SPAN_KIND_* name.',
     explanation: 'SpanKind is an enum: 0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer. OTLP/JSON writes the integer; some producers write the enum name (accepted, non-standard). Anything else cannot be mapped.',
     example: '{"kind":"internal"}' },
-  { id: 'otlp/attribute-value', format: 'otlp', mode: 'check', severity: 'error', summary: 'An attribute value is not exactly one AnyValue member of the right type.',
-    explanation: 'Every KeyValue has a string key and a value with exactly one of stringValue, boolValue, intValue (int64 as a decimal string), doubleValue, arrayValue, kvlistValue or bytesValue. Backends reject or drop other shapes.',
+  { id: 'otlp/attribute-value', format: 'otlp', mode: 'check', severity: 'error', summary: 'An attribute value has several AnyValue members, or one of the wrong type.',
+    explanation: 'Every KeyValue has a string key and a value with at most one of stringValue, boolValue, intValue (int64 as a decimal string), doubleValue, arrayValue, kvlistValue or bytesValue. An empty value {} is allowed (common.proto leaves the oneof unset for an empty value; the OpenTelemetry Java agent writes it). Backends reject or drop other shapes.',
     example: '{"key":"gen_ai.usage.input_tokens","value":{"intValue":"12k"}}' },
   { id: 'otlp/status-code', format: 'otlp', mode: 'check', severity: 'info', summary: 'status.code is not 0, 1 or 2.',
     explanation: 'Status codes are 0 unset, 1 ok, 2 error (the enum names STATUS_CODE_* are accepted). Code 2 marks an error span, which the tree shows in red; other values are unknown to every backend.',

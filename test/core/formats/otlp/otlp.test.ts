@@ -106,20 +106,21 @@ describe('otlp adapter: JSON lines of documents with GenAI spans', () => {
 });
 
 describe('otlp detection', () => {
-  it('claims the OTLP files of the corpus (agentledger trace.otlp.json included) and nothing else', async () => {
+  it('claims the OTLP files of the corpus (agentledger trace.otlp.json, Jaeger UI and snake_case included) and nothing else', async () => {
     for (const file of corpusFiles()) {
       const m = await loadTrace(file);
       const mine = m.detection.candidates.find((c) => c.format === 'otlp');
-      const expected = file.includes('/other/otlp/') || file.endsWith('trace.otlp.json');
+      const expected = file.includes('/other/otlp/') || file.endsWith('trace.otlp.json') || /\/outside\/(jaeger-ui|otlp-snake-case)\//.test(file);
       assert.equal((mine?.confidence ?? 0) >= 0.5, expected, `${file}: ${JSON.stringify(m.detection.candidates)}`);
       if (expected) assert.equal(m.format, 'otlp', file);
     }
   });
 
-  it('needs resourceSpans', () => {
-    const sniff = (values: unknown[], document = false) => otlpAdapter.sniff({ values, fileName: 'x.json', path: 'x.json', document }).confidence;
-    assert.equal(sniff([{ spans: [] }]), 0);
-    assert.equal(sniff([{ resourceLogs: [] }], true), 0);
-    assert.ok(sniff([{ resourceSpans: [] }], true) >= 0.9);
+  it('needs resourceSpans, resourceLogs or resourceMetrics (in any spelling), Jaeger or console spans', () => {
+    const sniff = (values: unknown[], document = false) => otlpAdapter.sniff({ values, fileName: 'x.json', path: 'x.json', document });
+    assert.equal(sniff([{ spans: [] }]).confidence, 0);
+    assert.equal(sniff([{ resource_spanz: [] }]).confidence, 0);
+    assert.ok(sniff([{ resourceSpans: [] }], true).confidence >= 0.9);
+    assert.deepEqual([sniff([{ resourceLogs: [] }], true).dialect, sniff([{ resource_spans: [] }], true).dialect, sniff([{ result: { resourceSpans: [] } }], true).dialect], ['otlp-logs', 'otlp-snake-case', 'jaeger-api-v3']);
   });
 });
