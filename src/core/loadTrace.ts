@@ -11,7 +11,7 @@ import { EventDraft, Finding, FormatName } from './model';
 import { buildTree, EventTree } from './tree';
 import { appendAll } from './arrays';
 import { resolveParentsElsewhere } from './crossFileParents';
-import { ConcatenatedValue, splitConcatenatedJson } from './json/concatenatedJson';
+import { ConcatenatedJson, splitConcatenatedJson } from './json/concatenatedJson';
 
 /** A line that could not be read as JSON; the views show it as a row marked as such. */
 export interface MalformedLine {
@@ -98,6 +98,10 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     const emit = makeEmit(table);
     for (const rec of doc.records) builder.add(rec, (d, r) => emit(d, r ?? rec));
     appendAll(diagnostics, builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []);
+    for (const g of doc.gaps ?? []) {
+      diagnostics.push(g);
+      malformed.push({ line: g.line, offset: 0, length: 0, message: g.message });
+    }
     const tree = buildTree(table, diagnostics);
     await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
     return finishModel({ path, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression });
@@ -213,7 +217,7 @@ function finishModel(x: FinishInput): TraceModel {
  * multi-line document (an OTLP export, a JSON array of events). Reads it whole (up to a cap) and returns its
  * records: the elements of a top-level array, or the object itself.
  */
-export async function tryReadDocument(path: string, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number } | null> {
+export async function tryReadDocument(path: string, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number; gaps?: Finding[] } | null> {
   const head = (await readHead(path, 64 * 1024)).toString('utf8').replace(/^\uFEFF/, '');
   const firstLine = head.split('\n').find((l) => l.trim() !== '');
   if (firstLine === undefined) return null;
@@ -228,7 +232,7 @@ export async function tryReadDocument(path: string, maxBytes: number): Promise<{
   const text = await readText(path, maxBytes);
   if (text === null) return null;
   let value: unknown;
-  let parts: ConcatenatedValue[] | null = null;
+  let parts: ConcatenatedJson | null = null;
   try {
     value = JSON.parse(text);
   } catch {
@@ -259,7 +263,7 @@ export async function tryReadDocument(path: string, maxBytes: number): Promise<{
     return lineAt(pos);
   };
   const size8 = Buffer.byteLength(text);
-  if (parts) return { records: concatenatedRecords(text, parts, lineAt, locate), lineCount: lineStarts.length };
+  if (parts) return { records: concatenatedRecords(text, parts, lineAt, locate), lineCount: lineStarts.length, gaps: gapFindings(parts, lineAt, lineStarts.length) };
   const records: SourceRecord[] = Array.isArray(value)
     ? value.map((v) => ({ value: v, line: 1, offset: 0, length: size8, locate }))
     : [{ value, line: 1, offset: 0, length: size8, locate }];
@@ -267,7 +271,7 @@ export async function tryReadDocument(path: string, maxBytes: number): Promise<{
 }
 
 /** Records of concatenated JSON values, each at its own first line and byte range (offsets counted once, in order). */
-function concatenatedRecords(text: string, parts: ConcatenatedValue[], lineAt: (pos: number) => number, locate: (needle: string) => number | null): SourceRecord[] {
+function concatenatedRecords(text: string, { values: parts }: ConcatenatedJson, lineAt: (pos: number) => number, locate: (needle: string) => number | null): SourceRecord[] {
   let bytes = 0;
   let pos = 0;
   return parts.map((p) => {
@@ -277,5 +281,15 @@ function concatenatedRecords(text: string, parts: ConcatenatedValue[], lineAt: (
     bytes += length;
     pos = p.end;
     return rec;
+  });
+}
+
+/** A torn last value or a damaged one in concatenated JSON values, at the line where it starts. */
+function gapFindings(parts: ConcatenatedJson, lineAt: (pos: number) => number, lineCount: number): Finding[] {
+  return parts.gaps.map((g) => {
+    const line = lineAt(g.start);
+    return g.torn
+      ? { rule: 'parse/torn-tail', severity: 'warning' as const, line, message: `The last JSON value (lines ${line}–${lineCount}) is cut off: the file ends inside it (a write still in progress, or a truncated copy).` }
+      : { rule: 'parse/invalid-json', severity: 'error' as const, line, message: `The JSON value that starts on line ${line} does not parse; reading went on at the next value.` };
   });
 }

@@ -70,7 +70,7 @@ function parseDocumentValue(text: string): unknown {
   } catch (e) {
     const parts = splitConcatenatedJson(text);
     if (!parts) throw e;
-    return parts.map((p) => p.value);
+    return parts.values.map((p) => p.value);
   }
 }
 

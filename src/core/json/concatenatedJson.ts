@@ -6,33 +6,63 @@ export interface ConcatenatedValue {
   end: number;
 }
 
+/** A stretch of a concatenated text that is not a JSON value: cut (a torn tail) or damaged. */
+export interface ConcatenatedGap {
+  start: number;
+  /** True when the bad value runs to the end of the text without closing. */
+  torn: boolean;
+}
+
+/** The values of a concatenated text, and the stretches that did not parse. */
+export interface ConcatenatedJson {
+  values: ConcatenatedValue[];
+  gaps: ConcatenatedGap[];
+}
+
 /**
  * Splits a text made of JSON objects or arrays written one after another, each possibly over many lines, as the
- * Python SDK's ConsoleSpanExporter prints spans (`json.dumps(span, indent=4)` plus a newline each). Returns null
- * unless the whole text is two or more such values separated only by whitespace and every one parses, so a broken
- * file still goes to the line reader, which reports each bad line. One pass, no recursion: brackets are counted
- * outside strings.
+ * Python SDK's ConsoleSpanExporter prints spans (`json.dumps(span, indent=4)` plus a newline each). A value that
+ * does not parse becomes a gap, and reading goes on at the next line that starts with `{` or `[`, so one damaged
+ * span costs one finding, not one per line. Returns null unless at least two values parse and they outnumber the
+ * gaps (anything else is left to the line reader). One pass, no recursion: brackets are counted outside strings.
  */
-export function splitConcatenatedJson(text: string): ConcatenatedValue[] | null {
-  const out: ConcatenatedValue[] = [];
+export function splitConcatenatedJson(text: string): ConcatenatedJson | null {
+  const values: ConcatenatedValue[] = [];
+  const gaps: ConcatenatedGap[] = [];
   let i = 0;
   const n = text.length;
   while (i < n) {
     while (i < n && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
     if (i >= n) break;
-    if (text[i] !== '{' && text[i] !== '[') return null;
-    const end = valueEnd(text, i);
-    if (end < 0) return null;
-    let value: unknown;
-    try {
-      value = JSON.parse(text.slice(i, end));
-    } catch {
-      return null;
+    const end = text[i] === '{' || text[i] === '[' ? valueEnd(text, i) : -1;
+    const value = end < 0 ? undefined : tryParse(text.slice(i, end));
+    if (value !== undefined) {
+      values.push({ value: value.v, start: i, end });
+      i = end;
+      continue;
     }
-    out.push({ value, start: i, end });
-    i = end;
+    const next = nextValueStart(text, i + 1);
+    gaps.push({ start: i, torn: next < 0 && end < 0 });
+    if (next < 0) break;
+    i = next;
   }
-  return out.length >= 2 ? out : null;
+  return values.length >= 2 && values.length > gaps.length ? { values, gaps } : null;
+}
+
+function tryParse(s: string): { v: unknown } | undefined {
+  try {
+    return { v: JSON.parse(s) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The next offset after `from` where a line starts with `{` or `[`, or -1. */
+function nextValueStart(text: string, from: number): number {
+  for (let i = text.indexOf('\n', from); i >= 0; i = text.indexOf('\n', i + 1)) {
+    if (text[i + 1] === '{' || text[i + 1] === '[') return i + 1;
+  }
+  return -1;
 }
 
 /** The offset just past the object or array starting at `start`, or -1 when it never closes. */
