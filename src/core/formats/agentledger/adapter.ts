@@ -9,6 +9,7 @@ import { EventBuilder, FormatAdapter, FormatTotals, SniffSample } from '../../fo
 const DIALECT_TEXT: Record<Dialect, string> = {
   'python-event': 'AgentLedger Python evidence rows (events.jsonl)',
   'rust-event': 'AgentLedger Rust event records (FNV-1a payload hashes)',
+  'ts-event': 'AgentLedger TypeScript runtime event rows (SHA-256 of payload_ref)',
   'python-span': 'AgentLedger Python span lines (trace.jsonl)',
   'rust-span': 'AgentLedger Rust trace_jsonl span lines',
 };
@@ -26,6 +27,9 @@ function lineConfidence(v: unknown, dialect: Dialect): number {
     }
     case 'rust-event':
       return typeof v.event_id === 'string' && EVENT_ID.test(v.event_id) ? 0.95 : 0.8;
+    case 'ts-event':
+      // `evt_` + 24 hex (randomBytes(12)) and the full row of the store's events table.
+      return (typeof v.event_id === 'string' && /^evt_[0-9a-f]{24}$/.test(v.event_id) ? 0.9 : 0.8) + ('causal_token' in v && 'state_version' in v ? 0.06 : 0);
     case 'python-span':
       return typeof v.span_id === 'string' && SPAN_ID.test(v.span_id) ? 0.97 : 0.8;
     case 'rust-span':

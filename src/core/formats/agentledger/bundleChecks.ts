@@ -49,9 +49,9 @@ export class ReplayDigest {
   private readonly h: Digester;
   private count = 0;
 
-  constructor(readonly form: 'python' | 'rust') {
-    this.h = createDigester(form === 'python' ? 'sha256' : 'fnv1a64');
-    if (form === 'python') this.h.update(utf8('['));
+  constructor(readonly form: 'python' | 'rust' | 'ts') {
+    this.h = createDigester(form === 'rust' ? 'fnv1a64' : 'sha256');
+    if (form !== 'rust') this.h.update(utf8('['));
   }
 
   add(seq: unknown, type: unknown, payloadHash: unknown, payloadRef: unknown): void {
@@ -60,13 +60,18 @@ export class ReplayDigest {
       this.h.update(utf8(`${sep}${String(seq)}:${String(type)}:${String(payloadHash)}`));
       return;
     }
+    if (this.form === 'ts') {
+      // replay(): sha256JSON(events.map({seq, type, payload_hash, payload_ref})), JSON.stringify's compact form.
+      this.h.update(utf8(`${sep ? ',' : ''}${JSON.stringify({ seq, type, payload_hash: payloadHash, payload_ref: payloadRef })}`));
+      return;
+    }
     this.h.update(utf8(`${sep}{"payload_hash":${py(payloadHash)},"payload_ref":${py(payloadRef)},"seq":${py(seq)},"type":${py(type)}}`));
   }
 
   hex(): string {
     if (this.form === 'rust') return this.h.digestHex();
     this.h.update(utf8(']'));
-    return 'sha256:' + this.h.digestHex();
+    return (this.form === 'ts' ? '' : 'sha256:') + this.h.digestHex();
   }
 }
 
@@ -77,7 +82,7 @@ function py(v: unknown): string {
 }
 
 /** Replay digest of bundle.json's events. */
-export function bundleReplayDigest(events: unknown[], form: 'python' | 'rust'): string {
+export function bundleReplayDigest(events: unknown[], form: 'python' | 'rust' | 'ts'): string {
   const d = new ReplayDigest(form);
   for (const e of events) if (isObj(e)) d.add(e.seq, e.type ?? e.event_type, e.payload_hash, e.payload_ref);
   return d.hex();
@@ -95,7 +100,12 @@ export function checkBundleHash(ev: Evidence, at: At): Finding[] {
   if (typeof bh !== 'string') return [finding('bundle-hash', at, `bundle.json has no bundle_hash string (found ${JSON.stringify(bh)}).`)];
   const out: Finding[] = [];
   const d = digestParts(bh);
-  if (d.algorithm === 'sha256') {
+  if (d.algorithm === 'sha256' && !d.labelled) {
+    // The TypeScript runtime: bare hex of SHA-256 over JSON.stringify of the bundle with bundle_hash set to null,
+    // in the bundle's own key order (which JSON.parse keeps).
+    const actual = sha256Hex(JSON.stringify({ ...b, bundle_hash: null }));
+    if (actual !== d.hex) out.push(finding('bundle-hash', at, `bundle.json bundle_hash ${bh} does not match its content: SHA-256 of the bundle with bundle_hash null (the TypeScript runtime's rule) = ${actual}.`));
+  } else if (d.algorithm === 'sha256') {
     const actual = sha256Hex(canonicalJson(rawWithout(ev.raw, ['bundle_hash'])));
     if (actual !== d.hex) out.push(finding('bundle-hash', at, `bundle.json bundle_hash ${bh} does not match its content: sha256_json(bundle without bundle_hash) = sha256:${actual}.`));
   } else if (d.algorithm === 'fnv1a64') {
@@ -164,7 +174,7 @@ function mismatches(file: FileEvent[], keys: EventKey[], fields: KeyFields): Mis
 }
 
 /** bundle-events: the file's rows against bundle.json's events; one finding at the first difference. */
-export function compareBundleEvents(file: FileEvent[], ev: Evidence, fields: KeyFields, replay: { file: string; form: 'python' | 'rust' }): Finding[] {
+export function compareBundleEvents(file: FileEvent[], ev: Evidence, fields: KeyFields, replay: { file: string; form: 'python' | 'rust' | 'ts' }): Finding[] {
   const events = arr(ev.bundle, 'events');
   const keys = events.map((e) => (isObj(e) ? eventKeyOf(e.seq, e.type ?? e.event_type, e.payload_hash, e.payload_ref, e.event_id, metaOf(e, fields)) : eventKeyOf(null, null, null, null, null)));
   const diffs = mismatches(file, keys, fields);

@@ -46,17 +46,20 @@ export class RowRules {
 }
 
 const PY_TOKEN_KEYS = ['attempt', 'event_seq', 'lease_token', 'run_id', 'state_version', 'step_id'];
+/** The TypeScript runtime's token: `JSON.stringify({run_id, step_id, attempt, state_version, lease_token})`. */
+const TS_TOKEN_KEYS = ['attempt', 'lease_token', 'run_id', 'state_version', 'step_id'];
 
 function checkCausalToken(row: LedgerRow, at: At): Finding[] {
   const token = row.causalToken!;
   const t = parseCausalToken(token);
   const rust = row.dialect === 'rust-event';
-  const expectedForm = rust ? '{run_id}:{step_id}:{attempt}:{state_version}' : `JSON with keys ${PY_TOKEN_KEYS.join(', ')}`;
+  const keysWanted = row.dialect === 'ts-event' ? TS_TOKEN_KEYS : PY_TOKEN_KEYS;
+  const expectedForm = rust ? '{run_id}:{step_id}:{attempt}:{state_version}' : `JSON with keys ${keysWanted.join(', ')}`;
   if (!t || t.form !== (rust ? 'rust' : 'python')) return [finding('causal-token', at, `causal_token ${JSON.stringify(token.slice(0, 80))} is not ${expectedForm}.`)];
   const problems: string[] = [];
   if (t.form === 'python') {
     const keys = Object.keys(JSON.parse(token) as object).sort();
-    if (keys.join(',') !== PY_TOKEN_KEYS.join(',')) problems.push(`keys are ${keys.join(', ')}`);
+    if (keys.join(',') !== keysWanted.join(',')) problems.push(`keys are ${keys.join(', ')}`);
   }
   if (t.runId !== row.runId) problems.push(`run_id ${t.runId} but the row's run_id is ${row.runId}`);
   if (t.stepId !== row.stepId) problems.push(`step_id ${t.stepId} but the row's step_id is ${row.stepId}`);

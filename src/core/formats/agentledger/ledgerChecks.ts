@@ -2,7 +2,7 @@
  * Ledger cross-links (format doc §3.2, §7.4, §13): tool-ledger and approval rows of bundle.json against their
  * refs, their keys and the tool_call_requested events of the trace.
  */
-import { fnv1a64HexOfText } from '../../digests';
+import { fnv1a64HexOfText, sha256Hex } from '../../digests';
 import { Finding } from '../../model';
 import { isObj, Obj } from '../common';
 import { isBlobRef } from './rows';
@@ -39,22 +39,34 @@ function rows(b: Obj, ...keys: string[]): Obj[] {
   return [];
 }
 
-/** Checks a `*_hash` against its `*_ref`; returns the problem text or null. Python refs also need an intact blob. */
-async function hashRefProblem(hash: string | null, ref: string | null, blobs: BlobStore): Promise<string | null> {
+/** What is wrong with a `*_hash`; `unverifiable` when what it covers is not at hand (a warning, not a broken hash). */
+interface HashProblem {
+  text: string;
+  unverifiable?: boolean;
+}
+
+/**
+ * Checks a `*_hash` against its `*_ref`; null when it holds. Rust: FNV-1a of the ref text. TypeScript: SHA-256 of
+ * the inline ref text. Python: `sha256:` naming an intact blob.
+ */
+async function hashRefProblem(hash: string | null, ref: string | null, blobs: BlobStore): Promise<HashProblem | null> {
   if (hash === null || ref === null) return null;
   const d = digestParts(hash);
   if (d.algorithm === 'fnv1a64') {
     const actual = fnv1a64HexOfText(ref);
-    return actual === d.hex ? null : `${hash} is not stable_hash(ref) = ${actual}`;
+    return actual === d.hex ? null : { text: `${hash} is not stable_hash(ref) = ${actual}` };
   }
   if (d.algorithm !== 'sha256') return null;
-  if (!ref.startsWith('blob://')) return `${hash} has no blob ref to check against (${ref.slice(0, 40)})`;
+  if (!ref.startsWith('blob://')) {
+    if (sha256Hex(ref) === d.hex) return null;
+    return { text: `${hash} is a SHA-256 digest, but its ref is inline text (${JSON.stringify(ref.slice(0, 40))}) that does not hash to it and names no blob://sha256/ content: what the digest covers is missing, so it cannot be checked`, unverifiable: true };
+  }
   const syntax = blobRefProblem(ref);
-  if (syntax) return syntax;
+  if (syntax) return { text: syntax };
   const hex = ref.slice('blob://sha256/'.length).replace(/\.json$/, '');
-  if (hex !== d.hex) return `${hash} does not name the blob ${ref}`;
+  if (hex !== d.hex) return { text: `${hash} does not name the blob ${ref}` };
   const st: BlobStatus = await blobs.status(ref);
-  if (st.state === 'checked' && !st.ok) return `the blob ${ref} fails blob-integrity (content hashes to ${st.actual})`;
+  if (st.state === 'checked' && !st.ok) return { text: `the blob ${ref} fails blob-integrity (content hashes to ${st.actual})` };
   return null;
 }
 
@@ -81,9 +93,9 @@ export async function checkLedger(ev: Evidence, requests: RequestEvent[], approv
     const sameRequest = link ?? requests.find((r) => r.causalToken !== null && r.causalToken === row.causal_token) ?? requests.find((r) => r.payloadHash === row.request_hash) ?? null;
     const at = { line: sameRequest?.line ?? fallbackLine, seq: sameRequest?.seq, eventId: sameRequest?.eventId };
     const req = await hashRefProblem(s(row, 'request_hash'), s(row, 'request_ref'), blobs);
-    if (req) out.push(finding('ledger-request-hash', at, `Ledger ${id}: request_hash ${req}.`));
+    if (req) out.push(finding('ledger-request-hash', at, `Ledger ${id}: request_hash ${req.text}.`, req.unverifiable ? 'warning' : undefined));
     const resp = await hashRefProblem(s(row, 'response_hash'), s(row, 'response_ref'), blobs);
-    if (resp) out.push(finding('ledger-response-hash', at, `Ledger ${id}: response_hash ${resp}.`));
+    if (resp) out.push(finding('ledger-response-hash', at, `Ledger ${id}: response_hash ${resp.text}.`, resp.unverifiable ? 'warning' : undefined));
     const tail = await expectedKeyTail(row, link, blobs);
     const expected = `${s(row, 'run_id')}:${s(row, 'step_id')}:${s(row, 'tool_name')}:${tail}`;
     if (row.idempotency_key !== expected) out.push(finding('idempotency-key', at, `Ledger ${id}: idempotency_key ${JSON.stringify(row.idempotency_key)}, expected ${JSON.stringify(expected)}.`));
@@ -94,7 +106,7 @@ export async function checkLedger(ev: Evidence, requests: RequestEvent[], approv
     const ev2 = approvals.find((a) => a.approvalId === id);
     const at = { line: ev2?.line ?? fallbackLine, seq: ev2?.seq };
     const req = await hashRefProblem(s(row, 'request_hash'), s(row, 'request_ref'), blobs);
-    if (req) out.push(finding('ledger-request-hash', at, `Approval ${id}: request_hash ${req}.`));
+    if (req) out.push(finding('ledger-request-hash', at, `Approval ${id}: request_hash ${req.text}.`, req.unverifiable ? 'warning' : undefined));
     const expected = `${s(row, 'run_id')}:${s(row, 'step_id')}:${s(row, 'tool_name')}:${s(row, 'request_hash')}`;
     if (row.approval_key !== expected) out.push(finding('idempotency-key', at, `Approval ${id}: approval_key ${JSON.stringify(row.approval_key)}, expected ${JSON.stringify(expected)}.`));
   }

@@ -51,6 +51,7 @@ export function checkPayloadHash(row: LedgerRow, text: string, at: At): Finding[
     if (problem) out.push(finding('blob-ref-syntax', at, problem));
   }
   if (hash === undefined) return out;
+  if (row.dialect === 'ts-event') return [...out, ...checkTsPayloadHash(hash, ref, at)];
   if (hash === null) {
     if (isBlobRef(ref) && python) out.push(finding('payload-hash', at, `payload_ref is the blob ref ${ref} but payload_hash is null; blob-backed rows carry sha256:<the same hex>.`));
     else if (row.dialect === 'rust-event') out.push(finding('payload-hash', at, 'payload_hash is null; Rust rows always carry stable_hash(payload_ref).'));
@@ -78,6 +79,15 @@ export function checkPayloadHash(row: LedgerRow, text: string, at: At): Finding[
   return out;
 }
 
+/** The TypeScript runtime's rule: `payload_hash` is SHA-256 of the `payload_ref` text (bare hex, or `sha256:` for artifacts). */
+function checkTsPayloadHash(hash: unknown, ref: unknown, at: At): Finding[] {
+  if (typeof hash !== 'string' || typeof ref !== 'string') return [finding('payload-hash', at, `payload_hash ${JSON.stringify(hash)} and payload_ref ${JSON.stringify(ref)?.slice(0, 40)}: the TypeScript runtime writes both as text.`)];
+  const d = digestParts(hash);
+  const actual = sha256Hex(ref);
+  if (d.algorithm === 'sha256' && actual === d.hex) return [];
+  return [finding('payload-hash', at, `payload_hash ${shortHash(hash)} does not match SHA-256 of the payload_ref text (${shortHash(actual)}), which the TypeScript runtime writes.`)];
+}
+
 /** SHA-256 of the canonical compact JSON of the line's `payload`, from the exact line text; null if unparsable. */
 function payloadSha256(text: string): string | null {
   try {
@@ -98,7 +108,10 @@ export function checkPayloadRef(row: LedgerRow, at: At): Finding[] {
     if (expected === ref) return [];
     return [finding('payload-ref-canonical', at, `payload_ref is not format_state(payload): expected ${JSON.stringify(clip(expected))}, found ${JSON.stringify(clip(ref))}.`)];
   }
-  if (row.dialect !== 'python-event') return [];
+  // The TypeScript runtime points tool_call_completed at the tool's response and artifact_created at the artifact's
+  // content (its payload only names them), so only the other events' refs restate their payload.
+  if (row.dialect === 'ts-event' && (row.type === 'tool_call_completed' || row.type === 'artifact_created')) return [];
+  if (row.dialect !== 'python-event' && row.dialect !== 'ts-event') return [];
   let decoded: unknown;
   try {
     decoded = JSON.parse(ref);

@@ -5,7 +5,7 @@
 import { isObj, Obj } from '../common';
 
 /** Which writer produced a line. */
-export type Dialect = 'python-event' | 'rust-event' | 'python-span' | 'rust-span';
+export type Dialect = 'python-event' | 'rust-event' | 'ts-event' | 'python-span' | 'rust-span';
 
 /** One line of an AgentLedger file, whatever its dialect. */
 export interface LedgerRow {
@@ -73,7 +73,18 @@ export function dialectOf(v: unknown): Dialect | null {
   if (!hasType) return null;
   // The digest decides the dialect: a Rust store exported with the SQL column name `type` is still Rust.
   if (isFnvHash(v.payload_hash) || typeof v.type !== 'string') return 'rust-event';
+  if (isTsPayloadHash(v.payload_hash, v.payload_ref)) return 'ts-event';
   return 'python-event';
+}
+
+/**
+ * True for the TypeScript runtime's digest: SHA-256 of the `payload_ref` text itself (`JSON.stringify` of the
+ * payload), bare 64 hex (artifact events label it `sha256:`), over inline text rather than a blob ref. Python rows
+ * have a null hash for inline payloads and `sha256:` only with a blob ref, so the two never meet.
+ */
+export function isTsPayloadHash(hash: unknown, ref: unknown): boolean {
+  if (typeof hash !== 'string' || typeof ref !== 'string' || isBlobRef(ref)) return false;
+  return /^(?:sha256:)?[0-9a-f]{64}$/.test(hash);
 }
 
 /** True when a row's payload hash is an FNV-1a digest (Rust), whatever the row's key names say. */
@@ -144,7 +155,7 @@ export function isBlobRef(ref: unknown): ref is string {
  */
 export function effectivePayload(row: LedgerRow): unknown {
   if (row.payload !== undefined) return row.payload;
-  if (row.dialect !== 'python-event' && row.dialect !== 'python-span') return undefined;
+  if (row.dialect !== 'python-event' && row.dialect !== 'python-span' && row.dialect !== 'ts-event') return undefined;
   if (typeof row.payloadRef !== 'string' || isBlobRef(row.payloadRef)) return undefined;
   try {
     return JSON.parse(row.payloadRef);

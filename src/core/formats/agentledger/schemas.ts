@@ -22,6 +22,7 @@ const ROW_COMMON = {
 
 const ROW_SCHEMAS: Record<Dialect, z.ZodType> = {
   'python-event': z.looseObject({ ...ROW_COMMON, type: z.string(), payload_hash: z.string().nullable() }),
+  'ts-event': z.looseObject({ ...ROW_COMMON, type: z.string(), payload_hash: z.string() }),
   // Rust records use `event_type`; an SQL export names the column `type` (§4.1), so either is accepted.
   'rust-event': z.looseObject({ ...ROW_COMMON, payload_hash: z.string() }).and(
     z.union([z.looseObject({ event_type: z.string() }), z.looseObject({ type: z.string() })], { error: 'event_type (or type) must be a string' }),

@@ -66,7 +66,7 @@ function collect(st: VerifyState, row: LedgerRow, value: Obj, at: At, findings: 
     st.dialect = row.dialect;
     st.firstAt = at;
     st.runId = row.runId;
-    if (row.dialect !== 'rust-span') st.replay = new ReplayDigest(row.dialect.startsWith('python') ? 'python' : 'rust');
+    if (row.dialect !== 'rust-span') st.replay = new ReplayDigest(row.dialect.startsWith('python') ? 'python' : row.dialect === 'ts-event' ? 'ts' : 'rust');
   }
   if (!st.chainNoted && ('prev_hash' in value || 'hash' in value)) {
     st.chainNoted = true;
