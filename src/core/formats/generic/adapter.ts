@@ -1,6 +1,7 @@
 import { EventCategory } from '../../model';
 import { collectHashRefs, formatDuration, formatTokens, isObj, label, Obj, parseTime, short, statusFromWord } from '../common';
-import { EventBuilder, FormatAdapter } from '../../format';
+import { EventBuilder, FormatAdapter, FormatTotals } from '../../format';
+import { emitOpenHandsRun, isOpenHandsRun, openHandsCause } from './openhands';
 
 /** Id fields tried in order, for any agent JSONL. */
 export const GENERIC_ID_FIELDS = ['event_id', 'eventId', 'id', 'uuid', 'span_id', 'spanId', 'message_id', 'messageId'] as const;
@@ -41,16 +42,29 @@ export const genericAdapter: FormatAdapter = {
   title: 'Generic JSONL',
   sniff: () => ({ confidence: 0.1, reason: 'any JSON lines' }),
   createBuilder(): EventBuilder {
+    // Only OpenHands runs carry totals of their own; other generic files count from their events.
+    let runs: { toolCalls: number; inputTokens: number; outputTokens: number; tokens: boolean } | null = null;
     return {
+      totals(): FormatTotals {
+        if (!runs) return {};
+        return { toolCalls: runs.toolCalls, ...(runs.tokens ? { inputTokens: runs.inputTokens, outputTokens: runs.outputTokens } : {}) };
+      },
       add(rec, emit) {
         const v = rec.value;
+        if (isOpenHandsRun(v)) {
+          const r = emitOpenHandsRun(v, rec, emit);
+          runs ??= { toolCalls: 0, inputTokens: 0, outputTokens: 0, tokens: false };
+          runs.toolCalls += r.toolCalls;
+          if (r.tokens) Object.assign(runs, { inputTokens: runs.inputTokens + r.tokens.input, outputTokens: runs.outputTokens + r.tokens.output, tokens: true });
+          return;
+        }
         if (!isObj(v)) {
           emit({ kind: Array.isArray(v) ? 'array' : typeof v, category: 'other', label: short(JSON.stringify(v) ?? String(v)) });
           return;
         }
         const kind = firstString(v, KIND_FIELDS) ?? 'record';
         const id = firstString(v, GENERIC_ID_FIELDS);
-        const parentId = firstString(v, GENERIC_PARENT_FIELDS);
+        const parentId = firstString(v, GENERIC_PARENT_FIELDS) ?? openHandsCause(v);
         let time: number | null = null;
         for (const f of TIME_FIELDS) if ((time = parseTime(v[f])) !== null) break;
         const statusWord = typeof v.status === 'string' ? v.status : typeof v.level === 'string' ? v.level : null;
