@@ -21,7 +21,10 @@ function sniffGemini(sample: SniffSample): SniffResult {
   const { values } = sample;
   const dialect = geminiDialect(values, sample.document);
   const pathHint = /\/\.gemini\/tmp\/.*\/chats\//.test(sample.path) ? 0.03 : 0;
-  if (dialect === 'json-output') return { confidence: 0.9, reason: 'Gemini CLI --output-format json: response and stats.models', dialect };
+  if (dialect === 'json-output') {
+    const stats = isObj((values[0] as Obj).stats);
+    return { confidence: stats ? 0.9 : 0.6, reason: stats ? 'Gemini CLI --output-format json: response and stats.models' : 'Gemini CLI --output-format json error: {session_id, error: {type, message}}', dialect };
+  }
   if (dialect === 'chat-recording-json') return { confidence: 0.9 + pathHint, reason: 'Gemini CLI chat recording document: sessionId and messages', dialect };
   if (dialect === 'chat-recording') {
     const kinds = values.map(recordingLineKind);
@@ -59,6 +62,9 @@ class JsonOutputBuilder implements EventBuilder {
     }
     const tools = isObj(v.stats) && isObj(v.stats.tools) ? v.stats.tools : {};
     this.total = { inputTokens, outputTokens, toolCalls: typeof tools.totalCalls === 'number' ? tools.totalCalls : 0 };
+    if (Array.isArray(v.warnings)) {
+      for (const w of v.warnings) if (typeof w === 'string') emit({ kind: 'warning', category: 'message', status: 'warning', parentIndex: session, group: id, label: label('warning:', short(w, 80)) }, locate(rec, '"warnings"'));
+    }
     if (isObj(v.error)) {
       const draft: EventDraft = { kind: 'error', category: 'error', status: 'error', parentIndex: session, group: id, label: label('error:', short(str(v.error, 'message') ?? '', 80)) };
       emit(draft, locate(rec, '"error"'));

@@ -39,9 +39,16 @@ export function isStreamEvent(v: unknown): v is Obj {
   return isObj(v) && typeof v.type === 'string' && GEMINI_STREAM_TYPES.has(v.type) && typeof v.timestamp === 'string';
 }
 
-/** True for the one document `--output-format json` writes (`{session_id?, response, stats}`). */
+const JSON_OUTPUT_KEYS: ReadonlySet<string> = new Set(['session_id', 'response', 'stats', 'error', 'warnings']);
+
+/**
+ * True for the one document `--output-format json` writes (`JsonFormatter.format`): `{session_id?, response, stats,
+ * warnings?}`, or on failure `{session_id?, error: {type, message, code?}}` without stats.
+ */
 export function isJsonOutput(v: unknown): v is Obj {
-  return isObj(v) && isObj(v.stats) && isObj(v.stats.models) && ('response' in v || 'error' in v);
+  if (!isObj(v) || !Object.keys(v).every((k) => JSON_OUTPUT_KEYS.has(k))) return false;
+  if (isObj(v.stats) && isObj(v.stats.models)) return 'response' in v || 'error' in v;
+  return isObj(v.error) && typeof v.error.type === 'string' && typeof v.error.message === 'string';
 }
 
 /** True for an older whole-document `.json` recording (`{sessionId, projectHash, messages: […]}`). */

@@ -71,7 +71,9 @@ function verifyGemini(lines: GeminiLine[]): Finding[] {
   for (const l of lines) if (l.notObject) out.push(f('gemini-cli/line-json', 'error', l.line, `The line is ${l.notObject}, expected a JSON object.`));
   const first = lines.find((l) => !l.notObject);
   const stream = first?.kind.startsWith('stream:') ?? false;
-  if (first && stream && first.kind !== 'stream:init') out.push(f('gemini-cli/header-first', 'warning', first.line, `The stream starts with a ${first.kind.slice(7)} event, not init: the head of the output is missing.`));
+  // A run that fails before it starts (bad auth, bad flags) writes only a result or error event: nothing was cut.
+  const failedEarly = lines.every((l) => l.kind === 'stream:result' || l.kind === 'stream:error' || l.notObject);
+  if (first && stream && first.kind !== 'stream:init' && !failedEarly) out.push(f('gemini-cli/header-first', 'warning', first.line, `The stream starts with a ${first.kind.slice(7)} event, not init: the head of the output is missing.`));
   if (first && !stream && first.kind !== 'header' && first.kind !== 'set') out.push(f('gemini-cli/header-first', 'warning', first.line, `The recording starts with a ${first.kind} line, not the session header: the head of the file is missing.`));
   let uses = 0;
   for (const l of lines) {

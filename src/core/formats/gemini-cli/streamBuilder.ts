@@ -123,8 +123,9 @@ export class StreamBuilder implements EventBuilder {
     }
     const status: EventStatus = v.status === 'error' ? 'error' : 'ok';
     const duration = num(s, 'duration_ms');
+    const err = isObj(v.error) && typeof v.error.message === 'string' ? short(v.error.message, 60) : null;
     emit({ kind: 'result', category: 'run', status, time, durationMs: duration, parentIndex: this.session >= 0 ? this.session : null, group: this.sessionId,
-      label: label('result', str(v, 'status'), formatTokens(inTok, outTok), duration !== null ? formatDuration(duration) : null) }, rec);
+      label: label('result', str(v, 'status'), formatTokens(inTok, outTok), duration !== null ? formatDuration(duration) : null, err && `error: ${err}`) }, rec);
   }
 
   private parent(): number | null {
