@@ -194,7 +194,11 @@ function sniffOtlp(sample: SniffSample): SniffResult {
     'otlp-json': 'OTLP/JSON with resourceSpans', 'otlp-snake-case': 'OTLP protobuf-JSON with snake_case names', 'jaeger-api-v3': 'a Jaeger API v3 reply with resourceSpans',
     'jaeger-ui': 'Jaeger UI JSON (traceID, spans, processes)', 'python-console': 'spans of the Python SDK ConsoleSpanExporter', 'otlp-logs': 'OTLP/JSON logs with resourceLogs', 'otlp-metrics': 'OTLP/JSON metrics with resourceMetrics',
   };
-  return { confidence: Math.min(1, 0.9 + 0.07 * share + nameHint - foreign), reason: `${sample.document ? 'a document of' : 'JSON lines of'} ${what[shapes[0]]}`, dialect: dialectOf(shapes, sample) };
+  // The plain export keeps the reason it always had (it is shown to users and scripts may match it).
+  const reason = shapes[0] === 'otlp-json'
+    ? sample.document ? 'an OTLP/JSON document with resourceSpans' : 'JSON lines of OTLP/JSON documents with resourceSpans'
+    : `${sample.document ? 'a document of' : 'JSON lines of'} ${what[shapes[0]]}`;
+  return { confidence: Math.min(1, 0.9 + 0.07 * share + nameHint - foreign), reason, dialect: dialectOf(shapes, sample) };
 }
 
 /** OTLP/JSON traces: one document or one document per line; every span becomes an event. */
