@@ -200,6 +200,33 @@ describe('otlp shapes of the corpus', () => {
     });
   });
 
+  it('reads Jaeger UI JSON wrapped in {"data": [...]} like the bare trace', async () => {
+    const src = resolve('../shared/corpus/outside/jaeger-ui/ui_01.json');
+    const trace = JSON.parse(readFileSync(src, 'utf8'));
+    const wrapped = JSON.stringify({ data: [trace], total: 0, limit: 0, offset: 0, errors: null }, null, 2);
+    await withTemp(wrapped, 'jaeger.json', async (p) => {
+      const m = await loadTrace(p);
+      assert.equal(summarize(m).dialect, 'jaeger-ui');
+      assertTreeFollows(m, plainSpans([{ data: [trace] }]));
+    });
+  });
+
+  it('reads a collector file that mixes trace and log export requests, one per line', async () => {
+    const traces = readFileSync(resolve('test/corpus/otel-js-2.12.1/otlp-traces.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+    const logs = JSON.stringify(JSON.parse(readFileSync(resolve('test/corpus/otel-js-2.12.1/otlp-logs.json'), 'utf8')));
+    const metrics = JSON.stringify({ resourceMetrics: [{ resource: {}, scopeMetrics: [] }] });
+    await withTemp([traces[0], logs, traces[1], metrics].join('\n') + '\n', 'collector.jsonl', async (p) => {
+      const m = await loadTrace(p);
+      assert.equal(m.format, 'otlp');
+      const byLine = [1, 2, 3, 4].map((l) => Array.from({ length: m.events.size }, (_, i) => i).filter((i) => m.events.lineOf(i) === l).length);
+      const spansPerLine = traces.map((l) => plainSpans([JSON.parse(l)]).length);
+      const logCount = JSON.parse(logs).resourceLogs[0].scopeLogs.reduce((n: number, s: Obj) => n + s.logRecords.length, 0);
+      assert.deepEqual(byLine, [spansPerLine[0], logCount, spansPerLine[1], 1]);
+      assert.equal(m.events.kindOf(m.events.size - 1), 'metrics');
+      assert.ok((await runChecks(m, 'verify')).ok);
+    });
+  });
+
   it('does not take HTTP or database spans for tool calls', async () => {
     const m = await loadTrace(resolve('test/fixtures/otlp/python-console-spans.json'));
     const http = treeJson(m).nodes.find((n) => n.label.startsWith('POST /exec'))!;
