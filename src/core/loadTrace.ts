@@ -99,8 +99,8 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     for (const rec of doc.records) builder.add(rec, (d, r) => emit(d, r ?? rec));
     appendAll(diagnostics, builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []);
     for (const g of doc.gaps ?? []) {
-      diagnostics.push(g);
-      malformed.push({ line: g.line, offset: 0, length: 0, message: g.message });
+      diagnostics.push(g.finding);
+      malformed.push({ line: g.finding.line, offset: g.offset, length: 0, message: g.finding.message });
     }
     const tree = buildTree(table, diagnostics);
     await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
@@ -217,7 +217,7 @@ function finishModel(x: FinishInput): TraceModel {
  * multi-line document (an OTLP export, a JSON array of events). Reads it whole (up to a cap) and returns its
  * records: the elements of a top-level array, or the object itself.
  */
-export async function tryReadDocument(path: string, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number; gaps?: Finding[] } | null> {
+export async function tryReadDocument(path: string, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number; gaps?: { finding: Finding; offset: number }[] } | null> {
   const head = (await readHead(path, 64 * 1024)).toString('utf8').replace(/^\uFEFF/, '');
   const firstLine = head.split('\n').find((l) => l.trim() !== '');
   if (firstLine === undefined) return null;
@@ -263,7 +263,7 @@ export async function tryReadDocument(path: string, maxBytes: number): Promise<{
     return lineAt(pos);
   };
   const size8 = Buffer.byteLength(text);
-  if (parts) return { records: concatenatedRecords(text, parts, lineAt, locate), lineCount: lineStarts.length, gaps: gapFindings(parts, lineAt, lineStarts.length) };
+  if (parts) return { records: concatenatedRecords(text, parts, lineAt, locate), lineCount: lineStarts.length, gaps: gapFindings(text, parts, lineAt, lineStarts.length) };
   const records: SourceRecord[] = Array.isArray(value)
     ? value.map((v) => ({ value: v, line: 1, offset: 0, length: size8, locate }))
     : [{ value, line: 1, offset: 0, length: size8, locate }];
@@ -284,12 +284,13 @@ function concatenatedRecords(text: string, { values: parts }: ConcatenatedJson, 
   });
 }
 
-/** A torn last value or a damaged one in concatenated JSON values, at the line where it starts. */
-function gapFindings(parts: ConcatenatedJson, lineAt: (pos: number) => number, lineCount: number): Finding[] {
+/** A torn last value or a damaged one in concatenated JSON values, at the line (and byte) where it starts. */
+function gapFindings(text: string, parts: ConcatenatedJson, lineAt: (pos: number) => number, lineCount: number): { finding: Finding; offset: number }[] {
   return parts.gaps.map((g) => {
     const line = lineAt(g.start);
-    return g.torn
-      ? { rule: 'parse/torn-tail', severity: 'warning' as const, line, message: `The last JSON value (lines ${line}–${lineCount}) is cut off: the file ends inside it (a write still in progress, or a truncated copy).` }
-      : { rule: 'parse/invalid-json', severity: 'error' as const, line, message: `The JSON value that starts on line ${line} does not parse; reading went on at the next value.` };
+    const finding: Finding = g.torn
+      ? { rule: 'parse/torn-tail', severity: 'warning', line, message: `The last JSON value (lines ${line}–${lineCount}) is cut off: the file ends inside it (a write still in progress, or a truncated copy).` }
+      : { rule: 'parse/invalid-json', severity: 'error', line, message: `The JSON value that starts on line ${line} does not parse; reading went on at the next value.` };
+    return { finding, offset: Buffer.byteLength(text.slice(0, g.start)) };
   });
 }
