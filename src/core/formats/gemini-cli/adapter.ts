@@ -1,7 +1,7 @@
 import { EventDraft } from '../../model';
 import { isObj, label, Obj, short, str } from '../common';
 import { Emit, EventBuilder, FormatAdapter, FormatTotals, SniffResult, SniffSample, SourceRecord } from '../../format';
-import { GeminiDialect, isJsonOutput, isRecordingDocument, isRecordingHeader, isRecordingMessage, isStreamEvent, recordingLineKind } from './geminiRecords';
+import { GEMINI_MESSAGE_TYPES, GeminiDialect, isJsonOutput, isRecordingDocument, isRecordingHeader, isRecordingMessage, isStreamEvent, recordingLineKind } from './geminiRecords';
 import { RecordingBuilder } from './recordingBuilder';
 import { StreamBuilder } from './streamBuilder';
 
@@ -29,9 +29,11 @@ function sniffGemini(sample: SniffSample): SniffResult {
   if (dialect === 'chat-recording') {
     const kinds = values.map(recordingLineKind);
     const known = kinds.filter((k) => k !== 'unknown').length / values.length;
-    const messages = values.filter(isRecordingMessage).length;
+    const messages = values.filter((v) => isRecordingMessage(v) && GEMINI_MESSAGE_TYPES.has(String(v.type))).length;
     const header = isRecordingHeader(values[0]) && typeof (values[0] as Obj).startTime === 'string';
-    return { confidence: Math.min(1, (header ? 0.9 : 0.7) + 0.07 * known + (messages > 0 ? 0.02 : 0) + pathHint), reason: 'Gemini CLI chat recording: session header, messages and $set lines', dialect };
+    // Without the header (a cut head), `$set` lines alone are too common a shape: Gemini messages must vouch for it.
+    const base = header ? 0.9 : messages > 0 ? 0.7 : 0.3;
+    return { confidence: Math.min(1, base + 0.07 * known + (messages > 0 ? 0.02 : 0) + pathHint), reason: 'Gemini CLI chat recording: session header, messages and $set lines', dialect };
   }
   if (dialect === 'stream-json') {
     const share = values.filter(isStreamEvent).length / values.length;

@@ -47,7 +47,30 @@ function conversationOf(jsonl: string): Obj {
   return { ...meta, messages: [...messages.values()] };
 }
 
+/** Every JSON file of both corpora and the samples outside the Gemini CLI folders. */
+function otherFiles(): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const n of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, n.name);
+      if (n.isDirectory()) {
+        if (!n.name.startsWith('gemini-cli-') && n.name !== 'blobs') walk(p);
+      } else if (/\.jsonl?$/.test(n.name) && n.name !== 'bundle.json') out.push(p);
+    }
+  };
+  for (const r of ['../shared/corpus', 'test/corpus', 'samples']) walk(resolve(r));
+  return out;
+}
+
 describe('gemini-cli dialects', () => {
+  it('claims no file of another format, and not bare {"$set": …} lines', async () => {
+    for (const f of otherFiles()) {
+      const m = await loadTrace(f);
+      assert.ok(!m.detection.candidates.some((c) => c.format === 'gemini-cli' && c.confidence >= 0.5), `${f}: ${JSON.stringify(m.detection.candidates)}`);
+    }
+    await withTemp('{"$set":{"a":1}}\n{"$set":{"b":2}}\n', 'updates.jsonl', async (p) => assert.equal((await loadTrace(p)).format, 'generic'));
+  });
+
   it('reads an older whole-document .json recording: each message once, at the line of its id, calls under it', async () => {
     const conv = conversationOf(readFileSync(toolRecording(), 'utf8'));
     const text = JSON.stringify(conv, null, 2);
