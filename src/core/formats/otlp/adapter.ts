@@ -5,7 +5,7 @@ import { LocateBudget } from '../locateBudget';
 import { attributeMap, forEachOtlpEvent, isOtlpDocument, nanosToMs, OtlpPlaceholder, OtlpSpanRef, parentSpanIdOf, spanDurationMs, spanKey } from './otlpSpans';
 import { describeLog } from './otlpLogs';
 import { OtlpShape, readOtlpRecord } from './otlpShapes';
-import { spanSourceOf } from './spanSource';
+import { SpanSource, spanSourceOf } from './spanSource';
 import { EventBuilder, FormatAdapter, FormatTotals, SniffResult, SniffSample, SourceRecord } from '../../format';
 
 const INFERENCE_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content', 'embeddings', 'completion']);
@@ -160,12 +160,12 @@ function placeholder(value: unknown, p: OtlpPlaceholder): EventDraft {
 }
 
 /**
- * Points a span of a multi-line document at its own line, by its `spanId`. When it cannot be found (or the locate
- * budget is spent on a huge export) the span keeps the line of the span before it, so lines never go backwards.
+ * Points a span of a multi-line document at its own line, by its `spanId` (a log record by its `timeUnixNano`).
+ * When it cannot be found (or the locate budget is spent on a huge export) the element keeps the line of the one
+ * before it, so lines never go backwards.
  */
-function spanRecord(rec: SourceRecord, span: Obj, budget: LocateBudget, last: { line: number }): SourceRecord {
+function placedRecord(rec: SourceRecord, src: SpanSource | null, budget: LocateBudget, last: { line: number }): SourceRecord {
   if (!rec.locate) return rec;
-  const src = spanSourceOf(span);
   const key = src ? JSON.stringify(src.key) : null;
   const id = src ? JSON.stringify(src.value) : null;
   const found = id === null ? null : budget.locate(rec, `${key}: ${id}`) ?? budget.locate(rec, `${key}:${id}`);
@@ -217,13 +217,14 @@ export const otlpAdapter: FormatAdapter = {
           (ref) => {
             const { draft, toolCall } = describeSpan(ref);
             totals.add(draft, toolCall);
-            emit(draft, spanRecord(rec, ref.span, budget, last));
+            emit(draft, placedRecord(rec, spanSourceOf(ref.span), budget, last));
           },
           (p) => emit(placeholder(rec.value, p), rec),
           (ref) => {
             const { draft, toolCall } = describeLog(ref);
             totals.add(draft, toolCall);
-            emit(draft, rec);
+            const t = ref.log.timeUnixNano;
+            emit(draft, placedRecord(rec, typeof t === 'string' ? { key: 'timeUnixNano', value: t } : null, budget, last));
           },
         );
       },

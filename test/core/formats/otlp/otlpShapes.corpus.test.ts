@@ -158,6 +158,12 @@ describe('otlp shapes of the corpus', () => {
       assert.deepEqual(m.events.mentionsOf(i).find((x) => x.field === 'spanId')?.id, `${r.traceId}/${r.spanId}`);
     });
     assert.equal(summarize(m).totals.toolCalls, records.filter((r: Obj) => r.eventName === 'gen_ai.tool.message').length);
+    const pretty = JSON.stringify(doc, null, 2);
+    await withTemp(pretty, 'logs.json', async (p) => {
+      const pm = await loadTrace(p);
+      const lines = pretty.split('\n');
+      records.forEach((r: Obj, i: number) => assert.ok(lines[pm.events.lineOf(i) - 1].includes(`"timeUnixNano": "${r.timeUnixNano}"`), `log ${i}`));
+    });
   });
 
   it('finds a torn tail and a damaged value in console spans at the line they start, and keeps the other spans', async () => {
