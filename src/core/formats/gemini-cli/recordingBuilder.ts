@@ -20,6 +20,9 @@ interface Entry {
 export class RecordingBuilder implements EventBuilder {
   private readonly entries: (Entry | null)[] = [];
   private readonly byId = new Map<string, number>();
+  /** The conversation as the CLI's loader holds it (insertion order), to know what a `$rewindTo` took back. */
+  private readonly live = new Map<string, true>();
+  private readonly rewound = new Set<string>();
   private readonly totalsSeen: Totals = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, thoughtsTokens: 0, toolCalls: 0, messageUpdates: 0, restatedMessages: 0, sawTokens: false };
 
   add(rec: SourceRecord): void {
@@ -28,7 +31,11 @@ export class RecordingBuilder implements EventBuilder {
     if (!isObj(v)) return this.push({ kind, rec, value: { value: v } });
     if (kind === 'message') return this.pushMessage(rec, v);
     this.push({ kind, rec, value: v });
-    if (kind === 'set' && isObj(v.$set) && Array.isArray(v.$set.messages)) for (const m of v.$set.messages) this.restate(rec, m);
+    if (kind === 'rewind') this.rewind(String(v.$rewindTo));
+    if (kind === 'set' && isObj(v.$set) && Array.isArray(v.$set.messages)) {
+      this.live.clear();
+      for (const m of v.$set.messages) this.restate(rec, m);
+    }
   }
 
   /** Adds the messages of an older whole-document `.json` recording, each at its own line. */
@@ -46,8 +53,20 @@ export class RecordingBuilder implements EventBuilder {
     this.entries.push(e);
   }
 
+  /** `$rewindTo: id` drops that message and every later one from the conversation (they stay in the tree, marked). */
+  private rewind(target: string): void {
+    const ids = [...this.live.keys()];
+    const at = ids.indexOf(target);
+    for (const id of at < 0 ? ids : ids.slice(at)) {
+      this.live.delete(id);
+      this.rewound.add(id);
+    }
+  }
+
   private pushMessage(rec: SourceRecord, m: Obj): void {
     const id = m.id as string;
+    this.live.set(id, true);
+    this.rewound.delete(id);
     const before = this.byId.get(id);
     if (before !== undefined) {
       this.entries[before] = null;
@@ -59,12 +78,14 @@ export class RecordingBuilder implements EventBuilder {
 
   private restate(rec: SourceRecord, m: unknown): void {
     if (!isRecordingMessage(m)) return;
+    this.live.set(m.id as string, true);
+    this.rewound.delete(m.id as string);
     if (this.byId.has(m.id as string)) this.totalsSeen.restatedMessages++;
     else this.pushMessage(rec, m);
   }
 
   finish(emit: Emit): [] {
-    const s = new RecordingEmitter(emit, this.totalsSeen);
+    const s = new RecordingEmitter(emit, this.totalsSeen, this.rewound);
     for (const e of this.entries) if (e) s.entry(e);
     return [];
   }
@@ -91,7 +112,17 @@ class RecordingEmitter {
   private turn = -1;
   private readonly tools = new Map<string, number>();
 
-  constructor(private readonly emit: Emit, private readonly totals: Totals) {}
+  constructor(
+    private readonly emitDraft: Emit,
+    private readonly totals: Totals,
+    private readonly rewound: ReadonlySet<string>,
+  ) {}
+
+  /** Emits, marking messages a later `$rewindTo` took back out of the conversation. */
+  private emit: Emit = (draft, rec) => {
+    const rewound = draft.id != null && this.rewound.has(draft.id) && draft.category !== 'tool';
+    return this.emitDraft(rewound ? { ...draft, label: `${draft.label} (rewound)` } : draft, rec);
+  };
 
   entry(e: Entry): void {
     if (e.kind === 'message') return this.message(e);

@@ -92,6 +92,22 @@ describe('gemini-cli dialects', () => {
     });
   });
 
+  it('marks the messages a $rewindTo took back, and keeps them in the tree', async () => {
+    const lines = readFileSync(toolRecording(), 'utf8').split('\n').filter((l) => l !== '');
+    const prompt = lines.map((l) => JSON.parse(l)).find((v) => v.type === 'user' && v.content?.[0]?.text && !v.content[0].text.startsWith('<session_context>'))!;
+    const again = { id: 'after-rewind', timestamp: '2026-12-01T17:00:00.000Z', type: 'user', content: [{ text: 'Try again.' }] };
+    const text = [...lines, JSON.stringify({ $rewindTo: prompt.id }), JSON.stringify(again)].join('\n') + '\n';
+    await withTemp(text, 'session-x.jsonl', async (p) => {
+      const m = await loadTrace(p);
+      const nodes = treeJson(m).nodes.filter((n) => n.kind !== '$set');
+      const from = lines.findIndex((l) => JSON.parse(l).id === prompt.id) + 1;
+      for (const n of nodes) {
+        const message = n.kind === 'user' || n.kind === 'gemini' || n.kind === 'tool_result';
+        assert.equal(/\(rewound\)$/.test(n.label), message && n.line >= from && n.id !== 'after-rewind', `${n.kind} line ${n.line}`);
+      }
+    });
+  });
+
   it('reads a subagent recording (kind "subagent") like a main one', async () => {
     const text = readFileSync(toolRecording(), 'utf8').replace('"kind":"main"', '"kind":"subagent"');
     await withTemp(text, 'f00dcafe-0000-4000-8000-000000000000.jsonl', async (p) => {
