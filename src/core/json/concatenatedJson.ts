@@ -23,8 +23,9 @@ export interface ConcatenatedJson {
  * Splits a text made of JSON objects or arrays written one after another, each possibly over many lines, as the
  * Python SDK's ConsoleSpanExporter prints spans (`json.dumps(span, indent=4)` plus a newline each). A value that
  * does not parse becomes a gap, and reading goes on at the next line that starts with `{` or `[`, so one damaged
- * span costs one finding, not one per line. Returns null unless at least two values parse and they outnumber the
- * gaps (anything else is left to the line reader). One pass, no recursion: brackets are counted outside strings.
+ * span costs one finding, not one per line. Returns null unless at least two values parse, they outnumber the gaps
+ * and each spans several lines: JSON Lines with a damaged first line are left to the line reader, which reports
+ * that one line. One pass, no recursion: brackets are counted outside strings.
  */
 export function splitConcatenatedJson(text: string): ConcatenatedJson | null {
   const values: ConcatenatedValue[] = [];
@@ -37,6 +38,8 @@ export function splitConcatenatedJson(text: string): ConcatenatedJson | null {
     const end = text[i] === '{' || text[i] === '[' ? valueEnd(text, i) : -1;
     const value = end < 0 ? undefined : tryParse(text.slice(i, end));
     if (value !== undefined) {
+      const nl = text.indexOf('\n', i);
+      if (nl < 0 || nl >= end) return null;
       values.push({ value: value.v, start: i, end });
       i = end;
       continue;
