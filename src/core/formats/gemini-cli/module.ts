@@ -6,6 +6,7 @@ import { geminiCliRules } from './rules';
 export const geminiCliFormat: FormatModule = {
   ...geminiCliAdapter,
   groupNoun: 'session',
+  fileNamePatterns: ['**/.gemini/tmp/**/chats/*.jsonl', '**/.gemini/tmp/**/chats/*.json'],
   rules: geminiCliRules,
   verificationScope:
     'Gemini CLI files have no hash chain: proves the line shape, the session header or init event, and that a stream\'s tool calls match its own result stats, nothing about the content.',
