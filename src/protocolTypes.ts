@@ -35,6 +35,8 @@ export interface RowData {
   offsetMs: number | null;
   /** Worst finding on this event's line (loader diagnostics and check results). */
   badge?: Severity;
+  /** Compact view of linear chains: the event's real parent is the row just above it (drawn as a thread). */
+  chained?: boolean;
   /** The event matches the current find query. */
   match?: boolean;
   /** Shown only as the ancestor of a row that passes the filter. */

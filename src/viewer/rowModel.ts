@@ -3,9 +3,11 @@
  * Pure and vscode-free. Rows live in one Int32Array sized for every node, so expanding and collapsing are
  * `copyWithin` splices and a million rows never become a million objects.
  *
- * Nodes: events are 0..n-1; malformed line k is `-(k + 1)`. Malformed lines are roots, placed among the
- * root events in line order.
+ * Nodes: events are 0..n-1; malformed line k is `-(k + 1)`. A malformed line is shown where it sits in the
+ * file: as a sibling just before the next event of the file (same parent, in line order), or after the last
+ * event when nothing follows it (see malformedPlacement.ts).
  */
+import { MalformedPlacement, placeMalformed } from './malformedPlacement';
 
 /** What the projection needs from a loaded trace (see `treeSourceOf` in traceRows.ts). */
 export interface TreeSource {
@@ -19,6 +21,8 @@ export interface TreeSource {
   lineOf(i: number): number;
   /** 1-based lines of the malformed lines, ascending. */
   malformedLines: readonly number[];
+  /** Compact view: the event continues a linear chain (its real parent is the row above it). */
+  chained?(i: number): boolean;
 }
 
 const VISIBLE = 1;
@@ -38,11 +42,12 @@ export function malformedIndex(node: number): number {
 export class RowProjection {
   private rows: Int32Array;
   private count = 0;
-  private readonly top: Int32Array;
+  private readonly top: ArrayLike<number>;
   private readonly expandedNormal: Uint8Array;
   private expandedFiltered: Uint8Array | null = null;
   private mask: Uint8Array | null = null;
   private malformedPass = true;
+  private readonly bad: MalformedPlacement;
   /** Bumped on every change of the rows; pages carry it so stale ones are dropped. */
   version = 1;
 
@@ -50,7 +55,8 @@ export class RowProjection {
     const n = src.eventCount;
     this.rows = new Int32Array(n + src.malformedLines.length);
     this.expandedNormal = new Uint8Array(n);
-    this.top = mergeRoots(src);
+    this.bad = placeMalformed(src);
+    this.top = this.bad.childrenOf(-1, src.roots);
     this.rebuild();
   }
 
@@ -69,7 +75,15 @@ export class RowProjection {
     return this.rows.subarray(0, this.count).indexOf(node);
   }
   depthOf(node: number): number {
-    return node < 0 ? 0 : this.src.depth(node);
+    return node < 0 ? this.bad.depthOf(node) : this.src.depth(node);
+  }
+  /** The node's parent in the rows (the display parent in the compact view), -1 for roots. */
+  parentOf(node: number): number {
+    return node < 0 ? this.bad.parentOf(node) : this.src.parent(node);
+  }
+  /** Compact view: the event's real parent is the row just above it. */
+  chained(node: number): boolean {
+    return node >= 0 && this.src.chained?.(node) === true;
   }
   isExpanded(node: number): boolean {
     return node >= 0 && this.expanded()[node] === 1;
@@ -78,7 +92,7 @@ export class RowProjection {
   hasChildren(node: number): boolean {
     if (node < 0) return false;
     if (this.mask) return (this.mask[node] & HAS_VISIBLE_CHILD) !== 0;
-    return this.src.childCount(node) > 0;
+    return this.src.childCount(node) > 0 || this.bad.hasUnder(node);
   }
   /** True when the row is shown only as an ancestor of rows that pass the filter. */
   isContext(node: number): boolean {
@@ -170,20 +184,21 @@ export class RowProjection {
     }
     const n = this.src.eventCount;
     const mask = new Uint8Array(n);
-    for (let i = 0; i < n; i++) {
-      if (!matches(i)) continue;
-      mask[i] |= VISIBLE | MATCHES;
-      // Walk up until an ancestor already marked: each edge is visited once.
-      let c = i;
-      let p = this.src.parent(c);
+    // Walk up until an ancestor already marked: each edge is visited once.
+    const markAncestors = (p: number) => {
       while (p >= 0) {
         mask[p] |= HAS_VISIBLE_CHILD;
         if (mask[p] & VISIBLE) break;
         mask[p] |= VISIBLE;
-        c = p;
-        p = this.src.parent(c);
+        p = this.src.parent(p);
       }
+    };
+    for (let i = 0; i < n; i++) {
+      if (!matches(i)) continue;
+      mask[i] |= VISIBLE | MATCHES;
+      markAncestors(this.src.parent(i));
     }
+    if (malformedPass) for (let k = 0; k < this.src.malformedLines.length; k++) markAncestors(this.bad.parentOf(malformedNode(k)));
     this.mask = mask;
     this.expandedFiltered = new Uint8Array(n);
     for (let i = 0; i < n; i++) if (mask[i] & HAS_VISIBLE_CHILD) this.expandedFiltered[i] = 1;
@@ -193,9 +208,9 @@ export class RowProjection {
   /** Expands the ancestors of `node` so it becomes a row; returns its row, or -1 when the filter hides it. */
   reveal(node: number): number {
     if (!this.passes(node)) return -1;
-    if (node >= 0) {
+    {
       const chain: number[] = [];
-      for (let p = this.src.parent(node); p >= 0; p = this.src.parent(p)) chain.push(p);
+      for (let p = this.parentOf(node); p >= 0; p = this.src.parent(p)) chain.push(p);
       const exp = this.expanded();
       let changed = false;
       for (let k = chain.length - 1; k >= 0; k--) {
@@ -231,12 +246,12 @@ export class RowProjection {
   }
 
   private forVisibleChildren(i: number, f: (c: number) => void): void {
-    const ch = this.src.children(i);
+    const ch = this.bad.childrenOf(i, this.src.children(i));
     for (let k = 0; k < ch.length; k++) if (this.passes(ch[k])) f(ch[k]);
   }
 
   private pushChildrenReversed(i: number, stack: number[]): void {
-    const ch = this.src.children(i);
+    const ch = this.bad.childrenOf(i, this.src.children(i));
     for (let k = ch.length - 1; k >= 0; k--) if (this.passes(ch[k])) stack.push(ch[k]);
   }
 
@@ -266,19 +281,4 @@ export class RowProjection {
     this.rows.copyWithin(row + 1, end, this.count);
     this.count -= end - row - 1;
   }
-}
-
-/** Root events and malformed lines, merged in line order. */
-function mergeRoots(src: TreeSource): Int32Array {
-  const roots = src.roots;
-  const bad = src.malformedLines;
-  const out = new Int32Array(roots.length + bad.length);
-  let r = 0;
-  let m = 0;
-  let k = 0;
-  while (r < roots.length || m < bad.length) {
-    if (m >= bad.length || (r < roots.length && src.lineOf(roots[r]) <= bad[m])) out[k++] = roots[r++];
-    else out[k++] = malformedNode(m++);
-  }
-  return out;
 }

@@ -46,7 +46,7 @@ export function buildRows(
   const out: RowData[] = [];
   for (let r = from; r < to; r++) {
     const node = rows.nodeAt(r);
-    out.push(node < 0 ? malformedRow(model.malformed[malformedIndex(node)], node, deco) : eventRow(model, rows, node, deco, traceStartMs));
+    out.push(node < 0 ? malformedRow(model.malformed[malformedIndex(node)], node, rows, deco) : eventRow(model, rows, node, deco, traceStartMs));
   }
   return out;
 }
@@ -56,7 +56,7 @@ function eventRow(model: TraceModel, rows: RowProjection, i: number, deco: RowDe
   const row: RowData = {
     node: i,
     line: e.line,
-    depth: model.tree.depth(i),
+    depth: rows.depthOf(i),
     parent: e.parent,
     kind: e.kind,
     category: e.category,
@@ -73,6 +73,7 @@ function eventRow(model: TraceModel, rows: RowProjection, i: number, deco: RowDe
   if (badge) row.badge = badge;
   if (deco.isMatch(i)) row.match = true;
   if (rows.isContext(i)) row.context = true;
+  if (rows.chained(i)) row.chained = true;
   const spans = labelIdSpans(model, i, e.label);
   if (spans.length > 0) row.idSpans = spans;
   return row;
@@ -106,12 +107,12 @@ export function labelIdSpans(model: TraceModel, i: number, label: string): IdSpa
   return found.sort((a, b) => a.start - b.start).slice(0, MAX_ID_SPANS);
 }
 
-function malformedRow(m: MalformedLine, node: number, deco: RowDecorations): RowData {
+function malformedRow(m: MalformedLine, node: number, rows: RowProjection, deco: RowDecorations): RowData {
   const row: RowData = {
     node,
     line: m.line,
-    depth: 0,
-    parent: -1,
+    depth: rows.depthOf(node),
+    parent: rows.parentOf(node),
     kind: 'unparseable line',
     category: 'error',
     label: m.message,

@@ -78,7 +78,7 @@ describe('viewer session: paging and state', () => {
     const page = await rowsOf(s, host);
     assert.deepEqual(
       page.rows.map((r) => [r.line, r.depth, r.kind]),
-      [[1, 0, 'session_start'], [2, 1, 'user_message'], [3, 1, 'inference'], [4, 2, 'tool_call'], [5, 3, 'tool_result'], [7, 1, 'approval'], [8, 1, 'inference'], [9, 2, 'tool_call'], [10, 2, 'tool_call'], [12, 1, 'session_end'], [6, 0, 'unparseable line'], [11, 0, 'orphan']],
+      [[1, 0, 'session_start'], [2, 1, 'user_message'], [3, 1, 'inference'], [4, 2, 'tool_call'], [5, 3, 'tool_result'], [6, 1, 'unparseable line'], [7, 1, 'approval'], [8, 1, 'inference'], [9, 2, 'tool_call'], [10, 2, 'tool_call'], [12, 1, 'session_end'], [11, 0, 'orphan']],
     );
     const inf = page.rows[2];
     assert.equal(inf.tokensIn, 1200);
@@ -87,9 +87,10 @@ describe('viewer session: paging and state', () => {
     assert.equal(inf.hasChildren, true);
     assert.equal(inf.expanded, true);
     assert.equal(page.rows[4].status, 'error');
-    const bad = page.rows[10];
+    const bad = page.rows[5];
     assert.equal(bad.malformed, true);
     assert.equal(bad.node, malformedNode(0));
+    assert.equal(bad.parent, 0, 'the bad line sits in the session, before the event that follows it in the file');
     assert.equal(bad.badge, 'error');
     assert.equal(page.rows[11].badge, 'warning', 'dangling parent');
   });
@@ -111,7 +112,7 @@ describe('viewer session: paging and state', () => {
     assert.equal(st.totalRows, 10);
     assert.deepEqual(st.expandedLines, [1, 4, 8], 'expanded events by line, for the persisted state');
     await s.handle({ type: 'collapseAll' });
-    assert.equal(last(host, 'rowsState').totalRows, 3);
+    assert.equal(last(host, 'rowsState').totalRows, 2, 'the session and the orphan: the bad line 6 is inside the session');
     await s.handle({ type: 'expandAll' });
     assert.equal(last(host, 'rowsState').expandedAll, true);
     assert.equal(last(host, 'rowsState').totalRows, 12);
@@ -166,7 +167,7 @@ describe('viewer session: paging and state', () => {
     assert.deepEqual(rows.map((r) => [r.line, r.context === true]), [[1, true], [3, true], [4, true], [5, false], [6, false]]);
     await s.handle({ type: 'setFilter', filter: { kinds: [], status: 'problems' } });
     rows = (await rowsOf(s, host)).rows;
-    assert.deepEqual(rows.map((r) => r.line), [1, 3, 4, 5, 7, 8, 10, 6, 11]);
+    assert.deepEqual(rows.map((r) => r.line), [1, 3, 4, 5, 6, 7, 8, 10, 11]);
     await s.handle({ type: 'setFilter', filter: { kinds: ['inference'], status: 'all' } });
     rows = (await rowsOf(s, host)).rows;
     assert.deepEqual(rows.map((r) => r.line), [1, 3, 8]);

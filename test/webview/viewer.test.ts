@@ -15,12 +15,12 @@ describe('trace viewer webview (Chromium)', function () {
   this.timeout(120_000);
   const { view } = viewerSuite();
 
-  it('shows rows in tree order with columns, status colours and the malformed line among the roots', async () => {
+  it('shows rows in tree order with columns, status colours and the malformed line where it sits in the file', async () => {
     const v = await view(SAMPLE, { format: 'generic' });
     const labels = await v.rowLabels();
     assert.equal(labels.length, 12);
     assert.deepEqual(labels.slice(0, 4), ['session_start', 'user_message', 'inference 1.5 s 1.2k→340 tokens', 'tool_call http.get 12 ms']);
-    assert.match(labels[10], /not valid JSON/);
+    assert.match(labels[5], /not valid JSON/, 'line 6 is listed between lines 5 and 7, not after the last event');
     const inf = await v.page.$eval('.row[data-line="3"]', (r: Any) => ({ dur: r.querySelector('.col-duration').textContent, tok: r.querySelector('.col-tokens').textContent, off: r.querySelector('.col-offset').textContent, level: r.getAttribute('aria-level'), expanded: r.getAttribute('aria-expanded') }));
     assert.deepEqual(inf, { dur: '1.5 s', tok: '1.2k→340', off: '+2.0 s', level: '2', expanded: 'true' });
     assert.ok(await v.page.$('.row[data-line="5"].status-error'), 'the failed tool result is marked as an error');
