@@ -19,6 +19,11 @@ interface Expansion {
   all: boolean;
   /** Expanded events by line (when touched and not all). */
   lines: number[];
+  /**
+   * Untouched, but the branches a quick first look showed open (by line): the full model keeps them open on
+   * top of its own default, so finishing the index does not collapse what the user was reading.
+   */
+  carried?: number[];
 }
 
 /** See the file comment. */
@@ -45,6 +50,7 @@ export class SessionExpansion {
 
   /** Records the open branches of the current projection by line, before it is replaced. */
   capture(model: TraceModel, rows: RowProjection): void {
+    if (!this.state.touched && model.partial) this.state = { ...this.state, carried: rows.expandedNodes().map((i) => model.events.lineOf(i)) };
     if (!this.state.touched || this.state.all) return;
     this.state = { touched: true, all: false, lines: rows.expandedNodes().map((i) => model.events.lineOf(i)) };
   }
@@ -53,16 +59,13 @@ export class SessionExpansion {
   apply(model: TraceModel, rows: RowProjection): void {
     const s = this.state;
     if (s.touched && s.all) rows.expandAll();
-    else if (s.touched) {
-      const nodes: number[] = [];
-      for (const l of s.lines) {
-        const n = nodeAtLine(model, l);
-        if (n !== null && n >= 0) nodes.push(n);
-      }
-      rows.setExpandedNodes(nodes);
-    } else if (model.events.size <= this.expandAllMaxEvents) rows.expandAll();
-    else rows.expandToDepth(1);
-    this.state = { ...s, lines: [] };
+    else if (s.touched) rows.setExpandedNodes(nodesAt(model, s.lines));
+    else if (model.events.size <= this.expandAllMaxEvents) rows.expandAll();
+    else {
+      rows.expandToDepth(1);
+      if (s.carried) rows.setExpandedNodes([...rows.expandedNodes(), ...nodesAt(model, s.carried)]);
+    }
+    this.state = { touched: s.touched, all: s.all, lines: [] };
   }
 
   /** What the webview may persist: expanded lines when few enough, or "all". */
@@ -73,4 +76,14 @@ export class SessionExpansion {
     if (nodes.length > MAX_PERSISTED_EXPANDED) return { lines: null, all: false };
     return { lines: nodes.map((i) => model.events.lineOf(i)), all: false };
   }
+}
+
+/** The events on `lines` (first event of each line), skipping lines that hold none. */
+function nodesAt(model: TraceModel, lines: readonly number[]): number[] {
+  const nodes: number[] = [];
+  for (const l of lines) {
+    const n = nodeAtLine(model, l);
+    if (n !== null && n >= 0) nodes.push(n);
+  }
+  return nodes;
 }
