@@ -137,6 +137,28 @@ export interface CheckSummary {
   cancelled: boolean;
   /** For verification: what it proves for this format and what it cannot (plain text). */
   scope?: string;
+  /** For verification: the result by cause (chain, sequence, blobs, lines and links). */
+  integrity?: IntegrityView;
+}
+
+/** One part of a verification result: intact or not, and where it first fails. */
+export interface IntegrityPart {
+  errors: number;
+  warnings: number;
+  /** Line of the first error (else the first warning), or null. */
+  firstLine: number | null;
+}
+
+/**
+ * A verification result by cause. `chain` and `sequence` are present only for formats that have one (murmur
+ * has neither); `blobs` only when the trace references blobs or a blob finding exists.
+ */
+export interface IntegrityView {
+  chain?: IntegrityPart;
+  sequence?: IntegrityPart;
+  blobs?: IntegrityPart & { verified: number | null; missing: number; mismatched: number; other: number };
+  /** Lines parse, ids are unique, parents resolve. */
+  structure: IntegrityPart;
 }
 
 /** Integrity of a content blob (filled in by the blob resolver; `unresolved` until then). */

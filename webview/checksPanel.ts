@@ -2,11 +2,11 @@
 import type { CheckSummary, FindingView } from '../src/protocol';
 import { clear, el, icon, iconButton } from './dom';
 import { formatInt } from './format';
-import { describe } from './header';
+import { checkShort } from './checkWords';
 
 const MAX_SHOWN = 1000;
 type Source = FindingView['source'];
-const TITLES: Record<Source, string> = { load: 'While reading', verify: 'Chain verification', check: 'Conformance' };
+const TITLES: Record<Source, string> = { load: 'While reading', verify: 'Verification', check: 'Conformance' };
 
 /** See the file comment. */
 export class ChecksPanel {
@@ -62,7 +62,10 @@ export class ChecksPanel {
       if (!g || (g.findings.length === 0 && !g.summary)) continue;
       any = true;
       const head = el('div', { class: 'checks-group-title' }, el('span', { text: TITLES[source] }));
-      if (g.summary) head.appendChild(el('span', { class: `checks-group-summary ${describe(g.summary).cls}`, text: describe(g.summary).short }));
+      if (g.summary) {
+        const short = checkShort(g.summary);
+        head.appendChild(el('span', { class: `checks-group-summary ${short.cls}`, text: short.text }));
+      }
       this.list.appendChild(head);
       if (g.summary?.scope) this.list.appendChild(el('p', { class: 'checks-scope', text: g.summary.scope }));
       for (const f of g.findings.slice(0, MAX_SHOWN)) this.list.appendChild(this.item(f));

@@ -1,5 +1,6 @@
 /** The header: what the trace is (format, file, size of the run) and what the checks found. */
 import type { CheckSummary, HeaderInfo } from '../src/protocol';
+import { checkChips } from './checkWords';
 import { clear, el, icon } from './dom';
 import { formatBytes, formatCount, formatDuration, formatInt, formatTime, plural } from './format';
 
@@ -53,33 +54,21 @@ export class Header {
     clear(this.checks);
     for (const mode of ['verify', 'check'] as const) {
       const s = this.summaries.get(mode);
-      if (s) this.checks.appendChild(this.summaryChip(s));
+      if (s) this.checks.append(...this.summaryChips(s));
     }
   }
 
-  private summaryChip(s: CheckSummary): HTMLElement {
-    const { text, cls, iconName } = describe(s);
-    const b = el('button', { class: `check-chip ${cls}`, attrs: { type: 'button' }, title: s.mode === 'verify' ? `Chain verification: click to see the findings.\n\n${s.scope ?? ''}`.trim() : 'Conformance checks: click to see the findings' }, icon(iconName), ` ${text}`);
-    b.addEventListener('click', () => {
-      if (s.firstErrorLine !== null) this.host.revealLine(s.firstErrorLine);
-      this.host.showChecks();
+  private summaryChips(s: CheckSummary): HTMLElement[] {
+    const scope = s.mode === 'verify' && s.scope ? `\n\n${s.scope}` : '';
+    return checkChips(s).map((w) => {
+      const b = el('button', { class: `check-chip ${w.cls}`, attrs: { type: 'button' }, title: `${w.title}${w.line !== null ? ` Click to go to line ${w.line} and see the findings.` : ' Click to see the findings.'}${scope}` }, icon(w.iconName), ` ${w.text}`);
+      b.addEventListener('click', () => {
+        if (w.line !== null) this.host.revealLine(w.line);
+        this.host.showChecks();
+      });
+      return b;
     });
-    return b;
   }
-}
-
-/** The header's words for a check result; `short` drops the mode (for the Checks list, which titles it). */
-export function describe(s: CheckSummary): { text: string; short: string; cls: string; iconName: string } {
-  const cancelled = s.cancelled ? ' (cancelled)' : '';
-  const warn = s.warnings ? `, ${plural(s.warnings, 'warning')}` : '';
-  if (s.mode === 'verify') {
-    if (s.errors === 0) return { text: `chain intact: ${plural(s.checked, 'event')}${warn}${cancelled}`, short: `intact: ${plural(s.checked, 'event')}${warn}${cancelled}`, cls: 'ok', iconName: 'verified' };
-    const at = `broken at line ${formatInt(s.firstErrorLine ?? 0)} (${plural(s.errors, 'error')}${warn})${cancelled}`;
-    return { text: at, short: at, cls: 'bad', iconName: 'error' };
-  }
-  if (s.errors === 0 && s.warnings === 0) return { text: `conforms: ${plural(s.checked, 'event')}${cancelled}`, short: `conforms: ${plural(s.checked, 'event')}${cancelled}`, cls: 'ok', iconName: 'pass' };
-  const parts = [s.errors ? plural(s.errors, 'error') : '', s.warnings ? plural(s.warnings, 'warning') : ''].filter(Boolean).join(', ');
-  return { text: `conformance: ${parts}${cancelled}`, short: `${parts}${cancelled}`, cls: s.errors ? 'bad' : 'warn', iconName: s.errors ? 'error' : 'warning' };
 }
 
 function humanize(key: string): string {

@@ -9,6 +9,7 @@ import type { Finding, Severity } from '../core/model';
 import type { CheckSummary, FindingView } from '../protocol';
 import { nodeAtLine } from './traceRows';
 import { formatModule } from '../core/formats';
+import { integrityOf } from './integritySummary';
 
 type Mode = 'verify' | 'check';
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
@@ -108,6 +109,10 @@ export function summarizeResult(mode: Mode, result: CheckResult): CheckSummary {
     } else if (f.severity === 'warning') warnings++;
     else infos++;
   }
-  const scope = mode === 'verify' ? formatModule(result.format).verificationScope : undefined;
-  return { mode, ok: result.ok, checked: result.checked, errors, warnings, infos, firstErrorLine, cancelled: result.cancelled === true, ...(scope ? { scope } : {}) };
+  const summary: CheckSummary = { mode, ok: result.ok, checked: result.checked, errors, warnings, infos, firstErrorLine, cancelled: result.cancelled === true };
+  if (mode === 'verify') {
+    summary.scope = formatModule(result.format).verificationScope;
+    summary.integrity = integrityOf(result);
+  }
+  return summary;
 }

@@ -173,7 +173,7 @@ describe('blob view (host): resolver, links and blob documents', () => {
     assert.equal(bad.path, '/a541255b…63ed ✗ mismatch');
     assert.match(await new docsMod.BlobDocumentProvider(blobs, () => undefined).provideTextDocumentContent(bad as never), /LIST the files/);
     const missing = docsMod.blobDocumentUri({ trace, digest: 'f'.repeat(64), algorithm: 'sha256' }, 'missing') as never;
-    assert.match(await docs.provideTextDocumentContent(missing), /is missing/);
+    assert.match(await docs.provideTextDocumentContent(missing), /Missing blob/);
     assert.equal(docsMod.parseBlobDocumentUri(QUri.parse('agent-trace-blob:/x?not-json') as never), null);
   });
 });

@@ -111,9 +111,9 @@ export class BlobStore {
     const found = await this.lookup(ref.digest);
     if (found.kind === 'missing') {
       const where = this.roots.length === 0 ? 'no blob store was found' : `not in ${this.roots.map((r) => `${this.display(r.path)}/`).join(', ')}`;
-      return { ...base, status: 'missing', message: `Blob ${ref.digest} (${ref.field}) is missing: ${where}.` };
+      return { ...base, status: 'missing', message: `Missing blob (${ref.field}): ${where}; digest ${ref.digest}.` };
     }
-    if (found.kind !== 'found') return { ...base, status: found.kind, path: found.path, message: `Blob ${ref.digest} (${ref.field}): ${found.reason}.` };
+    if (found.kind !== 'found') return { ...base, status: found.kind, path: found.path, message: `${found.kind === 'rejected' ? 'Blob refused' : 'Blob unreadable'} (${ref.field}): ${found.reason}; digest ${ref.digest}.` };
     const place = {
       path: found.path, realPath: found.realPath, root: found.root, size: found.stats.size, mtimeMs: found.stats.mtimeMs,
       previewTooLarge: found.stats.size > (this.options.previewLimit ?? 1024 * 1024),
@@ -144,18 +144,18 @@ export class BlobStore {
     const label = METHOD_LABEL[method];
     switch (outcome.kind) {
       case 'digest':
-        if (outcome.digest === ref.digest) return { status: 'verified', actual: outcome.digest, message: `Blob ${shown} verified (${label} ${outcome.digest}).` };
+        if (outcome.digest === ref.digest) return { status: 'verified', actual: outcome.digest, message: `Blob verified (${label} ${outcome.digest}): ${shown}.` };
         return {
           status: 'mismatch',
           actual: outcome.digest,
-          message: `Blob ${shown} (${ref.field}) does not match its name: expected ${label} ${ref.digest}, actual ${outcome.digest} (tampered or truncated).`,
+          message: `Blob content does not match its name, tampered or truncated (${ref.field}): expected ${label} ${ref.digest}, actual ${outcome.digest}; file ${shown}.`,
         };
       case 'invalid':
-        return { status: 'mismatch', message: `Blob ${shown} (${ref.field}) cannot hash to ${ref.digest}: expected ${label}, but the file is ${outcome.error} (corrupt or truncated).` };
+        return { status: 'mismatch', message: `Blob corrupt or truncated (${ref.field}): the file is ${outcome.error}, so it cannot hash to ${label} ${ref.digest}; file ${shown}.` };
       case 'too-large':
-        return { status: 'too-large', message: `Blob ${shown} (${ref.field}) was not verified: ${outcome.error}.` };
+        return { status: 'too-large', message: `Blob not verified (${ref.field}): ${outcome.error}; file ${shown}.` };
       case 'error':
-        return { status: 'unreadable', message: `Blob ${shown} (${ref.field}) cannot be read: ${outcome.error}.` };
+        return { status: 'unreadable', message: `Blob cannot be read (${ref.field}): ${outcome.error}; file ${shown}.` };
     }
   }
 

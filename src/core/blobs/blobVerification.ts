@@ -1,4 +1,4 @@
-import { CheckContext, LineInput, StreamCheck } from '../checks/types';
+import { BlobTally, CheckContext, LineInput, StreamCheck } from '../checks/types';
 import { isObj } from '../formats/common';
 import { Finding, HashRef, Severity } from '../model';
 import { BlobRefRole, blobRefRole } from './blobReference';
@@ -34,6 +34,23 @@ const CONCURRENCY = 8;
  */
 export const FORMATS_VERIFYING_OWN_BLOBS: ReadonlySet<string> = new Set(['agentledger']);
 
+/** Distinct referenced blobs by outcome (the viewer's "blobs: N verified, N missing, N mismatched"). */
+function tallyBlobs(sites: Site[], results: Map<string, BlobResult>, keyOf: (s: Site) => string): BlobTally | undefined {
+  const t: BlobTally = { verified: 0, missing: 0, mismatched: 0, other: 0 };
+  const counted = new Set<string>();
+  for (const s of sites) {
+    const k = keyOf(s);
+    if (s.role !== 'blob' || counted.has(k)) continue;
+    counted.add(k);
+    const status = results.get(k)?.status;
+    if (status === 'verified') t.verified++;
+    else if (status === 'missing') t.missing++;
+    else if (status === 'mismatch') t.mismatched++;
+    else t.other++;
+  }
+  return counted.size > 0 ? t : undefined;
+}
+
 /** Runs `fn` over items with at most `limit` in flight. */
 async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -59,7 +76,14 @@ export class BlobVerifier implements StreamCheck {
   /** murmur: a `tool_call` carries `output`, which only the `content` capture mode writes (doc §1.5). */
   private contentCaptured = false;
 
+  private counts: BlobTally | undefined;
+
   constructor(private readonly ctx: CheckContext, private readonly options: BlobStoreOptions = {}) {}
+
+  /** Distinct blobs by outcome, after `finish` (undefined when the trace references none). */
+  tally(): BlobTally | undefined {
+    return this.counts;
+  }
 
   add(input: LineInput): void {
     const format = this.ctx.model.format;
@@ -82,6 +106,7 @@ export class BlobVerifier implements StreamCheck {
     for (const r of this.lineRefs) if (r.refused && r.source === 'blob-uri') out.push(this.finding(r.unverifiable ? BLOB_RULE.unverifiable : BLOB_RULE.rejected, r.unverifiable ? 'info' : 'error', r.line, this.eventAt(r.line), `Reference ${r.field}: ${r.refused}.`));
     const keyOf = (s: Site) => `${s.ref.algorithm}:${s.ref.digest}`;
     const results = await this.resolveEach(store, sites, keyOf);
+    this.counts = tallyBlobs(sites, results, keyOf);
     const missingSeverity = this.missingSeverity(store);
     const notStored: Site[] = [];
     for (const group of this.groupByEventAndBlob(sites, keyOf)) {
@@ -197,8 +222,8 @@ export class BlobVerifier implements StreamCheck {
     await pool(stored, CONCURRENCY, async (d) => {
       const res = await store.resolve({ field: 'blobs/', digest: d.digest, algorithm: d.algorithm, raw: d.digest });
       const shown = store.display(d.path);
-      if (res.status === 'mismatch') out.push(this.finding(BLOB_RULE.mismatch, 'error', line, event, `Unreferenced blob ${shown}: expected SHA-256 ${d.digest}, actual ${res.actual ?? 'not computable'}.`));
-      out.push(this.finding(BLOB_RULE.orphan, 'info', line, event, `Blob ${shown} is referenced by no event (an event write may have failed after the blob was stored).`));
+      if (res.status === 'mismatch') out.push(this.finding(BLOB_RULE.mismatch, 'error', line, event, `Unreferenced blob does not match its name: expected SHA-256 ${d.digest}, actual ${res.actual ?? 'not computable'}; file ${shown}.`));
+      out.push(this.finding(BLOB_RULE.orphan, 'info', line, event, `Blob referenced by no event (an event write may have failed after the blob was stored): ${shown}.`));
     });
     return out.sort((a, b) => a.message.localeCompare(b.message));
   }

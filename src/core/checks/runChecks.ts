@@ -5,7 +5,7 @@ import { Finding, FormatName, Severity } from '../model';
 import { loaderFindings } from './genericRules';
 import { modulesFor } from './registry';
 import type { BlobStoreOptions } from '../blobs';
-import { CheckMode, LineInput, StreamCheck } from './types';
+import { BlobTally, CheckMode, LineInput, StreamCheck } from './types';
 import { appendAll } from '../arrays';
 
 /** A user's override of a rule: off, or another severity. */
@@ -33,6 +33,8 @@ export interface CheckResult {
   checked: number;
   findings: Finding[];
   cancelled?: boolean;
+  /** Blobs rehashed by outcome, when the trace references blobs (the viewer's header; not in the CLI's JSON). */
+  blobs?: BlobTally;
 }
 
 /** A line whose text and parsed value are computed only when a check asks, and once. */
@@ -100,6 +102,7 @@ export async function runChecks(model: TraceModel, mode: CheckMode, options: Run
   findings = applySettings(findings, options.rules ?? {});
   if (options.ruleFilter) findings = findings.filter((f) => options.ruleFilter!(f.rule));
   findings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+  const blobs = checks.map((c) => c.tally?.()).find((t) => t !== undefined);
   return {
     file: model.path,
     format: model.format,
@@ -107,6 +110,7 @@ export async function runChecks(model: TraceModel, mode: CheckMode, options: Run
     checked: model.events.size,
     findings,
     ...(cancelled ? { cancelled: true } : {}),
+    ...(blobs ? { blobs } : {}),
   };
 }
 

@@ -49,11 +49,21 @@ export interface CheckContext {
   isCancelled?: () => boolean;
 }
 
+/** Distinct blobs a verification rehashed, by outcome (`other`: unreadable, refused, unverifiable). */
+export interface BlobTally {
+  verified: number;
+  missing: number;
+  mismatched: number;
+  other: number;
+}
+
 /** A check that reads the file's lines in order, then reports. */
 export interface StreamCheck {
   add(input: LineInput): void;
   /** Findings may also be async (e.g. blob rehash). */
   finish(): Finding[] | Promise<Finding[]>;
+  /** Blob verification: what it found per distinct blob, after `finish`. */
+  tally?(): BlobTally | undefined;
 }
 
 /** A format's (or the generic) contribution to verification and conformance. */

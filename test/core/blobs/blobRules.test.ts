@@ -96,7 +96,8 @@ describe('blob rules: mutations (temp copies)', () => {
     rmSync(join(session, 'blobs', RESPONSE1));
     const r = await blobFindings(trace);
     assert.deepEqual(brief(r.findings), ['blob/missing error 5']);
-    assert.match(r.findings[0].message, new RegExp(`${RESPONSE1} \\(response_sha\\) is missing`));
+    // The cause first, the 64-hex name after (Problems and notifications cut long messages).
+    assert.match(r.findings[0].message, new RegExp(`^Missing blob \\(response_sha\\): not in blobs/; digest ${RESPONSE1}\\.$`));
   });
 
   it('meta capture (no blobs/, no tool output): one info, not an error', async () => {
@@ -166,7 +167,7 @@ describe('blob rules: mutations (temp copies)', () => {
     assert.equal(r.findings.length, 1, JSON.stringify(r.findings));
     const f = r.findings[0];
     assert.equal(f.rule, 'blob/mismatch');
-    assert.match(f.message, /payload_hash, attributes\.agentledger\.payload_ref\) .*expected SHA-256 of the canonical JSON 753e8315/);
+    assert.match(f.message, /^Blob content does not match its name, tampered or truncated \(attributes\.agentledger\.payload_hash, attributes\.agentledger\.payload_ref\): expected SHA-256 of the canonical JSON 753e8315/);
     assert.equal(f.seq, 8);
     const text = readFileSync(join(run, 'trace.otlp.json'), 'utf8').split('\n');
     assert.ok(f.line > 1 && f.line <= text.length);
