@@ -57,6 +57,7 @@ export class App {
   private readonly split = document.createElement('vscode-split-layout') as HTMLElement & { handlePosition?: string };
   private readonly status = el('div', { class: 'status-view' });
   private modelVersion = 0;
+  private opened = false;
   private blobWaiters = new Map<number, (m: BlobContentMessage) => void>();
   private nextBlobRequest = 1;
   private bannerTimer = 0;
@@ -114,7 +115,9 @@ export class App {
     this.split.addEventListener('vsc-split-layout-change', (e) => this.persist({ splitPosition: `${(e as CustomEvent<{ positionInPercentage: number }>).detail.positionInPercentage.toFixed(1)}%` }));
     this.split.append(treePane, detailSlot);
     this.main.append(this.split, this.status);
-    this.root.append(el('div', { class: 'top' }, this.header.element, toolbar), this.banner, this.find.element, this.filter.element, this.main);
+    // Tab order is the reading order: the tree, the detail pane, then the header, toolbar and bars (CSS
+    // `order` still draws those above the tree).
+    this.root.append(this.main, el('div', { class: 'top' }, this.header.element, toolbar), this.banner, this.find.element, this.filter.element);
     if (this.state.showChecks) this.setChecksVisible(true);
     if (this.state.filter.kinds.length > 0 || this.state.filter.status !== 'all') this.filter.element.hidden = false;
     this.filter.set(this.state.filter);
@@ -193,6 +196,10 @@ export class App {
     this.tree.selectedNode = m.selectedNode;
     this.tree.reset(m.rowsVersion, m.totalRows);
     this.tree.scrollToRow(m.topRow);
+    this.tree.focusSelection();
+    // Opening a trace puts the keyboard in the tree (not on the page body, eleven Tabs away).
+    if (!this.opened && m.totalRows > 0) this.tree.focus();
+    this.opened = true;
     this.setBanner(m.fileState, m.fileMessage);
     if (m.selectedNode === null) this.detail.showEmpty(m.totalRows === 0 ? 'This trace has no events.' : 'Select an event to see its details.');
     if (m.selectedNode === null) this.navBar.update(null, this.history.canBack, this.history.canForward);

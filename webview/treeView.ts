@@ -10,6 +10,8 @@ import { RowCache } from './rowCache';
 import { fillRow, makeRowElement } from './rowView';
 
 export const ROW_HEIGHT = 22;
+/** Pause after the last arrow key before the detail of the focused row is asked for. */
+const SELECT_DEBOUNCE_MS = 120;
 const MAX_SCROLL_PX = 8_000_000;
 
 /** What the list asks of the app. */
@@ -36,6 +38,11 @@ export class TreeView {
   findQuery = '';
   private frame = 0;
   private viewportTimer = 0;
+  private selectTimer = 0;
+  /** The focus moved onto a row whose data has not arrived: select it when it does. */
+  private selectWhenLoaded = false;
+  /** After a new model: move the focus to the selected row once its page arrives. */
+  private focusSelectedWhenLoaded = false;
   private lastTopLine: number | null = null;
 
   constructor(private readonly cb: TreeCallbacks) {
@@ -66,7 +73,22 @@ export class TreeView {
 
   /** Rows from the host. */
   put(version: number, start: number, rows: RowData[]): void {
-    if (this.cache.put(version, start, rows)) this.schedule();
+    if (!this.cache.put(version, start, rows)) return;
+    if (this.focusSelectedWhenLoaded && this.selectedNode !== null) {
+      const k = rows.findIndex((r) => r.node === this.selectedNode);
+      if (k >= 0) {
+        this.focusRow = start + k;
+        this.focusSelectedWhenLoaded = false;
+      }
+    }
+    if (this.selectWhenLoaded && this.cache.get(this.focusRow)) this.selectFocused();
+    this.schedule();
+  }
+
+  /** A new model was shown: the focus goes to the selected row (by node) when its row arrives. */
+  focusSelection(): void {
+    this.focusSelectedWhenLoaded = this.selectedNode !== null;
+    if (this.selectedNode === null) this.focusRow = 0;
   }
 
   /** Scrolls a row into view (centred when it was off screen) and focuses it. */
@@ -193,7 +215,7 @@ export class TreeView {
       case 'move':
         this.focusRow = t.row;
         this.reveal(t.row);
-        return;
+        return this.selectFocused();
       case 'toggle':
         if (data) this.cb.toggle(data.node, t.expand);
         return;
@@ -216,11 +238,29 @@ export class TreeView {
       if (d?.node === data.parent) {
         this.focusRow = r;
         this.reveal(r);
-        return;
+        return this.selectFocused();
       }
       if (!d) break;
     }
-    this.cb.revealNode(data.parent, false);
+    this.selectedNode = data.parent;
+    this.cb.revealNode(data.parent, true);
+  }
+
+  /**
+   * The selection follows the keyboard focus (as in VS Code's trees): the row is marked at once and the
+   * detail asked for after a short pause, so holding an arrow key does not ask for every event passed.
+   */
+  private selectFocused(): void {
+    const data = this.cache.get(this.focusRow);
+    this.selectWhenLoaded = data === undefined;
+    if (!data) return;
+    this.selectedNode = data.node;
+    this.schedule();
+    clearTimeout(this.selectTimer);
+    const node = data.node;
+    this.selectTimer = window.setTimeout(() => {
+      if (this.selectedNode === node) this.cb.select(node);
+    }, SELECT_DEBOUNCE_MS);
   }
 
   /** Empties the list (error or loading views). */

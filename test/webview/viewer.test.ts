@@ -105,7 +105,7 @@ describe('trace viewer webview (Chromium)', function () {
   it('find (Ctrl+F) counts matches in labels and event text, and reveals one inside a collapsed branch', async () => {
     const v = await view(SAMPLE, { format: 'generic' });
     await v.page.click('vscode-toolbar-button[label="Collapse All"]');
-    await v.waitForHost('rowsState', (m) => m.totalRows === 3);
+    await v.waitForHost('rowsState', (m) => m.totalRows === 2);
     await v.page.focus('.tree-scroll');
     await v.page.keyboard.press('Control+f');
     await v.page.waitForSelector('.find-bar:not([hidden])');
@@ -276,7 +276,7 @@ describe('trace viewer webview (Chromium)', function () {
   it('jumps to the parent, back and forward (Alt+←/→), and shows a hover card for an id', async () => {
     const v = await view(SAMPLE, { format: 'generic' });
     await v.page.click('vscode-toolbar-button[label="Collapse All"]');
-    await v.waitForHost('rowsState', (m) => m.totalRows === 3);
+    await v.waitForHost('rowsState', (m) => m.totalRows === 2);
     await v.page.click('.row[data-line="1"] .label');
     await v.waitForHost('detail', (m) => m.detail.line === 1);
     await v.page.keyboard.press('F3');
