@@ -63,6 +63,8 @@ export interface InitMessage {
   fileMessage: string | null;
   /** Check summaries already known for this document. */
   checks: CheckSummary[];
+  /** Rows show linear parent chains compactly (one depth, thread markers); the toolbar toggles it. */
+  compactChains: boolean;
 }
 
 /** The visible rows changed (expand, collapse, filter, find reveal) or a row should be revealed. */
@@ -225,6 +227,12 @@ export interface ToggleMessage {
   recursive?: boolean;
 }
 
+/** Turns the compact view of linear parent chains on or off (rows change; selection and expansion stay). */
+export interface SetCompactChainsMessage {
+  type: 'setCompactChains';
+  compact: boolean;
+}
+
 /** Expands every row. */
 export interface ExpandAllMessage {
   type: 'expandAll';
@@ -342,6 +350,7 @@ export type WebviewMessage =
   | ReadyMessage
   | RequestRowsMessage
   | ToggleMessage
+  | SetCompactChainsMessage
   | ExpandAllMessage
   | CollapseAllMessage
   | SelectMessage

@@ -246,6 +246,10 @@ export interface PersistedViewState {
   filter: RowFilter;
   showChecks: boolean;
   contentRaw: boolean;
+  /** Compact view of linear parent chains: on, off, or null for the format's default. */
+  compactChains?: boolean | null;
+  /** Width of the Event column in pixels; null = it takes the space the other columns leave. */
+  eventColumnWidth?: number | null;
 }
 
 export type DetailTab = 'content' | 'json' | 'raw';

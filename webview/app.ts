@@ -58,6 +58,8 @@ export class App {
   private readonly status = el('div', { class: 'status-view' });
   private modelVersion = 0;
   private opened = false;
+  private compactOn = false;
+  private readonly compactButton = toolbarButton('list-flat', 'Compact Linear Chains', () => this.setCompact(!this.compactOn));
   private blobWaiters = new Map<number, (m: BlobContentMessage) => void>();
   private nextBlobRequest = 1;
   private bannerTimer = 0;
@@ -97,6 +99,7 @@ export class App {
       { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Viewer actions' } },
       toolbarButton('expand-all', 'Expand All', () => post({ type: 'expandAll' })),
       toolbarButton('collapse-all', 'Collapse All', () => post({ type: 'collapseAll' })),
+      this.compactButton,
       toolbarButton('search', 'Find (Ctrl+F)', () => this.find.open()),
       toolbarButton('filter', 'Filter by Kind or Status', () => this.toggleFilterBar()),
       toolbarButton('checklist', 'Show Checks', () => this.setChecksVisible(this.checks.element.hidden)),
@@ -191,6 +194,7 @@ export class App {
     this.header.setInfo(m.header);
     this.header.resetChecks(m.checks);
     if (m.checks.length === 0) this.checks.clearResults();
+    this.showCompact(m.compactChains);
     this.filter.setKinds(m.kinds);
     this.filter.set(m.filter);
     this.tree.selectedNode = m.selectedNode;
@@ -221,6 +225,22 @@ export class App {
   private revealLine(line: number): void {
     post({ type: 'revealLine', line });
     this.tree.focus();
+  }
+
+  /** Compact view of linear chains: a message chain is one run of rows with a thread line, not a staircase. */
+  private setCompact(compact: boolean): void {
+    this.showCompact(compact);
+    this.persist({ compactChains: compact });
+    post({ type: 'setCompactChains', compact });
+  }
+
+  private showCompact(on: boolean): void {
+    this.compactOn = on;
+    const b = this.compactButton as HTMLElement & { toggleable?: boolean; checked?: boolean };
+    b.toggleable = true;
+    b.checked = on;
+    b.setAttribute('aria-pressed', String(on));
+    b.title = on ? 'Compact Linear Chains (on): a chain of single replies is one run of rows' : 'Compact Linear Chains (off): every parent link is one level deeper';
   }
 
   private setFilter(f: RowFilter): void {

@@ -62,7 +62,7 @@ export function fillRow(r: HTMLElement, row: number, data: RowData | undefined, 
   r.classList.toggle('selected', f.selected);
   if (!data) {
     for (const c of Array.from(r.classList)) if (/^(status|cat)-/.test(c)) r.classList.remove(c);
-    r.classList.remove('match', 'context', 'malformed');
+    r.classList.remove('match', 'context', 'malformed', 'chained');
     r.classList.add('placeholder');
     r.removeAttribute('data-node');
     label.textContent = '…';
@@ -81,11 +81,13 @@ export function fillRow(r: HTMLElement, row: number, data: RowData | undefined, 
   r.classList.toggle('match', data.match === true);
   r.classList.toggle('context', data.context === true);
   r.classList.toggle('malformed', data.malformed === true);
+  r.classList.toggle('chained', data.chained === true);
   r.setAttribute('aria-level', String(data.depth + 1));
   r.setAttribute('aria-selected', String(f.selected));
   if (data.hasChildren) r.setAttribute('aria-expanded', String(data.expanded));
   else r.removeAttribute('aria-expanded');
   indent.style.width = `${data.depth * INDENT_PX}px`;
+  r.style.setProperty('--indent', `${data.depth * INDENT_PX}px`);
   twistie.className = `twistie codicon${data.hasChildren ? (data.expanded ? ' codicon-chevron-down' : ' codicon-chevron-right') : ''}`;
   kindIcon.className = `kind-icon codicon codicon-${data.malformed ? 'bracket-error' : CATEGORY_ICONS[data.category] ?? 'circle-small'}`;
   kindIcon.title = data.kind;

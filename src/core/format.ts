@@ -115,4 +115,9 @@ export interface FormatModule {
    * The loader then reports those parents as found elsewhere rather than missing.
    */
   findElsewhere?(path: string, ids: ReadonlySet<string>): Promise<ReadonlyMap<string, string>>;
+  /**
+   * Parent links form message chains (each message names the one before it, as Claude Code's parentUuid):
+   * the viewer then opens in its compact view, where a chain of single-child links is one run of rows.
+   */
+  readonly linearChains?: boolean;
 }

@@ -5,10 +5,15 @@
 import type { MalformedLine, TraceModel } from '../core/loadTrace';
 import type { Severity } from '../core/model';
 import type { EventSummary, IdSpan, RowData } from '../protocol';
+import { compactChains } from './compactChains';
 import { malformedIndex, malformedNode, RowProjection, TreeSource } from './rowModel';
 
-/** The projection's view of a trace model. */
-export function treeSourceOf(model: TraceModel): TreeSource {
+/** The projection's view of a trace model; `compact`: linear parent chains as runs of rows (compactChains.ts). */
+export function treeSourceOf(model: TraceModel, compact = false): TreeSource {
+  return compact ? compactChains(modelTreeSource(model)) : modelTreeSource(model);
+}
+
+function modelTreeSource(model: TraceModel): TreeSource {
   const t = model.events;
   const tree = model.tree;
   return {

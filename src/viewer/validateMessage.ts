@@ -25,12 +25,15 @@ const persisted = z.object({
   filter,
   showChecks: z.boolean(),
   contentRaw: z.boolean(),
+  compactChains: z.boolean().nullable().optional(),
+  eventColumnWidth: int.min(40).max(100_000).nullable().optional(),
 });
 
 const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), state: persisted.nullable().catch(null) }),
   z.object({ type: z.literal('requestRows'), rowsVersion: int, start: int.min(0), count: int.min(0).max(100_000) }),
   z.object({ type: z.literal('toggle'), node, expand: z.boolean().optional(), recursive: z.boolean().optional() }),
+  z.object({ type: z.literal('setCompactChains'), compact: z.boolean() }),
   z.object({ type: z.literal('expandAll') }),
   z.object({ type: z.literal('collapseAll') }),
   z.object({ type: z.literal('select'), node }),

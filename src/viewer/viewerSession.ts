@@ -9,6 +9,7 @@ import type { TraceModel } from '../core/loadTrace';
 import type { DigestAlgorithm } from '../core/model';
 import type { ErrorMessage, FileState, HostMessage, PersistedViewState, RowFilter, WebviewMessage } from '../protocol';
 import { NO_FILTER } from '../protocol';
+import { formatModule } from '../core/formats';
 import { buildDetail } from './eventDetail';
 import { assertNever, forwardToHost, SessionHost, SessionOptions } from './sessionHost';
 import { FindingsState } from './findingsState';
@@ -33,6 +34,8 @@ export class ViewerSession {
   private selectedLine: number | null = null;
   private topLine: number | null = null;
   private filter: RowFilter = NO_FILTER;
+  /** Compact view of linear chains; null = the format's default (FormatModule.linearChains). */
+  private compact: boolean | null = null;
   private readonly expansion: SessionExpansion;
   private fileState: FileState = 'loading';
   private fileMessage: string | null = null;
@@ -75,7 +78,7 @@ export class ViewerSession {
     this.fileMessage = fileMessage;
     this.t0 = traceStartTime(model);
     this.findings.setModel(model);
-    this.rows = new RowProjection(treeSourceOf(model));
+    this.rows = new RowProjection(treeSourceOf(model, this.compactOn(model)));
     this.expansion.apply(model, this.rows);
     this.applyFilter();
     this.selected = this.selectedLine !== null ? nodeAtLine(model, this.selectedLine) : null;
@@ -137,6 +140,8 @@ export class ViewerSession {
         return this.sendRows(msg.start, msg.count);
       case 'toggle':
         return this.onToggle(msg.node, msg.expand, msg.recursive === true);
+      case 'setCompactChains':
+        return this.setCompact(msg.compact);
       case 'expandAll':
         this.rows?.expandAll();
         this.expansion.touch(true);
@@ -198,9 +203,11 @@ export class ViewerSession {
     this.selectedLine = state.selectedLine;
     this.topLine = state.topLine;
     this.filter = state.filter ?? NO_FILTER;
+    this.compact = state.compactChains ?? null;
     this.expansion.restore(state);
     if (this.model && this.rows) {
       this.selected = this.selectedLine !== null ? nodeAtLine(this.model, this.selectedLine) : null;
+      this.rows = new RowProjection(treeSourceOf(this.model, this.compactOn(this.model)));
       this.expansion.apply(this.model, this.rows);
     }
     if (state.findQuery) void this.find.start(state.findQuery, false, false);
@@ -224,6 +231,7 @@ export class ViewerSession {
       fileState: this.fileState,
       fileMessage: this.fileMessage,
       checks: this.findings.summaries(),
+      compactChains: this.compactOn(model),
     });
     this.post({ type: 'loadFindings', findings: this.findings.loadFindings() });
     for (const mode of ['verify', 'check'] as const) {
@@ -250,6 +258,23 @@ export class ViewerSession {
     if (!this.rows) return;
     this.rows.version++;
     this.sendRowsState();
+  }
+
+  private compactOn(model: TraceModel): boolean {
+    return this.compact ?? formatModule(model.format).linearChains === true;
+  }
+
+  /** Switches the rows between the real tree and the compact view, keeping expansion, filter and selection. */
+  private setCompact(compact: boolean): void {
+    this.compact = compact;
+    const model = this.model;
+    if (!model || !this.rows) return;
+    this.expansion.capture(model, this.rows);
+    this.rows = new RowProjection(treeSourceOf(model, compact));
+    this.expansion.apply(model, this.rows);
+    this.applyFilter();
+    const row = this.selected !== null ? this.rows.reveal(this.selected) : -1;
+    this.sendRowsState(row >= 0 ? { row, node: this.selected!, select: false } : undefined);
   }
 
   private onToggle(node: number, expand: boolean | undefined, recursive: boolean): void {

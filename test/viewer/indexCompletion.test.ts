@@ -30,6 +30,7 @@ describe('viewer session: the quick first look replaced by the full index', () =
     assert.equal(full.events.size, 11);
     const { s, sent, last, rows } = session(8);
     await s.handle({ type: 'ready', state: null });
+    await s.handle({ type: 'setCompactChains', compact: false });
     s.setModel(quick, 'loading', 'Showing the start of the file while the rest is indexed…');
     assert.deepEqual((await rows()).rows.map((r) => r.line), [1, 2, 3, 4], 'the quick look opens every branch');
     await s.handle({ type: 'select', node: 3 });

@@ -51,6 +51,8 @@ async function open(path = SAMPLE): Promise<{ s: ViewerSession; host: ReturnType
   const s = new ViewerSession(host);
   const model = await loadTrace(path, { format: 'generic' });
   await s.handle({ type: 'ready', state: null });
+  // These tests read the sample's real tree; the compact view (generic's default) has its own tests.
+  await s.handle({ type: 'setCompactChains', compact: false });
   s.setModel(model);
   return { s, host, model };
 }
@@ -216,12 +218,13 @@ describe('viewer session: paging and state', () => {
     const s = new ViewerSession(host);
     await s.handle({
       type: 'ready',
-      state: { selectedLine: 4, topLine: 3, expandedLines: [1], expandedAll: false, detailTab: 'json', splitPosition: null, findQuery: '', filter: { kinds: [], status: 'all' }, showChecks: false, contentRaw: false },
+      state: { selectedLine: 4, topLine: 3, expandedLines: [1], expandedAll: false, detailTab: 'json', splitPosition: null, findQuery: '', filter: { kinds: [], status: 'all' }, showChecks: false, contentRaw: false, compactChains: false },
     });
     s.setModel(await loadTrace(SAMPLE, { format: 'generic' }));
     const init = last(host, 'init');
     assert.equal(init.selectedNode, 3);
-    assert.equal(init.totalRows, 8, 'only the session is expanded: 3 top rows and its 5 children');
+    assert.equal(init.totalRows, 8, 'only the session is expanded: 2 top rows and its 6 children (one is the bad line 6)');
+    assert.equal(init.compactChains, false, 'the persisted choice of the compact view is restored');
   });
 
   it('forwards host actions', async () => {

@@ -79,6 +79,8 @@ export interface OpenOptions {
   format?: FormatName;
   width?: number;
   height?: number;
+  /** Compact view of linear chains on or off (default: the format's own default). */
+  compactChains?: boolean;
 }
 
 /** One viewer page connected to a real session. */
@@ -199,11 +201,11 @@ function stubScript(arg: { state: unknown; vars: Record<string, string>; bodyCla
 export async function openViewer(browser: Browser, origin: string, file: string, opts: OpenOptions = {}): Promise<ViewerPage> {
   const page = await browser.newPage({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 760 } });
   const model = await loadTrace(file, opts.format ? { format: opts.format } : {});
-  return connectViewer(page, origin, model, opts.theme ?? 'dark');
+  return connectViewer(page, origin, model, opts.theme ?? 'dark', opts.compactChains);
 }
 
 /** Connects a page to a new session showing `model` (or nothing yet: the page waits, as while indexing), and loads the viewer. */
-export async function connectViewer(page: Page, origin: string, model: TraceModel | null, theme: Theme): Promise<ViewerPage> {
+export async function connectViewer(page: Page, origin: string, model: TraceModel | null, theme: Theme, compactChains?: boolean): Promise<ViewerPage> {
   // tsx compiles with keepNames, so functions handed to the page call esbuild's `__name` helper.
   await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
   const v = new ViewerPage(page, origin, model, theme);
@@ -224,6 +226,7 @@ export async function connectViewer(page: Page, origin: string, model: TraceMode
   await page.exposeBinding('__atvSaveState', (_src, s: unknown) => {
     v.savedState = s as PersistedViewState;
   });
+  if (compactChains !== undefined) await v.session.handle({ type: 'setCompactChains', compact: compactChains });
   if (model) v.session.setModel(model);
   await v.show();
   return v;

@@ -13,7 +13,9 @@ type Any = any;
 
 describe('trace viewer webview (Chromium)', function () {
   this.timeout(120_000);
-  const { view } = viewerSuite();
+  const suite = viewerSuite();
+  // These tests read the sample's real tree; the compact view of chains (generic's default) is tested in viewerCompact.test.ts.
+  const view: typeof suite.view = (file, opts = {}) => suite.view(file, { compactChains: false, ...opts });
 
   it('shows rows in tree order with columns, status colours and the malformed line where it sits in the file', async () => {
     const v = await view(SAMPLE, { format: 'generic' });

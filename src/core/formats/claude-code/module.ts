@@ -9,6 +9,8 @@ export const claudeCodeFormat: FormatModule = {
   groupNoun: 'session',
   // Claude Code keeps every transcript under `~/.claude/projects/<project>/`.
   fileNamePatterns: ['**/.claude/projects/**/*.jsonl'],
+  // Each message names the one before it (parentUuid, parent_id): a staircase unless shown compact.
+  linearChains: true,
   rules: claudeCodeRules,
   // Opening a subagent or compaction file finds its parents in the session's main file (a smaller budget than verify's).
   findElsewhere: async (path, ids) => findIdsIn(await relatedTranscripts(path), new Set(ids), 'uuid', LOAD_LIMITS),

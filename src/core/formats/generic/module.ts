@@ -5,6 +5,8 @@ import { genericAdapter } from './adapter';
 export const genericFormat: FormatModule = {
   ...genericAdapter,
   groupNoun: 'session',
+  // Each message names the one before it (parentUuid, parent_id): a staircase unless shown compact.
+  linearChains: true,
   verificationScope:
     'A generic JSONL file has no integrity data: proves ids are unique and parents resolve without cycles, nothing about the content.',
 };
