@@ -1,6 +1,7 @@
 /** The header: what the trace is (format, file, size of the run) and what the checks found. */
 import type { CheckSummary, HeaderInfo } from '../src/protocol';
 import { checkChips } from './checkWords';
+import { tokenFact } from './headerFacts';
 import { clear, el, icon } from './dom';
 import { formatBytes, formatCount, formatDuration, formatInt, formatTime, plural } from './format';
 
@@ -28,12 +29,13 @@ export class Header {
     const parts: (string | HTMLElement)[] = [plural(h.events, 'event')];
     if (h.groups > 0) parts.push(plural(h.groups, h.groupNoun));
     if (h.startTime) parts.push(el('span', { text: `${formatTime(h.startTime)}${h.durationMs !== null ? ` · ${formatDuration(h.durationMs)}` : ''}`, title: `${formatTime(h.startTime)} → ${formatTime(h.endTime)}` }));
-    if (h.inputTokens !== null || h.outputTokens !== null) parts.push(`${h.inputTokens !== null ? formatCount(h.inputTokens) : '?'} in → ${h.outputTokens !== null ? formatCount(h.outputTokens) : '?'} out tokens`);
+    const tokens = tokenFact(h);
+    if (tokens) parts.push(tokens);
     if (h.toolCalls > 0) parts.push(plural(h.toolCalls, 'tool call'));
     if (h.errors > 0) parts.push(el('span', { class: 'fact-error', text: plural(h.errors, 'error') }));
     if (h.warnings > 0) parts.push(el('span', { class: 'fact-warning', text: plural(h.warnings, 'warning') }));
     if (h.malformedLines > 0) parts.push(el('span', { class: 'fact-error', text: plural(h.malformedLines, 'unparseable line') }));
-    for (const [k, v] of Object.entries(h.extraTotals)) if (v !== null) parts.push(`${humanize(k)} ${k.toLowerCase().includes('usd') ? `$${v.toFixed(4)}` : formatInt(v)}`);
+    for (const [k, v] of Object.entries(h.extraTotals)) if (v !== null && k !== 'totalTokens') parts.push(`${humanize(k)} ${k.toLowerCase().includes('usd') ? `$${v.toFixed(4)}` : formatInt(v)}`);
     if (h.partial) parts.push(el('span', { class: 'fact-warning', text: 'indexing… (first part shown)' }));
     this.facts.append(chip, file);
     for (const p of parts) this.facts.append(typeof p === 'string' ? el('span', { class: 'fact', text: p }) : (p.classList.add('fact'), p));

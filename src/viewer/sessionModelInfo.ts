@@ -40,8 +40,8 @@ function computeHeader(model: TraceModel): HeaderInfo {
     startTime: s.startTime,
     endTime: s.endTime,
     durationMs: s.durationMs,
-    inputTokens,
-    outputTokens,
+    inputTokens: knownTokens(model, 'in', inputTokens),
+    outputTokens: knownTokens(model, 'out', outputTokens),
     toolCalls,
     errors: errors ?? 0,
     warnings: warnings ?? 0,
@@ -49,6 +49,21 @@ function computeHeader(model: TraceModel): HeaderInfo {
     partial: (model as { partial?: boolean }).partial === true,
     cancelled: model.cancelled,
   };
+}
+
+/**
+ * A token total, or null when nothing in the trace records it. The summary counts 0 input tokens for a
+ * trace whose events record only output (deepstrike's token_count): the header must not say "0 in".
+ */
+function knownTokens(model: TraceModel, side: 'in' | 'out', total: number | null): number | null {
+  if (total !== 0) return total;
+  if (model.formatTotals[side === 'in' ? 'inputTokens' : 'outputTokens'] !== undefined) return total;
+  const t = model.events;
+  for (let i = 0; i < t.size; i++) {
+    const e = t.get(i);
+    if ((side === 'in' ? e.tokensIn : e.tokensOut) !== null) return total;
+  }
+  return null;
 }
 
 function titleOf(model: TraceModel): string {

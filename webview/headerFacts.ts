@@ -1,0 +1,15 @@
+/** Facts of the header as words. Pure (unit-tested in Node). */
+import type { HeaderInfo } from '../src/protocol';
+import { formatCount } from './format';
+
+/**
+ * Tokens as the trace records them: `2.7k in → 420 out tokens`; only the known side (`226 out tokens`, never
+ * "0 in" for an input nothing records); with a recorded grand total, `6.1k tokens (226 out)`.
+ */
+export function tokenFact(h: Pick<HeaderInfo, 'inputTokens' | 'outputTokens' | 'extraTotals'>): string | null {
+  const sides = [h.inputTokens !== null ? `${formatCount(h.inputTokens)} in` : '', h.outputTokens !== null ? `${formatCount(h.outputTokens)} out` : ''].filter(Boolean);
+  const total = h.extraTotals.totalTokens ?? null;
+  if (total !== null) return `${formatCount(total)} tokens total${sides.length > 0 ? ` (${sides.join(', ')})` : ''}`;
+  if (sides.length === 0) return null;
+  return `${sides.join(' → ')} tokens`;
+}
