@@ -13,6 +13,7 @@ import { formatBytes } from './format';
 import { Header } from './header';
 import { IdLinks } from './idLinks';
 import { NavBar } from './navBar';
+import { PaneLayout } from './paneLayout';
 import { SelectionHistory } from './selectionHistory';
 import { TreeView } from './treeView';
 
@@ -54,7 +55,8 @@ export class App {
   private readonly filter = new FilterBar((f) => this.setFilter(f));
   private readonly checks = new ChecksPanel((line) => this.revealLine(line), () => this.setChecksVisible(false), (mode) => post({ type: 'runChecks', mode }));
   private readonly main = el('div', { class: 'main' });
-  private readonly split = document.createElement('vscode-split-layout') as HTMLElement & { handlePosition?: string };
+  private panes!: PaneLayout;
+  private split!: HTMLElement;
   private readonly status = el('div', { class: 'status-view' });
   private modelVersion = 0;
   private opened = false;
@@ -107,16 +109,10 @@ export class App {
       toolbarButton('law', 'Check Conformance', () => post({ type: 'runChecks', mode: 'check' })),
       toolbarButton('go-to-file', 'Open as Text', () => post({ type: 'openAsText' })),
     );
-    const columns = el('div', { class: 'tree-columns', attrs: { 'aria-hidden': 'true' } }, el('span', { class: 'col-event', text: 'Event' }), el('span', { class: 'col col-duration', text: 'Duration' }), el('span', { class: 'col col-tokens', text: 'Tokens' }), el('span', { class: 'col col-offset', text: 'Time' }));
-    const treePane = el('div', { class: 'tree-pane', attrs: { slot: 'start' } }, columns, this.tree.element, this.checks.element);
-    const detailSlot = el('div', { class: 'detail-slot', attrs: { slot: 'end' } }, this.navBar.element, this.detail.element);
-    this.split.setAttribute('initial-handle-position', '55%');
-    this.split.setAttribute('min-start', '180px');
-    this.split.setAttribute('min-end', '200px');
-    this.split.classList.add('split');
-    if (this.state.splitPosition) this.split.setAttribute('handle-position', this.state.splitPosition);
-    this.split.addEventListener('vsc-split-layout-change', (e) => this.persist({ splitPosition: `${(e as CustomEvent<{ positionInPercentage: number }>).detail.positionInPercentage.toFixed(1)}%` }));
-    this.split.append(treePane, detailSlot);
+    const hidden = { 'aria-hidden': 'true' };
+    const columns = el('div', { class: 'tree-columns' }, el('span', { class: 'col-event', text: 'Event', attrs: hidden }), el('span', { class: 'col col-duration', text: 'Duration', attrs: hidden }), el('span', { class: 'col col-tokens', text: 'Tokens', attrs: hidden }), el('span', { class: 'col col-offset', text: 'Time', attrs: hidden }));
+    this.panes = new PaneLayout(columns, [this.tree.element, this.checks.element], [this.navBar.element, this.detail.element], { splitPosition: this.state.splitPosition, eventColumnWidth: this.state.eventColumnWidth ?? null }, (patch) => this.persist(patch));
+    this.split = this.panes.element;
     this.main.append(this.split, this.status);
     // Tab order is the reading order: the tree, the detail pane, then the header, toolbar and bars (CSS
     // `order` still draws those above the tree).

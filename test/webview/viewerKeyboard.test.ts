@@ -12,6 +12,7 @@ function focusRegion(): string {
   const a = (globalThis as Any).document.activeElement;
   if (!a || a === (globalThis as Any).document.body) return 'body';
   if (a.closest('.tree-scroll')) return 'tree';
+  if (a.closest('.splitter')) return 'splitter';
   if (a.closest('.detail-slot')) return 'detail';
   if (a.closest('.top')) return 'header';
   if (a.closest('.find-bar, .filter-bar, .banner')) return 'bars';
@@ -52,7 +53,7 @@ describe('viewer keyboard: from opening a trace to reading a detail (Chromium)',
       if (regions[regions.length - 1] !== r) regions.push(r);
       if (r === 'header') break;
     }
-    assert.deepEqual(regions, ['detail', 'header'], `Tab order: ${regions.join(' → ')}`);
+    assert.deepEqual(regions, ['splitter', 'detail', 'header'], `Tab order: ${regions.join(' → ')}`);
     await v.page.keyboard.press('Shift+Tab');
     assert.equal(await v.page.evaluate(focusRegion), 'detail', 'Shift+Tab goes back to the detail pane');
   });
