@@ -172,6 +172,12 @@ export interface BlobContentMessage {
   chat?: ChatMessage[];
 }
 
+/** Checks were not run when the trace opened (over the size limit); the header says why and how to run them. Null clears it. */
+export interface ChecksSkippedMessage {
+  type: 'checksSkipped';
+  message: string | null;
+}
+
 /** Asks the webview to open its find bar (the editor's Find keybinding). */
 export interface FocusFindMessage {
   type: 'focusFind';
@@ -197,6 +203,7 @@ export type HostMessage =
   | FileStateMessage
   | CheckResultsMessage
   | LoadFindingsMessage
+  | ChecksSkippedMessage
   | IdInfoMessage
   | BlobContentMessage
   | FocusFindMessage

@@ -25,7 +25,7 @@ const DEFAULT_STATE: PersistedViewState = {
 /** See the file comment. */
 export class App {
   private state: PersistedViewState = { ...DEFAULT_STATE, ...(loadState() ?? {}) };
-  private readonly header = new Header({ revealLine: (l) => this.revealLine(l), showChecks: () => this.setChecksVisible(true) });
+  private readonly header = new Header({ revealLine: (l) => this.revealLine(l), showChecks: () => this.setChecksVisible(true), runChecks: (mode) => post({ type: 'runChecks', mode }) });
   private readonly banner = el('div', { class: 'banner', attrs: { role: 'status', 'aria-live': 'polite' } });
   private readonly tree = new TreeView({
     requestRows: (start, count) => post({ type: 'requestRows', rowsVersion: this.tree.cache.version, start, count }),
@@ -162,6 +162,8 @@ export class App {
         return;
       case 'loadFindings':
         return this.checks.setLoad(m.findings);
+      case 'checksSkipped':
+        return this.header.setSkipped(m.message);
       case 'idInfo':
         return this.idLinks.answer(m);
       case 'blobContent':

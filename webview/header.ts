@@ -9,6 +9,7 @@ import { formatBytes, formatCount, formatDuration, formatInt, formatTime, plural
 export interface HeaderHost {
   revealLine(line: number): void;
   showChecks(): void;
+  runChecks(mode: 'verify' | 'check'): void;
 }
 
 /** See the file comment. */
@@ -17,6 +18,7 @@ export class Header {
   private readonly facts = el('div', { class: 'header-facts' });
   private readonly checks = el('div', { class: 'header-checks' });
   private summaries = new Map<CheckSummary['mode'], CheckSummary>();
+  private skipped: string | null = null;
 
   constructor(private readonly host: HeaderHost) {
     this.element.append(this.facts, this.checks);
@@ -47,6 +49,12 @@ export class Header {
     this.renderChecks();
   }
 
+  /** Checks were not run on open: a note says why, and a click runs the verification. */
+  setSkipped(message: string | null): void {
+    this.skipped = message;
+    this.renderChecks();
+  }
+
   setCheck(s: CheckSummary): void {
     this.summaries.set(s.mode, s);
     this.renderChecks();
@@ -54,6 +62,11 @@ export class Header {
 
   private renderChecks(): void {
     clear(this.checks);
+    if (this.skipped !== null && this.summaries.size === 0) {
+      const note = el('button', { class: 'check-chip skipped', attrs: { type: 'button' }, title: `${this.skipped}\n\nClick to verify now.` }, icon('info'), ' checks not run (large file): Verify or Check from the toolbar');
+      note.addEventListener('click', () => this.host.runChecks('verify'));
+      this.checks.appendChild(note);
+    }
     for (const mode of ['verify', 'check'] as const) {
       const s = this.summaries.get(mode);
       if (s) this.checks.append(...this.summaryChips(s));

@@ -36,6 +36,7 @@ export class ViewerSession {
   private filter: RowFilter = NO_FILTER;
   /** Compact view of linear chains; null = the format's default (FormatModule.linearChains). */
   private compact: boolean | null = null;
+  private checksSkipped: string | null = null;
   private readonly expansion: SessionExpansion;
   private fileState: FileState = 'loading';
   private fileMessage: string | null = null;
@@ -107,6 +108,12 @@ export class ViewerSession {
     if (this.filter.status !== 'all') this.applyFilter();
     this.touchRows();
     if (this.selected !== null) void this.sendDetail(this.selected);
+  }
+
+  /** Says that checks were not run on open (over the size limit) and how to run them; null clears it. */
+  setChecksSkipped(message: string | null): void {
+    this.checksSkipped = message;
+    this.post({ type: 'checksSkipped', message });
   }
 
   /** Forgets check results (after a rewrite their lines mean something else). */
@@ -234,6 +241,7 @@ export class ViewerSession {
       compactChains: this.compactOn(model),
     });
     this.post({ type: 'loadFindings', findings: this.findings.loadFindings() });
+    if (this.checksSkipped !== null) this.post({ type: 'checksSkipped', message: this.checksSkipped });
     for (const mode of ['verify', 'check'] as const) {
       const r = this.findings.resultOf(mode);
       if (r) this.post({ type: 'checkResults', summary: r.summary, findings: r.findings });

@@ -18,4 +18,6 @@ export interface TraceViewerApi {
   loadedModel(uri: vscode.Uri): Promise<TraceModel | undefined>;
   /** Fires when a viewer finished loading a trace. */
   onDidOpenTrace: vscode.Event<vscode.Uri>;
+  /** Tells the viewers of `uri` that checks were not run on open, and why. */
+  showChecksSkipped?(uri: vscode.Uri, message: string): void;
 }

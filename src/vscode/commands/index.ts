@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { checksSkippedMessage } from './checksSkipped';
 import { TraceViewerApi } from '../viewerApi';
 import { CheckCommands } from './checkCommands';
 import { copyLinkToEvent, goToEvent, revealInViewer, TraceUriHandler } from './navigationCommands';
@@ -30,7 +31,7 @@ export function registerCommands(context: vscode.ExtensionContext, viewers: Trac
       if (!cfg.get<boolean>('checkOnOpen', true) || uri.scheme !== 'file') return;
       const maxMB = cfg.get<number>('checkOnOpenMaxMB', 50);
       void vscode.workspace.fs.stat(uri).then(async (st) => {
-        if (st.size > maxMB * 1024 * 1024) return;
+        if (st.size > maxMB * 1024 * 1024) return viewers.showChecksSkipped?.(uri, checksSkippedMessage(st.size, maxMB));
         await checks.runOne(uri, 'verify');
         await checks.runOne(uri, 'check');
       });

@@ -164,6 +164,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
       return true;
     },
     showCheckResults: (uri, mode, result) => handles.get(uri.toString())?.showCheckResults(mode, result),
+    showChecksSkipped: (uri, message) => handles.get(uri.toString())?.viewers.forEach((v) => v.session.setChecksSkipped(message)),
     onDidOpenTrace: loadedEmitter.event,
   };
 }

@@ -1,0 +1,71 @@
+import { strict as assert } from 'node:assert';
+import { cpSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { runChecks } from '../../src/core/checks/runChecks';
+import { loadTrace } from '../../src/core/loadTrace';
+import { checksSkippedMessage } from '../../src/vscode/commands/checksSkipped';
+import { tempDir } from '../helpers/tmp';
+import { viewerSuite } from './harness';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+const MURMUR_DIR = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf');
+const DEEPSTRIKE = resolve('../shared/corpus/deepstrike/rust-core/97a2f782-238c-40a6-ae04-c4e2efb8f844.jsonl');
+const LUMEN_TAMPERED = resolve('../shared/corpus/lumen/negative/ef05f773-1151-4c7a-817e-a78bf76ed21e.tampered-latency.jsonl');
+
+const chips = () => [...(globalThis as Any).document.querySelectorAll('.header-checks .check-chip')].map((c: Any) => c.textContent.trim());
+
+describe('viewer header: results by cause, tokens, skipped checks (Chromium)', function () {
+  this.timeout(120_000);
+  const { view } = viewerSuite();
+
+  it('a tampered murmur blob reads as a mismatched blob, the trace lines intact, no chain', async () => {
+    const dir = join(tempDir(), 'ses');
+    cpSync(MURMUR_DIR, dir, { recursive: true });
+    writeFileSync(join(dir, 'blobs', '28c7339ead79c720e67160d2f681384ad23a59bf8514c3c2e01d09a4d701441f'), 'Be terse!');
+    const file = join(dir, 'trace.jsonl');
+    const v = await view(file);
+    v.session.setCheckResults('verify', await runChecks(v.model!, 'verify'));
+    await v.settle();
+    assert.deepEqual(await v.page.evaluate(chips), ['blobs: 6 verified, 1 mismatched', 'lines and links intact: 7 events']);
+    await v.page.click('.header-checks .check-chip.bad');
+    await v.page.waitForSelector('.checks-panel:not([hidden]) .finding-item');
+    const msg = await v.page.$eval('.finding-item.severity-error .finding-message', (e: Any) => e.textContent);
+    assert.match(msg, /^Blob content does not match its name/, 'the cause first, the 64-hex name after');
+    assert.doesNotMatch(await v.page.$eval('.checks-list', (e: Any) => e.textContent), /broken/);
+    const detailWidth = await v.page.$eval('.detail-slot', (e: Any) => e.getBoundingClientRect().width);
+    assert.ok(detailWidth > 400, `long findings do not push the detail pane out (${detailWidth} px)`);
+    await v.screenshot('header-tampered-blob');
+  });
+
+  it('lumen: a tampered line breaks the chain at that line; deepstrike shows its token total without "0 in"', async () => {
+    const v = await view(LUMEN_TAMPERED);
+    v.session.setCheckResults('verify', await runChecks(v.model!, 'verify'));
+    await v.settle();
+    const c = await v.page.evaluate(chips);
+    assert.match(c[0], /^chain broken at line \d+$/);
+    const d = await view(DEEPSTRIKE);
+    const facts = await d.page.$eval('.header-facts', (e: Any) => e.textContent);
+    assert.match(facts, /6\.1k tokens total \(226 out\)/);
+    assert.doesNotMatch(facts, /0 in/);
+    assert.doesNotMatch(facts, /total tokens/);
+  });
+
+  it('a trace over the check-on-open limit says checks were skipped and runs them on a click', async () => {
+    const v = await view(DEEPSTRIKE);
+    v.session.setChecksSkipped(checksSkippedMessage(312 * 1024 * 1024, 50));
+    await v.settle();
+    const note = await v.page.$eval('.check-chip.skipped', (e: Any) => ({ text: e.textContent, title: e.title }));
+    assert.match(note.text, /checks not run/);
+    assert.match(note.title, /312 MB, over agentTrace\.checkOnOpenMaxMB \(50 MB\)/);
+    await v.page.click('.check-chip.skipped');
+    assert.deepEqual(v.hostCalls.slice(-1), ['runChecks:verify']);
+    await v.show();
+    await v.settle();
+    assert.ok(await v.page.$('.check-chip.skipped'), 'the note survives a reload of the webview');
+    v.session.setCheckResults('verify', await runChecks(v.model!, 'verify'));
+    await v.settle();
+    assert.equal(await v.page.$('.check-chip.skipped'), null, 'results replace the note');
+  });
+});
