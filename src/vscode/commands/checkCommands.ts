@@ -5,6 +5,10 @@ import { expandTraceArgs } from '../../core/traceFiles';
 import { TraceViewerApi } from '../viewerApi';
 import { TraceProblems } from './problems';
 import { lineLengths, TraceModels } from './traceModels';
+import { IntegrityKind, integrityKindOf, integrityKindsOf } from '../../core/checks/integrityKind';
+
+/** What a verification's first error is, by cause: a missing blob is not a broken chain. */
+const VERIFY_CAUSE: Record<IntegrityKind, string> = { chain: 'Broken', sequence: 'Sequence gap', content: 'Blob problem', structure: 'Error' };
 
 /** The three check commands: what they run and what they say. */
 const KINDS = {
@@ -88,7 +92,7 @@ export class CheckCommands {
     if (results.length === 1) {
       const r = results[0];
       const errors = r.findings.filter((f) => f.severity === 'error').length;
-      if (mode === 'verify') text = r.ok ? `${kind === 'verifyBlobs' ? 'Blobs intact' : 'Chain intact'}: ${r.checked} events (${r.format}).` : `Broken at line ${first!.line}: ${first!.message}`;
+      if (mode === 'verify') text = r.ok ? `${kind === 'verifyBlobs' ? 'Blobs intact' : integrityKindsOf(r.format).has('chain') ? 'Chain intact' : 'Verified'}: ${r.checked} events (${r.format}).` : `${VERIFY_CAUSE[integrityKindOf(first!.rule)]} at line ${first!.line}: ${first!.message}`;
       else text = `${r.findings.length} finding${r.findings.length === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}) in ${r.checked} events (${r.format}).`;
     } else text = `${results.length} traces: ${results.length - broken.length} ok, ${broken.length} with errors.`;
     const action = first ? (mode === 'verify' ? 'Show First Break' : 'Show First Error') : undefined;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { isIdKey, stringTokenAt } from '../../core/navigation';
 import { TraceModels } from '../commands/traceModels';
 import { eventCardMarkdown } from '../../viewer/hoverCard';
+import { idMentionColumns } from './mentionColumns';
 
 /** Trace files the text-editor features apply to; other JSON files cost nothing. */
 export const TRACE_SELECTOR: vscode.DocumentSelector = [
@@ -25,6 +26,13 @@ async function resolveToken(models: TraceModels, doc: vscode.TextDocument, pos: 
 
 function location(doc: vscode.TextDocument, line: number): vscode.Location {
   return new vscode.Location(doc.uri, new vscode.Position(Math.max(0, line - 1), 0));
+}
+
+/** Where a line mentions `id` (see idMentionColumns), else the line's start. */
+function mentionLocation(doc: vscode.TextDocument, line: number, id: string): vscode.Location {
+  if (line < 1 || line > doc.lineCount) return location(doc, line);
+  const cols = idMentionColumns(doc.lineAt(line - 1).text, id);
+  return cols ? new vscode.Location(doc.uri, new vscode.Range(line - 1, cols.start, line - 1, cols.end)) : location(doc, line);
 }
 
 /** Hover on an id: the event it names (or "not in this trace" for id fields). */
@@ -81,7 +89,7 @@ export function referenceProvider(models: TraceModels): vscode.ReferenceProvider
     async provideReferences(doc, pos) {
       const r = await resolveToken(models, doc, pos);
       if (!r?.found) return undefined;
-      return r.found.references.map((i) => location(doc, r.model.events.lineOf(i)));
+      return r.found.references.map((i) => mentionLocation(doc, r.model.events.lineOf(i), r.token.value));
     },
   };
 }
