@@ -23,6 +23,7 @@ import type {
   EventNavigation,
   PersistedViewState,
   DetailTab,
+  ViewerLayout,
 } from './protocolTypes';
 
 export * from './protocolTypes';
@@ -65,6 +66,8 @@ export interface InitMessage {
   checks: CheckSummary[];
   /** Rows show linear parent chains compactly (one depth, thread markers); the toolbar toggles it. */
   compactChains: boolean;
+  /** Pane sizes last used in this workspace, for a viewer whose own state has none; null when unknown. */
+  layout: ViewerLayout | null;
 }
 
 /** The visible rows changed (expand, collapse, filter, find reveal) or a row should be revealed. */
@@ -240,6 +243,12 @@ export interface SetCompactChainsMessage {
   compact: boolean;
 }
 
+/** The user resized the panes; the host remembers the sizes for the workspace's next viewers. */
+export interface LayoutChangedMessage {
+  type: 'layoutChanged';
+  layout: ViewerLayout;
+}
+
 /** Expands every row. */
 export interface ExpandAllMessage {
   type: 'expandAll';
@@ -358,6 +367,7 @@ export type WebviewMessage =
   | RequestRowsMessage
   | ToggleMessage
   | SetCompactChainsMessage
+  | LayoutChangedMessage
   | ExpandAllMessage
   | CollapseAllMessage
   | SelectMessage

@@ -254,5 +254,13 @@ export interface PersistedViewState {
 
 export type DetailTab = 'content' | 'json' | 'raw';
 
+/** The viewer's pane sizes, remembered per workspace (a new viewer starts from the last ones used). */
+export interface ViewerLayout {
+  /** Width of the tree pane, as a percentage (`55.0%`). */
+  splitPosition: string | null;
+  /** Width of the Event column in pixels; null = the space the other columns leave. */
+  eventColumnWidth: number | null;
+}
+
 /** Default filter: everything. */
 export const NO_FILTER: RowFilter = { kinds: [], status: 'all' };

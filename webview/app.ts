@@ -111,7 +111,10 @@ export class App {
     );
     const hidden = { 'aria-hidden': 'true' };
     const columns = el('div', { class: 'tree-columns' }, el('span', { class: 'col-event', text: 'Event', attrs: hidden }), el('span', { class: 'col col-duration', text: 'Duration', attrs: hidden }), el('span', { class: 'col col-tokens', text: 'Tokens', attrs: hidden }), el('span', { class: 'col col-offset', text: 'Time', attrs: hidden }));
-    this.panes = new PaneLayout(columns, [this.tree.element, this.checks.element], [this.navBar.element, this.detail.element], { splitPosition: this.state.splitPosition, eventColumnWidth: this.state.eventColumnWidth ?? null }, (patch) => this.persist(patch));
+    this.panes = new PaneLayout(columns, [this.tree.element, this.checks.element], [this.navBar.element, this.detail.element], { splitPosition: this.state.splitPosition, eventColumnWidth: this.state.eventColumnWidth ?? null }, (patch) => {
+      this.persist(patch);
+      post({ type: 'layoutChanged', layout: this.panes.sizes() });
+    });
     this.split = this.panes.element;
     this.main.append(this.split, this.status);
     // Tab order is the reading order: the tree, the detail pane, then the header, toolbar and bars (CSS
@@ -193,6 +196,8 @@ export class App {
     this.header.resetChecks(m.checks);
     if (m.checks.length === 0) this.checks.clearResults();
     this.showCompact(m.compactChains);
+    // A viewer never resized starts from the sizes last used in this workspace.
+    if (!this.opened && m.layout && this.state.splitPosition === null && (this.state.eventColumnWidth ?? null) === null) this.panes.apply(m.layout);
     this.filter.setKinds(m.kinds);
     this.filter.set(m.filter);
     this.tree.selectedNode = m.selectedNode;

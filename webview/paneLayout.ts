@@ -49,8 +49,18 @@ export class PaneLayout {
     }, 'column-handle');
     eventHead.after(column);
     this.element.append(this.treePane, split, this.detailSlot);
+    this.apply(sizes);
+  }
+
+  /** Applies sizes (persisted, or the workspace's last ones). */
+  apply(sizes: PaneSizes): void {
     this.setTreeWidth(sizes.splitPosition ?? `${DEFAULT_SPLIT}%`);
     this.setEventWidth(sizes.eventColumnWidth);
+  }
+
+  /** The sizes now. */
+  sizes(): PaneSizes {
+    return { splitPosition: this.treePane.style.flexBasis || null, eventColumnWidth: this.eventWidth() };
   }
 
   /** The Event column's width in pixels, or null when it takes the space left. */

@@ -1,6 +1,6 @@
 /** What a viewer session needs from its surroundings (VS Code, or a test's stub), and the actions it passes on. */
 import type { DigestAlgorithm } from '../core/model';
-import type { BlobContentMessage, HostMessage, WebviewMessage } from '../protocol';
+import type { BlobContentMessage, HostMessage, ViewerLayout, WebviewMessage } from '../protocol';
 
 /** What a session needs from its surroundings (VS Code, or a test's stub). */
 export interface SessionHost {
@@ -12,6 +12,8 @@ export interface SessionHost {
   openAsText(): void;
   reload(ignoreSizeLimit: boolean): void;
   openBlob(digest: string, algorithm: DigestAlgorithm): void;
+  /** Pane sizes remembered for the workspace (VS Code's workspaceState); absent: only the webview state keeps them. */
+  layout?: { get(): ViewerLayout | null; set(layout: ViewerLayout): void };
   /** Resolves a content blob (the blob resolver's job); absent until it exists. */
   resolveBlob?(digest: string, algorithm: DigestAlgorithm): Promise<Omit<BlobContentMessage, 'type' | 'requestId'>>;
 }

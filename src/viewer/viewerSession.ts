@@ -149,6 +149,8 @@ export class ViewerSession {
         return this.onToggle(msg.node, msg.expand, msg.recursive === true);
       case 'setCompactChains':
         return this.setCompact(msg.compact);
+      case 'layoutChanged':
+        return this.host.layout?.set(msg.layout);
       case 'expandAll':
         this.rows?.expandAll();
         this.expansion.touch(true);
@@ -239,6 +241,7 @@ export class ViewerSession {
       fileMessage: this.fileMessage,
       checks: this.findings.summaries(),
       compactChains: this.compactOn(model),
+      layout: this.host.layout?.get() ?? null,
     });
     this.post({ type: 'loadFindings', findings: this.findings.loadFindings() });
     if (this.checksSkipped !== null) this.post({ type: 'checksSkipped', message: this.checksSkipped });

@@ -15,7 +15,7 @@ import { loadTrace, TraceModel } from '../../src/core/loadTrace';
 import { parseWebviewMessage } from '../../src/viewer/validateMessage';
 import { ViewerSession } from '../../src/viewer/viewerSession';
 import { renderViewerHtml } from '../../src/viewer/webviewHtml';
-import type { HostMessage, PersistedViewState, WebviewMessage } from '../../src/protocol';
+import type { HostMessage, PersistedViewState, ViewerLayout, WebviewMessage } from '../../src/protocol';
 import { THEME_CLASS, THEMES } from './themes';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -81,6 +81,8 @@ export interface OpenOptions {
   height?: number;
   /** Compact view of linear chains on or off (default: the format's own default). */
   compactChains?: boolean;
+  /** The host's per-workspace pane sizes (shared between viewers of one test, as VS Code's workspaceState). */
+  layoutStore?: { layout: ViewerLayout | null };
 }
 
 /** One viewer page connected to a real session. */
@@ -93,7 +95,7 @@ export class ViewerPage {
   savedState: PersistedViewState | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly page: Page, private readonly origin: string, public model: TraceModel | null, private readonly theme: Theme) {
+  constructor(readonly page: Page, private readonly origin: string, public model: TraceModel | null, private readonly theme: Theme, layoutStore?: { layout: ViewerLayout | null }) {
     this.session = new ViewerSession({
       post: (m) => {
         this.received.push(m);
@@ -106,6 +108,7 @@ export class ViewerPage {
       openAsText: () => this.hostCalls.push('openAsText'),
       reload: () => this.hostCalls.push('reload'),
       openBlob: (d) => this.hostCalls.push(`openBlob:${d}`),
+      ...(layoutStore ? { layout: { get: () => layoutStore.layout, set: (l: ViewerLayout) => (layoutStore.layout = l) } } : {}),
     });
   }
 
@@ -201,14 +204,14 @@ function stubScript(arg: { state: unknown; vars: Record<string, string>; bodyCla
 export async function openViewer(browser: Browser, origin: string, file: string, opts: OpenOptions = {}): Promise<ViewerPage> {
   const page = await browser.newPage({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 760 } });
   const model = await loadTrace(file, opts.format ? { format: opts.format } : {});
-  return connectViewer(page, origin, model, opts.theme ?? 'dark', opts.compactChains);
+  return connectViewer(page, origin, model, opts.theme ?? 'dark', opts.compactChains, opts.layoutStore);
 }
 
 /** Connects a page to a new session showing `model` (or nothing yet: the page waits, as while indexing), and loads the viewer. */
-export async function connectViewer(page: Page, origin: string, model: TraceModel | null, theme: Theme, compactChains?: boolean): Promise<ViewerPage> {
+export async function connectViewer(page: Page, origin: string, model: TraceModel | null, theme: Theme, compactChains?: boolean, layoutStore?: { layout: ViewerLayout | null }): Promise<ViewerPage> {
   // tsx compiles with keepNames, so functions handed to the page call esbuild's `__name` helper.
   await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
-  const v = new ViewerPage(page, origin, model, theme);
+  const v = new ViewerPage(page, origin, model, theme, layoutStore);
   page.on('pageerror', (e) => v.errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') v.errors.push(`console: ${m.text()}`);

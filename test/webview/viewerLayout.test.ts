@@ -75,4 +75,23 @@ describe('viewer layout: resizable detail pane and Event column (Chromium)', fun
     await v.page.dblclick('.column-handle');
     assert.equal(v.savedState?.eventColumnWidth, null, 'reset to the space the other columns leave');
   });
+
+  it('a new viewer in the workspace starts from the sizes last used (the host keeps them)', async () => {
+    const store = { layout: null as null | { splitPosition: string | null; eventColumnWidth: number | null } };
+    const a = await view(CLAUDE, { width: 1200, height: 700, layoutStore: store });
+    await a.page.focus('.split-handle');
+    for (let k = 0; k < 5; k++) await a.page.keyboard.press('ArrowLeft');
+    await a.page.focus('.column-handle');
+    await a.page.keyboard.press('ArrowLeft');
+    await a.settle();
+    assert.ok(store.layout, 'the sizes went to the host');
+    assert.match(store.layout.splitPosition ?? '', /^\d+\.\d%$/);
+    assert.equal(typeof store.layout.eventColumnWidth, 'number');
+    const b = await view(resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl'), { width: 1200, height: 700, layoutStore: store });
+    const sizes = await b.page.evaluate(() => {
+      const p = (globalThis as Any).document.querySelector('.tree-pane');
+      return { split: p.style.flexBasis, event: p.style.getPropertyValue('--event-width') };
+    });
+    assert.deepEqual(sizes, { split: store.layout.splitPosition, event: `${store.layout.eventColumnWidth}px` }, 'another trace opens with the same panes');
+  });
 });

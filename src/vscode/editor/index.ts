@@ -110,7 +110,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     async resolveCustomEditor(doc, panel) {
       const h = handles.get(doc.uri.toString());
       if (!h) return;
-      const viewer = new TraceViewer(doc, panel, context.extensionUri, () => blobResolver, settings().expandAllMaxEvents);
+      const viewer = new TraceViewer(doc, panel, context.extensionUri, () => blobResolver, settings().expandAllMaxEvents, context.workspaceState);
       h.viewers.unshift(viewer);
       const track = () => {
         if (panel.active) {

@@ -5,11 +5,14 @@
  */
 import * as vscode from 'vscode';
 import type { DigestAlgorithm } from '../../core/model';
-import type { BlobContentMessage } from '../../protocol';
+import type { BlobContentMessage, ViewerLayout } from '../../protocol';
 import type { DocumentEvent, TraceDocument } from './traceDocument';
 import { isSafeExternalUrl, parseWebviewMessage } from '../../viewer/validateMessage';
 import { SessionHost, ViewerSession } from '../../viewer/viewerSession';
 import { renderViewerHtml } from '../../viewer/webviewHtml';
+
+/** workspaceState key of the viewer's pane sizes. */
+const LAYOUT_KEY = 'agentTrace.viewerLayout';
 
 /** Commands the viewer's buttons run (registered by the verification and conformance features). */
 export const CHECK_COMMANDS = { verify: 'agentTrace.verifyChain', check: 'agentTrace.checkConformance' } as const;
@@ -30,6 +33,7 @@ export class TraceViewer implements vscode.Disposable {
     extensionUri: vscode.Uri,
     blobResolver: () => BlobResolver | undefined,
     expandAllMaxEvents: number,
+    private readonly layoutStore?: vscode.Memento,
   ) {
     const dist = vscode.Uri.joinPath(extensionUri, 'dist');
     const media = vscode.Uri.joinPath(extensionUri, 'media');
@@ -95,6 +99,11 @@ export class TraceViewer implements vscode.Disposable {
       openAsText: () => void vscode.commands.executeCommand('vscode.openWith', uri, 'default'),
       reload: (ignoreSizeLimit) => void this.document.load({ ignoreSizeLimit, message: 'Reloaded from disk.' }),
       openBlob: (digest, algorithm) => void runCommand(OPEN_BLOB_COMMAND, 'Opening blobs is not available in this version.', uri, digest, algorithm),
+      // Pane sizes per workspace: a new viewer starts from the last ones used.
+      layout: this.layoutStore && {
+        get: () => this.layoutStore!.get<ViewerLayout>(LAYOUT_KEY) ?? null,
+        set: (layout) => void this.layoutStore!.update(LAYOUT_KEY, layout),
+      },
       resolveBlob: (digest, algorithm) => {
         const r = blobResolver();
         return r ? r(uri, digest, algorithm) : Promise.resolve({ digest, state: 'unresolved', preview: null, bytes: null, message: 'Blob resolution is not available in this version.' });
