@@ -6,16 +6,14 @@
  */
 import type { CheckResult } from '../core/checks/runChecks';
 import type { TraceModel } from '../core/loadTrace';
-import type { DigestAlgorithm } from '../core/model';
 import type { ErrorMessage, FileState, HostMessage, PersistedViewState, RowFilter, WebviewMessage } from '../protocol';
 import { NO_FILTER } from '../protocol';
 import { formatModule } from '../core/formats';
-import { buildDetail } from './eventDetail';
+import { SessionDetail } from './sessionDetail';
 import { assertNever, forwardToHost, SessionHost, SessionOptions } from './sessionHost';
 import { FindingsState } from './findingsState';
 import { SessionFind } from './sessionFind';
 import { headerOf, kindsOf, rowFilterPredicate } from './sessionModelInfo';
-import { idInfoOf, navigationOf } from './sessionNavigation';
 import { RowProjection } from './rowModel';
 import { SessionExpansion } from './sessionExpansion';
 
@@ -44,10 +42,11 @@ export class ViewerSession {
   private loading: HostMessage | null = null;
   private ready = false;
   private restored = false;
-  private detailToken = 0;
+  private readonly detail: SessionDetail;
 
   constructor(private readonly host: SessionHost, options: SessionOptions = { expandAllMaxEvents: 20_000 }) {
     this.expansion = new SessionExpansion(options.expandAllMaxEvents);
+    this.detail = new SessionDetail({ model: () => this.model, modelVersion: () => this.modelVersion, findingsAt: (line) => this.findings.atLine(line), post: (m) => this.post(m), host });
     this.find = new SessionFind({
       post: (m) => this.post(m),
       model: () => this.model,
@@ -107,7 +106,7 @@ export class ViewerSession {
     this.post({ type: 'loadFindings', findings: this.findings.loadFindings() });
     if (this.filter.status !== 'all') this.applyFilter();
     this.touchRows();
-    if (this.selected !== null) void this.sendDetail(this.selected);
+    if (this.selected !== null) void this.detail.send(this.selected);
   }
 
   /** Says that checks were not run on open (over the size limit) and how to run them; null clears it. */
@@ -177,9 +176,9 @@ export class ViewerSession {
         this.topLine = msg.topLine;
         return;
       case 'resolveId':
-        return this.resolveId(msg.requestId, msg.id);
+        return this.detail.resolveId(msg.requestId, msg.id);
       case 'requestBlob':
-        return this.requestBlob(msg.requestId, msg.digest, msg.algorithm);
+        return this.detail.requestBlob(msg.requestId, msg.digest, msg.algorithm);
       case 'revealInTextEditor':
       case 'copy':
       case 'openExternal':
@@ -249,7 +248,7 @@ export class ViewerSession {
       const r = this.findings.resultOf(mode);
       if (r) this.post({ type: 'checkResults', summary: r.summary, findings: r.findings });
     }
-    if (this.selected !== null) void this.sendDetail(this.selected);
+    if (this.selected !== null) void this.detail.send(this.selected);
   }
 
   private sendRows(start: number, count: number): void {
@@ -300,7 +299,7 @@ export class ViewerSession {
     if (!this.model || !validNode(this.model, node)) return;
     this.selected = node;
     this.selectedLine = lineOfNode(this.model, node);
-    void this.sendDetail(node);
+    void this.detail.send(node);
   }
 
   private revealNode(node: number, select: boolean): void {
@@ -319,33 +318,6 @@ export class ViewerSession {
     this.topLine = lineOfNode(this.model, this.rows.nodeAt(Math.max(0, row - 3)));
     this.sendRowsState({ row, node, select });
     if (select) this.select(node);
-  }
-
-  private async sendDetail(node: number): Promise<void> {
-    const model = this.model;
-    if (!model) return;
-    const token = ++this.detailToken;
-    const line = lineOfNode(model, node);
-    try {
-      const detail = await buildDetail(model, node, line !== null ? this.findings.atLine(line) : []);
-      detail.nav = navigationOf(model, node, detail.json);
-      if (token === this.detailToken && model === this.model) this.post({ type: 'detail', modelVersion: this.modelVersion, detail });
-    } catch (err) {
-      if (token === this.detailToken) this.post({ type: 'detailError', node, message: `Could not read line ${line}: ${err instanceof Error ? err.message : String(err)}` });
-    }
-  }
-
-  private resolveId(requestId: number, id: string): void {
-    if (this.model) this.post({ type: 'idInfo', requestId, ...idInfoOf(this.model, id) });
-  }
-
-  private async requestBlob(requestId: number, digest: string, algorithm: DigestAlgorithm): Promise<void> {
-    if (!this.host.resolveBlob) {
-      this.post({ type: 'blobContent', requestId, digest, state: 'unresolved', preview: null, bytes: null, message: 'Blob resolution is not available in this version.' });
-      return;
-    }
-    const answer = await this.host.resolveBlob(digest, algorithm);
-    this.post({ type: 'blobContent', requestId, ...answer });
   }
 
   private applyFilter(): void {

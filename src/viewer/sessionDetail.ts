@@ -1,0 +1,60 @@
+/**
+ * The answers of a viewer session that read one event or one blob: the selected event's detail (newest
+ * request wins), what an id names, and a blob's preview. Split from viewerSession.ts to keep it short.
+ * vscode-free.
+ */
+import type { TraceModel } from '../core/loadTrace';
+import type { DigestAlgorithm } from '../core/model';
+import type { FindingView, HostMessage } from '../protocol';
+import { buildDetail } from './eventDetail';
+import type { SessionHost } from './sessionHost';
+import { idInfoOf, navigationOf } from './sessionNavigation';
+import { lineOfNode } from './traceRows';
+
+/** What the detail answers need of the session. */
+export interface DetailContext {
+  model(): TraceModel | null;
+  modelVersion(): number;
+  findingsAt(line: number): FindingView[];
+  post(msg: HostMessage): void;
+  host: SessionHost;
+}
+
+/** See the file comment. */
+export class SessionDetail {
+  private token = 0;
+
+  constructor(private readonly ctx: DetailContext) {}
+
+  /** Sends the detail of `node`, unless a newer request or model came first. */
+  async send(node: number): Promise<void> {
+    const model = this.ctx.model();
+    if (!model) return;
+    const token = ++this.token;
+    const line = lineOfNode(model, node);
+    try {
+      const detail = await buildDetail(model, node, line !== null ? this.ctx.findingsAt(line) : []);
+      detail.nav = navigationOf(model, node, detail.json);
+      if (token === this.token && model === this.ctx.model()) this.ctx.post({ type: 'detail', modelVersion: this.ctx.modelVersion(), detail });
+    } catch (err) {
+      if (token === this.token) this.ctx.post({ type: 'detailError', node, message: `Could not read line ${line}: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+
+  /** Answers what an id names (hover cards, navigation). */
+  resolveId(requestId: number, id: string): void {
+    const model = this.ctx.model();
+    if (model) this.ctx.post({ type: 'idInfo', requestId, ...idInfoOf(model, id) });
+  }
+
+  /** Answers a blob preview request through the host's resolver. */
+  async requestBlob(requestId: number, digest: string, algorithm: DigestAlgorithm): Promise<void> {
+    const resolve = this.ctx.host.resolveBlob;
+    if (!resolve) {
+      this.ctx.post({ type: 'blobContent', requestId, digest, state: 'unresolved', preview: null, bytes: null, message: 'Blob resolution is not available in this version.' });
+      return;
+    }
+    const answer = await resolve.call(this.ctx.host, digest, algorithm);
+    this.ctx.post({ type: 'blobContent', requestId, ...answer });
+  }
+}
