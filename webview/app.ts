@@ -4,7 +4,9 @@
  */
 import type { BlobContentMessage, DetailTab, EventDetail, FileState, HostMessage, InitMessage, PersistedViewState, RowFilter } from '../src/protocol';
 import { loadState, post, saveState } from './api';
+import { actionButton, FileBanner } from './banner';
 import { ChecksPanel } from './checksPanel';
+import { CompactToggle } from './compactToggle';
 import { DetailPane } from './detailPane';
 import { clear, el, icon, toolbarButton } from './dom';
 import { FilterBar } from './filterBar';
@@ -26,7 +28,7 @@ const DEFAULT_STATE: PersistedViewState = {
 export class App {
   private state: PersistedViewState = { ...DEFAULT_STATE, ...(loadState() ?? {}) };
   private readonly header = new Header({ revealLine: (l) => this.revealLine(l), showChecks: () => this.setChecksVisible(true), runChecks: (mode) => post({ type: 'runChecks', mode }) });
-  private readonly banner = el('div', { class: 'banner', attrs: { role: 'status', 'aria-live': 'polite' } });
+  private readonly banner = new FileBanner();
   private readonly tree = new TreeView({
     requestRows: (start, count) => post({ type: 'requestRows', rowsVersion: this.tree.cache.version, start, count }),
     toggle: (node, expand, recursive) => post({ type: 'toggle', node, expand, recursive }),
@@ -60,11 +62,12 @@ export class App {
   private readonly status = el('div', { class: 'status-view' });
   private modelVersion = 0;
   private opened = false;
-  private compactOn = false;
-  private readonly compactButton = toolbarButton('list-flat', 'Compact Linear Chains', () => this.setCompact(!this.compactOn));
+  private readonly compact = new CompactToggle((compact) => {
+    this.persist({ compactChains: compact });
+    post({ type: 'setCompactChains', compact });
+  });
   private blobWaiters = new Map<number, (m: BlobContentMessage) => void>();
   private nextBlobRequest = 1;
-  private bannerTimer = 0;
 
   constructor(private readonly root: HTMLElement) {
     this.detail = new DetailPane({
@@ -101,7 +104,7 @@ export class App {
       { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Viewer actions' } },
       toolbarButton('expand-all', 'Expand All', () => post({ type: 'expandAll' })),
       toolbarButton('collapse-all', 'Collapse All', () => post({ type: 'collapseAll' })),
-      this.compactButton,
+      this.compact.element,
       toolbarButton('search', 'Find (Ctrl+F)', () => this.find.open()),
       toolbarButton('filter', 'Filter by Kind or Status', () => this.toggleFilterBar()),
       toolbarButton('checklist', 'Show Checks', () => this.setChecksVisible(this.checks.element.hidden)),
@@ -119,7 +122,7 @@ export class App {
     this.main.append(this.split, this.status);
     // Tab order is the reading order: the tree, the detail pane, then the header, toolbar and bars (CSS
     // `order` still draws those above the tree).
-    this.root.append(this.main, el('div', { class: 'top' }, this.header.element, toolbar), this.banner, this.find.element, this.filter.element);
+    this.root.append(this.main, el('div', { class: 'top' }, this.header.element, toolbar), this.banner.element, this.find.element, this.filter.element);
     if (this.state.showChecks) this.setChecksVisible(true);
     if (this.state.filter.kinds.length > 0 || this.state.filter.status !== 'all') this.filter.element.hidden = false;
     this.filter.set(this.state.filter);
@@ -195,7 +198,7 @@ export class App {
     this.header.setInfo(m.header);
     this.header.resetChecks(m.checks);
     if (m.checks.length === 0) this.checks.clearResults();
-    this.showCompact(m.compactChains);
+    this.compact.show(m.compactChains);
     // A viewer never resized starts from the sizes last used in this workspace.
     if (!this.opened && m.layout && this.state.splitPosition === null && (this.state.eventColumnWidth ?? null) === null) this.panes.apply(m.layout);
     this.filter.setKinds(m.kinds);
@@ -230,22 +233,6 @@ export class App {
     this.tree.focus();
   }
 
-  /** Compact view of linear chains: a message chain is one run of rows with a thread line, not a staircase. */
-  private setCompact(compact: boolean): void {
-    this.showCompact(compact);
-    this.persist({ compactChains: compact });
-    post({ type: 'setCompactChains', compact });
-  }
-
-  private showCompact(on: boolean): void {
-    this.compactOn = on;
-    const b = this.compactButton as HTMLElement & { toggleable?: boolean; checked?: boolean };
-    b.toggleable = true;
-    b.checked = on;
-    b.setAttribute('aria-pressed', String(on));
-    b.title = on ? 'Compact Linear Chains (on): a chain of single replies is one run of rows' : 'Compact Linear Chains (off): every parent link is one level deeper';
-  }
-
   private setFilter(f: RowFilter): void {
     this.persist({ filter: f });
     post({ type: 'setFilter', filter: f });
@@ -262,18 +249,7 @@ export class App {
   }
 
   private setBanner(state: FileState, message: string | null): void {
-    clear(this.banner);
-    this.banner.className = `banner banner-${state}`;
-    const text = message ?? (state === 'deleted' ? 'The file was deleted.' : null);
-    this.banner.hidden = text === null;
-    clearTimeout(this.bannerTimer);
-    if (text === null) return;
-    // Appends of a running agent come often: say so briefly.
-    if (state === 'appended') this.bannerTimer = window.setTimeout(() => (this.banner.hidden = true), 5000);
-    const iconName = { loading: 'sync', appended: 'arrow-down', rewritten: 'refresh', truncated: 'refresh', deleted: 'trash', unreadable: 'error', cancelled: 'warning', tooLarge: 'warning', ready: 'info' }[state];
-    this.banner.append(icon(iconName), el('span', { class: 'banner-text', text }));
-    if (state === 'cancelled' || state === 'deleted' || state === 'unreadable') this.banner.appendChild(actionButton('Reload', () => post({ type: 'reload' })));
-    this.banner.appendChild(actionButton('Dismiss', () => (this.banner.hidden = true)));
+    this.banner.set(state, message);
   }
 
   private showStatus(kind: 'loading' | 'empty', text: string, fraction?: number): void {
@@ -353,14 +329,6 @@ const ALT_KEYS: Record<string, (app: App) => void> = {
   ArrowUp: (a) => a.goParent(),
   ArrowDown: (a) => a.goFirstChild(),
 };
-
-function actionButton(text: string, onClick: () => void, secondary = false): HTMLElement {
-  const b = document.createElement('vscode-button');
-  b.textContent = text;
-  if (secondary) b.setAttribute('secondary', '');
-  b.addEventListener('click', onClick);
-  return b;
-}
 
 function assertNever(x: never): never {
   throw new Error(`unhandled message ${JSON.stringify(x)}`);
