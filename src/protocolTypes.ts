@@ -93,6 +93,8 @@ export interface HeaderInfo {
   warnings: number;
   /** Format-specific totals (e.g. costUsd), by name. */
   extraTotals: Record<string, number | null>;
+  /** Which metric columns any event fills: an empty column gives its room to the Event column. */
+  columns: { duration: boolean; tokens: boolean; time: boolean };
   /** Only part of the file is indexed so far (a quick first look, or indexing was cancelled). */
   partial: boolean;
   cancelled: boolean;

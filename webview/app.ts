@@ -196,6 +196,7 @@ export class App {
     this.status.hidden = true;
     this.split.hidden = false;
     this.header.setInfo(m.header);
+    this.panes.showColumns(m.header.columns);
     this.header.resetChecks(m.checks);
     if (m.checks.length === 0) this.checks.clearResults();
     this.compact.show(m.compactChains);

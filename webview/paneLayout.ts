@@ -10,8 +10,6 @@ const DEFAULT_SPLIT = 55;
 const MIN_TREE_PX = 180;
 const MIN_DETAIL_PX = 200;
 const MIN_EVENT_PX = 120;
-/** The Duration, Tokens and Time columns and the row's right padding (styles.css): the Event column leaves them room. */
-const METRIC_COLUMNS_PX = 248 + 8;
 
 /** Sizes as persisted. */
 export interface PaneSizes {
@@ -43,7 +41,7 @@ export class PaneLayout {
       get: () => this.eventWidth() ?? eventHead.getBoundingClientRect().right - this.treePane.getBoundingClientRect().left,
       set: (px) => this.setEventWidth(px),
       min: () => MIN_EVENT_PX,
-      max: () => Math.max(MIN_EVENT_PX, this.treePane.getBoundingClientRect().width - METRIC_COLUMNS_PX),
+      max: () => Math.max(MIN_EVENT_PX, this.treePane.getBoundingClientRect().width - this.metricColumnsWidth()),
       commit: (px) => this.changed({ eventColumnWidth: px }),
       reset: () => this.setEventWidth(null),
     }, 'column-handle');
@@ -58,6 +56,13 @@ export class PaneLayout {
     this.setEventWidth(sizes.eventColumnWidth);
   }
 
+  /** Hides the metric columns no event fills, so the Event column gets their room. */
+  showColumns(c: { duration: boolean; tokens: boolean; time: boolean }): void {
+    this.treePane.classList.toggle('no-col-duration', !c.duration);
+    this.treePane.classList.toggle('no-col-tokens', !c.tokens);
+    this.treePane.classList.toggle('no-col-offset', !c.time);
+  }
+
   /** The sizes now. */
   sizes(): PaneSizes {
     return { splitPosition: this.treePane.style.flexBasis || null, eventColumnWidth: this.eventWidth() };
@@ -67,6 +72,12 @@ export class PaneLayout {
   eventWidth(): number | null {
     const v = this.treePane.style.getPropertyValue('--event-width');
     return v ? Number.parseFloat(v) : null;
+  }
+
+  private metricColumnsWidth(): number {
+    let w = 8;
+    for (const c of this.treePane.querySelectorAll<HTMLElement>('.tree-columns .col')) w += c.getBoundingClientRect().width;
+    return w;
   }
 
   private setTreeWidth(pct: string): void {

@@ -46,6 +46,7 @@ function computeHeader(model: TraceModel): HeaderInfo {
     errors: errors ?? 0,
     warnings: warnings ?? 0,
     extraTotals: extra,
+    columns: { ...filledColumns(model), time: s.startTime !== null },
     partial: (model as { partial?: boolean }).partial === true,
     cancelled: model.cancelled,
   };
@@ -64,6 +65,19 @@ function knownTokens(model: TraceModel, side: 'in' | 'out', total: number | null
     if ((side === 'in' ? e.tokensIn : e.tokensOut) !== null) return total;
   }
   return null;
+}
+
+/** Whether any event has a duration, and any tokens (the scan stops once both are seen). */
+function filledColumns(model: TraceModel): { duration: boolean; tokens: boolean } {
+  const t = model.events;
+  let duration = false;
+  let tokens = false;
+  for (let i = 0; i < t.size && !(duration && tokens); i++) {
+    const e = t.get(i);
+    duration ||= e.durationMs !== null;
+    tokens ||= e.tokensIn !== null || e.tokensOut !== null;
+  }
+  return { duration, tokens };
 }
 
 function titleOf(model: TraceModel): string {

@@ -76,6 +76,18 @@ describe('viewer layout: resizable detail pane and Event column (Chromium)', fun
     assert.equal(v.savedState?.eventColumnWidth, null, 'reset to the space the other columns leave');
   });
 
+  it('metric columns no event fills give their room to the Event column (lumen records no tokens)', async () => {
+    const v = await view(resolve('../shared/corpus/lumen/.lumen/trace/ef05f773-1151-4c7a-817e-a78bf76ed21e.jsonl'), { width: 1200, height: 700 });
+    const shown = await v.page.$$eval('.tree-columns .col', (cs: Any[]) => cs.filter((c) => c.getBoundingClientRect().width > 0).map((c) => c.textContent));
+    assert.deepEqual(shown, ['Duration', 'Time']);
+    assert.equal(await v.page.$$eval('.row[data-node] .col-tokens', (cs: Any[]) => cs.filter((c) => c.getBoundingClientRect().width > 0).length), 0);
+    const head = await v.page.evaluate(() => {
+      const d = (globalThis as Any).document;
+      return [d.querySelector('.tree-columns .col-offset').getBoundingClientRect().left, d.querySelector('.row[data-node] .col-offset').getBoundingClientRect().left];
+    });
+    assert.ok(Math.abs(head[0] - head[1]) < 2, `headers stay over their columns: ${head}`);
+  });
+
   it('a new viewer in the workspace starts from the sizes last used (the host keeps them)', async () => {
     const store = { layout: null as null | { splitPosition: string | null; eventColumnWidth: number | null } };
     const a = await view(CLAUDE, { width: 1200, height: 700, layoutStore: store });
