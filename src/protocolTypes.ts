@@ -124,6 +124,8 @@ export interface FindingView {
   node: number | null;
   /** `load` = found while reading (parse errors, dangling parents), else the check mode that found it. */
   source: 'load' | 'verify' | 'check';
+  /** Verification findings: what part of the integrity the rule speaks for (the Checks list groups by it). */
+  cause?: 'chain' | 'sequence' | 'content' | 'structure';
 }
 
 /** The outcome of one check run, as the header and the Checks list show it. */

@@ -5,6 +5,13 @@ import { formatInt } from './format';
 import { checkShort } from './checkWords';
 
 const MAX_SHOWN = 1000;
+const CAUSE_TITLES: Record<NonNullable<FindingView['cause']>, string> = { chain: 'Chain', sequence: 'Sequence', structure: 'Lines and links', content: 'Blobs' };
+const CAUSE_ORDER: Record<NonNullable<FindingView['cause']>, number> = { chain: 0, sequence: 1, structure: 2, content: 3 };
+
+/** Verification findings by cause (chain, sequence, lines and links, blobs), by line within each. */
+function byCause(findings: FindingView[]): FindingView[] {
+  return [...findings].sort((a, b) => CAUSE_ORDER[a.cause ?? 'structure'] - CAUSE_ORDER[b.cause ?? 'structure'] || a.line - b.line);
+}
 type Source = FindingView['source'];
 const TITLES: Record<Source, string> = { load: 'While reading', verify: 'Verification', check: 'Conformance' };
 
@@ -68,10 +75,22 @@ export class ChecksPanel {
       }
       this.list.appendChild(head);
       if (g.summary?.scope) this.list.appendChild(el('p', { class: 'checks-scope', text: g.summary.scope }));
-      for (const f of g.findings.slice(0, MAX_SHOWN)) this.list.appendChild(this.item(f));
+      this.appendItems(source === 'verify' ? byCause(g.findings) : g.findings);
       if (g.findings.length > MAX_SHOWN) this.list.appendChild(el('p', { class: 'empty-note', text: `… and ${formatInt(g.findings.length - MAX_SHOWN)} more (the Problems panel and the CLI list all of them).` }));
     }
     if (!any) this.list.appendChild(el('p', { class: 'empty-note', text: 'No findings yet. Run Verify Chain or Check Conformance.' }));
+  }
+
+  /** Findings, each cause under its own subtitle (so 3 parse errors do not drown among 109 missing blobs). */
+  private appendItems(findings: FindingView[]): void {
+    let cause: FindingView['cause'] | null = null;
+    const counts = new Map<FindingView['cause'], number>();
+    for (const f of findings) counts.set(f.cause, (counts.get(f.cause) ?? 0) + 1);
+    for (const f of findings.slice(0, MAX_SHOWN)) {
+      if (f.cause && f.cause !== cause && counts.size > 1) this.list.appendChild(el('div', { class: 'checks-cause-title', text: `${CAUSE_TITLES[f.cause]}: ${formatInt(counts.get(f.cause) ?? 0)} finding${counts.get(f.cause) === 1 ? '' : 's'}` }));
+      cause = f.cause;
+      this.list.appendChild(this.item(f));
+    }
   }
 
   private item(f: FindingView): HTMLElement {

@@ -10,6 +10,7 @@ import type { CheckSummary, FindingView } from '../protocol';
 import { nodeAtLine } from './traceRows';
 import { formatModule } from '../core/formats';
 import { integrityOf } from './integritySummary';
+import { integrityKindOf } from '../core/checks/integrityKind';
 
 type Mode = 'verify' | 'check';
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
@@ -76,6 +77,7 @@ export class FindingsState {
     const v: FindingView = { rule: f.rule, severity: f.severity, line: f.line, message: f.message, node: this.model ? nodeAtLine(this.model, f.line) : null, source };
     if (f.seq !== undefined) v.seq = f.seq;
     if (f.eventId !== undefined) v.eventId = f.eventId;
+    if (source === 'verify') v.cause = integrityKindOf(f.rule);
     return v;
   }
 

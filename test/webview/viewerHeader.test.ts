@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runChecks } from '../../src/core/checks/runChecks';
 import { loadTrace } from '../../src/core/loadTrace';
@@ -37,6 +37,22 @@ describe('viewer header: results by cause, tokens, skipped checks (Chromium)', f
     const detailWidth = await v.page.$eval('.detail-slot', (e: Any) => e.getBoundingClientRect().width);
     assert.ok(detailWidth > 400, `long findings do not push the detail pane out (${detailWidth} px)`);
     await v.screenshot('header-tampered-blob');
+  });
+
+  it('a murmur trace copied without blobs/: the parse error is listed apart from the missing blobs', async () => {
+    const dir = tempDir();
+    const lines = readFileSync(join(MURMUR_DIR, 'trace.jsonl'), 'utf8').trimEnd().split('\n');
+    writeFileSync(join(dir, 'trace.jsonl'), [...lines.slice(0, 3), '{"event_type": broken', ...lines.slice(3)].join('\n') + '\n');
+    const v = await view(join(dir, 'trace.jsonl'));
+    v.session.setCheckResults('verify', await runChecks(v.model!, 'verify'));
+    await v.settle();
+    assert.deepEqual(await v.page.evaluate(chips), ['blobs: 0 verified, 7 missing', 'lines and links: 1 error from line 4']);
+    assert.ok(!(await v.page.evaluate(chips)).some((c: string) => /chain/.test(c)), 'murmur has no chain to call broken');
+    await v.page.click('vscode-toolbar-button[label="Show Checks"]');
+    const list = await v.page.$$eval('.checks-list > *', (es: Any[]) => es.map((e) => (e.classList.contains('finding-item') ? `item ${e.querySelector('.finding-rule').textContent}` : e.textContent)));
+    const verify = list.slice(list.findIndex((t: string) => t.startsWith('Verification')));
+    assert.deepEqual(verify.slice(2, 5), ['Lines and links: 1 finding', 'item murmur/line-json', 'Blobs: 11 findings'], verify.join(' | '));
+    await v.screenshot('checks-by-cause');
   });
 
   it('lumen: a tampered line breaks the chain at that line; deepstrike shows its token total without "0 in"', async () => {
