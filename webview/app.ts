@@ -207,7 +207,8 @@ export class App {
     this.tree.selectedNode = m.selectedNode;
     this.tree.reset(m.rowsVersion, m.totalRows);
     this.tree.scrollToRow(m.topRow);
-    this.tree.focusSelection();
+    // The focus follows the selection into the new rows; with nothing selected it starts at the top only on open.
+    if (!this.opened || m.selectedNode !== null) this.tree.focusSelection();
     // Opening a trace puts the keyboard in the tree (not on the page body, eleven Tabs away).
     if (!this.opened && m.totalRows > 0) this.tree.focus();
     this.opened = true;
