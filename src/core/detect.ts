@@ -1,17 +1,8 @@
 import { FORMAT_LIST, FORMATS } from './formats';
 import { SniffResult, SniffSample } from './format';
-import { FormatName } from './model';
+import type { Detection } from './traceModel';
 
-/** The detector's verdict for a file, with how sure it is and the runners-up. */
-export interface Detection {
-  format: FormatName;
-  /** 0..1. */
-  confidence: number;
-  reason: string;
-  /** The detected format's dialect, when its detector names one. */
-  dialect?: string;
-  candidates: { format: FormatName; confidence: number }[];
-}
+export type { Detection };
 
 /** Below this, a file opens as generic JSONL. */
 export const MIN_CONFIDENCE = 0.5;

@@ -1,6 +1,9 @@
 import type { BlobLayout } from './blobs/blobLayout';
 import type { RuleModule } from './checks/types';
 import type { EventDraft, EventStatus, FormatName, Finding } from './model';
+import type { FormatTotals } from './traceModel';
+
+export type { FormatTotals };
 
 /** One parsed line (or one document) handed to an adapter, with where it is. */
 export interface SourceRecord {
@@ -28,15 +31,6 @@ export interface EventBuilder {
   finish?(emit: Emit): Finding[];
   /** Totals the format itself records (tokens, tool calls, costs…), by name; counted from events when absent. */
   totals?(): FormatTotals;
-}
-
-/** Per-format totals; known keys are shown in the header, others listed as they are. */
-export interface FormatTotals {
-  inputTokens?: number;
-  outputTokens?: number;
-  toolCalls?: number;
-  errors?: number;
-  [name: string]: number | undefined;
 }
 
 /** What a detector needs to judge a file. */

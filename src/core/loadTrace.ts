@@ -2,9 +2,10 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Compression, contentName, contentSizeHint, probeFile, readHead, readText } from './byteSource';
 import { EventTable } from './eventTable';
-import { detectFormat, Detection } from './detect';
+import { detectFormat } from './detect';
 import { formatModule } from './formats';
 import { BuilderSource, FormatTotals, SourceRecord } from './format';
+import type { Detection, MalformedLine, TraceModel } from './traceModel';
 import { parseLine } from './json/jsonLine';
 import { scanLines } from './lineIndexer';
 import { EventDraft, Finding, FormatName } from './model';
@@ -13,42 +14,7 @@ import { appendAll } from './arrays';
 import { resolveParentsElsewhere } from './crossFileParents';
 import { ConcatenatedJson, splitConcatenatedJson } from './json/concatenatedJson';
 
-/** A line that could not be read as JSON; the views show it as a row marked as such. */
-export interface MalformedLine {
-  line: number;
-  offset: number;
-  length: number;
-  message: string;
-}
-
-/** A loaded trace: the compact event table, its tree and everything the reading noticed. */
-export interface TraceModel {
-  path: string;
-  format: FormatName;
-  detection: Detection;
-  events: EventTable;
-  tree: EventTree;
-  /** Parse, tree and adapter findings, in line order. */
-  diagnostics: Finding[];
-  malformed: MalformedLine[];
-  /** Lines in the file, blank ones included. */
-  lineCount: number;
-  blankLines: number;
-  fileSize: number;
-  /** Bytes read; a growing file's new data starts here. */
-  bytesIndexed: number;
-  bom: boolean;
-  crlf: boolean;
-  /** The file is one multi-line JSON document (OTLP export, JSON array) rather than JSONL. */
-  document: boolean;
-  cancelled: boolean;
-  /** Only the first `stopAfterBytes` were read. */
-  partial: boolean;
-  /** Totals the adapter counted from the format's own fields. */
-  formatTotals: FormatTotals;
-  /** How the file is stored: `gzip` for a compressed trace (offsets and lines are then in the decompressed content). */
-  compression: Compression;
-}
+export type { MalformedLine, TraceModel };
 
 /** Options for {@link loadTrace}. */
 export interface LoadOptions {

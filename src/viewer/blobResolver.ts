@@ -4,7 +4,7 @@
  * blob documents show. Blob content is hostile text: it is only ever sent as data, never as markup.
  */
 import { basename } from 'node:path';
-import { BlobResult, BlobStatus, BlobStore, DEFAULT_PREVIEW_BYTES, readBlobPreview, shortDigest } from '../core/blobs';
+import { BlobResult, BlobStatus, BlobStore, blobLayoutOf, DEFAULT_PREVIEW_BYTES, readBlobPreview, shortDigest } from '../core/blobs';
 import type { BlobPreview } from '../core/blobs';
 import { contentName, readHead } from '../core/byteSource';
 import { detectFormat } from '../core/detect';
@@ -76,11 +76,9 @@ export function findRef(model: TraceModel | undefined, digest: string, algorithm
   return undefined;
 }
 
-/** A reference built from a digest alone, in the shape the format writes it. */
+/** A reference built from a digest alone, in the shape the format writes it (its blob layout knows). */
 export function syntheticRef(format: FormatName, digest: string, algorithm: DigestAlgorithm): HashRef {
-  if (format === 'murmur') return { field: 'system_sha', digest, algorithm, raw: digest };
-  if (format === 'agentledger') return { field: 'blob_ref', digest, algorithm, raw: `blob://sha256/${digest}.json` };
-  return { field: 'ref', digest, algorithm, raw: digest };
+  return blobLayoutOf(format).syntheticRef(digest, algorithm);
 }
 
 interface CachedStore {

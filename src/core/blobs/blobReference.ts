@@ -1,19 +1,10 @@
-import { DigestAlgorithm, FormatName, HashRef } from '../model';
+import { DigestAlgorithm, HashRef } from '../model';
 
 /**
- * Which hash references point at blob files, how each format names and hashes its blobs, and which
- * reference texts are safe to turn into a file name. The single source of truth for the editor, the CLI
- * and the verifier.
- *
- * | format | blob refs | file | digest |
- * |---|---|---|---|
- * | murmur | `system_prompt_sha256`, `system_sha`, `tools_sha`, `response_sha`, `message_shas[i]` | `blobs/<64hex>` | SHA-256 of the file bytes |
- * | agentledger | any `blob://sha256/<hex>.json` value (`payload_ref`, `request_ref`, `response_ref`, `blob_ref`, span attributes) | `<root>/sha256/<hex>.json` | 64 hex: SHA-256 of the canonical compact JSON of the parsed file (Python); 16 hex: FNV-1a 64 of the file bytes (Rust) |
- * | others | `blob://` values; any other digest only if such a file exists | `blobs/<hex>[.json]` | SHA-256 of the bytes (canonical JSON for `blob://…json`) |
- *
- * Not blob refs: agentledger `payload_hash` / `request_hash` / `response_hash` (digests of inline content,
- * checked by the agentledger rules), murmur `resource_read.sha256`, `peer_handle_redeem.sha256`,
- * `peer_file_fetch.sha256` (hashes of files elsewhere), chain hashes.
+ * Format-neutral facts of blob references: how a blob may be hashed, the role a reference can play, the
+ * digest shapes, and which reference texts are safe to turn into a file name. What is a blob reference in
+ * which format, and where its file lives, is each format's `BlobLayout` (`formats/<name>/blobLayout.ts`;
+ * the others use `defaultBlobLayout.ts`); `formatBlobs.ts` finds a format's layout.
  */
 
 /** How a blob's bytes are turned into the digest its name carries. */
@@ -26,46 +17,17 @@ export type BlobHashMethod = 'sha256-bytes' | 'sha256-canonical-json' | 'fnv1a64
  */
 export type BlobRefRole = 'blob' | 'opportunistic' | 'not-a-blob';
 
-/** murmur fields that reference blobs (§2.9 of the format doc); `message_shas[]` stands for each element. */
-export const MURMUR_BLOB_FIELDS = ['system_prompt_sha256', 'system_sha', 'tools_sha', 'response_sha', 'message_shas[]'] as const;
-const MURMUR_BLOB_FIELD = /^(?:system_prompt_sha256|system_sha|tools_sha|response_sha|message_shas(?:\[\d+\]|\.\d+))$/;
-
 /** Exact digest shapes: lowercase hex of the algorithm's length, nothing else. */
 export const DIGEST_PATTERN: Record<DigestAlgorithm, RegExp> = {
   sha256: /^[0-9a-f]{64}$/,
   fnv1a64: /^[0-9a-f]{16}$/,
 };
 
-/** The role of one hash reference in a trace of `format`. */
-export function blobRefRole(format: FormatName, ref: Pick<HashRef, 'field' | 'raw'>): BlobRefRole {
-  const isUri = ref.raw.startsWith('blob://');
-  if (format === 'murmur') return MURMUR_BLOB_FIELD.test(ref.field) ? 'blob' : 'not-a-blob';
-  if (isUri) return 'blob';
-  if (format === 'agentledger') return 'not-a-blob';
-  return 'opportunistic';
-}
-
 /** The digest algorithm a digest of this length means (agentledger: 16 hex = FNV-1a 64, 64 hex = SHA-256). */
 export function algorithmOfDigest(hex: string): DigestAlgorithm | null {
   if (DIGEST_PATTERN.sha256.test(hex)) return 'sha256';
   if (DIGEST_PATTERN.fnv1a64.test(hex)) return 'fnv1a64';
   return null;
-}
-
-/** How the blob a reference names is hashed, per format and algorithm. */
-export function hashMethodFor(format: FormatName, ref: Pick<HashRef, 'algorithm' | 'raw'>): BlobHashMethod {
-  if (ref.algorithm === 'fnv1a64') return 'fnv1a64-bytes';
-  if (format === 'murmur') return 'sha256-bytes';
-  // agentledger's Python store names `blob://sha256/<64hex>.json` files by their canonical JSON.
-  if (format === 'agentledger' || /^blob:\/\/.*\.json$/.test(ref.raw)) return 'sha256-canonical-json';
-  return 'sha256-bytes';
-}
-
-/** Paths, relative to a blob root, where the blob may be stored; built only from a validated digest. */
-export function blobFileNames(format: FormatName, digest: string): string[] {
-  if (format === 'murmur') return [digest];
-  if (format === 'agentledger') return [`sha256/${digest}.json`, `${digest}.json`];
-  return [digest, `${digest}.json`, `sha256/${digest}.json`, `sha256/${digest}`];
 }
 
 /** Why a reference was refused; shown to the user. */

@@ -1,4 +1,4 @@
-import { FormatName, HashRef } from '../model';
+import { HashRef } from '../model';
 import { isObj, parseDigest } from '../formats/common';
 import { checkBlobUri } from './blobReference';
 
@@ -12,32 +12,17 @@ export interface LineRef {
   refused?: string;
   /** The refusal is a name that is safe but not a digest (cannot be verified), not an unsafe one. */
   unverifiable?: boolean;
-  /** A murmur blob field or a `blob://` value. */
-  source: 'murmur-field' | 'blob-uri';
+  /**
+   * `field`: one of the format's own blob fields (its rules report malformed values);
+   * `blob-uri`: a `blob://` value (the blob verifier reports unusable ones).
+   */
+  source: 'field' | 'blob-uri';
 }
 
-const MURMUR_SINGLE_FIELDS = ['system_prompt_sha256', 'system_sha', 'tools_sha', 'response_sha'] as const;
 const MAX_VISITS = 10_000;
 
-function digestRef(field: string, raw: string): LineRef['ref'] {
-  const d = parseDigest(raw);
-  return d && d.algorithm === 'sha256' && d.raw === d.digest ? { field, ...d } : undefined;
-}
-
-/** murmur blob fields read straight from the line, so malformed values (uppercase, short) are caught too. */
-function murmurRefs(line: number, o: Record<string, unknown>, out: LineRef[]): void {
-  const take = (field: string, v: unknown) => {
-    if (typeof v !== 'string') return; // null system_prompt_sha256 = no prompt; other shapes: murmur/sha-format
-    const ref = digestRef(field, v);
-    out.push(ref ? { line, field, ref, source: 'murmur-field' } : { line, field, source: 'murmur-field', refused: `${field} value ${JSON.stringify(v.slice(0, 80))} is not 64 lowercase hex digits, so it cannot name a blob` });
-  };
-  for (const f of MURMUR_SINGLE_FIELDS) take(f, o[f]);
-  const shas = o.message_shas;
-  if (Array.isArray(shas)) shas.forEach((v, i) => take(`message_shas[${i}]`, v));
-}
-
 /** Every string starting with `blob://` in a value (bounded walk), with its JSON path. */
-function blobUriRefs(line: number, value: unknown, out: LineRef[]): void {
+export function blobUriRefs(line: number, value: unknown, out: LineRef[]): void {
   const stack: [unknown, string][] = [[value, '']];
   let visits = 0;
   while (stack.length > 0 && visits++ < MAX_VISITS) {
@@ -57,14 +42,11 @@ function blobUriRefs(line: number, value: unknown, out: LineRef[]): void {
 }
 
 /**
- * Blob references on one parsed line, read from the line itself: murmur's blob fields (format doc §2.9) and
- * any `blob://` value. This does not depend on the format adapter's hashRefs, and sees malformed references
- * the adapter cannot represent as a HashRef.
+ * The `blob://` references of one parsed line: the scan of every layout that names blobs by URI. Lines
+ * without `blob://` in their text are not walked.
  */
-export function scanLineForBlobRefs(format: FormatName, line: number, value: unknown, text: string): LineRef[] {
+export function scanBlobUriLine(line: number, value: Record<string, unknown>, text: string): LineRef[] {
   const out: LineRef[] = [];
-  if (!isObj(value)) return out;
-  if (format === 'murmur') murmurRefs(line, value, out);
   if (text.includes('blob://')) blobUriRefs(line, value, out);
   return out;
 }

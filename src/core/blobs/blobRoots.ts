@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { FormatName } from '../model';
+import type { BlobLayout } from './blobLayout';
 import { BlobRoot, isInside, realDirectory } from './blobSafety';
 
 /** Where to look for blobs besides the format's own layouts. */
@@ -32,22 +32,19 @@ function ancestors(start: string, workspaceFolders: readonly string[]): string[]
 }
 
 /**
- * Candidate roots in search order, per the formats' layouts:
- * - murmur: `<trace folder>/blobs` (the session workdir's blob store);
- * - agentledger: `<trace folder>/blobs` (an evidence export with its store copied beside it), every
- *   `.agentledger/blobs` from the trace's folder upwards (the Python runtime root), and the trace folder itself
- *   (a Rust `LocalBlobStore` root holding `sha256/`);
- * - other formats: `<trace folder>/blobs` and the `.agentledger/blobs` runtime roots upwards;
- * then the configured extra roots.
+ * Candidate roots in search order, per the format's layout: `<trace folder>/blobs` (murmur's session store,
+ * an agentledger evidence export, the default), every `.agentledger/blobs` from the trace's folder upwards
+ * when the layout searches runtime roots, the trace's folder itself when it is a store root (agentledger's
+ * Rust `LocalBlobStore` holding `sha256/`); then the configured extra roots.
  */
-export function candidateRoots(tracePath: string, format: FormatName, options: BlobRootOptions = {}): Omit<BlobRoot, 'realPath'>[] {
+export function candidateRoots(tracePath: string, layout: BlobLayout, options: BlobRootOptions = {}): Omit<BlobRoot, 'realPath'>[] {
   const traceDir = dirname(resolve(tracePath));
   const workspaces = options.workspaceFolders ?? [];
   const out: Omit<BlobRoot, 'realPath'>[] = [{ path: join(traceDir, 'blobs'), source: 'beside-trace' }];
-  if (format !== 'murmur') {
+  if (layout.runtimeRoots) {
     for (const dir of ancestors(traceDir, workspaces)) out.push({ path: join(dir, '.agentledger', 'blobs'), source: 'agentledger-runtime' });
   }
-  if (format === 'agentledger') out.push({ path: traceDir, source: 'trace-folder' });
+  if (layout.traceFolderRoot) out.push({ path: traceDir, source: 'trace-folder' });
   for (const root of options.extraRoots ?? []) {
     if (root.trim() === '') continue;
     if (isAbsolute(root)) out.push({ path: resolve(root), source: 'setting' });
@@ -57,10 +54,10 @@ export function candidateRoots(tracePath: string, format: FormatName, options: B
 }
 
 /** The candidate roots that exist as directories, with real paths, without duplicates. */
-export async function findBlobRoots(tracePath: string, format: FormatName, options: BlobRootOptions = {}): Promise<BlobRoot[]> {
+export async function findBlobRoots(tracePath: string, layout: BlobLayout, options: BlobRootOptions = {}): Promise<BlobRoot[]> {
   const seen = new Set<string>();
   const out: BlobRoot[] = [];
-  for (const c of candidateRoots(tracePath, format, options)) {
+  for (const c of candidateRoots(tracePath, layout, options)) {
     const realPath = await realDirectory(c.path);
     if (realPath === null || seen.has(realPath)) continue;
     seen.add(realPath);

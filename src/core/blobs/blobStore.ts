@@ -2,11 +2,12 @@ import { Stats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DigestAlgorithm, FormatName, HashRef } from '../model';
-import { BlobHashCache, hashBlobFile, HashOptions, HashOutcome, sharedBlobHashCache } from './blobHashing';
-import {
-  algorithmOfDigest, BlobHashMethod, blobFileNames, BlobRefRole, blobRefRole, checkHashRef, hashMethodFor,
-} from './blobReference';
-import { BlobRootOptions, findBlobRoots } from './blobRoots';
+import { BlobHashCache, hashBlobFile, HashOutcome, sharedBlobHashCache } from './blobHashing';
+import type { BlobLayout } from './blobLayout';
+import type { BlobStoreOptions } from './blobOptions';
+import { BlobHashMethod, BlobRefRole, checkHashRef } from './blobReference';
+import { findBlobRoots } from './blobRoots';
+import { blobLayoutOf } from './formatBlobs';
 import { BlobRoot, locateInRoot } from './blobSafety';
 
 /** Integrity of one referenced blob. `too-large` means it could not be verified within the limits. */
@@ -35,12 +36,7 @@ export interface BlobResult {
   message: string;
 }
 
-/** Options of a {@link BlobStore}. */
-export interface BlobStoreOptions extends BlobRootOptions, HashOptions {
-  cache?: BlobHashCache;
-  /** Size above which a blob is marked `previewTooLarge`; default 1 MiB. */
-  previewLimit?: number;
-}
+export type { BlobStoreOptions };
 
 const METHOD_LABEL: Record<BlobHashMethod, string> = {
   'sha256-bytes': 'SHA-256 of the file bytes',
@@ -61,13 +57,16 @@ export class BlobStore {
   private constructor(
     readonly tracePath: string,
     readonly format: FormatName,
+    /** Where the format keeps its blobs and how it names them. */
+    readonly layout: BlobLayout,
     readonly roots: readonly BlobRoot[],
     private readonly options: BlobStoreOptions,
   ) {}
 
-  /** Finds the trace's blob roots (see blobRoots.ts) and returns a store over them. */
+  /** Finds the trace's blob roots (see blobRoots.ts) per the format's layout and returns a store over them. */
   static async open(tracePath: string, format: FormatName, options: BlobStoreOptions = {}): Promise<BlobStore> {
-    return new BlobStore(resolve(tracePath), format, await findBlobRoots(tracePath, format, options), options);
+    const layout = blobLayoutOf(format);
+    return new BlobStore(resolve(tracePath), format, layout, await findBlobRoots(tracePath, layout, options), options);
   }
 
   /** The roots' sources: `beside-trace` means the format's own store exists next to the trace. */
@@ -77,7 +76,7 @@ export class BlobStore {
 
   /** Whether the reference names a blob in this trace's format. */
   role(ref: Pick<HashRef, 'field' | 'raw'>): BlobRefRole {
-    return blobRefRole(this.format, ref);
+    return this.layout.refRole(ref);
   }
 
   /** A path for messages: relative to the trace's folder when inside it. */
@@ -90,7 +89,7 @@ export class BlobStore {
   private async lookup(digest: string): Promise<Lookup> {
     let refused: Lookup | null = null;
     for (const root of this.roots) {
-      for (const name of blobFileNames(this.format, digest)) {
+      for (const name of this.layout.fileNames(digest)) {
         const loc = await locateInRoot(root, name);
         if (loc === null) continue;
         if (loc.kind === 'found') return { kind: 'found', root, path: loc.path, realPath: loc.realPath, stats: loc.stats };
@@ -104,7 +103,7 @@ export class BlobStore {
   /** Resolves a reference to its blob file and rehashes it (cached per path, size and mtime). */
   async resolve(ref: HashRef): Promise<BlobResult> {
     const role = this.role(ref);
-    const method = hashMethodFor(this.format, ref);
+    const method = this.layout.hashMethod(ref);
     const base = { role, ref, algorithm: ref.algorithm, method, expected: ref.digest };
     const check = checkHashRef(ref);
     if (!check.ok) return { ...base, status: check.unverifiable ? 'unverifiable' : 'rejected', message: `Reference ${ref.field} refused: ${check.reason}.` };
@@ -123,12 +122,13 @@ export class BlobStore {
   }
 
   /**
-   * Rehashes with the format's method. For formats without a documented blob scheme, a JSON blob may be
-   * named by either its bytes or its canonical JSON: the other method is tried before calling it a mismatch.
+   * Rehashes with the layout's method. When the layout does not fix one (formats without a documented blob
+   * scheme), a JSON blob may be named by either its bytes or its canonical JSON: the other method is tried
+   * before calling it a mismatch.
    */
   private async rehash(realPath: string, stats: Stats, method: BlobHashMethod, expected: string): Promise<[HashOutcome, BlobHashMethod]> {
     const first = await this.hashWith(realPath, stats, method);
-    if (this.format === 'murmur' || this.format === 'agentledger' || method === 'fnv1a64-bytes') return [first, method];
+    if (this.layout.singleMethod || method === 'fnv1a64-bytes') return [first, method];
     if (first.kind === 'digest' && first.digest === expected) return [first, method];
     const other: BlobHashMethod = method === 'sha256-bytes' ? 'sha256-canonical-json' : 'sha256-bytes';
     const second = await this.hashWith(realPath, stats, other);
@@ -160,13 +160,13 @@ export class BlobStore {
   }
 
   /**
-   * Files in the format's own store beside the trace whose names are digests (murmur `blobs/<64hex>`),
-   * for orphan and whole-store checks. Other names (temporary files) are skipped.
+   * Files in the format's own store beside the trace (murmur `blobs/<64hex>`, others `blobs/sha256/`) whose
+   * names are digests, for orphan and whole-store checks. Other names (temporary files) are skipped.
    */
   async storedDigests(): Promise<{ digest: string; algorithm: DigestAlgorithm; path: string }[]> {
     const root = this.roots.find((r) => r.source === 'beside-trace');
     if (!root) return [];
-    const dir = this.format === 'murmur' ? root.realPath : join(root.realPath, 'sha256');
+    const dir = this.layout.storeDir === '' ? root.realPath : join(root.realPath, this.layout.storeDir);
     let names: string[];
     try {
       names = await readdir(dir);
@@ -175,9 +175,8 @@ export class BlobStore {
     }
     const out: { digest: string; algorithm: DigestAlgorithm; path: string }[] = [];
     for (const name of names.sort()) {
-      const digest = this.format === 'murmur' ? name : name.replace(/\.json$/, '');
-      const algorithm = algorithmOfDigest(digest);
-      if (algorithm && (this.format !== 'murmur' || algorithm === 'sha256')) out.push({ digest, algorithm, path: join(dir, name) });
+      const d = this.layout.digestOfStoredName(name);
+      if (d) out.push({ ...d, path: join(dir, name) });
     }
     return out;
   }

@@ -1,9 +1,12 @@
 import { BlobTally, CheckContext, LineInput, StreamCheck } from '../checks/types';
 import { isObj } from '../formats/common';
 import { Finding, HashRef, Severity } from '../model';
-import { BlobRefRole, blobRefRole } from './blobReference';
-import { LineRef, scanLineForBlobRefs } from './blobReferenceScan';
-import { BlobResult, BlobStore, BlobStoreOptions } from './blobStore';
+import type { BlobLayout } from './blobLayout';
+import type { BlobStoreOptions } from './blobOptions';
+import { BlobRefRole } from './blobReference';
+import { LineRef } from './blobReferenceScan';
+import { BlobResult, BlobStore } from './blobStore';
+import { blobLayoutOf } from './formatBlobs';
 import { appendAll } from '../arrays';
 
 /** Rule ids of blob verification (declared in checks/blobRules.ts). */
@@ -26,13 +29,6 @@ interface Site {
 }
 
 const CONCURRENCY = 8;
-
-/**
- * Formats whose own rule module verifies their blobs under the format doc's rule ids (agentledger:
- * agentledger/blob-exists, blob-integrity, blob-ref-syntax, blob-decode); this verifier stays out to avoid
- * reporting each problem twice. Their blobs are still resolved and previewed through {@link BlobStore}.
- */
-export const FORMATS_VERIFYING_OWN_BLOBS: ReadonlySet<string> = new Set(['agentledger']);
 
 /** Distinct referenced blobs by outcome (the viewer's "blobs: N verified, N missing, N mismatched"). */
 function tallyBlobs(sites: Site[], results: Map<string, BlobResult>, keyOf: (s: Site) => string): BlobTally | undefined {
@@ -68,17 +64,21 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>
 /**
  * Verifies every blob the trace references: each distinct blob is rehashed once, and each problem is
  * reported at the line of every event that references it. References come from the adapter's hashRefs and,
- * independently, from the lines themselves (murmur blob fields, `blob://` values), so malformed references
- * and traces whose adapter lists no hashRefs are covered too.
+ * independently, from the lines themselves (the layout's blob fields, `blob://` values), so malformed
+ * references and traces whose adapter lists no hashRefs are covered too. What counts as a reference, where
+ * blobs live and how a missing one is judged is the format's {@link BlobLayout}.
  */
 export class BlobVerifier implements StreamCheck {
   private readonly lineRefs: LineRef[] = [];
-  /** murmur: a `tool_call` carries `output`, which only the `content` capture mode writes (doc §1.5). */
+  /** A line showed that the writer captured content (the layout's `contentCaptured`), so blobs must exist. */
   private contentCaptured = false;
+  private readonly layout: BlobLayout;
 
   private counts: BlobTally | undefined;
 
-  constructor(private readonly ctx: CheckContext, private readonly options: BlobStoreOptions = {}) {}
+  constructor(private readonly ctx: CheckContext, private readonly options: BlobStoreOptions = {}) {
+    this.layout = blobLayoutOf(ctx.model.format);
+  }
 
   /** Distinct blobs by outcome, after `finish` (undefined when the trace references none). */
   tally(): BlobTally | undefined {
@@ -86,23 +86,26 @@ export class BlobVerifier implements StreamCheck {
   }
 
   add(input: LineInput): void {
-    const format = this.ctx.model.format;
-    if (FORMATS_VERIFYING_OWN_BLOBS.has(format)) return;
-    // Outside murmur only `blob://` values are references: lines without one need no parse.
-    if (format !== 'murmur' && !input.text.includes('blob://')) return;
-    if (input.value === undefined) return;
-    this.lineRefs.push(...scanLineForBlobRefs(format, input.line, input.value, input.text));
-    if (format === 'murmur' && isObj(input.value) && input.value.event_type === 'tool_call' && 'output' in input.value) this.contentCaptured = true;
+    const layout = this.layout;
+    if (layout.verifiedByFormatRules) return;
+    // A layout that reads the capture mode from the lines needs each one parsed; others skip lines whose
+    // text cannot hold a reference, without parsing them.
+    if (!layout.contentCaptured && !layout.lineMayHoldRef(input.text)) return;
+    const value = input.value;
+    if (value === undefined || !isObj(value)) return;
+    this.lineRefs.push(...layout.scanLine(input.line, value, input.text));
+    if (layout.contentCaptured?.(value)) this.contentCaptured = true;
   }
 
   async finish(): Promise<Finding[]> {
     const model = this.ctx.model;
-    if (FORMATS_VERIFYING_OWN_BLOBS.has(model.format)) return [];
+    if (this.layout.verifiedByFormatRules) return [];
     const sites = this.collectSites();
-    if (sites.length === 0 && this.lineRefs.length === 0 && model.format !== 'murmur') return [];
+    if (sites.length === 0 && this.lineRefs.length === 0 && !this.layout.checksWholeStore) return [];
     const store = await BlobStore.open(this.ctx.path, model.format, this.options);
     const out: Finding[] = [];
-    // Malformed murmur blob fields are murmur/sha-format findings; here only unusable `blob://` values.
+    // Malformed values of a format's blob fields are its own rules' findings (murmur/sha-format); here only
+    // unusable `blob://` values.
     for (const r of this.lineRefs) if (r.refused && r.source === 'blob-uri') out.push(this.finding(r.unverifiable ? BLOB_RULE.unverifiable : BLOB_RULE.rejected, r.unverifiable ? 'info' : 'error', r.line, this.eventAt(r.line), `Reference ${r.field}: ${r.refused}.`));
     const keyOf = (s: Site) => `${s.ref.algorithm}:${s.ref.digest}`;
     const results = await this.resolveEach(store, sites, keyOf);
@@ -116,7 +119,7 @@ export class BlobVerifier implements StreamCheck {
       else if (res.status === 'missing' && group.some((g) => g.role === 'blob') && missingSeverity === null) notStored.push(group[0]);
     }
     if (notStored.length > 0) out.push(this.noStoreFinding(notStored));
-    if (model.format === 'murmur') appendAll(out, await this.orphans(store, sites));
+    if (this.layout.checksWholeStore) appendAll(out, await this.orphans(store, sites));
     return out;
   }
 
@@ -138,11 +141,11 @@ export class BlobVerifier implements StreamCheck {
   /** Sites from the model's hashRefs plus those read from the lines, without repeats, blob refs only. */
   private collectSites(): Site[] {
     const t = this.ctx.model.events;
-    const format = this.ctx.model.format;
+    const layout = this.layout;
     const seen = new Set<string>();
     const out: Site[] = [];
     const push = (line: number, event: number | null, ref: HashRef) => {
-      const role = blobRefRole(format, ref);
+      const role = layout.refRole(ref);
       // Adapters may spell array paths `a.0` or `a[0]`; one spelling per place.
       const key = `${line}\0${ref.field.replace(/\.(\d+)(?=\.|\[|$)/g, '[$1]')}\0${ref.digest}`;
       if (role === 'not-a-blob' || seen.has(key)) return;
@@ -169,15 +172,12 @@ export class BlobVerifier implements StreamCheck {
 
   /**
    * Severity of a missing blob, or null when blobs are not expected (report one `blob/no-store` instead).
-   * murmur writes blobs only under `trace.capture: content`, which shows as a `blobs/` folder beside the
-   * trace or as `tool_call.output`; under `meta` / `none` there is no store and that is not an error.
-   * agentledger and others: the store may simply not have been exported with the trace (warning).
+   * Error when the layout's own store is beside the trace and holds every blob, or a line showed content was
+   * captured (murmur's `content` mode); otherwise the store may simply not have been exported with the trace
+   * (warning), and without any store blobs are not expected (murmur's `meta` / `none` modes).
    */
   private missingSeverity(store: BlobStore): Severity | null {
-    if (this.ctx.model.format === 'murmur') {
-      if (store.hasRoot('beside-trace') || this.contentCaptured) return 'error';
-      return store.hasRoot() ? 'warning' : null;
-    }
+    if (this.layout.storeBesideTraceIsComplete && (store.hasRoot('beside-trace') || this.contentCaptured)) return 'error';
     return store.hasRoot() ? 'warning' : null;
   }
 
@@ -206,13 +206,10 @@ export class BlobVerifier implements StreamCheck {
 
   private noStoreFinding(sites: Site[]): Finding {
     const digests = new Set(sites.map((s) => s.ref.digest));
-    const why = this.ctx.model.format === 'murmur'
-      ? 'no blobs/ folder beside the trace: the capture mode is meta or none, which store hashes but no bodies'
-      : 'no blob store was found beside the trace or in a configured blob root (it may not have been exported with the trace)';
-    return this.finding(BLOB_RULE.noStore, 'info', sites[0].line, sites[0].event, `${digests.size} referenced blob(s) cannot be shown: ${why}.`);
+    return this.finding(BLOB_RULE.noStore, 'info', sites[0].line, sites[0].event, `${digests.size} referenced blob(s) cannot be shown: ${this.layout.noStoreReason}.`);
   }
 
-  /** murmur: files in `blobs/` that no line references; each is rehashed too (doc: every file in blobs/). */
+  /** Files of the store beside the trace that no line references; each is rehashed too (murmur doc: every file in blobs/). */
   private async orphans(store: BlobStore, sites: Site[]): Promise<Finding[]> {
     const referenced = new Set(sites.map((s) => s.ref.digest));
     const stored = (await store.storedDigests()).filter((d) => !referenced.has(d.digest));

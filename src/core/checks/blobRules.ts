@@ -1,5 +1,5 @@
 import { BLOB_RULE, BlobVerifier } from '../blobs/blobVerification';
-import { BlobStoreOptions } from '../blobs/blobStore';
+import type { BlobStoreOptions } from '../blobs/blobOptions';
 import { CheckContext, RuleInfo, RuleModule, StreamCheck } from './types';
 
 /**

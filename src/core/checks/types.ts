@@ -1,5 +1,5 @@
-import type { BlobStoreOptions } from '../blobs';
-import { TraceModel } from '../loadTrace';
+import type { BlobStoreOptions } from '../blobs/blobOptions';
+import type { TraceModel } from '../traceModel';
 import { Finding, FormatName, Severity } from '../model';
 
 /** Verification proves integrity (hashes, chains, sequence); conformance checks the runtime's rules. */

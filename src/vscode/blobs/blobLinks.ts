@@ -1,10 +1,10 @@
 /**
- * Blob hashes as links in the raw text of a trace: each blob reference on a line (murmur's blob fields,
- * `blob://` values) opens the blob. Cheap on other JSONL: the format is detected from the first lines, a file
+ * Blob hashes as links in the raw text of a trace: each blob reference on a line (the format's blob fields,
+ * `blob://` values, per its blob layout) opens the blob. Cheap on other JSONL: the format is detected from the first lines, a file
  * whose trace has no blob store gets no links, and only lines that can hold a reference are parsed.
  */
 import * as vscode from 'vscode';
-import { scanLineForBlobRefs } from '../../core/blobs';
+import { blobLayoutOf, scanLineForBlobRefs } from '../../core/blobs';
 import type { FormatName } from '../../core/model';
 import { OPEN_BLOB_COMMAND } from '../editor';
 import { sniffLines, TraceBlobs } from '../../viewer/blobResolver';
@@ -17,11 +17,6 @@ const FULL_SCAN_LINES = 20_000;
 const VISIBLE_MARGIN = 1000;
 const MAX_LINE_CHARS = 1_000_000;
 const MAX_LINKS = 5000;
-
-/** The line text may hold a blob reference of this format (checked before parsing). */
-function mayHoldRef(format: FormatName, text: string): boolean {
-  return text.includes('blob://') || (format === 'murmur' && /_sha(?:256)?"|message_shas"/.test(text));
-}
 
 /** The 0-based lines to scan: all of a small document, else the visible ranges with a margin. */
 function linesToScan(doc: vscode.TextDocument): number[] {
@@ -43,7 +38,8 @@ export function openBlobCommandUri(trace: vscode.Uri, digest: string, algorithm:
 
 /** Links for the blob references on one line of text (0-based `line`). */
 export function linksOnLine(format: FormatName, trace: vscode.Uri, line: number, text: string): vscode.DocumentLink[] {
-  if (text.length > MAX_LINE_CHARS || !mayHoldRef(format, text)) return [];
+  // The layout's cheap text test runs before parsing: most lines of most traces hold no reference.
+  if (text.length > MAX_LINE_CHARS || !blobLayoutOf(format).lineMayHoldRef(text)) return [];
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BlobHashCache } from '../../../src/core/blobs/blobHashing';
 import { readBlobPreview } from '../../../src/core/blobs/blobPreview';
-import { blobRefRole, checkBlobUri, checkHashRef, hashMethodFor } from '../../../src/core/blobs/blobReference';
+import { checkBlobUri, checkHashRef } from '../../../src/core/blobs/blobReference';
+import { blobRefRole, hashMethodFor } from '../../../src/core/blobs/formatBlobs';
 import { BlobStore, resolveBlob } from '../../../src/core/blobs/blobStore';
 import { HashRef } from '../../../src/core/model';
 

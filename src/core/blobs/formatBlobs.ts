@@ -1,0 +1,40 @@
+import { formatModule } from '../formats';
+import { isObj } from '../formats/common';
+import type { FormatName, HashRef } from '../model';
+import type { BlobLayout } from './blobLayout';
+import type { BlobHashMethod, BlobRefRole } from './blobReference';
+import type { LineRef } from './blobReferenceScan';
+import { DEFAULT_BLOB_LAYOUT } from './defaultBlobLayout';
+
+/**
+ * A format's blob facts by its name: its module's {@link BlobLayout}, or the format-neutral one. The one
+ * place the blob code turns a format name into a layout (it reads the registry, so the layouts themselves,
+ * which the format modules import, stay free of it).
+ */
+export function blobLayoutOf(format: FormatName): BlobLayout {
+  return formatModule(format).blobs ?? DEFAULT_BLOB_LAYOUT;
+}
+
+/** The role of one hash reference in a trace of `format`. */
+export function blobRefRole(format: FormatName, ref: Pick<HashRef, 'field' | 'raw'>): BlobRefRole {
+  return blobLayoutOf(format).refRole(ref);
+}
+
+/** How the blob a reference names is hashed, per format and algorithm. */
+export function hashMethodFor(format: FormatName, ref: Pick<HashRef, 'algorithm' | 'raw'>): BlobHashMethod {
+  return blobLayoutOf(format).hashMethod(ref);
+}
+
+/** Paths, relative to a blob root, where the blob may be stored; built only from a validated digest. */
+export function blobFileNames(format: FormatName, digest: string): string[] {
+  return blobLayoutOf(format).fileNames(digest);
+}
+
+/**
+ * Blob references on one parsed line, read from the line itself (the format's blob fields and any
+ * `blob://` value). This does not depend on the format adapter's hashRefs, and sees malformed references
+ * the adapter cannot represent as a HashRef.
+ */
+export function scanLineForBlobRefs(format: FormatName, line: number, value: unknown, text: string): LineRef[] {
+  return isObj(value) ? blobLayoutOf(format).scanLine(line, value, text) : [];
+}

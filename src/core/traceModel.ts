@@ -1,0 +1,68 @@
+import type { Compression } from './byteSource';
+import type { EventTable } from './eventTable';
+import type { Finding, FormatName } from './model';
+import type { EventTree } from './tree';
+
+/**
+ * The shapes of a loaded trace, apart from the code that loads it: the rule modules of every format and the
+ * check engine name these types, and keeping them here (not in loadTrace.ts, which needs the format registry)
+ * keeps the formats and the registry free of an import cycle.
+ */
+
+/** Per-format totals; known keys are shown in the header, others listed as they are. */
+export interface FormatTotals {
+  inputTokens?: number;
+  outputTokens?: number;
+  toolCalls?: number;
+  errors?: number;
+  [name: string]: number | undefined;
+}
+
+/** The detector's verdict for a file, with how sure it is and the runners-up. */
+export interface Detection {
+  format: FormatName;
+  /** 0..1. */
+  confidence: number;
+  reason: string;
+  /** The detected format's dialect, when its detector names one. */
+  dialect?: string;
+  candidates: { format: FormatName; confidence: number }[];
+}
+
+/** A line that could not be read as JSON; the views show it as a row marked as such. */
+export interface MalformedLine {
+  line: number;
+  offset: number;
+  length: number;
+  message: string;
+}
+
+/** A loaded trace: the compact event table, its tree and everything the reading noticed. */
+export interface TraceModel {
+  path: string;
+  format: FormatName;
+  detection: Detection;
+  events: EventTable;
+  tree: EventTree;
+  /** Parse, tree and adapter findings, in line order. */
+  diagnostics: Finding[];
+  malformed: MalformedLine[];
+  /** Lines in the file, blank ones included. */
+  lineCount: number;
+  blankLines: number;
+  fileSize: number;
+  /** Bytes read; a growing file's new data starts here. */
+  bytesIndexed: number;
+  bom: boolean;
+  crlf: boolean;
+  /** The file is one multi-line JSON document (OTLP export, JSON array) rather than JSONL. */
+  document: boolean;
+  cancelled: boolean;
+  /** Only the first `stopAfterBytes` were read. */
+  partial: boolean;
+  /** Totals the adapter counted from the format's own fields. */
+  formatTotals: FormatTotals;
+  /** How the file is stored: `gzip` for a compressed trace (offsets and lines are then in the decompressed content). */
+  compression: Compression;
+}
+
