@@ -1,4 +1,4 @@
-import { EventStatus, HashRef, IdMention } from '../model';
+import { EventCategory, EventStatus, HashRef, IdMention } from '../model';
 
 /** A JSON object. */
 export type Obj = Record<string, unknown>;
@@ -148,4 +148,30 @@ export function statusFromWord(word: string | null | undefined): EventStatus | n
   if (/(error|fail|crash|panic|abort|timeout|timed_out|exceeded)/.test(w)) return 'error';
   if (/(denied|deny|reject|cancel|warn|blocked|refused|interrupt|skipped)/.test(w)) return 'warning';
   return null;
+}
+
+/** `an array`, `a string`, `null`, `missing`… for messages. */
+export function describeType(v: unknown): string {
+  if (v === undefined) return 'missing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return `a ${typeof v}`;
+}
+
+/** Guesses a category from a kind name. */
+export function categoryFromKind(kind: string): EventCategory {
+  const k = kind.toLowerCase();
+  if (/session/.test(k)) return 'session';
+  if (/\brun|run_|^run/.test(k)) return 'run';
+  if (/task/.test(k)) return 'task';
+  if (/turn/.test(k)) return 'turn';
+  if (/(inference|model|llm|completion|response|assistant)/.test(k)) return 'inference';
+  if (/(tool|function|call|exec|command|shell)/.test(k)) return 'tool';
+  if (/approv/.test(k)) return 'approval';
+  if (/(policy|permission|guard)/.test(k)) return 'policy';
+  if (/(error|fail|panic)/.test(k)) return 'error';
+  if (/(message|user|prompt|chat)/.test(k)) return 'message';
+  if (/span/.test(k)) return 'span';
+  return 'other';
 }

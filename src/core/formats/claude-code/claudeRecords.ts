@@ -1,7 +1,7 @@
 import { claudeDocumentElements, isStreamLine } from './adapter';
 import { isObj, Obj } from '../common';
 import { contentBlocks, toolResults, toolUses } from './claudeContent';
-import { describeType } from '../otlp/otlpSpans';
+import { describeType } from '../common';
 import { CheckContext } from '../../checks/types';
 import { CheckRecord, eventLine } from '../../checks/checkRecords';
 import { claudeSchemaProblems } from './claudeSchemas';

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { CODEX_CALL_OUTPUT, CODEX_TYPES } from './adapter';
 import { isObj, Obj, parseTime } from '../common';
-import { describeType } from '../otlp/otlpSpans';
+import { describeType } from '../common';
 import { Finding } from '../../model';
 import { CheckRecord } from '../../checks/checkRecords';
 import { codexPayloadProblems } from './codexSchemas';

@@ -1,5 +1,4 @@
-import { EventCategory } from '../../model';
-import { collectHashRefs, formatDuration, formatTokens, isObj, label, Obj, parseTime, short, statusFromWord } from '../common';
+import { categoryFromKind, collectHashRefs, formatDuration, formatTokens, isObj, label, Obj, parseTime, short, statusFromWord } from '../common';
 import { EventBuilder, FormatAdapter, FormatTotals } from '../../format';
 import { emitOpenHandsRun, isOpenHandsRun, openHandsCause } from './openhands';
 
@@ -17,23 +16,6 @@ function firstString(o: Obj, fields: readonly string[]): string | null {
     if (typeof v === 'number' && Number.isFinite(v) && f !== 'parent') return String(v);
   }
   return null;
-}
-
-/** Guesses a category from a kind name. */
-export function categoryFromKind(kind: string): EventCategory {
-  const k = kind.toLowerCase();
-  if (/session/.test(k)) return 'session';
-  if (/\brun|run_|^run/.test(k)) return 'run';
-  if (/task/.test(k)) return 'task';
-  if (/turn/.test(k)) return 'turn';
-  if (/(inference|model|llm|completion|response|assistant)/.test(k)) return 'inference';
-  if (/(tool|function|call|exec|command|shell)/.test(k)) return 'tool';
-  if (/approv/.test(k)) return 'approval';
-  if (/(policy|permission|guard)/.test(k)) return 'policy';
-  if (/(error|fail|panic)/.test(k)) return 'error';
-  if (/(message|user|prompt|chat)/.test(k)) return 'message';
-  if (/span/.test(k)) return 'span';
-  return 'other';
 }
 
 /** Any JSONL: guesses id, parent, kind and time fields so every file still gets a tree. */

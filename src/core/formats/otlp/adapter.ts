@@ -1,6 +1,6 @@
 import { EventCategory, EventDraft, EventStatus, IdMention } from '../../model';
 import { collectHashRefs, formatDuration, formatTokens, isObj, label, Obj, short, statusFromWord } from '../common';
-import { categoryFromKind } from '../generic/adapter';
+import { categoryFromKind } from '../common';
 import { LocateBudget } from '../locateBudget';
 import { attributeMap, forEachOtlpEvent, isOtlpDocument, nanosToMs, OtlpPlaceholder, OtlpSpanRef, parentSpanIdOf, spanDurationMs, spanKey } from './otlpSpans';
 import { describeLog } from './otlpLogs';

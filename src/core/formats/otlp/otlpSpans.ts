@@ -1,4 +1,4 @@
-import { isObj, Obj } from '../common';
+import { describeType, isObj, Obj } from '../common';
 import { readOtlpRecord } from './otlpShapes';
 import { SpanSource, spanSourceOf } from './spanSource';
 
@@ -62,14 +62,7 @@ export function walkOtlpDocument(doc: unknown, onSpan: (ref: OtlpSpanRef) => voi
   return issues;
 }
 
-/** `an array`, `a string`, `null`, `missing`… for messages. */
-export function describeType(v: unknown): string {
-  if (v === undefined) return 'missing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return 'an object';
-  return `a ${typeof v}`;
-}
+export { describeType };
 
 const ANY_VALUE_KEYS = ['stringValue', 'boolValue', 'intValue', 'doubleValue', 'arrayValue', 'kvlistValue', 'bytesValue'] as const;
 export { ANY_VALUE_KEYS };
