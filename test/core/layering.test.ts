@@ -1,0 +1,141 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as ts from 'typescript';
+import { FORMAT_NAMES } from '../../src/core/formatNames';
+import { findCycles, importEdges, listSources, scanFiles, scanImports, ScannedFile } from '../helpers/importGraph';
+import { formatNameBranches, layeringViolations } from '../helpers/layering';
+
+const ROOT = join(__dirname, '..', '..');
+
+/**
+ * Import cycles that exist today, each as its sorted files. The check fails for any other cycle, and for an
+ * entry here that no longer exists (remove it once the cycle is fixed, so it cannot come back unnoticed).
+ * - cli/main.ts ↔ cli/extraCommands.ts: extraCommands imports the CliCommand type from main (being fixed
+ *   with the CLI's command table).
+ */
+const KNOWN_CYCLES: readonly (readonly string[])[] = [
+  ['src/cli/extraCommands.ts', 'src/cli/main.ts'],
+];
+
+const sources = [...listSources(ROOT, 'src'), ...listSources(ROOT, 'webview')];
+const tests = listSources(ROOT, 'test');
+const files = scanFiles(ROOT, [...sources, ...tests]);
+const known = new Set([...sources, ...tests]);
+
+/** The violations of the real files plus one in-memory probe file (nothing is written to disk). */
+function withProbe(path: string, text: string): string[] {
+  const probe: ScannedFile = { path, imports: scanImports(path, text) };
+  return layeringViolations([probe], new Set([...known, path])).filter((v) => v.startsWith(`${path}:`));
+}
+
+describe('layering guard', () => {
+  it('finds every kind of import in a source', () => {
+    const text = [
+      "import * as a from 'a';",
+      "import type { B } from 'b';",
+      "import { type C, type D } from 'c';",
+      "import { E, type F } from 'e';",
+      "export * from 'g';",
+      "export type { H } from 'h';",
+      "import i = require('i');",
+      "const j = require('j');",
+      "const k = import('k');",
+      "let l: typeof import('l');",
+      "import 'm';",
+    ].join('\n');
+    const got = scanImports('x.ts', text).map((i) => `${i.specifier}:${i.typeOnly ? 'type' : 'value'}:${i.line}`);
+    assert.deepEqual(got, ['a:value:1', 'b:type:2', 'c:type:3', 'e:value:4', 'g:value:5', 'h:type:6', 'i:value:7', 'j:value:8', 'k:value:9', 'l:type:10', 'm:value:11']);
+  });
+
+  it('holds for every file of src/, webview/ and test/', () => {
+    assert.ok(sources.length > 150 && tests.length > 50, `scanned ${sources.length} sources and ${tests.length} tests`);
+    assert.deepEqual(layeringViolations(files, known), []);
+  });
+
+  it("fails on a probe that imports 'vscode' from src/core, src/viewer or webview/, in any spelling", () => {
+    for (const path of ['src/core/probe.ts', 'src/core/formats/murmur/probe.ts', 'src/viewer/probe.ts', 'webview/probe.ts', 'src/cli/probe.ts']) {
+      for (const line of ["import * as vscode from 'vscode';", "import type { Uri } from 'vscode';", "export { window } from 'vscode';", "const v = require('vscode');", "void import('vscode');", "import 'vscode';"]) {
+        assert.deepEqual(withProbe(path, line), [`${path}:1: imports 'vscode' outside src/vscode`], `${path}: ${line}`);
+      }
+    }
+    assert.deepEqual(withProbe('src/vscode/probe.ts', "import * as vscode from 'vscode';"), []);
+    assert.deepEqual(withProbe('test/helpers/probe.ts', "import * as vscode from 'vscode';"), []);
+  });
+
+  it('fails on a probe that crosses a room wall', () => {
+    assert.match(withProbe('src/core/probe.ts', "import { TraceRows } from '../viewer/traceRows';").join(), /src\/core is pure and may not import src\/viewer\/traceRows\.ts/);
+    assert.match(withProbe('src/core/probe.ts', "import type { HostMessage } from '../protocol';").join(), /may not import src\/protocol\.ts/);
+    assert.match(withProbe('src/core/blobs/probe.ts', "import { main } from '../../cli/main';").join(), /may not import src\/cli\/main\.ts/);
+    assert.match(withProbe('src/viewer/probe.ts', "import { activate } from '../vscode/extension';").join(), /src\/viewer may not import src\/vscode\/extension\.ts/);
+    assert.match(withProbe('src/core/formats/lumen/probe.ts', "import { murmurFormat } from '../murmur/module';").join(), /the lumen format may not import another format's files \(src\/core\/formats\/murmur\/module\.ts\)/);
+    assert.deepEqual(withProbe('src/core/formats/lumen/probe.ts', "import { isObj } from '../common';"), []);
+  });
+
+  it('lets webview/ import only types, and only from src/protocol*.ts and src/core', () => {
+    assert.deepEqual(withProbe('webview/probe.ts', "import type { HostMessage } from '../src/protocol';"), []);
+    assert.deepEqual(withProbe('webview/probe.ts', "import type { HashRef } from '../src/core/model';"), []);
+    assert.match(withProbe('webview/probe.ts', "import { FORMAT_NAMES } from '../src/core/model';").join(), /for types only: use 'import type' for src\/core\/model\.ts/);
+    assert.match(withProbe('webview/probe.ts', "import type { RowData } from '../src/viewer/traceRows';").join(), /may import only src\/protocol\*\.ts and src\/core/);
+  });
+
+  it('has no import cycle in src/ and webview/ beyond the known ones', () => {
+    const cycles = findCycles(importEdges(files.filter((f) => !f.path.startsWith('test/')), known));
+    const key = (c: readonly string[]) => c.join(' -> ');
+    const fresh = cycles.filter((c) => !KNOWN_CYCLES.some((k) => key(k) === key(c)));
+    const fixed = KNOWN_CYCLES.filter((k) => !cycles.some((c) => key(k) === key(c)));
+    assert.deepEqual(fresh.map(key), [], 'new import cycles');
+    assert.deepEqual(fixed.map(key), [], 'cycles that are gone: remove them from KNOWN_CYCLES');
+  });
+
+  it('finds a cycle a probe adds, through type imports too', () => {
+    const a: ScannedFile = { path: 'src/core/probeA.ts', imports: scanImports('a.ts', "import type { B } from './probeB';") };
+    const b: ScannedFile = { path: 'src/core/probeB.ts', imports: scanImports('b.ts', "export { A } from './probeA';") };
+    const c: ScannedFile = { path: 'src/core/probeC.ts', imports: scanImports('c.ts', "import { C } from './probeC';") };
+    const cycles = findCycles(importEdges([a, b, c], new Set([a.path, b.path, c.path])));
+    assert.deepEqual(cycles, [['src/core/probeA.ts', 'src/core/probeB.ts'], ['src/core/probeC.ts']]);
+  });
+
+  it("makes importing 'vscode' a type error in src/core's and webview's own projects", function () {
+    this.timeout(60_000); // two small programs, each with its lib files
+    for (const project of ['src/core', 'webview']) {
+      const config = ts.readConfigFile(join(ROOT, project, 'tsconfig.json'), (p) => readFileSync(p, 'utf8'));
+      const options = ts.parseJsonConfigFileContent(config.config, ts.sys, join(ROOT, project)).options;
+      const probe = join(ROOT, project, 'layeringProbe.ts');
+      const host = ts.createCompilerHost(options);
+      const read = host.getSourceFile.bind(host);
+      // The probe exists only in this host: a crashed test leaves nothing behind.
+      host.getSourceFile = (name, lang, ...rest) => (name === probe
+        ? ts.createSourceFile(name, "import * as vscode from 'vscode';\nexport const probe = vscode;\n", lang)
+        : read(name, lang, ...rest));
+      const diagnostics = ts.getPreEmitDiagnostics(ts.createProgram([probe], options, host));
+      const texts = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      assert.ok(texts.some((t) => /vscodeIsNotAllowed.*is not a module/.test(t)), `${project}: ${texts.join(' | ') || 'no error'}`);
+    }
+  });
+});
+
+describe('format names in branches', () => {
+  it('appear nowhere outside the format folders and the registry', () => {
+    const hits = sources.flatMap((p) => formatNameBranches(p, readFileSync(join(ROOT, p), 'utf8'), FORMAT_NAMES));
+    assert.deepEqual(hits, []);
+  });
+
+  it('are caught in every spelling, for every format name', () => {
+    for (const name of FORMAT_NAMES) {
+      const probe = [
+        `if (format === '${name}') x();`,
+        `if (model.format !== "${name}") x();`,
+        `if (this.ctx.model.format == '${name}') x();`,
+        `if ('${name}' === trace.format) x();`,
+        `switch (f) { case '${name}': break; }`,
+        `const own = new Set(['${name}']);`,
+        `if (['lumen', '${name}'].includes(fmt)) x();`,
+        `const sameFormat = detectedFormat === '${name}';`,
+      ].join('\n');
+      assert.equal(formatNameBranches('src/viewer/probe.ts', probe, FORMAT_NAMES).length, 8, name);
+      assert.deepEqual(formatNameBranches(`src/core/formats/${name}/probe.ts`, probe, FORMAT_NAMES), []);
+    }
+    assert.deepEqual(formatNameBranches('src/viewer/probe.ts', "const f = { format: 'generic' };\nif (kind === 'lumen') x();", FORMAT_NAMES), []);
+  });
+});

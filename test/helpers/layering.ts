@@ -1,0 +1,91 @@
+import { ImportRef, resolveSpecifier, ScannedFile } from './importGraph';
+
+/**
+ * The rooms of the code and what each may import (docs/architecture.md states the same rules for people).
+ * Every rule is a function of one import, so a probe file scanned in memory is judged exactly like a real one.
+ */
+
+/** Test folders that stand in for VS Code or run inside it, and so may import `vscode`. */
+const VSCODE_TEST_ROOMS = ['test/vscode/', 'test/integration/', 'test/helpers/'];
+
+/** The folder of a format (`src/core/formats/<name>/`), or null for files outside one. */
+function formatFolder(path: string): string | null {
+  const m = /^src\/core\/formats\/([^/]+)\//.exec(path);
+  return m ? m[1] : null;
+}
+
+function isVscode(spec: string): boolean {
+  return spec === 'vscode' || spec.startsWith('vscode/');
+}
+
+/** The one room a webview file may reach in src/: the protocol and core, for types. */
+function webviewMayName(target: string): boolean {
+  return /^src\/protocol[^/]*\.ts$/.test(target) || target.startsWith('src/core/');
+}
+
+/** Why one import breaks a rule, or null when it is allowed. `target` is the resolved file, if any. */
+function judge(from: string, imp: ImportRef, target: string | null): string | null {
+  if (isVscode(imp.specifier)) {
+    if (from.startsWith('src/vscode/') || VSCODE_TEST_ROOMS.some((r) => from.startsWith(r))) return null;
+    return `imports 'vscode' outside src/vscode`;
+  }
+  if (target === null) return null;
+  if (from.startsWith('webview/') && target.startsWith('src/')) {
+    if (!webviewMayName(target)) return `webview/ may import only src/protocol*.ts and src/core/** (it imports ${target})`;
+    if (!imp.typeOnly) return `webview/ may import src/ for types only: use 'import type' for ${target}`;
+  }
+  if (from.startsWith('src/core/') && (/^src\/(viewer|vscode|cli)\//.test(target) || /^src\/protocol[^/]*\.ts$/.test(target) || target.startsWith('webview/'))) {
+    return `src/core is pure and may not import ${target}`;
+  }
+  if (from.startsWith('src/viewer/') && /^src\/(vscode|cli)\//.test(target)) return `src/viewer may not import ${target}`;
+  const mine = formatFolder(from);
+  const theirs = formatFolder(target);
+  if (mine !== null && theirs !== null && mine !== theirs) {
+    return `the ${mine} format may not import another format's files (${target}); move what both need to a shared room`;
+  }
+  return null;
+}
+
+/** Every broken rule of the given files, as `path:line: why`, sorted. `known` lists the files that exist. */
+export function layeringViolations(files: readonly ScannedFile[], known: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    for (const imp of f.imports) {
+      const why = judge(f.path, imp, resolveSpecifier(f.path, imp.specifier, known));
+      if (why !== null) out.push(`${f.path}:${imp.line}: ${why}`);
+    }
+  }
+  return out.sort();
+}
+
+/** Files that may name formats in branches: each format's own folder and the registry. */
+function mayBranchOnFormat(path: string): boolean {
+  return formatFolder(path) !== null || path === 'src/core/formats.ts' || path === 'src/core/formatNames.ts';
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Branches on a format name outside the format's folder and the registry, as `path:line: text`: a comparison
+ * of something named `…format` / `fmt` with a format name (either side, `==` or `===`), a `case 'name':`, or
+ * a set or list of format names tested with `.has` / `.includes`. Format facts belong in the format's module.
+ */
+export function formatNameBranches(path: string, text: string, names: readonly string[]): string[] {
+  if (mayBranchOnFormat(path)) return [];
+  const q = `['"\`](?:${names.map(escapeRegExp).join('|')})['"\`]`;
+  const subject = String.raw`\b(?:[\w$]*[fF]ormat|fmt)\b`;
+  const patterns = [
+    new RegExp(String.raw`${subject}\s*[!=]==?\s*${q}`),
+    new RegExp(String.raw`${q}\s*[!=]==?\s*[\w$.]*${subject}`),
+    new RegExp(String.raw`\bcase\s+${q}\s*:`),
+    new RegExp(String.raw`\[\s*${q}(?:\s*,\s*${q})*\s*\]\.(?:has|includes)\(`),
+    new RegExp(String.raw`new Set\(\[\s*${q}`),
+  ];
+  const out: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (patterns.some((p) => p.test(line))) out.push(`${path}:${i + 1}: ${line.trim()}`);
+  });
+  return out;
+}
