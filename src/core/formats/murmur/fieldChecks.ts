@@ -2,7 +2,7 @@ import { isObj, Obj } from '../common';
 import { MURMUR_WIRE_HASH_FIELDS, murmurEventType } from './catalog';
 import { Finding } from '../../model';
 import { LineInput } from '../../checks/types';
-import { severityOf } from './ruleCatalog';
+import { MURMUR_CATALOG, MurmurRuleId } from './ruleCatalog';
 import { validateMurmurFields } from './schemas';
 
 const CAMEL = /[a-z0-9][A-Z]/;
@@ -25,7 +25,7 @@ export class FieldCheck {
     if (!isObj(o)) return;
     const type = typeof o.event_type === 'string' ? o.event_type : null;
     const id = typeof o.event_id === 'string' ? o.event_id : undefined;
-    const push = (rule: string, message: string) => this.push(rule, input.line, id, message);
+    const push = (rule: MurmurRuleId, message: string) => this.push(rule, input.line, id, message);
     this.checkEnvelope(o, type, push);
     if (type === null) return;
     if (!murmurEventType(type)) {
@@ -46,7 +46,7 @@ export class FieldCheck {
     return this.out;
   }
 
-  private checkEnvelope(o: Obj, type: string | null, push: (rule: string, message: string) => void): void {
+  private checkEnvelope(o: Obj, type: string | null, push: (rule: MurmurRuleId, message: string) => void): void {
     const bad: string[] = [];
     if (type === null) bad.push(`event_type is ${describe(o.event_type)}, expected a string`);
     if (typeof o.event_id !== 'string') bad.push(`event_id is ${describe(o.event_id)}, expected a string`);
@@ -60,7 +60,7 @@ export class FieldCheck {
     if (bad.length > 0) push('murmur/envelope', bad.join('; ') + '.');
   }
 
-  private checkTypeRules(type: string, o: Obj, push: (rule: string, message: string) => void): void {
+  private checkTypeRules(type: string, o: Obj, push: (rule: MurmurRuleId, message: string) => void): void {
     const longText = (field: string) => {
       const v = o[field];
       if (typeof v === 'string' && Buffer.byteLength(v, 'utf8') > MAX_REASON_BYTES) {
@@ -93,8 +93,8 @@ export class FieldCheck {
     }
   }
 
-  private push(rule: string, line: number, eventId: string | undefined, message: string): void {
-    this.out.push({ rule, severity: severityOf(rule), line, ...(eventId !== undefined ? { eventId } : {}), message });
+  private push(rule: MurmurRuleId, line: number, eventId: string | undefined, message: string): void {
+    this.out.push(MURMUR_CATALOG.finding(rule, line, message, eventId !== undefined ? { eventId } : undefined));
   }
 }
 

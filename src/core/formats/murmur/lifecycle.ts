@@ -1,6 +1,6 @@
 import { num, Obj } from '../common';
 import { Finding } from '../../model';
-import { severityOf } from './ruleCatalog';
+import { MURMUR_CATALOG, MurmurRuleId } from './ruleCatalog';
 import { CheckEvent, Placement, Segment } from './segments';
 
 /** TraceWriter counters, as the writer keeps them (§4.4): per session from open, per task from task_start. */
@@ -62,8 +62,8 @@ export class LifecycleCheck {
     const st = this.state;
     if (!st) return;
     if (st.roots === 0) {
-      this.out.push({ rule: 'murmur/single-root', severity: severityOf('murmur/single-root'), line: st.seg.firstLine,
-        message: `The session segment starting on line ${st.seg.firstLine} has no session_start with a null parent_id (expected exactly one root).` });
+      this.out.push(MURMUR_CATALOG.finding('murmur/single-root', st.seg.firstLine,
+        `The session segment starting on line ${st.seg.firstLine} has no session_start with a null parent_id (expected exactly one root).`));
     }
     if (st.sessionId === null && st.early.length > 0) this.settleEarly(st, st.early[0].sessionId);
     this.state = null;
@@ -83,8 +83,8 @@ export class LifecycleCheck {
 
   private compareSession(st: SegState, line: number, sessionId: string | null, eventId: string | null): void {
     if (sessionId === null || sessionId === st.sessionId) return;
-    this.out.push({ rule: 'murmur/session-id-constant', severity: severityOf('murmur/session-id-constant'), line, ...(eventId ? { eventId } : {}),
-      message: `session_id is ${sessionId}, but this session segment (from line ${st.seg.firstLine}) belongs to ${st.sessionId}.` });
+    this.out.push(MURMUR_CATALOG.finding('murmur/session-id-constant', line,
+      `session_id is ${sessionId}, but this session segment (from line ${st.seg.firstLine}) belongs to ${st.sessionId}.`, eventId ? { eventId } : undefined));
   }
 
   private trackRoots(st: SegState, ev: CheckEvent): void {
@@ -147,19 +147,19 @@ export class LifecycleCheck {
     this.range('murmur/total-turns', ev, 'session_end.total_turns', o.total_turns, c, span);
   }
 
-  private exact(rule: string, ev: CheckEvent, field: string, actual: unknown, expected: number, what: string): void {
+  private exact(rule: MurmurRuleId, ev: CheckEvent, field: string, actual: unknown, expected: number, what: string): void {
     if (typeof actual !== 'number' || actual === expected) return; // a missing or mistyped counter is a required-fields / field-type finding
     this.push(rule, ev, `${field} is ${actual}, but ${what} add up to ${expected}.`);
   }
 
   /** Failed inferences count only when they reported spend, invisible on disk (§7.5): a range, not an equation. */
-  private range(rule: string, ev: CheckEvent, field: string, actual: unknown, c: Counts, span: string): void {
+  private range(rule: MurmurRuleId, ev: CheckEvent, field: string, actual: unknown, c: Counts, span: string): void {
     if (typeof actual !== 'number' || (actual >= c.okInferences && actual <= c.inferences)) return;
     const expected = c.okInferences === c.inferences ? `${c.inferences}` : `between ${c.okInferences} and ${c.inferences}`;
     this.push(rule, ev, `${field} is ${actual}, expected ${expected}: the inference lines over ${span} (${c.inferences - c.okInferences} failed).`);
   }
 
-  private push(rule: string, ev: CheckEvent, message: string): void {
-    this.out.push({ rule, severity: severityOf(rule), line: ev.line, ...(ev.id ? { eventId: ev.id } : {}), message });
+  private push(rule: MurmurRuleId, ev: CheckEvent, message: string): void {
+    this.out.push(MURMUR_CATALOG.finding(rule, ev.line, message, ev.id ? { eventId: ev.id } : undefined));
   }
 }

@@ -1,6 +1,7 @@
 import { isObj } from '../common';
 import { preview } from '../../json/jsonLine';
 import { Finding } from '../../model';
+import { MURMUR_CATALOG } from './ruleCatalog';
 import { LineInput } from '../../checks/types';
 
 /**
@@ -20,7 +21,7 @@ export class LineJsonCheck {
       this.pending = { line: input.line, text: input.text };
     } else if (!isObj(input.value)) {
       const kind = Array.isArray(input.value) ? 'an array' : input.value === null ? 'null' : `a ${typeof input.value}`;
-      this.out.push({ rule: 'murmur/line-json', severity: 'error', line: input.line, message: `Line is ${kind}, expected one JSON object per line.` });
+      this.out.push(MURMUR_CATALOG.finding('murmur/line-json', input.line, `Line is ${kind}, expected one JSON object per line.`));
     }
   }
 
@@ -34,12 +35,12 @@ export class LineJsonCheck {
     this.pending = null;
     const start = preview(p.text);
     if (next === 'other') {
-      this.out.push({ rule: 'murmur/line-json', severity: 'error', line: p.line,
-        message: `Line is not valid JSON and is followed by another event, not by shell_lost, so it is not a torn tail (garbled or interleaved write?). Starts with: ${start}` });
+      this.out.push(MURMUR_CATALOG.finding('murmur/line-json', p.line,
+        `Line is not valid JSON and is followed by another event, not by shell_lost, so it is not a torn tail (garbled or interleaved write?). Starts with: ${start}`));
     } else {
       const where = next === 'end' ? 'it is the last line' : 'the next line is shell_lost, appended after a crash';
-      this.out.push({ rule: 'murmur/line-json', severity: 'warning', line: p.line,
-        message: `Torn write: the line is not valid JSON and ${where}. The other events were read. Starts with: ${start}` });
+      this.out.push(MURMUR_CATALOG.overridden('murmur/line-json', p.line,
+        `Torn write: the line is not valid JSON and ${where}. The other events were read. Starts with: ${start}`));
     }
   }
 }

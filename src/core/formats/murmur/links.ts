@@ -1,6 +1,7 @@
 import { isObj, Obj } from '../common';
 import { MURMUR_EVENT_ID, MURMUR_SHA, murmurEventType } from './catalog';
 import { Finding } from '../../model';
+import { MURMUR_CATALOG, MurmurRuleId } from './ruleCatalog';
 import { LineInput } from '../../checks/types';
 
 /** What the link checks keep per event: small, so a long trace stays cheap. */
@@ -39,7 +40,7 @@ export class LinkCheck {
       this.checkShas(o, ev);
     }
     if (o.parent_id !== undefined && o.parent_id !== null && parent === null) {
-      this.push('murmur/parent-exists', 'error', ev, `parent_id is ${JSON.stringify(o.parent_id)}, expected an event id string or null.`);
+      this.push('murmur/parent-exists', ev, `parent_id is ${JSON.stringify(o.parent_id)}, expected an event id string or null.`);
     }
     if (parent !== null && parent !== id && !this.firstById.has(parent)) this.pending.push(ev);
     if (id !== null) this.register(ev, id);
@@ -60,7 +61,7 @@ export class LinkCheck {
     }
     // One writer may write session_start twice with its one session event id (§7.3).
     if (first.type === 'session_start' && ev.type === 'session_start') return;
-    this.push('murmur/event-id-unique', 'error', ev, `event_id ${id} is already used by the ${first.type || 'event'} on line ${first.line}; only a repeated session_start may reuse its id.`);
+    this.push('murmur/event-id-unique', ev, `event_id ${id} is already used by the ${first.type || 'event'} on line ${first.line}; only a repeated session_start may reuse its id.`);
   }
 
   /** A parent not seen before this line: written later (a forward reference) or not in the file. */
@@ -68,13 +69,13 @@ export class LinkCheck {
     const target = this.firstById.get(ev.parent!);
     const writer = murmurEventType(ev.type)?.writer;
     if (!target) {
-      this.push('murmur/parent-exists', 'error', ev, `parent_id ${ev.parent} names no event in this file (expected an event_id written earlier); the ${ev.type || 'event'} is shown as a root.`);
+      this.push('murmur/parent-exists', ev, `parent_id ${ev.parent} names no event in this file (expected an event_id written earlier); the ${ev.type || 'event'} is shown as a root.`);
     } else if (writer === 'prior') {
       return; // shell_lost is appended later by the next session; its parent may be anywhere in the file.
     } else if ((writer === 'resource' || writer === 'plan') && target.type === 'session_start') {
-      this.push('murmur/parent-exists', 'warning', ev, `parent_id ${ev.parent} names the session_start on line ${target.line}, after this line: an appender wrote before session_start (a forward reference).`);
+      this.push('murmur/parent-exists', ev, `parent_id ${ev.parent} names the session_start on line ${target.line}, after this line: an appender wrote before session_start (a forward reference).`, true);
     } else {
-      this.push('murmur/parent-exists', 'error', ev, `parent_id ${ev.parent} names the ${target.type || 'event'} on line ${target.line}, after this line; a parent is always written before its children.`);
+      this.push('murmur/parent-exists', ev, `parent_id ${ev.parent} names the ${target.type || 'event'} on line ${target.line}, after this line; a parent is always written before its children.`);
     }
   }
 
@@ -99,7 +100,7 @@ export class LinkCheck {
       path.push(cur);
       cur = this.firstById.get(cur)?.parent ?? null;
     }
-    this.push('murmur/parent-depth', 'error', ev, `Following parent_id takes more than ${MAX_HOPS} hops (${path.join(' → ')} …); the tree is at most session → task → turn → event.`);
+    this.push('murmur/parent-depth', ev, `Following parent_id takes more than ${MAX_HOPS} hops (${path.join(' → ')} …); the tree is at most session → task → turn → event.`);
   }
 
   /** Walks up at most MAX_HOPS + 1 links; returns the hop count, or -2 for a cycle or a dangling end. */
@@ -111,7 +112,7 @@ export class LinkCheck {
     let hops = 0;
     while (cur !== null) {
       if (seen.has(cur)) {
-        if (cur === ev.id) this.push('murmur/parent-depth', 'error', ev, `Parent links form a cycle: ${[ev.id, ...path, cur].join(' → ')}.`);
+        if (cur === ev.id) this.push('murmur/parent-depth', ev, `Parent links form a cycle: ${[ev.id, ...path, cur].join(' → ')}.`);
         return -2;
       }
       const p = this.firstById.get(cur);
@@ -127,14 +128,14 @@ export class LinkCheck {
   private checkIdFormat(o: Obj, ev: LinkEvent): void {
     if (ev.id !== null && MURMUR_EVENT_ID.test(ev.id)) return;
     // control_change.event_id is supplied by the caller (§2.5), so its form is not the writer's to guarantee.
-    const severity = ev.type === 'control_change' && ev.id !== null ? 'warning' : 'error';
+    const callerSupplied = ev.type === 'control_change' && ev.id !== null;
     const actual = ev.id === null ? (o.event_id === undefined ? 'missing' : JSON.stringify(o.event_id)) : JSON.stringify(ev.id);
-    this.push('murmur/event-id-format', severity, ev, `event_id is ${actual}, expected evt_ followed by 32 lowercase hex digits.`);
+    this.push('murmur/event-id-format', ev, `event_id is ${actual}, expected evt_ followed by 32 lowercase hex digits.`, callerSupplied);
   }
 
   private checkShas(o: Obj, ev: LinkEvent): void {
     const bad = (field: string, v: unknown) =>
-      this.push('murmur/sha-format', 'error', ev, `${field} is ${JSON.stringify(v)}, expected 64 lowercase hex digits (a blob name).`);
+      this.push('murmur/sha-format', ev, `${field} is ${JSON.stringify(v)}, expected 64 lowercase hex digits (a blob name).`);
     const check = (field: string, v: unknown) => {
       if (!(typeof v === 'string' && MURMUR_SHA.test(v))) bad(field, v);
     };
@@ -147,7 +148,14 @@ export class LinkCheck {
     else shas.forEach((v, i) => check(`message_shas[${i}]`, v));
   }
 
-  private push(rule: string, severity: Finding['severity'], ev: LinkEvent, message: string): void {
-    this.out.push({ rule, severity, line: ev.line, ...(ev.id !== null ? { eventId: ev.id } : {}), message });
+  /** `overridden`: at the rule's documented second severity (MURMUR_CATALOG's overrides), else the catalog's. */
+  private push(rule: MurmurRuleId, ev: LinkEvent, message: string, overridden: false): void;
+  private push(rule: 'murmur/parent-exists' | 'murmur/event-id-format', ev: LinkEvent, message: string, overridden: boolean): void;
+  private push(rule: MurmurRuleId, ev: LinkEvent, message: string): void;
+  private push(rule: MurmurRuleId, ev: LinkEvent, message: string, overridden = false): void {
+    const extra = ev.id !== null ? { eventId: ev.id } : undefined;
+    this.out.push(overridden
+      ? MURMUR_CATALOG.overridden(rule as 'murmur/parent-exists' | 'murmur/event-id-format', ev.line, message, extra)
+      : MURMUR_CATALOG.finding(rule, ev.line, message, extra));
   }
 }

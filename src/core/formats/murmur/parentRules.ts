@@ -1,7 +1,7 @@
 import { Obj } from '../common';
 import { murmurEventType } from './catalog';
 import { Finding } from '../../model';
-import { severityOf } from './ruleCatalog';
+import { MURMUR_CATALOG, MurmurRuleId } from './ruleCatalog';
 import { CheckEvent, Placement, Segment } from './segments';
 
 /** What the parent rules keep per event. */
@@ -119,8 +119,8 @@ export class ParentRulesCheck {
     return n ? `the ${n.ev.type} on line ${n.ev.line}` : id;
   }
 
-  private push(rule: string, ev: CheckEvent, message: string): false {
-    this.out.push({ rule, severity: severityOf(rule), line: ev.line, ...(ev.id ? { eventId: ev.id } : {}), message });
+  private push(rule: MurmurRuleId, ev: CheckEvent, message: string): false {
+    this.out.push(MURMUR_CATALOG.finding(rule, ev.line, message, ev.id ? { eventId: ev.id } : undefined));
     return false;
   }
 }

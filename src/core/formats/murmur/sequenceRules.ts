@@ -1,7 +1,7 @@
 import { Obj } from '../common';
 import { MURMUR_EVENT_ID } from './catalog';
 import { Finding } from '../../model';
-import { severityOf } from './ruleCatalog';
+import { MURMUR_CATALOG, MurmurRuleId } from './ruleCatalog';
 import { CheckEvent } from './segments';
 
 /** Start event → result events, keyed by the id field they share (murmur.md §8 start-before-result). */
@@ -57,8 +57,8 @@ export class SequenceCheck {
       for (const ev of this.noHashes) this.push('murmur/capture-mode', ev, `Capture mode is content (${why}), but this agent-loop inference carries no wire hashes (no wire passed, or mixed capture modes).`);
     }
     if (this.firstOutput !== null && !this.blobsDir && this.anyHash) {
-      this.out.push({ rule: 'murmur/capture-mode', severity: severityOf('murmur/capture-mode'), line: this.firstOutput,
-        message: 'tool_call output means content capture, but there is no blobs/ directory next to the trace, so the bodies the hashes name are not here.' });
+      this.out.push(MURMUR_CATALOG.finding('murmur/capture-mode', this.firstOutput,
+        'tool_call output means content capture, but there is no blobs/ directory next to the trace, so the bodies the hashes name are not here.'));
     }
     return this.out;
   }
@@ -108,7 +108,7 @@ export class SequenceCheck {
     if (!ev.hook && o.error_code === undefined && single.length === 0) this.noHashes.push(ev);
   }
 
-  private push(rule: string, ev: CheckEvent, message: string): void {
-    this.out.push({ rule, severity: severityOf(rule), line: ev.line, ...(ev.id ? { eventId: ev.id } : {}), message });
+  private push(rule: MurmurRuleId, ev: CheckEvent, message: string): void {
+    this.out.push(MURMUR_CATALOG.finding(rule, ev.line, message, ev.id ? { eventId: ev.id } : undefined));
   }
 }
