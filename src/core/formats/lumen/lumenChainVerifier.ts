@@ -1,5 +1,6 @@
 import { CHAIN_HASH_RE, GENESIS_HASH, SLOT } from './lumenFields';
-import { Finding, Severity } from '../../model';
+import { Finding } from '../../model';
+import { LUMEN_CATALOG, LumenRuleId } from './lumenRuleCatalog';
 import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
 import { findDocHashSource } from './lumenDocSource';
 import { LumenLineReader, nextSeq, seqNumber } from './lumenLine';
@@ -49,7 +50,7 @@ export class LumenChainVerifier implements StreamCheck {
     if (truncated) this.findings.push(truncated);
     const source = this.docHash ? await findDocHashSource(this.ctx.path, this.docHash) : null;
     if (source) {
-      this.findings.push({ rule: 'lumen/doc-hash-resolve', severity: 'info', line: 1, message: `doc_hash ${this.docHash} is the SHA-256 of ${source}` });
+      this.findings.push(LUMEN_CATALOG.finding('lumen/doc-hash-resolve', 1, `doc_hash ${this.docHash} is the SHA-256 of ${source}`));
     }
     return this.findings;
   }
@@ -70,7 +71,7 @@ export class LumenChainVerifier implements StreamCheck {
     const expectedHash = hash === null ? null : r.computeHash();
     const intact = expectedHash !== null && expectedHash === hash;
     if (seqText !== null && this.expectedSeq !== null && seqText !== this.expectedSeq) {
-      this.report('lumen/chain-seq', 'error', line, `trace sequence mismatch at seq ${seqText} (expected ${this.expectedSeq})`);
+      this.report('lumen/chain-seq', line, `trace sequence mismatch at seq ${seqText} (expected ${this.expectedSeq})`);
     }
     // Count on from the line's own seq (one finding per gap), unless the line itself fails its hash: then its
     // seq may be the edited field, and the count goes on from the expected value.
@@ -79,24 +80,24 @@ export class LumenChainVerifier implements StreamCheck {
     const prev = r.string(PREV_HASH);
     if (prev !== null && this.expectedPrev !== null && prev !== this.expectedPrev) {
       const rule = this.first ? 'lumen/chain-genesis' : 'lumen/chain-prev-hash';
-      this.report(rule, 'error', line, `trace hash chain mismatch at seq ${shownSeq} (expected prev '${this.expectedPrev}', got '${prev}')`);
+      this.report(rule, line, `trace hash chain mismatch at seq ${shownSeq} (expected prev '${this.expectedPrev}', got '${prev}')`);
     }
     // A prev_hash equal to the checked predecessor's hash is well-formed already.
     if (prev !== null && prev !== this.expectedPrev && prev !== GENESIS_HASH && !CHAIN_HASH_RE.test(prev)) {
-      this.report('lumen/hash-format', 'error', line, `prev_hash '${prev}' is neither sha256:genesis nor sha256: followed by 64 lowercase hex digits`);
+      this.report('lumen/hash-format', line, `prev_hash '${prev}' is neither sha256:genesis nor sha256: followed by 64 lowercase hex digits`);
     }
     if (hash !== null && !intact) {
-      this.report('lumen/event-hash', 'error', line, `trace event hash mismatch at seq ${shownSeq} (expected '${expectedHash}', got '${hash}')`);
-      if (!CHAIN_HASH_RE.test(hash)) this.report('lumen/hash-format', 'error', line, `hash '${hash}' is not sha256: followed by 64 lowercase hex digits`);
+      this.report('lumen/event-hash', line, `trace event hash mismatch at seq ${shownSeq} (expected '${expectedHash}', got '${hash}')`);
+      if (!CHAIN_HASH_RE.test(hash)) this.report('lumen/hash-format', line, `hash '${hash}' is not sha256: followed by 64 lowercase hex digits`);
     }
     // Upstream chains on the stored hash, not the recomputed one: a tampered line breaks only itself.
     this.expectedPrev = hash;
     this.first = false;
   }
 
-  private report(rule: string, severity: Severity, line: number, message: string): void {
+  private report(rule: LumenRuleId, line: number, message: string): void {
     const seq = seqNumber(this.reader.seqText());
-    this.findings.push({ rule, severity, line, ...(seq !== undefined ? { seq } : {}), message });
+    this.findings.push(LUMEN_CATALOG.finding(rule, line, message, seq !== undefined ? { seq } : undefined));
   }
 
   /** Per-line notes that do not break the chain: unknown keys, floats. */
@@ -105,10 +106,10 @@ export class LumenChainVerifier implements StreamCheck {
     if (r.unknownKeys.length > 0) {
       const keys = r.unknownKeys.map((k) => `\`${k}\``).join(', ');
       const many = r.unknownKeys.length > 1;
-      this.report('lumen/unknown-key', 'warning', line, `unknown key${many ? 's' : ''} ${keys}: ignored upstream and not covered by the hash, so ${many ? 'their values are' : 'its value is'} unprotected`);
+      this.report('lumen/unknown-key', line, `unknown key${many ? 's' : ''} ${keys}: ignored upstream and not covered by the hash, so ${many ? 'their values are' : 'its value is'} unprotected`);
     }
     if (r.floatInDetails) {
-      this.report('lumen/float-in-details', 'info', line, `details holds a float; the hash check re-prints it in serde_json's ryu layout (${r.canon[DETAILS]!.slice(0, 60)})`);
+      this.report('lumen/float-in-details', line, `details holds a float; the hash check re-prints it in serde_json's ryu layout (${r.canon[DETAILS]!.slice(0, 60)})`);
     }
   }
 
@@ -120,9 +121,8 @@ export class LumenChainVerifier implements StreamCheck {
     const later = failing.filter((f) => f.line !== firstLine);
     if (later.length === 0) return;
     const first = failing.find((f) => f.line === firstLine)!;
-    this.findings.push({
-      rule: 'lumen/chain-first-failure', severity: 'info', line: firstLine, ...(first.seq !== undefined ? { seq: first.seq } : {}),
-      message: `upstream verify_event_chain stops here with "${first.message}"; the ${later.length} chain finding${later.length > 1 ? 's' : ''} after line ${firstLine} come from continuing on each line's stored seq and hash`,
-    });
+    this.findings.push(LUMEN_CATALOG.finding('lumen/chain-first-failure', firstLine,
+      `upstream verify_event_chain stops here with "${first.message}"; the ${later.length} chain finding${later.length > 1 ? 's' : ''} after line ${firstLine} come from continuing on each line's stored seq and hash`,
+      first.seq !== undefined ? { seq: first.seq } : undefined));
   }
 }

@@ -1,6 +1,7 @@
 import * as crypto from 'node:crypto';
 import { JsonKind, LosslessJsonError, MemberSpanVisitor, scanMemberSpans } from '../../json/losslessJson';
 import { Finding } from '../../model';
+import { LUMEN_CATALOG, LumenRuleId } from './lumenRuleCatalog';
 import { isLumenKind, isRfc3339, LUMEN_KEYS, LUMEN_KINDS, SLOT, SLOT_OF } from './lumenFields';
 
 // Slots as plain numbers: hot code should not go through module export accessors.
@@ -115,9 +116,9 @@ export class LumenLineReader {
    */
   loadFindings(line: number): readonly Finding[] {
     let out: Finding[] | null = null;
-    const add = (rule: string, message: string): void => {
+    const add = (rule: LumenRuleId, message: string): void => {
       const seq = seqNumber(this.seqText());
-      (out ??= []).push({ rule, severity: 'error', line, ...(seq !== undefined ? { seq } : {}), message });
+      (out ??= []).push(LUMEN_CATALOG.finding(rule, line, message, seq !== undefined ? { seq } : undefined));
     };
     if (this.duplicateKey !== null) add('lumen/line-json', `invalid JSON in trace at line ${line}: duplicate field \`${this.duplicateKey}\``);
     for (let slot = 0; slot <= MESSAGE; slot++) {

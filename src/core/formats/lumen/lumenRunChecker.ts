@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { contentName } from '../../byteSource';
 import { isLumenKind, isRunIdFileName, runIdFromFileName, SLOT, UUID_RE } from './lumenFields';
-import { Finding, Severity } from '../../model';
+import { Finding } from '../../model';
+import { LUMEN_CATALOG, LumenRuleId } from './lumenRuleCatalog';
 import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
 import { kindFieldProblem } from './lumenKindSchemas';
 import { LumenLineReader, seqNumber } from './lumenLine';
@@ -46,7 +47,7 @@ export class LumenRunChecker implements StreamCheck {
     if (kind === null) return;
     if (isLumenKind(kind) && input.value !== undefined) {
       const problem = kindFieldProblem(kind, input.value);
-      if (problem) this.report('lumen/kind-fields', 'error', problem);
+      if (problem) this.report('lumen/kind-fields', problem);
     }
     this.checkDocHash(r.string(SLOT.doc_hash));
     this.step(kind, r.string(SLOT.cell));
@@ -62,13 +63,13 @@ export class LumenRunChecker implements StreamCheck {
       const message = UUID_RE.test(runId)
         ? `file name '${name}' is not <uuid>.jsonl; the run id is taken from its leading UUID ${runId}`
         : `file name '${name}' is not <uuid>.jsonl, so the run id is unknown (it exists only in the file name)`;
-      this.findings.push({ rule: 'lumen/run-id-name', severity: 'info', line: 1, message });
+      this.findings.push(LUMEN_CATALOG.finding('lumen/run-id-name', 1, message));
     }
     return this.findings;
   }
 
-  private report(rule: string, severity: Severity, message: string): void {
-    this.findings.push({ rule, severity, line: this.line, ...(this.seq !== undefined ? { seq: this.seq } : {}), message });
+  private report(rule: LumenRuleId, message: string): void {
+    this.findings.push(LUMEN_CATALOG.finding(rule, this.line, message, this.seq !== undefined ? { seq: this.seq } : undefined));
   }
 
   /** One finding per stretch of lines whose doc_hash differs from the first line's. */
@@ -76,7 +77,7 @@ export class LumenRunChecker implements StreamCheck {
     if (docHash === null) return;
     if (this.docHash === null) this.docHash = docHash;
     else if (docHash !== this.docHash && docHash !== this.lastDocHash) {
-      this.report('lumen/doc-hash-constant', 'error', `doc_hash changed within run (expected '${this.docHash}' as on the first line, got '${docHash}')`);
+      this.report('lumen/doc-hash-constant', `doc_hash changed within run (expected '${this.docHash}' as on the first line, got '${docHash}')`);
     }
     this.lastDocHash = docHash;
   }
@@ -84,7 +85,7 @@ export class LumenRunChecker implements StreamCheck {
   /** The §9 transition for one event. */
   private step(kind: string, cell: string | null): void {
     if (this.state === 'ended') {
-      if (this.endLine > 0) this.report('lumen/after-run-end', 'error', `event after run_end (run_end is on line ${this.endLine}; this line is ${kind})`);
+      if (this.endLine > 0) this.report('lumen/after-run-end', `event after run_end (run_end is on line ${this.endLine}; this line is ${kind})`);
       this.endLine = 0; // one finding for the whole tail
       return;
     }
@@ -92,17 +93,17 @@ export class LumenRunChecker implements StreamCheck {
       this.state = 'inRun';
       this.startLine = this.line;
       if (kind === 'run_start') return;
-      this.report('lumen/first-run-start', 'error', `first event must be run_start (got ${kind})`);
+      this.report('lumen/first-run-start', `first event must be run_start (got ${kind})`);
     }
     switch (kind) {
       case 'run_start':
-        return this.report('lumen/duplicate-run-start', 'error', `duplicate run_start (the run started on line ${this.startLine})`);
+        return this.report('lumen/duplicate-run-start', `duplicate run_start (the run started on line ${this.startLine})`);
       case 'cell_start':
         return this.cellStart(cell);
       case 'cell_end':
         return this.cellEnd(cell);
       case 'call_enter':
-        if (this.state !== 'inCell') this.report('lumen/call-balance', 'warning', `call_enter '${cell}' outside an open cell`);
+        if (this.state !== 'inCell') this.report('lumen/call-balance', `call_enter '${cell}' outside an open cell`);
         this.calls.push(cell ?? '');
         return;
       case 'call_exit':
@@ -111,7 +112,7 @@ export class LumenRunChecker implements StreamCheck {
         this.state = 'errored';
         return;
       case 'run_end':
-        if (this.state === 'inCell') this.report('lumen/cell-end', 'warning', `run_end while cell '${this.entry}' is open (no cell_end and no error)`);
+        if (this.state === 'inCell') this.report('lumen/cell-end', `run_end while cell '${this.entry}' is open (no cell_end and no error)`);
         this.state = 'ended';
         this.endLine = this.line;
         return;
@@ -121,7 +122,7 @@ export class LumenRunChecker implements StreamCheck {
 
   private cellStart(cell: string | null): void {
     if (this.state === 'inCell') {
-      this.report('lumen/nested-cell', 'error', `cell_start '${cell}' while cell '${this.entry}' is still open`);
+      this.report('lumen/nested-cell', `cell_start '${cell}' while cell '${this.entry}' is still open`);
       return;
     }
     this.state = 'inCell';
@@ -132,11 +133,11 @@ export class LumenRunChecker implements StreamCheck {
 
   private cellEnd(cell: string | null): void {
     if (this.state !== 'inCell') {
-      this.report('lumen/cell-end', 'warning', `cell_end '${cell}' without an open cell`);
+      this.report('lumen/cell-end', `cell_end '${cell}' without an open cell`);
       return;
     }
-    if (cell !== this.entry) this.report('lumen/cell-end', 'warning', `cell_end '${cell}' does not name the open cell '${this.entry}'`);
-    if (this.calls.length > 0) this.report('lumen/cell-end', 'warning', `cell_end '${cell}' while calls are still open: ${this.calls.join(' > ')}`);
+    if (cell !== this.entry) this.report('lumen/cell-end', `cell_end '${cell}' does not name the open cell '${this.entry}'`);
+    if (this.calls.length > 0) this.report('lumen/cell-end', `cell_end '${cell}' while calls are still open: ${this.calls.join(' > ')}`);
     this.state = 'cellDone';
     this.calls.length = 0;
   }
@@ -155,7 +156,7 @@ export class LumenRunChecker implements StreamCheck {
       : this.calls.length > 0 ? `the innermost open call is '${top}'`
       : this.entryReturned ? `the entry cell '${this.entry}' has already returned`
       : `no call is open and the entry cell is '${this.entry}'`;
-    this.report('lumen/call-balance', 'warning', `unbalanced call_exit ('${cell}'; ${why})`);
+    this.report('lumen/call-balance', `unbalanced call_exit ('${cell}'; ${why})`);
     // Every Return pops one frame. A name deeper in the stack means exits were skipped (tail call, JIT):
     // unwind to it; otherwise the innermost frame is the one that returned under another name.
     const at = this.calls.lastIndexOf(cell ?? '');
@@ -166,11 +167,11 @@ export class LumenRunChecker implements StreamCheck {
   private frameEvent(kind: string, cell: string | null): void {
     if (this.state === 'errored') return; // the VM unwound its frames; the stack here is stale
     if (this.state !== 'inCell') {
-      this.report('lumen/event-cell', 'warning', `${kind} outside an open cell`);
+      this.report('lumen/event-cell', `${kind} outside an open cell`);
       return;
     }
     const current = this.calls.length > 0 ? this.calls[this.calls.length - 1] : this.entry;
-    if (cell !== current) this.report('lumen/event-cell', 'warning', `${kind} carries cell '${cell}' but the current frame is '${current}'`);
+    if (cell !== current) this.report('lumen/event-cell', `${kind} carries cell '${cell}' but the current frame is '${current}'`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Finding } from '../../model';
+import { LUMEN_CATALOG } from './lumenRuleCatalog';
 import { CheckContext, LineInput } from '../../checks/types';
 import type { LumenLineReader } from './lumenLine';
 
@@ -9,15 +10,13 @@ export function tornLines(ctx: CheckContext): Set<number> {
 
 /** serde_json refuses a byte-order mark, so upstream fails on line 1 even though this reader skips it. */
 export function bomFinding(): Finding {
-  return {
-    rule: 'lumen/line-json', severity: 'error', line: 1,
-    message: 'invalid JSON in trace at line 1: expected value at line 1 column 1 (the file starts with a UTF-8 byte-order mark, which upstream does not skip)',
-  };
+  return LUMEN_CATALOG.finding('lumen/line-json', 1,
+    'invalid JSON in trace at line 1: expected value at line 1 column 1 (the file starts with a UTF-8 byte-order mark, which upstream does not skip)');
 }
 
 /** A blank line in the middle of a trace fails upstream's reader like any bad JSON. */
 export function blankLineFinding(line: number): Finding {
-  return { rule: 'lumen/line-json', severity: 'error', line, message: `invalid JSON in trace at line ${line}: EOF while parsing a value (the line is blank)` };
+  return LUMEN_CATALOG.finding('lumen/line-json', line, `invalid JSON in trace at line ${line}: EOF while parsing a value (the line is blank)`);
 }
 
 /** Remembers how the file ends, for `lumen/truncated`. */
@@ -47,10 +46,8 @@ export class EndTracker {
     const line = Math.max(this.lastLine, this.tornLine, 1);
     const last = this.lastKind === null ? 'the file holds no readable event' : `the last event is ${this.lastKind}${this.lastSeq !== undefined ? ` (seq ${this.lastSeq})` : ''}`;
     const torn = this.tornLine > this.lastLine ? ', followed by an incomplete line' : '';
-    return {
-      rule: 'lumen/truncated', severity: 'warning', line, ...(this.lastSeq !== undefined && line === this.lastLine ? { seq: this.lastSeq } : {}),
-      message: `trace truncated (no run_end): ${last}${torn}; a finished run ends with run_end`,
-    };
+    return LUMEN_CATALOG.finding('lumen/truncated', line, `trace truncated (no run_end): ${last}${torn}; a finished run ends with run_end`,
+      this.lastSeq !== undefined && line === this.lastLine ? { seq: this.lastSeq } : undefined);
   }
 }
 
@@ -69,7 +66,7 @@ export function openLine(input: LineInput, torn: ReadonlySet<number>, end: EndTr
     return 'skipped';
   }
   if (!reader.read(input.text, input.validJson ?? input.value !== undefined)) {
-    findings.push({ rule: 'lumen/line-json', severity: 'error', line: input.line, message: `invalid JSON in trace at line ${input.line}: ${reader.error}` });
+    findings.push(LUMEN_CATALOG.finding('lumen/line-json', input.line, `invalid JSON in trace at line ${input.line}: ${reader.error}`));
     return 'invalid';
   }
   return 'read';
