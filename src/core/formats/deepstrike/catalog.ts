@@ -1,7 +1,6 @@
-import { rulesFromEntries, RuleEntry } from '../../checks/ruleEntries';
-import { RuleInfo } from '../../checks/types';
+import { ruleCatalog, RuleEntry } from '../../checks/ruleEntries';
 
-const ENTRIES: RuleEntry[] = [
+const ENTRIES = [
   ['line-json', 'verify', 'error', 'Every non-blank line parses as a JSON object.',
     'A session log is JSONL, one {seq, event} object per line; *.events.json arrays hold one record per element. A last line without a newline that does not parse is a torn tail (warning).',
     '{"seq":3,"event":{"kind":"tool_comp'],
@@ -85,7 +84,18 @@ const ENTRIES: RuleEntry[] = [
     'Records at or below pruned.json through_step_seq may be gone; covered_head presumably is the digest the first remaining record links to, so a mismatch is reported as info until confirmed.'],
   ['journal-step-digest', 'verify', 'info', 'step_digest cannot be verified outside the kernel.',
     'It requires re-running the kernel step; the viewer only reports that it was not checked.'],
-];
+] as const satisfies readonly RuleEntry[];
 
-/** The DeepStrike rule catalog, ids and severities as in the format doc's §11. */
-export const DEEPSTRIKE_RULES: RuleInfo[] = rulesFromEntries('deepstrike', 'deepstrike', ENTRIES);
+/**
+ * The DeepStrike rule catalog, ids and severities as in the format doc's §11; every DeepStrike finding is
+ * made from it. line-json is a warning for a torn tail, as its explanation says.
+ */
+export const DEEPSTRIKE_CATALOG = ruleCatalog('deepstrike', 'deepstrike', ENTRIES, {
+  'line-json': { severity: 'warning', when: 'a torn tail: the last line, without a newline, is not complete JSON' },
+});
+
+/** A DeepStrike rule id. */
+export type DeepstrikeRuleId = Parameters<typeof DEEPSTRIKE_CATALOG.finding>[0];
+
+/** The DeepStrike rules. */
+export const DEEPSTRIKE_RULES = DEEPSTRIKE_CATALOG.rules;

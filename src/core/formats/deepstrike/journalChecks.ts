@@ -6,8 +6,9 @@ import { CanonicalError, canonicalJson, kernelDigest } from './canonical';
 import { stepSeqNumber } from './describeJournal';
 import { decodeBase64, decodeRec, inputKind, KernelRecordView } from './journal';
 import { Finding } from '../../model';
+import { DEEPSTRIKE_CATALOG, DeepstrikeRuleId } from './catalog';
 
-type Report = (rule: string, severity: Finding['severity'], message: string) => void;
+type Report = (rule: DeepstrikeRuleId, message: string) => void;
 
 /** `op-<base64url(operationId)>` as the Node journal names an operation's directory (no padding). */
 export function operationDirName(operationId: string): string {
@@ -44,17 +45,17 @@ export class JournalVerifier {
 
   /** Verifies one record (a `.rec` envelope or a decoded record) at a line. */
   add(rec: Obj | null, record: Obj | null, line: number, seq?: number): void {
-    const f: Report = (rule, severity, message) => this.out.push({ rule, severity, line, seq, message });
+    const f: Report = (rule, message) => this.out.push(DEEPSTRIKE_CATALOG.finding(rule, line, message, { seq }));
     const view: KernelRecordView = rec ? decodeRec(rec) : { record, bytes: null, rec: null, error: null };
     this.count++;
     if (!view.record) {
-      f('deepstrike/journal-canonical', 'error', `${view.error ?? 'record cannot be decoded'}`);
+      f('deepstrike/journal-canonical', `${view.error ?? 'record cannot be decoded'}`);
       this.prev = { step: stepSeqNumber(rec?.step_seq), digest: str(rec, 'record_digest') };
       return;
     }
     const r = view.record;
     const problem = canonicalProblem(r, view.bytes);
-    if (problem) f('deepstrike/journal-canonical', 'error', problem);
+    if (problem) f('deepstrike/journal-canonical', problem);
     if (rec) this.outerAgreement(rec, r, f);
     this.digests(r, f);
     const step = this.succession(r, line, f);
@@ -66,32 +67,32 @@ export class JournalVerifier {
   async finish(): Promise<Finding[]> {
     if (this.count === 0) return this.out;
     await this.fileEvidence();
-    this.out.push({ rule: 'deepstrike/journal-step-digest', severity: 'info', line: 1, message: `step_digest of ${this.count} record${this.count === 1 ? '' : 's'} cannot be verified outside the kernel (it requires re-running the step)` });
+    this.out.push(DEEPSTRIKE_CATALOG.finding('deepstrike/journal-step-digest', 1, `step_digest of ${this.count} record${this.count === 1 ? '' : 's'} cannot be verified outside the kernel (it requires re-running the step)`));
     return this.out;
   }
 
   private outerAgreement(rec: Obj, r: Obj, f: Report): void {
     const outer = stepSeqNumber(rec.step_seq);
-    if (outer === null || String(outer) !== r.step_seq) f('deepstrike/journal-step-seq', 'error', `.rec step_seq ${JSON.stringify(rec.step_seq)} does not agree with the record's step_seq ${JSON.stringify(r.step_seq)}`);
-    if (rec.record_digest !== r.record_digest) f('deepstrike/journal-step-seq', 'error', `.rec record_digest ${String(rec.record_digest)} does not agree with the record's ${String(r.record_digest)}`);
+    if (outer === null || String(outer) !== r.step_seq) f('deepstrike/journal-step-seq', `.rec step_seq ${JSON.stringify(rec.step_seq)} does not agree with the record's step_seq ${JSON.stringify(r.step_seq)}`);
+    if (rec.record_digest !== r.record_digest) f('deepstrike/journal-step-seq', `.rec record_digest ${String(rec.record_digest)} does not agree with the record's ${String(r.record_digest)}`);
     const outerPrev = rec.previous_record_digest ?? null;
-    if (outerPrev !== (r.previous_record_digest ?? null)) f('deepstrike/journal-step-seq', 'error', `.rec previous_record_digest ${String(outerPrev)} does not agree with the record's ${String(r.previous_record_digest)}`);
+    if (outerPrev !== (r.previous_record_digest ?? null)) f('deepstrike/journal-step-seq', `.rec previous_record_digest ${String(outerPrev)} does not agree with the record's ${String(r.previous_record_digest)}`);
   }
 
   private digests(r: Obj, f: Report): void {
     const { record_digest: claimed, ...rest } = r;
     try {
       const actual = kernelDigest(canonicalJson(rest));
-      if (actual !== claimed) f('deepstrike/journal-record-digest', 'error', `record_digest is ${String(claimed)}, the canonical record hashes to ${actual}`);
+      if (actual !== claimed) f('deepstrike/journal-record-digest', `record_digest is ${String(claimed)}, the canonical record hashes to ${actual}`);
     } catch {
       // not canonicalizable: already reported as journal-canonical
     }
     const ci = isObj(r.canonical_input) ? r.canonical_input : null;
     const data = ci && ci.encoding === 'base64' && typeof ci.data === 'string' ? decodeBase64(ci.data) : null;
-    if (!data) f('deepstrike/journal-input-digest', 'error', 'canonical_input is not {"data": <padded base64>, "encoding": "base64"}');
+    if (!data) f('deepstrike/journal-input-digest', 'canonical_input is not {"data": <padded base64>, "encoding": "base64"}');
     else {
       const actual = kernelDigest(data);
-      if (actual !== r.input_digest) f('deepstrike/journal-input-digest', 'error', `input_digest is ${String(r.input_digest)}, the canonical input hashes to ${actual}`);
+      if (actual !== r.input_digest) f('deepstrike/journal-input-digest', `input_digest is ${String(r.input_digest)}, the canonical input hashes to ${actual}`);
     }
   }
 
@@ -99,20 +100,20 @@ export class JournalVerifier {
   private succession(r: Obj, line: number, f: Report): number | null {
     const step = typeof r.step_seq === 'string' ? stepSeqNumber(r.step_seq) : null;
     const previous = typeof r.previous_record_digest === 'string' ? r.previous_record_digest : null;
-    if (step === null) f('deepstrike/journal-step-seq', 'error', `step_seq ${JSON.stringify(r.step_seq)} is not a canonical decimal string`);
+    if (step === null) f('deepstrike/journal-step-seq', `step_seq ${JSON.stringify(r.step_seq)} is not a canonical decimal string`);
     const kind = inputKind(r);
     if (step === 0) {
-      if (r.previous_record_digest !== null) f('deepstrike/journal-genesis', 'error', `genesis (step_seq "0") has previous_record_digest ${JSON.stringify(r.previous_record_digest)}, expected null`);
-      if (kind !== 'configure_operation') f('deepstrike/journal-genesis', 'error', `genesis input kind is ${kind ?? 'unreadable'}, expected configure_operation`);
+      if (r.previous_record_digest !== null) f('deepstrike/journal-genesis', `genesis (step_seq "0") has previous_record_digest ${JSON.stringify(r.previous_record_digest)}, expected null`);
+      if (kind !== 'configure_operation') f('deepstrike/journal-genesis', `genesis input kind is ${kind ?? 'unreadable'}, expected configure_operation`);
     } else {
-      if (kind === 'configure_operation') f('deepstrike/journal-genesis', 'error', `configure_operation may only be the genesis input, found at step_seq ${JSON.stringify(r.step_seq)}`);
-      if (previous === null) f('deepstrike/journal-prev-digest', 'error', 'previous_record_digest is null on a non-genesis record (null only at genesis)');
+      if (kind === 'configure_operation') f('deepstrike/journal-genesis', `configure_operation may only be the genesis input, found at step_seq ${JSON.stringify(r.step_seq)}`);
+      if (previous === null) f('deepstrike/journal-prev-digest', 'previous_record_digest is null on a non-genesis record (null only at genesis)');
     }
     if (this.prev === null) this.first = { step, previous, line };
     else {
       const expected = this.prev.step !== null ? this.prev.step + 1 : null;
-      if (step !== null && expected !== null && step !== expected) f('deepstrike/journal-step-seq', 'error', `step_seq "${step}" does not follow "${this.prev.step}" (expected "${expected}")`);
-      if (step !== 0 && previous !== null && previous !== this.prev.digest) f('deepstrike/journal-prev-digest', 'error', `previous_record_digest ${previous} is not the previous record's record_digest ${String(this.prev.digest)}`);
+      if (step !== null && expected !== null && step !== expected) f('deepstrike/journal-step-seq', `step_seq "${step}" does not follow "${this.prev.step}" (expected "${expected}")`);
+      if (step !== 0 && previous !== null && previous !== this.prev.digest) f('deepstrike/journal-prev-digest', `previous_record_digest ${previous} is not the previous record's record_digest ${String(this.prev.digest)}`);
     }
     return step;
   }
@@ -120,7 +121,7 @@ export class JournalVerifier {
   private operationId(r: Obj, f: Report): void {
     const op = str(r, 'operation_id');
     if (this.operation === null) this.operation = op;
-    else if (op !== this.operation) f('deepstrike/journal-operation', 'error', `operation_id ${String(op)} differs from the journal's ${this.operation}`);
+    else if (op !== this.operation) f('deepstrike/journal-operation', `operation_id ${String(op)} differs from the journal's ${this.operation}`);
   }
 
   private async fileEvidence(): Promise<void> {
@@ -128,30 +129,30 @@ export class JournalVerifier {
     const name = contentName(basename(this.path));
     const opDir = basename(dirname(dirname(this.path)));
     const at = first?.line ?? 1;
-    const f: Report = (rule, severity, message) => this.out.push({ rule, severity, line: at, message });
+    const f: Report = (rule, message) => this.out.push(DEEPSTRIKE_CATALOG.finding(rule, at, message));
     if (/^\d+\.rec$/.test(name) && this.count === 1 && first?.step != null && name !== recFileName(first.step)) {
-      f('deepstrike/journal-step-seq', 'error', `file name ${name} does not match step_seq ${first.step} (expected ${recFileName(first.step)})`);
+      f('deepstrike/journal-step-seq', `file name ${name} does not match step_seq ${first.step} (expected ${recFileName(first.step)})`);
     }
     if (opDir.startsWith('op-') && this.operation !== null) {
       const expected = operationDirName(this.operation);
-      if (opDir.replace(/=+$/, '') !== expected) f('deepstrike/journal-operation', 'error', `directory ${opDir} is not ${expected} (base64url of operation_id ${this.operation})`);
+      if (opDir.replace(/=+$/, '') !== expected) f('deepstrike/journal-operation', `directory ${opDir} is not ${expected} (base64url of operation_id ${this.operation})`);
     }
     if (!first || first.step === null || first.step === 0) return;
     const prevFile = /\.rec$/.test(name) ? join(dirname(this.path), recFileName(first.step - 1)) : null;
     const prevDigest = prevFile ? await readRecDigest(prevFile) : undefined;
     if (typeof prevDigest === 'string') {
-      if (first.previous !== prevDigest) f('deepstrike/journal-prev-digest', 'error', `previous_record_digest ${String(first.previous)} is not ${recFileName(first.step - 1)}'s record_digest ${prevDigest}`);
+      if (first.previous !== prevDigest) f('deepstrike/journal-prev-digest', `previous_record_digest ${String(first.previous)} is not ${recFileName(first.step - 1)}'s record_digest ${prevDigest}`);
       return;
     }
     const pruned = await readJson(join(dirname(this.path), '..', 'pruned.json'));
     const through = isObj(pruned) ? stepSeqNumber(pruned.through_step_seq) : null;
     if (isObj(pruned) && through !== null && through >= first.step - 1) {
       const covered = through === first.step - 1 && pruned.covered_head !== first.previous;
-      f('deepstrike/journal-pruned', 'info', covered
+      f('deepstrike/journal-pruned', covered
         ? `pruned.json covers through step ${through} with covered_head ${String(pruned.covered_head)}, but this record links to ${String(first.previous)}`
         : `records through step ${through} were pruned (pruned.json); the link to step ${first.step - 1} cannot be checked`);
     } else {
-      f('deepstrike/journal-pruned', 'info', `the journal starts at step_seq ${first.step}; record ${first.step - 1} is not present, so its link cannot be checked`);
+      f('deepstrike/journal-pruned', `the journal starts at step_seq ${first.step}; record ${first.step - 1} is not present, so its link cannot be checked`);
     }
   }
 }

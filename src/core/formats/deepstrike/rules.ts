@@ -2,7 +2,7 @@ import { readText } from '../../byteSource';
 import { isObj, Obj } from '../common';
 import { DsRecord, readDsRecord } from './records';
 import { Finding } from '../../model';
-import { DEEPSTRIKE_RULES } from './catalog';
+import { DEEPSTRIKE_CATALOG, DeepstrikeRuleId, DEEPSTRIKE_RULES } from './catalog';
 import { JournalVerifier } from './journalChecks';
 import { DsRunMachine } from './runMachine';
 import { checkDsEventShape, llmDialect } from './shapes';
@@ -23,15 +23,15 @@ function streamOf(ctx: CheckContext, check: RecordCheck): StreamCheck {
   const lineFindings: Finding[] = [];
   const add = (input: LineInput) => {
     if (input.blank) return;
-    const f = (severity: Finding['severity'], message: string) => lineFindings.push({ rule: 'deepstrike/line-json', severity, line: input.line, message });
+    const f = (message: string) => lineFindings.push(DEEPSTRIKE_CATALOG.finding('deepstrike/line-json', input.line, message));
     if (input.value === undefined) {
-      if (torn.has(input.line)) f('warning', 'torn tail: the last line has no newline and is not complete JSON');
-      else f('error', 'line is not valid JSON');
+      if (torn.has(input.line)) lineFindings.push(DEEPSTRIKE_CATALOG.overridden('deepstrike/line-json', input.line, 'torn tail: the last line has no newline and is not complete JSON'));
+      else f('line is not valid JSON');
       return;
     }
     const ds = readDsRecord(input.value);
     if (!ds) {
-      f('error', isObj(input.value) ? 'line is a JSON object but not a DeepStrike record ({seq, event}, a bare event, or a journal record)' : `line is a JSON ${Array.isArray(input.value) ? 'array' : typeof input.value}, not an object`);
+      f(isObj(input.value) ? 'line is a JSON object but not a DeepStrike record ({seq, event}, a bare event, or a journal record)' : `line is a JSON ${Array.isArray(input.value) ? 'array' : typeof input.value}, not an object`);
       return;
     }
     check.record(ds, input);
@@ -73,15 +73,15 @@ function createVerifier(ctx: CheckContext): StreamCheck {
       if (ds.form === 'rec' || ds.form === 'kernel') return journal.add(ds.form === 'rec' ? ds.rec : null, ds.form === 'kernel' ? ds.record : null, input.line);
       if (ds.form !== 'session') return;
       const seq = sessionSeq(ds);
-      const f = (rule: string, severity: Finding['severity'], message: string) => out.push({ rule, severity, line: input.line, seq, message });
+      const f = (rule: DeepstrikeRuleId, message: string) => out.push(DEEPSTRIKE_CATALOG.finding(rule, input.line, message, { seq }));
       const v = input.value as Obj;
       const extra = Object.keys(v).filter((k) => k !== 'seq' && k !== 'event');
-      if (extra.length > 0) f('deepstrike/record-keys', 'error', `unexpected key${extra.length > 1 ? 's' : ''} ${extra.map((k) => `"${k}"`).join(', ')}: a record has exactly seq and event`);
-      if (seq === undefined) f('deepstrike/record-keys', 'error', `seq is ${JSON.stringify(v.seq)}, expected a non-negative integer`);
-      if (!ds.event) f('deepstrike/record-keys', 'error', 'event is not an object');
-      else if (ds.kind === null) f('deepstrike/record-keys', 'error', 'event has no string kind');
+      if (extra.length > 0) f('deepstrike/record-keys', `unexpected key${extra.length > 1 ? 's' : ''} ${extra.map((k) => `"${k}"`).join(', ')}: a record has exactly seq and event`);
+      if (seq === undefined) f('deepstrike/record-keys', `seq is ${JSON.stringify(v.seq)}, expected a non-negative integer`);
+      if (!ds.event) f('deepstrike/record-keys', 'event is not an object');
+      else if (ds.kind === null) f('deepstrike/record-keys', 'event has no string kind');
       if (seq === undefined) return;
-      if (seq !== nextSeq) f('deepstrike/seq-dense', 'warning', `seq ${seq}, expected ${nextSeq} (${seq > nextSeq ? `gap of ${seq - nextSeq}` : 'repeated or out of order'})`);
+      if (seq !== nextSeq) f('deepstrike/seq-dense', `seq ${seq}, expected ${nextSeq} (${seq > nextSeq ? `gap of ${seq - nextSeq}` : 'repeated or out of order'})`);
       if (seq >= nextSeq) nextSeq = seq + 1;
     },
     async finish() {

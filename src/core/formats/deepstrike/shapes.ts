@@ -4,12 +4,18 @@ import {
   CANCELLATION_REASONS, isKnownKind, MEMORY_KINDS, RESPONDERS, ROLLBACK_KINDS, TOOL_ERROR_KINDS,
 } from './kinds';
 import { Severity } from '../../model';
+import { DEEPSTRIKE_CATALOG, DeepstrikeRuleId } from './catalog';
 
 /** One finding of a per-event shape rule, before it gets its line. */
 export interface DsIssue {
   rule: string;
   severity: Severity;
   message: string;
+}
+
+/** An issue of `rule` at its catalog severity. */
+function issue(rule: DeepstrikeRuleId, message: string): DsIssue {
+  return { rule, severity: DEEPSTRIKE_CATALOG.severityOf(rule), message };
 }
 
 const nonEmpty = z.string().min(1, { message: 'must be a non-empty string' });
@@ -52,18 +58,18 @@ function checkResults(e: Obj, dialect: 'core' | 'sdk' | null, out: DsIssue[]): v
   results.forEach((r, i) => {
     if (!isObj(r)) return;
     const who = `results[${i}]${typeof r.call_id === 'string' ? ` (${r.call_id})` : ''}`;
-    if ('blocks' in r) out.push({ rule: 'deepstrike/legacy-blocks', severity: 'error', message: `${who}: removed blocks field (results carry content: {"blocks": […]} now)` });
+    if ('blocks' in r) out.push(issue('deepstrike/legacy-blocks', `${who}: removed blocks field (results carry content: {"blocks": […]} now)`));
     for (const key of ['content', 'durable_content'] as const) {
       if (!(key in r)) continue;
       const p = DurableContentSchema.safeParse(r[key]);
-      if (!p.success) out.push({ rule: 'deepstrike/durable-content', severity: 'error', message: `${who}.${key} is not DurableContent: ${zodText(p.error)}` });
+      if (!p.success) out.push(issue('deepstrike/durable-content', `${who}.${key} is not DurableContent: ${zodText(p.error)}`));
     }
     const sdkShaped = dialect === 'sdk' || (dialect === null && !('durable_content' in r));
     if (sdkShaped && !('content' in r) && !('durable_content' in r)) {
-      out.push({ rule: 'deepstrike/result-content', severity: 'warning', message: `${who} has no content {"blocks": […]}: the Node and Python readers reject it (durable content must be an object)` });
+      out.push(issue('deepstrike/result-content', `${who} has no content {"blocks": […]}: the Node and Python readers reject it (durable content must be an object)`));
     }
     if (typeof r.error_kind === 'string' && !TOOL_ERROR_KINDS.has(r.error_kind)) {
-      out.push({ rule: 'deepstrike/enum-values', severity: 'warning', message: `${who}.error_kind is "${r.error_kind}", not a ToolErrorKind (${[...TOOL_ERROR_KINDS].join(', ')})` });
+      out.push(issue('deepstrike/enum-values', `${who}.error_kind is "${r.error_kind}", not a ToolErrorKind (${[...TOOL_ERROR_KINDS].join(', ')})`));
     }
   });
 }
@@ -71,27 +77,27 @@ function checkResults(e: Obj, dialect: 'core' | 'sdk' | null, out: DsIssue[]): v
 function enumValue(out: DsIssue[], field: string, v: unknown, known: ReadonlySet<string>): void {
   if (v === undefined || v === null) return;
   if (typeof v !== 'string' || !known.has(v)) {
-    out.push({ rule: 'deepstrike/enum-values', severity: 'warning', message: `${field} is ${JSON.stringify(v)}, expected one of ${[...known].join(', ')}` });
+    out.push(issue('deepstrike/enum-values', `${field} is ${JSON.stringify(v)}, expected one of ${[...known].join(', ')}`));
   }
 }
 
 /** Per-event field rules of §11 (kind, run fields, llm shape, results, durable content, provider replay, enums). */
 export function checkDsEventShape(kind: string, e: Obj, dialect: 'core' | 'sdk' | null): DsIssue[] {
   const out: DsIssue[] = [];
-  if (!isKnownKind(kind)) out.push({ rule: 'deepstrike/kind-known', severity: 'warning', message: `unknown kind "${kind}": not one of the 32 core kinds or the SDK-only kinds (the core reader rejects it)` });
+  if (!isKnownKind(kind)) out.push(issue('deepstrike/kind-known', `unknown kind "${kind}": not one of the 32 core kinds or the SDK-only kinds (the core reader rejects it)`));
   switch (kind) {
     case 'run_started':
       for (const f of ['run_id', 'goal']) {
-        if (typeof e[f] !== 'string') out.push({ rule: 'deepstrike/run-fields', severity: 'error', message: `run_started has no ${f} (missing field \`${f}\`)` });
+        if (typeof e[f] !== 'string') out.push(issue('deepstrike/run-fields', `run_started has no ${f} (missing field \`${f}\`)`));
       }
       break;
     case 'llm_completed': {
       const core = isObj(e.message);
       const sdk = typeof e.content === 'string' && Array.isArray(e.tool_calls);
-      if (!core && !sdk) out.push({ rule: 'deepstrike/llm-shape', severity: 'error', message: 'llm_completed has neither message (core) nor content + tool_calls (SDK): missing field `message`' });
+      if (!core && !sdk) out.push(issue('deepstrike/llm-shape', 'llm_completed has neither message (core) nor content + tool_calls (SDK): missing field `message`'));
       if ('provider_replay' in e) {
         const p = ProviderReplaySchema.safeParse(e.provider_replay);
-        if (!p.success) out.push({ rule: 'deepstrike/provider-replay', severity: 'error', message: `provider_replay: ${zodText(p.error)}` });
+        if (!p.success) out.push(issue('deepstrike/provider-replay', `provider_replay: ${zodText(p.error)}`));
       }
       break;
     }
