@@ -39,6 +39,8 @@ export interface RuleCatalog<Id extends string, OverrideId extends Id = never> {
   readonly rules: RuleInfo[];
   /** The catalog severity of a rule. */
   severityOf(id: Id): Severity;
+  /** The documented override severity of a rule that has one. */
+  overrideOf(id: OverrideId): Severity;
   /** A finding of `id` at its catalog severity; `extra` (seq, event id) is written between line and message. */
   finding(id: Id, line: number, message: string, extra?: FindingExtra): Finding;
   /** A finding of `id` at its documented override severity (see the catalog's overrides). */
@@ -61,6 +63,7 @@ export function ruleCatalog<
   return {
     rules,
     severityOf: (id) => byId.get(id)!.severity,
+    overrideOf: (id) => other.get(id)!,
     finding: (id, line, message, extra) => make(id, byId.get(id)!.severity, line, message, extra),
     overridden: (id, line, message, extra) => make(id, other.get(id)!, line, message, extra),
   };

@@ -1,7 +1,6 @@
-import { rulesFromEntries, RuleEntry } from '../../checks/ruleEntries';
-import { RuleInfo } from '../../checks/types';
+import { ruleCatalog, RuleEntry } from '../../checks/ruleEntries';
 
-const ENTRIES: RuleEntry[] = [
+const ENTRIES = [
   ['line-json', 'verify', 'error', 'Every non-blank line parses as a JSON object.',
     'The ledger is JSONL: one object per line. A line that does not parse was torn or edited. A last line without a newline is a torn tail (a warning): the server counts only bytes up to the last newline as committed and truncates the rest on reopen.',
     '{"v":1,"record":{"seq":4,"occurred_at_ms":17'],
@@ -64,7 +63,23 @@ const ENTRIES: RuleEntry[] = [
   ['effect-policy', 'check', 'info', 'The policy decision differs from the default policy for the call\'s effect.',
     'Default policy: read_only → allow; workspace_write and network → require_approval; external_side_effect and secret_access → deny. Hosts may configure their own policy, so this is a fact, not a fault.',
     'effect external_side_effect with decision require_approval'],
-];
+] as const satisfies readonly RuleEntry[];
 
-/** The harness-ledger rule catalog, ids and severities as in the format doc's §9. */
-export const HARNESS_RULES: RuleInfo[] = rulesFromEntries('harness', 'harness-ledger', ENTRIES);
+/**
+ * The harness-ledger rule catalog, ids and severities as in the format doc's §9; every finding is made from
+ * it. Three rules are warnings in one documented case each.
+ */
+export const HARNESS_CATALOG = ruleCatalog('harness', 'harness-ledger', ENTRIES, {
+  'line-json': { severity: 'warning', when: 'a torn tail: the last line has no newline, so it is not committed' },
+  'turn-reuse': { severity: 'warning', when: 'an earlier (not the previous) turn id again, accepted by platonic-core 0.1.0–0.2.x' },
+  'call-id-reuse': { severity: 'warning', when: 'no evidence of platonic-core 0.3.0+ in the file (0.1.0–0.2.x accept a reused id)' },
+});
+
+/** A harness-ledger rule id. */
+export type HarnessRuleId = Parameters<typeof HARNESS_CATALOG.finding>[0];
+
+/** A harness-ledger rule with a documented override severity. */
+export type HarnessOverrideId = Parameters<typeof HARNESS_CATALOG.overridden>[0];
+
+/** The harness-ledger rules. */
+export const HARNESS_RULES = HARNESS_CATALOG.rules;

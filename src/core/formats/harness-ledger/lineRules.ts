@@ -1,6 +1,7 @@
 import { isObj, Obj } from '../common';
 import { ENVELOPE_KEYS, isU64, LedgerLine, RECORD_KEYS, unwrapLedgerLine } from './records';
 import { Finding } from '../../model';
+import { HARNESS_CATALOG, HarnessRuleId } from './catalog';
 import { LineInput } from '../../checks/types';
 
 const RECORD_EXPECTED = RECORD_KEYS.map((k) => `\`${k}\``).join(', ');
@@ -33,38 +34,38 @@ export interface LineScan {
  */
 export function checkLedgerLine(input: LineInput, scan: LineScan): { findings: Finding[]; line: LedgerLine | null } {
   const findings: Finding[] = [];
-  const f = (rule: string, severity: Finding['severity'], message: string) => findings.push({ rule, severity, line: input.line, message });
+  const f = (rule: HarnessRuleId, message: string) => findings.push(HARNESS_CATALOG.finding(rule, input.line, message));
   if (input.blank) return { findings, line: null };
   if (input.value === undefined) {
-    if (scan.torn.has(input.line)) f('harness/line-json', 'warning', 'torn tail: the last line has no newline and is not complete JSON; only bytes up to the last newline are committed');
-    else f('harness/line-json', 'error', 'line is not valid JSON');
+    if (scan.torn.has(input.line)) findings.push(HARNESS_CATALOG.overridden('harness/line-json', input.line, 'torn tail: the last line has no newline and is not complete JSON; only bytes up to the last newline are committed'));
+    else f('harness/line-json', 'line is not valid JSON');
     return { findings, line: null };
   }
   if (!isObj(input.value)) {
-    f('harness/line-json', 'error', `line is a JSON ${Array.isArray(input.value) ? 'array' : typeof input.value}, not an object`);
+    f('harness/line-json', `line is a JSON ${Array.isArray(input.value) ? 'array' : typeof input.value}, not an object`);
     return { findings, line: null };
   }
   const v = input.value;
   const line = unwrapLedgerLine(v);
   if (line?.form === 'voice') {
     scan.voiceLines++;
-    if (Object.keys(v).length !== 1) f('harness/line-shape', 'error', `a voice_events line has exactly the key \`voice_events\`, found ${Object.keys(v).map((k) => `\`${k}\``).join(', ')}`);
-    if (!Array.isArray(v.voice_events)) f('harness/line-shape', 'error', 'voice_events is not an array');
-    if (scan.voiceLines > 1) f('harness/line-shape', 'error', `a ledger holds at most one voice_events line; this is number ${scan.voiceLines}`);
+    if (Object.keys(v).length !== 1) f('harness/line-shape', `a voice_events line has exactly the key \`voice_events\`, found ${Object.keys(v).map((k) => `\`${k}\``).join(', ')}`);
+    if (!Array.isArray(v.voice_events)) f('harness/line-shape', 'voice_events is not an array');
+    if (scan.voiceLines > 1) f('harness/line-shape', `a ledger holds at most one voice_events line; this is number ${scan.voiceLines}`);
     return { findings, line };
   }
   if (line?.form === 'envelope') {
-    for (const k of Object.keys(v)) if (!(ENVELOPE_KEYS as readonly string[]).includes(k)) f('harness/line-shape', 'error', `unknown field \`${k}\`, expected \`v\` or \`record\``);
-    if (!('v' in v)) f('harness/line-shape', 'error', 'missing field `v`');
-    else if (v.v !== 1 && v.v !== 2) f('harness/envelope-version', 'warning', `envelope version is ${JSON.stringify(v.v)}, expected 1 (plato) or 2 (server)`);
-    if (!line.record) f('harness/line-shape', 'error', 'envelope `record` is not an object');
-    else for (const m of recordShape(line.record, ' (in record)')) f('harness/line-shape', 'error', m);
+    for (const k of Object.keys(v)) if (!(ENVELOPE_KEYS as readonly string[]).includes(k)) f('harness/line-shape', `unknown field \`${k}\`, expected \`v\` or \`record\``);
+    if (!('v' in v)) f('harness/line-shape', 'missing field `v`');
+    else if (v.v !== 1 && v.v !== 2) f('harness/envelope-version', `envelope version is ${JSON.stringify(v.v)}, expected 1 (plato) or 2 (server)`);
+    if (!line.record) f('harness/line-shape', 'envelope `record` is not an object');
+    else for (const m of recordShape(line.record, ' (in record)')) f('harness/line-shape', m);
     return { findings, line };
   }
   if (!line) {
-    f('harness/line-shape', 'error', `not a harness ledger line: expected {${RECORD_EXPECTED}} or {\`v\`, \`record\`}`);
+    f('harness/line-shape', `not a harness ledger line: expected {${RECORD_EXPECTED}} or {\`v\`, \`record\`}`);
     return { findings, line: null };
   }
-  for (const m of recordShape(v, '')) f('harness/line-shape', 'error', m);
+  for (const m of recordShape(v, '')) f('harness/line-shape', m);
   return { findings, line };
 }

@@ -2,7 +2,7 @@ import { readSpan } from '../../lineIndexer';
 import { isObj, Obj, str } from '../common';
 import { isHarnessEventName, LedgerLine } from './records';
 import { Finding } from '../../model';
-import { HARNESS_RULES } from './catalog';
+import { HARNESS_CATALOG, HARNESS_RULES, HarnessRuleId } from './catalog';
 import { checkLedgerLine, LineScan } from './lineRules';
 import { RunRouter, RunSlot } from './router';
 import { checkEventShape, EFFECT_DEFAULT_POLICY } from './schemas';
@@ -24,7 +24,7 @@ async function uncommittedTail(ctx: CheckContext, scan: LineScan, lastRecordLine
   // The last content byte (for a `.gz`, of the decompressed content, which `bytesIndexed` measures).
   const last = (await readSpan(ctx.path, ctx.model.bytesIndexed - 1, 1))[0];
   if (last === 0x0a || lastRecordLine !== ctx.model.lineCount) return [];
-  return [{ rule: 'harness/line-json', severity: 'warning', line: lastRecordLine, message: 'torn tail: the last record has no newline, so it is not committed (the server truncates it on reopen)' }];
+  return [HARNESS_CATALOG.overridden('harness/line-json', lastRecordLine, 'torn tail: the last record has no newline, so it is not committed (the server truncates it on reopen)')];
 }
 
 /** Integrity: framing, seq contiguous from 0 per run, and the run_id binding (§6.1 pre-checks 1 and 2). */
@@ -41,8 +41,8 @@ function createVerifier(ctx: CheckContext): StreamCheck {
       if (!line || line.form === 'voice' || !line.record) return;
       const r = router.route(line.name, line.event, line.seq, input.line);
       const seq = line.seq ?? undefined;
-      if (r.seqMismatch) out.push({ rule: 'harness/seq-contiguous', severity: 'error', line: input.line, seq, message: `event sequence mismatch: expected ${r.seqMismatch.expected}, actual ${r.seqMismatch.actual}` });
-      if (r.runMismatch) out.push({ rule: 'harness/run-id-bound', severity: 'error', line: input.line, seq, message: `run id mismatch: expected ${r.runMismatch.expected}, actual ${r.runMismatch.actual}` });
+      if (r.seqMismatch) out.push(HARNESS_CATALOG.finding('harness/seq-contiguous', input.line, `event sequence mismatch: expected ${r.seqMismatch.expected}, actual ${r.seqMismatch.actual}`, { seq }));
+      if (r.runMismatch) out.push(HARNESS_CATALOG.finding('harness/run-id-bound', input.line, `run id mismatch: expected ${r.runMismatch.expected}, actual ${r.runMismatch.actual}`, { seq }));
     },
     async finish() {
       appendAll(out, await uncommittedTail(ctx, scan, lastLine));
@@ -69,13 +69,13 @@ function createChecker(ctx: CheckContext): StreamCheck {
   let lastLine = 0;
   const check = (input: LineInput, line: LedgerLine) => {
     const seq = line.seq ?? undefined;
-    const f = (rule: string, severity: Finding['severity'], message: string) => out.push({ rule, severity, line: input.line, seq, message });
+    const f = (rule: HarnessRuleId, message: string) => out.push(HARNESS_CATALOG.finding(rule, input.line, message, { seq }));
     const e = line.event!;
     if (!isHarnessEventName(line.name)) {
-      f('harness/event-known', 'error', `unknown variant \`${line.name}\`, expected one of the 16 HarnessEvent names (run_started … tool_proposals_rejected)`);
+      f('harness/event-known', `unknown variant \`${line.name}\`, expected one of the 16 HarnessEvent names (run_started … tool_proposals_rejected)`);
       return;
     }
-    for (const issue of checkEventShape(line.name, e)) f(issue.rule, issue.rule === 'harness/unknown-event-field' ? 'warning' : 'error', issue.message);
+    for (const issue of checkEventShape(line.name, e)) f(issue.rule, issue.message);
     if (line.name === 'model_responded' && 'served_model' in e) v03 = true;
     const routed = router.route(line.name, e, line.seq, input.line);
     const s = routed.slot;
@@ -83,7 +83,9 @@ function createChecker(ctx: CheckContext): StreamCheck {
     if (routed.stale && line.seq !== null && s.recent.get(line.seq) === line.name) return;
     rememberSeq(s, line.seq, line.name);
     if (line.name === 'policy_evaluated' && s.phase === 'awaiting_policy') effectPolicy(s, e, f);
-    for (const v of replayEvent(s, { name: line.name, event: e, typed: typedEvent(line, input.text), v03 })) f(v.rule, v.severity ?? 'error', v.message);
+    for (const v of replayEvent(s, { name: line.name, event: e, typed: typedEvent(line, input.text), v03 })) {
+      out.push(v.overridden ? HARNESS_CATALOG.overridden(v.rule, input.line, v.message, { seq }) : HARNESS_CATALOG.finding(v.rule, input.line, v.message, { seq }));
+    }
   };
   return {
     add(input) {
@@ -97,7 +99,7 @@ function createChecker(ctx: CheckContext): StreamCheck {
       for (const s of router.all()) {
         if (s.phase === 'finished' || s.phase === 'failed' || s.lastLine === 0) continue;
         const cmd = pendingCommand(s.phase);
-        out.push({ rule: 'harness/terminal', severity: 'warning', line: s.lastLine, message: `run ${s.runId ?? '(unbound)'} ends in phase ${s.phase}${cmd ? ` waiting for ${cmd}` : ''}, expected run_finished or run_failed (in flight or crashed)` });
+        out.push(HARNESS_CATALOG.finding('harness/terminal', s.lastLine, `run ${s.runId ?? '(unbound)'} ends in phase ${s.phase}${cmd ? ` waiting for ${cmd}` : ''}, expected run_finished or run_failed (in flight or crashed)`));
       }
       return out;
     },
@@ -113,12 +115,12 @@ function rememberSeq(s: RunState, seq: number | null, name: string): void {
   if (s.recent.size > RECENT_SEQS) s.recent.delete(s.recent.keys().next().value as number);
 }
 
-function effectPolicy(s: RunState, e: Obj, f: (rule: string, severity: Finding['severity'], message: string) => void): void {
+function effectPolicy(s: RunState, e: Obj, f: (rule: HarnessRuleId, message: string) => void): void {
   const effect = s.call?.effect ?? null;
   const decision = str(e.decision, 'decision');
   const def = effect !== null ? EFFECT_DEFAULT_POLICY[effect] : undefined;
   if (def && decision && decision !== def) {
-    f('harness/effect-policy', 'info', `policy decided ${decision} for ${s.call?.tool ?? 'the call'} (effect ${effect}); the default policy for ${effect} is ${def}`);
+    f('harness/effect-policy', `policy decided ${decision} for ${s.call?.tool ?? 'the call'} (effect ${effect}); the default policy for ${effect} is ${def}`);
   }
 }
 

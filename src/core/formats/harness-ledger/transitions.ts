@@ -2,6 +2,7 @@ import { isObj, Obj, str } from '../common';
 import { contextTokens } from './describe';
 import { HarnessEventName } from './records';
 import { Severity } from '../../model';
+import { HARNESS_CATALOG, HarnessOverrideId, HarnessRuleId } from './catalog';
 import { RunSlot } from './router';
 import { Typed, typedEqual } from './typedJson';
 
@@ -48,11 +49,10 @@ export interface ReplayEvent {
 }
 
 /** A rule violation found by a transition's checks. */
-export interface Violation {
-  rule: string;
-  message: string;
-  severity?: Severity;
-}
+export type Violation =
+  | { rule: HarnessRuleId; message: string; overridden?: undefined }
+  /** At the rule's documented override severity (see HARNESS_CATALOG), not its catalog one. */
+  | { rule: HarnessOverrideId; message: string; overridden: true };
 
 type Check = (s: RunState, e: ReplayEvent) => Violation | null;
 
@@ -81,7 +81,7 @@ const turnReuse: Check = (s, e) => {
   if (t === s.lastTurnId && e.name === 'context_built') return { rule: 'harness/turn-reuse', message: `turn id was reused: ${t}` };
   if (!s.usedTurns.has(t)) return null;
   if (e.v03 || e.name === 'context_compacted') return { rule: 'harness/turn-reuse', message: `turn id was reused: ${t}` };
-  return { rule: 'harness/turn-reuse', severity: 'warning', message: `turn id was reused: ${t} (an earlier, not the previous, turn: accepted by platonic-core 0.1.0–0.2.x, an error from 0.3.0)` };
+  return { rule: 'harness/turn-reuse', overridden: true, message: `turn id was reused: ${t} (an earlier, not the previous, turn: accepted by platonic-core 0.1.0–0.2.x, an error from 0.3.0)` };
 };
 
 const contextBudget: Check = (_s, e) => {
@@ -113,7 +113,7 @@ const callIdReuse: Check = (s, e) => {
   if (id === null || !s.usedCalls.has(id)) return null;
   return e.v03
     ? { rule: 'harness/call-id-reuse', message: `tool call id was reused: ${id}` }
-    : { rule: 'harness/call-id-reuse', severity: 'warning', message: `tool call id was reused: ${id} (accepted by platonic-core 0.1.0–0.2.x, an error from 0.3.0)` };
+    : { rule: 'harness/call-id-reuse', overridden: true, message: `tool call id was reused: ${id} (accepted by platonic-core 0.1.0–0.2.x, an error from 0.3.0)` };
 };
 
 const callMatch: Check = (s, e) => {
@@ -248,8 +248,14 @@ export function replayEvent(s: RunState, e: ReplayEvent): Violation[] {
     const v = check(s, e);
     if (!v) continue;
     out.push(v);
-    if (v.severity !== 'warning' && v.severity !== 'info') break;
+    // An error stops the row's checks; a warning lets the next ones run.
+    if (violationSeverity(v) === 'error') break;
   }
   row.apply(s, e);
   return out;
+}
+
+/** The severity a violation is reported at. */
+export function violationSeverity(v: Violation): Severity {
+  return v.overridden ? HARNESS_CATALOG.overrideOf(v.rule) : HARNESS_CATALOG.severityOf(v.rule);
 }
