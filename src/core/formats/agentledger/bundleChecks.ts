@@ -5,7 +5,7 @@
 import { createDigester, Digester, fnv1a64HexOfText, sha256Hex, utf8 } from '../../digests';
 import { Finding } from '../../model';
 import { isObj, Obj } from '../common';
-import { canonicalJson, pythonJsonString, rawWithout } from './canonicalJson';
+import { canonicalJson, pythonJsonString, rawWithout } from '../../json/pythonRawJson';
 import { At, finding } from './catalog';
 import { Evidence } from './evidence';
 import { digestParts } from './payloadChecks';

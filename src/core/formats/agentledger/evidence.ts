@@ -6,7 +6,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { fnv1a64HexOfText, sha256Hex } from '../../digests';
 import { isObj, Obj } from '../common';
-import { canonicalJson, parseRawJson, RawJson, rawToValue } from './canonicalJson';
+import { canonicalJson, parseRawJson, RawJson, rawToValue } from '../../json/pythonRawJson';
 import { rustDecodeValue } from './rustText';
 
 /** A parsed evidence bundle, with its raw tree for byte-exact rehashing. */

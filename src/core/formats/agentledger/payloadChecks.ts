@@ -5,7 +5,7 @@
 import { fnv1a64HexOfText, sha256Hex } from '../../digests';
 import { Finding } from '../../model';
 import { isObj } from '../common';
-import { canonicalJson, parseRawJson, rawMember } from './canonicalJson';
+import { canonicalJson, parseRawJson, rawMember } from '../../json/pythonRawJson';
 import { isBlobRef, LedgerRow } from './rows';
 import { rustFormatState } from './rustText';
 import { At, finding } from './catalog';

@@ -5,7 +5,7 @@
  */
 import { fnv1a64HexOfText, sha256Hex } from '../../digests';
 import { isObj } from '../common';
-import { compareCodePoints } from './canonicalJson';
+import { compareCodePoints } from '../../json/pythonRawJson';
 
 /**
  * Rust `f64` Display: shortest round-trip digits, never exponent notation (`1e21` prints all its digits,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { compareUtf8, serdeString } from '../../json/losslessJson';
 
 /** Nesting bound of the kernel's canonical writer (`CANONICAL_MAX_DEPTH`). */
 export const CANONICAL_MAX_DEPTH = 128;
@@ -6,22 +7,6 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 
 /** A value the kernel's canonical writer refuses (§8.3). */
 export class CanonicalError extends Error {}
-
-/** Compares strings by Unicode code point (= UTF-8 byte order), not by UTF-16 unit as `Array.sort` does. */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Surrogates (0xD800–0xDFFF) encode code points above U+FFFF, which sort after every BMP character.
-    const hx = x >= 0xd800 && x <= 0xdfff;
-    const hy = y >= 0xd800 && y <= 0xdfff;
-    if (hx !== hy) return hx ? 1 : -1;
-    return x - y;
-  }
-  return a.length - b.length;
-}
 
 function writeNumber(n: number): string {
   if (!Number.isFinite(n)) throw new CanonicalError(`number ${n} is not finite`);
@@ -36,8 +21,10 @@ function writeNumber(n: number): string {
 }
 
 /**
- * The kernel's canonical JSON (`canonical_bytes`, DKR §8.3): keys by code point, no whitespace, serde_json string
- * escaping (which `JSON.stringify` matches), integral floats as integers, integers beyond ±(2^53−1) rejected, depth ≤ 128.
+ * The kernel's canonical JSON (`canonical_bytes`, DKR §8.3): keys by code point (the serde room's `compareUtf8`),
+ * no whitespace, serde_json string escaping (`serdeString`), integral floats as integers, integers beyond ±(2^53−1)
+ * rejected, depth ≤ 128. The number and depth rules are the kernel's own, which is why this writer is not the
+ * serde room's `canonicalJson` (that one writes any number in serde_json's layout and has no depth limit).
  * Iterative, so hostile nesting cannot overflow the stack before the depth limit is reported.
  */
 export function canonicalJson(value: unknown): string {
@@ -52,7 +39,7 @@ export function canonicalJson(value: unknown): string {
     if (depth > CANONICAL_MAX_DEPTH) throw new CanonicalError(`value nests deeper than ${CANONICAL_MAX_DEPTH}`);
     if (v === null || typeof v === 'boolean') out.push(String(v));
     else if (typeof v === 'number') out.push(writeNumber(v));
-    else if (typeof v === 'string') out.push(JSON.stringify(v));
+    else if (typeof v === 'string') out.push(serdeString(v));
     else if (Array.isArray(v)) {
       const items: { v: unknown; depth: number; raw?: string }[] = [{ v: null, depth, raw: '[' }];
       v.forEach((x, i) => {
@@ -63,10 +50,10 @@ export function canonicalJson(value: unknown): string {
       for (let i = items.length - 1; i >= 0; i--) stack.push(items[i]);
     } else if (typeof v === 'object') {
       const o = v as Record<string, unknown>;
-      const keys = Object.keys(o).sort(compareCodePoints);
+      const keys = Object.keys(o).sort(compareUtf8);
       const items: { v: unknown; depth: number; raw?: string }[] = [{ v: null, depth, raw: '{' }];
       keys.forEach((k, i) => {
-        items.push({ v: null, depth, raw: `${i > 0 ? ',' : ''}${JSON.stringify(k)}:` });
+        items.push({ v: null, depth, raw: `${i > 0 ? ',' : ''}${serdeString(k)}:` });
         items.push({ v: o[k], depth: depth + 1 });
       });
       items.push({ v: null, depth, raw: '}' });

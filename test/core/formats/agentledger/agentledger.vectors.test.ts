@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ReplayDigest } from '../../../../src/core/formats/agentledger/bundleChecks';
 import { verifyBlobText } from '../../../../src/core/formats/agentledger/evidence';
 import { fnv1a64HexOfText, sha256Hex } from '../../../../src/core/digests';
-import { canonicalJson, compareCodePoints, parseRawJson, pythonJsonString } from '../../../../src/core/formats/agentledger/canonicalJson';
+import { canonicalJson, compareCodePoints, parseRawJson, pythonJsonString } from '../../../../src/core/json/pythonRawJson';
 import {
   pythonHexId, rustDecodeValue, rustEncodeValue, rustF64Display, rustFormatState, rustFormatValue, rustHexId,
 } from '../../../../src/core/formats/agentledger/rustText';

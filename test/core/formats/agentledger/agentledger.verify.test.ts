@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../../../../src/core/digests';
-import { canonicalJson, parseRawJson, rawWithout } from '../../../../src/core/formats/agentledger/canonicalJson';
+import { canonicalJson, parseRawJson, rawWithout } from '../../../../src/core/json/pythonRawJson';
 import { cleanup, copyRun, CORPUS, editBundle, editLine, findingObjects, findings, readLines, writeLines } from './agentledgerTestUtil';
 
 const ISSUE_REQ = '3da591a1b0726346c984c8927da4dc32b21a045d8eba57752ef21a0d7eac74d9';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { runChecks } from '../../../../src/core/checks/runChecks';
 import { CheckMode } from '../../../../src/core/checks/types';
 import { sha256Hex } from '../../../../src/core/digests';
-import { canonicalJson, parseRawJson, rawWithout } from '../../../../src/core/formats/agentledger/canonicalJson';
+import { canonicalJson, parseRawJson, rawWithout } from '../../../../src/core/json/pythonRawJson';
 import { loadTrace } from '../../../../src/core/loadTrace';
 
 /** The AgentLedger corpus (tests run with cwd = project root). */

@@ -1,7 +1,13 @@
 /**
  * Python `canonical_json` (AgentLedger `jsonutil.py`): `json.dumps(v, sort_keys=True, ensure_ascii=False,
- * separators=(",", ":"))`. Reproducing it from JavaScript needs the original number tokens (`460.0` must stay
- * `460.0`, `1e-07` must stay `1e-07`), so this module parses JSON into a tree that keeps each number's text.
+ * separators=(",", ":"))` of JSON text that Python wrote. Reproducing it from JavaScript needs the original
+ * number tokens (`460.0` must stay `460.0`, `1e-07` must stay `1e-07`), so this module parses JSON into a
+ * tree that keeps each number's text.
+ *
+ * The Python-style room holds two readers on purpose: this one keeps number tokens as written (a payload
+ * digest re-hashes what the writer printed), while `pythonCanonicalJson.ts` streams a blob's bytes and
+ * re-renders numbers as `json.loads` then `json.dumps` would (a blob may be stored in another layout, e.g.
+ * `1e2` for `100.0`). On text Python itself wrote both give the same bytes.
  */
 
 /** A JSON value with number tokens kept as written. */
