@@ -126,53 +126,64 @@ export function importEdges(files: readonly ScannedFile[], known: ReadonlySet<st
   return edges;
 }
 
+/** Tarjan's bookkeeping for {@link findCycles}. */
+interface TarjanState {
+  index: Map<string, number>;
+  low: Map<string, number>;
+  onStack: Set<string>;
+  stack: string[];
+  counter: number;
+}
+
+/** Pops the component rooted at `v` off the stack; keeps it when it is a cycle. */
+function closeComponent(st: TarjanState, v: string, edges: ReadonlyMap<string, readonly string[]>, out: string[][]): void {
+  const scc: string[] = [];
+  let w: string;
+  do {
+    w = st.stack.pop()!;
+    st.onStack.delete(w);
+    scc.push(w);
+  } while (w !== v);
+  if (scc.length > 1 || (edges.get(v) ?? []).includes(v)) out.push(scc.sort());
+}
+
+/** Depth-first walk from `start` with an explicit stack of (file, next edge) frames. */
+function walkFrom(st: TarjanState, start: string, edges: ReadonlyMap<string, readonly string[]>, out: string[][]): void {
+  const work: [string, number][] = [[start, 0]];
+  while (work.length > 0) {
+    const frame = work[work.length - 1];
+    const [v, i] = frame;
+    if (i === 0) {
+      st.index.set(v, st.counter);
+      st.low.set(v, st.counter++);
+      st.stack.push(v);
+      st.onStack.add(v);
+    }
+    const next = edges.get(v) ?? [];
+    if (i < next.length) {
+      frame[1] = i + 1;
+      const w = next[i];
+      if (!st.index.has(w)) work.push([w, 0]);
+      else if (st.onStack.has(w)) st.low.set(v, Math.min(st.low.get(v)!, st.index.get(w)!));
+      continue;
+    }
+    work.pop();
+    if (work.length > 0) {
+      const parent = work[work.length - 1][0];
+      st.low.set(parent, Math.min(st.low.get(parent)!, st.low.get(v)!));
+    }
+    if (st.low.get(v) === st.index.get(v)) closeComponent(st, v, edges, out);
+  }
+}
+
 /**
  * The import cycles of a graph: its strongly connected components with more than one file (or a file that
  * imports itself), each as a sorted list of files, sorted. Tarjan's algorithm, iterative so a deep graph
  * cannot overflow the stack.
  */
 export function findCycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
+  const st: TarjanState = { index: new Map(), low: new Map(), onStack: new Set(), stack: [], counter: 0 };
   const out: string[][] = [];
-  let counter = 0;
-  for (const start of [...edges.keys()].sort()) {
-    if (index.has(start)) continue;
-    const work: [string, number][] = [[start, 0]];
-    while (work.length > 0) {
-      const frame = work[work.length - 1];
-      const [v, i] = frame;
-      if (i === 0) {
-        index.set(v, counter);
-        low.set(v, counter++);
-        stack.push(v);
-        onStack.add(v);
-      }
-      const next = edges.get(v) ?? [];
-      if (i < next.length) {
-        frame[1] = i + 1;
-        const w = next[i];
-        if (!index.has(w)) work.push([w, 0]);
-        else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-        continue;
-      }
-      work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1][0];
-        low.set(parent, Math.min(low.get(parent)!, low.get(v)!));
-      }
-      if (low.get(v) !== index.get(v)) continue;
-      const scc: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        scc.push(w);
-      } while (w !== v);
-      if (scc.length > 1 || (edges.get(v) ?? []).includes(v)) out.push(scc.sort());
-    }
-  }
+  for (const start of [...edges.keys()].sort()) if (!st.index.has(start)) walkFrom(st, start, edges, out);
   return out.sort((a, b) => a[0].localeCompare(b[0]));
 }
