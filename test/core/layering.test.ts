@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as ts from 'typescript';
 import { FORMAT_NAMES } from '../../src/core/formatNames';
 import { findCycles, importEdges, listSources, scanFiles, scanImports, ScannedFile } from '../helpers/importGraph';
-import { formatNameBranches, layeringViolations } from '../helpers/layering';
+import { formatNameBranches, layeringViolations, pureModuleViolations } from '../helpers/layering';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -24,9 +24,9 @@ const files = scanFiles(ROOT, [...sources, ...tests]);
 const known = new Set([...sources, ...tests]);
 
 /** The violations of the real files plus one in-memory probe file (nothing is written to disk). */
-function withProbe(path: string, text: string): string[] {
+function withProbe(path: string, text: string, alsoKnown: readonly string[] = []): string[] {
   const probe: ScannedFile = { path, imports: scanImports(path, text) };
-  return layeringViolations([probe], new Set([...known, path])).filter((v) => v.startsWith(`${path}:`));
+  return layeringViolations([probe], new Set([...known, ...alsoKnown, path])).filter((v) => v.startsWith(`${path}:`));
 }
 
 describe('layering guard', () => {
@@ -75,8 +75,18 @@ describe('layering guard', () => {
   it('lets webview/ import only types, and only from src/protocol*.ts and src/core', () => {
     assert.deepEqual(withProbe('webview/probe.ts', "import type { HostMessage } from '../src/protocol';"), []);
     assert.deepEqual(withProbe('webview/probe.ts', "import type { HashRef } from '../src/core/model';"), []);
-    assert.match(withProbe('webview/probe.ts', "import { FORMAT_NAMES } from '../src/core/model';").join(), /for types only: use 'import type' for src\/core\/model\.ts/);
+    assert.match(withProbe('webview/probe.ts', "import { FORMAT_NAMES } from '../src/core/model';").join(), /for types only \(or a module of WEBVIEW_VALUE_MODULES\): use 'import type' for src\/core\/model\.ts/);
+    assert.deepEqual(withProbe('webview/probe.ts', "export { formatDuration } from '../src/core/display';", ['src/core/display.ts']), []);
+    assert.match(withProbe('webview/probe.ts', "export { formatDuration } from '../src/core/formats/common';").join(), /for types only/);
     assert.match(withProbe('webview/probe.ts', "import type { RowData } from '../src/viewer/traceRows';").join(), /may import only src\/protocol\*\.ts and src\/core/);
+  });
+
+  it('keeps the modules the webview imports by value pure', () => {
+    assert.deepEqual(pureModuleViolations(files, known), []);
+    const probe = (text: string): string[] => pureModuleViolations([{ path: 'src/core/display.ts', imports: scanImports('display.ts', text) }], new Set([...known, 'src/core/display.ts']));
+    assert.match(probe("import { readFile } from 'node:fs';").join(), /may not import the package node:fs/);
+    assert.match(probe("import { FORMATS } from './formats';").join(), /only modules of WEBVIEW_VALUE_MODULES \(not src\/core\/formats\.ts\)/);
+    assert.deepEqual(probe("import type { Severity } from './model';"), []);
   });
 
   it('has no import cycle in src/ and webview/ beyond the known ones', () => {

@@ -23,6 +23,13 @@ function webviewMayName(target: string): boolean {
   return /^src\/protocol[^/]*\.ts$/.test(target) || target.startsWith('src/core/');
 }
 
+/**
+ * Core modules the webview may import by value, so host and browser share one implementation (the
+ * formatters, issue 11). Each must stay pure: it imports no package or Node built-in and, by value, only
+ * other modules of this list ({@link pureModuleViolations} checks that).
+ */
+export const WEBVIEW_VALUE_MODULES: readonly string[] = ['src/core/display.ts'];
+
 /** Why one import breaks a rule, or null when it is allowed. `target` is the resolved file, if any. */
 function judge(from: string, imp: ImportRef, target: string | null): string | null {
   if (isVscode(imp.specifier)) {
@@ -32,7 +39,9 @@ function judge(from: string, imp: ImportRef, target: string | null): string | nu
   if (target === null) return null;
   if (from.startsWith('webview/') && target.startsWith('src/')) {
     if (!webviewMayName(target)) return `webview/ may import only src/protocol*.ts and src/core/** (it imports ${target})`;
-    if (!imp.typeOnly) return `webview/ may import src/ for types only: use 'import type' for ${target}`;
+    if (!imp.typeOnly && !WEBVIEW_VALUE_MODULES.includes(target)) {
+      return `webview/ may import src/ for types only (or a module of WEBVIEW_VALUE_MODULES): use 'import type' for ${target}`;
+    }
   }
   if (from.startsWith('src/core/') && (/^src\/(viewer|vscode|cli)\//.test(target) || /^src\/protocol[^/]*\.ts$/.test(target) || target.startsWith('webview/'))) {
     return `src/core is pure and may not import ${target}`;
@@ -53,6 +62,24 @@ export function layeringViolations(files: readonly ScannedFile[], known: Readonl
     for (const imp of f.imports) {
       const why = judge(f.path, imp, resolveSpecifier(f.path, imp.specifier, known));
       if (why !== null) out.push(`${f.path}:${imp.line}: ${why}`);
+    }
+  }
+  return out.sort();
+}
+
+/**
+ * Why a module the webview imports by value is not pure, as `path:line: why`: it imports a package or a Node
+ * built-in, or by value a file outside {@link WEBVIEW_VALUE_MODULES} (the browser bundle would pull it in).
+ */
+export function pureModuleViolations(files: readonly ScannedFile[], known: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    if (!WEBVIEW_VALUE_MODULES.includes(f.path)) continue;
+    for (const imp of f.imports) {
+      if (imp.typeOnly) continue;
+      const target = resolveSpecifier(f.path, imp.specifier, known);
+      if (target === null) out.push(`${f.path}:${imp.line}: a module the webview imports may not import the package ${imp.specifier}`);
+      else if (!WEBVIEW_VALUE_MODULES.includes(target)) out.push(`${f.path}:${imp.line}: a module the webview imports may import by value only modules of WEBVIEW_VALUE_MODULES (not ${target})`);
     }
   }
   return out.sort();
