@@ -177,7 +177,7 @@ export class BlobVerifier implements StreamCheck {
    * (warning), and without any store blobs are not expected (murmur's `meta` / `none` modes).
    */
   private missingSeverity(store: BlobStore): Severity | null {
-    if (this.layout.storeBesideTraceIsComplete && (store.hasRoot('beside-trace') || this.contentCaptured)) return 'error';
+    if ((this.layout.storeBesideTraceIsComplete && store.hasRoot('beside-trace')) || this.contentCaptured) return 'error';
     return store.hasRoot() ? 'warning' : null;
   }
 
