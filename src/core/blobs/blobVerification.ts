@@ -1,6 +1,7 @@
 import { BlobTally, CheckContext, LineInput, StreamCheck } from '../checks/types';
 import { isObj } from '../formats/common';
-import { Finding, HashRef, Severity } from '../model';
+import { BLOB_CATALOG, BlobRuleId } from '../checks/blobCatalog';
+import { Finding, HashRef } from '../model';
 import type { BlobLayout } from './blobLayout';
 import type { BlobStoreOptions } from './blobOptions';
 import { BlobRefRole } from './blobReference';
@@ -106,17 +107,17 @@ export class BlobVerifier implements StreamCheck {
     const out: Finding[] = [];
     // Malformed values of a format's blob fields are its own rules' findings (murmur/sha-format); here only
     // unusable `blob://` values.
-    for (const r of this.lineRefs) if (r.refused && r.source === 'blob-uri') out.push(this.finding(r.unverifiable ? BLOB_RULE.unverifiable : BLOB_RULE.rejected, r.unverifiable ? 'info' : 'error', r.line, this.eventAt(r.line), `Reference ${r.field}: ${r.refused}.`));
+    for (const r of this.lineRefs) if (r.refused && r.source === 'blob-uri') out.push(this.finding(r.unverifiable ? BLOB_RULE.unverifiable : BLOB_RULE.rejected, r.line, this.eventAt(r.line), `Reference ${r.field}: ${r.refused}.`));
     const keyOf = (s: Site) => `${s.ref.algorithm}:${s.ref.digest}`;
     const results = await this.resolveEach(store, sites, keyOf);
     this.counts = tallyBlobs(sites, results, keyOf);
-    const missingSeverity = this.missingSeverity(store);
+    const missing = this.missingExpectation(store);
     const notStored: Site[] = [];
     for (const group of this.groupByEventAndBlob(sites, keyOf)) {
       const res = results.get(keyOf(group[0]))!;
-      const f = this.findingFor(res, group, missingSeverity);
+      const f = this.findingFor(res, group, missing);
       if (f) out.push(f);
-      else if (res.status === 'missing' && group.some((g) => g.role === 'blob') && missingSeverity === null) notStored.push(group[0]);
+      else if (res.status === 'missing' && group.some((g) => g.role === 'blob') && missing === null) notStored.push(group[0]);
     }
     if (notStored.length > 0) out.push(this.noStoreFinding(notStored));
     if (this.layout.checksWholeStore) appendAll(out, await this.orphans(store, sites));
@@ -171,17 +172,18 @@ export class BlobVerifier implements StreamCheck {
   }
 
   /**
-   * Severity of a missing blob, or null when blobs are not expected (report one `blob/no-store` instead).
-   * Error when the layout's own store is beside the trace and holds every blob, or a line showed content was
-   * captured (murmur's `content` mode); otherwise the store may simply not have been exported with the trace
-   * (warning), and without any store blobs are not expected (murmur's `meta` / `none` modes).
+   * How a missing blob is judged, or null when blobs are not expected (report one `blob/no-store` instead).
+   * `expected` (blob/missing at its catalog severity, an error) when the layout's own store is beside the
+   * trace and holds every blob, or a line showed content was captured (murmur's `content` mode);
+   * `maybe-not-exported` (its documented warning) when some store exists but may not hold this trace's blobs;
+   * without any store blobs are not expected (murmur's `meta` / `none` modes).
    */
-  private missingSeverity(store: BlobStore): Severity | null {
-    if ((this.layout.storeBesideTraceIsComplete && store.hasRoot('beside-trace')) || this.contentCaptured) return 'error';
-    return store.hasRoot() ? 'warning' : null;
+  private missingExpectation(store: BlobStore): 'expected' | 'maybe-not-exported' | null {
+    if ((this.layout.storeBesideTraceIsComplete && store.hasRoot('beside-trace')) || this.contentCaptured) return 'expected';
+    return store.hasRoot() ? 'maybe-not-exported' : null;
   }
 
-  private findingFor(res: BlobResult, group: Site[], missingSeverity: Severity | null): Finding | null {
+  private findingFor(res: BlobResult, group: Site[], missing: 'expected' | 'maybe-not-exported' | null): Finding | null {
     const s = group[0];
     const fields = group.map((g) => g.ref.field).join(', ');
     // The result was computed for the first reference to the blob; name this event's own fields.
@@ -190,23 +192,23 @@ export class BlobVerifier implements StreamCheck {
       case 'verified':
         return null;
       case 'mismatch':
-        return this.finding(BLOB_RULE.mismatch, 'error', s.line, s.event, msg);
+        return this.finding(BLOB_RULE.mismatch, s.line, s.event, msg);
       case 'missing':
-        if (!group.some((g) => g.role === 'blob') || missingSeverity === null) return null;
-        return this.finding(BLOB_RULE.missing, missingSeverity, s.line, s.event, msg);
+        if (!group.some((g) => g.role === 'blob') || missing === null) return null;
+        return this.finding(BLOB_RULE.missing, s.line, s.event, msg, missing === 'maybe-not-exported');
       case 'unreadable':
-        return this.finding(BLOB_RULE.unreadable, 'warning', s.line, s.event, msg);
+        return this.finding(BLOB_RULE.unreadable, s.line, s.event, msg);
       case 'rejected':
-        return this.finding(BLOB_RULE.rejected, 'error', s.line, s.event, msg);
+        return this.finding(BLOB_RULE.rejected, s.line, s.event, msg);
       case 'unverifiable':
       case 'too-large':
-        return this.finding(BLOB_RULE.unverifiable, 'info', s.line, s.event, msg);
+        return this.finding(BLOB_RULE.unverifiable, s.line, s.event, msg);
     }
   }
 
   private noStoreFinding(sites: Site[]): Finding {
     const digests = new Set(sites.map((s) => s.ref.digest));
-    return this.finding(BLOB_RULE.noStore, 'info', sites[0].line, sites[0].event, `${digests.size} referenced blob(s) cannot be shown: ${this.layout.noStoreReason}.`);
+    return this.finding(BLOB_RULE.noStore, sites[0].line, sites[0].event, `${digests.size} referenced blob(s) cannot be shown: ${this.layout.noStoreReason}.`);
   }
 
   /** Files of the store beside the trace that no line references; each is rehashed too (murmur doc: every file in blobs/). */
@@ -219,8 +221,8 @@ export class BlobVerifier implements StreamCheck {
     await pool(stored, CONCURRENCY, async (d) => {
       const res = await store.resolve({ field: 'blobs/', digest: d.digest, algorithm: d.algorithm, raw: d.digest });
       const shown = store.display(d.path);
-      if (res.status === 'mismatch') out.push(this.finding(BLOB_RULE.mismatch, 'error', line, event, `Unreferenced blob does not match its name: expected SHA-256 ${d.digest}, actual ${res.actual ?? 'not computable'}; file ${shown}.`));
-      out.push(this.finding(BLOB_RULE.orphan, 'info', line, event, `Blob referenced by no event (an event write may have failed after the blob was stored): ${shown}.`));
+      if (res.status === 'mismatch') out.push(this.finding(BLOB_RULE.mismatch, line, event, `Unreferenced blob does not match its name: expected SHA-256 ${d.digest}, actual ${res.actual ?? 'not computable'}; file ${shown}.`));
+      out.push(this.finding(BLOB_RULE.orphan, line, event, `Blob referenced by no event (an event write may have failed after the blob was stored): ${shown}.`));
     });
     return out.sort((a, b) => a.message.localeCompare(b.message));
   }
@@ -235,8 +237,10 @@ export class BlobVerifier implements StreamCheck {
   }
   private lineIndex: Map<number, number> | null = null;
 
-  private finding(rule: string, severity: Severity, line: number, event: number | null, message: string): Finding {
+  /** A finding at the rule's catalog severity (`overridden`: blob/missing's documented warning). */
+  private finding(rule: BlobRuleId, line: number, event: number | null, message: string, overridden = false): Finding {
     const t = this.ctx.model.events;
+    const severity = overridden && rule === BLOB_RULE.missing ? BLOB_CATALOG.overrideOf(rule) : BLOB_CATALOG.severityOf(rule);
     const f: Finding = { rule, severity, line, message };
     if (event !== null) {
       const seq = t.seqOf(event);

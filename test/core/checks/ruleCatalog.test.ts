@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { BLOB_CATALOG } from '../../../src/core/checks/blobCatalog';
 import { ruleCatalog, RuleCatalog } from '../../../src/core/checks/ruleEntries';
 import { runChecks } from '../../../src/core/checks/runChecks';
 import { loadTrace } from '../../../src/core/loadTrace';
@@ -13,7 +14,7 @@ import { cleanup, CORPUS_TRACE, edit, readLines, writeTrace } from '../formats/m
 
 const ROOT = join(__dirname, '..', '..', '..');
 
-/** The formats whose findings are all made from their catalog. */
+/** The formats whose findings are all made from their catalog (the blob rules' BLOB_CATALOG too). */
 const CATALOGS: Partial<Record<FormatName, RuleCatalog<string, string>>> = {
   murmur: MURMUR_CATALOG,
   lumen: LUMEN_CATALOG,
@@ -36,7 +37,12 @@ function traceFiles(dir: string): string[] {
 /** The format of a converted catalog's rule id. */
 function formatOfRule(rule: string): FormatName {
   const prefix = rule.slice(0, rule.indexOf('/'));
-  return prefix === 'harness' ? 'harness-ledger' : (prefix as FormatName);
+  return prefix === 'harness' ? 'harness-ledger' : prefix === 'blob' ? 'generic' : (prefix as FormatName);
+}
+
+/** The catalog a finding's rule belongs to: the blob rules' for `blob/…`, else its format's (if converted). */
+function catalogOf(rule: string, format: FormatName): RuleCatalog<string, string> | undefined {
+  return rule.startsWith('blob/') ? (BLOB_CATALOG as unknown as RuleCatalog<string, string>) : CATALOGS[format];
 }
 
 describe('rule catalogs', () => {
@@ -73,14 +79,14 @@ describe('rule catalogs', () => {
     const seen = new Map<string, Set<Severity>>();
     for (const file of files) {
       const model = await loadTrace(file);
-      const catalog = CATALOGS[model.format];
-      if (!catalog) continue;
       for (const mode of ['verify', 'check'] as const) {
         for (const f of (await runChecks(model, mode)).findings) {
-          const own = catalog.rules.find((r) => r.id === f.rule);
+          // The blob rules apply to every format; the format catalogs to their own files.
+          const catalog = catalogOf(f.rule, model.format);
+          const own = catalog?.rules.find((r) => r.id === f.rule);
           if (!own) continue; // generic, blob and parse rules have their own catalogs
           const allowed = new Set<Severity>([own.severity]);
-          const other = catalog.overrideOf(f.rule) as Severity | undefined; // undefined: no override declared
+          const other = catalog!.overrideOf(f.rule) as Severity | undefined; // undefined: no override declared
           if (other) allowed.add(other);
           assert.ok(allowed.has(f.severity), `${file}:${f.line} ${f.rule} is ${f.severity}, catalog says ${[...allowed].join(' or ')}`);
           (seen.get(f.rule) ?? seen.set(f.rule, new Set()).get(f.rule)!).add(f.severity);
@@ -88,14 +94,16 @@ describe('rule catalogs', () => {
       }
     }
     // The files exercise rules of every converted format, and overrides (torn tails) among them.
-    for (const prefix of ['murmur/', 'lumen/', 'deepstrike/', 'harness/']) assert.ok([...seen.keys()].some((r) => r.startsWith(prefix)), `no ${prefix} finding seen`);
-    const overridden = [...seen].filter(([rule, sevs]) => [...sevs].some((s) => s !== CATALOGS[formatOfRule(rule)]!.severityOf(rule)));
+    for (const prefix of ['murmur/', 'lumen/', 'deepstrike/', 'harness/', 'blob/']) assert.ok([...seen.keys()].some((r) => r.startsWith(prefix)), `no ${prefix} finding seen`);
+    const overridden = [...seen].filter(([rule, sevs]) => [...sevs].some((s) => s !== catalogOf(rule, formatOfRule(rule))!.severityOf(rule)));
     assert.ok(overridden.length > 0, 'no finding at an override severity seen');
   });
 
-  it('leave no severity written where the converted formats make findings', () => {
+  it('leave no severity written where the converted formats and the blob verifier make findings', () => {
     const catalogFiles = new Set(['ruleCatalog.ts', 'lumenRuleCatalog.ts', 'catalog.ts']);
     const hits: string[] = [];
+    const blobs = readFileSync(join(ROOT, 'src', 'core', 'blobs', 'blobVerification.ts'), 'utf8');
+    if (/this\.finding\([^)]*'(?:error|warning|info)'/.test(blobs)) hits.push('blobs/blobVerification.ts');
     for (const format of ['murmur', 'lumen', 'deepstrike', 'harness-ledger']) {
       const dir = join(ROOT, 'src', 'core', 'formats', format);
       for (const name of readdirSync(dir)) {
