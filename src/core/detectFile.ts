@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { contentName, probeFile } from './byteSource';
 import { detectFormat, Detection, MIN_CONFIDENCE } from './detect';
+import { isFallbackFormat } from './formats';
 import { parseLine } from './json/jsonLine';
 import { scanLines } from './lineIndexer';
 import { FORCED_REASON, tryReadDocument, TraceModel } from './loadTrace';
@@ -40,7 +41,7 @@ export async function detectFile(path: string): Promise<Detection> {
 
 /** True when a detection names a runtime format with confidence: not generic, at least {@link MIN_CONFIDENCE}. */
 export function isConfidentTrace(d: Detection): boolean {
-  return d.format !== 'generic' && d.confidence >= MIN_CONFIDENCE;
+  return !isFallbackFormat(d.format) && d.confidence >= MIN_CONFIDENCE;
 }
 
 /**
@@ -49,7 +50,7 @@ export function isConfidentTrace(d: Detection): boolean {
  * JSONL that no format claims is still generic JSONL, worth a tree. A format the user chose is never second-guessed.
  */
 export function notATraceMessage(model: Pick<TraceModel, 'path' | 'document' | 'detection'>): string | null {
-  if (!model.document || model.detection.format !== 'generic' || model.detection.reason === FORCED_REASON) return null;
+  if (!model.document || !isFallbackFormat(model.detection.format) || model.detection.reason === FORCED_REASON) return null;
   const name = basename(model.path.replace(/\\/g, '/'));
   return `${name} is not a trace: it is a JSON document that no trace format recognises (OTLP, Jaeger, Gemini CLI, deepstrike events…). Open it as text.`;
 }

@@ -46,3 +46,11 @@ export function formatModule(name: FormatName): FormatModule {
 export function isFormatName(name: string): name is FormatName {
   return Object.prototype.hasOwnProperty.call(FORMATS, name);
 }
+
+/**
+ * True for the format a file is read as when no runtime format claims it (generic JSONL): what detection
+ * falls back to. Asked here so that no code outside the registry tests the format's name.
+ */
+export function isFallbackFormat(name: FormatName): boolean {
+  return formatModule(name) === FORMATS.generic;
+}
