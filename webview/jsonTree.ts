@@ -2,7 +2,7 @@
  * A collapsible tree of a JSON value. Children are built when a branch is first opened, long strings are
  * cut with a "show more", and every node offers Copy Value and Copy Path. Keys and values are text nodes.
  */
-import { el, iconButton } from './dom';
+import { el, iconButton, setText as setTraceText } from './dom';
 import { jsonPath } from './jsonPath';
 
 const OPEN_DEPTH = 2;
@@ -114,7 +114,7 @@ function leaf(key: string, value: unknown, host: JsonTreeHost): HTMLElement {
   if (typeof value === 'string') {
     const span = el('span', { class: 'json-string' });
     const setText = (full: boolean) => {
-      span.textContent = JSON.stringify(full || value.length <= STRING_PREVIEW ? value : value.slice(0, STRING_PREVIEW));
+      setTraceText(span, JSON.stringify(full || value.length <= STRING_PREVIEW ? value : value.slice(0, STRING_PREVIEW)));
       if (!full && value.length > STRING_PREVIEW) {
         const more = el('button', { class: 'show-more link-button', text: `… ${value.length - STRING_PREVIEW} more characters`, attrs: { type: 'button' } });
         more.addEventListener('click', (e) => {
