@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { runChecks } from '../../../src/core/checks/runChecks';
 import { summarize } from '../../../src/core/summary';
@@ -71,5 +71,20 @@ describe('bad values never break a verdict (issue 19)', () => {
     const result = await runChecks(model, 'verify');
     // The model saw a torn tail on line 3: the verdict is about that file, not a mix with the appended bytes.
     assert.deepEqual(result.findings.map((x) => [x.rule, x.line]), [['parse/torn-tail', 3]]);
+  });
+});
+
+describe('lumen verify on a trace being written (issue 19 item 5)', () => {
+  it('reports no chain break for bytes appended between load and verify, at any cut', async () => {
+    const full = readFileSync('../shared/corpus/lumen/.lumen/trace/55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl');
+    const cuts = [0.2, 0.37, 0.5, 0.81].map((f) => Math.floor(full.length * f));
+    for (const cut of cuts) {
+      const path = tempFile('live.jsonl', full.subarray(0, cut));
+      const model = await loadTrace(path, { format: 'lumen' });
+      appendFileSync(path, full.subarray(cut));
+      const result = await runChecks(model, 'verify');
+      const bad = result.findings.filter((f) => f.severity === 'error');
+      assert.deepEqual(bad.map((f) => `${f.rule}@${f.line}`), [], `cut at byte ${cut}`);
+    }
   });
 });
