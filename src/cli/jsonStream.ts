@@ -14,14 +14,16 @@ export function* jsonPieces(value: unknown, depth: number, pretty = true, indent
   const inner = pretty ? indent + '  ' : '';
   const sep = pretty ? `\n${inner}` : '';
   const close = pretty ? `\n${indent}` : '';
-  if (Array.isArray(value)) {
-    if (value.length === 0) return yield '[]';
-    yield '[';
-    for (let i = 0; i < value.length; i++) {
-      yield i > 0 ? ',' + sep : sep;
-      yield* jsonPieces(value[i] === undefined ? null : value[i], depth - 1, pretty, inner);
+  // A lazy sequence (see lazyArray) is written like the array it stands for, one element at a time.
+  const items: Iterable<unknown> | null = Array.isArray(value) ? value : value instanceof LazyArray ? value : null;
+  if (items !== null) {
+    let i = 0;
+    for (const item of items) {
+      yield i === 0 ? '[' + sep : ',' + sep;
+      yield* jsonPieces(item === undefined ? null : item, depth - 1, pretty, inner);
+      i++;
     }
-    return yield `${close}]`;
+    return yield i === 0 ? '[]' : `${close}]`;
   }
   const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
   if (entries.length === 0) return yield '{}';
@@ -31,4 +33,18 @@ export function* jsonPieces(value: unknown, depth: number, pretty = true, indent
     yield* jsonPieces(entries[i][1], depth - 1, pretty, inner);
   }
   yield `${close}}`;
+}
+
+/**
+ * An array made element by element when written: a SARIF log of millions of results never holds them all.
+ * `JSON.stringify` sees the real array through `toJSON`, so both writers give the same text.
+ */
+export class LazyArray<T> implements Iterable<T> {
+  constructor(private readonly make: () => Iterable<T>) {}
+  [Symbol.iterator](): Iterator<T> {
+    return this.make()[Symbol.iterator]();
+  }
+  toJSON(): T[] {
+    return [...this];
+  }
 }

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { jsonPieces } from '../../src/cli/jsonStream';
+import { jsonPieces, LazyArray } from '../../src/cli/jsonStream';
 import { escapeTerminal } from '../../src/cli/terminalText';
 import { tempFile } from '../helpers/tmp';
 
@@ -38,6 +38,8 @@ describe('CLI output on hostile and huge input (issue 19)', () => {
       assert.equal([...jsonPieces(value, depth)].join(''), JSON.stringify(value, null, 2), `pretty, depth ${depth}`);
       assert.equal([...jsonPieces(value, depth, false)].join(''), JSON.stringify(value), `compact, depth ${depth}`);
     }
+    const lazy = { runs: [{ results: new LazyArray(() => [1, 2].map((n) => ({ n, u: undefined }))) }], empty: new LazyArray(() => []) };
+    assert.equal([...jsonPieces(lazy, 4)].join(''), JSON.stringify(lazy, null, 2), 'a lazy array is written as the array it stands for');
     const path = tempFile('dangling.jsonl', Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: `e${i}`, parent_id: `gone${i}` })).join('\n') + '\n');
     const r = cli(['check', '--json', path]);
     const parsed = JSON.parse(r.out) as { findings: unknown[] };
