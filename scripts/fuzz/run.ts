@@ -56,7 +56,7 @@ function runWorker(seed: number, lines: number, t: Totals): Promise<void> {
         if (m.result.ms > t.slowest.ms) t.slowest = { ms: m.result.ms, name: m.name };
         if (Math.floor(t.lines / 10_000) > shown) (shown = Math.floor(t.lines / 10_000)), process.stderr.write(`  ${t.lines} lines, ${t.files} files, peak ${(t.maxRssKb / 1024).toFixed(0)} MB\n`);
       } else if (m.type === 'done') (finished = true), (t.sources = m.sources), (t.maxRssKb = Math.max(t.maxRssKb, m.maxRssKb));
-      else t.problems.crashes.push(`worker failed: ${m.message}`);
+      else (finished = true), t.problems.crashes.push(`worker failed: ${m.message}`);
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);

@@ -51,8 +51,12 @@ const onValue = (f: (o: Record<string, unknown>, rng: Rng) => unknown): Mutator 
     return line;
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return line;
-  const out = f(v as Record<string, unknown>, rng);
-  return Buffer.from(typeof out === 'string' ? out : JSON.stringify(out));
+  try {
+    const out = f(v as Record<string, unknown>, rng);
+    return Buffer.from(typeof out === 'string' ? out : JSON.stringify(out));
+  } catch {
+    return line; // nested too deep for JSON.stringify (an earlier deep-field mutation): left as it is
+  }
 });
 const keysOf = (o: Record<string, unknown>): string[] => Object.keys(o);
 const ID_FIELDS = ['id', 'uuid', 'event_id', 'span_id', 'spanId'];

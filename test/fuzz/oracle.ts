@@ -62,7 +62,16 @@ export function firstChangedLine(before: OracleLine[], after: OracleLine[]): num
   for (let i = 0; i < Math.max(before.length, after.length); i++) {
     const a = before[i];
     const b = after[i];
-    if (!a || !b || a.broken !== b.broken || a.blank !== b.blank || !isDeepStrictEqual(hashedPart(a.value), hashedPart(b.value))) return i + 1;
+    if (!a || !b || a.broken !== b.broken || a.blank !== b.blank || !sameValue(hashedPart(a.value), hashedPart(b.value))) return i + 1;
   }
   return null;
+}
+
+/** Deep equality that calls a value too deeply nested to compare different (the safe side for the chain check). */
+function sameValue(a: unknown, b: unknown): boolean {
+  try {
+    return isDeepStrictEqual(a, b);
+  } catch {
+    return false;
+  }
 }
