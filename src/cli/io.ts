@@ -39,9 +39,9 @@ export function fsCause(err: unknown): string {
  * Loads a trace for the CLI, turning file-system errors into {@link UnreadableError}. Only an error of the file
  * system is "cannot read"; anything else is a fault in this tool, reported with the file's name.
  */
-export async function loadForCli(file: string | Buffer, options: LoadOptions = {}): Promise<TraceModel> {
+export async function loadForCli(file: string, options: LoadOptions = {}): Promise<TraceModel> {
   try {
-    return await loadTrace(file as string, options);
+    return await loadTrace(file, options);
   } catch (err) {
     // "FILE is a zip archive, not a JSONL trace": already one line that names the file.
     if (err instanceof NotATraceError) throw new UnreadableError(err.message);

@@ -50,15 +50,20 @@ export async function runJob(path: string, bytes: Buffer, original: { lines: Ora
   const r: JobResult = { lines: oracle.length, crashes: [], missed: [], falseMalformed: [], chainMissed: [], ms: 0 };
   const tag = (s: string) => `${path}: ${s}`;
   const outputs: Record<string, unknown> = {};
+  // The reader refuses a file with a NUL byte in its first KB as binary (one line, exit 2): a stated refusal of
+  // input that is not text, not a crash; the oracle has nothing to compare then.
+  const binary = bytes.subarray(0, 1024).includes(0);
   for (const cmd of ['summary', 'tree', 'verify', 'check']) {
     try {
       const res = await runCli([cmd, '--json', path]);
+      if (binary && res.code === 2 && /is binary data, not a JSONL trace\n$/.test(res.err)) continue;
       if (res.code !== 0 && res.code !== 1) r.crashes.push(tag(`${cmd} exit ${res.code}: ${res.err.trim()}`));
       else outputs[cmd] = JSON.parse(res.out);
     } catch (e) {
       r.crashes.push(tag(`${cmd} threw ${e instanceof Error ? e.stack : String(e)}`));
     }
   }
+  if (binary && Object.keys(outputs).length === 0) return { ...r, ms: Date.now() - t0 };
   let model;
   try {
     model = await loadTrace(path);

@@ -35,8 +35,8 @@ describe('Problems markers land on the line VS Code shows (issue 19 item 9)', ()
     const path = tempFile('lone-cr.jsonl', text);
     const model = await loadTrace(path, { format: 'generic' });
     const result = await runChecks(model, 'verify');
-    const problems = new TraceProblems(Uri.file('/ext'));
-    const uri = Uri.file(path);
+    const problems = new TraceProblems(Uri.file('/ext') as unknown as import('vscode').Uri);
+    const uri = Uri.file(path) as unknown as import('vscode').Uri;
     problems.set(uri, 'verify', result, lineLengths(model));
     // VS Code's own line split: LF, CRLF and a lone CR each end a line.
     const editorLines = text.split(/\r\n|\r|\n/);
