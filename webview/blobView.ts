@@ -6,7 +6,7 @@
  */
 import type { HashRef } from '../src/core/model';
 import type { BlobContentMessage, BlobState, ChatMessage, ChatPart } from '../src/protocol';
-import { el, icon } from './dom';
+import { el, icon, setText } from './dom';
 import { formatBytes } from './format';
 import { JsonTreeHost, renderJsonTree } from './jsonTree';
 
@@ -100,7 +100,7 @@ function blobCard(ref: HashRef, slot: Slot, host: BlobHost, renderPart: PartRend
       status.replaceChildren(blobBadge(m.state), m.bytes !== null ? el('span', { class: 'blob-size', text: formatBytes(m.bytes) }) : '');
       const speaker = slot.kind === 'message' || slot.kind === 'response' ? m.chat?.[0]?.role : undefined;
       if (speaker && m.chat?.length === 1) {
-        role.textContent = `${slot.title} · ${speaker}`;
+        setText(role, `${slot.title} · ${speaker}`);
         roleIcon.replaceWith(icon(ROLE_ICONS[speaker.toLowerCase()] ?? SLOT_ICONS[slot.kind]));
         card.classList.replace(`role-${SLOT_ROLES[slot.kind]}`, `role-${ROLE_ICONS[speaker.toLowerCase()] ? speaker.toLowerCase() : 'field'}`);
       }

@@ -4,7 +4,7 @@
  */
 import type { DetailTab, EventDetail, EventSummary, FindingView } from '../src/protocol';
 import { ChatHost, renderChat } from './chatView';
-import { clear, el, icon, iconButton } from './dom';
+import { clear, el, icon, iconButton, setText } from './dom';
 import { formatBytes, formatDuration, formatInt, formatTime, formatTokens } from './format';
 import { renderJsonTree, setAllOpen } from './jsonTree';
 import { renderRelations } from './relations';
@@ -77,7 +77,7 @@ export class DetailPane {
     for (const [name, body] of panels) {
       const header = document.createElement('vscode-tab-header');
       header.setAttribute('slot', 'header');
-      header.textContent = name;
+      setText(header, name);
       header.dataset.tab = name.toLowerCase();
       const panel = document.createElement('vscode-tab-panel');
       panel.appendChild(body);

@@ -15,12 +15,58 @@ export interface ElOptions {
   onClick?: (e: MouseEvent) => void;
 }
 
+/**
+ * Characters that change how text around them is shown instead of showing themselves: bidi overrides, embeddings,
+ * isolates and marks (a U+202E makes `invoice_fdp.exe` read as `invoice_exe.pdf`), and C0/C1 controls (ANSI
+ * escapes). VS Code's editor shows them; so does the viewer.
+ */
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
+
+/** `U+202E` for one character. */
+function codePoint(c: string): string {
+  return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Trace text as DOM text: a plain text node, or, when it holds bidi or control characters, text nodes with each
+ * such character replaced by a visible marker (its code point in a styled span), so it cannot reorder or hide
+ * what is around it.
+ */
+export function textNode(text: string): Node {
+  if (!INVISIBLE.test(text)) return document.createTextNode(text);
+  const f = document.createDocumentFragment();
+  let at = 0;
+  for (const m of text.matchAll(INVISIBLE_ALL)) {
+    if (m.index! > at) f.appendChild(document.createTextNode(text.slice(at, m.index)));
+    const marker = document.createElement('span');
+    marker.className = 'invisible-char';
+    marker.textContent = codePoint(m[0]);
+    marker.title = `${codePoint(m[0])}: an invisible control character in the trace text`;
+    f.appendChild(marker);
+    at = m.index! + 1;
+  }
+  if (at < text.length) f.appendChild(textNode(text.slice(at)));
+  return f;
+}
+
+/** Replaces an element's content with trace text (see {@link textNode}). */
+export function setText(e: Element, text: string): void {
+  e.textContent = '';
+  e.appendChild(textNode(text));
+}
+
+/** Trace text for a tooltip, which cannot hold markup: each bidi or control character as `[U+202E]`. */
+export function visibleText(text: string): string {
+  return INVISIBLE.test(text) ? text.replace(INVISIBLE_ALL, (c) => `[${codePoint(c)}]`) : text;
+}
+
 /** Creates an element with text children only. */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, opts: ElOptions = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (opts.class) e.className = opts.class;
-  if (opts.text !== undefined) e.textContent = opts.text;
-  if (opts.title !== undefined) e.title = opts.title;
+  if (opts.text !== undefined) setText(e, opts.text);
+  if (opts.title !== undefined) e.title = visibleText(opts.title);
   if (opts.attrs) for (const [k, v] of Object.entries(opts.attrs)) e.setAttribute(k, v);
   if (opts.onClick) e.addEventListener('click', opts.onClick as EventListener);
   append(e, ...children);
@@ -31,7 +77,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, opts: ElOption
 export function append(parent: Node, ...children: Child[]): void {
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
-    parent.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    parent.appendChild(typeof c === 'string' ? textNode(c) : c);
   }
 }
 
@@ -69,18 +115,18 @@ export function clear(e: Element): void {
 export function highlighted(text: string, query: string, caseSensitive = false): DocumentFragment {
   const f = document.createDocumentFragment();
   if (!query) {
-    f.appendChild(document.createTextNode(text));
+    f.appendChild(textNode(text));
     return f;
   }
   const hay = caseSensitive ? text : text.toLowerCase();
   const needle = caseSensitive ? query : query.toLowerCase();
   let at = 0;
   for (let i = hay.indexOf(needle); i >= 0 && needle.length > 0; i = hay.indexOf(needle, at)) {
-    if (i > at) f.appendChild(document.createTextNode(text.slice(at, i)));
+    if (i > at) f.appendChild(textNode(text.slice(at, i)));
     f.appendChild(el('mark', { text: text.slice(i, i + needle.length) }));
     at = i + needle.length;
   }
-  if (at < text.length) f.appendChild(document.createTextNode(text.slice(at)));
+  if (at < text.length) f.appendChild(textNode(text.slice(at)));
   return f;
 }
 

@@ -2,7 +2,7 @@
  * A collapsible tree of a JSON value. Children are built when a branch is first opened, long strings are
  * cut with a "show more", and every node offers Copy Value and Copy Path. Keys and values are text nodes.
  */
-import { el, iconButton } from './dom';
+import { el, iconButton, setText as setTraceText } from './dom';
 import { jsonPath } from './jsonPath';
 
 const OPEN_DEPTH = 2;
@@ -27,15 +27,27 @@ export function renderJsonTree(value: unknown, host: JsonTreeHost): HTMLElement 
 /** Opens or closes every branch already built, building closed ones up to a size budget. */
 export function setAllOpen(root: HTMLElement, open: boolean): void {
   let budget = 5000;
-  const visit = (n: Element) => {
+  // An explicit queue, not recursion: a value nested thousands of levels deep must not overflow the stack.
+  const queue: Element[] = [root];
+  while (queue.length > 0 && budget > 0) {
+    const n = queue.shift()!;
     for (const d of Array.from(n.querySelectorAll(':scope > .json-children > .json-node, :scope > .json-node'))) {
       if (budget-- <= 0) return;
       const t = d as HTMLElement & { setOpen?: (o: boolean) => void };
       t.setOpen?.(open);
-      if (open) visit(d.querySelector(':scope > .json-children') ?? d);
+      if (open) queue.push(d.querySelector(':scope > .json-children') ?? d);
     }
-  };
-  visit(root);
+  }
+}
+
+/** The value as pretty JSON for the clipboard; a value too deep for `JSON.stringify` says so instead of throwing. */
+function copyText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return '(too deeply nested to copy as JSON)';
+  }
 }
 
 function node(key: string | number | null, value: unknown, path: (string | number)[], depth: number, host: JsonTreeHost): HTMLElement {
@@ -51,7 +63,7 @@ function node(key: string | number | null, value: unknown, path: (string | numbe
   const actions = el(
     'span',
     { class: 'json-actions' },
-    iconButton('copy', 'Copy Value', () => host.copy(typeof value === 'string' ? value : JSON.stringify(value, null, 2))),
+    iconButton('copy', 'Copy Value', () => host.copy(copyText(value))),
     iconButton('symbol-field', `Copy Path (${pathText})`, () => host.copy(pathText)),
   );
   line.appendChild(actions);
@@ -102,7 +114,7 @@ function leaf(key: string, value: unknown, host: JsonTreeHost): HTMLElement {
   if (typeof value === 'string') {
     const span = el('span', { class: 'json-string' });
     const setText = (full: boolean) => {
-      span.textContent = JSON.stringify(full || value.length <= STRING_PREVIEW ? value : value.slice(0, STRING_PREVIEW));
+      setTraceText(span, JSON.stringify(full || value.length <= STRING_PREVIEW ? value : value.slice(0, STRING_PREVIEW)));
       if (!full && value.length > STRING_PREVIEW) {
         const more = el('button', { class: 'show-more link-button', text: `… ${value.length - STRING_PREVIEW} more characters`, attrs: { type: 'button' } });
         more.addEventListener('click', (e) => {

@@ -1,7 +1,7 @@
 /** One row of the event tree: built once per pool slot, refilled as the list scrolls. */
 import type { EventCategory, Severity } from '../src/core/model';
 import type { RowData } from '../src/protocol';
-import { el, highlighted } from './dom';
+import { el, highlighted, textNode, visibleText } from './dom';
 import { formatDuration, formatOffset, formatTokens } from './format';
 
 /** The codicon for each event category. */
@@ -90,9 +90,9 @@ export function fillRow(r: HTMLElement, row: number, data: RowData | undefined, 
   r.style.setProperty('--indent', `${data.depth * INDENT_PX}px`);
   twistie.className = `twistie codicon${data.hasChildren ? (data.expanded ? ' codicon-chevron-down' : ' codicon-chevron-right') : ''}`;
   kindIcon.className = `kind-icon codicon codicon-${data.malformed ? 'bracket-error' : CATEGORY_ICONS[data.category] ?? 'circle-small'}`;
-  kindIcon.title = data.kind;
+  kindIcon.title = visibleText(data.kind);
   fillLabel(label, data, f);
-  label.title = `${data.label}\n${data.kind} · line ${data.line}`;
+  label.title = visibleText(`${data.label}\n${data.kind} · line ${data.line}`);
   badge.className = `badge codicon${data.badge ? ` codicon-${BADGE_ICONS[data.badge]} badge-${data.badge}` : ''}`;
   badge.title = data.badge ? `${data.badge}: see the Checks list` : '';
   dur.textContent = formatDuration(data.durationMs);
@@ -111,13 +111,13 @@ function fillLabel(label: HTMLElement, data: RowData, f: RowFlags): void {
   if (drawnLabels.get(label) === key) return;
   drawnLabels.set(label, key);
   label.textContent = '';
-  const text = (s: string) => label.appendChild(query ? highlighted(s, query) : document.createTextNode(s));
+  const text = (s: string) => label.appendChild(query ? highlighted(s, query) : textNode(s));
   let at = 0;
   for (const s of spans) {
     if (s.start < at || s.end > data.label.length) continue;
     if (s.start > at) text(data.label.slice(at, s.start));
     const link = el('span', { class: 'row-id-link' });
-    link.appendChild(query ? highlighted(data.label.slice(s.start, s.end), query) : document.createTextNode(data.label.slice(s.start, s.end)));
+    link.appendChild(query ? highlighted(data.label.slice(s.start, s.end), query) : textNode(data.label.slice(s.start, s.end)));
     f.idLink!(link, s.id);
     // One tab stop for the whole tree: links in rows are for the mouse; keyboard users have the detail pane.
     link.removeAttribute('tabindex');

@@ -2,8 +2,9 @@ import { runChecks, CheckResult } from '../core/checks/runChecks';
 import { CheckMode } from '../core/checks/types';
 import { formatModule } from '../core/formats';
 import { parseArgs, UsageError } from './args';
-import { formatOption, loadForCli, UnreadableError, write } from './io';
+import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError, writeHuman, writeJson } from './io';
 import { toSarif } from './sarif';
+import { escapeTerminal } from './terminalText';
 import { expandTraceFiles, SKIP_REASON_TEXT, TraceFileExpansion } from '../core/traceFiles';
 
 const JSON_SHAPE = `{"format": NAME, "ok": bool, "checked": n, "findings": [{"rule", "severity", "line", "seq"?, "eventId"?, "message"}], "file": PATH}`;
@@ -35,37 +36,62 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
     if (args.positional.length === 0) throw new UsageError(`${mode} takes at least one FILE or directory`);
     if (args.flags.has('--json') && args.flags.has('--sarif')) throw new UsageError('--json and --sarif exclude each other');
     const format = formatOption(args.options.get('--format'));
-    const expansion = await expandTraceFiles(args.positional);
+    const expansion = await expandArgs(args.positional);
     const files = expansion.files;
     const machine = args.flags.has('--json') || args.flags.has('--sarif');
     if (files.length === 0) {
-      process.stderr.write(skippedLines(expansion));
+      process.stderr.write(escapeTerminal(skippedLines(expansion)));
       throw new UnreadableError(`${args.positional.join(' ')}: no trace files found`);
     }
     const results: CheckResult[] = [];
-    let unreadable = false;
+    const unreadable: { file: string; cause: string }[] = [];
     for (const file of files) {
       try {
         const model = await loadForCli(file, { format });
         results.push(await runChecks(model, mode));
       } catch (err) {
         if (!(err instanceof UnreadableError)) throw err;
-        process.stderr.write(`agent-trace: ${err.message}\n`);
-        unreadable = true;
+        writeError(err.message);
+        unreadable.push({ file, cause: err.reason });
       }
     }
-    const single = files.length === 1 && args.positional.length === 1 && results.length === 1 && files[0] === args.positional[0];
-    if (args.flags.has('--sarif')) await write(JSON.stringify(toSarif(results, version), null, 2) + '\n');
-    else if (args.flags.has('--json')) {
-      const objs = results.map((r) => ({ format: r.format, ok: r.ok, checked: r.checked, findings: r.findings, file: r.file }));
-      await write(JSON.stringify(single ? objs[0] : objs, null, 2) + '\n');
-    } else if (results.length > 0) await write(results.map(humanReport(mode)).join('\n') + '\n');
+    const singleArg = files.length === 1 && args.positional.length === 1 && files[0] === args.positional[0];
+    if (args.flags.has('--sarif')) await writeJson(toSarif(results, version), SARIF_DEPTH);
+    else if (args.flags.has('--json')) await writeJson(jsonResults(results, unreadable, singleArg), JSON_DEPTH);
+    else if (results.length > 0) await writeHuman(results.map(humanReport(mode)).join('\n') + '\n');
     // Stdout's --json/--sarif document keeps its shape: what a directory walk skipped goes to stderr there.
-    if (machine) process.stderr.write(skippedLines(expansion));
-    else await write(skippedLines(expansion));
-    if (unreadable) return 2;
+    if (machine) process.stderr.write(escapeTerminal(skippedLines(expansion)));
+    else await writeHuman(skippedLines(expansion));
+    if (unreadable.length > 0) return 2;
     return results.every((r) => r.ok) ? 0 : 1;
   };
+}
+
+/** The trace files of the arguments; a folder that cannot be listed is a one-line message naming it. */
+async function expandArgs(positional: string[]): Promise<TraceFileExpansion> {
+  try {
+    return await expandTraceFiles(positional);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (typeof e.code !== 'string') throw err;
+    throw new UnreadableError(`${e.path ?? positional.join(' ')}: cannot read folder: ${fsCause(e)}`);
+  }
+}
+
+// Streamed down to each finding (array → result → findings → finding) and to each SARIF result
+// (log → runs → run → results → result); every finding is one JSON.stringify.
+const JSON_DEPTH = 3;
+const SARIF_DEPTH = 4;
+
+/**
+ * The `--json` document: one object for one file argument (also when it cannot be read: then with `ok` false
+ * and an `error` naming the cause, as the README documents one object), an array otherwise.
+ */
+function jsonResults(results: CheckResult[], unreadable: { file: string; cause: string }[], singleArg: boolean): unknown {
+  const objs = results.map((r) => ({ format: r.format, ok: r.ok, checked: r.checked, findings: r.findings, file: r.file }));
+  if (singleArg && objs.length === 1) return objs[0];
+  if (singleArg && unreadable.length === 1) return { format: null, ok: false, checked: 0, findings: [], file: unreadable[0].file, error: unreadable[0].cause };
+  return objs;
 }
 
 function humanReport(mode: CheckMode) {

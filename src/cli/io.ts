@@ -2,9 +2,18 @@ import { loadTrace, LoadOptions, TraceModel } from '../core/loadTrace';
 import { FORMAT_NAMES, FormatName } from '../core/formats';
 import { UsageError } from './args';
 import { NotATraceError } from '../core/byteSource';
+import { jsonPieces } from './jsonStream';
+import { escapeTerminal } from './terminalText';
 
 /** A file that could not be read: exit code 2, message names the file and the cause. */
-export class UnreadableError extends Error {}
+export class UnreadableError extends Error {
+  /** The cause without the file name, e.g. `cannot read: no such file`. */
+  readonly reason: string;
+  constructor(message: string, reason?: string) {
+    super(message);
+    this.reason = reason ?? message;
+  }
+}
 
 /** Validates a `--format` value against the public format names. */
 export function formatOption(value: string | undefined): FormatName | undefined {
@@ -13,7 +22,23 @@ export function formatOption(value: string | undefined): FormatName | undefined 
   return value as FormatName;
 }
 
-/** Loads a trace for the CLI, turning file-system errors into {@link UnreadableError}. */
+/** The cause of a file-system error in a few words. */
+export function fsCause(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ENOENT': return 'no such file';
+    case 'EACCES': case 'EPERM': return 'permission denied';
+    case 'EISDIR': return 'is a directory';
+    case 'ENOTDIR': return 'a part of the path is not a directory';
+    case 'ELOOP': return 'too many symbolic links';
+    default: return e.message;
+  }
+}
+
+/**
+ * Loads a trace for the CLI, turning file-system errors into {@link UnreadableError}. Only an error of the file
+ * system is "cannot read"; anything else is a fault in this tool, reported with the file's name.
+ */
 export async function loadForCli(file: string, options: LoadOptions = {}): Promise<TraceModel> {
   try {
     return await loadTrace(file, options);
@@ -21,15 +46,63 @@ export async function loadForCli(file: string, options: LoadOptions = {}): Promi
     // "FILE is a zip archive, not a JSONL trace": already one line that names the file.
     if (err instanceof NotATraceError) throw new UnreadableError(err.message);
     const e = err as NodeJS.ErrnoException;
-    const cause = e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'is a directory' : e.message;
-    throw new UnreadableError(`${file}: cannot read: ${cause}`);
+    const reason = typeof e.code === 'string' ? `cannot read: ${fsCause(err)}` : `internal error while reading the file: ${e instanceof Error ? e.message : String(err)}`;
+    throw new UnreadableError(`${shownPath(file)}: ${reason}`, reason);
   }
 }
+
+/** A path as text for messages and output (a name that is not valid UTF-8 shows U+FFFD). */
+export function shownPath(path: string | Buffer): string {
+  return typeof path === 'string' ? path : path.toString('utf8');
+}
+
+let stdoutClosed = false;
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  // The reader went away (`| head`): stop writing quietly; the exit status stays the work's.
+  if (err.code === 'EPIPE') stdoutClosed = true;
+  else throw err;
+});
 
 /** Writes to stdout and resolves once flushed, so large outputs are not cut off by process exit. */
 export function write(text: string): Promise<void> {
   return new Promise((resolve) => {
+    if (stdoutClosed) return resolve();
     if (process.stdout.write(text)) resolve();
-    else process.stdout.once('drain', () => resolve());
+    else {
+      const done = (): void => {
+        process.stdout.off('drain', done);
+        process.stdout.off('error', done);
+        resolve();
+      };
+      process.stdout.once('drain', done);
+      process.stdout.once('error', done);
+    }
   });
+}
+
+/** Writes human-readable output with every terminal control in trace text made visible. */
+export function writeHuman(text: string): Promise<void> {
+  return write(escapeTerminal(text));
+}
+
+/** Writes a line to stderr with terminal controls made visible (file names and messages come from traces). */
+export function writeError(message: string): void {
+  process.stderr.write(`agent-trace: ${escapeTerminal(message)}\n`);
+}
+
+/**
+ * Writes `value` as `JSON.stringify(value, null, 2)` (or compact, with `pretty` false) plus a newline, in
+ * pieces of about 64 KB: the same bytes, without ever holding the whole text.
+ */
+export async function writeJson(value: unknown, depth: number, pretty = true): Promise<void> {
+  let buf = '';
+  for (const piece of jsonPieces(value, depth, pretty)) {
+    buf += piece;
+    if (buf.length >= 1 << 16) {
+      await write(buf);
+      buf = '';
+      if (stdoutClosed) return;
+    }
+  }
+  await write(buf + '\n');
 }

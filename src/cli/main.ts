@@ -1,5 +1,5 @@
 import { UsageError } from './args';
-import { UnreadableError } from './io';
+import { UnreadableError, writeError } from './io';
 import { summaryCommand, SUMMARY_HELP } from './summaryCommand';
 import { treeCommand, TREE_HELP } from './treeCommand';
 import { CLI_COMMANDS_EXTRA } from './extraCommands';
@@ -38,15 +38,11 @@ export async function main(argv: string[]): Promise<number> {
     if (!cmd) throw new UsageError(`unknown command '${name}'; try 'agent-trace --help'`);
     return await cmd.run(rest);
   } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`agent-trace: ${err.message}\n`);
+    if (err instanceof UsageError || err instanceof UnreadableError) {
+      writeError(err.message);
       return 2;
     }
-    if (err instanceof UnreadableError) {
-      process.stderr.write(`agent-trace: ${err.message}\n`);
-      return 2;
-    }
-    process.stderr.write(`agent-trace: ${err instanceof Error ? err.message : String(err)}\n`);
+    writeError(err instanceof Error ? err.message : String(err));
     return 2;
   }
 }

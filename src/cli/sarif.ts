@@ -4,6 +4,7 @@ import { CheckResult } from '../core/checks/runChecks';
 import { Severity } from '../core/model';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { LazyArray } from './jsonStream';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
@@ -27,24 +28,32 @@ export function toSarif(results: CheckResult[], version: string): object {
     runs: [
       {
         tool: { driver: { name: 'agent-trace', version, informationUri: 'https://github.com/agent-trace-viewer/agent-trace-viewer', rules } },
-        results: results.flatMap((r) =>
-          r.findings.map((f) => ({
-            ruleId: f.rule,
-            ruleIndex: index.get(f.rule)!,
-            level: LEVEL[f.severity],
-            message: { text: f.message },
-            locations: [
-              {
-                physicalLocation: {
-                  artifactLocation: { uri: pathToFileURL(resolve(r.file)).href },
-                  region: { startLine: Math.max(1, f.line) },
-                },
-              },
-            ],
-            ...(f.seq !== undefined || f.eventId !== undefined ? { properties: { ...(f.seq !== undefined ? { seq: f.seq } : {}), ...(f.eventId !== undefined ? { eventId: f.eventId } : {}) } } : {}),
-          })),
-        ),
+        results: new LazyArray(() => sarifResults(results, index)),
       },
     ],
   };
+}
+
+/** One SARIF result per finding, made as they are written. */
+function* sarifResults(results: CheckResult[], index: Map<string, number>): Generator<object> {
+  for (const r of results) {
+    const uri = pathToFileURL(resolve(r.file)).href;
+    for (const f of r.findings) {
+      yield {
+        ruleId: f.rule,
+        ruleIndex: index.get(f.rule)!,
+        level: LEVEL[f.severity],
+        message: { text: f.message },
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri },
+              region: { startLine: Math.max(1, f.line) },
+            },
+          },
+        ],
+        ...(f.seq !== undefined || f.eventId !== undefined ? { properties: { ...(f.seq !== undefined ? { seq: f.seq } : {}), ...(f.eventId !== undefined ? { eventId: f.eventId } : {}) } } : {}),
+      };
+    }
+  }
 }

@@ -1,6 +1,6 @@
 import { summarize } from '../core/summary';
 import { parseArgs, UsageError } from './args';
-import { formatOption, loadForCli, write } from './io';
+import { formatOption, loadForCli, write, writeHuman, writeJson } from './io';
 
 export const SUMMARY_HELP = `Usage: agent-trace summary FILE [--json] [--format NAME]
 
@@ -19,7 +19,7 @@ export async function summaryCommand(argv: string[]): Promise<number> {
   const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
   const s = summarize(model);
   if (args.flags.has('--json')) {
-    await write(JSON.stringify(s, null, 2) + '\n');
+    await writeJson(s, 2);
     return 0;
   }
   const t = s.totals;
@@ -37,6 +37,6 @@ export async function summaryCommand(argv: string[]): Promise<number> {
   for (const [k, v] of Object.entries(t)) if (!['inputTokens', 'outputTokens', 'toolCalls', 'errors', 'warnings'].includes(k)) lines.push(`${k}: ${v}`);
   for (const d of model.diagnostics.slice(0, 20)) lines.push(`line ${d.line}: ${d.severity} ${d.rule}: ${d.message}`);
   if (model.diagnostics.length > 20) lines.push(`… ${model.diagnostics.length - 20} more diagnostics`);
-  await write(lines.join('\n') + '\n');
+  await writeHuman(lines.join('\n') + '\n');
   return 0;
 }

@@ -1,6 +1,6 @@
 import { TraceModel } from '../core/loadTrace';
 import { parseArgs, UsageError } from './args';
-import { formatOption, loadForCli, write } from './io';
+import { formatOption, loadForCli, write, writeHuman, writeJson } from './io';
 
 export const TREE_HELP = `Usage: agent-trace tree FILE [--json] [--format NAME]
 
@@ -49,7 +49,7 @@ export async function treeCommand(argv: string[]): Promise<number> {
   if (args.positional.length !== 1) throw new UsageError('tree takes exactly one FILE');
   const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
   if (args.flags.has('--json')) {
-    await write(JSON.stringify(treeJson(model)) + '\n');
+    await writeJson(treeJson(model), 2, false);
     return 0;
   }
   const out: string[] = [`${model.path} (${model.format}, ${model.events.size} events)`];
@@ -62,11 +62,11 @@ export async function treeCommand(argv: string[]): Promise<number> {
     const kids = model.tree.children(i);
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
     if (out.length >= 5000) {
-      await write(out.join('\n') + '\n');
+      await writeHuman(out.join('\n') + '\n');
       out.length = 0;
     }
   }
   for (const m of model.malformed) out.push(`! line ${m.line}: ${m.message}`);
-  await write(out.join('\n') + '\n');
+  await writeHuman(out.join('\n') + '\n');
   return 0;
 }

@@ -101,6 +101,11 @@ export interface FormatModule {
   readonly fileNamePatterns?: readonly string[];
   /** Folders beside or below its traces that hold no traces (blob stores, caches, journals): a directory walk skips them. */
   readonly sideFolders?: readonly string[];
+  /**
+   * The format's spec requires UTF-8 lines split on `\n` (lumen): invalid UTF-8 and lone CRs, warnings for other
+   * formats, are errors in its files.
+   */
+  readonly strictText?: boolean;
   /** Where the format's content blobs live and how they are hashed; absent: the format-neutral layout. */
   readonly blobs?: BlobLayout;
   /**

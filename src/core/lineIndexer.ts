@@ -1,17 +1,23 @@
 import { openChunks, readRange } from './byteSource';
 
-/** Where one line sits in the file. Offsets and lengths are in bytes; the length excludes the line break. */
+/**
+ * Where one line sits in the file. Offsets and lengths are in bytes; the length excludes the line break.
+ * Line breaks follow VS Code's editor, so line numbers agree with its Problems panel: `\n`, `\r\n` and a lone
+ * `\r` each end a line.
+ */
 export interface LineSpan {
   /** 1-based line number. */
   line: number;
   /** Byte offset of the line's first byte (after a BOM on line 1). */
   offset: number;
-  /** Bytes of content, without `\n` or `\r\n`. */
+  /** Bytes of content, without its line break. */
   length: number;
-  /** False only for a last line that has no newline. */
+  /** False only for a last line that has no line break. */
   terminated: boolean;
   /** True when the line ended with `\r\n`. */
   crlf: boolean;
+  /** True when the line ended with a lone `\r` (no `\n` after it). */
+  cr?: boolean;
 }
 
 /** Options for {@link scanLines}. */
@@ -22,6 +28,11 @@ export interface ScanOptions {
   maxLineBytes?: number;
   /** Byte offset to start at (must be a line start); used to read what was appended to a growing file. */
   startOffset?: number;
+  /**
+   * Byte offset to stop at: the scan sees the file as if it ended there. Checks pass the byte count the model
+   * read, so a file that grows meanwhile is judged on exactly the bytes the model was built from.
+   */
+  endOffset?: number;
   /** Line number of the line at `startOffset`; default 1. */
   startLine?: number;
   /** Called after each chunk with bytes consumed so far. */
@@ -44,6 +55,39 @@ export interface ScanResult {
   endedEarly: string | null;
 }
 
+const LF = 10;
+const CR = 13;
+
+/** Collects one line's bytes across chunks, dropping them once the line passes the size limit. */
+class LineBytes {
+  private parts: Buffer[] = [];
+  private size = 0;
+  overflow = false;
+  constructor(private readonly max: number) {}
+  /** Keeps a copy: the chunk buffer is reused by the next read. */
+  keep(part: Buffer): void {
+    if (this.overflow) return;
+    if (this.size + part.length > this.max) {
+      this.overflow = true;
+      this.parts = [];
+      return;
+    }
+    if (part.length > 0) this.parts.push(Buffer.from(part));
+    this.size += part.length;
+  }
+  /** The whole line: `tail` (a view of the current chunk, not copied) appended to what was kept. */
+  take(tail: Buffer): Buffer | null {
+    let out: Buffer | null;
+    if (this.overflow || this.size + tail.length > this.max) out = null;
+    else if (this.parts.length === 0) out = tail;
+    else out = Buffer.concat([...this.parts, tail], this.size + tail.length);
+    this.parts = [];
+    this.size = 0;
+    this.overflow = false;
+    return out;
+  }
+}
+
 /**
  * Reads a file in byte chunks and calls `onLine` for every line with its span and its bytes
  * (null when the line is longer than `maxLineBytes`). The bytes may be a view of the read buffer: they are
@@ -56,43 +100,24 @@ export async function scanLines(
   options: ScanOptions = {},
 ): Promise<ScanResult> {
   const chunkSize = options.chunkSize ?? 1 << 20;
-  const maxLineBytes = options.maxLineBytes ?? 256 * 1024 * 1024;
+  const endOffset = options.endOffset ?? Infinity;
   // The byte source hands over the content (a `.gz` decompressed); offsets below are content offsets.
   const source = await openChunks(path, { chunkSize, startOffset: options.startOffset });
+  const kept = new LineBytes(options.maxLineBytes ?? 256 * 1024 * 1024);
   let filePos = options.startOffset ?? 0;
   let lineNo = options.startLine ?? 1;
   let lineStart = filePos;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let overflow = false;
   let bom = false;
   let first = filePos === 0;
   let cancelled = false;
+  // A CR was the last byte of the previous chunk: whether it is CRLF depends on the next byte.
+  let crPending = false;
 
-  const keep = (part: Buffer): void => {
-    if (overflow) return;
-    if (pendingBytes + part.length > maxLineBytes) {
-      overflow = true;
-      pending = [];
-      return;
-    }
-    if (part.length > 0) pending.push(Buffer.from(part));
-    pendingBytes += part.length;
-  };
-  const emit = (endPos: number, terminated: boolean): void => {
-    let bytes: Buffer | null = overflow ? null : pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
-    let length = endPos - lineStart;
-    let crlf = false;
-    if (terminated && length > 0 && (bytes ? bytes[bytes.length - 1] === 13 : false)) {
-      crlf = true;
-      length -= 1;
-      bytes = bytes!.subarray(0, bytes!.length - 1);
-    }
-    onLine({ line: lineNo, offset: lineStart, length, terminated, crlf }, bytes);
+  const emit = (tail: Buffer, endPos: number, eol: 'lf' | 'crlf' | 'cr' | 'none'): void => {
+    const span: LineSpan = { line: lineNo, offset: lineStart, length: endPos - lineStart, terminated: eol !== 'none', crlf: eol === 'crlf' };
+    if (eol === 'cr') span.cr = true;
+    onLine(span, kept.take(tail));
     lineNo += 1;
-    pending = [];
-    pendingBytes = 0;
-    overflow = false;
   };
 
   try {
@@ -101,10 +126,11 @@ export async function scanLines(
         cancelled = true;
         break;
       }
-      const read = await source.next();
-      if (!read) break;
-      const bytesRead = read.length;
-      let view = read;
+      const read = filePos < endOffset ? await source.next() : null;
+      if (!read || read.length === 0) break;
+      // Never past `endOffset`: the bytes after it were not in the model the checks judge.
+      let view = read.length > endOffset - filePos ? read.subarray(0, endOffset - filePos) : read;
+      const bytesRead = view.length;
       let base = filePos;
       if (first) {
         first = false;
@@ -116,25 +142,39 @@ export async function scanLines(
         }
       }
       let pos = 0;
+      if (crPending) {
+        crPending = false;
+        const crlf = view[0] === LF;
+        emit(view.subarray(0, 0), base - 1, crlf ? 'crlf' : 'cr');
+        pos = crlf ? 1 : 0;
+        lineStart = base + pos;
+      }
+      let nextLf = view.indexOf(LF, pos);
+      let nextCr = view.indexOf(CR, pos);
       for (;;) {
-        const nl = view.indexOf(10, pos);
-        if (nl < 0) {
-          keep(view.subarray(pos));
+        if (nextLf >= 0 && nextLf < pos) nextLf = view.indexOf(LF, pos);
+        if (nextCr >= 0 && nextCr < pos) nextCr = view.indexOf(CR, pos);
+        const crFirst = nextCr >= 0 && (nextLf < 0 || nextCr < nextLf);
+        const brk = crFirst ? nextCr : nextLf;
+        if (brk < 0) {
+          kept.keep(view.subarray(pos));
           break;
         }
-        if (pending.length === 0 && !overflow && nl - pos <= maxLineBytes) {
-          // The whole line is in this chunk: hand over a view of it, no copy (valid during the callback).
-          pending.push(view.subarray(pos, nl));
-          pendingBytes = nl - pos;
-        } else keep(view.subarray(pos, nl));
-        emit(base + nl, true);
-        pos = nl + 1;
+        if (crFirst && brk === view.length - 1) {
+          kept.keep(view.subarray(pos, brk));
+          crPending = true;
+          break;
+        }
+        const crlf = crFirst && view[brk + 1] === LF;
+        emit(view.subarray(pos, brk), base + brk, crlf ? 'crlf' : crFirst ? 'cr' : 'lf');
+        pos = brk + (crlf ? 2 : 1);
         lineStart = base + pos;
       }
       filePos += bytesRead;
       options.onProgress?.(filePos);
     }
-    if (!cancelled && filePos > lineStart) emit(filePos, false);
+    if (!cancelled && crPending) emit(Buffer.alloc(0), filePos - 1, 'cr');
+    else if (!cancelled && filePos > lineStart) emit(Buffer.alloc(0), filePos, 'none');
   } finally {
     await source.close();
   }

@@ -13,6 +13,7 @@ import { buildTree, EventTree } from './tree';
 import { appendAll } from './arrays';
 import { resolveParentsElsewhere } from './crossFileParents';
 import { ConcatenatedJson, splitConcatenatedJson } from './json/concatenatedJson';
+import { boundedTime, lineByteFindings } from './lineFindings';
 
 export type { MalformedLine, TraceModel };
 
@@ -61,7 +62,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
       ? forced(options.format)
       : detectFormat({ ...sampleBase, values: doc.records.slice(0, SNIFF_VALUES).map((r) => r.value), document: true });
     const builder = formatModule(detection.format).createBuilder(builderSource(sampleBase, table));
-    const emit = makeEmit(table);
+    const emit = makeEmit(table, diagnostics);
     for (const rec of doc.records) builder.add(rec, (d, r) => emit(d, r ?? rec));
     appendAll(diagnostics, builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []);
     for (const g of doc.gaps ?? []) {
@@ -75,7 +76,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
 
   let detection: Detection | null = options.format ? forced(options.format) : null;
   let builder = detection ? formatModule(detection.format).createBuilder(builderSource(sampleBase, table)) : null;
-  const emit = makeEmit(table);
+  const emit = makeEmit(table, diagnostics);
   const head: SourceRecord[] = [];
   let blankLines = 0;
   let crlf = false;
@@ -94,6 +95,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     path,
     (span, bytes) => {
       if (span.crlf) crlf = true;
+      appendAll(diagnostics, lineByteFindings(span, bytes));
       const parsed = parseLine(span, bytes, maxLineBytes);
       if (parsed.kind === 'blank') {
         blankLines++;
@@ -156,8 +158,10 @@ function forced(format: FormatName): Detection {
   return { format, confidence: 1, reason: FORCED_REASON, candidates: [] };
 }
 
-function makeEmit(table: EventTable) {
+function makeEmit(table: EventTable, diagnostics: Finding[]) {
   return (draft: EventDraft, rec: SourceRecord): number => {
+    const timeFinding = boundedTime(draft, rec.line);
+    if (timeFinding) diagnostics.push(timeFinding);
     return table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length });
   };
 }
@@ -169,6 +173,9 @@ interface FinishInput {
 }
 
 function finishModel(x: FinishInput): TraceModel {
+  if (formatModule(x.detection.format).strictText) {
+    for (const d of x.diagnostics) if (d.rule === 'parse/invalid-utf8' || d.rule === 'parse/lone-cr') d.severity = 'error';
+  }
   x.diagnostics.sort((a, b) => a.line - b.line);
   return {
     path: x.path, format: x.detection.format, detection: x.detection, events: x.table, tree: x.tree, diagnostics: x.diagnostics,
@@ -185,7 +192,7 @@ function finishModel(x: FinishInput): TraceModel {
  */
 export async function tryReadDocument(path: string, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number; gaps?: { finding: Finding; offset: number }[] } | null> {
   const head = (await readHead(path, 64 * 1024)).toString('utf8').replace(/^\uFEFF/, '');
-  const firstLine = head.split('\n').find((l) => l.trim() !== '');
+  const firstLine = head.split(/\r\n|\r|\n/).find((l) => l.trim() !== '');
   if (firstLine === undefined) return null;
   const t = firstLine.trim();
   if (!(t.startsWith('{') || t.startsWith('['))) return null;
@@ -206,8 +213,9 @@ export async function tryReadDocument(path: string, maxBytes: number): Promise<{
     parts = splitConcatenatedJson(text);
     if (!parts) return null;
   }
+  // The same line breaks as the line indexer (LF, CRLF, lone CR), so document lines match VS Code's.
   const lineStarts: number[] = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  for (const m of text.matchAll(/\r\n?|\n/g)) lineStarts.push(m.index! + m[0].length);
   const lineAt = (pos: number): number => {
     let lo = 0;
     let hi = lineStarts.length - 1;

@@ -77,10 +77,31 @@ async function lineBody(path: string, offset: number, length: number, limits: De
   }
   if (!wantJson) return { raw, rawBytes: length, rawTruncated, json: null, jsonError: `The line is ${length} bytes, too large to show as a tree here; open it in the text editor.` };
   try {
-    return { raw, rawBytes: length, rawTruncated, json: JSON.parse(text), jsonError: null };
+    const json: unknown = JSON.parse(text);
+    // The message to the webview is serialized as JSON and the tree is walked by depth: a value nested deeper than
+    // that is shown as raw text only, never a stack overflow on the way.
+    const depth = jsonDepth(json, MAX_TREE_DEPTH);
+    if (depth > MAX_TREE_DEPTH) return { raw, rawBytes: length, rawTruncated, json: null, jsonError: `The value is nested more than ${MAX_TREE_DEPTH} levels deep, too deep to show as a tree; see Raw.` };
+    return { raw, rawBytes: length, rawTruncated, json, jsonError: null };
   } catch (err) {
     return { raw, rawBytes: length, rawTruncated, json: null, jsonError: `Not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
   }
+}
+
+const MAX_TREE_DEPTH = 200;
+
+/** Nesting depth of a parsed value, counted iteratively and stopping once it passes `limit`. */
+export function jsonDepth(value: unknown, limit: number): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d + 1 > max) max = d + 1;
+    if (max > limit) return max;
+    for (const c of Array.isArray(v) ? v : Object.values(v)) if (typeof c === 'object' && c !== null) stack.push([c, d + 1]);
+  }
+  return max;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { BlobLayout } from './blobLayout';
 import { BlobRoot, isInside, realDirectory } from './blobSafety';
+import { realpath } from 'node:fs/promises';
 
 /** Where to look for blobs besides the format's own layouts. */
 export interface BlobRootOptions {
@@ -60,8 +61,28 @@ export async function findBlobRoots(tracePath: string, layout: BlobLayout, optio
   for (const c of candidateRoots(tracePath, layout, options)) {
     const realPath = await realDirectory(c.path);
     if (realPath === null || seen.has(realPath)) continue;
-    seen.add(realPath);
-    out.push({ ...c, realPath });
+    const outside = await leadsOutside(c, realPath);
+    // A refused root does not take the place of the same folder configured by the user further on.
+    if (outside.outside === undefined) seen.add(realPath);
+    out.push({ ...c, realPath, ...outside });
   }
   return out;
+}
+
+/**
+ * A derived root must stay inside the folder that holds it, as blob files must stay inside their root: a `blobs/`
+ * (or `.agentledger/`) that is a symbolic link to elsewhere would let a trace make the viewer read any folder.
+ * Roots the user configured are trusted wherever they are.
+ */
+async function leadsOutside(c: Omit<BlobRoot, 'realPath'>, realPath: string): Promise<{ outside?: string }> {
+  if (c.source === 'setting' || c.source === 'trace-folder') return {};
+  // `<dir>/blobs` is held by <dir>; `<dir>/.agentledger/blobs` by <dir> too.
+  const holder = c.source === 'agentledger-runtime' ? dirname(dirname(c.path)) : dirname(c.path);
+  let realHolder: string;
+  try {
+    realHolder = await realpath(holder);
+  } catch {
+    return { outside: realPath };
+  }
+  return isInside(realPath, realHolder) ? {} : { outside: realPath };
 }

@@ -17,6 +17,11 @@ export interface BlobRoot {
   realPath: string;
   /** Where the root came from. */
   source: 'beside-trace' | 'agentledger-runtime' | 'trace-folder' | 'setting';
+  /**
+   * Set when a derived root (not one the user configured) is a symbolic link leading out of the folder that
+   * holds it: the real path it leads to. Nothing in such a root is read.
+   */
+  outside?: string;
 }
 
 /** Where a blob name led inside one root. */

@@ -90,7 +90,9 @@ export async function runChecks(model: TraceModel, mode: CheckMode, options: Run
         const input = new LazyLine(span, bytes, malformedLines);
         for (const c of checks) c.add(input);
       },
-      { isCancelled: options.isCancelled, onProgress: (n) => options.onProgress?.(n, model.fileSize) },
+      // Exactly the bytes the model was read from: a file still being written is judged as the model saw it, never
+      // with new bytes read against the earlier read's torn-tail state.
+      { endOffset: model.bytesIndexed, isCancelled: options.isCancelled, onProgress: (n) => options.onProgress?.(n, model.fileSize) },
     );
     cancelled = scan.cancelled;
   }

@@ -5,6 +5,7 @@ import { LedgerTreeBuilder } from './ledgerTree';
 import { Dialect, dialectOf, effectivePayload, EVENT_ID, LedgerRow, rowOf, SPAN_ID } from './rows';
 import { categoryOfType } from './vocab';
 import { EventBuilder, FormatAdapter, FormatTotals, SniffSample } from '../../format';
+import { jsonPreview } from '../../json/jsonPreview';
 
 const DIALECT_TEXT: Record<Dialect, string> = {
   'python-event': 'AgentLedger Python evidence rows (events.jsonl)',
@@ -154,7 +155,7 @@ function draftOf(row: LedgerRow, tree: LedgerTreeBuilder, ids: Interner): { draf
 function foreignDraft(v: unknown): EventDraft {
   const o = isObj(v) ? v : {};
   const kind = typeof o.type === 'string' ? o.type : typeof o.event_type === 'string' ? o.event_type : typeof o.name === 'string' ? o.name : Array.isArray(v) ? 'array' : 'record';
-  return { kind, category: 'other', status: 'warning', label: label(kind, short(JSON.stringify(v) ?? String(v), 60)), seq: typeof o.seq === 'number' ? o.seq : null };
+  return { kind, category: 'other', status: 'warning', label: label(kind, short(jsonPreview(v, 60), 60)), seq: typeof o.seq === 'number' ? o.seq : null };
 }
 
 /**

@@ -2,12 +2,14 @@
  * The files around an AgentLedger trace: `bundle.json` and `manifest.json` of the evidence directory and the
  * blob store (§1, §7.6). Read from the trace's own directory; nothing is written.
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { Stats } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fnv1a64HexOfText, sha256Hex } from '../../digests';
 import { isObj, Obj } from '../common';
 import { canonicalJson, parseRawJson, RawJson, rawToValue } from '../../json/pythonRawJson';
 import { rustDecodeValue } from './rustText';
+import { locateBlobFile, smallBlobText, streamedBlobDigest } from './blobFile';
 
 /** A parsed evidence bundle, with its raw tree for byte-exact rehashing. */
 export interface Evidence {
@@ -61,6 +63,8 @@ export type BlobStatus =
   | { state: 'no-store' }
   | { state: 'missing'; path: string }
   | { state: 'unverifiable'; path: string }
+  /** A file is there but is not read (a symlink out of the store, a FIFO, too large): `reason` says what it is. */
+  | { state: 'refused'; path: string; reason: string }
   | {
       state: 'checked';
       path: string;
@@ -111,32 +115,37 @@ export class BlobStore {
   private async resolve(name: string): Promise<BlobStatus> {
     const roots = await this.findRoots();
     if (roots.length === 0) return { state: 'no-store' };
+    let refused: BlobStatus | null = null;
     for (const root of roots) {
       const path = join(root, 'sha256', name);
-      const text = await readBlobFile(root, path);
-      if (text === null) continue;
-      return verifyBlobText(name.replace(/\.json$/, ''), text, path);
+      const file = await locateBlobFile(root, path);
+      if (file.kind === 'absent') continue;
+      if (file.kind === 'refused') {
+        refused ??= { state: 'refused', path, reason: file.reason };
+        continue;
+      }
+      return verifyBlobFile(name.replace(/\.json$/, ''), file, path);
     }
-    return { state: 'missing', path: join(roots[0], 'sha256', name) };
+    return refused ?? { state: 'missing', path: join(roots[0], 'sha256', name) };
   }
 }
 
-/** Largest blob read for verification; bigger files are left to the streaming blob store. */
-const MAX_BLOB_BYTES = 256 * 1024 * 1024;
-
 /**
- * Reads a blob only when it is a regular file whose real path stays inside its root: a hostile evidence
- * directory must not make the viewer read other files (symlinks) or block on a FIFO.
+ * Verifies a located blob: small ones whole (their value is needed by the rules), larger ones streamed, so memory
+ * stays at a chunk whatever the blob's size.
  */
-async function readBlobFile(root: string, path: string): Promise<string | null> {
+async function verifyBlobFile(digest: string, file: { realPath: string; stats: Stats }, path: string): Promise<BlobStatus> {
   try {
-    const [realRoot, realPath] = await Promise.all([realpath(root), realpath(path)]);
-    if (!realPath.startsWith(realRoot + sep)) return null;
-    const info = await stat(realPath);
-    if (!info.isFile() || info.size > MAX_BLOB_BYTES) return null;
-    return await readFile(realPath, 'utf8');
-  } catch {
-    return null;
+    const text = await smallBlobText(file);
+    if (text !== null) return verifyBlobText(digest, text, path);
+    const algorithm = /^[0-9a-f]{64}$/.test(digest) ? 'sha256' : /^[0-9a-f]{16}$/.test(digest) ? 'fnv1a64' : null;
+    if (algorithm === null) return { state: 'unverifiable', path };
+    const h = await streamedBlobDigest(file, algorithm);
+    if ('error' in h) return { state: 'refused', path, reason: h.error };
+    const actual = 'digest' in h ? h.digest : 'not JSON';
+    return { state: 'checked', path, algorithm, actual, ok: actual === digest, decodeError: null, value: undefined };
+  } catch (e) {
+    return { state: 'refused', path, reason: `cannot be read: ${(e as Error).message}` };
   }
 }
 

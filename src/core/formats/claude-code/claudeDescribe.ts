@@ -2,6 +2,7 @@ import { EventDraft, EventStatus, IdMention } from '../../model';
 import { formatDuration, formatTokens, isObj, label, obj, Obj, parseTime, short, str, statusFromWord } from '../common';
 import { FormatTotals } from '../../format';
 import { contentBlocks, isInterruption, toolInputPreview, messageText, thinkingText, toolResults, toolUses, usageOf } from './claudeContent';
+import { jsonPreview } from '../../json/jsonPreview';
 
 /** What the builder remembers across lines: tool calls by id, API responses by message id, totals. */
 export class ClaudeState {
@@ -165,7 +166,7 @@ function describeSystem(v: Obj, d: EventDraft): void {
 /** Turns one Claude Code transcript line into an event. Unknown types keep their type as the kind. */
 export function describeClaudeLine(v: unknown, st: ClaudeState): EventDraft {
   if (!isObj(v)) {
-    return { kind: Array.isArray(v) ? 'array' : typeof v, category: 'error', status: 'error', label: `not a transcript line: ${short(JSON.stringify(v) ?? String(v), 60)}` };
+    return { kind: Array.isArray(v) ? 'array' : typeof v, category: 'error', status: 'error', label: `not a transcript line: ${short(jsonPreview(v, 60), 60)}` };
   }
   const type = str(v, 'type') ?? 'record';
   const d = baseDraft(v, type);

@@ -6,6 +6,7 @@ import { CODEX_TYPES, codexDialectOf, sniffCodex } from './codexSniff';
 import { addExecLine, createExecState } from './execStream';
 
 export { CODEX_TYPES, isRolloutLine } from './codexSniff';
+import { jsonPreview } from '../../json/jsonPreview';
 
 /** Response items that open a tool call, and the output type that answers each. */
 export const CODEX_CALL_OUTPUT: Readonly<Record<string, string>> = {
@@ -150,7 +151,7 @@ function addLine(rec: SourceRecord, emit: Emit, st: CodexState, source: BuilderS
   const v = rec.value;
   if (!isObj(v) || typeof v.type !== 'string' || !isObj(v.payload)) {
     const parentIndex = st.turn >= 0 ? st.turn : st.session >= 0 ? st.session : null;
-    emit({ kind: isObj(v) && typeof v.type === 'string' ? v.type : 'record', category: 'error', status: 'error', parentIndex, label: `not a rollout line: ${short(JSON.stringify(v) ?? String(v), 60)}` });
+    emit({ kind: isObj(v) && typeof v.type === 'string' ? v.type : 'record', category: 'error', status: 'error', parentIndex, label: `not a rollout line: ${short(jsonPreview(v, 60), 60)}` });
     return;
   }
   const { draft, type, p, time } = describeLine(v, st);

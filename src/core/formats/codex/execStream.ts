@@ -1,6 +1,7 @@
 import { EventDraft, EventStatus } from '../../model';
 import { formatTokens, isObj, label, num, obj, Obj, short, str } from '../common';
 import { BuilderSource, Emit, FormatTotals, SourceRecord } from '../../format';
+import { jsonPreview } from '../../json/jsonPreview';
 
 /** exec item types that run something on the model's behalf (the rest are messages, reasoning, plans). */
 const EXEC_TOOL_ITEMS = new Set(['command_execution', 'file_change', 'mcp_tool_call', 'web_search', 'collab_tool_call']);
@@ -127,7 +128,7 @@ function placeExec(v: Obj, st: ExecState): number | null {
 export function addExecLine(rec: SourceRecord, emit: Emit, st: ExecState, source: BuilderSource): void {
   const v = rec.value;
   if (!isObj(v) || typeof v.type !== 'string') {
-    emit({ kind: 'record', category: 'error', status: 'error', parentIndex: st.turn >= 0 ? st.turn : null, label: `not a codex exec event: ${short(JSON.stringify(v) ?? String(v), 60)}` });
+    emit({ kind: 'record', category: 'error', status: 'error', parentIndex: st.turn >= 0 ? st.turn : null, label: `not a codex exec event: ${short(jsonPreview(v, 60), 60)}` });
     return;
   }
   const d = describeExecLine(v, st);

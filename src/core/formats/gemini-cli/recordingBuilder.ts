@@ -3,6 +3,7 @@ import { isObj, label, Obj, parseTime, short } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { describeMessage, describeToolCall } from './geminiDescribe';
 import { functionResponses, isRecordingMessage, recordingLineKind, RecordingLineKind } from './geminiRecords';
+import { jsonPreview } from '../../json/jsonPreview';
 
 /** One line (or document element) of a recording, kept until the end so rewritten messages show once. */
 interface Entry {
@@ -136,7 +137,7 @@ class RecordingEmitter {
         ? { kind: '$rewindTo', category: 'other', label: `rewind to message ${short(String(v.$rewindTo), 40)}`, mentions: [{ field: '$rewindTo', id: String(v.$rewindTo) }] }
         : e.kind === 'set'
           ? { kind: '$set', category: 'other', label: label('$set', short(keys, 60)) }
-          : { kind: typeof v.type === 'string' ? v.type : 'record', category: 'other', label: label('record', short(JSON.stringify(v) ?? '', 60)) };
+          : { kind: typeof v.type === 'string' ? v.type : 'record', category: 'other', label: label('record', short(jsonPreview(v, 60), 60)) };
     this.emit({ ...draft, parentIndex, group: this.sessionId }, e.rec);
   }
 

@@ -2,6 +2,7 @@ import { EventStatus } from '../../model';
 import { formatDuration, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { isStreamEvent } from './geminiRecords';
+import { jsonPreview } from '../../json/jsonPreview';
 
 /** An assistant message whose `delta: true` chunks are still arriving. */
 interface PendingText {
@@ -31,7 +32,7 @@ export class StreamBuilder implements EventBuilder {
     if (!(isObj(v) && v.type === 'message' && v.role === 'assistant' && v.delta === true)) this.flush(emit);
     if (!isStreamEvent(v)) {
       const kind = isObj(v) && typeof v.type === 'string' ? v.type : 'record';
-      emit({ kind, category: 'other', parentIndex: this.parent(), group: this.sessionId, label: label(kind, short(JSON.stringify(v) ?? '', 60)) }, rec);
+      emit({ kind, category: 'other', parentIndex: this.parent(), group: this.sessionId, label: label(kind, short(jsonPreview(v, 60), 60)) }, rec);
       return;
     }
     const time = parseTime(v.timestamp);

@@ -1,6 +1,7 @@
 import { categoryFromKind, collectHashRefs, formatDuration, formatTokens, isObj, label, Obj, parseTime, short, statusFromWord } from '../common';
 import { EventBuilder, FormatAdapter, FormatTotals } from '../../format';
 import { emitOpenHandsRun, isOpenHandsRun, openHandsCause } from './openhands';
+import { jsonPreview } from '../../json/jsonPreview';
 
 /** Id fields tried in order, for any agent JSONL. */
 export const GENERIC_ID_FIELDS = ['event_id', 'eventId', 'id', 'uuid', 'span_id', 'spanId', 'message_id', 'messageId'] as const;
@@ -41,7 +42,7 @@ export const genericAdapter: FormatAdapter = {
           return;
         }
         if (!isObj(v)) {
-          emit({ kind: Array.isArray(v) ? 'array' : typeof v, category: 'other', label: short(JSON.stringify(v) ?? String(v)) });
+          emit({ kind: Array.isArray(v) ? 'array' : typeof v, category: 'other', label: short(jsonPreview(v)) });
           return;
         }
         const kind = firstString(v, KIND_FIELDS) ?? 'record';

@@ -3,18 +3,22 @@ import { ENVELOPE_KEYS, isU64, LedgerLine, RECORD_KEYS, unwrapLedgerLine } from 
 import { Finding } from '../../model';
 import { HARNESS_CATALOG, HarnessRuleId } from './catalog';
 import { LineInput } from '../../checks/types';
+import { numberToken, u64TokenProblem } from '../../json/numberToken';
 
 const RECORD_EXPECTED = RECORD_KEYS.map((k) => `\`${k}\``).join(', ');
 
 /** Problems of the outer `RecordedEvent` (deny_unknown_fields, u64 fields, a tagged event object). */
-function recordShape(rec: Obj, where: string): string[] {
+function recordShape(rec: Obj, where: string, text: string): string[] {
   const out: string[] = [];
   for (const k of Object.keys(rec)) {
     if (!(RECORD_KEYS as readonly string[]).includes(k)) out.push(`unknown field \`${k}\`, expected one of ${RECORD_EXPECTED}${where}`);
   }
   for (const k of RECORD_KEYS) if (!(k in rec)) out.push(`missing field \`${k}\`${where}`);
   for (const k of ['seq', 'occurred_at_ms'] as const) {
-    if (k in rec && !isU64(rec[k])) out.push(`invalid type for \`${k}\`: ${JSON.stringify(rec[k])}, expected u64${where}`);
+    const token = typeof rec[k] === 'number' ? numberToken(text, k) : null;
+    const exact = token !== null ? u64TokenProblem(token) : null;
+    if (exact !== null) out.push(`${exact} for \`${k}\`${where}`);
+    else if (k in rec && !isU64(rec[k])) out.push(`invalid type for \`${k}\`: ${JSON.stringify(rec[k])}, expected u64${where}`);
   }
   if ('event' in rec && !(isObj(rec.event) && typeof rec.event.event === 'string')) {
     out.push(isObj(rec.event) ? `missing field \`event\` (the event tag)${where}` : `invalid type for \`event\`: expected an internally tagged HarnessEvent object${where}`);
@@ -47,6 +51,11 @@ export function checkLedgerLine(input: LineInput, scan: LineScan): { findings: F
   }
   const v = input.value;
   const line = unwrapLedgerLine(v);
+  // A seq that is not an exact u64 as written (1e+299, 2^64) is not a sequence number; its line says why.
+  if (line?.seq != null) {
+    const token = numberToken(input.text, 'seq');
+    if (token !== null && u64TokenProblem(token) !== null) line.seq = null;
+  }
   if (line?.form === 'voice') {
     scan.voiceLines++;
     if (Object.keys(v).length !== 1) f('harness/line-shape', `a voice_events line has exactly the key \`voice_events\`, found ${Object.keys(v).map((k) => `\`${k}\``).join(', ')}`);
@@ -59,13 +68,13 @@ export function checkLedgerLine(input: LineInput, scan: LineScan): { findings: F
     if (!('v' in v)) f('harness/line-shape', 'missing field `v`');
     else if (v.v !== 1 && v.v !== 2) f('harness/envelope-version', `envelope version is ${JSON.stringify(v.v)}, expected 1 (plato) or 2 (server)`);
     if (!line.record) f('harness/line-shape', 'envelope `record` is not an object');
-    else for (const m of recordShape(line.record, ' (in record)')) f('harness/line-shape', m);
+    else for (const m of recordShape(line.record, ' (in record)', input.text)) f('harness/line-shape', m);
     return { findings, line };
   }
   if (!line) {
     f('harness/line-shape', `not a harness ledger line: expected {${RECORD_EXPECTED}} or {\`v\`, \`record\`}`);
     return { findings, line: null };
   }
-  for (const m of recordShape(v, '')) f('harness/line-shape', m);
+  for (const m of recordShape(v, '', input.text)) f('harness/line-shape', m);
   return { findings, line };
 }

@@ -10,6 +10,7 @@ import { newRunState, pendingCommand, replayEvent, RunState } from './transition
 import { parseTyped } from './typedJson';
 import { CheckContext, LineInput, RuleModule, StreamCheck } from '../../checks/types';
 import { appendAll } from '../../arrays';
+import { exactNumberText } from '../../json/numberToken';
 
 function lineScan(ctx: CheckContext): LineScan {
   return { torn: new Set(ctx.model.diagnostics.filter((d) => d.rule === 'parse/torn-tail').map((d) => d.line)), voiceLines: 0 };
@@ -41,7 +42,7 @@ function createVerifier(ctx: CheckContext): StreamCheck {
       if (!line || line.form === 'voice' || !line.record) return;
       const r = router.route(line.name, line.event, line.seq, input.line);
       const seq = line.seq ?? undefined;
-      if (r.seqMismatch) out.push(HARNESS_CATALOG.finding('harness/seq-contiguous', input.line, `event sequence mismatch: expected ${r.seqMismatch.expected}, actual ${r.seqMismatch.actual}`, { seq }));
+      if (r.seqMismatch) out.push(HARNESS_CATALOG.finding('harness/seq-contiguous', input.line, `event sequence mismatch: expected ${r.seqMismatch.expected}, actual ${exactNumberText(r.seqMismatch.actual, input.text, 'seq')}`, { seq }));
       if (r.runMismatch) out.push(HARNESS_CATALOG.finding('harness/run-id-bound', input.line, `run id mismatch: expected ${r.runMismatch.expected}, actual ${r.runMismatch.actual}`, { seq }));
     },
     async finish() {

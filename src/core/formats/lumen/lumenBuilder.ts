@@ -3,6 +3,7 @@ import { formatDuration, isObj, label, num, obj, Obj, parseDigest, short, str } 
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { isLumenKind } from './lumenFields';
 import { makeTimestampReader } from './lumenTime';
+import { jsonPreview } from '../../json/jsonPreview';
 
 /** An open container in the derived tree: the run, the entry cell, or a call frame. */
 interface Frame {
@@ -36,7 +37,7 @@ export class LumenTreeBuilder implements EventBuilder {
   add(rec: SourceRecord, emit: Emit): void {
     const v = rec.value;
     if (!isObj(v)) {
-      const text = short(JSON.stringify(v) ?? String(v));
+      const text = short(jsonPreview(v));
       emit({ kind: Array.isArray(v) ? 'array' : typeof v, category: 'other', status: 'warning', label: text, parentIndex: this.top()?.index ?? null, group: this.runId });
       return;
     }

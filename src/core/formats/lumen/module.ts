@@ -10,6 +10,7 @@ export const lumenFormat: FormatModule = {
   fileNamePatterns: ['**/.lumen/trace/*.jsonl'],
   rules: lumenRules,
   sideFolders: ['cache'],
+  strictText: true,
   verificationScope:
     'Proves every line hashes to its `hash` and links to the line before (from sha256:genesis), so an edited, deleted, inserted or reordered line breaks the chain where it happened. Cannot prove authorship: a file rewritten from the first line with recomputed hashes verifies, and a file cut after a complete line verifies as far as it goes (only a missing run_end, checked by conformance, hints at a truncated tail).',
 };

@@ -3,6 +3,7 @@ import { isObj, num, Obj, short, str } from '../common';
 import { MURMUR_EVENT_ID, murmurEventType, murmurHashRefs, murmurMentions } from './catalog';
 import { murmurView } from './labels';
 import { EventBuilder, FormatAdapter, FormatTotals, SniffResult, SniffSample } from '../../format';
+import { jsonPreview } from '../../json/jsonPreview';
 
 type Match = 'strong' | 'weak' | null;
 
@@ -119,7 +120,7 @@ export const murmurAdapter: FormatAdapter = {
         const o = rec.value;
         if (!isObj(o)) {
           // Every murmur line is an object; keep the odd line visible rather than dropping it.
-          emit({ kind: 'not-an-object', category: 'error', status: 'error', label: `not a murmur event: ${short(JSON.stringify(o) ?? String(o))}` });
+          emit({ kind: 'not-an-object', category: 'error', status: 'error', label: `not a murmur event: ${short(jsonPreview(o))}` });
           return;
         }
         if (o.event_type === 'session_start') sessionModel = str(o, 'model') ?? sessionModel;

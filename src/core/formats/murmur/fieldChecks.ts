@@ -4,6 +4,7 @@ import { Finding } from '../../model';
 import { LineInput } from '../../checks/types';
 import { MURMUR_CATALOG, MurmurRuleId } from './ruleCatalog';
 import { validateMurmurFields } from './schemas';
+import { jsonPreview } from '../../json/jsonPreview';
 
 const CAMEL = /[a-z0-9][A-Z]/;
 const MAX_REASON_BYTES = 2000;
@@ -100,6 +101,5 @@ export class FieldCheck {
 
 function describe(v: unknown): string {
   if (v === undefined) return 'missing';
-  const t = JSON.stringify(v) ?? String(v);
-  return t.length > 40 ? t.slice(0, 39) + '…' : t;
+  return jsonPreview(v, 39);
 }

@@ -1,0 +1,54 @@
+import { strict as assert } from 'node:assert';
+import { installFakeVscode, Range, Uri, vscodeFake } from '../helpers/fakeVscode';
+import { loadTrace } from '../../src/core/loadTrace';
+import { runChecks } from '../../src/core/checks/runChecks';
+import { tempFile } from '../helpers/tmp';
+
+// Just enough of the diagnostics API for TraceProblems, added here so the shared fake stays as it is.
+class Diagnostic {
+  source?: string;
+  code?: unknown;
+  constructor(readonly range: Range, readonly message: string, readonly severity: number) {}
+}
+const collections = new Map<string, Map<string, Diagnostic[]>>();
+Object.assign(vscodeFake, {
+  Diagnostic,
+  DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
+  languages: {
+    createDiagnosticCollection: (name: string) => {
+      const m = new Map<string, Diagnostic[]>();
+      collections.set(name, m);
+      return { set: (u: Uri, d: Diagnostic[]) => m.set(u.toString(), d), get: (u: Uri) => m.get(u.toString()), dispose: () => undefined };
+    },
+  },
+});
+// The rule link is a docs URI with a fragment; the fake Uri has no `with`.
+Object.assign(Uri.prototype, { with(this: Uri) { return this; } });
+installFakeVscode();
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { TraceProblems } = require('../../src/vscode/commands/problems') as typeof import('../../src/vscode/commands/problems');
+const { lineLengths } = require('../../src/vscode/commands/traceModels') as typeof import('../../src/vscode/commands/traceModels');
+
+describe('Problems markers land on the line VS Code shows (issue 19 item 9)', () => {
+  it('after lone CRs, each diagnostic is on the editor line that holds its event, with that line\'s length', async () => {
+    const text = '{"id":"a"}\r{"id":"b","parent_id":"zz"}\r\n{"id":"c","parent_id":"b"}\r{not json\n{"id":"d","parent_id":"yy"}\n';
+    const path = tempFile('lone-cr.jsonl', text);
+    const model = await loadTrace(path, { format: 'generic' });
+    const result = await runChecks(model, 'verify');
+    const problems = new TraceProblems(Uri.file('/ext') as unknown as import('vscode').Uri);
+    const uri = Uri.file(path) as unknown as import('vscode').Uri;
+    problems.set(uri, 'verify', result, lineLengths(model));
+    // VS Code's own line split: LF, CRLF and a lone CR each end a line.
+    const editorLines = text.split(/\r\n|\r|\n/);
+    const shown = problems.get(uri).map((d) => {
+      const r = (d as unknown as Diagnostic).range;
+      return { line: r.startLine, width: r.endChar, text: editorLines[r.startLine], message: d.message };
+    });
+    const at = (needle: string) => shown.find((s) => s.message.includes(needle))!;
+    assert.equal(at('Parent zz').text, '{"id":"b","parent_id":"zz"}');
+    assert.equal(at('Parent yy').text, '{"id":"d","parent_id":"yy"}');
+    assert.equal(at('not valid JSON').text, '{not json');
+    for (const s of shown) assert.equal(s.width, Math.max(1, s.text.length), `${s.message}: range covers the line`);
+    assert.deepEqual(shown.filter((s) => s.message.includes('carriage return')).map((s) => s.line), [0, 2]);
+  });
+});

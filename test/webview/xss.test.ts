@@ -1,0 +1,177 @@
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadTrace } from '../../src/core/loadTrace';
+import { runChecks } from '../../src/core/checks/runChecks';
+import { TraceBlobs } from '../../src/viewer/blobResolver';
+import type { SessionHost } from '../../src/viewer/sessionHost';
+import { viewerSuite, ViewerPage } from './harness';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+/** Markup, script, event handlers, URL schemes, CSS, template and prototype tricks, bidi and ANSI. */
+const PAYLOADS = [
+  `<script>window.__pwned='script'</script>`,
+  `<img src=x onerror="window.__pwned='img'">`,
+  `"><img src=x onerror=window.__pwned='attr'>`,
+  `' onmouseover='window.__pwned="quote"' x='`,
+  `<svg onload="window.__pwned='svg'"><script>window.__pwned='svg-script'</script></svg>`,
+  `<svg><a xlink:href="javascript:window.__pwned='svg-link'"><text>x</text></a></svg>`,
+  `<math><mi xlink:href="javascript:window.__pwned='math'">x</mi></math>`,
+  `javascript:window.__pwned='scheme'`,
+  `JaVaScRiPt:window.__pwned='scheme-case'`,
+  `<a href="javascript:window.__pwned='href'">click</a>`,
+  `[md link](javascript:window.__pwned='md')`,
+  `[data link](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX19wd25lZD0xPC9zY3JpcHQ+)`,
+  `![external image](https://evil.example/track.png)`,
+  `![broken](x" onerror="window.__pwned='md-image')`,
+  `<iframe src="https://evil.example/frame"></iframe>`,
+  `<object data="javascript:window.__pwned='object'"></object><embed src="https://evil.example/e">`,
+  `<link rel=stylesheet href="https://evil.example/s.css">`,
+  `<meta http-equiv="refresh" content="0;url=https://evil.example/">`,
+  `<base href="https://evil.example/">`,
+  `<style>body{background:url(https://evil.example/css)}*{display:none}</style>`,
+  `red;background-image:url("https://evil.example/inline-css")`,
+  `expression(window.__pwned='expr')`,
+  `<details open ontoggle="window.__pwned='toggle'">x</details>`,
+  `<input autofocus onfocus="window.__pwned='focus'">`,
+  `<video><source onerror="window.__pwned='video'"></video>`,
+  `<form action="https://evil.example/"><button>go</button></form>`,
+  `</pre></div></code><script>window.__pwned='breakout'</script>`,
+  `<!-- --><script>window.__pwned='comment'</script>`,
+  `{{constructor.constructor('window.__pwned="template"')()}}`,
+  '${window.__pwned="tpl"}',
+  `<template><img src=x onerror="window.__pwned='template-tag'"></template>`,
+  `<noscript><p title="</noscript><img src=x onerror=window.__pwned='noscript'>">`,
+  '\u202einvoice_fdp.exe',
+  'abc\u2066RTL\u2069def \u200fmark\u200e \u061carabic \u202a\u202b\u202c\u202d',
+  '\u001b[31mred\u001b[0m \u001b]0;title\u0007 \u001b[2J \u009b31m',
+  'nul\u0000byte and \u007f del',
+];
+
+function hostileTrace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'xss-'));
+  mkdirSync(join(dir, 'blobs'));
+  const lines: unknown[] = [{ type: 'session_start', id: 'root', name: 'XSS suite', timestamp: '2026-02-01T10:00:00Z' }];
+  PAYLOADS.forEach((p, i) => {
+    const blob = i % 2 === 0 ? p : JSON.stringify({ role: 'user', content: p, [p]: p });
+    const digest = createHash('sha256').update(blob).digest('hex');
+    writeFileSync(join(dir, 'blobs', digest), blob);
+    lines.push({ type: 'note', id: p, parent_id: 'root', text: p });
+    lines.push({
+      type: i % 3 === 0 ? p : 'tool_call', id: `p${i}`, parent_id: i % 4 === 0 ? `missing ${p}` : p, name: p, timestamp: '2026-02-01T10:00:01Z',
+      message: { role: 'user', content: [{ type: 'text', text: p }, { type: 'tool_use', id: `c${i}`, name: p, input: { html: p } }] },
+      output: p, error: p, url: p, prompt_sha256: digest, [p]: 'value under a hostile key',
+    });
+  });
+  const path = join(dir, 'trace.jsonl');
+  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return path;
+}
+
+/** Elements and attributes that could run or load something (the page's own head aside). */
+async function injected(v: ViewerPage): Promise<Record<string, number | string[]>> {
+  return v.page.evaluate(() => {
+    const d = (globalThis as Any).document;
+    const all = [...d.body.querySelectorAll('*')];
+    const URL_ATTRS = ['href', 'src', 'xlink:href', 'action', 'formaction', 'data', 'srcset', 'poster', 'background', 'style'];
+    return {
+      loaders: d.body.querySelectorAll('img, iframe, frame, object, embed, video, audio, source, form, base, meta, link, svg, math, template, style').length,
+      // The viewer's own bundle is the one script, and it carries the page's nonce.
+      foreignScripts: d.querySelectorAll('script:not([nonce])').length,
+      handlers: all.filter((e: Any) => [...e.attributes].some((a: Any) => a.name.startsWith('on'))).length,
+      urls: all.flatMap((e: Any) => [...e.attributes].filter((a: Any) => URL_ATTRS.includes(a.name) && /(javascript|data|vbscript):|url\(|evil\.example/i.test(a.value)).map((a: Any) => `${e.tagName} ${a.name}=${a.value}`)),
+    };
+  });
+}
+
+describe('trace viewer webview: hostile content in every view (Chromium, issue 19)', function () {
+  this.timeout(300_000);
+  const { view } = viewerSuite();
+  let trace = '';
+  before(() => (trace = hostileTrace()));
+  after(() => rmSync(join(trace, '..'), { recursive: true, force: true }));
+
+  it('renders tree rows, detail tabs, blob cards, hover cards, checks and find results as text: nothing runs or loads', async () => {
+    const v = await view(trace, { format: 'generic' });
+    const external: string[] = [];
+    v.page.on('request', (r) => {
+      if (!/^(http:\/\/127\.0\.0\.1:\d+\/|data:application\/font|about:)/.test(r.url())) external.push(r.url());
+    });
+    const blobs = new TraceBlobs(() => ({ extraRoots: [], workspaceFolders: [] }));
+    (v.session as unknown as { host: SessionHost }).host.resolveBlob = (digest, algorithm) => blobs.answer(trace, v.model ?? undefined, digest, algorithm);
+    const model = await loadTrace(trace, { format: 'generic' });
+    v.session.setCheckResults('verify', await runChecks(model, 'verify'));
+    v.session.setCheckResults('check', await runChecks(model, 'check'));
+    await v.settle();
+    let details = 0;
+    for (let line = 1; line <= model.lineCount; line++) {
+      const mark = v.received.length;
+      v.session.revealLine(line);
+      await v.waitForHost('detail', (m) => m.detail.line === line, mark);
+      await v.settle();
+      for (const tab of ['json', 'raw', 'content']) {
+        await v.page.click(`vscode-tab-header[data-tab="${tab}"]`);
+        await v.page.$$eval('.json-tree .twistie.codicon-chevron-right', (ts: Any[]) => ts.forEach((t) => t.click()));
+        details++;
+      }
+      await v.page.$$eval('.md-link, .md-link-inert', (ls: Any[]) => ls.forEach((l) => l.click()));
+      const link = await v.page.$('.detail-pane .id-link');
+      if (link) {
+        await link.hover();
+        await v.page.waitForSelector('.hover-card:not([hidden])');
+        await v.page.hover('.detail-title');
+        await v.page.waitForSelector('.hover-card', { state: 'hidden' });
+      }
+      if (line === 3) await v.screenshot('xss-detail-content');
+    }
+    await v.page.click('vscode-toolbar-button[label="Show Checks"]');
+    await v.settle();
+    const findings = await v.page.$$eval('.finding-item', (es: Any[]) => es.map((e) => e.textContent as string));
+    assert.ok(findings.some((t) => t.includes('missing <script>')), 'finding messages carrying payloads are listed as text');
+    await v.screenshot('xss-checks');
+    await v.page.focus('.tree-scroll');
+    await v.page.keyboard.press('Control+f');
+    await v.page.waitForSelector('.find-bar:not([hidden])');
+    await v.page.fill('.find-bar vscode-textfield input', 'onerror');
+    await v.waitForHost('findResults', (m) => m.query === 'onerror' && !m.searching && m.total > 0);
+    await v.settle();
+    await v.screenshot('xss-find');
+    assert.ok((await v.page.$$('.row mark')).length > 0, 'find results are marked in the rows');
+
+    await v.page.waitForTimeout(300);
+    assert.equal(await v.page.evaluate(() => (globalThis as Any).__pwned), undefined, 'no trace content ran');
+    assert.deepEqual(external, [], 'no request left the page');
+    assert.deepEqual(await injected(v), { loaders: 0, foreignScripts: 0, handlers: 0, urls: [] });
+    assert.ok(!v.hostCalls.some((c) => /^openExternal:\s*(javascript|data|vbscript):/i.test(c)), 'no script URL reached the host');
+    assert.ok(details >= 3 * PAYLOADS.length * 2, `detail tabs shown: ${details}`);
+  });
+
+  it('shows bidi and control characters as visible markers and keeps the text in order', async () => {
+    const v = await view(trace, { format: 'generic' });
+    const i = PAYLOADS.indexOf('\u202einvoice_fdp.exe');
+    const line = 3 + 2 * i;
+    const mark = v.received.length;
+    v.session.revealLine(line);
+    await v.waitForHost('detail', (m) => m.detail.line === line, mark);
+    await v.settle();
+    const row = await v.page.$eval(`.row[data-line="${line}"] .label`, (e: Any) => ({ text: e.textContent, markers: [...e.querySelectorAll('.invisible-char')].map((m: Any) => m.textContent) }));
+    assert.deepEqual(row.markers, ['U+202E'], JSON.stringify(row.text));
+    assert.ok(!/[\u202a-\u202e\u2066-\u2069]/.test(row.text), 'no bidi control reaches the DOM text of the row');
+    await v.page.click('vscode-tab-header[data-tab="raw"]');
+    const raw = await v.page.$eval('.raw-text', (e: Any) => ({ markers: e.querySelectorAll('.invisible-char').length, text: e.textContent }));
+    assert.ok(raw.markers >= 1 && raw.text.includes('U+202Einvoice_fdp.exe'), raw.text);
+    const ansi = 3 + 2 * PAYLOADS.findIndex((p) => p.startsWith('\u001b'));
+    const m2 = v.received.length;
+    v.session.revealLine(ansi);
+    await v.waitForHost('detail', (m) => m.detail.line === ansi, m2);
+    await v.settle();
+    const ansiRow = await v.page.$eval(`.row[data-line="${ansi}"] .label`, (e: Any) => e.textContent as string);
+    assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(ansiRow), JSON.stringify(ansiRow));
+    assert.ok(ansiRow.includes('U+001B[31mred'), ansiRow);
+    await v.screenshot('xss-bidi-ansi');
+  });
+});
