@@ -1,3 +1,4 @@
+import { formatTokens as displayTokens } from '../display';
 import { EventCategory, EventStatus, HashRef, IdMention } from '../model';
 
 /** A JSON object. */
@@ -42,26 +43,11 @@ export function parseTime(v: unknown): number | null {
   return Number.isNaN(t) ? null : t;
 }
 
-/** `12 ms`, `1.2 s`, `3 min 4 s`. */
-export function formatDuration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-  const totalSeconds = Math.round(ms / 1000);
-  return `${Math.floor(totalSeconds / 60)} min ${totalSeconds % 60} s`;
-}
+export { formatCount, formatDuration } from '../display';
 
-/** `1.2k`, `340`, `2.1M`. */
-export function formatCount(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
-  return `${(n / 1_000_000).toFixed(1)}M`;
-}
-
-/** `1.2k→340 tokens`, or '' when neither side is known. */
+/** `1.2k→340 tokens`, or '' when neither side is known (event labels name the unit; the viewer's columns do not). */
 export function formatTokens(input: number | null | undefined, output: number | null | undefined): string {
-  if (input == null && output == null) return '';
-  return `${input == null ? '?' : formatCount(input)}→${output == null ? '?' : formatCount(output)} tokens`;
+  return displayTokens(input, output, 'tokens');
 }
 
 /** Joins label parts, skipping empty ones. */
