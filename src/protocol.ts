@@ -7,6 +7,7 @@
  * where k is the index of the malformed line. Node numbers are only meaningful for the `modelVersion` they
  * came with; lines (1-based) are stable across reloads and are what persisted state keeps.
  */
+import type { CheckMode } from './core/checks/types';
 import type { HashRef } from './core/model';
 import type {
   RowFilter,
@@ -324,7 +325,7 @@ export interface OpenExternalMessage {
 /** Runs the chain verification or the conformance checks on this file. */
 export interface RunChecksMessage {
   type: 'runChecks';
-  mode: 'verify' | 'check';
+  mode: CheckMode;
 }
 
 /** Asks what an id names (hover cards); answered with `idInfo`. */

@@ -3,6 +3,7 @@
  * short; src/protocol.ts re-exports everything here).
  */
 import type { EventCategory, EventStatus, FormatName, HashRef, IdMention, Severity } from './core/model';
+import type { CheckMode } from './core/checks/types';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared shapes
@@ -123,14 +124,14 @@ export interface FindingView {
   /** Node of the event on that line in the current model, or null. */
   node: number | null;
   /** `load` = found while reading (parse errors, dangling parents), else the check mode that found it. */
-  source: 'load' | 'verify' | 'check';
+  source: 'load' | CheckMode;
   /** Verification findings: what part of the integrity the rule speaks for (the Checks list groups by it). */
   cause?: 'chain' | 'sequence' | 'content' | 'structure';
 }
 
 /** The outcome of one check run, as the header and the Checks list show it. */
 export interface CheckSummary {
-  mode: 'verify' | 'check';
+  mode: CheckMode;
   ok: boolean;
   checked: number;
   errors: number;

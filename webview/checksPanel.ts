@@ -1,5 +1,6 @@
 /** The Checks list: loader diagnostics and verification/conformance findings; a click reveals the event. */
 import type { CheckSummary, FindingView } from '../src/protocol';
+import type { CheckMode } from '../src/core/checks/types';
 import { clear, el, icon, iconButton } from './dom';
 import { formatInt } from './format';
 import { checkShort } from './checkWords';
@@ -22,7 +23,7 @@ export class ChecksPanel {
   private readonly title = el('span', { class: 'checks-title', text: 'Checks' });
   private readonly groups = new Map<Source, { findings: FindingView[]; summary?: CheckSummary }>();
 
-  constructor(private readonly reveal: (line: number) => void, close: () => void, private readonly run: (mode: 'verify' | 'check') => void) {
+  constructor(private readonly reveal: (line: number) => void, close: () => void, private readonly run: (mode: CheckMode) => void) {
     this.element.hidden = true;
     this.element.append(
       el(

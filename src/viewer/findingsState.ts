@@ -4,6 +4,7 @@
  * detail pane. vscode-free.
  */
 import type { CheckResult } from '../core/checks/runChecks';
+import type { CheckMode } from '../core/checks/types';
 import type { TraceModel } from '../core/loadTrace';
 import type { Finding, Severity } from '../core/model';
 import type { CheckSummary, FindingView } from '../protocol';
@@ -12,7 +13,7 @@ import { formatModule } from '../core/formats';
 import { integrityOf } from './integritySummary';
 import { integrityKindOf } from '../core/checks/integrityKind';
 
-type Mode = 'verify' | 'check';
+type Mode = CheckMode;
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
 
 /** Findings by source, with a per-line worst severity for badges. */

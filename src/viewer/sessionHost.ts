@@ -1,5 +1,6 @@
 /** What a viewer session needs from its surroundings (VS Code, or a test's stub), and the actions it passes on. */
 import type { DigestAlgorithm } from '../core/model';
+import type { CheckMode } from '../core/checks/types';
 import type { BlobContentMessage, HostMessage, ViewerLayout, WebviewMessage } from '../protocol';
 
 /** What a session needs from its surroundings (VS Code, or a test's stub). */
@@ -8,7 +9,7 @@ export interface SessionHost {
   revealInTextEditor(line: number): void;
   copy(text: string): void;
   openExternal(url: string): void;
-  runChecks(mode: 'verify' | 'check'): void;
+  runChecks(mode: CheckMode): void;
   openAsText(): void;
   reload(ignoreSizeLimit: boolean): void;
   openBlob(digest: string, algorithm: DigestAlgorithm): void;

@@ -3,6 +3,7 @@
  * content, so its messages are treated as untrusted input (shape, types, bounds).
  */
 import { z } from 'zod';
+import { CHECK_MODES } from '../core/checks/types';
 import type { WebviewMessage } from '../protocol';
 
 const int = z.number().int();
@@ -47,7 +48,7 @@ const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('revealInTextEditor'), line }),
   z.object({ type: z.literal('copy'), text: z.string().max(64 << 20) }),
   z.object({ type: z.literal('openExternal'), url: z.string().max(8192) }),
-  z.object({ type: z.literal('runChecks'), mode: z.enum(['verify', 'check']) }),
+  z.object({ type: z.literal('runChecks'), mode: z.enum(CHECK_MODES) }),
   z.object({ type: z.literal('resolveId'), requestId: int, id: z.string().max(4096) }),
   z.object({ type: z.literal('requestBlob'), requestId: int, digest, algorithm }),
   z.object({ type: z.literal('openBlob'), digest, algorithm }),
@@ -55,10 +56,16 @@ const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openAsText') }),
 ]);
 
+/** True when A and B are assignable both ways: a message added, dropped or changed on one side only is false. */
+type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// Fails to compile when the schema and the WebviewMessage union drift apart, in either direction.
+const schemaMatchesProtocol: SameShape<z.infer<typeof schema>, WebviewMessage> = true;
+void schemaMatchesProtocol;
+
 /** The message if it is well-formed, else null (and the host ignores it). */
 export function parseWebviewMessage(raw: unknown): WebviewMessage | null {
   const r = schema.safeParse(raw);
-  return r.success ? (r.data as WebviewMessage) : null;
+  return r.success ? r.data : null;
 }
 
 /** True for links the host may hand to the browser: http and https only. */

@@ -5,6 +5,7 @@
  * and the webview tests' stub host both drive this class.
  */
 import type { CheckResult } from '../core/checks/runChecks';
+import type { CheckMode } from '../core/checks/types';
 import type { TraceModel } from '../core/loadTrace';
 import type { ErrorMessage, FileState, HostMessage, PersistedViewState, RowFilter, WebviewMessage } from '../protocol';
 import { NO_FILTER } from '../protocol';
@@ -100,7 +101,7 @@ export class ViewerSession {
   }
 
   /** Records and shows a verification or conformance result (badges, header, Checks list). */
-  setCheckResults(mode: 'verify' | 'check', result: CheckResult): void {
+  setCheckResults(mode: CheckMode, result: CheckResult): void {
     const summary = this.findings.setResult(mode, result);
     this.post({ type: 'checkResults', summary, findings: this.findings.resultOf(mode)!.findings });
     this.post({ type: 'loadFindings', findings: this.findings.loadFindings() });

@@ -1,5 +1,5 @@
 import { Finding } from '../model';
-import { RuleInfo, RuleModule } from './types';
+import { CheckMode, RuleInfo, RuleModule } from './types';
 
 /** Rules every format gets from reading and tree building (parse and tree findings of the loader). */
 export const GENERIC_RULES: RuleInfo[] = [
@@ -44,7 +44,7 @@ export const GENERIC_RULES: RuleInfo[] = [
  * The findings the loader made, mapped onto the generic rules. Format modules may supersede some of them
  * (see {@link RuleModule}), in which case the runner drops those.
  */
-export function loaderFindings(diagnostics: Finding[], mode: 'verify' | 'check'): Finding[] {
+export function loaderFindings(diagnostics: Finding[], mode: CheckMode): Finding[] {
   const verifyIds = new Set(GENERIC_RULES.filter((r) => r.mode === 'verify').map((r) => r.id));
   // Both modes report what the reader saw: a check of an unreadable line is as broken as its verification.
   return diagnostics.filter((d) => verifyIds.has(d.rule) && (mode === 'verify' || d.rule.startsWith('parse/') || d.rule.startsWith('tree/')));

@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { CheckResult } from '../../core/checks/runChecks';
+import type { CheckMode } from '../../core/checks/types';
 import { contentSizeHint, NotATraceError, probeFile } from '../../core/byteSource';
 import { notATraceMessage } from '../../core/detectFile';
 import { loadTrace, TraceModel } from '../../core/loadTrace';
@@ -18,7 +19,7 @@ export type DocumentEvent =
   | { type: 'model'; model: TraceModel; state: FileState; message: string | null }
   | { type: 'fileState'; state: FileState; message: string | null }
   | { type: 'error'; message: string; actions: ('reload' | 'openAsText' | 'openAnyway')[] }
-  | { type: 'checks'; mode: 'verify' | 'check'; result: CheckResult }
+  | { type: 'checks'; mode: CheckMode; result: CheckResult }
   | { type: 'clearChecks' };
 
 /** Why and how to (re)read the file. */
@@ -59,7 +60,7 @@ export class TraceDocument implements vscode.CustomDocument {
   /** The last failure or file state, replayed to panels that open after it happened. */
   lastProblem: Extract<DocumentEvent, { type: 'error' | 'fileState' }> | null = null;
   /** Latest check results, replayed to panels that open later. */
-  readonly checkResults = new Map<'verify' | 'check', CheckResult>();
+  readonly checkResults = new Map<CheckMode, CheckResult>();
   readonly onDidChange = this.emitter.event;
   /** A full model was loaded (first open, append, reload). */
   readonly onDidLoadModel = this.loadedEmitter.event;
@@ -257,7 +258,7 @@ export class TraceDocument implements vscode.CustomDocument {
   }
 
   /** Records check results and tells the panels. */
-  setCheckResults(mode: 'verify' | 'check', result: CheckResult): void {
+  setCheckResults(mode: CheckMode, result: CheckResult): void {
     this.checkResults.set(mode, result);
     this.emitter.fire({ type: 'checks', mode, result });
   }
