@@ -7,7 +7,7 @@
  * where k is the index of the malformed line. Node numbers are only meaningful for the `modelVersion` they
  * came with; lines (1-based) are stable across reloads and are what persisted state keeps.
  */
-import type { CheckMode } from './core/checks/types';
+import type { CheckMode } from './core/checks/checkMode';
 import type { HashRef } from './core/model';
 import type {
   RowFilter,

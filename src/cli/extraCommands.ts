@@ -1,4 +1,4 @@
-import type { CliCommand } from './main';
+import type { CliCommand } from './command';
 import { CHECK_HELP, makeCheckCommand, VERIFY_HELP } from './checkCommand';
 import { version } from '../../package.json';
 

@@ -3,14 +3,9 @@ import { UnreadableError, writeError } from './io';
 import { summaryCommand, SUMMARY_HELP } from './summaryCommand';
 import { treeCommand, TREE_HELP } from './treeCommand';
 import { CLI_COMMANDS_EXTRA } from './extraCommands';
+import type { CliCommand } from './command';
 
-/** A subcommand: its help text and its runner, which returns the exit code. */
-export interface CliCommand {
-  help: string;
-  /** One line for the command list. */
-  summary: string;
-  run(argv: string[]): Promise<number>;
-}
+export type { CliCommand } from './command';
 
 const COMMANDS: Record<string, CliCommand> = {
   summary: { help: SUMMARY_HELP, summary: 'format, events, runs, time span and totals of a trace', run: summaryCommand },

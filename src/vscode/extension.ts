@@ -1,15 +1,18 @@
 import * as vscode from 'vscode';
 import { registerBlobFeatures } from './blobs';
 import { registerCommands } from './commands';
-import { TraceModels } from './commands/traceModels';
+import { TraceModels } from './traceModels';
 import { registerTraceEditor } from './editor';
 import { registerIdProviders, registerTextGoToDefinition, takeRecentDefinition } from './language/idProviders';
 
 /** Wires the extension's editors, commands and providers. */
 export function activate(context: vscode.ExtensionContext): void {
   const viewers = registerTraceEditor(context);
-  const models = new TraceModels();
-  registerCommands(context, viewers, models);
+  // One model cache: the viewer's documents first, then the disk.
+  const models = new TraceModels(viewers);
+  const checks = registerCommands(context, viewers, models);
+  // The viewer's Verify and Check buttons call the checks directly.
+  viewers.setFeatures({ runChecks: (uri, mode) => checks.run(mode === 'verify' ? 'verifyChain' : 'checkConformance', uri) });
   registerIdProviders(context, models);
   registerTextGoToDefinition(context, models);
   // Ctrl+click in the text view of a trace file opens its default editor, the viewer: show the event there.

@@ -4,6 +4,7 @@
  * panels that record what they are sent. `installFakeVscode()` makes `require('vscode')` return it.
  */
 import Module from 'node:module';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 type Listener<T> = (e: T) => unknown;
@@ -23,15 +24,31 @@ export class EventEmitter<T> {
 }
 
 export class Uri {
-  private constructor(readonly scheme: string, readonly path: string, private readonly text?: string) {}
+  private constructor(
+    readonly scheme: string,
+    readonly path: string,
+    private readonly text?: string,
+    readonly authority = '',
+    readonly query = '',
+    readonly fragment = '',
+  ) {}
   static file(p: string): Uri {
     return new Uri('file', p);
   }
   static parse(s: string): Uri {
-    return new Uri(s.split(':')[0], s.replace(/^[a-z]+:\/\/[^/]*/, ''), s);
+    const m = /^([a-z][\w+.-]*):(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/i.exec(s);
+    if (!m) return new Uri(s.split(':')[0], s.replace(/^[a-z]+:\/\/[^/]*/, ''), s);
+    return new Uri(m[1], decodeURIComponent(m[3]), s, m[2] ?? '', m[4] ?? '', m[5] ?? '');
+  }
+  static from(c: { scheme: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
+    const text = `${c.scheme}://${c.authority ?? ''}${c.path ?? ''}${c.query ? `?${c.query}` : ''}${c.fragment ? `#${c.fragment}` : ''}`;
+    return new Uri(c.scheme, c.path ?? '', text, c.authority ?? '', c.query ?? '', c.fragment ?? '');
   }
   static joinPath(base: Uri, ...parts: string[]): Uri {
     return new Uri(base.scheme, join(base.path, ...parts));
+  }
+  with(c: { fragment?: string; query?: string }): Uri {
+    return Uri.from({ scheme: this.scheme, authority: this.authority, path: this.path, query: c.query ?? this.query, fragment: c.fragment ?? this.fragment });
   }
   get fsPath(): string {
     return this.path;
@@ -39,6 +56,44 @@ export class Uri {
   toString(): string {
     return this.text ?? `${this.scheme}://${this.path}`;
   }
+}
+
+export class Position {
+  constructor(readonly line: number, readonly character: number) {}
+}
+export class Selection extends Position {
+  readonly active: Position;
+  constructor(anchor: Position, active: Position) {
+    super(anchor.line, anchor.character);
+    this.active = active;
+  }
+}
+export class Location {
+  constructor(readonly uri: Uri, readonly range: Position) {}
+}
+export class MarkdownString {
+  value = '';
+  isTrusted = false;
+  supportHtml = false;
+  constructor(value?: string) {
+    this.value = value ?? '';
+  }
+  appendMarkdown(s: string): this {
+    this.value += s;
+    return this;
+  }
+}
+export class Hover {
+  constructor(readonly contents: MarkdownString, readonly range?: unknown) {}
+}
+export class DocumentLink {
+  tooltip?: string;
+  constructor(readonly range: Range, readonly target: Uri) {}
+}
+export class Diagnostic {
+  source?: string;
+  code?: unknown;
+  constructor(readonly range: Range, readonly message: string, readonly severity: number) {}
 }
 
 export class RelativePattern {
@@ -87,11 +142,51 @@ export const fake = {
   config: { maxFileSizeMB: 2048, liveUpdates: true, expandAllMaxEvents: 20000 } as Record<string, unknown>,
   messages: [] as string[],
   progress: [] as string[],
+  /** Language features by kind (hover, definition, references) as the extension registered them. */
+  language: new Map<string, unknown>(),
+  /** Diagnostics by collection name, then by URI string. */
+  diagnostics: new Map<string, Map<string, unknown[]>>(),
+  /** What the next quick pick answers, given its items (undefined = dismissed). */
+  pick: (items: unknown[]): unknown => items[0],
+  workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
+  uriHandlers: [] as { handleUri(u: Uri): unknown }[],
+};
+
+function diagnosticCollection(name: string) {
+  const byUri = new Map<string, unknown[]>();
+  fake.diagnostics.set(name, byUri);
+  return {
+    set: (u: Uri, d: unknown[]) => void byUri.set(u.toString(), d),
+    get: (u: Uri) => byUri.get(u.toString()),
+    delete: (u: Uri) => void byUri.delete(u.toString()),
+    dispose: () => void fake.diagnostics.delete(name),
+  };
+}
+
+const registerLanguage = (kind: string) => (_selector: unknown, provider: unknown) => {
+  fake.language.set(kind, provider);
+  return { dispose: () => fake.language.delete(kind) };
 };
 
 export const vscodeFake = {
   EventEmitter,
   Uri,
+  Position,
+  Selection,
+  Location,
+  MarkdownString,
+  Hover,
+  Diagnostic,
+  DocumentLink,
+  DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
+  TextEditorRevealType: { Default: 0, InCenter: 1, InCenterIfOutsideViewport: 2, AtTop: 3 },
+  languages: {
+    createDiagnosticCollection: diagnosticCollection,
+    registerHoverProvider: registerLanguage('hover'),
+    registerDefinitionProvider: registerLanguage('definition'),
+    registerReferenceProvider: registerLanguage('references'),
+    registerDocumentLinkProvider: registerLanguage('links'),
+  },
   RelativePattern,
   Range,
   TabInputText,
@@ -108,6 +203,19 @@ export const vscodeFake = {
     openTextDocument: async () => {
       throw new Error('no text documents in the fake');
     },
+    fs: {
+      stat: async (u: Uri) => {
+        const st = await stat(u.fsPath);
+        return { size: st.size, mtime: st.mtimeMs, ctime: st.ctimeMs, type: 1 };
+      },
+    },
+    get workspaceFolders() {
+      return fake.workspaceFolders;
+    },
+    getWorkspaceFolder: (u: Uri) => fake.workspaceFolders.find((f) => u.fsPath.startsWith(f.uri.fsPath + '/')),
+    asRelativePath: (u: Uri | string) => (typeof u === 'string' ? u : u.fsPath),
+    registerTextDocumentContentProvider: () => ({ dispose: () => undefined }),
+    onDidChangeConfiguration: () => ({ dispose: () => undefined }),
   },
   window: {
     registerCustomEditorProvider: (viewType: string, provider: unknown) => {
@@ -119,6 +227,12 @@ export const vscodeFake = {
       return task({ report: () => undefined }, { isCancellationRequested: false });
     },
     showInformationMessage: async (m: string) => void fake.messages.push(m),
+    showWarningMessage: async (m: string) => void fake.messages.push(m),
+    showQuickPick: async (items: unknown[]) => fake.pick(items),
+    registerUriHandler: (h: { handleUri(u: Uri): unknown }) => {
+      fake.uriHandlers.push(h);
+      return { dispose: () => undefined };
+    },
     showErrorMessage: async (m: string) => void fake.messages.push(m),
     showTextDocument: async () => undefined,
     tabGroups: { activeTabGroup: { activeTab: undefined } },
@@ -136,6 +250,7 @@ export const vscodeFake = {
     getCommands: async () => [...fake.commands.keys()],
   },
   env: {
+    uriScheme: 'vscode',
     clipboard: { writeText: async (t: string) => void fake.executed.push(['clipboard', t]) },
     openExternal: async (u: Uri) => void fake.executed.push(['openExternal', u.toString()]),
   },

@@ -156,8 +156,19 @@ describe('trace editor: registration, panels and the API for other features', ()
     assert.equal(await api.revealLine(Uri.file('/nowhere.jsonl') as never, 5), false);
     const rs = await until(() => sent.find((m) => m.type === 'rowsState' && m.reveal?.node === 4), 'reveal');
     assert.ok(rs);
+    // The viewer's buttons call the features directly (no command bus, no "not available" fallback).
+    const called: string[] = [];
+    api.setFeatures({
+      runChecks: async (u, mode) => void called.push(`${mode} ${u.toString()}`),
+      openBlob: async (u, digest, algorithm) => void called.push(`blob ${algorithm}:${digest} ${u.toString()}`),
+    });
+    const before = fake.executed.length;
     panel.fromWebview.fire({ type: 'runChecks', mode: 'verify' });
-    await until(() => (fake.messages.some((m) => /not available/.test(m)) ? true : undefined), 'a message when the command is missing');
+    panel.fromWebview.fire({ type: 'openBlob', digest: 'ab'.repeat(32), algorithm: 'sha256' });
+    await until(() => (called.length === 2 ? true : undefined), 'the check and blob features called');
+    assert.deepEqual(called, [`verify ${uri.toString()}`, `blob sha256:${'ab'.repeat(32)} ${uri.toString()}`]);
+    assert.deepEqual(fake.executed.slice(before), [], 'no command was run for the buttons');
+    assert.ok(!fake.messages.some((m) => /not available/.test(m)));
     panel.fromWebview.fire({ type: 'openExternal', url: 'javascript:alert(1)' });
     panel.fromWebview.fire({ type: 'openExternal', url: 'https://example.com/' });
     await until(() => (fake.executed.some((e) => e[0] === 'openExternal') ? true : undefined), 'open external');

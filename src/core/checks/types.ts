@@ -1,11 +1,10 @@
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import type { TraceModel } from '../traceModel';
 import { Finding, FormatName, Severity } from '../model';
+import type { CheckMode } from './checkMode';
 
-/** The check modes, for code that lists or validates them (the webview message schema). */
-export const CHECK_MODES = ['verify', 'check'] as const;
-/** Verification proves integrity (hashes, chains, sequence); conformance checks the runtime's rules. */
-export type CheckMode = (typeof CHECK_MODES)[number];
+export { CHECK_MODES } from './checkMode';
+export type { CheckMode } from './checkMode';
 
 /** A rule of the catalog: one stable id, its default severity and what it means. */
 export interface RuleInfo {

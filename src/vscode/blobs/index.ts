@@ -26,7 +26,10 @@ export function registerBlobFeatures(context: vscode.ExtensionContext, viewers: 
   const blobs = new TraceBlobs(blobSettings);
   const modelOf = (uri: vscode.Uri) => viewers.getOpenViewer(uri)?.model;
   const docs = new BlobDocumentProvider(blobs, modelOf);
-  viewers.setBlobResolver((uri, digest, algorithm) => blobs.answer(uri.fsPath, modelOf(uri), digest, algorithm));
+  viewers.setFeatures({
+    resolveBlob: (uri, digest, algorithm) => blobs.answer(uri.fsPath, modelOf(uri), digest, algorithm),
+    openBlob: (uri, digest, algorithm) => openBlob(blobs, docs, viewers, uri, digest, algorithm),
+  });
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(BLOB_SCHEME, docs),
     vscode.languages.registerDocumentLinkProvider(BLOB_LINK_SELECTOR, new BlobLinkProvider(blobs)),

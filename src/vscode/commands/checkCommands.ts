@@ -4,7 +4,7 @@ import { CheckMode } from '../../core/checks/types';
 import { expandTraceArgs } from '../../core/traceFiles';
 import { TraceViewerApi } from '../viewerApi';
 import { TraceProblems } from './problems';
-import { lineLengths, TraceModels } from './traceModels';
+import { lineLengths, TraceModels } from '../traceModels';
 import { IntegrityKind, integrityKindOf, integrityKindsOf } from '../../core/checks/integrityKind';
 
 /** What a verification's first error is, by cause: a missing blob is not a broken chain. */
@@ -62,7 +62,7 @@ export class CheckCommands {
   /** Runs one file quietly (used when a trace opens); errors become a message, never an exception. */
   async runOne(uri: vscode.Uri, mode: CheckMode, filter?: (rule: string) => boolean, isCancelled?: () => boolean): Promise<CheckResult | undefined> {
     try {
-      const model = (await this.viewers.loadedModel(uri)) ?? (await this.models.get(uri));
+      const model = await this.models.get(uri);
       const result = await runChecks(model, mode, { rules: ruleSettings(), isCancelled, ruleFilter: filter });
       if (result.cancelled) return undefined;
       this.problems.set(uri, mode, result, lineLengths(model));

@@ -1,22 +1,23 @@
 import * as vscode from 'vscode';
 import { checksSkippedMessage } from './checksSkipped';
+import { COMMANDS } from '../commandIds';
 import { TraceViewerApi } from '../viewerApi';
 import { CheckCommands } from './checkCommands';
 import { copyLinkToEvent, goToEvent, revealInViewer, TraceUriHandler } from './navigationCommands';
 import { TraceProblems } from './problems';
-import { TraceModels } from './traceModels';
+import { TraceModels } from '../traceModels';
 
 /** Registers verification, conformance and navigation commands, and the automatic check on open. */
 export function registerCommands(context: vscode.ExtensionContext, viewers: TraceViewerApi, models: TraceModels): CheckCommands {
   const problems = new TraceProblems(context.extensionUri);
   const checks = new CheckCommands(models, problems, viewers);
   const reg = (id: string, f: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, f));
-  reg('agentTrace.verifyChain', (uri?: vscode.Uri, uris?: vscode.Uri[]) => checks.run('verifyChain', asUri(uri), uris));
-  reg('agentTrace.checkConformance', (uri?: vscode.Uri, uris?: vscode.Uri[]) => checks.run('checkConformance', asUri(uri), uris));
-  reg('agentTrace.verifyBlobs', (uri?: vscode.Uri, uris?: vscode.Uri[]) => checks.run('verifyBlobs', asUri(uri), uris));
-  reg('agentTrace.goToEvent', (uri?: vscode.Uri) => goToEvent(models, viewers, asUri(uri)));
-  reg('agentTrace.copyLinkToEvent', (uri?: vscode.Uri, line?: number) => copyLinkToEvent(context.extension.id, viewers, asUri(uri), typeof line === 'number' ? line : undefined));
-  reg('agentTrace.revealInViewer', () => revealInViewer(viewers));
+  reg(COMMANDS.verifyChain, (uri?: vscode.Uri, uris?: vscode.Uri[]) => checks.run('verifyChain', asUri(uri), uris));
+  reg(COMMANDS.checkConformance, (uri?: vscode.Uri, uris?: vscode.Uri[]) => checks.run('checkConformance', asUri(uri), uris));
+  reg(COMMANDS.verifyBlobs, (uri?: vscode.Uri, uris?: vscode.Uri[]) => checks.run('verifyBlobs', asUri(uri), uris));
+  reg(COMMANDS.goToEvent, (uri?: vscode.Uri) => goToEvent(models, viewers, asUri(uri)));
+  reg(COMMANDS.copyLinkToEvent, (uri?: vscode.Uri, line?: number) => copyLinkToEvent(context.extension.id, viewers, asUri(uri), typeof line === 'number' ? line : undefined));
+  reg(COMMANDS.revealInViewer, () => revealInViewer(viewers));
   context.subscriptions.push(problems, vscode.window.registerUriHandler(new TraceUriHandler(viewers)));
 
   // Files that change on disk are read again on next use.

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { TraceViewerApi } from '../viewerApi';
 import { VIEW_TYPE } from '../../protocol';
-import { TraceModels } from './traceModels';
+import { TraceModels } from '../traceModels';
 
 /** Largest number of events offered in the Go to Event quick pick at once. */
 const MAX_PICKS = 50_000;

@@ -7,12 +7,13 @@ import type { CheckResult } from '../../core/checks/runChecks';
 import type { CheckMode } from '../../core/checks/types';
 import type { TraceModel } from '../../core/loadTrace';
 import { VIEW_TYPE, VIEW_TYPE_ANY_JSONL } from '../../protocol';
+import { COMMANDS } from '../commandIds';
 import type { TraceViewerApi } from '../viewerApi';
 import { TraceDocument } from './traceDocument';
-import { BlobResolver, TraceViewer } from './traceViewer';
+import { BlobResolver, TraceViewer, ViewerFeatures } from './traceViewer';
 
-export { CHECK_COMMANDS, OPEN_BLOB_COMMAND } from './traceViewer';
-export type { BlobResolver } from './traceViewer';
+export { OPEN_BLOB_COMMAND } from './traceViewer';
+export type { BlobResolver, ViewerFeatures } from './traceViewer';
 
 /** One open trace in the viewer (all its panels), as other features see it. */
 export interface TraceViewerHandle {
@@ -40,6 +41,8 @@ export interface TraceEditorApi extends TraceViewerApi {
   readonly onDidOpenViewer: vscode.Event<TraceViewerHandle>;
   /** Plugs in the blob resolver used by the Content tab. */
   setBlobResolver(resolver: BlobResolver): void;
+  /** Plugs in what the viewer's buttons call (checks, Open Blob); merged with what was set before. */
+  setFeatures(features: Partial<ViewerFeatures>): void;
 }
 
 /** Context key set while a viewer panel is active (for keybindings and menus). */
@@ -78,7 +81,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
   const openEmitter = new vscode.EventEmitter<TraceViewerHandle>();
   const loadedEmitter = new vscode.EventEmitter<vscode.Uri>();
   let active: Handle | undefined;
-  let blobResolver: BlobResolver | undefined;
+  let features: Partial<ViewerFeatures> = {};
   const setActive = (h: Handle | undefined) => {
     if (h === active) return;
     active = h;
@@ -110,7 +113,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     async resolveCustomEditor(doc, panel) {
       const h = handles.get(doc.uri.toString());
       if (!h) return;
-      const viewer = new TraceViewer(doc, panel, context.extensionUri, () => blobResolver, settings().expandAllMaxEvents, context.workspaceState);
+      const viewer = new TraceViewer(doc, panel, context.extensionUri, () => features, settings().expandAllMaxEvents, context.workspaceState);
       h.viewers.unshift(viewer);
       const track = () => {
         if (panel.active) {
@@ -136,9 +139,9 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     loadedEmitter,
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, { supportsMultipleEditorsPerDocument: true }),
     vscode.window.registerCustomEditorProvider(VIEW_TYPE_ANY_JSONL, provider, { supportsMultipleEditorsPerDocument: true }),
-    vscode.commands.registerCommand('agentTrace.openInViewer', (uri?: vscode.Uri) => openWith(uri ?? activeResource(), VIEW_TYPE)),
-    vscode.commands.registerCommand('agentTrace.openAsText', (uri?: vscode.Uri) => openWith(uri ?? active?.uri ?? activeResource(), 'default')),
-    vscode.commands.registerCommand('agentTrace.find', () => active?.focusFind()),
+    vscode.commands.registerCommand(COMMANDS.openInViewer, (uri?: vscode.Uri) => openWith(uri ?? activeResource(), VIEW_TYPE)),
+    vscode.commands.registerCommand(COMMANDS.openAsText, (uri?: vscode.Uri) => openWith(uri ?? active?.uri ?? activeResource(), 'default')),
+    vscode.commands.registerCommand(COMMANDS.find, () => active?.focusFind()),
   );
 
   return {
@@ -148,7 +151,8 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     },
     onDidChangeActiveViewer: activeEmitter.event,
     onDidOpenViewer: openEmitter.event,
-    setBlobResolver: (r) => (blobResolver = r),
+    setBlobResolver: (resolveBlob) => (features = { ...features, resolveBlob }),
+    setFeatures: (f) => (features = { ...features, ...f }),
     activeUri: () => active?.uri,
     loadedModel: async (uri) => {
       const h = handles.get(uri.toString());

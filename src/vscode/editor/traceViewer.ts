@@ -4,8 +4,10 @@
  * VS Code actions (text editor, clipboard, browser, commands).
  */
 import * as vscode from 'vscode';
+import type { CheckMode } from '../../core/checks/types';
 import type { DigestAlgorithm } from '../../core/model';
 import type { BlobContentMessage, ViewerLayout } from '../../protocol';
+import { COMMANDS } from '../commandIds';
 import type { DocumentEvent, TraceDocument } from './traceDocument';
 import { isSafeExternalUrl, parseWebviewMessage } from '../../viewer/validateMessage';
 import { SessionHost, ViewerSession } from '../../viewer/viewerSession';
@@ -14,13 +16,24 @@ import { renderViewerHtml } from '../../viewer/webviewHtml';
 /** workspaceState key of the viewer's pane sizes. */
 const LAYOUT_KEY = 'agentTrace.viewerLayout';
 
-/** Commands the viewer's buttons run (registered by the verification and conformance features). */
-export const CHECK_COMMANDS = { verify: 'agentTrace.verifyChain', check: 'agentTrace.checkConformance' } as const;
-/** Command that opens a blob read-only (registered by the blob feature). */
-export const OPEN_BLOB_COMMAND = 'agentTrace.openBlob';
+/** Command that opens a blob read-only (registered by the blob feature; blob links in the text use it). */
+export const OPEN_BLOB_COMMAND = COMMANDS.openBlob;
 
 /** Resolves a content blob of a trace (set by the blob feature). */
 export type BlobResolver = (traceUri: vscode.Uri, digest: string, algorithm: DigestAlgorithm) => Promise<Omit<BlobContentMessage, 'type' | 'requestId'>>;
+
+/**
+ * What the viewer's own buttons do, plugged in by the features that own them when the extension activates:
+ * the viewer calls them directly, not through the command bus (they ship in the same bundle).
+ */
+export interface ViewerFeatures {
+  /** Verify / Check buttons: runs the checks on the trace, with progress and the Problems panel. */
+  runChecks(traceUri: vscode.Uri, mode: CheckMode): Promise<unknown>;
+  /** Opens a content blob of the trace read-only. */
+  openBlob(traceUri: vscode.Uri, digest: string, algorithm: DigestAlgorithm): Promise<void>;
+  /** The Content tab's blob previews. */
+  resolveBlob: BlobResolver;
+}
 
 /** See the file comment. */
 export class TraceViewer implements vscode.Disposable {
@@ -31,7 +44,7 @@ export class TraceViewer implements vscode.Disposable {
     readonly document: TraceDocument,
     readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
-    blobResolver: () => BlobResolver | undefined,
+    features: () => Partial<ViewerFeatures>,
     expandAllMaxEvents: number,
     private readonly layoutStore?: vscode.Memento,
   ) {
@@ -39,7 +52,7 @@ export class TraceViewer implements vscode.Disposable {
     const media = vscode.Uri.joinPath(extensionUri, 'media');
     const webview = panel.webview;
     webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media] };
-    this.session = new ViewerSession(this.sessionHost(blobResolver), { expandAllMaxEvents });
+    this.session = new ViewerSession(this.sessionHost(features), { expandAllMaxEvents });
     this.disposables.push(
       webview.onDidReceiveMessage((raw) => {
         const msg = parseWebviewMessage(raw);
@@ -86,7 +99,7 @@ export class TraceViewer implements vscode.Disposable {
     }
   }
 
-  private sessionHost(blobResolver: () => BlobResolver | undefined): SessionHost {
+  private sessionHost(features: () => Partial<ViewerFeatures>): SessionHost {
     const uri = this.document.uri;
     return {
       post: (m) => void this.panel.webview.postMessage(m),
@@ -95,18 +108,19 @@ export class TraceViewer implements vscode.Disposable {
       openExternal: (url) => {
         if (isSafeExternalUrl(url)) void vscode.env.openExternal(vscode.Uri.parse(url));
       },
-      runChecks: (mode) => void runCommand(CHECK_COMMANDS[mode], 'Checks are not available in this version.', uri),
+      runChecks: (mode) => void features().runChecks?.(uri, mode),
       openAsText: () => void vscode.commands.executeCommand('vscode.openWith', uri, 'default'),
       reload: (ignoreSizeLimit) => void this.document.load({ ignoreSizeLimit, message: 'Reloaded from disk.' }),
-      openBlob: (digest, algorithm) => void runCommand(OPEN_BLOB_COMMAND, 'Opening blobs is not available in this version.', uri, digest, algorithm),
+      openBlob: (digest, algorithm) => void features().openBlob?.(uri, digest, algorithm),
       // Pane sizes per workspace: a new viewer starts from the last ones used.
       layout: this.layoutStore && {
         get: () => this.layoutStore!.get<ViewerLayout>(LAYOUT_KEY) ?? null,
         set: (layout) => void this.layoutStore!.update(LAYOUT_KEY, layout),
       },
       resolveBlob: (digest, algorithm) => {
-        const r = blobResolver();
-        return r ? r(uri, digest, algorithm) : Promise.resolve({ digest, state: 'unresolved', preview: null, bytes: null, message: 'Blob resolution is not available in this version.' });
+        const r = features().resolveBlob;
+        // Only before activation has wired the blob feature (a panel restored very early).
+        return r ? r(uri, digest, algorithm) : Promise.resolve({ digest, state: 'unresolved', preview: null, bytes: null, message: 'Blobs are not ready yet: try again in a moment.' });
       },
     };
   }
@@ -129,15 +143,6 @@ export async function revealInTextEditor(uri: vscode.Uri, line: number): Promise
   } catch (err) {
     void vscode.window.showErrorMessage(`Cannot open the trace as text (VS Code opens files up to about 50 MB in its text editor): ${err instanceof Error ? err.message : String(err)}`);
   }
-}
-
-async function runCommand(id: string, missing: string, ...args: unknown[]): Promise<void> {
-  const all = await vscode.commands.getCommands(true);
-  if (!all.includes(id)) {
-    void vscode.window.showInformationMessage(missing);
-    return;
-  }
-  await vscode.commands.executeCommand(id, ...args);
 }
 
 function assertNever(x: never): never {

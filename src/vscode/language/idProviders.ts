@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isIdKey, stringTokenAt } from '../../core/navigation';
-import { TraceModels } from '../commands/traceModels';
+import { COMMANDS } from '../commandIds';
+import { TraceModels } from '../traceModels';
 import { eventCardMarkdown } from '../../viewer/hoverCard';
 import { idMentionColumns } from './mentionColumns';
 
@@ -110,7 +111,7 @@ export function registerIdProviders(context: vscode.ExtensionContext, models: Tr
  */
 export function registerTextGoToDefinition(context: vscode.ExtensionContext, models: TraceModels): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('agentTrace.goToDefinitionInText', async () => {
+    vscode.commands.registerCommand(COMMANDS.goToDefinitionInText, async () => {
       const ed = vscode.window.activeTextEditor;
       if (!ed) return;
       const r = await resolveToken(models, ed.document, ed.selection.active).catch(() => undefined);

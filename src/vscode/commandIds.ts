@@ -1,0 +1,21 @@
+/**
+ * Every command the extension contributes, by what it does. Registration, the viewer's buttons, command
+ * links and the package.json test all use these names, so an id is written once. No `vscode` import: the
+ * unit test reads this list in plain Node.
+ */
+export const COMMANDS = {
+  openInViewer: 'agentTrace.openInViewer',
+  openAsText: 'agentTrace.openAsText',
+  find: 'agentTrace.find',
+  verifyChain: 'agentTrace.verifyChain',
+  checkConformance: 'agentTrace.checkConformance',
+  verifyBlobs: 'agentTrace.verifyBlobs',
+  openBlob: 'agentTrace.openBlob',
+  goToEvent: 'agentTrace.goToEvent',
+  copyLinkToEvent: 'agentTrace.copyLinkToEvent',
+  revealInViewer: 'agentTrace.revealInViewer',
+  goToDefinitionInText: 'agentTrace.goToDefinitionInText',
+} as const;
+
+/** One command id. */
+export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];

@@ -1,0 +1,123 @@
+// The one model cache: a trace open in the viewer is answered from the viewer's model by hovers,
+// definitions, references and Go to Event (the file is not read again); other files are read once.
+import { strict as assert } from 'node:assert';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fake, FakePanel, installFakeVscode, Position, Uri } from '../helpers/fakeVscode';
+import { tempDir } from '../helpers/tmp';
+
+installFakeVscode();
+/* eslint-disable @typescript-eslint/no-require-imports */
+const fsp = require('node:fs/promises') as Record<string, unknown>;
+const { activate } = require('../../src/vscode/extension') as typeof import('../../src/vscode/extension');
+const { COMMANDS } = require('../../src/vscode/commandIds') as typeof import('../../src/vscode/commandIds');
+type HostMessage = import('../../src/protocol').HostMessage;
+
+const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
+
+/**
+ * Files the core's loader (loadTrace) opened or read since the spy was installed: the stack tells a load
+ * from the viewer re-reading one line for the detail pane, which is how it is meant to work.
+ */
+const loads: string[] = [];
+for (const name of ['open', 'readFile']) {
+  const real = fsp[name] as (p: unknown, ...rest: unknown[]) => unknown;
+  fsp[name] = (p: unknown, ...rest: unknown[]) => {
+    if (/\bloadTrace\b/.test(new Error().stack ?? '')) loads.push(String(p));
+    return real(p, ...rest);
+  };
+}
+const loadsOf = (file: string) => loads.filter((p) => p === file).length;
+
+/** A text document of the fake: just what the language features use. */
+function textDoc(file: string) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  return { uri: Uri.file(file), lineCount: lines.length, lineAt: (n: number) => ({ text: lines[n] }) };
+}
+
+/** The position of the `i1` in line 4's `"parent_id":"i1"` (0-based line 3). */
+function parentIdPosition(file: string): Position {
+  const line = readFileSync(file, 'utf8').split('\n')[3];
+  return new Position(3, line.indexOf('"parent_id":"i1"') + '"parent_id":"'.length + 1);
+}
+
+async function until<T>(f: () => T | undefined, what: string, ms = 5000): Promise<T> {
+  for (let t = 0; t < ms; t += 20) {
+    const v = f();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+interface Features {
+  hover: { provideHover(d: unknown, p: unknown): Promise<{ contents: { value: string } } | undefined> };
+  definition: { provideDefinition(d: unknown, p: unknown): Promise<{ range: Position } | undefined> };
+  references: { provideReferences(d: unknown, p: unknown): Promise<unknown[] | undefined> };
+}
+
+describe('one model cache for the viewer and the language features', () => {
+  const context = { subscriptions: [] as { dispose(): void }[], extensionUri: Uri.file(resolve('.')), extension: { id: 'agent-trace-viewer.agent-trace-viewer' } };
+  let features: Features;
+
+  before(() => {
+    fake.config.checkOnOpen = false;
+    activate(context as never);
+    features = { hover: fake.language.get('hover'), definition: fake.language.get('definition'), references: fake.language.get('references') } as Features;
+  });
+  after(() => {
+    for (const d of context.subscriptions) d.dispose();
+    delete fake.config.checkOnOpen;
+  });
+
+  it('activation registers exactly the commands of COMMANDS', () => {
+    for (const id of Object.values(COMMANDS)) assert.ok(fake.commands.has(id), `${id} is registered`);
+    assert.deepEqual([...fake.commands.keys()].filter((k) => k.startsWith('agentTrace.')).sort(), Object.values(COMMANDS).sort());
+  });
+
+  it('a hover, a definition, references and Go to Event on a trace open in the viewer load nothing', async () => {
+    const file = join(tempDir(), 'open.trace.jsonl');
+    copyFileSync(SAMPLE, file);
+    const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
+    const doc = (await provider.openCustomDocument(Uri.file(file) as never, {} as never, {} as never)) as import('../../src/vscode/editor/traceDocument').TraceDocument;
+    const panel = new FakePanel();
+    await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
+    await doc.whenLoaded();
+    assert.ok(loadsOf(file) >= 1, 'the viewer loaded the file');
+    const before = loadsOf(file);
+
+    const text = textDoc(file);
+    const pos = parentIdPosition(file);
+    const hover = await features.hover.provideHover(text, pos);
+    assert.match(hover!.contents.value, /inference/, 'the hover names the parent event');
+    const def = await features.definition.provideDefinition(text, pos);
+    assert.equal(def!.range.line, 2, 'the definition is line 3 (0-based 2)');
+    const refs = await features.references.provideReferences(text, pos);
+    assert.equal(refs!.length, 2, 'i1 is defined on line 3 and mentioned on line 4');
+    panel.fromWebview.fire({ type: 'ready', state: null });
+    const sent = panel.sent as HostMessage[];
+    await until(() => sent.find((m) => m.type === 'init'), 'the viewer is ready');
+    fake.pick = (items) => (items as { line: number }[]).find((i) => i.line === 5);
+    await fake.commands.get(COMMANDS.goToEvent)!(Uri.file(file));
+    await until(() => sent.find((m) => m.type === 'rowsState' && m.reveal?.node === 4), 'Go to Event revealed line 5 in the viewer');
+
+    assert.equal(loadsOf(file), before, 'no feature loaded the trace again');
+    panel.disposed.fire();
+    doc.dispose();
+  });
+
+  it('a trace not open in the viewer is loaded once for hover, definition and Go to Event together', async () => {
+    const file = join(tempDir(), 'closed.trace.jsonl');
+    copyFileSync(SAMPLE, file);
+    const text = textDoc(file);
+    const pos = parentIdPosition(file);
+    assert.equal(loadsOf(file), 0);
+    assert.match((await features.hover.provideHover(text, pos))!.contents.value, /inference/);
+    const once = loadsOf(file);
+    assert.ok(once >= 1, 'the hover loaded the file');
+    assert.equal((await features.definition.provideDefinition(text, pos))!.range.line, 2);
+    fake.pick = () => undefined;
+    await fake.commands.get(COMMANDS.goToEvent)!(Uri.file(file));
+    assert.equal(loadsOf(file), once, 'definition and Go to Event reused the first load');
+  });
+});
