@@ -9,6 +9,7 @@ installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { TraceDocument } = require('../../src/vscode/editor/traceDocument') as typeof import('../../src/vscode/editor/traceDocument');
 const { registerTraceEditor } = require('../../src/vscode/editor/index') as typeof import('../../src/vscode/editor/index');
+const { TraceViewer } = require('../../src/vscode/editor/traceViewer') as typeof import('../../src/vscode/editor/traceViewer');
 type DocumentEvent = import('../../src/vscode/editor/traceDocument').DocumentEvent;
 type HostMessage = import('../../src/protocol').HostMessage;
 
@@ -109,6 +110,37 @@ describe('trace document: loading and following the file', () => {
     assert.equal(models[1].state, 'ready');
     assert.ok(a.events.some((e) => e.type === 'progress'), 'progress is reported');
     a.doc.dispose();
+  });
+
+  it('a panel resolved after the quick first look shows its rows at once, before the full read ends', async () => {
+    const file = join(tempDir(), 'big-late-panel.jsonl');
+    const line = JSON.stringify({ type: 'step', id: 'x', pad: 'p'.repeat(400) }) + '\n';
+    writeFileSync(file, line.repeat(Math.ceil((9 << 20) / line.length)));
+    const { doc } = openDoc(file);
+    let lateViewer: InstanceType<typeof TraceViewer> | undefined;
+    let laterViewer: InstanceType<typeof TraceViewer> | undefined;
+    let fullDone = false;
+    const newViewer = () => new TraceViewer(doc, new FakePanel() as never, Uri.file(resolve('.')) as never, () => ({}), 20_000);
+    // One panel is resolved inside the quick look's event, one just after it: the full read is still running.
+    doc.onDidChange((e) => {
+      if (e.type !== 'model' || e.state !== 'loading' || lateViewer) return;
+      lateViewer = newViewer();
+      queueMicrotask(() => (laterViewer = newViewer()));
+    });
+    const loaded = doc.load().then(() => (fullDone = true));
+    await until(() => laterViewer, 'the quick look');
+    assert.equal(fullDone, false);
+    for (const v of [lateViewer!, laterViewer!]) {
+      const quick = v.session.current;
+      assert.ok(quick && quick.partial, 'the panel shows the quick look');
+      assert.ok(quick.events.size > 1000 && quick.bytesIndexed <= 3 << 20, `${quick.events.size} events from the first megabytes`);
+    }
+    await loaded;
+    assert.ok(doc.model && !doc.model.partial);
+    for (const v of [lateViewer!, laterViewer!]) assert.equal(v.session.current, doc.model, 'then the full model replaces it');
+    lateViewer!.dispose();
+    laterViewer!.dispose();
+    doc.dispose();
   });
 });
 

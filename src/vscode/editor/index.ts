@@ -55,7 +55,7 @@ class Handle implements TraceViewerHandle {
     return this.doc.uri;
   }
   get model(): TraceModel | undefined {
-    return this.doc.model;
+    return this.doc.shown?.model ?? this.doc.model;
   }
   get onDidLoadModel(): vscode.Event<TraceModel> {
     return this.doc.onDidLoadModel;

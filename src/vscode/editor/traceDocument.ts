@@ -44,6 +44,8 @@ const PROGRESS_MS = 100;
 /** See the file comment. */
 export class TraceDocument implements vscode.CustomDocument {
   private modelValue: TraceModel | undefined;
+  /** What panels show now: the last model event (a quick partial look, or the complete model), replayed to panels that open later. */
+  private shownValue: Extract<DocumentEvent, { type: 'model' }> | null = null;
   private readonly emitter = new vscode.EventEmitter<DocumentEvent>();
   private readonly loadedEmitter = new vscode.EventEmitter<TraceModel>();
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
@@ -70,8 +72,16 @@ export class TraceDocument implements vscode.CustomDocument {
   get path(): string {
     return this.uri.fsPath;
   }
+  /** The last complete model (undefined until the first full read ends). */
   get model(): TraceModel | undefined {
     return this.modelValue;
+  }
+  /**
+   * The model on screen with its banner state: the quick first look of a large file while the full read
+   * runs, then the complete model. A panel resolved after the quick look starts from it, whatever the timing.
+   */
+  get shown(): Extract<DocumentEvent, { type: 'model' }> | null {
+    return this.shownValue;
   }
 
   /** Resolves with the first complete model (or undefined when loading failed). */
@@ -139,7 +149,9 @@ export class TraceDocument implements vscode.CustomDocument {
   private async quickLook(run: number): Promise<void> {
     try {
       const partial = await loadTrace(this.path, { stopAfterBytes: QUICK_LOOK_BYTES });
-      if (run === this.loadRun && !this.modelValue) this.emitter.fire({ type: 'model', model: partial, state: 'loading', message: 'Showing the start of the file while the rest is indexed…' });
+      if (run !== this.loadRun || this.modelValue) return;
+      this.shownValue = { type: 'model', model: partial, state: 'loading', message: 'Showing the start of the file while the rest is indexed…' };
+      this.emitter.fire(this.shownValue);
     } catch {
       // the full read reports errors
     }
@@ -177,7 +189,8 @@ export class TraceDocument implements vscode.CustomDocument {
     this.modelValue = model;
     this.lastProblem = null;
     this.deleted = false;
-    this.emitter.fire({ type: 'model', model, state, message });
+    this.shownValue = { type: 'model', model, state, message };
+    this.emitter.fire(this.shownValue);
     if (!isPartial(model)) {
       this.loadedEmitter.fire(model);
       for (const w of this.waiters.splice(0)) w(model);

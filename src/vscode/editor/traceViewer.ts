@@ -69,7 +69,10 @@ export class TraceViewer implements vscode.Disposable {
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
       codiconUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
     });
-    if (document.model) this.session.setModel(document.model);
+    // The quick first look counts too: a panel resolved after it must not wait for the full read. A complete
+    // model opens as ready (a later panel has seen no append or rewrite to announce).
+    const shown = document.shown;
+    if (shown) this.session.setModel(shown.model, shown.state === 'loading' ? 'loading' : 'ready', shown.state === 'loading' ? shown.message : null);
     if (document.lastProblem) this.onDocument(document.lastProblem);
     for (const [mode, result] of document.checkResults) this.session.setCheckResults(mode, result);
   }
