@@ -142,6 +142,11 @@ export interface CheckSummary {
   cancelled: boolean;
   /** For verification: what it proves for this format and what it cannot (plain text). */
   scope?: string;
+  /**
+   * The trace grew after this check ran (live tail): its counts are of the events it saw, not of the trace
+   * as shown, until the check runs again.
+   */
+  stale?: boolean;
   /** For verification: the result by cause (chain, sequence, blobs, lines and links). */
   integrity?: IntegrityView;
 }

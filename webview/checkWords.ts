@@ -17,6 +17,7 @@ export interface CheckWords {
 
 /** The chips of one check result. */
 export function checkChips(s: CheckSummary): CheckWords[] {
+  if (s.stale) return [staleChip(s)];
   const cancelled = s.cancelled ? ' (cancelled)' : '';
   if (s.mode === 'check') return [conformanceChip(s, cancelled)];
   const v = s.integrity;
@@ -35,6 +36,12 @@ export function checkChips(s: CheckSummary): CheckWords[] {
   out.push(partChip(v.structure, `lines and links intact: ${plural(s.checked, 'event')}`, (at) => `lines and links: ${plural(v.structure.errors || v.structure.warnings, v.structure.errors ? 'error' : 'warning')} from line ${at}`, 'Lines parse, ids are unique and parent links resolve.'));
   if (cancelled) for (const c of out) c.text += cancelled;
   return out;
+}
+
+/** A result that predates an append (live tail): its counts are not the trace's, so none is shown as current. */
+function staleChip(s: CheckSummary): CheckWords {
+  const what = s.mode === 'verify' ? 'verification' : 'conformance';
+  return { text: `${what}: outdated (${plural(s.checked, 'event')} checked, the trace grew)`, cls: 'warn', iconName: 'history', line: null, title: 'The trace grew after this check ran. Traces checked on open are checked again; run the check to update the others.' };
 }
 
 /** The Checks list's one-line summary of a result (its group title names the mode). */

@@ -39,6 +39,12 @@ export class FindingsState {
     return summary;
   }
 
+  /** Marks every result outdated (events were appended after the checks ran); the modes marked are returned. */
+  markStale(): Mode[] {
+    for (const r of this.results.values()) r.summary = { ...r.summary, stale: true };
+    return [...this.results.keys()];
+  }
+
   /** Forgets check results (the file was rewritten, so their lines no longer mean the same thing). */
   clearResults(): void {
     this.results.clear();

@@ -116,6 +116,14 @@ export class ViewerSession {
     this.post({ type: 'checksSkipped', message });
   }
 
+  /** Says the check results are outdated (the trace grew since they ran) until new ones arrive. */
+  markChecksStale(): void {
+    for (const mode of this.findings.markStale()) {
+      const r = this.findings.resultOf(mode)!;
+      this.post({ type: 'checkResults', summary: r.summary, findings: r.findings });
+    }
+  }
+
   /** Forgets check results (after a rewrite their lines mean something else). */
   clearCheckResults(): void {
     this.findings.clearResults();

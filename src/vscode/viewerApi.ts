@@ -20,4 +20,6 @@ export interface TraceViewerApi {
   onDidOpenTrace: vscode.Event<vscode.Uri>;
   /** Tells the viewers of `uri` that checks were not run on open, and why. */
   showChecksSkipped?(uri: vscode.Uri, message: string): void;
+  /** Fires when a viewer took in events appended to its trace (live tail): earlier check results are outdated. */
+  onDidAppend: vscode.Event<vscode.Uri>;
 }

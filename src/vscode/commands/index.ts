@@ -4,6 +4,7 @@ import { COMMANDS } from '../commandIds';
 import { TraceViewerApi } from '../viewerApi';
 import { CheckCommands } from './checkCommands';
 import { copyLinkToEvent, goToEvent, revealInViewer, TraceUriHandler } from './navigationCommands';
+import { autoChecks, recheckOnAppend } from './liveChecks';
 import { TraceProblems } from './problems';
 import { TraceModels } from '../traceModels';
 
@@ -30,13 +31,13 @@ export function registerCommands(context: vscode.ExtensionContext, viewers: Trac
     viewers.onDidOpenTrace((uri) => {
       const cfg = vscode.workspace.getConfiguration('agentTrace');
       if (!cfg.get<boolean>('checkOnOpen', true) || uri.scheme !== 'file') return;
-      const maxMB = cfg.get<number>('checkOnOpenMaxMB', 50);
       void vscode.workspace.fs.stat(uri).then(async (st) => {
-        if (st.size > maxMB * 1024 * 1024) return viewers.showChecksSkipped?.(uri, checksSkippedMessage(st.size, maxMB));
+        if (!autoChecks(st.size)) return viewers.showChecksSkipped?.(uri, checksSkippedMessage(st.size, cfg.get<number>('checkOnOpenMaxMB', 50)));
         await checks.runOne(uri, 'verify');
         await checks.runOne(uri, 'check');
       });
     }),
+    recheckOnAppend(viewers, checks, problems),
   );
   return checks;
 }

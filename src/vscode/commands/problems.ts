@@ -10,6 +10,16 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   info: vscode.DiagnosticSeverity.Information,
 };
 
+/** Appended to findings of a check that ran before the trace grew. */
+export const STALE_NOTE = ' (outdated: the trace grew after this check; run it again)';
+
+function withMessage(d: vscode.Diagnostic, message: string): vscode.Diagnostic {
+  const n = new vscode.Diagnostic(d.range, message, d.severity);
+  n.source = d.source;
+  n.code = d.code;
+  return n;
+}
+
 /** The Problems panel entries of verification and conformance, one collection each so one never clears the other. */
 export class TraceProblems implements vscode.Disposable {
   private readonly collections: Record<CheckMode, vscode.DiagnosticCollection>;
@@ -35,6 +45,18 @@ export class TraceProblems implements vscode.Disposable {
       return d;
     });
     this.collections[mode].set(uri, diagnostics);
+  }
+
+  /**
+   * Says in every diagnostic of a file that it predates the last append (the checks were not run again,
+   * e.g. the trace is over the check-on-open size): the cause stays first, the note comes after.
+   */
+  markStale(uri: vscode.Uri): void {
+    for (const c of Object.values(this.collections)) {
+      const old = c.get(uri);
+      if (!old || old.length === 0) continue;
+      c.set(uri, old.map((d) => (d.message.endsWith(STALE_NOTE) ? d : withMessage(d, `${d.message}${STALE_NOTE}`))));
+    }
   }
 
   /** Diagnostics currently shown for a file (both modes). */

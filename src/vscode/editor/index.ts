@@ -80,6 +80,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
   const activeEmitter = new vscode.EventEmitter<TraceViewerHandle | undefined>();
   const openEmitter = new vscode.EventEmitter<TraceViewerHandle>();
   const loadedEmitter = new vscode.EventEmitter<vscode.Uri>();
+  const appendedEmitter = new vscode.EventEmitter<vscode.Uri>();
   let active: Handle | undefined;
   let features: Partial<ViewerFeatures> = {};
   const setActive = (h: Handle | undefined) => {
@@ -107,6 +108,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
       // A trace is (re)opened when a complete model arrives, except after a live append.
       doc.onDidChange((e) => {
         if (e.type === 'model' && e.state !== 'appended' && e.state !== 'loading') loadedEmitter.fire(uri);
+        if (e.type === 'model' && e.state === 'appended') appendedEmitter.fire(uri);
       });
       return doc;
     },
@@ -137,6 +139,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     activeEmitter,
     openEmitter,
     loadedEmitter,
+    appendedEmitter,
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, { supportsMultipleEditorsPerDocument: true }),
     vscode.window.registerCustomEditorProvider(VIEW_TYPE_ANY_JSONL, provider, { supportsMultipleEditorsPerDocument: true }),
     vscode.commands.registerCommand(COMMANDS.openInViewer, (uri?: vscode.Uri) => openWith(uri ?? activeResource(), VIEW_TYPE)),
@@ -170,6 +173,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     showCheckResults: (uri, mode, result) => handles.get(uri.toString())?.showCheckResults(mode, result),
     showChecksSkipped: (uri, message) => handles.get(uri.toString())?.viewers.forEach((v) => v.session.setChecksSkipped(message)),
     onDidOpenTrace: loadedEmitter.event,
+    onDidAppend: appendedEmitter.event,
   };
 }
 

@@ -20,7 +20,9 @@ export type DocumentEvent =
   | { type: 'fileState'; state: FileState; message: string | null }
   | { type: 'error'; message: string; actions: ('reload' | 'openAsText' | 'openAnyway')[] }
   | { type: 'checks'; mode: CheckMode; result: CheckResult }
-  | { type: 'clearChecks' };
+  | { type: 'clearChecks' }
+  /** Events were appended after the checks ran: their results are outdated until the checks run again. */
+  | { type: 'checksStale' };
 
 /** Why and how to (re)read the file. */
 interface LoadRequest {
@@ -63,6 +65,8 @@ export class TraceDocument implements vscode.CustomDocument {
   lastProblem: Extract<DocumentEvent, { type: 'error' | 'fileState' }> | null = null;
   /** Latest check results, replayed to panels that open later. */
   readonly checkResults = new Map<CheckMode, CheckResult>();
+  /** Modes whose latest result predates an append. */
+  readonly staleChecks = new Set<CheckMode>();
   readonly onDidChange = this.emitter.event;
   /** A full model was loaded (first open, append, reload). */
   readonly onDidLoadModel = this.loadedEmitter.event;
@@ -191,6 +195,10 @@ export class TraceDocument implements vscode.CustomDocument {
     this.deleted = false;
     this.shownValue = { type: 'model', model, state, message };
     this.emitter.fire(this.shownValue);
+    if (state === 'appended' && this.checkResults.size > 0) {
+      for (const mode of this.checkResults.keys()) this.staleChecks.add(mode);
+      this.emitter.fire({ type: 'checksStale' });
+    }
     if (!isPartial(model)) {
       this.loadedEmitter.fire(model);
       for (const w of this.waiters.splice(0)) w(model);
@@ -258,6 +266,7 @@ export class TraceDocument implements vscode.CustomDocument {
     }
     if (change === 'appended') return this.load({ quiet: true, state: 'appended', appendedTo: model.events.size });
     this.checkResults.clear();
+    this.staleChecks.clear();
     this.emitter.fire({ type: 'clearChecks' });
     const what = change === 'truncated' ? 'truncated' : 'rewritten';
     // gzip cannot be read from the middle, so a growing .gz is read again whole: say so rather than "rewritten".
@@ -273,6 +282,7 @@ export class TraceDocument implements vscode.CustomDocument {
   /** Records check results and tells the panels. */
   setCheckResults(mode: CheckMode, result: CheckResult): void {
     this.checkResults.set(mode, result);
+    this.staleChecks.delete(mode);
     this.emitter.fire({ type: 'checks', mode, result });
   }
 

@@ -75,6 +75,7 @@ export class TraceViewer implements vscode.Disposable {
     if (shown) this.session.setModel(shown.model, shown.state === 'loading' ? 'loading' : 'ready', shown.state === 'loading' ? shown.message : null);
     if (document.lastProblem) this.onDocument(document.lastProblem);
     for (const [mode, result] of document.checkResults) this.session.setCheckResults(mode, result);
+    if (document.staleChecks.size > 0) this.session.markChecksStale();
   }
 
   /** Reveals and selects the event on a 1-based line, bringing the panel forward. */
@@ -97,6 +98,8 @@ export class TraceViewer implements vscode.Disposable {
         return this.session.setCheckResults(e.mode, e.result);
       case 'clearChecks':
         return this.session.clearCheckResults();
+      case 'checksStale':
+        return this.session.markChecksStale();
       default:
         return assertNever(e);
     }
