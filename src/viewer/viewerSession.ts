@@ -57,6 +57,11 @@ export class ViewerSession {
     });
   }
 
+  /** The 1-based line of the selected event, or null when none is selected. */
+  get selectedEventLine(): number | null {
+    return this.selected !== null ? this.selectedLine : null;
+  }
+
   /** The model currently shown, if any. */
   get current(): TraceModel | null {
     return this.model;

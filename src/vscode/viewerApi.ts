@@ -16,6 +16,8 @@ export interface TraceViewerApi {
    * when no viewer shows the file: checks reuse it instead of reading the file a second time.
    */
   loadedModel(uri: vscode.Uri): Promise<TraceModel | undefined>;
+  /** The line of the event selected in the most recently active viewer of `uri`, if one shows it and has a selection. */
+  selectedLine(uri: vscode.Uri): number | undefined;
   /** Fires when a viewer finished loading a trace. */
   onDidOpenTrace: vscode.Event<vscode.Uri>;
   /** Tells the viewers of `uri` that checks were not run on open, and why. */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { TraceViewerApi } from '../viewerApi';
 import { VIEW_TYPE } from '../../protocol';
 import { TraceModels } from '../traceModels';
+import { eventLinkQuery, LinkFolder, parseEventLink } from '../../viewer/eventLinks';
 
 /** Largest number of events offered in the Go to Event quick pick at once. */
 const MAX_PICKS = 50_000;
@@ -47,34 +48,60 @@ export async function goToEvent(models: TraceModels, viewers: TraceViewerApi, ur
   await vscode.window.showTextDocument(target, { selection: new vscode.Range(pos, pos) });
 }
 
-/** A `vscode://` link that opens `file` at `line` (handled by {@link TraceUriHandler}). */
-export function eventLink(extensionId: string, file: string, line: number): vscode.Uri {
-  return vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: extensionId, path: '/open', query: new URLSearchParams({ file, line: String(line) }).toString() });
+/** The workspace folders on disk, as links see them. */
+function linkFolders(): LinkFolder[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, fsPath: f.uri.fsPath }));
 }
 
-/** "Copy Link to Event": the link of the event at the cursor (text editor) or selected line. */
+/**
+ * A link that opens `file` at `line` (handled by {@link TraceUriHandler}): `<uriScheme>://<publisher.name>/open?…`,
+ * workspace-relative when the file is inside a workspace folder, absolute otherwise.
+ */
+export function eventLink(extensionId: string, file: string, line: number): vscode.Uri {
+  return vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: extensionId, path: '/open', query: eventLinkQuery(file, line, linkFolders()).toString() });
+}
+
+/** The line a link points at: the argument, else the viewer's selected event, else the text cursor, else 1. */
+function linkLine(viewers: TraceViewerApi, target: vscode.Uri, line?: number): number {
+  if (line !== undefined) return line;
+  const ed = vscode.window.activeTextEditor;
+  const textCursor = ed && ed.document.uri.toString() === target.toString() ? ed.selection.active.line + 1 : undefined;
+  // The palette or the viewer's title bar: the viewer is active, its selection is what the user points at.
+  if (viewers.activeUri()?.toString() === target.toString()) return viewers.selectedLine(target) ?? textCursor ?? 1;
+  return textCursor ?? viewers.selectedLine(target) ?? 1;
+}
+
+/** "Copy Link to Event": the link of the event selected in the viewer, or at the text cursor. */
 export async function copyLinkToEvent(extensionId: string, viewers: TraceViewerApi, uri?: vscode.Uri, line?: number): Promise<void> {
   const target = activeTrace(viewers, uri);
-  const at = line ?? (vscode.window.activeTextEditor?.document.uri.toString() === target?.toString() ? vscode.window.activeTextEditor!.selection.active.line + 1 : 1);
-  if (!target) return;
-  const link = eventLink(extensionId, target.fsPath, at);
-  await vscode.env.clipboard.writeText(link.toString());
-  void vscode.window.showInformationMessage(`Agent Trace: copied link to line ${at}.`);
+  if (!target || target.scheme !== 'file') {
+    void vscode.window.showWarningMessage('Agent Trace: open a trace first.');
+    return;
+  }
+  const at = linkLine(viewers, target, line);
+  await vscode.env.clipboard.writeText(eventLink(extensionId, target.fsPath, at).toString());
+  void vscode.window.showInformationMessage(`Agent Trace: copied link to line ${at} of ${vscode.workspace.asRelativePath(target)}.`);
 }
 
-/** Opens links made by "Copy Link to Event": `vscode://<publisher.name>/open?file=…&line=…`. */
+/**
+ * Opens links made by "Copy Link to Event": `…/open?path=<workspace-relative>&line=N` (tried in the named
+ * folder, then every workspace folder) or `…/open?file=<absolute>&line=N`.
+ */
 export class TraceUriHandler implements vscode.UriHandler {
   constructor(private readonly viewers: TraceViewerApi) {}
   async handleUri(uri: vscode.Uri): Promise<void> {
     if (uri.path !== '/open') return;
-    const q = new URLSearchParams(uri.query);
-    const file = q.get('file');
-    const line = Number(q.get('line') ?? '1');
-    if (!file || !Number.isInteger(line) || line < 1) {
+    const target = parseEventLink(uri.query, linkFolders());
+    if (!target) {
       void vscode.window.showErrorMessage('Agent Trace: the link has no file or line.');
       return;
     }
-    await openInViewerAt(this.viewers, vscode.Uri.file(file), line);
+    for (const file of target.candidates) {
+      const exists = await vscode.workspace.fs.stat(vscode.Uri.file(file)).then(() => true, () => false);
+      if (exists) return openInViewerAt(this.viewers, vscode.Uri.file(file), target.line);
+    }
+    const q = new URLSearchParams(uri.query);
+    void vscode.window.showErrorMessage(`Agent Trace: ${q.get('path') ?? q.get('file')} is not in this workspace.`);
   }
 }
 

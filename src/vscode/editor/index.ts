@@ -30,6 +30,8 @@ export interface TraceViewerHandle {
   showCheckResults(mode: CheckMode, result: CheckResult): void;
   /** Opens the viewer's find bar. */
   focusFind(): void;
+  /** The line of the event selected in the most recently active panel. */
+  selectedLine(): number | undefined;
 }
 
 /** What `registerTraceEditor` gives the rest of the extension: the commands' {@link TraceViewerApi} and more. */
@@ -71,6 +73,9 @@ class Handle implements TraceViewerHandle {
   }
   focusFind(): void {
     this.viewers[0]?.session.focusFind();
+  }
+  selectedLine(): number | undefined {
+    return this.viewers[0]?.session.selectedEventLine ?? undefined;
   }
 }
 
@@ -170,6 +175,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
       h.revealLine(line);
       return true;
     },
+    selectedLine: (uri) => handles.get(uri.toString())?.selectedLine(),
     showCheckResults: (uri, mode, result) => handles.get(uri.toString())?.showCheckResults(mode, result),
     showChecksSkipped: (uri, message) => handles.get(uri.toString())?.viewers.forEach((v) => v.session.setChecksSkipped(message)),
     onDidOpenTrace: loadedEmitter.event,

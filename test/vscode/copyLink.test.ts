@@ -1,0 +1,70 @@
+// Copy Link to Event (issue 13 item 4): the viewer's selected event, a workspace-relative link with the
+// product's own URI scheme, and the link opens that event again through the URI handler.
+import { strict as assert } from 'node:assert';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
+import { tempDir } from '../helpers/tmp';
+
+installFakeVscode();
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { activate } = require('../../src/vscode/extension') as typeof import('../../src/vscode/extension');
+const { COMMANDS } = require('../../src/vscode/commandIds') as typeof import('../../src/vscode/commandIds');
+type HostMessage = import('../../src/protocol').HostMessage;
+type TraceDocument = import('../../src/vscode/editor/traceDocument').TraceDocument;
+
+const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
+const ID = 'agent-trace-viewer.agent-trace-viewer';
+
+async function until<T>(f: () => T | undefined | false, what: string, ms = 5000): Promise<T> {
+  for (let t = 0; t < ms; t += 20) {
+    const v = f();
+    if (v !== undefined && v !== false) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('Copy Link to Event', () => {
+  const context = { subscriptions: [] as { dispose(): void }[], extensionUri: Uri.file(resolve('.')), extension: { id: ID } };
+  const ws = tempDir();
+  const file = join(ws, 'runs', 'live.trace.jsonl');
+  before(() => {
+    fake.config.checkOnOpen = false;
+    mkdirSync(join(ws, 'runs'));
+    copyFileSync(SAMPLE, file);
+    fake.workspaceFolders = [{ uri: Uri.file(ws), name: 'ws', index: 0 }];
+    activate(context as never);
+  });
+  after(() => {
+    for (const d of context.subscriptions) d.dispose();
+    fake.workspaceFolders = [];
+    delete fake.config.checkOnOpen;
+  });
+
+  it("links the viewer's selected event with a workspace-relative path, and the link reveals it again", async () => {
+    const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
+    const doc = (await provider.openCustomDocument(Uri.file(file) as never, {} as never, {} as never)) as TraceDocument;
+    const panel = new FakePanel();
+    await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
+    await doc.whenLoaded();
+    panel.fromWebview.fire({ type: 'ready', state: null });
+    const sent = panel.sent as HostMessage[];
+    await until(() => sent.find((m) => m.type === 'init'), 'init');
+    // The user selects the event on line 10 (node 8; line 6 is not JSON) in the viewer, then runs the command from the palette.
+    panel.fromWebview.fire({ type: 'select', node: 8 });
+    await until(() => sent.find((m) => m.type === 'detail'), 'the detail of the selection');
+    await fake.commands.get(COMMANDS.copyLinkToEvent)!();
+    const copied = [...fake.executed].reverse().find((e) => e[0] === 'clipboard')?.[1] as string;
+    assert.equal(copied, `vscode://${ID}/open?path=runs%2Flive.trace.jsonl&line=10`);
+    assert.ok(fake.messages.some((m) => m === 'Agent Trace: copied link to line 10 of ' + file + '.'), fake.messages.join('\n'));
+
+    // Pasted in another window of the same workspace: the handler resolves the path against its folders.
+    panel.fromWebview.fire({ type: 'select', node: 0 });
+    const before = sent.length;
+    await fake.uriHandlers[fake.uriHandlers.length - 1].handleUri(Uri.parse(copied));
+    assert.ok(sent.slice(before).some((m) => m.type === 'rowsState' && m.reveal?.node === 8), 'the linked event is revealed');
+    panel.disposed.fire();
+    doc.dispose();
+  });
+});
