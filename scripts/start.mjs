@@ -1,12 +1,16 @@
 // `npm start [-- FOLDER]`: installs what is missing, builds the extension, installs it into the project's
-// own code-server and opens FOLDER (default: the sample traces in samples/) at a loopback URL.
+// own code-server and opens FOLDER (default: the sample traces in samples/) at a loopback URL, with a trace
+// of it already open in the viewer. The state folder (.vscode-test/demo, or ATV_STATE_DIR) is kept between
+// runs: the extension stays installed and each start opens the folder it was given.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { firstTrace, rememberFolder, workbenchUrl, writeDemoSettings } from './demoState.mjs';
 import { ensureCodeServer, ensureNodeModules, installExtensionInto, ROOT, step } from './setup.mjs';
 
 const args = process.argv.slice(2);
 const portArg = args.find((a) => a.startsWith('--port='));
-const folder = resolve(args.find((a) => !a.startsWith('--')) ?? join(ROOT, 'samples'));
+const samples = join(ROOT, 'samples');
+const folder = resolve(args.find((a) => !a.startsWith('--')) ?? samples);
 const port = Number(portArg?.slice('--port='.length) ?? process.env.ATV_PORT ?? 8080);
 
 try {
@@ -16,14 +20,20 @@ try {
   console.log('• build');
   step('build', 'npm', ['run', '--silent', 'build']);
   console.log('• code-server 4.100.3 (first time: a few minutes)');
-  ensureCodeServer();
-  const state = join(ROOT, '.vscode-test', 'demo');
+  await ensureCodeServer();
+  const state = resolve(process.env.ATV_STATE_DIR ?? join(ROOT, '.vscode-test', 'demo'));
   const extensionsDir = join(state, 'extensions');
+  const userDataDir = join(state, 'user-data');
   mkdirSync(extensionsDir, { recursive: true });
   installExtensionInto(extensionsDir);
+  writeDemoSettings(userDataDir);
+  rememberFolder(userDataDir, folder);
+  // No extension gallery: nothing to look up on the network, no "install recommended extensions" prompts.
+  process.env.EXTENSIONS_GALLERY = '{}';
   const { startCodeServer } = await import('./start-code-server.mjs');
-  const cs = await startCodeServer({ workspace: folder, extensionsDir, userDataDir: join(state, 'user-data'), port });
-  console.log(`\nAgent Trace Viewer is running in VS Code (code-server) on ${folder}\n\n  Open ${cs.url}\n\nListening on 127.0.0.1 only. Press Ctrl+C to stop.`);
+  const cs = await startCodeServer({ workspace: folder, extensionsDir, userDataDir, port });
+  const url = workbenchUrl(cs.url, folder, firstTrace(folder, samples));
+  console.log(`\nAgent Trace Viewer is running in VS Code (code-server) on ${folder}\n\n  Open ${url}\n\nListening on 127.0.0.1 only. Press Ctrl+C to stop.`);
   const stop = async () => {
     await cs.stop();
     process.exit(0);

@@ -17,7 +17,7 @@ const wants = (n) => only.length === 0 || only.includes(n);
 try {
   ensureNodeModules();
   if (wants('webview') || wants('e2e') || wants('integration')) ensureDebianPackages(['chromium']);
-  if (wants('e2e') || wants('integration')) ensureCodeServer();
+  if (wants('e2e') || wants('integration')) await ensureCodeServer();
 } catch (err) {
   console.error(`set-up failed: ${err.message}`);
   failedSteps++;
