@@ -150,6 +150,10 @@ export const fake = {
   pick: (items: unknown[]): unknown => items[0],
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
   uriHandlers: [] as { handleUri(u: Uri): unknown }[],
+  /** Text documents shown, with the options they were shown with. */
+  shownText: [] as { doc: unknown; options: unknown }[],
+  /** Tabs the extension closed. */
+  closedTabs: [] as unknown[],
 };
 
 function diagnosticCollection(name: string) {
@@ -234,8 +238,14 @@ export const vscodeFake = {
       return { dispose: () => undefined };
     },
     showErrorMessage: async (m: string) => void fake.messages.push(m),
-    showTextDocument: async () => undefined,
-    tabGroups: { activeTabGroup: { activeTab: undefined } },
+    showTextDocument: async (doc: unknown, options?: unknown) => void fake.shownText.push({ doc, options }),
+    tabGroups: {
+      activeTabGroup: { activeTab: undefined as unknown, tabs: [] as { input: unknown }[], viewColumn: 1 },
+      close: async (tabs: unknown[]) => {
+        fake.closedTabs.push(...tabs);
+        return true;
+      },
+    },
     activeTextEditor: undefined,
   },
   commands: {

@@ -69,7 +69,8 @@ export async function openBlob(blobs: TraceBlobs, docs: BlobDocumentProvider, vi
   const doc = await vscode.workspace.openTextDocument(uri);
   const language = docs.languages.get(uri.toString()) ?? 'plaintext';
   const shown = doc.languageId === language ? doc : await vscode.languages.setTextDocumentLanguage(doc, language);
-  await vscode.window.showTextDocument(shown, { preview: true });
+  // Beside the trace and pinned: a preview tab would replace the trace's tab, and Go Back would reopen it.
+  await vscode.window.showTextDocument(shown, { preview: false, viewColumn: vscode.ViewColumn.Beside });
   if (result.status !== 'verified') void vscode.window.showWarningMessage(result.message);
 }
 

@@ -9,6 +9,7 @@ import type { TraceModel } from '../../core/loadTrace';
 import { VIEW_TYPE, VIEW_TYPE_ANY_JSONL } from '../../protocol';
 import { COMMANDS } from '../commandIds';
 import type { TraceViewerApi } from '../viewerApi';
+import { switchToText, switchToViewer } from './switchView';
 import { TraceDocument } from './traceDocument';
 import { BlobResolver, TraceViewer, ViewerFeatures } from './traceViewer';
 
@@ -147,8 +148,10 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     appendedEmitter,
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, { supportsMultipleEditorsPerDocument: true }),
     vscode.window.registerCustomEditorProvider(VIEW_TYPE_ANY_JSONL, provider, { supportsMultipleEditorsPerDocument: true }),
-    vscode.commands.registerCommand(COMMANDS.openInViewer, (uri?: vscode.Uri) => openWith(uri ?? activeResource(), VIEW_TYPE)),
-    vscode.commands.registerCommand(COMMANDS.openAsText, (uri?: vscode.Uri) => openWith(uri ?? active?.uri ?? activeResource(), 'default')),
+    vscode.commands.registerCommand(COMMANDS.openInViewer, (uri?: vscode.Uri) => withTrace(uri ?? activeResource(), switchToViewer)),
+    vscode.commands.registerCommand(COMMANDS.openAsText, (uri?: vscode.Uri) =>
+      withTrace(uri ?? active?.uri ?? activeResource(), (u) => switchToText(u, handles.get(u.toString())?.selectedLine())),
+    ),
     vscode.commands.registerCommand(COMMANDS.find, () => active?.focusFind()),
   );
 
@@ -190,10 +193,10 @@ function activeResource(): vscode.Uri | undefined {
   return vscode.window.activeTextEditor?.document.uri;
 }
 
-async function openWith(uri: vscode.Uri | undefined, viewType: string): Promise<void> {
+async function withTrace(uri: vscode.Uri | undefined, open: (uri: vscode.Uri) => Promise<void>): Promise<void> {
   if (!uri) {
     void vscode.window.showInformationMessage('Open a trace file first.');
     return;
   }
-  await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
+  await open(uri);
 }

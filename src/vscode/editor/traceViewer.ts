@@ -8,6 +8,7 @@ import type { CheckMode } from '../../core/checks/types';
 import type { DigestAlgorithm } from '../../core/model';
 import type { BlobContentMessage, ViewerLayout } from '../../protocol';
 import { COMMANDS } from '../commandIds';
+import { switchToText } from './switchView';
 import type { DocumentEvent, TraceDocument } from './traceDocument';
 import { isSafeExternalUrl, parseWebviewMessage } from '../../viewer/validateMessage';
 import { SessionHost, ViewerSession } from '../../viewer/viewerSession';
@@ -115,7 +116,7 @@ export class TraceViewer implements vscode.Disposable {
         if (isSafeExternalUrl(url)) void vscode.env.openExternal(vscode.Uri.parse(url));
       },
       runChecks: (mode) => void features().runChecks?.(uri, mode),
-      openAsText: () => void vscode.commands.executeCommand('vscode.openWith', uri, 'default'),
+      openAsText: () => void switchToText(uri, this.session.selectedEventLine ?? undefined),
       reload: (ignoreSizeLimit) => void this.document.load({ ignoreSizeLimit, message: 'Reloaded from disk.' }),
       openBlob: (digest, algorithm) => void features().openBlob?.(uri, digest, algorithm),
       // Pane sizes per workspace: a new viewer starts from the last ones used.
