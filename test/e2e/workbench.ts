@@ -86,7 +86,6 @@ export async function startWorkbench(workspace: string): Promise<Workbench> {
   const extensionsDir = join(state, 'extensions');
   const userDataDir = join(state, 'user-data');
   writeSettings(userDataDir);
-  rmSync(SHOTS, { recursive: true, force: true });
   const setup = await import(pathToFileURL(join(ROOT, 'scripts', 'setup.mjs')).href);
   setup.installExtensionInto(extensionsDir);
   const { startCodeServer } = await import(pathToFileURL(join(ROOT, 'scripts', 'start-code-server.mjs')).href);
