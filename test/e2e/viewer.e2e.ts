@@ -2,7 +2,7 @@
 // One code-server for the suite; scenarios run one at a time, each starting from no open editors.
 // Needs `npm run build` and scripts/install-code-server.sh. Screenshots: test-results/e2e/.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Frame, Page } from 'playwright-core';
 import { cursorStatus, findViewerFrame, goToLine, makeWorkspace, removeWorkspace, openFromExplorer, problems, rowLabels, runCommand, startWorkbench, until, viewerFrame, waitForNotification, Workbench } from './workbench';
@@ -13,6 +13,8 @@ const TAMPERED_LUMEN = `tampered/${LUMEN}`;
 const HARNESS = 'harness-ledger/run_1767261600000_31337_0.jsonl';
 /** The murmur trace under a name the viewer is not the default editor for (see scenario d). */
 const MURMUR_RENAMED = 'as-text/murmur-session.jsonl';
+/** A copy of the murmur session that scenario f appends to (live tail). */
+const LIVE = 'live/ses_live/trace.jsonl';
 /** murmur line 2 is the task_start every inference hangs under (samples/README.md). */
 const TASK_ID = 'evt_019b78fff9057001b1c2f44269e921b4';
 
@@ -26,7 +28,9 @@ describe('e2e: the viewer in a real VS Code workbench', function () {
   before(async function () {
     this.timeout(300_000);
     // The renamed copy keeps its blobs/ beside it, as murmur writes them.
-    wb = await startWorkbench(makeWorkspace({ [MURMUR_RENAMED]: MURMUR, 'as-text/blobs': MURMUR.replace('trace.jsonl', 'blobs') }));
+    wb = await startWorkbench(
+      makeWorkspace({ [MURMUR_RENAMED]: MURMUR, 'as-text/blobs': MURMUR.replace('trace.jsonl', 'blobs'), [LIVE]: MURMUR, [LIVE.replace('trace.jsonl', 'blobs')]: MURMUR.replace('trace.jsonl', 'blobs') }),
+    );
     page = wb.page;
     await shot('workbench-ready');
   });
@@ -216,5 +220,38 @@ describe('e2e: the viewer in a real VS Code workbench', function () {
     assert.equal(await bad.getAttribute('data-field').then((x) => x?.startsWith('message_shas')), true);
     await bad.scrollIntoViewIfNeeded();
     await shot('tampered-murmur-blob-mismatch');
+  });
+
+  it('f. live tail: after an append the checks run again on the new events (no outdated "intact")', async () => {
+    const f = await openInViewer(LIVE, 'murmur');
+    const chips = f.locator('.header .check-chip');
+    await until(page, 'the checks on open', async () => (await chips.allInnerTexts()).some((t) => /chain intact: 23 events/.test(t)), 60_000);
+    // The agent writes one more line: a copy of line 22 (its event id is then used twice).
+    const file = join(wb!.workspace, LIVE);
+    const line22 = readFileSync(file, 'utf8').split('\n')[21];
+    appendFileSync(file, `${line22}\n`);
+    await until(page, 'the chain checked again with 24 events', async () => (await chips.allInnerTexts()).some((t) => /broken at line 24 \(1 error\)/.test(t)), 60_000);
+    const texts = await chips.allInnerTexts();
+    assert.ok(!texts.some((t) => /23 events/.test(t)), `no chip counts the old 23 events: ${JSON.stringify(texts)}`);
+    await shot('live-tail-rechecked');
+    const rows = await problems(page);
+    const mine = rows.filter((r) => r.file === `live/ses_live/trace.jsonl`);
+    assert.ok(mine.some((r) => /event-id-unique/.test(r.text) && /\[Ln 24, Col 1\]/.test(r.text)), JSON.stringify(mine, null, 1));
+    await shot('live-tail-problems');
+  });
+
+  it("g. Copy Link to Event from the viewer links the selected event, workspace-relative", async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const f = await openInViewer(MURMUR, 'murmur');
+    await f.locator('.tree-scroll .row[data-line="14"]').click();
+    await f.locator('.tree-scroll .row.selected[data-line="14"]').waitFor({ state: 'visible' });
+    await runCommand(page, 'Agent Trace: Copy Link to Event');
+    await waitForNotification(page, new RegExp(`copied link to line 14 of ${MURMUR.replace(/[.]/g, '\\.')}`));
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    const u = new URL(link);
+    assert.equal(`${u.protocol}//${u.host}${u.pathname}`, 'code-oss://agent-trace-viewer.agent-trace-viewer/open');
+    // vscode.Uri encodes the query once more (`=` as %3D); VS Code's Uri.parse takes that off before the handler reads it.
+    assert.deepEqual(Object.fromEntries(new URLSearchParams(decodeURIComponent(u.search.slice(1)))), { path: MURMUR, line: '14' });
+    await shot('copy-link-to-event');
   });
 });
