@@ -241,6 +241,9 @@ export const vscodeFake = {
     showTextDocument: async (doc: unknown, options?: unknown) => void fake.shownText.push({ doc, options }),
     tabGroups: {
       activeTabGroup: { activeTab: undefined as unknown, tabs: [] as { input: unknown }[], viewColumn: 1 },
+      get all() {
+        return [vscodeFake.window.tabGroups.activeTabGroup];
+      },
       close: async (tabs: unknown[]) => {
         fake.closedTabs.push(...tabs);
         return true;

@@ -17,18 +17,26 @@ export function otherViewTabs(group: vscode.TabGroup, uri: vscode.Uri, to: 'view
   });
 }
 
+/**
+ * Closes the other view's tabs in the group that is in `viewColumn` now. Tab objects are snapshots that go
+ * stale when the group changes (opening the new view changes it), so they are looked up again here.
+ */
+async function closeOtherView(viewColumn: vscode.ViewColumn, uri: vscode.Uri, to: 'viewer' | 'text'): Promise<void> {
+  const group = vscode.window.tabGroups.all.find((g) => g.viewColumn === viewColumn);
+  const others = group ? otherViewTabs(group, uri, to) : [];
+  if (others.length > 0) await vscode.window.tabGroups.close(others, true).then(undefined, () => undefined);
+}
+
 /** Opens `uri` in the trace viewer in the active group, replacing its text tab there. */
 export async function switchToViewer(uri: vscode.Uri): Promise<void> {
-  const group = vscode.window.tabGroups.activeTabGroup;
-  const others = otherViewTabs(group, uri, 'viewer');
-  await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE, { viewColumn: group.viewColumn, preview: false });
-  if (others.length > 0) await vscode.window.tabGroups.close(others, true);
+  const column = vscode.window.tabGroups.activeTabGroup.viewColumn;
+  await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE, { viewColumn: column, preview: false });
+  await closeOtherView(column, uri, 'viewer');
 }
 
 /** Opens `uri` as text in the active group at `line` (1-based), replacing its viewer tab there. */
 export async function switchToText(uri: vscode.Uri, line: number | undefined): Promise<void> {
-  const group = vscode.window.tabGroups.activeTabGroup;
-  const others = otherViewTabs(group, uri, 'text');
+  const column = vscode.window.tabGroups.activeTabGroup.viewColumn;
   let doc: vscode.TextDocument;
   try {
     doc = await vscode.workspace.openTextDocument(uri);
@@ -39,6 +47,6 @@ export async function switchToText(uri: vscode.Uri, line: number | undefined): P
   }
   const l = Math.max(0, Math.min(doc.lineCount - 1, (line ?? 1) - 1));
   const selection = new vscode.Range(l, 0, l, 0);
-  await vscode.window.showTextDocument(doc, { viewColumn: group.viewColumn, preview: false, selection });
-  if (others.length > 0) await vscode.window.tabGroups.close(others, true);
+  await vscode.window.showTextDocument(doc, { viewColumn: column, preview: false, selection });
+  await closeOtherView(column, uri, 'text');
 }
