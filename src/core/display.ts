@@ -9,20 +9,20 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /**
- * `0 ms`, `0.25 ms`, `12 ms`, `1.5 s`, `42 s`, `3 min 4 s`, `2 h 5 min`; negative values keep their sign
+ * `0 ms`, `12 ms`, `1.5 s`, `42 s`, `3 min 4 s`, `2 h 5 min`; negative values keep their sign
  * (`-1.5 s`); '' for null, NaN and infinities. The value is rounded to the precision shown before the
  * unit is chosen, so rounding carries into the next unit: 59.5 s is `1 min 0 s`, never `60 s`, and
  * 3599.6 s is `1 h 0 min`, never `59 min 60 s`.
  */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
+  // Whole milliseconds: what event labels (and so the CLI's output) have always said; no "-0 ms".
+  if (Math.round(Math.abs(ms)) === 0) return '0 ms';
   const sign = ms < 0 ? '-' : '';
   return sign + unsignedDuration(Math.abs(ms));
 }
 
 function unsignedDuration(a: number): string {
-  if (a === 0) return '0 ms';
-  if (a < 1) return a.toFixed(2) === '1.00' ? '1 ms' : `${a.toFixed(2)} ms`;
   if (Math.round(a) < SECOND) return `${Math.round(a)} ms`;
   // Seconds show one decimal below 10 s and none above; the text decides whether the unit overflowed.
   const tenths = (a / SECOND).toFixed(1);

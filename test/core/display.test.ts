@@ -38,10 +38,12 @@ describe('display formatters', () => {
     assert.equal(formatBytes(NaN), '');
   });
 
-  it('formats zero and sub-millisecond values', () => {
+  it('formats zero and sub-millisecond values in whole milliseconds, without "-0 ms"', () => {
     assert.equal(formatDuration(0), '0 ms');
     assert.equal(formatDuration(-0), '0 ms');
-    assert.equal(formatDuration(0.25), '0.25 ms');
+    assert.equal(formatDuration(0.01), '0 ms');
+    assert.equal(formatDuration(-0.3), '0 ms');
+    assert.equal(formatDuration(0.6), '1 ms');
     assert.equal(formatDuration(12.4), '12 ms');
   });
 
