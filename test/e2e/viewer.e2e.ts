@@ -245,9 +245,11 @@ describe('e2e: the viewer in a real VS Code workbench', function () {
     const f = await openInViewer(MURMUR, 'murmur');
     await f.locator('.tree-scroll .row[data-line="14"]').click();
     await f.locator('.tree-scroll .row.selected[data-line="14"]').waitFor({ state: 'visible' });
+    await page.evaluate(() => navigator.clipboard.writeText(''));
     await runCommand(page, 'Agent Trace: Copy Link to Event');
-    await waitForNotification(page, new RegExp(`copied link to line 14 of ${MURMUR.replace(/[.]/g, '\\.')}`));
-    const link = await page.evaluate(() => navigator.clipboard.readText());
+    const link = await until(page, 'the link on the clipboard', async () => (await page.evaluate(() => navigator.clipboard.readText())) || undefined);
+    const toast = page.locator('.notifications-toasts .notification-list-item-message').filter({ hasText: `copied link to line 14 of ${MURMUR}` });
+    await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
     const u = new URL(link);
     assert.equal(`${u.protocol}//${u.host}${u.pathname}`, 'code-oss://agent-trace-viewer.agent-trace-viewer/open');
     // vscode.Uri encodes the query once more (`=` as %3D); VS Code's Uri.parse takes that off before the handler reads it.
