@@ -4,7 +4,19 @@
  * event); with no event after it (a torn tail), a sibling of the last event before it. Listing them among the
  * roots put a bad line in the middle of a session after the session's last event. vscode-free.
  */
-import type { TreeSource } from './rowModel';
+
+/**
+ * What placing needs of a tree source (rowModel.ts's TreeSource satisfies it); declared here so that the two
+ * files do not import each other.
+ */
+export interface PlacementSource {
+  eventCount: number;
+  depth(i: number): number;
+  parent(i: number): number;
+  lineOf(i: number): number;
+  /** 1-based lines of the malformed lines, ascending. */
+  malformedLines: readonly number[];
+}
 
 /** Lookups of the placed malformed lines; nodes are `-(k + 1)` for malformed line k. */
 export interface MalformedPlacement {
@@ -24,7 +36,7 @@ const NONE: MalformedPlacement = {
 };
 
 /** Places every malformed line of `src` (see the file comment). */
-export function placeMalformed(src: TreeSource): MalformedPlacement {
+export function placeMalformed(src: PlacementSource): MalformedPlacement {
   const lines = src.malformedLines;
   if (lines.length === 0) return NONE;
   const parent = new Int32Array(lines.length);
@@ -58,7 +70,7 @@ export function placeMalformed(src: TreeSource): MalformedPlacement {
 }
 
 /** Index of the first event whose line is after `line` (events are in file order), or eventCount. */
-function firstEventAfter(src: TreeSource, line: number): number {
+function firstEventAfter(src: PlacementSource, line: number): number {
   let lo = 0;
   let hi = src.eventCount;
   while (lo < hi) {
