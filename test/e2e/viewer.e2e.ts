@@ -222,15 +222,15 @@ describe('e2e: the viewer in a real VS Code workbench', function () {
     await shot('tampered-murmur-blob-mismatch');
   });
 
-  it('f. live tail: after an append the checks run again on the new events (no outdated "intact")', async () => {
+  it('f. live tail: after an append the checks run again on the new events (no outdated counts)', async () => {
     const f = await openInViewer(LIVE, 'murmur');
     const chips = f.locator('.header .check-chip');
-    await until(page, 'the checks on open', async () => (await chips.allInnerTexts()).some((t) => /chain intact: 23 events/.test(t)), 60_000);
+    await until(page, 'the checks on open', async () => (await chips.allInnerTexts()).some((t) => /intact: 23 events/.test(t)), 60_000);
     // The agent writes one more line: a copy of line 22 (its event id is then used twice).
     const file = join(wb!.workspace, LIVE);
     const line22 = readFileSync(file, 'utf8').split('\n')[21];
     appendFileSync(file, `${line22}\n`);
-    await until(page, 'the chain checked again with 24 events', async () => (await chips.allInnerTexts()).some((t) => /broken at line 24 \(1 error\)/.test(t)), 60_000);
+    await until(page, 'verification again on 24 events', async () => (await chips.allInnerTexts()).some((t) => /1 error from line 24/.test(t)), 60_000);
     const texts = await chips.allInnerTexts();
     assert.ok(!texts.some((t) => /23 events/.test(t)), `no chip counts the old 23 events: ${JSON.stringify(texts)}`);
     await shot('live-tail-rechecked');
