@@ -1,33 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { installFakeVscode, Range, Uri, vscodeFake } from '../helpers/fakeVscode';
+import { Diagnostic, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { loadTrace } from '../../src/core/loadTrace';
 import { runChecks } from '../../src/core/checks/runChecks';
 import { tempFile } from '../helpers/tmp';
 
-// Just enough of the diagnostics API for TraceProblems, added here so the shared fake stays as it is.
-class Diagnostic {
-  source?: string;
-  code?: unknown;
-  constructor(readonly range: Range, readonly message: string, readonly severity: number) {}
-}
-const collections = new Map<string, Map<string, Diagnostic[]>>();
-Object.assign(vscodeFake, {
-  Diagnostic,
-  DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
-  languages: {
-    createDiagnosticCollection: (name: string) => {
-      const m = new Map<string, Diagnostic[]>();
-      collections.set(name, m);
-      return { set: (u: Uri, d: Diagnostic[]) => m.set(u.toString(), d), get: (u: Uri) => m.get(u.toString()), dispose: () => undefined };
-    },
-  },
-});
-// The rule link is a docs URI with a fragment; the fake Uri has no `with`.
-Object.assign(Uri.prototype, { with(this: Uri) { return this; } });
+// The shared fake provides the diagnostics API (Diagnostic, createDiagnosticCollection) and Uri.with.
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { TraceProblems } = require('../../src/vscode/commands/problems') as typeof import('../../src/vscode/commands/problems');
-const { lineLengths } = require('../../src/vscode/commands/traceModels') as typeof import('../../src/vscode/commands/traceModels');
+const { lineLengths } = require('../../src/vscode/traceModels') as typeof import('../../src/vscode/traceModels');
 
 describe('Problems markers land on the line VS Code shows (issue 19 item 9)', () => {
   it('after lone CRs, each diagnostic is on the editor line that holds its event, with that line\'s length', async () => {
