@@ -209,13 +209,23 @@ export class App {
     this.tree.scrollToRow(m.topRow);
     // The focus follows the selection into the new rows; with nothing selected it starts at the top only on open.
     if (!this.opened || m.selectedNode !== null) this.tree.focusSelection();
-    // Opening a trace puts the keyboard in the tree (not on the page body, eleven Tabs away).
-    if (!this.opened && m.totalRows > 0) this.tree.focus();
+    // Opening a trace puts the keyboard in the tree (not on the page body, eleven Tabs away), but only once the
+    // panel has the focus: focusing a webview that does not have it would take it from the palette or the editor
+    // the user is typing in.
+    if (!this.opened && m.totalRows > 0) this.focusTreeWhenFocused();
     this.opened = true;
     this.setBanner(m.fileState, m.fileMessage);
     if (m.selectedNode === null) this.detail.showEmpty(m.totalRows === 0 ? 'This trace has no events.' : 'Select an event to see its details.');
     if (m.selectedNode === null) this.navBar.update(null, this.history.canBack, this.history.canForward);
     if (m.totalRows === 0) this.showStatus('empty', 'This file holds no events (it is empty or only blank lines).');
+  }
+
+  /** Focuses the tree now if the panel has the focus, else the first time it gets it with nothing focused inside. */
+  private focusTreeWhenFocused(): void {
+    if (document.hasFocus()) return this.tree.focus();
+    window.addEventListener('focus', () => {
+      if (document.activeElement === null || document.activeElement === document.body) this.tree.focus();
+    }, { once: true });
   }
 
   private select(node: number): void {

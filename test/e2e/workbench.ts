@@ -148,10 +148,19 @@ const quickInput = (page: Page) => page.locator('.quick-input-widget');
 
 /** Runs a command from the command palette by its exact title (e.g. "Agent Trace: Verify Chain"). */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
   const input = quickInput(page).locator('input.input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
+  // The palette can close again when a panel that is still loading takes the focus: open it again then.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(`>${title}`, { timeout: 5_000 });
+      break;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
   const row = quickInput(page).locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(title)}$`) }) }).first();
   await row.waitFor({ state: 'visible', timeout: 30_000 });
   await row.click();
