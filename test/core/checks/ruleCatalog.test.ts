@@ -135,14 +135,18 @@ describe('rule catalogs', () => {
   });
 
   it('leave no severity written where any format, the loader, the tree builder and the blob verifier make findings', () => {
-    const catalogFiles = new Set(['ruleCatalog.ts', 'lumenRuleCatalog.ts', 'catalog.ts']);
     const hits: string[] = [];
-    const scan = (rel: string) => readFileSync(join(ROOT, 'src', 'core', rel), 'utf8').split('\n').forEach((line, i) => {
-      if (SEVERITY_AT_SITE.test(line)) hits.push(`${rel}:${i + 1}`);
-    });
+    // A catalog file states severities in its rows and overrides; every other file must take them from one.
+    const scan = (rel: string) => {
+      const text = readFileSync(join(ROOT, 'src', 'core', rel), 'utf8');
+      if (text.includes('= ruleCatalog(')) return;
+      text.split('\n').forEach((line, i) => {
+        if (SEVERITY_AT_SITE.test(line)) hits.push(`${rel}:${i + 1}`);
+      });
+    };
     for (const format of FORMAT_NAMES) {
       const dir = join(ROOT, 'src', 'core', 'formats', format);
-      for (const name of readdirSync(dir)) if (!catalogFiles.has(name)) scan(`formats/${format}/${name}`);
+      for (const name of readdirSync(dir)) scan(`formats/${format}/${name}`);
     }
     for (const rel of ['checks/genericRules.ts', 'loadTrace.ts', 'lineIndexer.ts', 'tree.ts', 'crossFileParents.ts', 'json/jsonLine.ts']) scan(rel);
     const blobs = readFileSync(join(ROOT, 'src', 'core', 'blobs', 'blobVerification.ts'), 'utf8');
