@@ -175,7 +175,7 @@ interface FinishInput {
 
 function finishModel(x: FinishInput): TraceModel {
   if (formatModule(x.detection.format).strictText) {
-    for (const d of x.diagnostics) if (d.rule === 'parse/invalid-utf8' || d.rule === 'parse/lone-cr') d.severity = 'error';
+    for (const d of x.diagnostics) if (d.rule === 'parse/invalid-utf8' || d.rule === 'parse/lone-cr') d.severity = PARSE_CATALOG.overrideOf(d.rule);
   }
   x.diagnostics.sort((a, b) => a.line - b.line);
   return {

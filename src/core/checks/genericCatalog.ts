@@ -51,8 +51,14 @@ const GENERIC_ENTRIES = [
     'Appending writers usually write in time order. Time going backwards hints at merged files, clock changes or concurrent writers.'],
 ] as const satisfies readonly RuleEntry[];
 
-/** The reader's rules (`parse/…`), for every format. */
-export const PARSE_CATALOG = ruleCatalog('parse', 'any', PARSE_ENTRIES);
+/**
+ * The reader's rules (`parse/…`), for every format. Invalid UTF-8 and lone CRs are errors for formats whose
+ * spec requires UTF-8 and newline-split lines (`strictText` in their module: lumen).
+ */
+export const PARSE_CATALOG = ruleCatalog('parse', 'any', PARSE_ENTRIES, {
+  'invalid-utf8': { severity: 'error', when: 'a format whose spec requires UTF-8 (strictText: lumen)' },
+  'lone-cr': { severity: 'error', when: 'a format whose spec splits lines on newlines only (strictText: lumen)' },
+});
 
 /** The tree builder's rules (`tree/…`); formats with their own parent rules supersede them. */
 export const TREE_CATALOG = ruleCatalog('tree', 'generic', TREE_ENTRIES);

@@ -62,10 +62,11 @@ function catalogOf(rule: string, format: FormatName): AnyCatalog | undefined {
 }
 
 /**
- * A severity written at a finding site: a `severity:` literal (or a choice of two), a severity argument after a
- * rule id, or a helper that takes a severity parameter (a field holding a catalog severity is fine).
+ * A severity written at a finding site: a `severity:` literal or assignment (or a choice of two), a severity
+ * argument after a rule id, or a helper that takes a severity parameter (a field holding a catalog severity is
+ * fine).
  */
-const SEVERITY_AT_SITE = /severity: (?:[^,}]*\? )?'(?:error|warning|info)'|'[a-z-]+\/[a-z0-9-]+', '(?:error|warning|info)'|, severity\??: (?:Finding\['severity'\]|Severity\b)/;
+const SEVERITY_AT_SITE = /severity(?::| =) (?:[^,}]*\? )?'(?:error|warning|info)'|'[a-z-]+\/[a-z0-9-]+', '(?:error|warning|info)'|, severity\??: (?:Finding\['severity'\]|Severity\b)/;
 
 describe('rule catalogs', () => {
   after(cleanup);
@@ -148,7 +149,7 @@ describe('rule catalogs', () => {
       const dir = join(ROOT, 'src', 'core', 'formats', format);
       for (const name of readdirSync(dir)) scan(`formats/${format}/${name}`);
     }
-    for (const rel of ['checks/genericRules.ts', 'loadTrace.ts', 'lineIndexer.ts', 'tree.ts', 'crossFileParents.ts', 'json/jsonLine.ts']) scan(rel);
+    for (const rel of ['checks/genericRules.ts', 'loadTrace.ts', 'lineIndexer.ts', 'lineFindings.ts', 'tree.ts', 'crossFileParents.ts', 'json/jsonLine.ts']) scan(rel);
     const blobs = readFileSync(join(ROOT, 'src', 'core', 'blobs', 'blobVerification.ts'), 'utf8');
     if (/this\.finding\([^)]*'(?:error|warning|info)'/.test(blobs)) hits.push('blobs/blobVerification.ts');
     assert.deepEqual(hits, []);
@@ -161,6 +162,7 @@ describe('rule catalogs', () => {
       "out.push(f('codex/line-json', 'error', l.line, message));",
       "function f(rule: string, severity: Finding['severity'], l: ClaudeLine, message: string): Finding {",
       "export function finding(rule: string, at: At, message: string, severity?: Severity): Finding {",
+      "for (const d of x.diagnostics) if (d.rule === 'parse/lone-cr') d.severity = 'error';",
     ]) assert.ok(SEVERITY_AT_SITE.test(old), old);
     for (const now of [
       "out.push(CODEX_CATALOG.finding('codex/line-json', l.line, message));",
