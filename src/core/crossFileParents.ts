@@ -2,6 +2,7 @@ import { EventTable } from './eventTable';
 import { FormatModule } from './format';
 import { Finding } from './model';
 import { EventTree } from './tree';
+import { TREE_CATALOG } from './checks/genericCatalog';
 
 /**
  * Parents that name no event of this file but live in a file beside it (a Claude Code session's main file,
@@ -32,6 +33,6 @@ export async function resolveParentsElsewhere(module: FormatModule, path: string
     const d = diagnostics[k];
     const r = d.rule === 'tree/dangling-parent' ? resolved.get(d.line) : undefined;
     if (!r) continue;
-    diagnostics[k] = { rule: 'tree/parent-elsewhere', severity: 'info', line: d.line, ...(d.eventId ? { eventId: d.eventId } : {}), message: `Parent ${r.id} is in ${r.file}, a file of the same session; the event is shown as a root here.` };
+    diagnostics[k] = { rule: 'tree/parent-elsewhere', severity: TREE_CATALOG.severityOf('tree/parent-elsewhere'), line: d.line, ...(d.eventId ? { eventId: d.eventId } : {}), message: `Parent ${r.id} is in ${r.file}, a file of the same session; the event is shown as a root here.` };
   }
 }

@@ -1,6 +1,7 @@
 import { firstInvalidUtf8 } from './json/utf8';
 import { LineSpan } from './lineIndexer';
 import { EventDraft, Finding } from './model';
+import { PARSE_CATALOG } from './checks/genericCatalog';
 
 /** Largest time a JavaScript Date can hold (ECMAScript §21.4.1.22): ±8.64e15 ms around the epoch. */
 export const MAX_TIME_MS = 8.64e15;
@@ -16,12 +17,12 @@ export function lineByteFindings(span: LineSpan, bytes: Buffer | null): Finding[
     const bad = firstInvalidUtf8(bytes);
     if (bad >= 0) {
       const shown = [...bytes.subarray(bad, bad + 4)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-      out.push({ rule: 'parse/invalid-utf8', severity: 'warning', line: span.line,
+      out.push({ rule: 'parse/invalid-utf8', severity: PARSE_CATALOG.severityOf('parse/invalid-utf8'), line: span.line,
         message: `Line has invalid UTF-8 at byte ${bad} of the line (file offset ${span.offset + bad}: ${shown}); those bytes were read as U+FFFD.` });
     }
   }
   if (span.cr) {
-    out.push({ rule: 'parse/lone-cr', severity: 'warning', line: span.line,
+    out.push({ rule: 'parse/lone-cr', severity: PARSE_CATALOG.severityOf('parse/lone-cr'), line: span.line,
       message: 'Line ends with a carriage return (CR) without a newline; VS Code and this viewer count it as a line break, readers that split on newlines do not.' });
   }
   return out;
@@ -36,5 +37,5 @@ export function boundedTime(draft: EventDraft, line: number): Finding | null {
   const t = draft.time;
   if (typeof t !== 'number' || Math.abs(t) <= MAX_TIME_MS || Number.isNaN(t)) return null;
   draft.time = null;
-  return { rule: 'parse/time-out-of-range', severity: 'warning', line, message: `Timestamp ${t} ms is outside the range a date can hold (±8.64e15 ms, years -271821 to 275760); the event has no time.` };
+  return { rule: 'parse/time-out-of-range', severity: PARSE_CATALOG.severityOf('parse/time-out-of-range'), line, message: `Timestamp ${t} ms is outside the range a date can hold (±8.64e15 ms, years -271821 to 275760); the event has no time.` };
 }

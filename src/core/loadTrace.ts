@@ -14,6 +14,7 @@ import { appendAll } from './arrays';
 import { resolveParentsElsewhere } from './crossFileParents';
 import { ConcatenatedJson, splitConcatenatedJson } from './json/concatenatedJson';
 import { boundedTime, lineByteFindings } from './lineFindings';
+import { PARSE_CATALOG } from './checks/genericCatalog';
 
 export type { MalformedLine, TraceModel };
 
@@ -126,7 +127,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
   if (!builder) startBuilding();
   appendAll(diagnostics, builder!.finish?.((d, r) => emit(d, r ?? { value: null, line: scan.lines, offset: 0, length: 0 })) ?? []);
   if (scan.endedEarly) diagnostics.push(endedEarlyFinding(scan.endedEarly, scan.lines));
-  if (scan.bom) diagnostics.push({ rule: 'parse/bom', severity: 'info', line: 1, message: 'The file starts with a UTF-8 byte-order mark; it was skipped.' });
+  if (scan.bom) diagnostics.push({ rule: 'parse/bom', severity: PARSE_CATALOG.severityOf('parse/bom'), line: 1, message: 'The file starts with a UTF-8 byte-order mark; it was skipped.' });
   const tree = buildTree(table, diagnostics);
   await resolveParentsElsewhere(formatModule(detection!.format), path, table, tree, diagnostics);
   return finishModel({
@@ -140,7 +141,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
 /** A truncated .gz: the lines after the last one read are missing, and that one may be cut. */
 function endedEarlyFinding(why: string, lines: number): Finding {
   const message = lines > 0 ? `The ${why.replace(/^the /, '')}: the file ends after line ${lines}, which may be cut; whatever followed is missing.` : `The ${why.replace(/^the /, '')}: nothing could be read.`;
-  return { rule: 'parse/gzip-truncated', severity: 'error', line: Math.max(1, lines), message };
+  return { rule: 'parse/gzip-truncated', severity: PARSE_CATALOG.severityOf('parse/gzip-truncated'), line: Math.max(1, lines), message };
 }
 
 function builderSource(base: { fileName: string; path: string }, table: EventTable): BuilderSource {
@@ -174,7 +175,7 @@ interface FinishInput {
 
 function finishModel(x: FinishInput): TraceModel {
   if (formatModule(x.detection.format).strictText) {
-    for (const d of x.diagnostics) if (d.rule === 'parse/invalid-utf8' || d.rule === 'parse/lone-cr') d.severity = 'error';
+    for (const d of x.diagnostics) if (d.rule === 'parse/invalid-utf8' || d.rule === 'parse/lone-cr') d.severity = PARSE_CATALOG.overrideOf(d.rule);
   }
   x.diagnostics.sort((a, b) => a.line - b.line);
   return {
@@ -263,8 +264,8 @@ function gapFindings(text: string, parts: ConcatenatedJson, lineAt: (pos: number
   return parts.gaps.map((g) => {
     const line = lineAt(g.start);
     const finding: Finding = g.torn
-      ? { rule: 'parse/torn-tail', severity: 'warning', line, message: `The last JSON value (lines ${line}–${lineCount}) is cut off: the file ends inside it (a write still in progress, or a truncated copy).` }
-      : { rule: 'parse/invalid-json', severity: 'error', line, message: `The JSON value that starts on line ${line} does not parse; reading went on at the next value.` };
+      ? { rule: 'parse/torn-tail', severity: PARSE_CATALOG.severityOf('parse/torn-tail'), line, message: `The last JSON value (lines ${line}–${lineCount}) is cut off: the file ends inside it (a write still in progress, or a truncated copy).` }
+      : { rule: 'parse/invalid-json', severity: PARSE_CATALOG.severityOf('parse/invalid-json'), line, message: `The JSON value that starts on line ${line} does not parse; reading went on at the next value.` };
     return { finding, offset: Buffer.byteLength(text.slice(0, g.start)) };
   });
 }

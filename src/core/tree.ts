@@ -1,5 +1,6 @@
 import { EventTable } from './eventTable';
 import { Finding } from './model';
+import { TREE_CATALOG } from './checks/genericCatalog';
 
 /** Children of every event in compressed form: `children(i)` is a slice of one Int32Array. */
 export interface EventTree {
@@ -30,7 +31,7 @@ export function buildTree(table: EventTable, findings: Finding[], rulePrefix = '
     else
       findings.push({
         rule: `${rulePrefix}/duplicate-id`,
-        severity: 'warning',
+        severity: TREE_CATALOG.severityOf('tree/duplicate-id'),
         line: table.lineOf(i),
         eventId: id,
         message: `Event id ${id} is already used by the event on line ${table.lineOf(first)}.`,
@@ -48,7 +49,7 @@ export function buildTree(table: EventTable, findings: Finding[], rulePrefix = '
     if (p === undefined) {
       findings.push({
         rule: `${rulePrefix}/dangling-parent`,
-        severity: 'warning',
+        severity: TREE_CATALOG.severityOf('tree/dangling-parent'),
         line: table.lineOf(i),
         eventId: table.id(i) ?? undefined,
         message: `Parent ${pid} is not in this trace; the event is shown as a root.`,
@@ -56,7 +57,7 @@ export function buildTree(table: EventTable, findings: Finding[], rulePrefix = '
     } else if (p === i) {
       findings.push({
         rule: `${rulePrefix}/cycle`,
-        severity: 'error',
+        severity: TREE_CATALOG.severityOf('tree/cycle'),
         line: table.lineOf(i),
         eventId: table.id(i) ?? undefined,
         message: `Event ${pid} names itself as its parent.`,
@@ -90,7 +91,7 @@ function breakCycles(table: EventTable, findings: Finding[], rulePrefix: string)
       }
       findings.push({
         rule: `${rulePrefix}/cycle`,
-        severity: 'error',
+        severity: TREE_CATALOG.severityOf('tree/cycle'),
         line: table.lineOf(cut),
         eventId: table.id(cut) ?? undefined,
         message: `Parent links form a cycle through line ${table.lineOf(cut)} (parent ${table.parentId(cut) ?? '?'}); the event is shown as a root.`,

@@ -1,11 +1,11 @@
-import { Finding, FormatName, Severity } from '../model';
-import { RuleInfo } from './types';
+import type { Finding, Severity } from '../model';
+import type { RuleInfo } from './ruleInfo';
 
 /** A catalog row: the rule's own name (without the format prefix), mode, severity, summary, explanation, example. */
 export type RuleEntry = readonly [id: string, mode: RuleInfo['mode'], severity: RuleInfo['severity'], summary: string, explanation: string, example?: string];
 
-/** Turns catalog rows into rules with ids `<prefix>/<id>` for one format. */
-export function rulesFromEntries(prefix: string, format: FormatName, entries: readonly RuleEntry[]): RuleInfo[] {
+/** Turns catalog rows into rules with ids `<prefix>/<id>` for one format (`any` and `generic` for the rules every format gets). */
+export function rulesFromEntries(prefix: string, format: RuleInfo['format'], entries: readonly RuleEntry[]): RuleInfo[] {
   return entries.map(([id, mode, severity, summary, explanation, example]) => ({
     id: `${prefix}/${id}`,
     format,
@@ -55,7 +55,7 @@ export function ruleCatalog<
   const P extends string,
   const E extends readonly RuleEntry[],
   const O extends { readonly [K in E[number][0]]?: SeverityOverride } = Record<never, SeverityOverride>,
->(prefix: P, format: FormatName, entries: E, overrides?: O): RuleCatalog<`${P}/${E[number][0]}`, `${P}/${keyof O & string}`> {
+>(prefix: P, format: RuleInfo['format'], entries: E, overrides?: O): RuleCatalog<`${P}/${E[number][0]}`, `${P}/${keyof O & string}`> {
   const rules = rulesFromEntries(prefix, format, entries);
   const byId = new Map(rules.map((r) => [r.id, r]));
   const other = new Map(Object.entries((overrides ?? {}) as Record<string, SeverityOverride>).map(([k, v]) => [`${prefix}/${k}`, v.severity]));

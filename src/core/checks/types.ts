@@ -1,26 +1,11 @@
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import type { TraceModel } from '../traceModel';
-import { Finding, FormatName, Severity } from '../model';
-import type { CheckMode } from './checkMode';
+import { Finding, FormatName } from '../model';
+import type { RuleInfo } from './ruleInfo';
 
 export { CHECK_MODES } from './checkMode';
 export type { CheckMode } from './checkMode';
-
-/** A rule of the catalog: one stable id, its default severity and what it means. */
-export interface RuleInfo {
-  /** `<area>/<rule>`, stable forever; new rules get new ids. */
-  id: string;
-  /** Which format's rule; `generic` rules apply to every format. */
-  format: FormatName | 'generic' | 'any';
-  mode: CheckMode;
-  severity: Severity;
-  /** One line. */
-  summary: string;
-  /** A paragraph: what the rule checks, why, and what a failure usually means. */
-  explanation: string;
-  /** A short example of a violating trace (a line or two). */
-  example?: string;
-}
+export type { RuleInfo } from './ruleInfo';
 
 /** One line of the trace as the checks see it: its exact text and its parsed value. */
 export interface LineInput {

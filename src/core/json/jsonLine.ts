@@ -1,5 +1,6 @@
 import { Finding } from '../model';
 import { LineSpan } from '../lineIndexer';
+import { PARSE_CATALOG } from '../checks/genericCatalog';
 
 /** Result of parsing one line. */
 export type ParsedLine =
@@ -23,7 +24,7 @@ export function parseLine(span: LineSpan, bytes: Buffer | null, maxLineBytes: nu
       kind: 'malformed',
       finding: {
         rule: 'parse/line-too-long',
-        severity: 'error',
+        severity: PARSE_CATALOG.severityOf('parse/line-too-long'),
         line: span.line,
         message: `Line is ${span.length} bytes, over the limit of ${maxLineBytes} bytes; it was indexed but not parsed.`,
       },
@@ -40,7 +41,7 @@ export function parseLine(span: LineSpan, bytes: Buffer | null, maxLineBytes: nu
       kind: 'malformed',
       finding: {
         rule: torn ? 'parse/torn-tail' : 'parse/invalid-json',
-        severity: torn ? 'warning' : 'error',
+        severity: PARSE_CATALOG.severityOf(torn ? 'parse/torn-tail' : 'parse/invalid-json'),
         line: span.line,
         message: torn
           ? `The last line has no newline and is not complete JSON (a write still in progress or cut off): ${detail}`

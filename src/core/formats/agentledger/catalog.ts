@@ -2,11 +2,11 @@
  * The AgentLedger rule catalog (format doc §13 "Checks a viewer can run", §9 review checks). Ids and default
  * severities follow the doc; `bundle-events`, `bundle-missing` and `payload-schema` are this viewer's own.
  */
-import { Finding, Severity } from '../../model';
-import { rulesFromEntries, RuleEntry } from '../../checks/ruleEntries';
+import { Finding } from '../../model';
+import { ruleCatalog, RuleEntry } from '../../checks/ruleEntries';
 import { RuleInfo } from '../../checks/types';
 
-const ENTRIES: RuleEntry[] = [
+const ENTRIES = [
   ['line-json', 'verify', 'error', 'A line is not a JSON object.',
     'Every non-blank line of events.jsonl and trace.jsonl is one JSON object. Rust trace_jsonl builds lines with format! and never escapes values, so an event type containing a quote produces a line that does not parse.',
     '{"trace_id":"run_1","span_id":"evt-000003","name":"my"odd"type"}'],
@@ -87,12 +87,27 @@ const ENTRIES: RuleEntry[] = [
     'Review #11: no event of type error_raised, step_failed, tool_call_failed or tool_call_blocked. Reported at each such event.'],
   ['review-max-total-usd', 'check', 'error', 'The run cost more than the allowed total (blocker, only with a limit).',
     'Review #12: cost_summary.total_usd is at most the limit the user supplies. Without a limit the rule does not run.'],
-];
+] as const satisfies readonly RuleEntry[];
+
+/**
+ * The AgentLedger rule catalog. Four rules have a documented second severity: the two ledger hashes when what
+ * they cover is missing, a financial_or_legal approval left undecided, and blob refs with no store at all.
+ */
+export const AGENTLEDGER_CATALOG = ruleCatalog('agentledger', 'agentledger', ENTRIES, {
+  'ledger-request-hash': { severity: 'warning', when: 'a SHA-256 request_hash whose ref is inline text naming no blob: what it covers is missing, so it cannot be checked' },
+  'ledger-response-hash': { severity: 'warning', when: 'a SHA-256 response_hash whose ref is inline text naming no blob: what it covers is missing, so it cannot be checked' },
+  'review-high-risk-approvals-decided': { severity: 'warning', when: 'risk financial_or_legal, which upstream\'s review omits' },
+  'blob-exists': { severity: 'info', when: 'no blob store next to the trace at all' },
+});
 
 /** The AgentLedger rules as catalog entries. */
-export const AGENTLEDGER_RULES: RuleInfo[] = rulesFromEntries('agentledger', 'agentledger', ENTRIES);
+export const AGENTLEDGER_RULES: RuleInfo[] = AGENTLEDGER_CATALOG.rules;
 
-const SEVERITY = new Map(AGENTLEDGER_RULES.map((r) => [r.id, r.severity]));
+/** An AgentLedger rule's own name, without the `agentledger/` prefix (e.g. `payload-hash`). */
+export type AgentLedgerRule = (typeof ENTRIES)[number][0];
+
+/** The rules with a documented second severity (see {@link AGENTLEDGER_CATALOG}). */
+type OverriddenRule = 'ledger-request-hash' | 'ledger-response-hash' | 'review-high-risk-approvals-decided' | 'blob-exists';
 
 /** Where a finding points: its line and, when known, the event's seq and id. */
 export interface At {
@@ -101,11 +116,19 @@ export interface At {
   eventId?: string | null;
 }
 
-/** A finding of an AgentLedger rule (short id, e.g. `payload-hash`) with the catalog severity unless given. */
-export function finding(rule: string, at: At, message: string, severity?: Severity): Finding {
-  const id = `agentledger/${rule}`;
-  const f: Finding = { rule: id, severity: severity ?? SEVERITY.get(id) ?? 'warning', line: at.line, message };
+/** Adds the event's seq and id after the message, the order this format's findings have always been written in. */
+function located(f: Finding, at: At): Finding {
   if (at.seq != null) f.seq = at.seq;
   if (at.eventId != null) f.eventId = at.eventId;
   return f;
+}
+
+/** A finding of an AgentLedger rule (short id, e.g. `payload-hash`) at its catalog severity. */
+export function finding(rule: AgentLedgerRule, at: At, message: string): Finding {
+  return located(AGENTLEDGER_CATALOG.finding(`agentledger/${rule}`, at.line, message), at);
+}
+
+/** A finding at the rule's documented second severity (see {@link AGENTLEDGER_CATALOG}). */
+export function overridden(rule: OverriddenRule, at: At, message: string): Finding {
+  return located(AGENTLEDGER_CATALOG.overridden(`agentledger/${rule}`, at.line, message), at);
 }

@@ -6,7 +6,7 @@ import { fnv1a64HexOfText, sha256Hex } from '../../digests';
 import { Finding } from '../../model';
 import { isObj, Obj } from '../common';
 import { isBlobRef } from './rows';
-import { finding } from './catalog';
+import { finding, overridden } from './catalog';
 import { BlobStatus, BlobStore, blobRefProblem, Evidence } from './evidence';
 import { digestParts } from './payloadChecks';
 
@@ -93,9 +93,9 @@ export async function checkLedger(ev: Evidence, requests: RequestEvent[], approv
     const sameRequest = link ?? requests.find((r) => r.causalToken !== null && r.causalToken === row.causal_token) ?? requests.find((r) => r.payloadHash === row.request_hash) ?? null;
     const at = { line: sameRequest?.line ?? fallbackLine, seq: sameRequest?.seq, eventId: sameRequest?.eventId };
     const req = await hashRefProblem(s(row, 'request_hash'), s(row, 'request_ref'), blobs);
-    if (req) out.push(finding('ledger-request-hash', at, `Ledger ${id}: request_hash ${req.text}.`, req.unverifiable ? 'warning' : undefined));
+    if (req) out.push((req.unverifiable ? overridden : finding)('ledger-request-hash', at, `Ledger ${id}: request_hash ${req.text}.`));
     const resp = await hashRefProblem(s(row, 'response_hash'), s(row, 'response_ref'), blobs);
-    if (resp) out.push(finding('ledger-response-hash', at, `Ledger ${id}: response_hash ${resp.text}.`, resp.unverifiable ? 'warning' : undefined));
+    if (resp) out.push((resp.unverifiable ? overridden : finding)('ledger-response-hash', at, `Ledger ${id}: response_hash ${resp.text}.`));
     const tail = await expectedKeyTail(row, link, blobs);
     const expected = `${s(row, 'run_id')}:${s(row, 'step_id')}:${s(row, 'tool_name')}:${tail}`;
     if (row.idempotency_key !== expected) out.push(finding('idempotency-key', at, `Ledger ${id}: idempotency_key ${JSON.stringify(row.idempotency_key)}, expected ${JSON.stringify(expected)}.`));
@@ -106,7 +106,7 @@ export async function checkLedger(ev: Evidence, requests: RequestEvent[], approv
     const ev2 = approvals.find((a) => a.approvalId === id);
     const at = { line: ev2?.line ?? fallbackLine, seq: ev2?.seq };
     const req = await hashRefProblem(s(row, 'request_hash'), s(row, 'request_ref'), blobs);
-    if (req) out.push(finding('ledger-request-hash', at, `Approval ${id}: request_hash ${req.text}.`, req.unverifiable ? 'warning' : undefined));
+    if (req) out.push((req.unverifiable ? overridden : finding)('ledger-request-hash', at, `Approval ${id}: request_hash ${req.text}.`));
     const expected = `${s(row, 'run_id')}:${s(row, 'step_id')}:${s(row, 'tool_name')}:${s(row, 'request_hash')}`;
     if (row.approval_key !== expected) out.push(finding('idempotency-key', at, `Approval ${id}: approval_key ${JSON.stringify(row.approval_key)}, expected ${JSON.stringify(expected)}.`));
   }

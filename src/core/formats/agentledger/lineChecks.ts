@@ -6,7 +6,7 @@ import { Finding } from '../../model';
 import { isObj, Obj } from '../common';
 import { LedgerRow } from './rows';
 import { LineInput } from '../../checks/types';
-import { At, finding } from './catalog';
+import { AgentLedgerRule, At, finding } from './catalog';
 
 /** Why a non-blank line is not a JSON object, or null when it is one. */
 export function lineJsonProblem(input: LineInput): string | null {
@@ -76,7 +76,7 @@ function counter(m: Map<string, Counter>, key: string): Counter {
 }
 
 /** Compares with the expected number and resynchronises so one gap or swap is not reported on every later line. */
-function advance(c: Counter, seq: number, rule: string, at: At, what: string): Finding[] {
+function advance(c: Counter, seq: number, rule: AgentLedgerRule, at: At, what: string): Finding[] {
   if (seq === c.expected) {
     c.expected++;
     return [];

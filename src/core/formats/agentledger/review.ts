@@ -5,7 +5,7 @@
 import { Finding } from '../../model';
 import { isObj, Obj } from '../common';
 import { KNOWN_LEDGER_STATUSES, REVIEW_HIGH_RISK_LEVELS } from './vocab';
-import { At, finding } from './catalog';
+import { At, finding, overridden } from './catalog';
 import { Evidence } from './evidence';
 
 /** What the review needs from the trace's lines. */
@@ -95,7 +95,7 @@ function highRisk(id: string, risk: unknown, decided: boolean, status: string, a
   if (decided || typeof risk !== 'string') return [];
   if (REVIEW_HIGH_RISK_LEVELS.has(risk)) return [finding('review-high-risk-approvals-decided', at, `Approval ${id} has risk ${risk} and is ${status}, not APPROVED or DENIED.`)];
   if (risk === 'financial_or_legal') {
-    return [finding('review-high-risk-approvals-decided', at, `Approval ${id} has risk financial_or_legal and is ${status}; upstream's review omits this level, which is high risk.`, 'warning')];
+    return [overridden('review-high-risk-approvals-decided', at, `Approval ${id} has risk financial_or_legal and is ${status}; upstream's review omits this level, which is high risk.`)];
   }
   return [];
 }

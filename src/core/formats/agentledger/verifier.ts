@@ -9,7 +9,7 @@ import { isObj, Obj } from '../common';
 import { Dialect, effectivePayload, isBlobRef, LedgerRow, rowOf } from './rows';
 import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
 import { checkBundleHash, compareBundleEvents, eventKeyOf, FileEvent, KeyFields, metaOf, ReplayDigest } from './bundleChecks';
-import { At, finding } from './catalog';
+import { At, finding, overridden } from './catalog';
 import { BlobStore, blobRefProblem, loadEvidence } from './evidence';
 import { ApprovalEvent, checkArtifacts, checkLedger, RequestEvent } from './ledgerChecks';
 import { checkPayloadHash, checkPayloadRef } from './payloadChecks';
@@ -134,7 +134,7 @@ async function checkBlobs(refs: { ref: string; at: At }[], blobs: BlobStore): Pr
   for (const { ref, at } of refs) {
     const s = await blobs.status(ref);
     if (s.state === 'no-store') {
-      if (!noStore) out.push(finding('blob-exists', at, `No blob store (blobs/sha256/ or .agentledger/blobs/sha256/) next to the trace; ${refs.length} blob ref(s) were not resolved.`, 'info'));
+      if (!noStore) out.push(overridden('blob-exists', at, `No blob store (blobs/sha256/ or .agentledger/blobs/sha256/) next to the trace; ${refs.length} blob ref(s) were not resolved.`));
       noStore = true;
     } else if (s.state === 'missing') {
       out.push(finding('blob-exists', at, `${ref} is not in the blob store (expected ${s.path}).`));

@@ -2,10 +2,7 @@ import { CLAUDE_KNOWN_OTHER_TYPES, CLAUDE_TYPES } from './adapter';
 import { parseTime } from '../common';
 import { Finding } from '../../model';
 import { ClaudeLine, uuidIndex } from './claudeRecords';
-
-function f(rule: string, severity: Finding['severity'], l: ClaudeLine, message: string): Finding {
-  return { rule, severity, line: l.line, ...(l.uuid ? { eventId: l.uuid } : {}), message };
-}
+import { claudeFinding as f } from './catalog';
 
 function typeFindings(lines: ClaudeLine[], out: Finding[]): void {
   const unknown = new Map<string, { first: ClaudeLine; count: number }>();
@@ -16,7 +13,7 @@ function typeFindings(lines: ClaudeLine[], out: Finding[]): void {
     else unknown.set(l.type, { first: l, count: 1 });
   }
   for (const [type, u] of unknown) {
-    out.push(f('claude/type-known', 'info', u.first, `Line type ${JSON.stringify(type)} is not user, assistant, system or summary (${u.count} line${u.count > 1 ? 's' : ''}); shown generically.`));
+    out.push(f('claude/type-known', u.first, `Line type ${JSON.stringify(type)} is not user, assistant, system or summary (${u.count} line${u.count > 1 ? 's' : ''}); shown generically.`));
   }
 }
 
@@ -25,7 +22,7 @@ function sidechainFindings(lines: ClaudeLine[], byUuid: Map<string, ClaudeLine>,
     if (!l.sidechain || l.parentUuid === null) continue;
     const parent = byUuid.get(l.parentUuid);
     if (parent && !parent.sidechain) {
-      out.push(f('claude/sidechain-root', 'warning', l, `Sidechain line parents to main-chain line ${parent.line}; a sidechain starts with parentUuid null and never links into the main chain.`));
+      out.push(f('claude/sidechain-root', l, `Sidechain line parents to main-chain line ${parent.line}; a sidechain starts with parentUuid null and never links into the main chain.`));
     }
   }
 }
@@ -40,12 +37,12 @@ function pairingFindings(lines: ClaudeLine[], out: Finding[]): void {
     for (const id of l.toolResultIds) {
       answered.add(id);
       const use = uses.get(id);
-      if (!use) out.push(f('claude/tool-result-pairing', 'warning', l, `tool_result names tool_use_id ${id}, but no assistant line has a tool_use with that id.`));
-      else if (use.index > l.index) out.push(f('claude/tool-result-pairing', 'warning', l, `tool_result for ${id} comes before its tool_use on line ${use.line}.`));
+      if (!use) out.push(f('claude/tool-result-pairing', l, `tool_result names tool_use_id ${id}, but no assistant line has a tool_use with that id.`));
+      else if (use.index > l.index) out.push(f('claude/tool-result-pairing', l, `tool_result for ${id} comes before its tool_use on line ${use.line}.`));
     }
   }
   for (const [id, l] of uses) {
-    if (!answered.has(id)) out.push(f('claude/unanswered-tool-use', 'info', l, `tool_use ${id} has no tool_result in this file (in flight, interrupted or truncated).`));
+    if (!answered.has(id)) out.push(f('claude/unanswered-tool-use', l, `tool_use ${id} has no tool_result in this file (in flight, interrupted or truncated).`));
   }
 }
 
@@ -62,7 +59,7 @@ function splitFindings(lines: ClaudeLine[], out: Finding[]): void {
     if (g.length < 2) continue;
     const requests = [...new Set(g.map((l) => l.requestId ?? ''))];
     const req = requests.length === 1 ? (requests[0] ? `, requestId ${requests[0]}` : '') : ` but differing requestIds ${requests.map((r) => r || '(none)').join(', ')}`;
-    out.push(f('claude/split-message', 'info', g[1], `Lines ${g.map((l) => l.line).join(', ')} are one API response (message.id ${id}${req}), split one content block per line.`));
+    out.push(f('claude/split-message', g[1], `Lines ${g.map((l) => l.line).join(', ')} are one API response (message.id ${id}${req}), split one content block per line.`));
   }
 }
 
@@ -73,7 +70,7 @@ function timeFindings(lines: ClaudeLine[], byUuid: Map<string, ClaudeLine>, out:
     const t = parseTime(l.timestamp);
     const pt = parseTime(parent?.timestamp);
     if (parent && t !== null && pt !== null && t < pt) {
-      out.push(f('claude/timestamp-order', 'info', l, `timestamp ${l.timestamp} is earlier than its parent's ${parent.timestamp} on line ${parent.line}.`));
+      out.push(f('claude/timestamp-order', l, `timestamp ${l.timestamp} is earlier than its parent's ${parent.timestamp} on line ${parent.line}.`));
     }
   }
 }
@@ -88,7 +85,7 @@ function streamResultFindings(lines: ClaudeLine[], out: Finding[]): void {
   const results = lines.filter((l) => l.streamRole === 'result').length;
   if (results >= inits && results > 0) return;
   const last = lines[lines.length - 1];
-  out.push(f('claude/stream-result', 'warning', last, `The stream has ${inits} system/init line${inits === 1 ? '' : 's'} but ${results} result line${results === 1 ? '' : 's'}: it ends at line ${last.line} before its run finished (cut, or the process was stopped).`));
+  out.push(f('claude/stream-result', last, `The stream has ${inits} system/init line${inits === 1 ? '' : 's'} but ${results} result line${results === 1 ? '' : 's'}: it ends at line ${last.line} before its run finished (cut, or the process was stopped).`));
 }
 
 /** Conformance of a transcript: types, sidechains, tool pairing, split responses, time order, message schema. */
@@ -102,7 +99,7 @@ export function checkClaude(lines: ClaudeLine[]): Finding[] {
   timeFindings(lines, byUuid, out);
   streamResultFindings(lines, out);
   for (const l of lines) {
-    for (const p of l.schema) out.push(f('claude/message-schema', 'warning', l, `${l.type} line: ${p}.`));
+    for (const p of l.schema) out.push(f('claude/message-schema', l, `${l.type} line: ${p}.`));
   }
   return out;
 }

@@ -3,14 +3,11 @@ import { basename } from 'node:path';
 import { Finding } from '../../model';
 import { findParentCycles } from '../../checks/checkRecords';
 import { ClaudeLine, uuidIndex } from './claudeRecords';
+import { claudeFinding as f } from './catalog';
 import { findIdsIn, relatedTranscripts, subagentLink } from './claudeFolder';
 
-function f(rule: string, severity: Finding['severity'], l: ClaudeLine, message: string): Finding {
-  return { rule, severity, line: l.line, ...(l.uuid ? { eventId: l.uuid } : {}), message };
-}
-
 function lineJsonFindings(lines: ClaudeLine[], out: Finding[]): void {
-  for (const l of lines) if (l.shapeProblem) out.push(f('claude/line-json', 'error', l, l.shapeProblem));
+  for (const l of lines) if (l.shapeProblem) out.push(f('claude/line-json', l, l.shapeProblem));
 }
 
 /** Parents are looked up in the session's other files once, for all lines whose parent this file lacks. */
@@ -20,18 +17,18 @@ function uniqueAndParentFindings(lines: ClaudeLine[], byUuid: Map<string, Claude
   for (const l of lines) {
     if (l.uuid !== null) {
       const first = byUuid.get(l.uuid)!;
-      if (first !== l) out.push(f('claude/uuid-unique', 'warning', l, `uuid ${l.uuid} is already used by line ${first.line}; children attach to that line.`));
+      if (first !== l) out.push(f('claude/uuid-unique', l, `uuid ${l.uuid} is already used by line ${first.line}; children attach to that line.`));
     }
     if (l.parentUuid === null) continue;
     const parent = byUuid.get(l.parentUuid);
     if (parent === undefined) {
       if (elsewhere.has(l.parentUuid)) continue;
-      out.push(f('claude/parent-exists', 'warning', l, `parentUuid ${l.parentUuid} names no line in this file nor in the session's other files (normal for truncated or compacted sessions); the line is shown as a root.`));
+      out.push(f('claude/parent-exists', l, `parentUuid ${l.parentUuid} names no line in this file nor in the session's other files (normal for truncated or compacted sessions); the line is shown as a root.`));
     } else if (parent.index === l.index + 1) {
       // Claude Code 2.1.114 writes a hook attachment just before the line it hangs off.
-      out.push(f('claude/parent-next-line', 'info', l, `parentUuid ${l.parentUuid} names the next line (${parent.line}): the parent was written one line later.`));
+      out.push(f('claude/parent-next-line', l, `parentUuid ${l.parentUuid} names the next line (${parent.line}): the parent was written one line later.`));
     } else if (parent.index > l.index) {
-      out.push(f('claude/parent-exists', 'warning', l, `parentUuid ${l.parentUuid} names line ${parent.line}, which comes later in the file; a parent must be written before its children.`));
+      out.push(f('claude/parent-exists', l, `parentUuid ${l.parentUuid} names line ${parent.line}, which comes later in the file; a parent must be written before its children.`));
     }
   }
 }
@@ -40,7 +37,7 @@ function logicalParentFindings(lines: ClaudeLine[], byUuid: Map<string, ClaudeLi
   for (const l of lines) {
     const lp = l.parentUuid === null ? l.logicalParentUuid : null;
     if (lp === null || byUuid.has(lp) || elsewhere.has(lp)) continue;
-    out.push(f('claude/logical-parent', 'info', l, `logicalParentUuid ${lp} (the conversation before this compaction) names no line in this file nor in the session's other files.`));
+    out.push(f('claude/logical-parent', l, `logicalParentUuid ${lp} (the conversation before this compaction) names no line in this file nor in the session's other files.`));
   }
 }
 
@@ -49,13 +46,13 @@ function cycleFindings(byUuid: Map<string, ClaudeLine>, out: Finding[]): void {
   const order = new Map<string, number>();
   for (const [uuid, l] of byUuid) {
     order.set(uuid, l.index);
-    if (l.parentUuid === uuid) out.push(f('claude/parent-cycle', 'error', l, `Line ${l.line} names itself (${uuid}) as its parent.`));
+    if (l.parentUuid === uuid) out.push(f('claude/parent-cycle', l, `Line ${l.line} names itself (${uuid}) as its parent.`));
     else if (l.parentUuid !== null) parents.set(uuid, l.parentUuid);
   }
   for (const cycle of findParentCycles(parents, order)) {
     const at = byUuid.get(cycle[0])!;
     const where = cycle.map((u) => byUuid.get(u)!.line).sort((a, b) => a - b);
-    out.push(f('claude/parent-cycle', 'error', at, `Following parentUuid from line ${at.line} comes back to it (lines ${where.join(', ')} form a cycle); the line is shown as a root.`));
+    out.push(f('claude/parent-cycle', at, `Following parentUuid from line ${at.line} comes back to it (lines ${where.join(', ')} form a cycle); the line is shown as a root.`));
   }
 }
 
@@ -64,7 +61,7 @@ function parentToolUseFindings(lines: ClaudeLine[], out: Finding[]): void {
   const uses = new Set<string>();
   for (const l of lines) {
     if (l.stream && l.parentToolUseId !== null && !uses.has(l.parentToolUseId)) {
-      out.push(f('claude/parent-tool-use', 'warning', l, `parent_tool_use_id ${l.parentToolUseId} names no tool_use of an earlier assistant line; the line is shown under its run.`));
+      out.push(f('claude/parent-tool-use', l, `parent_tool_use_id ${l.parentToolUseId} names no tool_use of an earlier assistant line; the line is shown under its run.`));
     }
     for (const id of l.toolUseIds) uses.add(id);
   }
@@ -74,7 +71,7 @@ async function summaryLeafFindings(lines: ClaudeLine[], byUuid: Map<string, Clau
   for (const l of lines) {
     const leaf = l.leafUuid;
     if (leaf === null || byUuid.has(leaf) || elsewhere.has(leaf)) continue;
-    out.push(f('claude/summary-leaf', 'info', l, `summary.leafUuid ${leaf} names no line in this file nor in the other session files of its directory.`));
+    out.push(f('claude/summary-leaf', l, `summary.leafUuid ${leaf} names no line in this file nor in the other session files of its directory.`));
   }
 }
 
@@ -84,7 +81,7 @@ async function subagentLinkFindings(path: string, lines: ClaudeLine[], out: Find
   const exists = await stat(link.main).then((s) => s.isFile(), () => false);
   if (!exists) return;
   const found = await findIdsIn([link.main], new Set([link.toolUseId]), 'id');
-  if (found.size === 0) out.push(f('claude/subagent-link', 'warning', lines[0], `The subagent's meta.json names tool_use ${link.toolUseId}, but the session file ${basename(link.main)} has no tool call with that id.`));
+  if (found.size === 0) out.push(f('claude/subagent-link', lines[0], `The subagent's meta.json names tool_use ${link.toolUseId}, but the session file ${basename(link.main)} has no tool call with that id.`));
 }
 
 /** Ids this file names but does not hold, searched for in the session's other files (bounded). */

@@ -3,6 +3,7 @@ import { CODEX_CALL_OUTPUT, CODEX_TYPES } from './adapter';
 import { isObj, Obj, parseTime } from '../common';
 import { describeType } from '../common';
 import { Finding } from '../../model';
+import { CODEX_CATALOG } from './catalog';
 import { CheckRecord } from '../../checks/checkRecords';
 import { codexPayloadProblems } from './codexSchemas';
 import { isExecEvent } from './codexSniff';
@@ -39,12 +40,13 @@ export function codexLine(r: CheckRecord, withChecks: boolean): CodexLine {
   if (withChecks && o) {
     shapeFindings(r.line, o, l.own);
     if (p) argumentFindings(r.line, l.type, p, l.own);
-    if (l.type && p) for (const msg of codexPayloadProblems(l.type, p)) l.own.push(f('codex/payload-schema', 'warning', r.line, `${l.type}${l.payloadType ? ' ' + l.payloadType : ''}: ${msg}.`));
+    if (l.type && p) for (const msg of codexPayloadProblems(l.type, p)) l.own.push(f('codex/payload-schema', r.line, `${l.type}${l.payloadType ? ' ' + l.payloadType : ''}: ${msg}.`));
   }
   return l;
 }
 
-const f = (rule: string, severity: Finding['severity'], line: number, message: string): Finding => ({ rule, severity, line, message });
+/** A finding at the catalog severity of its rule. */
+const f = CODEX_CATALOG.finding;
 const UUID = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
 
 /** True when the file is a `codex exec --json` stream: its first object line is an exec event. */
@@ -60,7 +62,7 @@ function ordinalFindings(lines: CodexLine[], out: Finding[]): void {
     if (l.ordinal === null) continue;
     if (prev && l.ordinal !== prev.ordinal! + 1) {
       const what = l.ordinal > prev.ordinal! + 1 ? `${l.ordinal - prev.ordinal! - 1} line(s) missing before it` : 'a line repeated or moved';
-      out.push(f('codex/ordinal-sequence', 'warning', l.line, `ordinal ${l.ordinal} follows ordinal ${prev.ordinal} (line ${prev.line}): ${what}.`));
+      out.push(f('codex/ordinal-sequence', l.line, `ordinal ${l.ordinal} follows ordinal ${prev.ordinal} (line ${prev.line}): ${what}.`));
     }
     prev = l;
   }
@@ -69,19 +71,19 @@ function ordinalFindings(lines: CodexLine[], out: Finding[]): void {
 /** Integrity of a rollout (JSON objects, one leading session_meta, ordinals, the file name's session id) or an exec stream. */
 export function verifyCodex(path: string, lines: CodexLine[]): Finding[] {
   const out: Finding[] = [];
-  for (const l of lines) if (l.notObject) out.push(f('codex/line-json', 'error', l.line, `The line is ${l.notObject}, expected a JSON object.`));
+  for (const l of lines) if (l.notObject) out.push(f('codex/line-json', l.line, `The line is ${l.notObject}, expected a JSON object.`));
   if (isExecStream(lines)) return [...out, ...verifyExec(lines.flatMap((l) => (l.exec ? [l.exec] : [])))];
   ordinalFindings(lines, out);
   const metas = lines.filter((l) => l.type === 'session_meta');
   const first = lines[0];
   if (first && first.type !== 'session_meta') {
-    out.push(f('codex/session-meta-first', 'warning', first.line, `The first line is ${first.type === null ? 'not a rollout item' : `a ${first.type}`}, expected session_meta${metas.length ? ` (it is on line ${metas[0].line})` : ' (there is none)'}.`));
+    out.push(f('codex/session-meta-first', first.line, `The first line is ${first.type === null ? 'not a rollout item' : `a ${first.type}`}, expected session_meta${metas.length ? ` (it is on line ${metas[0].line})` : ' (there is none)'}.`));
   }
-  for (const extra of metas.slice(1)) out.push(f('codex/session-meta-first', 'warning', extra.line, `A second session_meta (the first is on line ${metas[0].line}); a rollout holds one session.`));
+  for (const extra of metas.slice(1)) out.push(f('codex/session-meta-first', extra.line, `A second session_meta (the first is on line ${metas[0].line}); a rollout holds one session.`));
   const m = UUID.exec(basename(path));
   const id = metas[0]?.sessionId;
   if (m && id && m[1].toLowerCase() !== id.toLowerCase()) {
-    out.push(f('codex/file-name-id', 'info', metas[0].line, `The file name names session ${m[1]}, but session_meta.payload.id is ${id}.`));
+    out.push(f('codex/file-name-id', metas[0].line, `The file name names session ${m[1]}, but session_meta.payload.id is ${id}.`));
   }
   return out;
 }
@@ -91,8 +93,8 @@ function shapeFindings(line: number, o: Obj, out: Finding[]): void {
   if (typeof o.timestamp !== 'string') bad.push(`timestamp is ${describeType(o.timestamp)} (expected a string)`);
   if (typeof o.type !== 'string') bad.push(`type is ${describeType(o.type)} (expected a string)`);
   if (!isObj(o.payload)) bad.push(`payload is ${describeType(o.payload)} (expected an object)`);
-  if (bad.length) out.push(f('codex/line-shape', 'error', line, `Not a rollout line: ${bad.join(', ')}.`));
-  else if (parseTime(o.timestamp) === null) out.push(f('codex/line-shape', 'error', line, `timestamp ${JSON.stringify(o.timestamp)} is not an RFC 3339 time.`));
+  if (bad.length) out.push(f('codex/line-shape', line, `Not a rollout line: ${bad.join(', ')}.`));
+  else if (parseTime(o.timestamp) === null) out.push(f('codex/line-shape', line, `timestamp ${JSON.stringify(o.timestamp)} is not an RFC 3339 time.`));
 }
 
 function pairingFindings(lines: CodexLine[], out: Finding[]): void {
@@ -108,14 +110,14 @@ function pairingFindings(lines: CodexLine[], out: Finding[]): void {
     if (!kind.endsWith('_call_output') || callId === null) continue;
     const call = calls.get(callId);
     if (!call) {
-      out.push(f('codex/call-pairing', 'warning', l.line, `${kind} names call_id ${callId}, but no earlier call has that id.`));
+      out.push(f('codex/call-pairing', l.line, `${kind} names call_id ${callId}, but no earlier call has that id.`));
       continue;
     }
-    if (CODEX_CALL_OUTPUT[call.kind] !== kind) out.push(f('codex/call-pairing', 'warning', l.line, `${kind} answers call_id ${callId}, but that call (line ${call.line}) is a ${call.kind}, answered by ${CODEX_CALL_OUTPUT[call.kind]}.`));
-    else if (call.answered) out.push(f('codex/call-pairing', 'warning', l.line, `call_id ${callId} (line ${call.line}) already has an output.`));
+    if (CODEX_CALL_OUTPUT[call.kind] !== kind) out.push(f('codex/call-pairing', l.line, `${kind} answers call_id ${callId}, but that call (line ${call.line}) is a ${call.kind}, answered by ${CODEX_CALL_OUTPUT[call.kind]}.`));
+    else if (call.answered) out.push(f('codex/call-pairing', l.line, `call_id ${callId} (line ${call.line}) already has an output.`));
     call.answered = true;
   }
-  for (const [id, c] of calls) if (!c.answered) out.push(f('codex/unanswered-call', 'info', c.line, `${c.kind} ${id} has no ${CODEX_CALL_OUTPUT[c.kind]} in this file (in flight or interrupted).`));
+  for (const [id, c] of calls) if (!c.answered) out.push(f('codex/unanswered-call', c.line, `${c.kind} ${id} has no ${CODEX_CALL_OUTPUT[c.kind]} in this file (in flight or interrupted).`));
 }
 
 function argumentFindings(line: number, type: string | null, p: Obj, out: Finding[]): void {
@@ -123,7 +125,7 @@ function argumentFindings(line: number, type: string | null, p: Obj, out: Findin
   try {
     JSON.parse(p.arguments);
   } catch (err) {
-    out.push(f('codex/arguments-json', 'warning', line, `function_call ${String(p.name ?? '')} arguments are not JSON (${err instanceof Error ? err.message : String(err)}).`));
+    out.push(f('codex/arguments-json', line, `function_call ${String(p.name ?? '')} arguments are not JSON (${err instanceof Error ? err.message : String(err)}).`));
   }
 }
 
@@ -141,10 +143,10 @@ export function checkCodex(lines: CodexLine[]): Finding[] {
       else unknown.set(l.type, { line: l.line, count: 1 });
     }
     const t = parseTime(l.timestamp);
-    if (t !== null && last && t < last.time) out.push(f('codex/timestamp-order', 'info', l.line, `timestamp ${l.timestamp} is earlier than line ${last.line}'s.`));
+    if (t !== null && last && t < last.time) out.push(f('codex/timestamp-order', l.line, `timestamp ${l.timestamp} is earlier than line ${last.line}'s.`));
     if (t !== null && (!last || t >= last.time)) last = { time: t, line: l.line };
   }
-  for (const [type, u] of unknown) out.push(f('codex/type-known', 'info', u.line, `Item type ${JSON.stringify(type)} is not one of ${[...CODEX_TYPES].join(', ')} (${u.count} line${u.count > 1 ? 's' : ''}); shown as opaque.`));
+  for (const [type, u] of unknown) out.push(f('codex/type-known', u.line, `Item type ${JSON.stringify(type)} is not one of ${[...CODEX_TYPES].join(', ')} (${u.count} line${u.count > 1 ? 's' : ''}); shown as opaque.`));
   pairingFindings(lines, out);
   return out;
 }

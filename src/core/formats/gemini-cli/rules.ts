@@ -1,27 +1,9 @@
 import { Finding } from '../../model';
 import { CheckRecord, collectingCheck } from '../../checks/checkRecords';
-import { CheckContext, RuleInfo, RuleModule } from '../../checks/types';
+import { CheckContext, RuleModule } from '../../checks/types';
+import { GEMINI_CATALOG } from './catalog';
 import { isObj } from '../common';
 import { functionResponses, GEMINI_STREAM_TYPES, recordingLineKind } from './geminiRecords';
-
-/** The Gemini CLI rules: what its chat recording service and stream-json writer always do. */
-export const GEMINI_RULES: RuleInfo[] = [
-  { id: 'gemini-cli/line-json', format: 'gemini-cli', mode: 'verify', severity: 'error', summary: 'A line is not a JSON object.',
-    explanation: 'The chat recording service appends JSON.stringify of an object per line, and stream-json writes one event object per line. Any other value was not written by Gemini CLI.',
-    example: '["user", "hi"]' },
-  { id: 'gemini-cli/header-first', format: 'gemini-cli', mode: 'verify', severity: 'warning', summary: 'The file does not start with its session header (recording) or init event (stream-json).',
-    explanation: 'A recording is created with a {sessionId, projectHash, startTime, lastUpdated, kind} line; a stream-json run starts with {"type":"init"}. Without it the head of the file was cut.',
-    example: '{"id":"…","type":"user","content":[…]} (line 1)' },
-  { id: 'gemini-cli/stream-totals', format: 'gemini-cli', mode: 'verify', severity: 'warning', summary: 'A stream-json result counts other tool calls than the stream holds.',
-    explanation: 'The result event\'s stats.tool_calls is the CLI\'s own count of the tool calls of the run. When the tool_use lines since the init differ, lines were lost or added.',
-    example: '{"type":"result","stats":{"tool_calls":2}} after one tool_use' },
-  { id: 'gemini-cli/record-known', format: 'gemini-cli', mode: 'check', severity: 'info', summary: 'A line of a type this viewer does not know.',
-    explanation: 'Recording lines are a session header, a message (with an id), a {"$set": …} patch or a {"$rewindTo": id}; stream events are init, message, tool_use, tool_result, error and result. Newer versions may add others; they are shown as plain records. One finding per type.' },
-  { id: 'gemini-cli/update-type', format: 'gemini-cli', mode: 'check', severity: 'warning', summary: 'A message is rewritten under its id with another type.',
-    explanation: 'Gemini CLI writes a message again under the same id when it changes (tokens, tool calls, results); that is an update, not a duplicate. An update that changes user into gemini (or back) means ids collided or lines of two sessions were merged.' },
-  { id: 'gemini-cli/result-pairing', format: 'gemini-cli', mode: 'check', severity: 'warning', summary: 'A tool result names no earlier tool call.',
-    explanation: 'A functionResponse (recording) or tool_result (stream-json) answers the tool call with the same id, which the CLI writes first. A result without its call means the call\'s line was lost.' },
-];
 
 /** What the rules need of one line. */
 interface GeminiLine {
@@ -64,23 +46,24 @@ function geminiLine(r: CheckRecord): GeminiLine {
   return l;
 }
 
-const f = (rule: string, severity: Finding['severity'], line: number, message: string): Finding => ({ rule, severity, line, message });
+/** A finding at the catalog severity of its rule. */
+const f = GEMINI_CATALOG.finding;
 
 function verifyGemini(lines: GeminiLine[]): Finding[] {
   const out: Finding[] = [];
-  for (const l of lines) if (l.notObject) out.push(f('gemini-cli/line-json', 'error', l.line, `The line is ${l.notObject}, expected a JSON object.`));
+  for (const l of lines) if (l.notObject) out.push(f('gemini-cli/line-json', l.line, `The line is ${l.notObject}, expected a JSON object.`));
   const first = lines.find((l) => !l.notObject);
   const stream = first?.kind.startsWith('stream:') ?? false;
   // A run that fails before it starts (bad auth, bad flags) writes only a result or error event: nothing was cut.
   const failedEarly = lines.every((l) => l.kind === 'stream:result' || l.kind === 'stream:error' || l.notObject);
-  if (first && stream && first.kind !== 'stream:init' && !failedEarly) out.push(f('gemini-cli/header-first', 'warning', first.line, `The stream starts with a ${first.kind.slice(7)} event, not init: the head of the output is missing.`));
-  if (first && !stream && first.kind !== 'header' && first.kind !== 'set') out.push(f('gemini-cli/header-first', 'warning', first.line, `The recording starts with a ${first.kind} line, not the session header: the head of the file is missing.`));
+  if (first && stream && first.kind !== 'stream:init' && !failedEarly) out.push(f('gemini-cli/header-first', first.line, `The stream starts with a ${first.kind.slice(7)} event, not init: the head of the output is missing.`));
+  if (first && !stream && first.kind !== 'header' && first.kind !== 'set') out.push(f('gemini-cli/header-first', first.line, `The recording starts with a ${first.kind} line, not the session header: the head of the file is missing.`));
   let uses = 0;
   for (const l of lines) {
     if (l.kind === 'stream:init') uses = 0;
     if (l.kind === 'stream:tool_use') uses++;
     if (l.statsToolCalls !== null && l.statsToolCalls !== uses) {
-      out.push(f('gemini-cli/stream-totals', 'warning', l.line, `The result counts ${l.statsToolCalls} tool call(s), but the stream holds ${uses} tool_use line(s) since its init: lines were lost or added.`));
+      out.push(f('gemini-cli/stream-totals', l.line, `The result counts ${l.statsToolCalls} tool call(s), but the stream holds ${uses} tool_use line(s) since its init: lines were lost or added.`));
     }
   }
   return out;
@@ -96,14 +79,14 @@ function checkGemini(lines: GeminiLine[]): Finding[] {
     const known = l.kind === 'header' || l.kind === 'set' || l.kind === 'rewind' || l.kind === 'message' || GEMINI_STREAM_TYPES.has(l.kind.replace(/^stream:/, ''));
     if (!known && !unknown.has(l.kind)) {
       unknown.add(l.kind);
-      out.push(f('gemini-cli/record-known', 'info', l.line, `A ${l.kind.replace(/^stream:/, '')} line: not a record type Gemini CLI is known to write; shown as a plain record.`));
+      out.push(f('gemini-cli/record-known', l.line, `A ${l.kind.replace(/^stream:/, '')} line: not a record type Gemini CLI is known to write; shown as a plain record.`));
     }
     if (l.messageId !== null) {
       const before = types.get(l.messageId);
-      if (before && before.type !== l.messageType) out.push(f('gemini-cli/update-type', 'warning', l.line, `Message ${l.messageId} was a ${before.type} message on line ${before.line} and is rewritten here as ${l.messageType}.`));
+      if (before && before.type !== l.messageType) out.push(f('gemini-cli/update-type', l.line, `Message ${l.messageId} was a ${before.type} message on line ${before.line} and is rewritten here as ${l.messageType}.`));
       else if (!before) types.set(l.messageId, { type: l.messageType, line: l.line });
     }
-    for (const id of l.resultIds) if (!calls.has(id)) out.push(f('gemini-cli/result-pairing', 'warning', l.line, `The tool result for ${id} names no earlier tool call: the call's line is missing.`));
+    for (const id of l.resultIds) if (!calls.has(id)) out.push(f('gemini-cli/result-pairing', l.line, `The tool result for ${id} names no earlier tool call: the call's line is missing.`));
     for (const id of l.callIds) calls.add(id);
   }
   return out;
@@ -115,7 +98,7 @@ const noDocumentRecords = (): CheckRecord[] => [];
 /** Gemini CLI verification (line shape, header, the result's own counts) and conformance (types, pairing). */
 export const geminiCliRules: RuleModule = {
   format: 'gemini-cli',
-  rules: GEMINI_RULES,
+  rules: GEMINI_CATALOG.rules,
   createVerifier: (ctx: CheckContext) => collectingCheck(ctx, geminiLine, verifyGemini, noDocumentRecords),
   createChecker: (ctx: CheckContext) => collectingCheck(ctx, geminiLine, checkGemini, noDocumentRecords),
 };

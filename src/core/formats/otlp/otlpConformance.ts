@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isObj, Obj } from '../common';
 import { ANY_VALUE_KEYS, describeType, nanosBig, OtlpSpanRef } from './otlpSpans';
 import { Finding } from '../../model';
+import { OTLP_CATALOG } from './catalog';
 import { issuePath } from '../../checks/checkRecords';
 import { OtlpRecordDigest } from './otlpRecords';
 
@@ -76,16 +77,16 @@ function memberProblem(m: string, x: unknown, path: string, stack: [unknown, str
 function attributeFindings(attrs: unknown, where: string, line: number, out: Finding[]): void {
   if (attrs === undefined) return;
   if (!Array.isArray(attrs)) {
-    out.push({ rule: 'otlp/attribute-value', severity: 'error', line, message: `${where}.attributes is ${describeType(attrs)}, expected an array of {key, value}.` });
+    out.push(OTLP_CATALOG.finding('otlp/attribute-value', line, `${where}.attributes is ${describeType(attrs)}, expected an array of {key, value}.`));
     return;
   }
   attrs.forEach((kv, i) => {
     if (!isObj(kv) || typeof kv.key !== 'string') {
-      out.push({ rule: 'otlp/attribute-value', severity: 'error', line, message: `${where}.attributes[${i}] is not a {key, value} pair with a string key.` });
+      out.push(OTLP_CATALOG.finding('otlp/attribute-value', line, `${where}.attributes[${i}] is not a {key, value} pair with a string key.`));
       return;
     }
     const p = anyValueProblem(kv.value);
-    if (p) out.push({ rule: 'otlp/attribute-value', severity: 'error', line, message: `Attribute ${JSON.stringify(kv.key)} of ${where}: ${p}.` });
+    if (p) out.push(OTLP_CATALOG.finding('otlp/attribute-value', line, `Attribute ${JSON.stringify(kv.key)} of ${where}: ${p}.`));
   });
 }
 
@@ -100,7 +101,7 @@ function spanAttributeFindings(ref: OtlpSpanRef, line: number, out: Finding[]): 
 function timeFindings(span: Obj, line: number, out: Finding[]): void {
   const start = nanosBig(span.startTimeUnixNano);
   const end = nanosBig(span.endTimeUnixNano);
-  const push = (message: string) => out.push({ rule: 'otlp/time-order', severity: 'warning', line, message: `Span ${JSON.stringify(span.name ?? '')}: ${message}.` });
+  const push = (message: string) => out.push(OTLP_CATALOG.finding('otlp/time-order', line, `Span ${JSON.stringify(span.name ?? '')}: ${message}.`));
   for (const [field, v, big] of [['startTimeUnixNano', span.startTimeUnixNano, start], ['endTimeUnixNano', span.endTimeUnixNano, end]] as const) {
     if (big === null) push(`${field} is ${v === undefined ? 'missing' : JSON.stringify(v)}, expected nanoseconds since the epoch as a decimal string`);
   }
@@ -110,10 +111,10 @@ function timeFindings(span: Obj, line: number, out: Finding[]): void {
 function kindAndStatusFindings(span: Obj, line: number, out: Finding[]): void {
   const kind = span.kind;
   const kindOk = kind === undefined || (typeof kind === 'number' && Number.isInteger(kind) && kind >= 0 && kind <= 5) || (typeof kind === 'string' && SPAN_KIND_NAMES.includes(kind));
-  if (!kindOk) out.push({ rule: 'otlp/kind-value', severity: 'warning', line, message: `Span ${JSON.stringify(span.name ?? '')}: kind is ${JSON.stringify(kind)}, expected an integer 0–5 or a SPAN_KIND_* name.` });
+  if (!kindOk) out.push(OTLP_CATALOG.finding('otlp/kind-value', line, `Span ${JSON.stringify(span.name ?? '')}: kind is ${JSON.stringify(kind)}, expected an integer 0–5 or a SPAN_KIND_* name.`));
   const code = isObj(span.status) ? span.status.code : undefined;
   const codeOk = code === undefined || code === 0 || code === 1 || code === 2 || (typeof code === 'string' && STATUS_NAMES.includes(code));
-  if (!codeOk) out.push({ rule: 'otlp/status-code', severity: 'info', line, message: `Span ${JSON.stringify(span.name ?? '')}: status.code is ${JSON.stringify(code)}, expected 0 (unset), 1 (ok) or 2 (error).` });
+  if (!codeOk) out.push(OTLP_CATALOG.finding('otlp/status-code', line, `Span ${JSON.stringify(span.name ?? '')}: status.code is ${JSON.stringify(code)}, expected 0 (unset), 1 (ok) or 2 (error).`));
 }
 
 /**
@@ -130,7 +131,7 @@ export function spanConformanceFindings(ref: OtlpSpanRef, line: number): Finding
   const parsed = otlpSpanSchema.safeParse(ref.span);
   if (!parsed.success) {
     for (const issue of parsed.error.issues.slice(0, 5)) {
-      out.push({ rule: 'otlp/span-schema', severity: 'warning', line, message: `Span ${JSON.stringify(ref.span.name ?? '')} at ${ref.path}: ${issuePath(issue.path) || '(span)'}: ${issue.message}.` });
+      out.push(OTLP_CATALOG.finding('otlp/span-schema', line, `Span ${JSON.stringify(ref.span.name ?? '')} at ${ref.path}: ${issuePath(issue.path) || '(span)'}: ${issue.message}.`));
     }
   }
   return out;

@@ -1,6 +1,7 @@
 import { isObj } from '../common';
 import { describeType, OtlpSpanRef, spanKey } from './otlpSpans';
 import { Finding } from '../../model';
+import { OTLP_CATALOG, OtlpRuleId } from './catalog';
 import { findParentCycles } from '../../checks/checkRecords';
 import { OtlpRecordDigest, OtlpSpanDigest } from './otlpRecords';
 
@@ -21,9 +22,10 @@ export function idProblem(value: unknown, field: string, hexChars: 16 | 32, opti
   return null;
 }
 
-function finding(rule: string, severity: Finding['severity'], s: OtlpSpanDigest, message: string): Finding {
+/** A finding of `rule` at a span's line, at the catalog severity, naming the span (trace id/span id) as its event. */
+function finding(rule: OtlpRuleId, s: OtlpSpanDigest, message: string): Finding {
   const eventId = s.traceId !== null && s.spanId !== null ? spanKey(s.traceId, s.spanId) : undefined;
-  return { rule, severity, line: s.line, ...(eventId ? { eventId } : {}), message };
+  return OTLP_CATALOG.finding(rule, s.line, message, eventId ? { eventId } : undefined);
 }
 
 /** otlp/id-format for one span (and its links), computed while streaming. */
@@ -38,7 +40,7 @@ export function spanIdFindings(ref: OtlpSpanRef, line: number): Finding[] {
   const eventId = typeof span.traceId === 'string' && typeof span.spanId === 'string' ? spanKey(span.traceId, span.spanId) : undefined;
   return problems
     .filter((p): p is string => p !== null)
-    .map((p) => ({ rule: 'otlp/id-format', severity: 'error' as const, line, ...(eventId ? { eventId } : {}), message: `Span ${JSON.stringify(span.name ?? '')} at ${ref.path}: ${p}.` }));
+    .map((p) => OTLP_CATALOG.finding('otlp/id-format', line, `Span ${JSON.stringify(span.name ?? '')} at ${ref.path}: ${p}.`, eventId ? { eventId } : undefined));
 }
 
 /** Keys of spans that have a string traceId and spanId, first occurrence wins; duplicates are reported. */
@@ -49,7 +51,7 @@ function indexSpans(spans: OtlpSpanDigest[], out: Finding[]): Map<string, OtlpSp
     const key = spanKey(s.traceId, s.spanId);
     const first = byKey.get(key);
     if (first) {
-      out.push(finding('otlp/span-id-unique', 'warning', s, `Span id ${s.spanId} of trace ${s.traceId} is already used by the span at line ${first.line} (${first.path}); parent links to it are ambiguous.`));
+      out.push(finding('otlp/span-id-unique', s, `Span id ${s.spanId} of trace ${s.traceId} is already used by the span at line ${first.line} (${first.path}); parent links to it are ambiguous.`));
     } else byKey.set(key, s);
   }
   return byKey;
@@ -66,18 +68,18 @@ function parentFindings(spans: OtlpSpanDigest[], byKey: Map<string, OtlpSpanDige
     if (s.parentSpanId === null || s.parentSpanId === '') continue;
     const pkey = spanKey(s.traceId, s.parentSpanId);
     if (pkey === key) {
-      out.push(finding('otlp/parent-cycle', 'error', s, `Span ${s.spanId} names itself as its parent; it is shown as a root.`));
+      out.push(finding('otlp/parent-cycle', s, `Span ${s.spanId} names itself as its parent; it is shown as a root.`));
       continue;
     }
     parents.set(key, pkey);
     if (!byKey.has(pkey)) {
-      out.push(finding('otlp/parent-exists', 'info', s, `Parent span ${s.parentSpanId} of trace ${s.traceId} is not in this file (a remote parent); the span is shown as a root.`));
+      out.push(finding('otlp/parent-exists', s, `Parent span ${s.parentSpanId} of trace ${s.traceId} is not in this file (a remote parent); the span is shown as a root.`));
     }
   }
   for (const cycle of findParentCycles(parents, order)) {
     const s = byKey.get(cycle[0])!;
     const lines = cycle.map((k) => byKey.get(k)!.line);
-    out.push(finding('otlp/parent-cycle', 'error', s, `Parent links of spans ${cycle.map((k) => k.split('/')[1]).join(' → ')} form a cycle (lines ${lines.join(', ')}); the span on line ${s.line} is shown as a root.`));
+    out.push(finding('otlp/parent-cycle', s, `Parent links of spans ${cycle.map((k) => k.split('/')[1]).join(' → ')} form a cycle (lines ${lines.join(', ')}); the span on line ${s.line} is shown as a root.`));
   }
 }
 
@@ -85,7 +87,7 @@ function parentFindings(spans: OtlpSpanDigest[], byKey: Map<string, OtlpSpanDige
 export function verifyOtlp(records: OtlpRecordDigest[]): Finding[] {
   const out: Finding[] = [];
   const spans = records.flatMap((r) => r.spans);
-  for (const r of records) for (const issue of r.shape) out.push({ rule: 'otlp/document-shape', severity: 'error', line: issue.line, message: `Not an OTLP/JSON traces document: ${issue.message}.` });
+  for (const r of records) for (const issue of r.shape) out.push(OTLP_CATALOG.finding('otlp/document-shape', issue.line, `Not an OTLP/JSON traces document: ${issue.message}.`));
   for (const s of spans) out.push(...s.own);
   const byKey = indexSpans(spans, out);
   parentFindings(spans, byKey, out);
