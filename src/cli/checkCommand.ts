@@ -5,6 +5,7 @@ import { parseArgs, UsageError } from './args';
 import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError, writeHuman, writeJson } from './io';
 import { toSarif } from './sarif';
 import { escapeTerminal } from './terminalText';
+import { shownPath } from '../core/tracePath';
 import { expandTraceFiles, SKIP_REASON_TEXT, TraceFileExpansion } from '../core/traceFiles';
 
 const JSON_SHAPE = `{"format": NAME, "ok": bool, "checked": n, "findings": [{"rule", "severity", "line", "seq"?, "eventId"?, "message"}], "file": PATH}`;
@@ -52,7 +53,7 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
       } catch (err) {
         if (!(err instanceof UnreadableError)) throw err;
         writeError(err.message);
-        unreadable.push({ file, cause: err.reason });
+        unreadable.push({ file: shownPath(file), cause: err.reason });
       }
     }
     const singleArg = files.length === 1 && args.positional.length === 1 && files[0] === args.positional[0];

@@ -4,6 +4,7 @@ import { UsageError } from './args';
 import { NotATraceError } from '../core/byteSource';
 import { jsonPieces } from './jsonStream';
 import { escapeTerminal } from './terminalText';
+import { shownPath, TracePath } from '../core/tracePath';
 
 /** A file that could not be read: exit code 2, message names the file and the cause. */
 export class UnreadableError extends Error {
@@ -39,7 +40,7 @@ export function fsCause(err: unknown): string {
  * Loads a trace for the CLI, turning file-system errors into {@link UnreadableError}. Only an error of the file
  * system is "cannot read"; anything else is a fault in this tool, reported with the file's name.
  */
-export async function loadForCli(file: string, options: LoadOptions = {}): Promise<TraceModel> {
+export async function loadForCli(file: TracePath, options: LoadOptions = {}): Promise<TraceModel> {
   try {
     return await loadTrace(file, options);
   } catch (err) {
@@ -51,10 +52,6 @@ export async function loadForCli(file: string, options: LoadOptions = {}): Promi
   }
 }
 
-/** A path as text for messages and output (a name that is not valid UTF-8 shows U+FFFD). */
-export function shownPath(path: string | Buffer): string {
-  return typeof path === 'string' ? path : path.toString('utf8');
-}
 
 let stdoutClosed = false;
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -9,6 +9,7 @@ import { open, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { classifyHead, describeContent, NotATraceError } from './binaryKinds';
+import { shownPath, TracePath, tracePathKey } from './tracePath';
 
 export { NotATraceError } from './binaryKinds';
 
@@ -32,15 +33,15 @@ export interface ChunkSource {
  * {@link NotATraceError} for a zip, another known binary format or a file with NUL bytes in its first KB,
  * so no reader ever turns binary into "invalid JSON" findings.
  */
-export async function probeFile(path: string): Promise<Compression> {
+export async function probeFile(path: TracePath): Promise<Compression> {
   const head = await readRawHead(path, PROBE_BYTES);
   const kind = classifyHead(head);
   if (kind === 'gzip') {
     const inner = classifyHead(await readDecompressedHead(path, PROBE_BYTES));
-    if (inner !== 'text') throw new NotATraceError(path, `is gzip-compressed, but holds ${describeContent(inner)}, not a JSONL trace`);
+    if (inner !== 'text') throw new NotATraceError(shownPath(path), `is gzip-compressed, but holds ${describeContent(inner)}, not a JSONL trace`);
     return 'gzip';
   }
-  if (kind !== 'text') throw new NotATraceError(path, `is ${describeContent(kind)}, not a JSONL trace`);
+  if (kind !== 'text') throw new NotATraceError(shownPath(path), `is ${describeContent(kind)}, not a JSONL trace`);
   return null;
 }
 
@@ -50,13 +51,13 @@ export function contentName(name: string): string {
 }
 
 /** Opens a chunk reader over the file's content from `startOffset` (a content offset). */
-export async function openChunks(path: string, options: { chunkSize?: number; startOffset?: number } = {}): Promise<ChunkSource> {
+export async function openChunks(path: TracePath, options: { chunkSize?: number; startOffset?: number } = {}): Promise<ChunkSource> {
   const chunkSize = options.chunkSize ?? 1 << 20;
   const start = options.startOffset ?? 0;
   return (await probeFile(path)) === 'gzip' ? gunzipChunks(path, chunkSize, start) : plainChunks(path, chunkSize, start);
 }
 
-async function plainChunks(path: string, chunkSize: number, start: number): Promise<ChunkSource> {
+async function plainChunks(path: TracePath, chunkSize: number, start: number): Promise<ChunkSource> {
   const handle = await open(path, 'r');
   const chunk = Buffer.allocUnsafe(chunkSize);
   let pos = start;
@@ -77,7 +78,7 @@ async function plainChunks(path: string, chunkSize: number, start: number): Prom
  * ends with {@link ChunkSource.endedEarly} set, so the lines before the cut are read and the cut is a finding;
  * corrupt data throws.
  */
-function gunzipChunks(path: string, chunkSize: number, start: number): ChunkSource {
+function gunzipChunks(path: TracePath, chunkSize: number, start: number): ChunkSource {
   const gunzip = createGunzip({ chunkSize: Math.min(chunkSize, 1 << 20) });
   pipeline(createReadStream(path), gunzip, () => undefined); // errors reach the iterator below
   const it = gunzip[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
@@ -112,11 +113,11 @@ function gunzipChunks(path: string, chunkSize: number, start: number): ChunkSour
   };
 }
 
-function gzipError(path: string, err: unknown): Error {
+function gzipError(path: TracePath, err: unknown): Error {
   const e = err as NodeJS.ErrnoException;
   const out: NodeJS.ErrnoException = new Error(`the gzip data is corrupt (${e.message})`);
   out.code = 'EGZIP';
-  out.path = path;
+  out.path = shownPath(path);
   return out;
 }
 
@@ -124,7 +125,7 @@ function gzipError(path: string, err: unknown): Error {
  * About how many content bytes a file holds, for progress: its size, or for gzip the trailer's ISIZE (the last
  * member's uncompressed size modulo 4 GiB, so only a hint: callers keep the larger of it and what they read).
  */
-export async function contentSizeHint(path: string, compression: Compression, fileSize: number): Promise<number> {
+export async function contentSizeHint(path: TracePath, compression: Compression, fileSize: number): Promise<number> {
   if (compression !== 'gzip' || fileSize < 18) return fileSize;
   const handle = await open(path, 'r');
   try {
@@ -137,7 +138,7 @@ export async function contentSizeHint(path: string, compression: Compression, fi
 }
 
 /** Reads `length` content bytes at content offset `offset` (fewer at the end of the content). */
-export async function readRange(path: string, offset: number, length: number): Promise<Buffer> {
+export async function readRange(path: TracePath, offset: number, length: number): Promise<Buffer> {
   // gzip has no random access: past the first MiB, read from one decompressed copy instead of from the start.
   if (offset + length > 1 << 20 && (await probeFile(path)) === 'gzip') {
     const content = await inflatedContent(path);
@@ -163,19 +164,20 @@ export async function readRange(path: string, offset: number, length: number): P
 /** The largest decompressed .gz content kept for random reads; larger ones decompress from the start each time. */
 const MAX_INFLATED_BYTES = 64 << 20;
 /** One file's decompressed content, for the viewer's detail reads (one open .gz at a time is the common case). */
-let inflated: { path: string; mtimeMs: number; size: number; content: Buffer } | null = null;
+let inflated: { key: string; mtimeMs: number; size: number; content: Buffer } | null = null;
 
-async function inflatedContent(path: string): Promise<Buffer | null> {
+async function inflatedContent(path: TracePath): Promise<Buffer | null> {
   const info = await stat(path);
-  if (inflated && inflated.path === path && inflated.mtimeMs === info.mtimeMs && inflated.size === info.size) return inflated.content;
+  const key = tracePathKey(path);
+  if (inflated && inflated.key === key && inflated.mtimeMs === info.mtimeMs && inflated.size === info.size) return inflated.content;
   if ((await contentSizeHint(path, 'gzip', info.size)) > MAX_INFLATED_BYTES) return null;
   const content = await readAll(path, MAX_INFLATED_BYTES);
-  if (content) inflated = { path, mtimeMs: info.mtimeMs, size: info.size, content };
+  if (content) inflated = { key, mtimeMs: info.mtimeMs, size: info.size, content };
   return content;
 }
 
 /** The whole content, or null once it grows past `maxBytes` (checked as it streams, so a gzip bomb stops at the cap). */
-async function readAll(path: string, maxBytes: number): Promise<Buffer | null> {
+async function readAll(path: TracePath, maxBytes: number): Promise<Buffer | null> {
   const src = await openChunks(path);
   const parts: Buffer[] = [];
   let got = 0;
@@ -192,17 +194,17 @@ async function readAll(path: string, maxBytes: number): Promise<Buffer | null> {
 }
 
 /** The first `bytes` content bytes. */
-export function readHead(path: string, bytes: number): Promise<Buffer> {
+export function readHead(path: TracePath, bytes: number): Promise<Buffer> {
   return readRange(path, 0, bytes);
 }
 
 /** The whole content as UTF-8 text without a byte-order mark, or null when it is larger than `maxBytes`. */
-export async function readText(path: string, maxBytes = Infinity): Promise<string | null> {
+export async function readText(path: TracePath, maxBytes = Infinity): Promise<string | null> {
   const content = await readAll(path, maxBytes);
   return content === null ? null : content.toString('utf8').replace(/^\uFEFF/, '');
 }
 
-async function readRawHead(path: string, bytes: number): Promise<Buffer> {
+async function readRawHead(path: TracePath, bytes: number): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
     const buf = Buffer.alloc(bytes);
@@ -213,7 +215,7 @@ async function readRawHead(path: string, bytes: number): Promise<Buffer> {
   }
 }
 
-async function readDecompressedHead(path: string, bytes: number): Promise<Buffer> {
+async function readDecompressedHead(path: TracePath, bytes: number): Promise<Buffer> {
   const src = gunzipChunks(path, 64 * 1024, 0);
   const parts: Buffer[] = [];
   let got = 0;

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { shownPath, TracePath } from './tracePath';
 import { contentName, probeFile } from './byteSource';
 import { detectFormat, Detection, MIN_CONFIDENCE } from './detect';
 import { isFallbackFormat } from './formats';
@@ -18,9 +19,9 @@ const MAX_SNIFF_LINE_BYTES = 4 << 20;
  * values), without building events. Throws what loading throws: unreadable files, and {@link NotATraceError}
  * for binary ones.
  */
-export async function detectFile(path: string): Promise<Detection> {
+export async function detectFile(path: TracePath): Promise<Detection> {
   await probeFile(path);
-  const name = contentName(path.replace(/\\/g, '/'));
+  const name = contentName(shownPath(path).replace(/\\/g, '/'));
   const sample = { fileName: basename(name), path: name };
   const doc = await tryReadDocument(path, MAX_SNIFF_DOCUMENT_BYTES);
   if (doc) return detectFormat({ ...sample, values: doc.records.slice(0, SNIFF_VALUES).map((r) => r.value), document: true });

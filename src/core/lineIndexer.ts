@@ -1,4 +1,5 @@
 import { openChunks, readRange } from './byteSource';
+import type { TracePath } from './tracePath';
 
 /**
  * Where one line sits in the file. Offsets and lengths are in bytes; the length excludes the line break.
@@ -95,7 +96,7 @@ class LineBytes {
  * uses readline, so memory stays bounded by the longest line kept.
  */
 export async function scanLines(
-  path: string,
+  path: TracePath,
   onLine: (span: LineSpan, bytes: Buffer | null) => void,
   options: ScanOptions = {},
 ): Promise<ScanResult> {
@@ -182,6 +183,6 @@ export async function scanLines(
 }
 
 /** Reads `length` bytes at `offset`: the bytes of one indexed line (content offsets, as {@link scanLines} gives). */
-export function readSpan(path: string, offset: number, length: number): Promise<Buffer> {
+export function readSpan(path: TracePath, offset: number, length: number): Promise<Buffer> {
   return readRange(path, offset, length);
 }

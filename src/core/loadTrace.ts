@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { shownPath, TracePath } from './tracePath';
 import { basename } from 'node:path';
 import { Compression, contentName, contentSizeHint, probeFile, readHead, readText } from './byteSource';
 import { EventTable } from './eventTable';
@@ -42,14 +43,16 @@ const SNIFF_VALUES = 20;
  * the format's adapter and builds the event tree. Bad lines become findings, never exceptions; only an
  * unreadable file throws.
  */
-export async function loadTrace(path: string, options: LoadOptions = {}): Promise<TraceModel> {
-  const info = await stat(path);
+export async function loadTrace(file: TracePath, options: LoadOptions = {}): Promise<TraceModel> {
+  const path = shownPath(file);
+  const source = typeof file === 'string' ? undefined : file;
+  const info = await stat(file);
   if (!info.isFile()) {
     const err: NodeJS.ErrnoException = new Error(info.isDirectory() ? 'is a directory' : 'not a regular file');
     err.code = info.isDirectory() ? 'EISDIR' : 'ENOTREG';
     throw err;
   }
-  const compression = await probeFile(path);
+  const compression = await probeFile(file);
   const maxLineBytes = options.maxLineBytes ?? 256 * 1024 * 1024;
   // Detection and builders see the name the content has (`x.jsonl.gz` → `x.jsonl`); blobs resolve beside `path`.
   const sampleBase = { fileName: contentName(basename(path)), path: contentName(path.replace(/\\/g, '/')) };
@@ -57,7 +60,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
   const diagnostics: Finding[] = [];
   const malformed: MalformedLine[] = [];
 
-  const doc = await tryReadDocument(path, options.maxDocumentBytes ?? 256 * 1024 * 1024);
+  const doc = await tryReadDocument(file, options.maxDocumentBytes ?? 256 * 1024 * 1024);
   if (doc) {
     const detection = options.format
       ? forced(options.format)
@@ -72,7 +75,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
     }
     const tree = buildTree(table, diagnostics);
     await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
-    return finishModel({ path, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression });
+    return finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression });
   }
 
   let detection: Detection | null = options.format ? forced(options.format) : null;
@@ -90,10 +93,10 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
   };
 
   let bytesSeen = 0;
-  const contentSize = await contentSizeHint(path, compression, info.size);
+  const contentSize = await contentSizeHint(file, compression, info.size);
   const stopAfter = options.stopAfterBytes ?? Infinity;
   const scan = await scanLines(
-    path,
+    file,
     (span, bytes) => {
       if (span.crlf) crlf = true;
       appendAll(diagnostics, lineByteFindings(span, bytes));
@@ -131,7 +134,7 @@ export async function loadTrace(path: string, options: LoadOptions = {}): Promis
   const tree = buildTree(table, diagnostics);
   await resolveParentsElsewhere(formatModule(detection!.format), path, table, tree, diagnostics);
   return finishModel({
-    path, detection: detection!, table, tree, diagnostics, malformed, lineCount: scan.lines, blankLines,
+    path, source, detection: detection!, table, tree, diagnostics, malformed, lineCount: scan.lines, blankLines,
     fileSize: info.size, bytesIndexed: scan.bytesRead, bom: scan.bom, crlf, document: false,
     cancelled: scan.cancelled && bytesSeen < stopAfter, partial: scan.cancelled && bytesSeen >= stopAfter,
     formatTotals: builder!.totals?.() ?? {}, compression,
@@ -168,7 +171,7 @@ function makeEmit(table: EventTable, diagnostics: Finding[]) {
 }
 
 interface FinishInput {
-  path: string; detection: Detection; table: EventTable; tree: EventTree; diagnostics: Finding[]; malformed: MalformedLine[];
+  path: string; source?: Buffer; detection: Detection; table: EventTable; tree: EventTree; diagnostics: Finding[]; malformed: MalformedLine[];
   lineCount: number; blankLines: number; fileSize: number; bytesIndexed: number; bom: boolean; crlf: boolean; document: boolean; cancelled: boolean; partial: boolean;
   formatTotals: FormatTotals; compression: Compression;
 }
@@ -179,7 +182,7 @@ function finishModel(x: FinishInput): TraceModel {
   }
   x.diagnostics.sort((a, b) => a.line - b.line);
   return {
-    path: x.path, format: x.detection.format, detection: x.detection, events: x.table, tree: x.tree, diagnostics: x.diagnostics,
+    path: x.path, ...(x.source ? { source: x.source } : {}), format: x.detection.format, detection: x.detection, events: x.table, tree: x.tree, diagnostics: x.diagnostics,
     malformed: x.malformed, lineCount: x.lineCount, blankLines: x.blankLines, fileSize: x.fileSize, bytesIndexed: x.bytesIndexed,
     bom: x.bom, crlf: x.crlf, document: x.document, cancelled: x.cancelled, partial: x.partial, formatTotals: x.formatTotals,
     compression: x.compression,
@@ -191,7 +194,7 @@ function finishModel(x: FinishInput): TraceModel {
  * multi-line document (an OTLP export, a JSON array of events). Reads it whole (up to a cap) and returns its
  * records: the elements of a top-level array, or the object itself.
  */
-export async function tryReadDocument(path: string, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number; gaps?: { finding: Finding; offset: number }[] } | null> {
+export async function tryReadDocument(path: TracePath, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number; gaps?: { finding: Finding; offset: number }[] } | null> {
   const head = (await readHead(path, 64 * 1024)).toString('utf8').replace(/^\uFEFF/, '');
   const firstLine = head.split(/\r\n|\r|\n/).find((l) => l.trim() !== '');
   if (firstLine === undefined) return null;

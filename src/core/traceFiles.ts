@@ -1,9 +1,11 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isUtf8 } from 'node:buffer';
+import { join, sep } from 'node:path';
 import { appendAll } from './arrays';
 import { NotATraceError } from './byteSource';
 import { detectFile, isConfidentTrace } from './detectFile';
 import { FORMAT_LIST } from './formats';
+import { shownPath, TracePath } from './tracePath';
 
 /** Folders a directory walk never enters: tools' folders, the blob stores, and every format's side folders. */
 const SKIP_DIRS = new Set(['node_modules', '.git', 'blobs', ...FORMAT_LIST.flatMap((f) => f.sideFolders ?? [])]);
@@ -55,7 +57,8 @@ export interface SkippedFiles {
 
 /** The trace files the CLI's FILE|DIR arguments name, and what the directory walks left out. */
 export interface TraceFileExpansion {
-  files: string[];
+  /** A file whose name is not valid UTF-8 is a Buffer path, which opens it (a string would name another file). */
+  files: TracePath[];
   /** One entry per reason that occurred, in {@link SKIP_REASON_TEXT} order. */
   skipped: SkippedFiles[];
 }
@@ -66,11 +69,11 @@ export interface TraceFileExpansion {
  * their content is a runtime format with confidence, so `package.json` or a settings file is never "verified".
  */
 export async function expandTraceFiles(args: string[]): Promise<TraceFileExpansion> {
-  const out: string[] = [];
+  const out: TracePath[] = [];
   const skipped = new Map<SkipReason, string[]>();
-  const skip = (reason: SkipReason, path: string) => {
+  const skip = (reason: SkipReason, path: TracePath) => {
     const list = skipped.get(reason) ?? [];
-    list.push(path);
+    list.push(shownPath(path));
     skipped.set(reason, list);
   };
   for (const a of args) {
@@ -91,23 +94,25 @@ export async function expandTraceFiles(args: string[]): Promise<TraceFileExpansi
   };
 }
 
-/** {@link expandTraceFiles}, files only. */
+/** {@link expandTraceFiles}, files only, as text (a name that is not valid UTF-8 shows U+FFFD). */
 export async function expandTraceArgs(args: string[]): Promise<string[]> {
-  return (await expandTraceFiles(args)).files;
+  return (await expandTraceFiles(args)).files.map(shownPath);
 }
 
-async function walk(root: string, skip: (reason: SkipReason, path: string) => void): Promise<string[]> {
-  const stack = [root];
-  const found: string[] = [];
+async function walk(root: string, skip: (reason: SkipReason, path: TracePath) => void): Promise<TracePath[]> {
+  const stack: TracePath[] = [root];
+  const found: TracePath[] = [];
   while (stack.length > 0) {
     const dir = stack.pop()!;
-    for (const ent of await readdir(dir, { withFileTypes: true })) {
-      const p = join(dir, ent.name);
+    // Names as bytes: one that is not valid UTF-8 stays openable (see childPath).
+    for (const ent of await readdir(dir, { withFileTypes: true, encoding: 'buffer' })) {
+      const p = childPath(dir, ent.name);
+      const name = ent.name.toString('utf8');
       if (ent.isDirectory()) {
-        if (!SKIP_DIRS.has(ent.name)) stack.push(p);
+        if (!SKIP_DIRS.has(name)) stack.push(p);
       } else if (!ent.isFile()) continue;
-      else if (isTraceFileName(ent.name)) found.push(p);
-      else if (!isMaybeTraceFileName(ent.name)) skip('other-name', p);
+      else if (isTraceFileName(name)) found.push(p);
+      else if (!isMaybeTraceFileName(name)) skip('other-name', p);
       else {
         const verdict = await judgeJson(p);
         if (verdict === 'trace') found.push(p);
@@ -115,10 +120,23 @@ async function walk(root: string, skip: (reason: SkipReason, path: string) => vo
       }
     }
   }
-  return found.sort();
+  return found.sort(byShownPath);
 }
 
-async function judgeJson(path: string): Promise<'trace' | Exclude<SkipReason, 'other-name'>> {
+/** `dir/name` as a string when both are text (the common case), else as bytes that open it. */
+function childPath(dir: TracePath, name: Buffer): TracePath {
+  if (typeof dir === 'string' && isUtf8(name)) return join(dir, name.toString('utf8'));
+  return Buffer.concat([Buffer.from(dir), Buffer.from(sep), name]);
+}
+
+/** The order of the shown paths (as before for text names), then of the bytes for names that show alike. */
+function byShownPath(a: TracePath, b: TracePath): number {
+  const x = shownPath(a);
+  const y = shownPath(b);
+  return x < y ? -1 : x > y ? 1 : Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+async function judgeJson(path: TracePath): Promise<'trace' | Exclude<SkipReason, 'other-name'>> {
   try {
     return isConfidentTrace(await detectFile(path)) ? 'trace' : 'json-not-trace';
   } catch (err) {

@@ -39,7 +39,13 @@ export interface MalformedLine {
 
 /** A loaded trace: the compact event table, its tree and everything the reading noticed. */
 export interface TraceModel {
+  /** The file's path as text (for messages, output and the views). */
   path: string;
+  /**
+   * The path as bytes when the file's name is not valid UTF-8: `path` shows it (with U+FFFD) but would open
+   * another file, so every re-read of the trace itself goes through `tracePathToOpen()` (tracePath.ts).
+   */
+  source?: Buffer;
   format: FormatName;
   detection: Detection;
   events: EventTable;

@@ -4,6 +4,7 @@
  * vscode-free, so it is tested in Node.
  */
 import { readText } from '../core/byteSource';
+import { TracePath, tracePathToOpen } from '../core/tracePath';
 import type { TraceModel } from '../core/loadTrace';
 import { readSpan } from '../core/lineIndexer';
 import type { EventDetail, EventSummary, FindingView } from '../protocol';
@@ -26,7 +27,7 @@ const MAX_ANCESTORS = 64;
 export async function buildDetail(model: TraceModel, node: number, findings: FindingView[], limits = DEFAULT_DETAIL_LIMITS): Promise<EventDetail> {
   if (node < 0) return malformedDetail(model, node, findings, limits);
   const e = model.events.get(node);
-  const body = model.document ? await documentBody(model, e.id) : await lineBody(model.path, e.offset, e.length, limits);
+  const body = model.document ? await documentBody(model, e.id) : await lineBody(tracePathToOpen(model), e.offset, e.length, limits);
   const ancestors: EventSummary[] = [];
   for (let p = e.parent; p >= 0 && ancestors.length < MAX_ANCESTORS; p = model.events.parent(p)) ancestors.unshift(summarizeEvent(model, p));
   return {
@@ -66,7 +67,7 @@ interface Body {
   jsonError: string | null;
 }
 
-async function lineBody(path: string, offset: number, length: number, limits: DetailLimits): Promise<Body> {
+async function lineBody(path: TracePath, offset: number, length: number, limits: DetailLimits): Promise<Body> {
   const wantJson = length <= limits.maxJsonBytes;
   const bytes = await readSpan(path, offset, wantJson ? length : Math.min(length, limits.maxRawBytes));
   const text = bytes.toString('utf8');
@@ -123,7 +124,7 @@ async function parsedDocument(model: TraceModel): Promise<unknown> {
   if (docCache.has(model)) return docCache.get(model);
   let value: unknown;
   try {
-    value = JSON.parse((await readText(model.path)) ?? '');
+    value = JSON.parse((await readText(tracePathToOpen(model))) ?? '');
   } catch {
     value = undefined;
   }
@@ -151,7 +152,7 @@ export function findObjectWithId(doc: unknown, id: string): Record<string, unkno
 
 async function malformedDetail(model: TraceModel, node: number, findings: FindingView[], limits: DetailLimits): Promise<EventDetail> {
   const m = model.malformed[malformedIndex(node)];
-  const bytes = await readSpan(model.path, m.offset, Math.min(m.length, limits.maxRawBytes));
+  const bytes = await readSpan(tracePathToOpen(model), m.offset, Math.min(m.length, limits.maxRawBytes));
   return {
     node,
     line: m.line,

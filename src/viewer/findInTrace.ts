@@ -4,6 +4,7 @@
  * the indexer reads it). Matches come back in tree order (pre-order), the order a reader steps through them.
  */
 import type { TraceModel } from '../core/loadTrace';
+import { tracePathToOpen } from '../core/tracePath';
 import { scanLines } from '../core/lineIndexer';
 import { malformedNode } from './rowModel';
 
@@ -55,7 +56,7 @@ export async function findInTrace(model: TraceModel, query: string, options: Fin
   if (!model.document) {
     const lines = lineLookup(model);
     const scan = await scanLines(
-      model.path,
+      tracePathToOpen(model),
       (span, bytes) => {
         if (bytes === null || span.line > model.lineCount) return;
         if (!test(bytes.toString('utf8'))) return;

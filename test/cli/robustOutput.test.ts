@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { jsonPieces, LazyArray } from '../../src/cli/jsonStream';
 import { escapeTerminal } from '../../src/cli/terminalText';
 import { tempFile } from '../helpers/tmp';
@@ -61,6 +64,32 @@ describe('CLI output on hostile and huge input (issue 19)', () => {
       assert.ok(r.code === 0 || r.code === 1, `${c}: ${r.code} ${r.err}`);
       assert.doesNotMatch(r.err, /cannot read|Invalid time value|Maximum call stack/);
     }
+  });
+
+  it('item 11: verify/check DIR read files whose names are not valid UTF-8 (byte paths) and exit by findings, not 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'non-utf8-'));
+    // Each name holds byte 0xFF, which is never UTF-8: as a string the name would open another, missing file.
+    const named = (stem: string, ext: string) => Buffer.concat([Buffer.from(join(dir, stem)), Buffer.from([0xff]), Buffer.from(ext)]);
+    writeFileSync(named('caf', '.jsonl'), '{"id":"a"}\n{"id":"b","parent_id":"a"}\n');
+    // A multi-line document (read whole, then re-read by the checks) and a gzip file (the byte source).
+    writeFileSync(named('doc', '.events.json'), '[\n  {"id":"a"},\n  {"id":"b", "parent_id":"a"},\n  {"id":"c"}\n]\n');
+    writeFileSync(named('gz', '.jsonl.gz'), gzipSync('{"id":"a"}\n{"id":"b"}\n{"id":"c"}\n{"id":"d"}\n'));
+    writeFileSync(join(dir, 'ok.jsonl'), '{"id":"a"}\n');
+    for (const mode of ['verify', 'check']) {
+      const r = cli([mode, '--json', dir]);
+      assert.equal(r.err, '', mode);
+      assert.equal(r.code, 0, `${mode}: ${r.out}`);
+      const results = JSON.parse(r.out) as { checked: number; file: string; findings: unknown[] }[];
+      assert.deepEqual(results.map((x) => [x.file.slice(dir.length + 1), x.checked]), [['caf\ufffd.jsonl', 2], ['doc\ufffd.events.json', 3], ['gz\ufffd.jsonl.gz', 4], ['ok.jsonl', 1]], mode);
+    }
+    const human = cli(['check', dir]);
+    assert.equal(human.code, 0, human.err);
+    assert.ok(human.out.includes(`${join(dir, 'caf')}\ufffd.jsonl: generic: 0 findings`), human.out);
+    // A finding in such a file is its own line and exit status, like any other file's.
+    writeFileSync(named('torn', '.jsonl'), '{"id":"a"}\n{"id":\n{"id":"c"}\n');
+    const broken = cli(['verify', dir]);
+    assert.equal(broken.code, 1, broken.out + broken.err);
+    assert.match(broken.out, /torn\ufffd\.jsonl: generic: broken at line 2/);
   });
 
   it('item 11: output piped to head ends quietly with the exit status of the work', () => {

@@ -1,4 +1,5 @@
 import { readText } from '../byteSource';
+import { TracePath, tracePathToOpen } from '../tracePath';
 import { Finding } from '../model';
 import { CheckContext, LineInput, StreamCheck } from './types';
 import { splitConcatenatedJson } from '../json/concatenatedJson';
@@ -54,7 +55,7 @@ export class DocumentText {
  * Reads the whole multi-line JSON document of a document trace. The runner hands document traces no lines, so
  * checks that need field values read the document again; undefined when it no longer parses.
  */
-export async function readDocument(path: string): Promise<{ value: unknown; text: DocumentText } | undefined> {
+export async function readDocument(path: TracePath): Promise<{ value: unknown; text: DocumentText } | undefined> {
   try {
     const text = (await readText(path)) ?? '';
     return { value: parseDocumentValue(text), text: new DocumentText(text) };
@@ -92,7 +93,7 @@ export function collectingCheck<T>(
     },
     async finish() {
       if (ctx.model.document) {
-        const doc = await readDocument(ctx.path);
+        const doc = await readDocument(tracePathToOpen(ctx.model));
         if (doc === undefined) return [];
         fromDocument(doc.value, doc.text).forEach((r, i) => digests.push(digest(r, i)));
       }

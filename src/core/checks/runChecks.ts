@@ -1,4 +1,5 @@
 import { parseLine, ParsedLine } from '../json/jsonLine';
+import { tracePathToOpen } from '../tracePath';
 import { LineSpan, scanLines } from '../lineIndexer';
 import { TraceModel } from '../loadTrace';
 import { Finding, FormatName, Severity } from '../model';
@@ -85,7 +86,7 @@ export async function runChecks(model: TraceModel, mode: CheckMode, options: Run
   if (checks.length > 0 && !model.document) {
     const malformedLines = new Set(model.malformed.map((m) => m.line));
     const scan = await scanLines(
-      model.path,
+      tracePathToOpen(model),
       (span, bytes) => {
         const input = new LazyLine(span, bytes, malformedLines);
         for (const c of checks) c.add(input);

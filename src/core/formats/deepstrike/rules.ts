@@ -1,4 +1,5 @@
 import { readText } from '../../byteSource';
+import { tracePathToOpen } from '../../tracePath';
 import { isObj, Obj } from '../common';
 import { DsRecord, readDsRecord } from './records';
 import { Finding } from '../../model';
@@ -50,7 +51,7 @@ function streamOf(ctx: CheckContext, check: RecordCheck): StreamCheck {
 async function documentInputs(ctx: CheckContext): Promise<LineInput[]> {
   let value: unknown;
   try {
-    value = JSON.parse((await readText(ctx.path)) ?? '');
+    value = JSON.parse((await readText(tracePathToOpen(ctx.model))) ?? '');
   } catch {
     return [];
   }

@@ -1,4 +1,5 @@
 import { readSpan } from '../../lineIndexer';
+import { tracePathToOpen } from '../../tracePath';
 import { isObj, Obj, str } from '../common';
 import { isHarnessEventName, LedgerLine } from './records';
 import { Finding } from '../../model';
@@ -23,7 +24,7 @@ function lineScan(ctx: CheckContext): LineScan {
 async function uncommittedTail(ctx: CheckContext, scan: LineScan, lastRecordLine: number): Promise<Finding[]> {
   if (lastRecordLine === 0 || scan.torn.has(lastRecordLine) || ctx.model.document || ctx.model.bytesIndexed === 0) return [];
   // The last content byte (for a `.gz`, of the decompressed content, which `bytesIndexed` measures).
-  const last = (await readSpan(ctx.path, ctx.model.bytesIndexed - 1, 1))[0];
+  const last = (await readSpan(tracePathToOpen(ctx.model), ctx.model.bytesIndexed - 1, 1))[0];
   if (last === 0x0a || lastRecordLine !== ctx.model.lineCount) return [];
   return [HARNESS_CATALOG.overridden('harness/line-json', lastRecordLine, 'torn tail: the last record has no newline, so it is not committed (the server truncates it on reopen)')];
 }
