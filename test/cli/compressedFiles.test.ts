@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { tempDir, tempFile } from '../helpers/tmp';
 import { minimalZip, PNG_HEAD } from '../helpers/binaryFiles';
+import { corpusPath } from '../helpers/corpus';
 
 function cli(...args: string[]) {
   const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const HARNESS = join(__dirname, '../../../shared/corpus/harness-ledger/tool-failed.jsonl');
+const HARNESS = corpusPath('harness-ledger/tool-failed.jsonl');
 
 describe('agent-trace on compressed and binary files', () => {
   before(function () {

@@ -3,13 +3,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, tempFile } from '../helpers/tmp';
+import { corpusPath } from '../helpers/corpus';
 
 function cli(...args: string[]) {
   const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const OTLP_DOC = join(__dirname, '../../../shared/corpus/other/otlp/trace.json');
+const OTLP_DOC = corpusPath('other/otlp/trace.json');
 
 describe('agent-trace verify|check DIR with .json files', () => {
   let dir = '';

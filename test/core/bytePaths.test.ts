@@ -7,8 +7,9 @@ import { loadTrace } from '../../src/core/loadTrace';
 import { expandTraceFiles } from '../../src/core/traceFiles';
 import { TracePath } from '../../src/core/tracePath';
 import { tempDir } from '../helpers/tmp';
+import { CORPUS_ROOT } from '../helpers/corpus';
 
-const SHARED = join(__dirname, '../../../shared/corpus');
+const SHARED = CORPUS_ROOT;
 // One file per way the checks read a trace again: line scan, harness tail byte, document re-reads.
 const FILES = [
   'harness-ledger/tool-failed.jsonl',

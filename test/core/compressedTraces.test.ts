@@ -8,8 +8,9 @@ import { summarize } from '../../src/core/summary';
 import { runChecks } from '../../src/core/checks/runChecks';
 import { treeJson } from '../../src/cli/treeCommand';
 import { tempDir } from '../helpers/tmp';
+import { CORPUS_ROOT } from '../helpers/corpus';
 
-const CORPORA = { shared: join(__dirname, '../../../shared/corpus'), writers: join(__dirname, '../corpus') };
+const CORPORA = { shared: CORPUS_ROOT, writers: join(__dirname, '../corpus') };
 
 /** Everything the CLI prints for a file with --json, minus the `file` field (which names the .gz). */
 async function outputs(path: string): Promise<string> {

@@ -6,8 +6,9 @@ import { detectFile, isConfidentTrace } from '../../src/core/detectFile';
 import { expandTraceFiles } from '../../src/core/traceFiles';
 import { tempDir, tempFile } from '../helpers/tmp';
 import { minimalZip } from '../helpers/binaryFiles';
+import { CORPUS_ROOT } from '../helpers/corpus';
 
-const SHARED = join(__dirname, '../../../shared/corpus');
+const SHARED = CORPUS_ROOT;
 const OTLP_DOC = join(SHARED, 'other/otlp/trace.json');
 const HARNESS = join(SHARED, 'harness-ledger/tool-failed.jsonl');
 const OTEL_JS = join(__dirname, '../corpus/otel-js-2.12.1/otlp-traces.json');

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { WRITER_CORPUS, corpusPath } from './corpus';
 
 /** Every file under `dir` (recursively) whose path matches `keep`, sorted. */
 export function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
@@ -22,7 +23,7 @@ export function filesUnder(dir: string, keep: (path: string) => boolean): string
  * globbed so a new version's folder is picked up without editing the tests.
  */
 export function writerFiles(tool: string, keep: (path: string) => boolean = (p) => p.endsWith('.jsonl')): string[] {
-  const roots = [resolve('test/corpus'), resolve('../shared/corpus/outside')];
+  const roots = [WRITER_CORPUS, corpusPath('outside')];
   const out: string[] = [];
   for (const root of roots) {
     if (!existsSync(root)) continue;

@@ -7,13 +7,14 @@ import { compactChains, maxDepth } from '../../src/viewer/compactChains';
 import { RowProjection } from '../../src/viewer/rowModel';
 import { buildRows, treeSourceOf } from '../../src/viewer/traceRows';
 import { ViewerSession } from '../../src/viewer/viewerSession';
+import { corpusPath } from '../helpers/corpus';
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 const NO_DECO = { badgeOfLine: () => undefined, isMatch: () => false };
 
 /** Claude Code transcripts written by the real CLI (test/corpus) and the shared corpus's sample. */
 function claudeTranscripts(): string[] {
-  const out: string[] = [resolve('../shared/corpus/other/claude-code/sample_session.jsonl')];
+  const out: string[] = [corpusPath('other/claude-code/sample_session.jsonl')];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const p = join(dir, name);
@@ -98,7 +99,7 @@ describe('viewer rows: compact view of linear parent chains', () => {
     assert.equal(last('init')!.compactChains, false, 'the choice holds for this viewer across new models (appends)');
     const murmur = session();
     await murmur.s.handle({ type: 'ready', state: null });
-    murmur.s.setModel(await loadTrace(resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl')));
+    murmur.s.setModel(await loadTrace(corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl')));
     assert.equal(murmur.last('init')!.compactChains, false, 'murmur nests by structure, not by message chains');
   });
 

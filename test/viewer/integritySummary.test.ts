@@ -8,8 +8,9 @@ import { loadTrace } from '../../src/core/loadTrace';
 import { summarizeResult } from '../../src/viewer/findingsState';
 import { checkChips } from '../../webview/checkWords';
 import { tempDir } from '../helpers/tmp';
+import { CORPUS_ROOT } from '../helpers/corpus';
 
-const CORPUS = resolve('../shared/corpus');
+const CORPUS = CORPUS_ROOT;
 const MURMUR_DIR = join(CORPUS, 'murmur/ses_39263059f28c105d1fb17c2390c192cf');
 const SYSTEM_BLOB = '28c7339ead79c720e67160d2f681384ad23a59bf8514c3c2e01d09a4d701441f';
 

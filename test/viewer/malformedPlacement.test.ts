@@ -5,8 +5,9 @@ import { loadTrace } from '../../src/core/loadTrace';
 import { RowProjection } from '../../src/viewer/rowModel';
 import { buildRows, treeSourceOf } from '../../src/viewer/traceRows';
 import { tempFile } from '../helpers/tmp';
+import { corpusPath } from '../helpers/corpus';
 
-const MURMUR = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl');
+const MURMUR = corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl');
 const NO_DECO = { badgeOfLine: () => undefined, isMatch: () => false };
 
 /** The real murmur trace with a bad first line, a bad line inside the task and a torn tail. */

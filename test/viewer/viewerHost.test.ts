@@ -9,8 +9,9 @@ import { asciiEscaped, findInTrace } from '../../src/viewer/findInTrace';
 import { isSafeExternalUrl, parseWebviewMessage } from '../../src/viewer/validateMessage';
 import { renderViewerHtml } from '../../src/viewer/webviewHtml';
 import { tempDir, tempFile } from '../helpers/tmp';
+import { CORPUS_ROOT } from '../helpers/corpus';
 
-const CORPUS = resolve('../shared/corpus');
+const CORPUS = CORPUS_ROOT;
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 
 describe('viewer host: messages from the webview are validated', () => {

@@ -7,9 +7,10 @@ import { CHILD_LIST_MAX, idInfoOf, idLookupOf, idValuesOf, mentioningEvents, nav
 import { SessionHost, ViewerSession } from '../../src/viewer/viewerSession';
 import type { HostMessage } from '../../src/protocol';
 import { tempDir } from '../helpers/tmp';
+import { corpusPath } from '../helpers/corpus';
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
-const MURMUR = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl');
+const MURMUR = corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl');
 
 function stubHost(): SessionHost & { sent: HostMessage[] } {
   const sent: HostMessage[] = [];

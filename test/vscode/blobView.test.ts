@@ -19,8 +19,9 @@ const { TraceBlobs } = require('../../src/viewer/blobResolver') as typeof import
 const docsMod = require('../../src/vscode/blobs/blobDocuments') as typeof import('../../src/vscode/blobs/blobDocuments');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const linksMod = require('../../src/vscode/blobs/blobLinks') as typeof import('../../src/vscode/blobs/blobLinks');
+import { corpusPath } from '../helpers/corpus';
 
-const SESSION = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf');
+const SESSION = corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf');
 const TRACE = join(SESSION, 'trace.jsonl');
 const USER_MSG = 'a541255ba83f1a60aca6694511e5a9d9711c28557163223a615ebe4ca54863ed';
 const SYSTEM = '28c7339ead79c720e67160d2f681384ad23a59bf8514c3c2e01d09a4d701441f';
@@ -117,7 +118,7 @@ describe('blob view (host): resolver, links and blob documents', () => {
     writeFileSync(join(dir, 'blobs', digest), body);
     const big = await new TraceBlobs(settings).answer(join(dir, 'trace.jsonl'), undefined, digest, 'sha256');
     assert.deepEqual([big.state, big.truncated, big.preview?.length, big.bytes], ['verified', true, 256 * 1024, body.length]);
-    const ledger = resolve('../shared/corpus/agentledger/approval-denied/trace.jsonl');
+    const ledger = corpusPath('agentledger/approval-denied/trace.jsonl');
     const lm = await loadTrace(ledger);
     const refs = lm.events.eventsWithHashRefs().flatMap((i) => lm.events.hashRefsOf(i)).filter((r) => r.raw.startsWith('blob://'));
     assert.ok(refs.length > 0);

@@ -2,10 +2,11 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { idMentionColumns } from '../../src/vscode/language/mentionColumns';
+import { corpusPath } from '../helpers/corpus';
 
 describe('Find All References: each row previews the mention, not the line start', () => {
   it('points at the id inside its quotes on a real murmur line, where its parent is named', () => {
-    const lines = readFileSync(resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl'), 'utf8').split('\n');
+    const lines = readFileSync(corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl'), 'utf8').split('\n');
     const id = 'evt_019b76daa80078f79da1494c73cf256d';
     const line = lines[1];
     const c = idMentionColumns(line, id);

@@ -6,8 +6,9 @@ import { join, resolve } from 'node:path';
 import { TraceBlobs } from '../../src/viewer/blobResolver';
 import type { SessionHost } from '../../src/viewer/sessionHost';
 import { SCREENSHOTS, viewerSuite, ViewerPage } from './harness';
+import { corpusPath } from '../helpers/corpus';
 
-const SESSION = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf');
+const SESSION = corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf');
 const SAMPLE_SESSION = resolve('samples/murmur/ses_583584f8e94410c93669237ac44d5d21');
 const USER_MSG = 'a541255ba83f1a60aca6694511e5a9d9711c28557163223a615ebe4ca54863ed';
 

@@ -3,9 +3,10 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { viewerSuite } from './harness';
+import { CORPUS_ROOT } from '../helpers/corpus';
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
-const CORPUS = resolve('../shared/corpus');
+const CORPUS = CORPUS_ROOT;
 
 /** Every trace file of the corpus (JSONL and JSON documents, not blobs). */
 function corpusTraces(): string[] {

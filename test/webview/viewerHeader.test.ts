@@ -6,13 +6,14 @@ import { loadTrace } from '../../src/core/loadTrace';
 import { checksSkippedMessage } from '../../src/vscode/commands/checksSkipped';
 import { tempDir } from '../helpers/tmp';
 import { viewerSuite } from './harness';
+import { corpusPath } from '../helpers/corpus';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
-const MURMUR_DIR = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf');
-const DEEPSTRIKE = resolve('../shared/corpus/deepstrike/rust-core/97a2f782-238c-40a6-ae04-c4e2efb8f844.jsonl');
-const LUMEN_TAMPERED = resolve('../shared/corpus/lumen/negative/ef05f773-1151-4c7a-817e-a78bf76ed21e.tampered-latency.jsonl');
+const MURMUR_DIR = corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf');
+const DEEPSTRIKE = corpusPath('deepstrike/rust-core/97a2f782-238c-40a6-ae04-c4e2efb8f844.jsonl');
+const LUMEN_TAMPERED = corpusPath('lumen/negative/ef05f773-1151-4c7a-817e-a78bf76ed21e.tampered-latency.jsonl');
 
 const chips = () => [...(globalThis as Any).document.querySelectorAll('.header-checks .check-chip')].map((c: Any) => c.textContent.trim());
 

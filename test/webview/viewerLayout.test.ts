@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { resolve } from 'node:path';
 import { viewerSuite } from './harness';
+import { corpusPath } from '../helpers/corpus';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -77,7 +78,7 @@ describe('viewer layout: resizable detail pane and Event column (Chromium)', fun
   });
 
   it('metric columns no event fills give their room to the Event column (lumen records no tokens)', async () => {
-    const v = await view(resolve('../shared/corpus/lumen/.lumen/trace/ef05f773-1151-4c7a-817e-a78bf76ed21e.jsonl'), { width: 1200, height: 700 });
+    const v = await view(corpusPath('lumen/.lumen/trace/ef05f773-1151-4c7a-817e-a78bf76ed21e.jsonl'), { width: 1200, height: 700 });
     const shown = await v.page.$$eval('.tree-columns .col', (cs: Any[]) => cs.filter((c) => c.getBoundingClientRect().width > 0).map((c) => c.textContent));
     assert.deepEqual(shown, ['Duration', 'Time']);
     assert.equal(await v.page.$$eval('.row[data-node] .col-tokens', (cs: Any[]) => cs.filter((c) => c.getBoundingClientRect().width > 0).length), 0);
@@ -99,7 +100,7 @@ describe('viewer layout: resizable detail pane and Event column (Chromium)', fun
     assert.ok(store.layout, 'the sizes went to the host');
     assert.match(store.layout.splitPosition ?? '', /^\d+\.\d%$/);
     assert.equal(typeof store.layout.eventColumnWidth, 'number');
-    const b = await view(resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl'), { width: 1200, height: 700, layoutStore: store });
+    const b = await view(corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl'), { width: 1200, height: 700, layoutStore: store });
     const sizes = await b.page.evaluate(() => {
       const p = (globalThis as Any).document.querySelector('.tree-pane');
       return { split: p.style.flexBasis, event: p.style.getPropertyValue('--event-width') };

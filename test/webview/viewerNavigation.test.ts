@@ -3,10 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tempDir } from '../helpers/tmp';
 import { viewerSuite, ViewerPage } from './harness';
+import { corpusPath } from '../helpers/corpus';
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 /** A real murmur session: session → task (tsk_1) → inference → tool_call; the tool call mentions tsk_1. */
-const MURMUR = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl');
+const MURMUR = corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;

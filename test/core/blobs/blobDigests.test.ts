@@ -5,8 +5,9 @@ import { join, resolve } from 'node:path';
 import { Fnv1a64, fnv1a64Hex } from '../../../src/core/digests';
 import { canonicalScalar, pythonFloatRepr } from '../../../src/core/json/jsonTokenizer';
 import { canonicalJsonSha256OfBuffer, CanonicalDigest, PythonCanonicalJsonHasher } from '../../../src/core/json/pythonCanonicalJson';
+import { corpusPath } from '../../helpers/corpus';
 
-const AGENTLEDGER = resolve('../shared/corpus/agentledger');
+const AGENTLEDGER = corpusPath('agentledger');
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 
 /** Streams `text` through the hasher in pieces of `step` bytes; falls back to the sorting path as the store does. */

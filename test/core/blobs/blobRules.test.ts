@@ -8,9 +8,10 @@ import { BLOB_RULES, blobRules } from '../../../src/core/checks/blobRules';
 import { runChecks } from '../../../src/core/checks/runChecks';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { Finding, FormatName } from '../../../src/core/model';
+import { corpusPath } from '../../helpers/corpus';
 
-const MURMUR = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf');
-const AGENTLEDGER = resolve('../shared/corpus/agentledger');
+const MURMUR = corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf');
+const AGENTLEDGER = corpusPath('agentledger');
 const SYSTEM = '28c7339ead79c720e67160d2f681384ad23a59bf8514c3c2e01d09a4d701441f';
 const MESSAGE0 = 'a541255ba83f1a60aca6694511e5a9d9711c28557163223a615ebe4ca54863ed';
 const RESPONSE1 = '19374ad7febf105acb1c66d185a4378b3eaf0de9d141219481855822330d46e4';

@@ -10,9 +10,10 @@ import { checkBlobUri, checkHashRef } from '../../../src/core/blobs/blobReferenc
 import { blobRefRole, hashMethodFor } from '../../../src/core/blobs/formatBlobs';
 import { BlobStore, resolveBlob } from '../../../src/core/blobs/blobStore';
 import { HashRef } from '../../../src/core/model';
+import { corpusPath } from '../../helpers/corpus';
 
-const MURMUR = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf');
-const AGENTLEDGER = resolve('../shared/corpus/agentledger');
+const MURMUR = corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf');
+const AGENTLEDGER = corpusPath('agentledger');
 const EMPTY_SHA = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 const ref = (digest: string, field = 'system_sha', raw = digest): HashRef => ({ field, digest, algorithm: digest.length === 16 ? 'fnv1a64' : 'sha256', raw });

@@ -4,6 +4,7 @@ import { exactNumberText, numberToken, u64TokenProblem } from '../../../src/core
 import { loadTrace } from '../../../src/core/loadTrace';
 import { runChecks } from '../../../src/core/checks/runChecks';
 import { tempFile } from '../../helpers/tmp';
+import { corpusPath } from '../../helpers/corpus';
 
 describe('numbers beyond 2^53 print as written (issue 19 item 11)', () => {
   it('finds the token of a key and judges it as serde u64 would', () => {
@@ -20,7 +21,7 @@ describe('numbers beyond 2^53 print as written (issue 19 item 11)', () => {
   });
 
   it('harness-ledger verify prints big seqs exactly and refuses 1e+299 and 2^64 as u64', async () => {
-    const lines = readFileSync('../shared/corpus/harness-ledger/tool-failed.jsonl', 'utf8').split('\n');
+    const lines = readFileSync(corpusPath('harness-ledger/tool-failed.jsonl'), 'utf8').split('\n');
     lines[2] = lines[2].replace('"seq":2', '"seq":9007199254740993');
     lines[3] = lines[3].replace('"seq":3', '"seq":1e+299');
     lines[4] = lines[4].replace('"seq":4', '"seq":18446744073709551616');

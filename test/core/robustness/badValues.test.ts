@@ -7,6 +7,7 @@ import { FORMAT_NAMES } from '../../../src/core/model';
 import { jsonPreview } from '../../../src/core/json/jsonPreview';
 import { firstInvalidUtf8 } from '../../../src/core/json/utf8';
 import { tempFile } from '../../helpers/tmp';
+import { corpusPath } from '../../helpers/corpus';
 
 describe('bad values never break a verdict (issue 19)', () => {
   it('item 1: an out-of-range time is a finding at its line, in every format, and nothing throws', async () => {
@@ -76,7 +77,7 @@ describe('bad values never break a verdict (issue 19)', () => {
 
 describe('lumen verify on a trace being written (issue 19 item 5)', () => {
   it('reports no chain break for bytes appended between load and verify, at any cut', async () => {
-    const full = readFileSync('../shared/corpus/lumen/.lumen/trace/55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl');
+    const full = readFileSync(corpusPath('lumen/.lumen/trace/55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl'));
     const cuts = [0.2, 0.37, 0.5, 0.81].map((f) => Math.floor(full.length * f));
     for (const cut of cuts) {
       const path = tempFile('live.jsonl', full.subarray(0, cut));

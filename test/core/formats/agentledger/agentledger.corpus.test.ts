@@ -4,6 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import { agentledgerAdapter } from '../../../../src/core/formats/agentledger/adapter';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
 import { CORPUS, findings, RUNS } from './agentledgerTestUtil';
+import { CORPUS_ROOT } from '../../../helpers/corpus';
 
 /** parentLine of every node, in file order (null for roots). */
 function parents(m: TraceModel): (number | null)[] {
@@ -98,7 +99,7 @@ describe('agentledger corpus', () => {
   });
 
   it('claims its own files (the corpus runs and the TypeScript runtime\'s rows), no file of another format, and not the OTLP export', () => {
-    const root = resolve('../shared/corpus');
+    const root = CORPUS_ROOT;
     const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
     let checked = 0;
     for (const f of walk(root)) {

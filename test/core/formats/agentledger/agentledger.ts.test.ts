@@ -6,12 +6,13 @@ import { join, resolve } from 'node:path';
 import { runChecks } from '../../../../src/core/checks/runChecks';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { cleanup, findingObjects, readLines, writeLines } from './agentledgerTestUtil';
+import { corpusPath } from '../../../helpers/corpus';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Files the TypeScript runtime wrote: the outside store export and the fixture runs (events.jsonl + bundle.json). */
 function tsFiles(): string[] {
-  const outside = resolve('../shared/corpus/outside/agentledger-ts');
+  const outside = corpusPath('outside/agentledger-ts');
   const fixtures = resolve('test/fixtures/agentledger-ts');
   return [
     ...readdirSync(outside).filter((n) => n.endsWith('.jsonl')).map((n) => join(outside, n)),

@@ -6,9 +6,10 @@ import { CheckMode } from '../../../../src/core/checks/types';
 import { sha256Hex } from '../../../../src/core/digests';
 import { canonicalJson, parseRawJson, rawWithout } from '../../../../src/core/json/pythonRawJson';
 import { loadTrace } from '../../../../src/core/loadTrace';
+import { corpusPath } from '../../../helpers/corpus';
 
 /** The AgentLedger corpus (tests run with cwd = project root). */
-export const CORPUS = resolve('../shared/corpus/agentledger');
+export const CORPUS = corpusPath('agentledger');
 export const FIXTURES = resolve('test/fixtures/agentledger');
 export const RUNS = ['approval-denied', 'approval-granted', 'budget-exceeded', 'cancelled', 'side-effect-idempotency'] as const;
 

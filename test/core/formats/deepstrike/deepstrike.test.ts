@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { deepstrikeAdapter } from '../../../../src/core/formats/deepstrike/adapter';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { CORE_A, CORE_B, dsCorpus, SDK_PY, treeOf, writeTemp } from './deepstrikeTestUtil';
+import { CORPUS_ROOT } from '../../../helpers/corpus';
 
 /** Expected per corpus file: event count and the parent line of every event (null = root). */
 const CORPUS: Record<string, { events: number; parents: (number | null)[] }> = {
@@ -104,7 +105,7 @@ describe('deepstrike adapter: detection', () => {
         else if (/\.(jsonl|json)$/.test(n)) files.push(p);
       }
     };
-    walk(resolve('../shared/corpus'));
+    walk(CORPUS_ROOT);
     for (const f of files) {
       const m = await loadTrace(f);
       const mine = m.detection.candidates.find((c) => c.format === 'deepstrike')?.confidence ?? 0;

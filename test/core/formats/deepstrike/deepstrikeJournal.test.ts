@@ -5,6 +5,7 @@ import { operationDirName, recFileName } from '../../../../src/core/formats/deep
 import { canonicalJson, kernelDigest } from '../../../../src/core/formats/deepstrike/canonical';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { brief, checkFile, jsonl, writeTemp } from './deepstrikeTestUtil';
+import { corpusPath } from '../../../helpers/corpus';
 
 type Obj = Record<string, unknown>;
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
@@ -76,7 +77,7 @@ describe('deepstrike journal: canonical JSON test vectors (§8.5)', () => {
 });
 
 describe('deepstrike journal: chain vectors (upstream golden records, when provided under ../shared)', () => {
-  const dir = resolve('../shared/corpus/deepstrike/kernel-wire');
+  const dir = corpusPath('deepstrike/kernel-wire');
   it('genesis, transition and the three-link chain reproduce their digests', async function () {
     if (!existsSync(join(dir, 'golden_record_chain.json'))) this.skip();
     const read = (n: string) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as { record: Obj; links: { record: Obj }[]; record_bytes: string };

@@ -1,10 +1,11 @@
 import { join, resolve } from 'node:path';
 import { corpusLines, jsonl, writeTemp } from '../harness-ledger/harnessTestUtil';
+import { corpusPath } from '../../../helpers/corpus';
 
 export { brief, checkFile, jsonl, treeOf, writeTemp } from '../harness-ledger/harnessTestUtil';
 
 /** The DeepStrike corpus folder (tests run with cwd = project root). */
-export const DS_CORPUS = resolve('../shared/corpus/deepstrike');
+export const DS_CORPUS = corpusPath('deepstrike');
 
 /** Path of a DeepStrike corpus file, e.g. `selfharness/passing.events.jsonl`. */
 export function dsCorpus(name: string): string {

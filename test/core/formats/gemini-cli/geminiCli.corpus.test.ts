@@ -5,12 +5,13 @@ import { join, resolve } from 'node:path';
 import { runChecks } from '../../../../src/core/checks/runChecks';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
 import { summarize } from '../../../../src/core/summary';
+import { WRITER_CORPUS, corpusPath } from '../../../helpers/corpus';
 
 type Obj = Record<string, any>;
 
 /** Every file under the Gemini CLI folders of both corpora, so new CLI versions are picked up without edits. */
 function corpusFiles(): string[] {
-  const roots = [resolve('test/corpus'), resolve('../shared/corpus/outside')];
+  const roots = [WRITER_CORPUS, corpusPath('outside')];
   const out: string[] = [];
   const walk = (d: string) => {
     for (const n of readdirSync(d).sort()) {

@@ -6,6 +6,7 @@ import { treeJson } from '../../../../src/cli/treeCommand';
 import { runChecks } from '../../../../src/core/checks/runChecks';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { summarize } from '../../../../src/core/summary';
+import { CORPUS_ROOT, WRITER_CORPUS } from '../../../helpers/corpus';
 
 type Obj = Record<string, any>;
 
@@ -21,7 +22,7 @@ async function withTemp(text: string, name: string, f: (p: string) => Promise<vo
 
 /** The recording with a tool call, from the real-writer corpus. */
 function toolRecording(): string {
-  const root = resolve('test/corpus');
+  const root = WRITER_CORPUS;
   for (const d of readdirSync(root).filter((n) => n.startsWith('gemini-cli-'))) {
     const chats = join(root, d, 'shell-fail', 'tmp', 'project', 'chats');
     for (const n of readdirSync(chats)) return join(chats, n);
@@ -58,7 +59,7 @@ function otherFiles(): string[] {
       } else if (/\.jsonl?$/.test(n.name) && n.name !== 'bundle.json') out.push(p);
     }
   };
-  for (const r of ['../shared/corpus', 'test/corpus', 'samples']) walk(resolve(r));
+  for (const r of [CORPUS_ROOT, WRITER_CORPUS, resolve('samples')]) walk(r);
   return out;
 }
 

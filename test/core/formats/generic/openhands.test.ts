@@ -6,9 +6,10 @@ import { treeJson } from '../../../../src/cli/treeCommand';
 import { runChecks } from '../../../../src/core/checks/runChecks';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { summarize } from '../../../../src/core/summary';
+import { corpusPath } from '../../../helpers/corpus';
 
 type Obj = Record<string, any>;
-const DIR = resolve('../shared/corpus/outside/openhands');
+const DIR = corpusPath('outside/openhands');
 const FILES = readdirSync(DIR).filter((n) => n.endsWith('.jsonl')).map((n) => join(DIR, n));
 const runsOf = (f: string): Obj[] => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
 

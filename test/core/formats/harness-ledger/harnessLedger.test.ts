@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { harnessLedgerAdapter } from '../../../../src/core/formats/harness-ledger/adapter';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { harnessCorpus, treeOf, writeTemp } from './harnessTestUtil';
+import { CORPUS_ROOT } from '../../../helpers/corpus';
 
 /** Expected per corpus file: event count and the parent line of every event (null = root). */
 const CORPUS: Record<string, { events: number; parents: (number | null)[] }> = {
@@ -105,7 +106,7 @@ describe('harness-ledger adapter: detection', () => {
   });
 
   it('scores no other corpus file at 0.5 or more', async () => {
-    const root = resolve('../shared/corpus');
+    const root = CORPUS_ROOT;
     const files: string[] = [];
     const walk = (d: string) => {
       for (const n of readdirSync(d)) {

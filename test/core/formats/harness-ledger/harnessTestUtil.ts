@@ -5,9 +5,10 @@ import { runChecks } from '../../../../src/core/checks/runChecks';
 import { CheckMode } from '../../../../src/core/checks/types';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
 import { Finding } from '../../../../src/core/model';
+import { corpusPath } from '../../../helpers/corpus';
 
 /** The harness-ledger corpus folder (tests run with cwd = project root). */
-export const HARNESS_CORPUS = resolve('../shared/corpus/harness-ledger');
+export const HARNESS_CORPUS = corpusPath('harness-ledger');
 
 /** Path of a harness corpus file. */
 export function harnessCorpus(name: string): string {

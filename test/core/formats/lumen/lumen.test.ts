@@ -5,6 +5,7 @@ import { LumenLineReader } from '../../../../src/core/formats/lumen/lumenLine';
 import { detectFormat } from '../../../../src/core/detect';
 import { lumenAdapter, sniffLumen } from '../../../../src/core/formats/lumen/adapter';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
+import { CORPUS_ROOT } from '../../../helpers/corpus';
 import {
   brief, DOC_EXAMPLE, FAILED_TOOL_CONTINUES, MISSING_20, readLines, run, SCHEMA_FAILURE, SUCCESS, TAMPERED, TOOL_FAILURE, TRACE_DIR,
 } from './lumenHelpers';
@@ -44,7 +45,7 @@ function walk(dir: string): string[] {
 }
 
 describe('lumen adapter: detection', () => {
-  const corpus = resolve('../shared/corpus');
+  const corpus = CORPUS_ROOT;
   it('claims every lumen corpus file with confidence', async () => {
     for (const file of [SUCCESS, TOOL_FAILURE, SCHEMA_FAILURE, FAILED_TOOL_CONTINUES, TAMPERED, MISSING_20]) {
       const model = await loadTrace(file);

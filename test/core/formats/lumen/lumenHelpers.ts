@@ -4,9 +4,10 @@ import { join, resolve } from 'node:path';
 import { runChecks, CheckResult } from '../../../../src/core/checks/runChecks';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
 import { Finding } from '../../../../src/core/model';
+import { corpusPath } from '../../../helpers/corpus';
 
 /** The lumen corpus (tests run with cwd = project root). */
-export const CORPUS = resolve('../shared/corpus/lumen');
+export const CORPUS = corpusPath('lumen');
 export const TRACE_DIR = join(CORPUS, '.lumen', 'trace');
 export const SUCCESS = join(TRACE_DIR, 'ef05f773-1151-4c7a-817e-a78bf76ed21e.jsonl');
 export const TOOL_FAILURE = join(TRACE_DIR, 'd64d0553-2d9c-4a06-b880-70798ba80d68.jsonl');

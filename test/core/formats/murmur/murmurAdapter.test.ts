@@ -7,6 +7,7 @@ import { murmurAdapter } from '../../../../src/core/formats/murmur/adapter';
 import { MURMUR_EVENT_TYPES } from '../../../../src/core/formats/murmur/catalog';
 import { murmurSchemaTypes } from '../../../../src/core/formats/murmur/schemas';
 import { cleanup, CORPUS_SESSION, CORPUS_TRACE, edit, ID, META_TRACE, parentLines, readLines, run, writeTrace } from './murmurTestKit';
+import { CORPUS_ROOT } from '../../../helpers/corpus';
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
@@ -51,7 +52,7 @@ describe('murmur adapter', () => {
 
   describe('detection', () => {
     it('claims the corpus trace and no other corpus file', () => {
-      const files = walk(resolve('../shared/corpus')).filter((f) => !f.includes('/blobs/') && !f.endsWith('.md'));
+      const files = walk(CORPUS_ROOT).filter((f) => !f.includes('/blobs/') && !f.endsWith('.md'));
       assert.ok(files.length > 20, 'the whole corpus is scanned');
       const claimed = files.filter((f) => murmurAdapter.sniff({ values: sampleValues(f), fileName: basename(f), path: f, document: false }).confidence >= 0.5);
       assert.deepEqual(claimed, [CORPUS_TRACE]);

@@ -4,9 +4,10 @@ import { join, resolve } from 'node:path';
 import { CheckResult, runChecks } from '../../../../src/core/checks/runChecks';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
 import { Finding } from '../../../../src/core/model';
+import { corpusPath } from '../../../helpers/corpus';
 
 /** The corpus session directory (trace.jsonl + blobs/), content capture. */
-export const CORPUS_SESSION = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf');
+export const CORPUS_SESSION = corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf');
 export const CORPUS_TRACE = join(CORPUS_SESSION, 'trace.jsonl');
 /** Our hand-made meta-capture session (see test/fixtures/murmur/README.md). */
 export const META_TRACE = resolve('test/fixtures/murmur/meta-session/trace.jsonl');

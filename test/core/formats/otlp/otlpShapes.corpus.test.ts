@@ -6,6 +6,7 @@ import { treeJson } from '../../../../src/cli/treeCommand';
 import { runChecks } from '../../../../src/core/checks/runChecks';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
 import { summarize } from '../../../../src/core/summary';
+import { WRITER_CORPUS, corpusPath } from '../../../helpers/corpus';
 
 type Obj = Record<string, any>;
 
@@ -19,8 +20,8 @@ function otlpFiles(): string[] {
       else if (/\.jsonl?$/.test(n)) out.push(p);
     }
   };
-  for (const d of readdirSync(resolve('test/corpus'))) if (/^otel-/.test(d)) walk(join(resolve('test/corpus'), d));
-  for (const d of readdirSync(resolve('../shared/corpus/outside'))) if (/^(otlp|jaeger)-/.test(d)) walk(join(resolve('../shared/corpus/outside'), d));
+  for (const d of readdirSync(WRITER_CORPUS)) if (/^otel-/.test(d)) walk(join(WRITER_CORPUS, d));
+  for (const d of readdirSync(corpusPath('outside'))) if (/^(otlp|jaeger)-/.test(d)) walk(join(corpusPath('outside'), d));
   out.push(resolve('test/fixtures/otlp/python-console-spans.json'));
   return out;
 }
@@ -207,7 +208,7 @@ describe('otlp shapes of the corpus', () => {
   });
 
   it('reads Jaeger UI JSON wrapped in {"data": [...]} like the bare trace', async () => {
-    const src = resolve('../shared/corpus/outside/jaeger-ui/ui_01.json');
+    const src = corpusPath('outside/jaeger-ui/ui_01.json');
     const trace = JSON.parse(readFileSync(src, 'utf8'));
     const wrapped = JSON.stringify({ data: [trace], total: 0, limit: 0, offset: 0, errors: null }, null, 2);
     await withTemp(wrapped, 'jaeger.json', async (p) => {
