@@ -15,6 +15,8 @@ export const COMMANDS = {
   copyLinkToEvent: 'agentTrace.copyLinkToEvent',
   revealInViewer: 'agentTrace.revealInViewer',
   goToDefinitionInText: 'agentTrace.goToDefinitionInText',
+  /** Internal: the link of a finding in the Problems panel (its rule code) reveals the finding's event. */
+  showProblem: 'agentTrace.showProblem',
 } as const;
 
 /** One command id. */

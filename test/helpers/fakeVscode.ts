@@ -90,9 +90,13 @@ export class DocumentLink {
   tooltip?: string;
   constructor(readonly range: Range, readonly target: Uri) {}
 }
+export class DiagnosticRelatedInformation {
+  constructor(readonly location: Location, readonly message: string) {}
+}
 export class Diagnostic {
   source?: string;
   code?: unknown;
+  relatedInformation?: DiagnosticRelatedInformation[];
   constructor(readonly range: Range, readonly message: string, readonly severity: number) {}
 }
 
@@ -181,6 +185,7 @@ export const vscodeFake = {
   MarkdownString,
   Hover,
   Diagnostic,
+  DiagnosticRelatedInformation,
   DocumentLink,
   DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
   TextEditorRevealType: { Default: 0, InCenter: 1, InCenterIfOutsideViewport: 2, AtTop: 3 },

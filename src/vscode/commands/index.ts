@@ -3,7 +3,7 @@ import { checksSkippedMessage } from './checksSkipped';
 import { COMMANDS } from '../commandIds';
 import { TraceViewerApi } from '../viewerApi';
 import { CheckCommands } from './checkCommands';
-import { copyLinkToEvent, goToEvent, revealInViewer, TraceUriHandler } from './navigationCommands';
+import { copyLinkToEvent, goToEvent, revealInViewer, showProblem, TraceUriHandler } from './navigationCommands';
 import { autoChecks, recheckOnAppend } from './liveChecks';
 import { TraceProblems } from './problems';
 import { TraceModels } from '../traceModels';
@@ -19,6 +19,7 @@ export function registerCommands(context: vscode.ExtensionContext, viewers: Trac
   reg(COMMANDS.goToEvent, (uri?: vscode.Uri) => goToEvent(models, viewers, asUri(uri)));
   reg(COMMANDS.copyLinkToEvent, (uri?: vscode.Uri, line?: number) => copyLinkToEvent(context.extension.id, viewers, asUri(uri), typeof line === 'number' ? line : undefined));
   reg(COMMANDS.revealInViewer, () => revealInViewer(viewers));
+  reg(COMMANDS.showProblem, (uri?: string, line?: number) => showProblem(viewers, uri, line));
   context.subscriptions.push(problems, vscode.window.registerUriHandler(new TraceUriHandler(viewers)));
 
   // Files that change on disk are read again on next use.

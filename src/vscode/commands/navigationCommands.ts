@@ -23,6 +23,15 @@ export async function openInViewerAt(viewers: TraceViewerApi, uri: vscode.Uri, l
   }
 }
 
+/** The rule-code link of a finding in the Problems panel: opens the trace in the viewer with its event selected. */
+export async function showProblem(viewers: TraceViewerApi, uri?: unknown, line?: unknown): Promise<void> {
+  if (typeof uri !== 'string' || typeof line !== 'number' || !Number.isInteger(line) || line < 1) {
+    void vscode.window.showErrorMessage('Agent Trace: this problem link names no trace line.');
+    return;
+  }
+  await openInViewerAt(viewers, vscode.Uri.parse(uri), line);
+}
+
 /** "Agent Trace: Go to Event…": a quick pick over ids, kinds and labels. */
 export async function goToEvent(models: TraceModels, viewers: TraceViewerApi, uri?: vscode.Uri): Promise<void> {
   const target = activeTrace(viewers, uri);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { CheckResult } from '../../core/checks/runChecks';
-import { ruleAnchor } from '../../core/checks/rulesDoc';
+import { readFileSync } from 'node:fs';
+import { COMMANDS } from '../commandIds';
 import { CheckMode } from '../../core/checks/types';
 import { Severity } from '../../core/model';
 
@@ -17,7 +18,30 @@ function withMessage(d: vscode.Diagnostic, message: string): vscode.Diagnostic {
   const n = new vscode.Diagnostic(d.range, message, d.severity);
   n.source = d.source;
   n.code = d.code;
+  n.relatedInformation = d.relatedInformation;
   return n;
+}
+
+/** The command link that reveals the event at `line` of `trace` in the viewer (a diagnostic's code target). */
+export function showProblemUri(trace: vscode.Uri, line: number): vscode.Uri {
+  return vscode.Uri.parse(`command:${COMMANDS.showProblem}?${encodeURIComponent(JSON.stringify([trace.toString(), line]))}`);
+}
+
+/** Line of each `## rule` heading of the generated rules document. */
+export function ruleHeadingLines(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  text.split('\n').forEach((l, i) => {
+    if (l.startsWith('## ')) out.set(l.slice(3).trim(), i);
+  });
+  return out;
+}
+
+function readDocs(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** The Problems panel entries of verification and conformance, one collection each so one never clears the other. */
@@ -38,10 +62,12 @@ export class TraceProblems implements vscode.Disposable {
       const line = Math.max(0, f.line - 1);
       const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Math.max(1, lineLength(f.line))), f.message, SEVERITY[f.severity]);
       d.source = source;
-      d.code = {
-        value: f.rule,
-        target: vscode.Uri.joinPath(this.extensionUri, 'docs', 'rules.md').with({ fragment: ruleAnchor(f.rule) }),
-      };
+      // VS Code gives a custom editor no selection when the Problems panel opens it (microsoft/vscode#94037),
+      // so a click on the row cannot pick the event. The rule code is a link VS Code opens with commands
+      // allowed: it reveals the event in the viewer. The rule's documentation stays one click away, as the
+      // related-information row under the finding.
+      d.code = { value: f.rule, target: showProblemUri(uri, f.line) };
+      d.relatedInformation = [this.ruleDoc(f.rule)];
       return d;
     });
     this.collections[mode].set(uri, diagnostics);
@@ -58,6 +84,19 @@ export class TraceProblems implements vscode.Disposable {
       c.set(uri, old.map((d) => (d.message.endsWith(STALE_NOTE) ? d : withMessage(d, `${d.message}${STALE_NOTE}`))));
     }
   }
+
+  private ruleDoc(rule: string): vscode.DiagnosticRelatedInformation {
+    const docs = vscode.Uri.joinPath(this.extensionUri, 'docs', 'rules.md');
+    const line = this.ruleLines().get(rule) ?? 0;
+    return new vscode.DiagnosticRelatedInformation(new vscode.Location(docs, new vscode.Position(line, 0)), `About ${rule} (rule documentation)`);
+  }
+
+  /** The 0-based line of each rule's heading in docs/rules.md, read once. */
+  private ruleLines(): Map<string, number> {
+    if (!this.ruleLineCache) this.ruleLineCache = ruleHeadingLines(readDocs(vscode.Uri.joinPath(this.extensionUri, 'docs', 'rules.md').fsPath));
+    return this.ruleLineCache;
+  }
+  private ruleLineCache: Map<string, number> | undefined;
 
   /** Diagnostics currently shown for a file (both modes). */
   get(uri: vscode.Uri): readonly vscode.Diagnostic[] {

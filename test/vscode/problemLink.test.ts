@@ -1,0 +1,103 @@
+// Problems → event (issue 13 item 3). VS Code opens a custom editor from the Problems panel without the
+// marker's line (microsoft/vscode#94037), so each finding's rule code is a command link that reveals its
+// event, and the rule's documentation is the related-information row under it.
+import { strict as assert } from 'node:assert';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
+import { tempDir } from '../helpers/tmp';
+
+installFakeVscode();
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { activate } = require('../../src/vscode/extension') as typeof import('../../src/vscode/extension');
+const { COMMANDS } = require('../../src/vscode/commandIds') as typeof import('../../src/vscode/commandIds');
+const { TraceProblems } = require('../../src/vscode/commands/problems') as typeof import('../../src/vscode/commands/problems');
+const { loadTrace } = require('../../src/core/loadTrace') as typeof import('../../src/core/loadTrace');
+const { runChecks } = require('../../src/core/checks/runChecks') as typeof import('../../src/core/checks/runChecks');
+const { lineLengths } = require('../../src/vscode/traceModels') as typeof import('../../src/vscode/traceModels');
+type HostMessage = import('../../src/protocol').HostMessage;
+type TraceDocument = import('../../src/vscode/editor/traceDocument').TraceDocument;
+
+const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
+const ID = 'agent-trace-viewer.agent-trace-viewer';
+
+async function until<T>(f: () => T | undefined | false, what: string, ms = 5000): Promise<T> {
+  for (let t = 0; t < ms; t += 20) {
+    const v = f();
+    if (v !== undefined && v !== false) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The command and arguments a `command:` URI names, as VS Code's opener decodes them. */
+function commandOf(target: { scheme: string; path: string; query: string }): { id: string; args: unknown[] } {
+  assert.equal(target.scheme, 'command');
+  return { id: target.path, args: JSON.parse(decodeURIComponent(target.query)) as unknown[] };
+}
+
+describe('Problems → event: the rule code of a finding reveals its event', () => {
+  const context = { subscriptions: [] as { dispose(): void }[], extensionUri: Uri.file(resolve('.')), extension: { id: ID } };
+  const ws = tempDir();
+  const file = join(ws, 'broken.jsonl');
+  before(() => {
+    fake.config.checkOnOpen = false;
+    copyFileSync(SAMPLE, file);
+    activate(context as never);
+  });
+  after(() => {
+    for (const d of context.subscriptions) d.dispose();
+    delete fake.config.checkOnOpen;
+  });
+
+  it("every diagnostic's code links to the finding's line and its related row to the rule's heading in docs/rules.md", async () => {
+    const model = await loadTrace(file);
+    const result = await runChecks(model, 'verify');
+    assert.ok(result.findings.length > 0, 'the sample has findings');
+    const problems = new TraceProblems(Uri.file(resolve('.')) as never);
+    const uri = Uri.file(file) as never;
+    problems.set(uri, 'verify', result, lineLengths(model));
+    const docLines = readFileSync(resolve('docs/rules.md'), 'utf8').split('\n');
+    const shown = problems.get(uri);
+    assert.equal(shown.length, result.findings.length);
+    shown.forEach((d, k) => {
+      const f = result.findings[k];
+      const code = d.code as { value: string; target: { scheme: string; path: string; query: string } };
+      assert.equal(code.value, f.rule);
+      assert.deepEqual(commandOf(code.target), { id: COMMANDS.showProblem, args: [Uri.file(file).toString(), f.line] });
+      const rel = d.relatedInformation![0] as unknown as { location: { uri: { path: string }; range: { line: number } }; message: string };
+      assert.ok(rel.location.uri.path.endsWith('docs/rules.md'));
+      assert.equal(docLines[rel.location.range.line], `## ${f.rule}`, `${f.rule} documentation line`);
+    });
+  });
+
+  it('the link opens the viewer with that event selected, and a malformed link says so', async () => {
+    const model = await loadTrace(file);
+    const lineOfEvent = new Set([...Array(model.events.size).keys()].map((i) => model.events.lineOf(i)));
+    // A finding on an event other than the first (parse errors sit on lines with no event).
+    const finding = (await runChecks(model, 'verify')).findings.find((f) => f.line > 1 && lineOfEvent.has(f.line))!;
+    assert.ok(finding, 'the sample has a finding on an event past the first');
+    const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
+    const doc = (await provider.openCustomDocument(Uri.file(file) as never, {} as never, {} as never)) as TraceDocument;
+    const panel = new FakePanel();
+    await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
+    await doc.whenLoaded();
+    panel.fromWebview.fire({ type: 'ready', state: null });
+    const sent = panel.sent as HostMessage[];
+    await until(() => sent.find((m) => m.type === 'init'), 'init');
+    const problems = new TraceProblems(Uri.file(resolve('.')) as never);
+    problems.set(Uri.file(file) as never, 'verify', { ...(await runChecks(model, 'verify')) }, lineLengths(model));
+    const d = problems.get(Uri.file(file) as never).find((x) => (x.range as unknown as { startLine: number }).startLine === finding.line - 1)!;
+    const { id, args } = commandOf((d.code as unknown as { target: never }).target);
+    const before = sent.length;
+    await fake.commands.get(id)!(...(args as never[]));
+    const node = model.events.size > 0 ? [...Array(model.events.size).keys()].find((i) => model.events.lineOf(i) === finding.line) : undefined;
+    assert.notEqual(node, undefined, `an event sits on line ${finding.line}`);
+    assert.ok(sent.slice(before).some((m) => m.type === 'rowsState' && m.reveal?.node === node), 'the finding\'s event is revealed and selected');
+
+    await fake.commands.get(COMMANDS.showProblem)!('not a uri' as never);
+    assert.ok(fake.messages.some((m) => m.includes('names no trace line')), fake.messages.join('\n'));
+    panel.disposed.fire();
+    doc.dispose();
+  });
+});
