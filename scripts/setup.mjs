@@ -70,7 +70,9 @@ export function installExtensionInto(extensionsDir) {
   const target = join(extensionsDir, folder);
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
-  for (const entry of ['package.json', 'dist', 'media', 'README.md', 'CHANGELOG.md']) {
+  // The same files the .vsix carries (.vscodeignore), docs/rules.md included: findings link to it.
+  mkdirSync(join(target, 'docs'), { recursive: true });
+  for (const entry of ['package.json', 'dist', 'media', 'README.md', 'CHANGELOG.md', 'docs/rules.md']) {
     if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(target, entry), { recursive: true });
   }
   registerExtension(extensionsDir, id, pkg.version, folder);

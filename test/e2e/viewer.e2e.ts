@@ -133,6 +133,24 @@ describe('e2e: the viewer in a real VS Code workbench', function () {
     await shot('tampered-lumen-problems');
   });
 
+  it('c3. Problems → event: the rule code of a finding opens the viewer with its event selected (issue 13 item 3)', async () => {
+    // c2 left the tampered trace's findings in the Problems panel. Select another event first, so the jump shows.
+    const f = await openInViewer(TAMPERED_LUMEN, 'lumen');
+    await f.locator('.tree-scroll .row[data-line="2"]').click();
+    await problems(page);
+    const row = page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'lumen/event-hash' }).first();
+    // The rule code is a link: VS Code's own row click opens the custom editor without the marker's line.
+    await row.locator('a.monaco-link').click();
+    await until(page, 'the viewer selecting line 8', async () => (await f.locator('.tree-scroll .row.selected').getAttribute('data-line').catch(() => null)) === '8', 20_000);
+    const detailLine = await f.locator('.detail-pane dl.overview dt', { hasText: /^Line$/ }).locator('xpath=following-sibling::dd[1]').innerText();
+    assert.equal(detailLine, '8');
+    // The rule's documentation is the related row under the finding, at the rule's heading (not line 1).
+    const related = await page.locator('.markers-panel .monaco-list-row').filter({ hasText: 'About lumen/event-hash' }).first().innerText();
+    assert.match(related, /rules\.md\s*\[Ln (\d+)/);
+    assert.ok(Number(/\[Ln (\d+)/.exec(related)![1]) > 1, related);
+    await shot('problems-rule-link-reveals-event');
+  });
+
   /** Opens `rel` in the viewer, then "Open as Text"; puts the cursor in the parent id of line 3 and checks the hover. */
   async function hoverParentId(rel: string, name: string): Promise<void> {
     await openInViewer(rel, 'murmur');
