@@ -31,8 +31,12 @@ try {
   // No extension gallery: nothing to look up on the network, no "install recommended extensions" prompts.
   process.env.EXTENSIONS_GALLERY = '{}';
   const { startCodeServer } = await import('./start-code-server.mjs');
+  const launchFile = firstTrace(folder, samples);
+  // The extension shows this trace in the viewer when it starts (the launch URL alone may show it as text).
+  if (launchFile) process.env.AGENT_TRACE_VIEWER_LAUNCH_FILE = launchFile;
+  else delete process.env.AGENT_TRACE_VIEWER_LAUNCH_FILE;
   const cs = await startCodeServer({ workspace: folder, extensionsDir, userDataDir, port });
-  const url = workbenchUrl(cs.url, folder, firstTrace(folder, samples));
+  const url = workbenchUrl(cs.url, folder, launchFile);
   console.log(`\nAgent Trace Viewer is running in VS Code (code-server) on ${folder}\n\n  Open ${url}\n\nListening on 127.0.0.1 only. Press Ctrl+C to stop.`);
   const stop = async () => {
     await cs.stop();

@@ -3,6 +3,7 @@ import { registerBlobFeatures } from './blobs';
 import { registerCommands } from './commands';
 import { TraceModels } from './traceModels';
 import { registerTraceEditor } from './editor';
+import { showLaunchFile } from './editor/launchFile';
 import { registerIdProviders, registerTextGoToDefinition, takeRecentDefinition } from './language/idProviders';
 
 /** Wires the extension's editors, commands and providers. */
@@ -23,6 +24,8 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
   registerBlobFeatures(context, viewers);
+  // `npm start`: the trace it names opens in the viewer, also in a browser whose editor cache never saw it.
+  void showLaunchFile().catch(() => undefined);
 }
 
 export function deactivate(): void {}

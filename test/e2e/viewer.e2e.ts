@@ -227,6 +227,25 @@ describe('e2e: the viewer in a real VS Code workbench', function () {
     await shot('murmur-conversation');
   });
 
+  it('e3. Open Blob opens beside the trace, which keeps its tab and selection; Go Back returns to it (issue 13 item 11)', async () => {
+    const f = await openInViewer(MURMUR, 'murmur');
+    await f.locator('.tree-scroll .row[data-line="3"]').click();
+    const conv = f.locator('.detail-pane .content-tab .blob-conversation');
+    await until(page, 'verified blob cards', async () => (await conv.locator('.blob-card .blob-state.blob-verified').count()) === 4, 30_000);
+    await conv.locator('.blob-kind-system .blob-open').first().click();
+    // The blob opens in a second group; the trace's tab stays in the first.
+    await until(page, 'two editor groups', async () => (await page.locator('.editor-group-container').count()) === 2, 30_000);
+    const groups = page.locator('.editor-group-container');
+    assert.equal(await groups.nth(0).locator('.tabs-container .tab', { hasText: 'trace.jsonl' }).count(), 1, 'the trace keeps its tab');
+    await groups.nth(1).locator('.monaco-editor .view-lines').waitFor({ state: 'visible' });
+    assert.match(await groups.nth(1).locator('.tabs-container .tab.active').innerText(), /sha256|blob|[0-9a-f]{8}/i);
+    await runCommand(page, 'Go Back');
+    const back = await viewerFrame(page, join(wb!.workspace, MURMUR), 'murmur');
+    await until(page, 'the trace active again', async () => /trace\.jsonl/.test(await page.locator('.editor-group-container.active .tabs-container .tab.active').innerText().catch(() => '')), 20_000);
+    assert.equal(await back.locator('.tree-scroll .row.selected').getAttribute('data-line'), '3', 'the selection is kept');
+    await shot('murmur-open-blob-beside');
+  });
+
   it('e2. a tampered blob shows as a digest mismatch in the conversation', async () => {
     const f = await openInViewer(`tampered/${MURMUR}`, 'murmur');
     // Line 9 sends the tool result whose blob was changed (samples/README.md).
