@@ -260,6 +260,8 @@ export interface PersistedViewState {
   compactChains?: boolean | null;
   /** Width of the Event column in pixels; null = it takes the space the other columns leave. */
   eventColumnWidth?: number | null;
+  /** The main view shown in the left pane (webview/mainViews.ts): `tree`, `transcript`, …; absent = the tree. */
+  mainView?: string;
 }
 
 export type DetailTab = 'content' | 'json' | 'raw';

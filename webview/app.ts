@@ -14,6 +14,7 @@ import { FindBar } from './findBar';
 import { formatBytes } from './format';
 import { Header } from './header';
 import { IdLinks } from './idLinks';
+import { MainViews } from './mainViews';
 import { NavBar } from './navBar';
 import { PaneLayout } from './paneLayout';
 import { SelectionHistory } from './selectionHistory';
@@ -57,6 +58,8 @@ export class App {
   private readonly filter = new FilterBar((f) => this.setFilter(f));
   private readonly checks = new ChecksPanel((line) => this.revealLine(line), () => this.setChecksVisible(false), (mode) => post({ type: 'runChecks', mode }));
   private readonly main = el('div', { class: 'main' });
+  /** Tree | Transcript | … in the left pane; other views add themselves with `mainViews.add`. */
+  readonly mainViews = new MainViews(this.state.mainView ?? 'tree', (mainView) => this.persist({ mainView }));
   private panes!: PaneLayout;
   private split!: HTMLElement;
   private readonly status = el('div', { class: 'status-view' });
@@ -114,7 +117,8 @@ export class App {
     );
     const hidden = { 'aria-hidden': 'true' };
     const columns = el('div', { class: 'tree-columns' }, el('span', { class: 'col-event', text: 'Event', attrs: hidden }), el('span', { class: 'col col-duration', text: 'Duration', attrs: hidden }), el('span', { class: 'col col-tokens', text: 'Tokens', attrs: hidden }), el('span', { class: 'col col-offset', text: 'Time', attrs: hidden }));
-    this.panes = new PaneLayout(columns, [this.tree.element, this.checks.element], [this.navBar.element, this.detail.element], { splitPosition: this.state.splitPosition, eventColumnWidth: this.state.eventColumnWidth ?? null }, (patch) => {
+    this.mainViews.add({ id: 'tree', title: 'Tree', element: el('div', { class: 'main-tree-view' }, columns, this.tree.element) });
+    this.panes = new PaneLayout(columns, [this.mainViews.element, this.checks.element], [this.navBar.element, this.detail.element], { splitPosition: this.state.splitPosition, eventColumnWidth: this.state.eventColumnWidth ?? null }, (patch) => {
       this.persist(patch);
       post({ type: 'layoutChanged', layout: this.panes.sizes() });
     });
@@ -155,6 +159,7 @@ export class App {
         // A different event starts at the top of the pane (a re-sent detail of the same one keeps its place).
         if (this.detail.current?.node !== m.detail.node && this.detail.element.parentElement) this.detail.element.parentElement.scrollTop = 0;
         this.detail.show(m.detail);
+        this.mainViews.select(m.detail.node);
         return this.navBar.update(m.detail, this.history.canBack, this.history.canForward);
       case 'detailError':
         return this.detail.showError(m.message);

@@ -24,7 +24,8 @@ export class PaneLayout {
   private readonly detailSlot: HTMLElement;
 
   constructor(columnsHeader: HTMLElement, treeParts: HTMLElement[], detailParts: HTMLElement[], sizes: PaneSizes, private readonly changed: (patch: Partial<PaneSizes>) => void) {
-    this.treePane = el('div', { class: 'tree-pane' }, columnsHeader, ...treeParts);
+    // A columns header already placed (inside the Tree of the main-view tab strip) stays where it is.
+    this.treePane = el('div', { class: 'tree-pane' }, columnsHeader.parentElement ? null : columnsHeader, ...treeParts);
     this.detailSlot = el('div', { class: 'detail-slot' }, ...detailParts);
     const split = makeSplitter({
       label: 'Resize the event tree and the detail pane',
