@@ -1,23 +1,28 @@
 import { summarize } from '../core/summary';
 import { parseArgs, UsageError } from './args';
+import { usageLines } from './usageTable';
+import { pricingOption } from './pricingOption';
 import { formatOption, loadForCli, write, writeHuman, writeJson } from './io';
 
 export const SUMMARY_HELP = `Usage: agent-trace summary FILE [--json] [--format NAME]
 
 Prints the trace's format (and how sure the detection is), events, lines, malformed lines,
-runs or sessions, time span and totals (tokens, tool calls, errors).
+runs or sessions, time span and totals (tokens, tool calls, errors), and usage: tokens and cost
+by model, tool calls by tool (the JSON's "usage").
 
   --json          machine-readable output
   --format NAME   read the file as NAME instead of detecting it
+  --pricing FILE  a JSON object of model → {input, output, cacheRead?, cacheWrite?} in US dollars
+                  per million tokens, added to (and overriding) the bundled price table
 Exit codes: 0 success, 2 unreadable file or bad usage.`;
 
 /** `agent-trace summary`. */
 export async function summaryCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--json', '--help'], ['--format']);
+  const args = parseArgs(argv, ['--json', '--help'], ['--format', '--pricing']);
   if (args.flags.has('--help')) return write(SUMMARY_HELP + '\n').then(() => 0);
   if (args.positional.length !== 1) throw new UsageError('summary takes exactly one FILE');
   const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
-  const s = summarize(model);
+  const s = summarize(model, { prices: await pricingOption(args.options.get('--pricing')) });
   if (args.flags.has('--json')) {
     await writeJson(s, 2);
     return 0;
@@ -35,6 +40,7 @@ export async function summaryCommand(argv: string[]): Promise<number> {
     `errors:     ${t.errors} (warnings ${t.warnings})`,
   ];
   for (const [k, v] of Object.entries(t)) if (!['inputTokens', 'outputTokens', 'toolCalls', 'errors', 'warnings'].includes(k)) lines.push(`${k}: ${v}`);
+  lines.push(...usageLines(s.usage));
   for (const d of model.diagnostics.slice(0, 20)) lines.push(`line ${d.line}: ${d.severity} ${d.rule}: ${d.message}`);
   if (model.diagnostics.length > 20) lines.push(`… ${model.diagnostics.length - 20} more diagnostics`);
   await writeHuman(lines.join('\n') + '\n');

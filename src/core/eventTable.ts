@@ -1,4 +1,5 @@
 import { EVENT_CATEGORIES, EVENT_STATUSES, EventCategory, EventDraft, EventPlace, HashRef, IdMention, TraceEvent } from './model';
+import type { UsageDraft } from './usage/usageTypes';
 
 /** Grows a typed array by doubling. */
 class Column<T extends Float64Array | Int32Array | Uint8Array | Uint16Array | Uint32Array> {
@@ -62,6 +63,8 @@ export class EventTable {
   private readonly parentIds: (string | undefined)[] = [];
   private readonly labels: string[] = [];
   private readonly hashRefs = new Map<number, HashRef[]>();
+  /** Cache, reasoning and source facts of the few events that have them (core/usage reads them). */
+  private readonly usageFacts = new Map<number, UsageDraft>();
   // Mentions live in flat columns: event i owns entries [mentionStart[i], mentionStart[i] + mentionCount[i]).
   private readonly mentionStart = new Column(u32(1024), u32);
   private readonly mentionCount = new Column(u8(1024), u8);
@@ -100,6 +103,7 @@ export class EventTable {
     this.labels.push(packLabel(draft.label));
     this.explicitParentIndex.push(draft.parentIndex ?? -2);
     if (draft.hashRefs && draft.hashRefs.length > 0) this.hashRefs.set(i, draft.hashRefs);
+    if (draft.usage) this.usageFacts.set(i, draft.usage);
     this.mentionStart.set(i, this.mentionIds.length);
     const mentions = draft.mentions;
     const count = mentions ? Math.min(255, mentions.length) : 0;
@@ -170,6 +174,10 @@ export class EventTable {
   }
   groupOf(i: number): string | null {
     return this.strings.value(this.groupCol.data[i]);
+  }
+  /** The usage facts the adapter recorded beyond tokensIn/tokensOut, if any. */
+  usageFactsOf(i: number): UsageDraft | undefined {
+    return this.usageFacts.get(i);
   }
   hashRefsOf(i: number): HashRef[] {
     return this.hashRefs.get(i) ?? [];

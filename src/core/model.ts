@@ -1,6 +1,7 @@
 export { FORMAT_NAMES } from './formatNames';
 export type { FormatName } from './formatNames';
 import type { FormatName } from './formatNames';
+import type { UsageDraft } from './usage/usageTypes';
 
 /** Status of one event as a person scanning the tree would see it. */
 export type EventStatus = 'ok' | 'warning' | 'error';
@@ -77,6 +78,8 @@ export interface EventDraft {
   label: string;
   tokensIn?: number | null;
   tokensOut?: number | null;
+  /** Cache and reasoning tokens, recorded cost, and whether the numbers are the event's own (core/usage). */
+  usage?: UsageDraft;
   model?: string | null;
   tool?: string | null;
   /** Run or session the event belongs to. */

@@ -1,5 +1,8 @@
 import { TraceModel } from './loadTrace';
 import { FormatName } from './model';
+import { ModelPrice } from './usage/prices';
+import { rollUp } from './usage/rollup';
+import { UsageReport, usageReport } from './usage/usageReport';
 
 /** The facts `agent-trace summary` and the viewer's header show. */
 export interface TraceSummary {
@@ -29,16 +32,21 @@ export interface TraceSummary {
   };
   kinds: Record<string, number>;
   diagnostics: number;
+  /** Tokens and cost by model and tool, with scope, completeness and the priced share (core/usage). */
+  usage: UsageReport;
+}
+
+/** Options for {@link summarize}. */
+export interface SummaryOptions {
+  /** The user's prices (`agentTrace.pricing`, `--pricing`), looked up before the bundled table. */
+  prices?: Readonly<Record<string, ModelPrice>>;
 }
 
 /** Computes the summary of a loaded trace in one pass over the event table. */
-export function summarize(model: TraceModel): TraceSummary {
+export function summarize(model: TraceModel, options: SummaryOptions = {}): TraceSummary {
   const t = model.events;
   let min = Infinity;
   let max = -Infinity;
-  let tin = 0;
-  let tout = 0;
-  let anyTokens = false;
   let toolCalls = 0;
   let errors = 0;
   let warnings = 0;
@@ -50,8 +58,6 @@ export function summarize(model: TraceModel): TraceSummary {
       if (e.time < min) min = e.time;
       if (e.time > max) max = e.time;
     }
-    if (e.tokensIn !== null) (tin += e.tokensIn), (anyTokens = true);
-    if (e.tokensOut !== null) (tout += e.tokensOut), (anyTokens = true);
     if (e.category === 'tool') toolCalls++;
     if (e.status === 'error') errors++;
     else if (e.status === 'warning') warnings++;
@@ -62,6 +68,10 @@ export function summarize(model: TraceModel): TraceSummary {
   const extra: Record<string, number> = {};
   for (const [k, v] of Object.entries(ft)) if (v !== undefined && !['inputTokens', 'outputTokens', 'toolCalls', 'errors'].includes(k)) extra[k] = v;
   const hasTime = Number.isFinite(min);
+  // Tokens the format does not total itself are the usage rollup's: aggregates never add to their children,
+  // and a side no event reports stays unknown (never "0 in" for input nothing measured).
+  const rollup = rollUp(model);
+  const usage = usageReport(model, options.prices, rollup);
   return {
     file: model.path,
     format: model.format,
@@ -78,8 +88,8 @@ export function summarize(model: TraceModel): TraceSummary {
     endTime: hasTime ? new Date(max).toISOString() : null,
     durationMs: hasTime ? max - min : null,
     totals: {
-      inputTokens: ft.inputTokens ?? (anyTokens ? tin : null),
-      outputTokens: ft.outputTokens ?? (anyTokens ? tout : null),
+      inputTokens: ft.inputTokens ?? eventSum(rollup, 'input'),
+      outputTokens: ft.outputTokens ?? eventSum(rollup, 'output'),
       toolCalls: ft.toolCalls ?? toolCalls,
       errors: ft.errors ?? errors,
       warnings,
@@ -87,5 +97,16 @@ export function summarize(model: TraceModel): TraceSummary {
     },
     kinds,
     diagnostics: model.diagnostics.length,
+    usage,
   };
+}
+
+/** The counted records' sum of one side, null when none reports it (totals lines are not added in). */
+function eventSum(rollup: ReturnType<typeof rollUp>, side: 'input' | 'output'): number | null {
+  let sum: number | null = null;
+  for (const r of rollup.counted) {
+    const v = r.usage!.counts[side];
+    if (v !== null && v !== undefined) sum = (sum ?? 0) + v;
+  }
+  return sum;
 }

@@ -49,6 +49,9 @@ const TREE_ENTRIES = [
 const GENERIC_ENTRIES = [
   ['time-backwards', 'check', 'info', 'A timestamp is earlier than the previous line\'s.',
     'Appending writers usually write in time order. Time going backwards hints at merged files, clock changes or concurrent writers.'],
+  ['usage-totals', 'check', 'info', 'The tokens the events report do not add up to the file\'s own totals.',
+    'Where a format writes its own totals (murmur session_end and task_end, Claude Code result and cost-state, Codex token_count running totals, deepstrike run_terminal, an agent span that sums its model calls), the viewer sums the events and compares, field by field where both sides report it. A difference means lines are missing, the totals cover more than this file (a resumed session, subagent files), or the writer counts differently. The rollups count the events; an aggregate never adds to its children.',
+    '{"event_type":"inference","input_tokens":100}\n{"event_type":"session_end","total_input_tokens":150}'],
 ] as const satisfies readonly RuleEntry[];
 
 /**

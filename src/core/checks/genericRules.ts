@@ -1,5 +1,6 @@
 import { Finding } from '../model';
 import { GENERIC_CATALOG, PARSE_CATALOG, TREE_CATALOG } from './genericCatalog';
+import { usageMismatches } from '../usage/usageChecks';
 import { CheckMode, RuleInfo, RuleModule } from './types';
 
 /** Rules every format gets from reading and tree building (parse and tree findings of the loader), then the generic checks. */
@@ -15,7 +16,7 @@ export function loaderFindings(diagnostics: Finding[], mode: CheckMode): Finding
   return diagnostics.filter((d) => verifyIds.has(d.rule) && (mode === 'verify' || d.rule.startsWith('parse/') || d.rule.startsWith('tree/')));
 }
 
-/** Generic conformance: timestamps going backwards (per run/session). */
+/** Generic conformance: timestamps going backwards (per run/session), usage that does not add up to the file's totals. */
 export const genericRules: RuleModule = {
   format: 'generic',
   rules: GENERIC_RULES,
@@ -37,6 +38,9 @@ export const genericRules: RuleModule = {
               { seq: t.seqOf(i) ?? undefined, eventId: t.id(i) ?? undefined }));
           }
           if (!prev || time >= prev.time) last.set(g, { time, line: t.lineOf(i) });
+        }
+        for (const m of usageMismatches(ctx.model)) {
+          out.push(GENERIC_CATALOG.finding('generic/usage-totals', m.line, m.message, { seq: t.seqOf(m.index) ?? undefined, eventId: t.id(m.index) ?? undefined }));
         }
         return out;
       },

@@ -1,6 +1,7 @@
 import { EventDraft, EventStatus, IdMention } from '../../model';
-import { formatDuration, formatTokens, isObj, label, obj, Obj, parseTime, short, str, statusFromWord } from '../common';
+import { formatDuration, formatTokens, isObj, label, num, obj, Obj, parseTime, short, str, statusFromWord } from '../common';
 import { FormatTotals } from '../../format';
+import { costStateUsage } from './claudeUsage';
 import { contentBlocks, isInterruption, toolInputPreview, messageText, thinkingText, toolResults, toolUses, usageOf } from './claudeContent';
 import { jsonPreview } from '../../json/jsonPreview';
 
@@ -125,8 +126,12 @@ function describeAssistant(v: Obj, d: EventDraft, st: ClaudeState): void {
   // A response split over several lines repeats its usage: only its first line shows tokens.
   if (usage && !continued) {
     d.tokensIn = usage.input;
-    d.tokensOut = usage.output;
+    // stream-json prints each response at its stream's start, when output_tokens is still 1 or 2: the count
+    // is not the response's, the run's `result` line has the real one.
+    d.tokensOut = isStreamMessage(v) ? null : usage.output;
+    d.usage = { cacheRead: usage.cacheRead, cacheWrite: usage.cacheCreation, reasoning: thinkingTokens(msg) };
   }
+  else if (usage) d.usage = { elsewhere: true };
   if (usage) st.recordUsage(messageId, usage);
   if (messageId) d.mentions!.push({ field: 'message.id', id: messageId });
   d.status = assistantStatus(v, msg);
@@ -186,6 +191,17 @@ export function describeClaudeLine(v: unknown, st: ClaudeState): EventDraft {
     default:
       d.status = statusFromWord(type) ?? 'ok';
       d.label = label(type, str(v, 'subtype'), str(v, 'operation'));
+      if (type === 'cost-state') d.usage = costStateUsage(v);
   }
   return d;
+}
+
+/** A stream-json message line (snake_case `session_id` and the `parent_tool_use_id` key transcripts never write). */
+function isStreamMessage(v: Obj): boolean {
+  return typeof v.session_id === 'string' && 'parent_tool_use_id' in v;
+}
+
+/** `usage.output_tokens_details.thinking_tokens`, when the response reports it. */
+function thinkingTokens(msg: Obj | null): number | null {
+  return num(obj(obj(msg, 'usage'), 'output_tokens_details'), 'thinking_tokens');
 }

@@ -3,6 +3,7 @@ import { formatDuration, formatTokens, isObj, label, num, obj, Obj, str } from '
 import { contentBlocks, toolUses } from './claudeContent';
 import { formatCost, resultFailed } from './claudeTotals';
 import { withText } from './claudeDescribe';
+import { resultUsage } from './claudeUsage';
 
 /** Stream-json `system` subtypes that report on a tool call (a subagent task) by its `tool_use_id`. */
 const TASK_SUBTYPES = new Set(['task_started', 'task_progress', 'task_updated', 'task_notification', 'task_summary']);
@@ -15,6 +16,7 @@ function describeResult(v: Obj, d: EventDraft): void {
   d.category = 'turn';
   d.status = resultFailed(v) ? 'error' : 'ok';
   d.durationMs = num(v, 'duration_ms');
+  d.usage = resultUsage(v, u);
   const index = num(v, 'result_index');
   d.label = withText(label('result', str(v, 'subtype'), index !== null && index > 0 ? `#${index}` : null, turns !== null ? `${turns} turn${turns === 1 ? '' : 's'}` : null, tokens, formatCost(num(v, 'total_cost_usd')), formatDuration(d.durationMs)), str(v, 'result') ?? '', 48);
 }
@@ -88,3 +90,4 @@ export class StreamPlacer {
     for (const u of toolUses(contentBlocks(isObj(v.message) ? v.message : null))) if (u.id && !this.toolUseLine.has(u.id)) this.toolUseLine.set(u.id, index);
   }
 }
+

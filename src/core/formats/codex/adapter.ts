@@ -141,6 +141,9 @@ function rememberLine(type: string, p: Obj, draft: EventDraft, st: CodexState): 
   if (type === 'session_meta') st.sessionId = str(p, 'id') ?? st.sessionId;
   if (type === 'turn_context') st.model = draft.model ?? st.model;
   else if (draft.category === 'inference' || p.type === 'token_count' || type === 'token_usage_record') draft.model = st.model;
+  // Codex writes a response's usage on its own token_count line (which the rollups count), not on the
+  // response's items; a token_usage_record repeats the same response's usage.
+  if (draft.category === 'inference' && !draft.usage) draft.usage = { elsewhere: true };
   // The running thread total: token_count's total_token_usage, or a usage record's thread_token_usage (0.17x).
   const total = p.type === 'token_count' ? tokenUsage(p).total : type === 'token_usage_record' ? obj(p, 'thread_token_usage') : null;
   if (total) st.lastTotal = total;

@@ -1,3 +1,4 @@
+import type { UsageDraft } from '../../usage/usageTypes';
 import { EventDraft, EventStatus } from '../../model';
 import { describeItemCompleted, describeTaskEvent, describeUsageRecord } from './codexItems';
 import { formatDuration, formatTokens, isObj, label, num, obj, Obj, short, str, statusFromWord } from '../common';
@@ -143,6 +144,7 @@ function describeEventMsg(p: Obj, d: EventDraft): void {
     const { last, total } = tokenUsage(p);
     d.tokensIn = num(last, 'input_tokens');
     d.tokensOut = num(last, 'output_tokens');
+    d.usage = codexUsage(last, total);
     const totalText = total ? `(session ${formatTokens(num(total, 'input_tokens'), num(total, 'output_tokens'))})` : null;
     d.label = label('token_count', formatTokens(d.tokensIn, d.tokensOut), totalText) || 'token_count';
     return;
@@ -184,4 +186,15 @@ export function describeCodexPayload(type: string, p: Obj, d: EventDraft): void 
       d.category = 'other';
       d.label = label(type, str(p, 'type'));
   }
+}
+
+/**
+ * A `token_count` reports its response (`last_token_usage`, input including cached input, output including
+ * reasoning) and the thread's running totals (`total_token_usage`), which the rollup is checked against.
+ */
+export function codexUsage(last: Obj | null, total: Obj | null): UsageDraft {
+  return {
+    cacheRead: num(last, 'cached_input_tokens'), cacheWrite: num(last, 'cache_write_input_tokens'), reasoning: num(last, 'reasoning_output_tokens'),
+    ...(total ? { runningTotals: { input: num(total, 'input_tokens'), output: num(total, 'output_tokens'), cacheRead: num(total, 'cached_input_tokens'), cacheWrite: num(total, 'cache_write_input_tokens'), reasoning: num(total, 'reasoning_output_tokens') } } : {}),
+  };
 }

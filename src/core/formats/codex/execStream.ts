@@ -61,6 +61,8 @@ function describeItemEvent(type: string, item: Obj, d: EventDraft, st: ExecState
   const itemType = str(item, 'type') ?? 'item';
   d.kind = itemType;
   d.category = EXEC_TOOL_ITEMS.has(itemType) ? 'tool' : ITEM_CATEGORY[itemType] ?? 'other';
+  // exec --json reports usage per turn (turn.completed), never on the items.
+  if (d.category === 'inference') d.usage = { elsewhere: true };
   d.status = type === 'item.started' ? 'ok' : execItemStatus(item);
   d.tool = itemType === 'command_execution' ? 'shell' : str(item, 'tool') ?? (EXEC_TOOL_ITEMS.has(itemType) ? itemType : null);
   const exit = num(item, 'exit_code');
@@ -87,6 +89,8 @@ function describeExecLine(v: Obj, st: ExecState): EventDraft {
     case 'turn.completed': {
       const u = obj(v, 'usage');
       d.category = 'turn';
+      // The turn's usage (not the thread's): nothing below it reports tokens, so it is the calls' own count.
+      if (u) d.usage = { input: num(u, 'input_tokens'), output: num(u, 'output_tokens'), cacheRead: num(u, 'cached_input_tokens'), cacheWrite: num(u, 'cache_write_input_tokens'), reasoning: num(u, 'reasoning_output_tokens') };
       d.label = label('turn.completed', formatTokens(num(u, 'input_tokens'), num(u, 'output_tokens')));
       break;
     }

@@ -59,6 +59,8 @@ class DeepstrikeBuilder implements EventBuilder {
       kind, ...d, seq, parentIndex: this.parentOf(kind, e), group: run?.runId ?? null,
       mentions: dsCallIds(e), hashRefs: collectHashRefs(e),
     };
+    // run_terminal's total_tokens is the run's tokens, not split into input and output: a totals line.
+    if (kind === 'run_terminal' && num(e, 'total_tokens') !== null) draft.usage = { source: 'totals', total: num(e, 'total_tokens') };
     const index = emit(draft, at);
     this.remember(kind, e, index, d.status);
     if (kind === 'run_terminal') this.run = null;

@@ -47,6 +47,7 @@ export function describeMessage(m: Obj, role: 'turn' | 'tool_result' | 'other'):
     const calls = Array.isArray(m.toolCalls) ? m.toolCalls.length : 0;
     return {
       kind: 'gemini', category: 'inference', model: typeof m.model === 'string' ? m.model : null, tokensIn: t.input, tokensOut: t.output,
+      usage: { cacheRead: t.cached, reasoning: t.thoughts, reasoningApart: true },
       label: label('gemini:', short(text, 70), calls ? `(${calls} tool call${calls > 1 ? 's' : ''})` : null, formatTokens(t.input, t.output)),
     };
   }

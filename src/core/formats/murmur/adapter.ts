@@ -1,3 +1,4 @@
+import { murmurUsage } from './usage';
 import { EventDraft } from '../../model';
 import { isObj, num, Obj, short, str } from '../common';
 import { MURMUR_EVENT_ID, murmurEventType, murmurHashRefs, murmurMentions } from './catalog';
@@ -99,6 +100,7 @@ export function murmurDraft(o: Obj, sessionModel: string | null): EventDraft {
     label,
     tokensIn: isInference ? num(o, 'input_tokens') : null,
     tokensOut: isInference ? num(o, 'output_tokens') : null,
+    usage: murmurUsage(type, o),
     model: isInference ? str(o, 'model') ?? sessionModel : type === 'session_start' || type === 'harness_session' ? str(o, 'model') : null,
     tool: TOOL_FIELD[type] ? str(o, TOOL_FIELD[type]) : null,
     group: str(o, 'session_id'),

@@ -4,6 +4,7 @@ import { categoryFromKind } from '../common';
 import { LocateBudget } from '../locateBudget';
 import { attributeMap, forEachOtlpEvent, isOtlpDocument, nanosToMs, OtlpPlaceholder, OtlpSpanRef, parentSpanIdOf, spanDurationMs, spanKey } from './otlpSpans';
 import { describeLog } from './otlpLogs';
+import { spanUsage } from './otlpUsage';
 import { OtlpShape, readOtlpRecord } from './otlpShapes';
 import { SpanSource, spanSourceOf } from './spanSource';
 import { EventBuilder, FormatAdapter, FormatTotals, SniffResult, SniffSample, SourceRecord } from '../../format';
@@ -14,27 +15,22 @@ const AGENT_OPERATIONS = new Set(['invoke_agent', 'create_agent']);
 /** Attributes whose string values name other spans, calls, runs or sessions (for hover and jump). */
 const ID_ATTRIBUTE = /(^|[._])(id|ids)$/;
 
-/** Sums the GenAI usage attributes and counts tool and error spans, when the file records them. */
+/**
+ * Counts tool and error spans. Tokens are left to the usage rollup: an agent span's usage sums its model
+ * calls', and adding both counted them twice.
+ */
 class OtlpTotals {
-  private inputTokens = 0;
-  private outputTokens = 0;
-  private sawTokens = false;
   private toolCalls = 0;
   private errors = 0;
 
   /** `toolCall`: a tool span (GenAI `execute_tool` or a `gen_ai.tool.name`) or a tool log event; never guessed from names. */
   add(draft: EventDraft, toolCall: boolean): void {
-    if (draft.tokensIn != null || draft.tokensOut != null) this.sawTokens = true;
-    this.inputTokens += draft.tokensIn ?? 0;
-    this.outputTokens += draft.tokensOut ?? 0;
     if (toolCall) this.toolCalls++;
     if (draft.status === 'error') this.errors++;
   }
 
   result(): FormatTotals {
-    const t: FormatTotals = { errors: this.errors, toolCalls: this.toolCalls };
-    if (this.sawTokens) Object.assign(t, { inputTokens: this.inputTokens, outputTokens: this.outputTokens });
-    return t;
+    return { errors: this.errors, toolCalls: this.toolCalls };
   }
 }
 
@@ -145,6 +141,7 @@ export function describeSpan(ref: OtlpSpanRef): { draft: EventDraft; toolCall: b
     group: traceId ? traceId.toLowerCase() : stringAttr(attributeMap(resource?.attributes), 'service.name'),
     hashRefs: collectHashRefs(Object.fromEntries(attrs)).map((h) => ({ ...h, field: `attributes.${h.field}` })),
     mentions: spanMentions(span, traceId, attrs),
+    usage: spanUsage(attrs, g.operation, name),
   };
   return { draft, toolCall: draft.category === 'tool' };
 }

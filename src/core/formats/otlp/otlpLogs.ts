@@ -1,3 +1,4 @@
+import { logUsage } from './otlpUsage';
 import { EventDraft, EventStatus } from '../../model';
 import { formatTokens, isObj, label, short } from '../common';
 import { attributeMap, nanosToMs, OtlpLogRef, plainAnyValue, spanKey } from './otlpSpans';
@@ -66,6 +67,7 @@ export function describeLog(ref: OtlpLogRef): { draft: EventDraft; toolCall: boo
     model: firstString(attrs, ['gen_ai.response.model', 'gen_ai.request.model', 'model']),
     tokensIn,
     tokensOut,
+    usage: logUsage(attrs, tokensIn),
     group: traceId ? traceId.toLowerCase() : firstString(attrs, ['session.id', 'gen_ai.conversation.id']),
     label: label(name, tool && !name.includes(tool) ? tool : null, text ? short(text, 60) : null, formatTokens(tokensIn, tokensOut), failed ? 'failed' : null),
     mentions: traceId && spanId ? [{ field: 'spanId', id: spanKey(traceId, spanId) }, { field: 'traceId', id: traceId }] : [],

@@ -1,0 +1,30 @@
+import type { UsageReport } from '../core/usage/usageReport';
+
+const n = (v: number | null): string => (v === null ? '?' : v.toLocaleString('en-US'));
+const usd = (v: number | null): string => (v === null ? 'unpriced' : `$${v < 0.01 && v > 0 ? v.toFixed(4) : v.toFixed(2)}`);
+const ms = (v: number | null): string => (v === null ? '?' : v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`);
+
+/** Right-aligns every column but the first, so numbers line up. */
+function table(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const fmt = (r: string[]): string => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd();
+  return [fmt(head), ...rows.map(fmt)];
+}
+
+/** The `usage` of `agent-trace summary` as text tables: totals, by model, by tool. */
+export function usageLines(u: UsageReport): string[] {
+  const t = u.total;
+  const out: string[] = [];
+  const priced = u.priced === null ? '' : `, ${Math.round(u.priced * 100)}% priced`;
+  out.push(`usage:      ${u.complete ? 'complete' : 'incomplete'} (${t.scope}${t.fromTotalsLines.length ? `; ${t.fromTotalsLines.join(', ')} from totals lines` : ''}${priced}; prices of ${u.priceTableDate})`);
+  if (u.byModel.length > 0) {
+    const rows = u.byModel.map((m) => [m.model, String(m.calls), n(m.inputTokens), n(m.outputTokens), n(m.cacheReadTokens), n(m.cacheWriteTokens), usd(m.costUsd)]);
+    rows.push(['total', '', n(t.inputTokens), n(t.outputTokens), n(t.cacheReadTokens), n(t.cacheWriteTokens), usd(t.costUsd)]);
+    out.push('', ...table(['model', 'calls', 'input', 'output', 'cache read', 'cache write', 'cost'], rows));
+  }
+  if (u.byTool.length > 0) {
+    const rows = u.byTool.map((x) => [x.tool, String(x.calls), String(x.errors), ms(x.durationMs), ms(x.p50Ms), ms(x.p95Ms)]);
+    out.push('', ...table(['tool', 'calls', 'errors', 'time', 'p50', 'p95'], rows));
+  }
+  return out;
+}

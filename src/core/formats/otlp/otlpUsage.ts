@@ -1,0 +1,49 @@
+import type { UsageDraft } from '../../usage/usageTypes';
+
+/** Span operations whose usage sums the model calls below them (pydantic-ai's agent run, GenAI invoke_agent). */
+const AGGREGATE_OPERATIONS = new Set(['invoke_agent', 'create_agent', 'invoke_workflow']);
+const AGGREGATE_NAMES = /^(agent run|invoke_agent)\b/;
+
+/** Cost attributes some instrumentations write (there is no GenAI convention for cost yet). */
+const COST_KEYS = ['gen_ai.usage.cost', 'gen_ai.usage.cost_usd', 'llm.cost.total', 'operation.cost', 'cost_usd'];
+
+function numberOf(attrs: ReadonlyMap<string, unknown>, keys: readonly string[]): number | null {
+  for (const k of keys) {
+    const v = attrs.get(k);
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    if (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v)) return Number(v);
+  }
+  return null;
+}
+
+/**
+ * The usage facts of a span beyond its input/output tokens: GenAI cache and reasoning tokens, a recorded cost,
+ * and whether the span is an agent-level aggregate of its model calls (which must not add to them).
+ */
+export function spanUsage(attrs: ReadonlyMap<string, unknown>, operation: string | null, name: string): UsageDraft | undefined {
+  const u: UsageDraft = {
+    cacheRead: numberOf(attrs, ['gen_ai.usage.cache_read.input_tokens', 'gen_ai.usage.cache_read_input_tokens']),
+    cacheWrite: numberOf(attrs, ['gen_ai.usage.cache_creation.input_tokens', 'gen_ai.usage.cache_creation_input_tokens']),
+    reasoning: numberOf(attrs, ['gen_ai.usage.reasoning.output_tokens', 'gen_ai.usage.reasoning_tokens']),
+    costUsd: numberOf(attrs, COST_KEYS),
+  };
+  const aggregate = (operation !== null && AGGREGATE_OPERATIONS.has(operation)) || AGGREGATE_NAMES.test(name);
+  if (aggregate) u.source = 'aggregate';
+  return aggregate || u.cacheRead !== null || u.cacheWrite !== null || u.reasoning !== null || u.costUsd !== null ? u : undefined;
+}
+
+/**
+ * A log record's usage facts (Claude Code's `api_request` events: `input_tokens` without the cached input,
+ * `cache_read_tokens`, `cache_creation_tokens`, `cost_usd`). Input is stored with cached input included, as
+ * everywhere in the usage model.
+ */
+export function logUsage(attrs: ReadonlyMap<string, unknown>, tokensIn: number | null): UsageDraft | undefined {
+  const cacheRead = numberOf(attrs, ['gen_ai.usage.cache_read.input_tokens', 'cache_read_tokens']);
+  const cacheWrite = numberOf(attrs, ['gen_ai.usage.cache_creation.input_tokens', 'cache_creation_tokens']);
+  const costUsd = numberOf(attrs, COST_KEYS);
+  if (cacheRead === null && cacheWrite === null && costUsd === null) return undefined;
+  // The GenAI attribute already counts cached input; Claude Code's own names do not.
+  const separate = attrs.has('cache_read_tokens') || attrs.has('cache_creation_tokens');
+  const input = tokensIn === null ? null : separate ? tokensIn + (cacheRead ?? 0) + (cacheWrite ?? 0) : tokensIn;
+  return { input, cacheRead, cacheWrite, costUsd };
+}

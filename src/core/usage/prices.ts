@@ -1,0 +1,106 @@
+/**
+ * The bundled price table, in US dollars per million tokens, standard (non-batch) tier, shortest context tier.
+ *
+ * Dated 2025-10-01. Source: the vendors' public price lists: Anthropic (anthropic.com/pricing; cache write is
+ * the 5-minute cache), OpenAI (openai.com/api/pricing; OpenAI bills no cache writes) and Google
+ * (ai.google.dev/gemini-api/docs/pricing). Prices change: users add or override models with the
+ * `agentTrace.pricing` setting, and a cost the trace records itself wins over this table.
+ */
+export const PRICE_TABLE_DATE = '2025-10-01';
+
+/** A model's price, US dollars per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  /** Cached input read; absent: billed as input. */
+  cacheRead?: number;
+  /** Input written to the cache; absent: billed as input. */
+  cacheWrite?: number;
+}
+
+const P = (input: number, output: number, cacheRead?: number, cacheWrite?: number): ModelPrice => ({ input, output, cacheRead, cacheWrite });
+
+/** Model ids as the APIs name them (date suffixes are stripped before lookup, see `normalizeModel`). */
+export const BUNDLED_PRICES: Readonly<Record<string, ModelPrice>> = {
+  // Anthropic
+  'claude-opus-4-1': P(15, 75, 1.5, 18.75),
+  'claude-opus-4': P(15, 75, 1.5, 18.75),
+  'claude-sonnet-4-5': P(3, 15, 0.3, 3.75),
+  'claude-sonnet-4': P(3, 15, 0.3, 3.75),
+  'claude-3-7-sonnet': P(3, 15, 0.3, 3.75),
+  'claude-3-5-sonnet': P(3, 15, 0.3, 3.75),
+  'claude-haiku-4-5': P(1, 5, 0.1, 1.25),
+  'claude-3-5-haiku': P(0.8, 4, 0.08, 1),
+  'claude-3-haiku': P(0.25, 1.25, 0.03, 0.3),
+  'claude-3-opus': P(15, 75, 1.5, 18.75),
+  // OpenAI
+  'gpt-5': P(1.25, 10, 0.125),
+  'gpt-5-mini': P(0.25, 2, 0.025),
+  'gpt-5-nano': P(0.05, 0.4, 0.005),
+  'gpt-5-codex': P(1.25, 10, 0.125),
+  'gpt-4.1': P(2, 8, 0.5),
+  'gpt-4.1-mini': P(0.4, 1.6, 0.1),
+  'gpt-4.1-nano': P(0.1, 0.4, 0.025),
+  'gpt-4o': P(2.5, 10, 1.25),
+  'gpt-4o-mini': P(0.15, 0.6, 0.075),
+  'o3': P(2, 8, 0.5),
+  'o4-mini': P(1.1, 4.4, 0.275),
+  'o3-mini': P(1.1, 4.4, 0.55),
+  'o1': P(15, 60, 7.5),
+  // Google (prompts up to 200k tokens where the price has tiers)
+  'gemini-2.5-pro': P(1.25, 10, 0.31),
+  'gemini-2.5-flash': P(0.3, 2.5, 0.075),
+  'gemini-2.5-flash-lite': P(0.1, 0.4, 0.025),
+  'gemini-2.0-flash': P(0.1, 0.4, 0.025),
+  'gemini-2.0-flash-lite': P(0.075, 0.3),
+};
+
+/**
+ * The table's key for a model id as traces write it: lower case, without a provider prefix (`anthropic/`,
+ * `models/`) or a release date suffix (`-20250929`, `-2025-08-07`), Claude's dotted versions dashed. Nothing
+ * else is stripped: a model that differs in any other way is unpriced rather than guessed.
+ */
+export function normalizeModel(model: string): string {
+  let m = model.trim().toLowerCase();
+  m = m.replace(/^(models|anthropic|openai|google|gemini|vertex_ai|bedrock)\//, '');
+  m = m.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, '');
+  if (m.startsWith('claude-')) m = m.replace(/(\d)\.(\d)/g, '$1-$2');
+  return m;
+}
+
+/**
+ * The price of `model`: the user's table first (`agentTrace.pricing`, keys matched exactly and normalized),
+ * then the bundled one. Undefined means unpriced.
+ */
+export function priceOf(model: string, overrides: Readonly<Record<string, ModelPrice>> = {}): ModelPrice | undefined {
+  if (overrides[model]) return overrides[model];
+  const key = normalizeModel(model);
+  for (const [k, v] of Object.entries(overrides)) if (normalizeModel(k) === key) return v;
+  return BUNDLED_PRICES[key];
+}
+
+/** Checks one entry of the pricing setting; returns a message for a bad entry, null for a good one. */
+export function pricingEntryProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object {input, output, cacheRead?, cacheWrite?}';
+  const v = value as Record<string, unknown>;
+  for (const k of ['input', 'output']) if (typeof v[k] !== 'number' || !Number.isFinite(v[k]) || (v[k] as number) < 0) return `"${k}" must be a non-negative number (US dollars per million tokens)`;
+  for (const k of ['cacheRead', 'cacheWrite']) if (v[k] !== undefined && (typeof v[k] !== 'number' || !Number.isFinite(v[k]) || (v[k] as number) < 0)) return `"${k}" must be a non-negative number when given`;
+  return null;
+}
+
+/** The valid entries of a pricing setting value, with a message for each one left out. */
+export function readPricing(value: unknown): { prices: Record<string, ModelPrice>; problems: string[] } {
+  const prices: Record<string, ModelPrice> = {};
+  const problems: string[] = [];
+  if (value === undefined || value === null) return { prices, problems };
+  if (typeof value !== 'object' || Array.isArray(value)) return { prices, problems: ['agentTrace.pricing must be an object of model → price'] };
+  for (const [model, v] of Object.entries(value as Record<string, unknown>)) {
+    const problem = pricingEntryProblem(v);
+    if (problem) problems.push(`agentTrace.pricing["${model}"]: ${problem}`);
+    else {
+      const p = v as ModelPrice;
+      prices[model] = { input: p.input, output: p.output, cacheRead: p.cacheRead, cacheWrite: p.cacheWrite };
+    }
+  }
+  return { prices, problems };
+}

@@ -1,0 +1,52 @@
+import { TOKEN_FIELDS, TokenCounts, TokenField } from './usageTypes';
+
+/** Token counts being summed: a field stays null until some record reports it, so "0" always means counted zero. */
+export class Tally {
+  input: number | null = null;
+  output: number | null = null;
+  cacheRead: number | null = null;
+  cacheWrite: number | null = null;
+  reasoning: number | null = null;
+  /** Totals recorded without an input/output split (deepstrike `total_tokens`). */
+  total: number | null = null;
+
+  /** Adds every field `c` reports. */
+  add(c: TokenCounts & { total?: number | null }): this {
+    for (const f of TOKEN_FIELDS) {
+      const v = c[f];
+      if (v !== null && v !== undefined) this[f] = (this[f] ?? 0) + v;
+    }
+    if (c.total !== null && c.total !== undefined) this.total = (this.total ?? 0) + c.total;
+    return this;
+  }
+
+  /** True when any token field has been reported. */
+  any(): boolean {
+    return TOKEN_FIELDS.some((f) => this[f] !== null) || this.total !== null;
+  }
+
+  /** The sum of input and output when both are known, else the recorded total. */
+  grand(): number | null {
+    if (this.input !== null && this.output !== null) return this.input + this.output;
+    return this.total;
+  }
+
+  /** A plain copy (for JSON output). */
+  counts(): UsageTotals {
+    return { input: this.input, output: this.output, cacheRead: this.cacheRead, cacheWrite: this.cacheWrite, reasoning: this.reasoning, total: this.grand() };
+  }
+
+  get(f: TokenField): number | null {
+    return this[f];
+  }
+}
+
+/** Token totals as reported: null where nothing reported the field. `total` is input + output, or a recorded total. */
+export interface UsageTotals {
+  input: number | null;
+  output: number | null;
+  cacheRead: number | null;
+  cacheWrite: number | null;
+  reasoning: number | null;
+  total: number | null;
+}

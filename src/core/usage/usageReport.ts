@@ -1,0 +1,172 @@
+import type { TraceModel } from '../traceModel';
+import { costOf } from './cost';
+import { ModelPrice, priceOf, PRICE_TABLE_DATE } from './prices';
+import { rollUp, UsageRollup, UsageRow } from './rollup';
+import { Tally } from './tally';
+import { ToolUsage, toolUsage } from './toolStats';
+import { TOKEN_FIELDS, TokenField } from './usageTypes';
+
+/** Token and cost totals of one scope (the run, a model, a group). Null: nothing in the scope reported it. */
+export interface UsageTotalsJson {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadTokens: number | null;
+  cacheWriteTokens: number | null;
+  reasoningTokens: number | null;
+  /** Input + output, or a total the file records without the split. */
+  totalTokens: number | null;
+  /** Null when nothing in the scope is priced. */
+  costUsd: number | null;
+}
+
+/** One model's usage. */
+export interface ModelUsageJson extends UsageTotalsJson {
+  model: string;
+  /** Records (model calls, or aggregates standing for them) that counted. */
+  calls: number;
+  /** Where the cost came from: `trace` (recorded in the file), `table` (the price table or the setting), null: unpriced. */
+  costSource: 'trace' | 'table' | 'mixed' | null;
+}
+
+/** The `usage` field of `agent-trace summary --json`. */
+export interface UsageReport {
+  total: UsageTotalsJson & {
+    /**
+     * What the total sums: `events` (each event's own usage, aggregates only where nothing below them reports),
+     * `totals lines` (nothing reports per event: the file's own totals), `events and totals lines` (fields no event
+     * reports, e.g. the output of Claude Code stream-json, come from the totals lines).
+     */
+    scope: 'events' | 'totals lines' | 'events and totals lines' | 'none';
+    /** Fields taken from the file's totals lines. */
+    fromTotalsLines: string[];
+  };
+  byModel: ModelUsageJson[];
+  byTool: ToolUsage[];
+  byGroup: (UsageTotalsJson & { group: string | null })[];
+  /** Every model call reported its input and output (or a counted aggregate or totals line covers it), and the whole file was read. */
+  complete: boolean;
+  /** Share of the counted tokens (input + output) whose cost is known, 0..1; null when no tokens are reported. */
+  priced: number | null;
+  /** Date of the bundled price table. */
+  priceTableDate: string;
+}
+
+const JSON_FIELD: Record<TokenField, keyof UsageTotalsJson> = {
+  input: 'inputTokens', output: 'outputTokens', cacheRead: 'cacheReadTokens', cacheWrite: 'cacheWriteTokens', reasoning: 'reasoningTokens',
+};
+
+function totalsJson(t: Tally, costUsd: number | null): UsageTotalsJson {
+  return { inputTokens: t.input, outputTokens: t.output, cacheReadTokens: t.cacheRead, cacheWriteTokens: t.cacheWrite, reasoningTokens: t.reasoning, totalTokens: t.grand(), costUsd };
+}
+
+interface Priced {
+  cost: number | null;
+  source: 'trace' | 'table' | null;
+}
+
+/** A counted record's cost: what the trace records for it, else the price table's, else unpriced. */
+function recordCost(r: UsageRow, prices: Readonly<Record<string, ModelPrice>>): Priced {
+  const u = r.usage!;
+  if (u.costUsd !== null) return { cost: u.costUsd, source: 'trace' };
+  const price = r.model !== null ? priceOf(r.model, prices) : undefined;
+  const cost = price ? costOf(u.counts, price, u.reasoningApart) : null;
+  return cost === null ? { cost: null, source: null } : { cost, source: 'table' };
+}
+
+/**
+ * The usage of a loaded trace: totals, per model, per tool and per group, with a completeness flag and the
+ * priced share. `prices` are the user's (`agentTrace.pricing`), looked up before the bundled table.
+ */
+export function usageReport(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, rollup: UsageRollup = rollUp(model)): UsageReport {
+  const total = new Tally();
+  const models = new Map<string, { t: Tally; calls: number; cost: number; priced: number; tokens: number; sources: Set<'trace' | 'table'> }>();
+  const groups = new Map<string | null, { t: Tally; cost: number | null }>();
+  let pricedTokens = 0;
+  let allTokens = 0;
+  let cost: number | null = null;
+  for (const r of rollup.counted) {
+    const u = r.usage!;
+    total.add(u.counts);
+    const key = r.model ?? '(unknown model)';
+    let m = models.get(key);
+    if (!m) models.set(key, (m = { t: new Tally(), calls: 0, cost: 0, priced: 0, tokens: 0, sources: new Set() }));
+    m.t.add(u.counts);
+    m.calls++;
+    const tokens = (u.counts.input ?? 0) + (u.counts.output ?? 0);
+    m.tokens += tokens;
+    allTokens += tokens;
+    const p = recordCost(r, prices);
+    let g = groups.get(r.group);
+    if (!g) groups.set(r.group, (g = { t: new Tally(), cost: null }));
+    g.t.add(u.counts);
+    if (p.cost !== null) {
+      m.cost += p.cost;
+      m.priced += tokens;
+      m.sources.add(p.source!);
+      pricedTokens += tokens;
+      cost = (cost ?? 0) + p.cost;
+      g.cost = (g.cost ?? 0) + p.cost;
+    }
+  }
+  const fromTotals = fillFromTotalsLines(rollup, total);
+  for (const [name, m] of models) {
+    const recorded = m.sources.size === 0 ? recordedModelCost(rollup, name) : null;
+    if (recorded === null) continue;
+    m.cost = recorded;
+    m.sources.add('trace');
+    pricedTokens += m.tokens;
+    cost = (cost ?? 0) + recorded;
+  }
+  const byModel: ModelUsageJson[] = [...models].map(([name, m]) => ({
+    model: name, ...totalsJson(m.t, m.sources.size > 0 ? m.cost : null), calls: m.calls,
+    costSource: costSourceOf(m.sources),
+  })).sort((a, b) => (b.totalTokens ?? 0) - (a.totalTokens ?? 0) || a.model.localeCompare(b.model));
+  const scope = rollup.counted.length === 0 ? (fromTotals.length > 0 ? 'totals lines' : 'none') : fromTotals.length > 0 ? 'events and totals lines' : 'events';
+  return {
+    total: { ...totalsJson(total, cost), scope, fromTotalsLines: fromTotals.map((f) => (f === 'total' ? 'totalTokens' : JSON_FIELD[f])) },
+    byModel,
+    byTool: toolUsage(rollup.rows),
+    byGroup: [...groups].map(([group, g]) => ({ group, ...totalsJson(g.t, g.cost) })),
+    complete: isComplete(model, rollup, total, fromTotals),
+    priced: allTokens > 0 ? pricedTokens / allTokens : null,
+    priceTableDate: PRICE_TABLE_DATE,
+  };
+}
+
+/** Fields no counted record reports but the file's totals lines do (summed over them) fill the total. */
+function fillFromTotalsLines(rollup: UsageRollup, total: Tally): (TokenField | 'total')[] {
+  const lines = new Tally();
+  for (const r of rollup.totalsLines) if (r.usage!.source === 'totals') lines.add(r.usage!.counts);
+  const filled: (TokenField | 'total')[] = [];
+  for (const f of TOKEN_FIELDS) {
+    if (total[f] === null && lines[f] !== null) (total[f] = lines[f]), filled.push(f);
+  }
+  if (total.total === null && lines.total !== null && (total.input === null || total.output === null)) (total.total = lines.total), filled.push('total');
+  return filled;
+}
+
+/**
+ * Complete: the whole file was read, no model call lacks usage, and every counted record reported its input
+ * and output, or the side none reported comes from the file's totals lines.
+ */
+function isComplete(model: TraceModel, rollup: UsageRollup, total: Tally, fromTotals: readonly string[]): boolean {
+  if (model.partial || model.cancelled || rollup.unreported > 0 || total.input === null || total.output === null) return false;
+  return (['input', 'output'] as const).every((f) => fromTotals.includes(f) || rollup.counted.every((r) => r.usage!.counts[f] !== null && r.usage!.counts[f] !== undefined));
+}
+
+/**
+ * The cost the file's last per-model totals line records for `model` (Claude Code `modelUsage[m].costUSD`),
+ * used for a model the price table does not know. These are the session's running totals as of that line.
+ */
+function recordedModelCost(rollup: UsageRollup, name: string): number | null {
+  for (let k = rollup.totalsLines.length - 1; k >= 0; k--) {
+    const m = rollup.totalsLines[k].usage!.byModel?.[name];
+    if (m) return m.costUsd ?? null;
+  }
+  return null;
+}
+
+function costSourceOf(sources: ReadonlySet<'trace' | 'table'>): ModelUsageJson['costSource'] {
+  if (sources.size === 0) return null;
+  return sources.size > 1 ? 'mixed' : [...sources][0];
+}
