@@ -99,6 +99,8 @@ export interface HeaderInfo {
   /** Only part of the file is indexed so far (a quick first look, or indexing was cancelled). */
   partial: boolean;
   cancelled: boolean;
+  /** Cost of the run (recorded in the trace or from the price table), the priced share 0..1, completeness (core/usage). */
+  usage?: { costUsd: number | null; priced: number | null; complete: boolean };
 }
 
 /** How the file on disk relates to what is shown. */

@@ -1,7 +1,7 @@
 /** The header: what the trace is (format, file, size of the run) and what the checks found. */
 import type { CheckSummary, HeaderInfo } from '../src/protocol';
 import { checkChips } from './checkWords';
-import { tokenFact } from './headerFacts';
+import { costFact, tokenFact } from './headerFacts';
 import { clear, el, icon } from './dom';
 import { formatBytes, formatCount, formatDuration, formatInt, formatTime, plural } from './format';
 
@@ -33,6 +33,8 @@ export class Header {
     if (h.startTime) parts.push(el('span', { text: `${formatTime(h.startTime)}${h.durationMs !== null ? ` · ${formatDuration(h.durationMs)}` : ''}`, title: `${formatTime(h.startTime)} → ${formatTime(h.endTime)}` }));
     const tokens = tokenFact(h);
     if (tokens) parts.push(tokens);
+    const cost = costFact(h);
+    if (cost) parts.push(el('span', { text: cost, title: 'Cost of the counted tokens: recorded in the trace, else from the price table (agentTrace.pricing adds or overrides models); unpriced models are never guessed.' }));
     if (h.toolCalls > 0) parts.push(plural(h.toolCalls, 'tool call'));
     if (h.errors > 0) parts.push(el('span', { class: 'fact-error', text: plural(h.errors, 'error') }));
     if (h.warnings > 0) parts.push(el('span', { class: 'fact-warning', text: plural(h.warnings, 'warning') }));

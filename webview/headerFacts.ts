@@ -13,3 +13,12 @@ export function tokenFact(h: Pick<HeaderInfo, 'inputTokens' | 'outputTokens' | '
   if (sides.length === 0) return null;
   return `${sides.join(' → ')} tokens`;
 }
+
+/** `$0.0292 (60% priced)`: the run's cost and how much of its tokens are priced; null when nothing is priced. */
+export function costFact(h: Pick<HeaderInfo, 'usage'>): string | null {
+  const u = h.usage;
+  if (!u || u.costUsd === null) return null;
+  const dollars = u.costUsd >= 1 ? u.costUsd.toFixed(2) : u.costUsd.toFixed(4);
+  const share = u.priced !== null && u.priced < 1 ? ` (${Math.floor(u.priced * 100)}% of tokens priced)` : '';
+  return `$${dollars}${share}${u.complete ? '' : ' · usage incomplete'}`;
+}

@@ -6,6 +6,7 @@ import { formatModule } from '../core/formats';
 import type { TraceModel } from '../core/loadTrace';
 import type { Severity } from '../core/model';
 import { summarize } from '../core/summary';
+import { viewerPricing } from './pricing';
 import type { HeaderInfo, RowFilter } from '../protocol';
 
 /** The kind shown for a line that is not valid JSON. */
@@ -21,7 +22,7 @@ export function headerOf(model: TraceModel): HeaderInfo {
 }
 
 function computeHeader(model: TraceModel): HeaderInfo {
-  const s = summarize(model);
+  const s = summarize(model, { prices: viewerPricing() });
   const { inputTokens, outputTokens, toolCalls, errors, warnings, ...extra } = s.totals;
   const path = model.path.replace(/\\/g, '/');
   return {
@@ -49,6 +50,7 @@ function computeHeader(model: TraceModel): HeaderInfo {
     columns: { ...filledColumns(model), time: s.startTime !== null },
     partial: (model as { partial?: boolean }).partial === true,
     cancelled: model.cancelled,
+    usage: { costUsd: s.usage.total.costUsd, priced: s.usage.priced, complete: s.usage.complete },
   };
 }
 

@@ -4,10 +4,12 @@ import { registerCommands } from './commands';
 import { TraceModels } from './traceModels';
 import { registerTraceEditor } from './editor';
 import { showLaunchFile } from './editor/launchFile';
+import { watchPricingSetting } from './pricingSetting';
 import { registerIdProviders, registerTextGoToDefinition, takeRecentDefinition } from './language/idProviders';
 
 /** Wires the extension's editors, commands and providers. */
 export function activate(context: vscode.ExtensionContext): void {
+  watchPricingSetting(context);
   const viewers = registerTraceEditor(context);
   // One model cache: the viewer's documents first, then the disk.
   const models = new TraceModels(viewers);

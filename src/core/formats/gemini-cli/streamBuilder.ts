@@ -1,3 +1,4 @@
+import type { UsageDraft } from '../../usage/usageTypes';
 import { EventStatus } from '../../model';
 import { formatDuration, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
@@ -82,7 +83,8 @@ export class StreamBuilder implements EventBuilder {
     const p = this.pending;
     if (!p) return;
     this.pending = null;
-    this.lastAssistant = emit({ kind: 'assistant', category: 'inference', time: p.time, parentIndex: this.turnOrSession(), group: this.sessionId, label: label('gemini:', short(p.text, 80)) }, p.rec);
+    // Its usage is in the run's result stats, not on the message.
+    this.lastAssistant = emit({ kind: 'assistant', category: 'inference', usage: { elsewhere: true }, time: p.time, parentIndex: this.turnOrSession(), group: this.sessionId, label: label('gemini:', short(p.text, 80)) }, p.rec);
   }
 
   private toolUse(v: Obj, rec: SourceRecord, time: number | null, emit: Emit): void {
@@ -125,7 +127,9 @@ export class StreamBuilder implements EventBuilder {
     const status: EventStatus = v.status === 'error' ? 'error' : 'ok';
     const duration = num(s, 'duration_ms');
     const err = isObj(v.error) && typeof v.error.message === 'string' ? short(v.error.message, 60) : null;
-    emit({ kind: 'result', category: 'run', status, time, durationMs: duration, parentIndex: this.session >= 0 ? this.session : null, group: this.sessionId,
+    // The run's totals line (stream-json messages carry no usage): input counts cached input, as Gemini reports it.
+    const usage: UsageDraft | undefined = s ? { source: 'totals', input: inTok, output: outTok, cacheRead: num(s, 'cached') } : undefined;
+    emit({ kind: 'result', category: 'run', status, time, durationMs: duration, parentIndex: this.session >= 0 ? this.session : null, group: this.sessionId, usage,
       label: label('result', str(v, 'status'), formatTokens(inTok, outTok), duration !== null ? formatDuration(duration) : null, err && `error: ${err}`) }, rec);
   }
 

@@ -1,0 +1,31 @@
+import { strict as assert } from 'node:assert';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadTrace } from '../../src/core/loadTrace';
+import { headerOf } from '../../src/viewer/sessionModelInfo';
+import { setViewerPricing } from '../../src/viewer/pricing';
+import { costFact } from '../../webview/headerFacts';
+import { corpusPath, WRITER_CORPUS } from '../helpers/corpus';
+
+describe('header: the run\'s cost and how much of it is priced', () => {
+  afterEach(() => setViewerPricing({}));
+
+  it('murmur at the bundled claude-sonnet-4-5 price: 1683·$3 + 76·$15 per million', async () => {
+    const h = headerOf(await loadTrace(corpusPath('murmur', 'ses_39263059f28c105d1fb17c2390c192cf', 'trace.jsonl')));
+    assert.deepEqual(h.usage, { costUsd: h.usage!.costUsd, priced: 1, complete: true });
+    assert.ok(Math.abs(h.usage!.costUsd! - 0.006189) < 1e-12);
+    assert.equal(costFact(h), '$0.0062');
+  });
+
+  it('an unpriced model says nothing until agentTrace.pricing names it', async () => {
+    const dir = join(WRITER_CORPUS, 'codex-0.171.0', 'shell-ok', 'sessions', '2026', '12', '01');
+    const file = join(dir, readdirSync(dir)[0]);
+    assert.equal(costFact(headerOf(await loadTrace(file))), null, 'gpt-5.5 is in no table');
+    setViewerPricing({ 'gpt-5.5': { input: 2, output: 16 } });
+    assert.equal(costFact(headerOf(await loadTrace(file))), `$${((18457 * 2 + 79 * 16) / 1e6).toFixed(4)}`);
+  });
+
+  it('a partly priced or incomplete run says so', () => {
+    assert.equal(costFact({ usage: { costUsd: 1.5, priced: 0.6, complete: false } }), '$1.50 (60% of tokens priced) · usage incomplete');
+  });
+});
