@@ -31,8 +31,11 @@ export interface TraceSummary {
   diagnostics: number;
 }
 
-/** Computes the summary of a loaded trace in one pass over the event table. */
-export function summarize(model: TraceModel): TraceSummary {
+/**
+ * Computes the summary of a loaded trace in one pass over the event table. With `include` (a filter), only
+ * the events it keeps are counted, and totals come from those events rather than the format's own totals.
+ */
+export function summarize(model: TraceModel, include?: (i: number) => boolean): TraceSummary {
   const t = model.events;
   let min = Infinity;
   let max = -Infinity;
@@ -44,7 +47,10 @@ export function summarize(model: TraceModel): TraceSummary {
   let warnings = 0;
   const groups = new Set<string>();
   const kinds: Record<string, number> = {};
+  let events = 0;
   for (let i = 0; i < t.size; i++) {
+    if (include && !include(i)) continue;
+    events++;
     const e = t.get(i);
     if (e.time !== null) {
       if (e.time < min) min = e.time;
@@ -58,7 +64,7 @@ export function summarize(model: TraceModel): TraceSummary {
     if (e.group !== null) groups.add(e.group);
     kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
   }
-  const ft = model.formatTotals;
+  const ft = include ? {} : model.formatTotals;
   const extra: Record<string, number> = {};
   for (const [k, v] of Object.entries(ft)) if (v !== undefined && !['inputTokens', 'outputTokens', 'toolCalls', 'errors'].includes(k)) extra[k] = v;
   const hasTime = Number.isFinite(min);
@@ -68,7 +74,7 @@ export function summarize(model: TraceModel): TraceSummary {
     confidence: model.detection.confidence,
     detectedBy: model.detection.reason,
     ...(model.detection.dialect ? { dialect: model.detection.dialect } : {}),
-    events: t.size,
+    events,
     lines: model.lineCount,
     blankLines: model.blankLines,
     malformedLines: model.malformed.length,
