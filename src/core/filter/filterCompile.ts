@@ -135,7 +135,7 @@ function numberTest(field: FilterField, t: FilterTerm): Test {
   };
   let lo = -Infinity;
   let hi = Infinity;
-  const range = t.op === ':' || t.op === '=' ? /^([^.]*)\.\.([^.]*)$/.exec(t.value) : null;
+  const range = t.op === ':' || t.op === '=' ? /^(.*?)\.\.(.*)$/.exec(t.value) : null;
   if (range) {
     if (range[1] === '' && range[2] === '') throw new FilterError('a range needs at least one end (100..200, 100.., ..200)', t.valueColumn);
     if (range[1] !== '') lo = read(range[1], t.valueColumn);

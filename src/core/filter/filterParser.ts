@@ -39,7 +39,7 @@ class Parser {
     const items = [this.unary()];
     for (;;) {
       this.skip();
-      if (this.atEnd() || this.peekKeyword('or')) break;
+      if (this.atEnd() || this.src[this.pos] === ')' || this.peekKeyword('or')) break;
       if (this.keyword('and') && this.atEnd()) throw this.error('"and" needs a term after it');
       items.push(this.unary());
     }
