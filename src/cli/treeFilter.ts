@@ -1,6 +1,18 @@
 /** `tree --filter`: the matching events and their ancestors, so what is kept still reads as a tree. */
 import type { TraceModel } from '../core/loadTrace';
-import type { TreeNodeJson } from './treeCommand';
+
+/** A node of `tree --json --filter`: the fields of `tree --json` plus whether the event itself matched. */
+export interface FilteredNodeJson {
+  line: number;
+  id: string | null;
+  kind: string;
+  parentLine: number | null;
+  label: string;
+  index: number;
+  parentIndex: number | null;
+  parentId: string | null;
+  matched: boolean;
+}
 
 /** 1 for every event that matches or has a matching descendant. */
 export function treeKeep(model: TraceModel, matches: (i: number) => boolean): Uint8Array {
@@ -20,10 +32,10 @@ export function filteredTreeJson(
   keep: Uint8Array,
   matches: (i: number) => boolean,
   expression: string,
-): { format: string; nodes: (TreeNodeJson & { matched: boolean })[]; diagnostics: unknown[]; filter: { expression: string; matched: number; of: number } } {
+): { format: string; nodes: FilteredNodeJson[]; diagnostics: unknown[]; filter: { expression: string; matched: number; of: number } } {
   const t = model.events;
   const position = new Int32Array(t.size).fill(-1);
-  const nodes: (TreeNodeJson & { matched: boolean })[] = [];
+  const nodes: FilteredNodeJson[] = [];
   const kept: number[] = [];
   let matched = 0;
   for (let i = 0; i < t.size; i++) {

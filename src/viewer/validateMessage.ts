@@ -12,6 +12,7 @@ const node = int.min(-(2 ** 31)).max(2 ** 31);
 const filter = z.object({
   kinds: z.array(z.string().max(500)).max(10_000),
   status: z.enum(['all', 'problems', 'errors']),
+  expr: z.string().max(10_000).optional(),
 });
 const algorithm = z.enum(['sha256', 'fnv1a64']);
 const digest = z.string().regex(/^[0-9a-f]{16,64}$/);

@@ -51,11 +51,20 @@ export function malformedSubject(model: TraceModel, k: number): FilterSubject {
  * then looked up). Reads the file only for `text:` terms.
  */
 export async function applyFilter(model: TraceModel, filter: CompiledFilter, options: ApplyFilterOptions = {}): Promise<ModelFilter> {
-  const hits = await textHits(model, filter.needles, options);
+  return matchFilter(model, filter, await textHits(model, filter.needles, options), options.badgeOfLine);
+}
+
+/** Evaluates `filter` with text hits already looked up (see {@link textHits}). */
+export function matchFilter(
+  model: TraceModel,
+  filter: CompiledFilter,
+  hits: TextHits,
+  badgeOfLine?: (line: number) => Severity | undefined,
+): ModelFilter {
   const ev = new Uint8Array(model.events.size);
   const bad = new Uint8Array(model.malformed.length);
   for (let i = 0; i < ev.length; i++) {
-    const s = eventSubject(model, i, options.badgeOfLine?.(model.events.lineOf(i)));
+    const s = eventSubject(model, i, badgeOfLine?.(model.events.lineOf(i)));
     ev[i] = filter.test(s, (k) => hits.events[k][i] === 1) ? 1 : 0;
   }
   for (let k = 0; k < bad.length; k++) {
@@ -64,13 +73,17 @@ export async function applyFilter(model: TraceModel, filter: CompiledFilter, opt
   return { events: (i) => ev[i] === 1, malformed: (k) => bad[k] === 1 };
 }
 
-interface TextHits {
+/** Per needle, which events and malformed lines hold it in their line. */
+export interface TextHits {
   events: Uint8Array[];
   malformed: Uint8Array[];
 }
 
-/** For each needle, the events and malformed lines whose text holds it (in any of its JSON-escaped forms). */
-async function textHits(model: TraceModel, needles: string[], options: ApplyFilterOptions): Promise<TextHits> {
+/**
+ * For each needle, the events and malformed lines whose line holds it (in any of its JSON-escaped forms),
+ * in one streaming pass over the file; none are read for no needles.
+ */
+export async function textHits(model: TraceModel, needles: string[], options: ApplyFilterOptions = {}): Promise<TextHits> {
   const out: TextHits = { events: needles.map(() => new Uint8Array(model.events.size)), malformed: needles.map(() => new Uint8Array(model.malformed.length)) };
   if (needles.length === 0) return out;
   const forms = needles.map(lineNeedles);
