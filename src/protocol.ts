@@ -54,6 +54,8 @@ export interface InitMessage {
   modelVersion: number;
   header: HeaderInfo;
   kinds: string[];
+  /** The trace's tools, models, categories and groups, for the filter box's completions. */
+  filterValues?: Record<string, string[]>;
   rowsVersion: number;
   totalRows: number;
   /** Selection and scroll target after (re)load, carried over by line. */

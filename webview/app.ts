@@ -208,6 +208,7 @@ export class App {
     // A viewer never resized starts from the sizes last used in this workspace.
     if (!this.opened && m.layout && this.state.splitPosition === null && (this.state.eventColumnWidth ?? null) === null) this.panes.apply(m.layout);
     this.filter.setKinds(m.kinds);
+    this.filter.setValues(m.filterValues ?? {});
     this.filter.set(m.filter);
     this.tree.selectedNode = m.selectedNode;
     this.tree.reset(m.rowsVersion, m.totalRows);

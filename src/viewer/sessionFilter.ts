@@ -74,6 +74,28 @@ export class SessionFilter {
   }
 }
 
+const MAX_VALUES = 500;
+const values = new WeakMap<TraceModel, Record<string, string[]>>();
+
+/** Distinct tools, models, categories and groups of the trace (at most 500 each), for completions. */
+export function filterValuesOf(model: TraceModel): Record<string, string[]> {
+  const known = values.get(model);
+  if (known) return known;
+  const sets = { tool: new Set<string>(), model: new Set<string>(), category: new Set<string>(), group: new Set<string>() };
+  const t = model.events;
+  for (let i = 0; i < t.size; i++) {
+    const e = t.get(i);
+    const add = (set: Set<string>, v: string | null) => v !== null && set.size < MAX_VALUES && set.add(v);
+    add(sets.tool, e.tool);
+    add(sets.model, e.model);
+    add(sets.category, e.category);
+    add(sets.group, e.group);
+  }
+  const out = Object.fromEntries(Object.entries(sets).map(([k, s]) => [k, [...s].sort()]));
+  values.set(model, out);
+  return out;
+}
+
 function emptyHits(model: TraceModel, n: number): TextHits {
   return {
     events: Array.from({ length: n }, () => new Uint8Array(model.events.size)),

@@ -15,7 +15,7 @@ import { assertNever, forwardToHost, SessionHost, SessionOptions } from './sessi
 import { FindingsState } from './findingsState';
 import { SessionFind } from './sessionFind';
 import { headerOf, kindsOf } from './sessionModelInfo';
-import { SessionFilter } from './sessionFilter';
+import { filterValuesOf, SessionFilter } from './sessionFilter';
 import { RowProjection } from './rowModel';
 import { SessionExpansion } from './sessionExpansion';
 
@@ -250,6 +250,7 @@ export class ViewerSession {
       modelVersion: this.modelVersion,
       header: headerOf(model),
       kinds: kindsOf(model),
+      filterValues: filterValuesOf(model),
       rowsVersion: rows.version,
       totalRows: rows.size,
       selectedNode: this.selected,
