@@ -42,7 +42,7 @@ const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('select'), node }),
   z.object({ type: z.literal('revealNode'), node, select: z.boolean() }),
   z.object({ type: z.literal('revealLine'), line }),
-  z.object({ type: z.literal('find'), query: z.string().max(1000), caseSensitive: z.boolean() }),
+  z.object({ type: z.literal('find'), query: z.string().max(1000), caseSensitive: z.boolean(), regex: z.boolean().optional() }),
   z.object({ type: z.literal('findStep'), direction: z.union([z.literal(1), z.literal(-1)]) }),
   z.object({ type: z.literal('setFilter'), filter }),
   z.object({ type: z.literal('viewport'), topLine: line.nullable() }),

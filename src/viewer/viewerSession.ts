@@ -59,6 +59,8 @@ export class ViewerSession {
       passes: (node) => this.rows?.passes(node) ?? false,
       onMatchesChanged: () => this.touchRows(),
       reveal: (node) => this.revealNode(node, true),
+      // Asked at each search: the blob feature may be plugged in after the session exists.
+      blobStore: () => this.host.blobStore?.() ?? Promise.resolve(null),
     });
   }
 
@@ -184,7 +186,7 @@ export class ViewerSession {
       case 'revealLine':
         return this.revealLine(msg.line);
       case 'find':
-        return this.find.start(msg.query, msg.caseSensitive);
+        return this.find.start(msg.query, msg.caseSensitive, true, msg.regex ?? false);
       case 'findStep':
         return this.find.step(msg.direction, this.selected);
       case 'setFilter':
