@@ -1,5 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { TraceBlobs } from '../../src/viewer/blobResolver';
+import type { SessionHost } from '../../src/viewer/sessionHost';
+import { tempDir } from '../helpers/tmp';
 import { viewerSuite, type ViewerPage } from './harness';
 
 const MURMUR = resolve('samples/murmur/ses_583584f8e94410c93669237ac44d5d21/trace.jsonl');
@@ -15,6 +20,39 @@ async function openFilter(v: ViewerPage): Promise<void> {
 
 const completionLabels = (v: ViewerPage) =>
   v.page.$$eval('.filter-completions:not([hidden]) .filter-completion-label', (es: Any[]) => es.map((e) => e.textContent));
+
+/** Plugs the real blob resolver and store into the page's session, as the extension does. */
+function withBlobs(v: ViewerPage, trace: string, format: 'murmur' | 'generic'): void {
+  const blobs = new TraceBlobs(() => ({ extraRoots: [], workspaceFolders: [] }));
+  const host = (v.session as unknown as { host: SessionHost }).host;
+  host.resolveBlob = (digest, algorithm) => blobs.answer(trace, v.model ?? undefined, digest, algorithm);
+  host.blobStore = () => blobs.store(trace, format);
+}
+
+async function find(v: ViewerPage, query: string): Promise<void> {
+  await v.page.focus('.tree-scroll');
+  await v.page.keyboard.press('Control+f');
+  await v.page.waitForSelector('.find-bar:not([hidden])');
+  await v.page.keyboard.type(query);
+  await v.waitForHost('findResults', (m) => m.query === query && !m.searching);
+}
+
+/** A generic trace whose one blob holds hostile markup around a phrase found nowhere else. */
+function hostileBlobTrace(): string {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'blobs'));
+  const blob = JSON.stringify({ role: 'tool', content: '<img src=x onerror="window.__pwned=3"> \u202e needle-zq7 <script>window.__pwned=4</script>' });
+  const digest = createHash('sha256').update(blob).digest('hex');
+  writeFileSync(join(dir, 'blobs', digest), blob);
+  const lines = [
+    { type: 'session_start', id: 's0', timestamp: '2026-02-01T10:00:00Z' },
+    { type: 'tool_call', id: 't1', parent_id: 's0', name: 'shell', timestamp: '2026-02-01T10:00:01Z' },
+    { type: 'tool_result', id: 't2', parent_id: 't1', timestamp: '2026-02-01T10:00:02Z', output_sha256: digest },
+  ];
+  const path = join(dir, 'trace.jsonl');
+  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return path;
+}
 
 describe('filter language and find in the webview (Chromium)', function () {
   this.timeout(120_000);
@@ -101,5 +139,50 @@ describe('filter language and find in the webview (Chromium)', function () {
     assert.equal(await v.page.$$eval('.filter-box script, .filter-box img, .filter-box iframe', (es: Any[]) => es.length), 0);
     assert.equal(await v.page.evaluate(() => (globalThis as Any).__pwned), undefined);
     await v.screenshot('filter-hostile');
+  });
+
+  it('finds a phrase only a blob holds, reveals its events and marks it in the Content tab', async () => {
+    const v = await suite.view(MURMUR, { compactChains: false });
+    withBlobs(v, MURMUR, 'murmur');
+    await v.waitForRows();
+    await find(v, 'escape HTML');
+    const r = await v.waitForHost('findResults', (m) => m.query === 'escape HTML' && !m.searching && m.current === 1);
+    // The sample's first user message (a blob) asks to escape HTML; every inference that sends it matches.
+    assert.equal(r.total, 9);
+    assert.ok(r.results!.every((x) => x.where === 'blob'));
+    await v.waitForHost('detail', (m) => m.detail.line === 3);
+    await v.page.waitForSelector('.detail-pane mark.find-match');
+    const marked = await v.page.$$eval('.detail-pane mark.find-match', (es: Any[]) => es.map((e) => e.textContent));
+    assert.ok(marked.length > 0 && marked.every((t: string) => t.toLowerCase() === 'escape html'), marked.join(' | '));
+    assert.ok(await v.page.$eval('.detail-pane mark.find-match', (e: Any) => !!e.closest('.blob-card')), 'the mark is inside the blob card');
+    await v.page.click('vscode-toolbar-button[label="Show Result List"]');
+    await v.page.waitForSelector('.find-results:not([hidden]) .find-result');
+    assert.deepEqual(await v.page.$$eval('.find-result .find-result-line', (es: Any[]) => es.map((e) => Number(e.textContent))), [3, 5, 7, 9, 11, 13, 15, 18, 21]);
+    assert.match(await v.page.$eval('.find-result .find-result-snippet', (e: Any) => e.textContent), /^message_shas\[0\]: .*escape HTML/i);
+    await v.screenshot('find-blob-match');
+    // A result of the list reveals its event.
+    const since = v.received.length;
+    await v.page.click('.find-result:nth-child(4)');
+    await v.waitForHost('detail', (m) => m.detail.line === r.results![3].line, since);
+  });
+
+  it('hostile blob text in results and marks stays text', async () => {
+    const trace = hostileBlobTrace();
+    const v = await suite.view(trace, { format: 'generic' });
+    withBlobs(v, trace, 'generic');
+    await v.waitForRows();
+    await find(v, 'needle-zq7');
+    const r = await v.waitForHost('findResults', (m) => m.query === 'needle-zq7' && !m.searching && m.total === 1);
+    assert.equal(r.results![0].where, 'blob');
+    await v.page.click('vscode-toolbar-button[label="Show Result List"]');
+    await v.page.waitForSelector('.find-results:not([hidden]) .find-result-snippet');
+    const snippet = await v.page.$eval('.find-result-snippet', (e: Any) => e.textContent);
+    assert.match(snippet, /<img src=x onerror=\\"window.__pwned=3\\">/);
+    assert.deepEqual(await v.page.$$eval('.find-results .invisible-char', (es: Any[]) => es.map((e) => e.textContent)), ['U+202E'], 'the bidi override is a visible marker');
+    await v.waitForHost('detail', (m) => m.detail.line === 3);
+    await v.page.waitForSelector('.detail-pane mark.find-match');
+    assert.equal(await v.page.$$eval('body img, body iframe, script:not([nonce])', (es: Any[]) => es.length), 0);
+    assert.equal(await v.page.evaluate(() => (globalThis as Any).__pwned), undefined);
+    await v.screenshot('find-hostile-blob');
   });
 });
