@@ -5,6 +5,7 @@
  */
 import { open } from 'node:fs/promises';
 import { jsonEscaped, asciiEscaped } from '../filter/textNeedles';
+import { byteFinder, type ByteFinder } from './byteSearch';
 
 /** How the query is read. */
 export interface QueryOptions {
@@ -17,6 +18,8 @@ export interface TextQuery {
   find(text: string): { index: number; length: number } | null;
   /** Characters of the previous chunk kept before the next, so boundary-crossing matches are seen. */
   overlap: number;
+  /** The same search on raw UTF-8 bytes, when the query allows it (plain text), with its byte overlap. */
+  bytes?: { find: ByteFinder; overlap: number };
 }
 
 const REGEX_OVERLAP = 4096;
@@ -33,7 +36,13 @@ export function compileTextQuery(query: string, options: QueryOptions): TextQuer
   }
   const forms = [...new Set([query, jsonEscaped(query), asciiEscaped(query)])];
   const re = new RegExp(forms.map(escapeRegExp).join('|'), flags);
-  return { find: (t) => firstMatch(re, t), overlap: Math.max(...forms.map((f) => f.length)) - 1 };
+  const q: TextQuery = { find: (t) => firstMatch(re, t), overlap: Math.max(...forms.map((f) => f.length)) - 1 };
+  // Bytes fold ASCII letters only: a non-ASCII query that ignores case keeps the decoding search.
+  if (options.caseSensitive || /^[\x00-\x7f]*$/.test(query)) {
+    const needles = forms.map((f) => Buffer.from(f, 'utf8'));
+    q.bytes = { find: byteFinder(needles, !options.caseSensitive), overlap: Math.max(...needles.map((n) => n.length)) - 1 };
+  }
+  return q;
 }
 
 function firstMatch(re: RegExp, text: string): { index: number; length: number } | null {
@@ -69,6 +78,56 @@ const CONTEXT = 60;
 
 /** Searches a file for the first match of `query`; null when there is none (or the search was cancelled). */
 export async function searchFile(path: string, query: TextQuery, options: SearchFileOptions = {}): Promise<FileMatch | null> {
+  return query.bytes ? searchFileBytes(path, query.bytes, options) : searchFileText(path, query, options);
+}
+
+/** Read buffers kept for the next file: a blob store holds thousands of small files. */
+const pool: Buffer[] = [];
+
+function takeBuffer(bytes: number): Buffer {
+  const i = pool.findIndex((b) => b.length >= bytes);
+  return i >= 0 ? pool.splice(i, 1)[0] : Buffer.allocUnsafe(bytes);
+}
+
+/** The byte path: each chunk is read after the previous chunk's last `overlap` bytes, in one buffer. */
+async function searchFileBytes(path: string, q: NonNullable<TextQuery['bytes']>, options: SearchFileOptions): Promise<FileMatch | null> {
+  const size = options.chunkSize ?? 1 << 20;
+  const max = options.maxBytes ?? Infinity;
+  const fh = await open(path, 'r');
+  const buf = takeBuffer(q.overlap + size);
+  try {
+    let kept = 0;
+    let read = 0;
+    while (read < max && !options.isCancelled?.()) {
+      const { bytesRead } = await fh.read(buf, kept, Math.min(size, max - read), read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+      options.onBytes?.(bytesRead);
+      const end = kept + bytesRead;
+      const m = q.find(buf, end);
+      if (m) return byteSnippet(buf, end, m);
+      kept = Math.min(q.overlap, end);
+      buf.copy(buf, 0, end - kept, end);
+    }
+    return null;
+  } finally {
+    if (pool.length < 4) pool.push(buf);
+    await fh.close();
+  }
+}
+
+function byteSnippet(buf: Buffer, end: number, m: { index: number; length: number }): FileMatch {
+  // Context in bytes, moved off UTF-8 continuation bytes so no character is cut in half.
+  let from = Math.max(0, m.index - CONTEXT);
+  while (from > 0 && (buf[from] & 0xc0) === 0x80) from--;
+  let to = Math.min(end, m.index + m.length + CONTEXT);
+  while (to < end && (buf[to] & 0xc0) === 0x80) to++;
+  const before = buf.toString('utf8', from, m.index);
+  const match = buf.toString('utf8', m.index, m.index + m.length);
+  return { snippet: before + match + buf.toString('utf8', m.index + m.length, to), at: before.length, length: match.length };
+}
+
+async function searchFileText(path: string, query: TextQuery, options: SearchFileOptions): Promise<FileMatch | null> {
   const size = options.chunkSize ?? 1 << 20;
   const max = options.maxBytes ?? Infinity;
   const fh = await open(path, 'r');

@@ -22,6 +22,17 @@ describe('find in blob text', () => {
       assert.equal(m.snippet.slice(m.at, m.at + m.length), 'needle é');
     }
     assert.equal(await searchFile(file, plain('NEEDLE', true)), null, 'case-sensitive');
+    // The byte path (ASCII ignoring case, or any text matching case), across every boundary position.
+    for (const [q, cs] of [['NEEDLE', false], ['nEeDlE é HERE', false], ['needle é', true]] as const) {
+      const query = plain(q, cs);
+      assert.ok(query.bytes || q.includes('é'), `${q} searches bytes`);
+      for (let chunkSize = 3; chunkSize < 40; chunkSize++) {
+        const m = await searchFile(file, query, { chunkSize });
+        assert.ok(m, `${q} chunk ${chunkSize}`);
+        assert.equal(m.snippet.slice(m.at, m.at + m.length).toLowerCase(), q.toLowerCase());
+      }
+    }
+    assert.equal(await searchFile(file, plain('needle É', true)), null);
     assert.ok(await searchFile(file, compileTextQuery('ne+dle\\s\\S', { caseSensitive: true, regex: true }), { chunkSize: 5 }));
     assert.equal(await searchFile(file, plain('here'), { maxBytes: 1000 }), null, 'bounded');
     assert.throws(() => compileTextQuery('(', { caseSensitive: false, regex: true }), SyntaxError);
