@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { rowFilterExpression } from '../../src/core/filter/rowFilterExpr';
 import { compileRowFilter, SessionFilter } from '../../src/viewer/sessionFilter';
+import { parseWebviewMessage } from '../../src/viewer/validateMessage';
 
 const MURMUR = join(__dirname, '..', '..', 'samples', 'murmur', 'ses_583584f8e94410c93669237ac44d5d21', 'trace.jsonl');
 
@@ -39,5 +40,15 @@ describe('viewer filter in the filter language', () => {
     assert.ok(want.length > 1);
     assert.deepEqual(pass(sf.predicate(model, filter, () => undefined)), want);
     assert.ok(first.every((l) => want.includes(l)) && first.length < want.length, 'before the lookup only labels matched');
+  });
+
+  it('accepts the expression and the regex toggle from the webview, within bounds', () => {
+    const f = { type: 'setFilter', filter: { kinds: [], status: 'all', expr: 'kind:x' } };
+    assert.deepEqual(parseWebviewMessage(f), f);
+    assert.equal(parseWebviewMessage({ ...f, filter: { ...f.filter, expr: 'x'.repeat(10_001) } }), null);
+    assert.equal(parseWebviewMessage({ ...f, filter: { ...f.filter, expr: 3 } }), null);
+    const find = { type: 'find', query: 'a+', caseSensitive: false, regex: true };
+    assert.deepEqual(parseWebviewMessage(find), find);
+    assert.deepEqual(parseWebviewMessage({ type: 'find', query: 'a', caseSensitive: true }), { type: 'find', query: 'a', caseSensitive: true });
   });
 });
