@@ -54,6 +54,8 @@ export interface InitMessage {
   modelVersion: number;
   header: HeaderInfo;
   kinds: string[];
+  /** The trace's tools, models, categories and groups, for the filter box's completions. */
+  filterValues?: Record<string, string[]>;
   rowsVersion: number;
   totalRows: number;
   /** Selection and scroll target after (re)load, carried over by line. */
@@ -116,6 +118,24 @@ export interface FindResultsMessage {
   /** More matches exist than were collected. */
   truncated: boolean;
   error: string | null;
+  /** The first matches in tree order that pass the filter, for the result list (at most 200). */
+  results?: FindResultItem[];
+  /** While blobs are searched: the share read so far, 0..1. */
+  progress?: number;
+}
+
+/** One entry of find's result list. */
+export interface FindResultItem {
+  node: number;
+  line: number;
+  label: string;
+  /** `blob`: the match is in a content blob the event names (the snippet shows it). */
+  where: 'event' | 'blob';
+  /** For blob matches: the referencing field, the text around the match, and the match's place in it. */
+  field?: string;
+  snippet?: string;
+  at?: number;
+  length?: number;
 }
 
 /** The file changed on disk or could not be read; the banner says so. */
@@ -284,6 +304,8 @@ export interface FindMessage {
   type: 'find';
   query: string;
   caseSensitive: boolean;
+  /** The query is a regular expression. */
+  regex?: boolean;
 }
 
 /** Moves to the next (1) or previous (-1) match, revealing and selecting it. */

@@ -13,6 +13,8 @@ export interface RowFilter {
   kinds: string[];
   /** `problems` = warnings and errors, `errors` = errors only. */
   status: 'all' | 'problems' | 'errors';
+  /** An expression in the filter language (src/core/filter), joined to the above with "and". */
+  expr?: string;
 }
 
 /** One visible row of the event tree, as the webview draws it. */

@@ -11,6 +11,7 @@ import { DetailPane } from './detailPane';
 import { clear, el, icon, toolbarButton } from './dom';
 import { FilterBar } from './filterBar';
 import { FindBar } from './findBar';
+import { highlightMatches } from './findHighlight';
 import { formatBytes } from './format';
 import { Header } from './header';
 import { IdLinks } from './idLinks';
@@ -47,11 +48,13 @@ export class App {
   private idSet: { of: EventDetail | null; ids: Set<string> } = { of: null, ids: new Set() };
   private readonly detail: DetailPane;
   private readonly find = new FindBar({
-    find: (query, caseSensitive) => {
+    find: (query, caseSensitive, regex) => {
       this.tree.findQuery = query;
       this.persist({ findQuery: query });
-      post({ type: 'find', query, caseSensitive });
+      post({ type: 'find', query, caseSensitive, regex });
+      this.highlightFind();
     },
+    reveal: (node) => post({ type: 'revealNode', node, select: true }),
     step: (direction) => post({ type: 'findStep', direction }),
     closed: () => this.tree.focus(),
   });
@@ -126,9 +129,9 @@ export class App {
     this.main.append(this.split, this.status);
     // Tab order is the reading order: the tree, the detail pane, then the header, toolbar and bars (CSS
     // `order` still draws those above the tree).
-    this.root.append(this.main, el('div', { class: 'top' }, this.header.element, toolbar), this.banner.element, this.find.element, this.filter.element);
+    this.root.append(this.main, el('div', { class: 'top' }, this.header.element, toolbar), this.banner.element, this.find.element, this.find.results, this.filter.element);
     if (this.state.showChecks) this.setChecksVisible(true);
-    if (this.state.filter.kinds.length > 0 || this.state.filter.status !== 'all') this.filter.element.hidden = false;
+    if (this.state.filter.kinds.length > 0 || this.state.filter.status !== 'all' || (this.state.filter.expr ?? '') !== '') this.filter.element.hidden = false;
     this.filter.set(this.state.filter);
     if (this.state.findQuery) {
       this.find.open(this.state.findQuery);
@@ -160,6 +163,7 @@ export class App {
         if (this.detail.current?.node !== m.detail.node && this.detail.element.parentElement) this.detail.element.parentElement.scrollTop = 0;
         this.detail.show(m.detail);
         this.mainViews.select(m.detail.node);
+        this.highlightFind();
         return this.navBar.update(m.detail, this.history.canBack, this.history.canForward);
       case 'detailError':
         return this.detail.showError(m.message);
@@ -180,7 +184,8 @@ export class App {
       case 'blobContent':
         this.blobWaiters.get(m.requestId)?.(m);
         this.blobWaiters.delete(m.requestId);
-        return;
+        // Blob text arrives after the detail: a find match inside it is marked now.
+        return this.highlightFind();
       case 'focusFind':
         return this.find.open();
       case 'error':
@@ -208,6 +213,7 @@ export class App {
     // A viewer never resized starts from the sizes last used in this workspace.
     if (!this.opened && m.layout && this.state.splitPosition === null && (this.state.eventColumnWidth ?? null) === null) this.panes.apply(m.layout);
     this.filter.setKinds(m.kinds);
+    this.filter.setValues(m.filterValues ?? {});
     this.filter.set(m.filter);
     this.tree.selectedNode = m.selectedNode;
     this.tree.reset(m.rowsVersion, m.totalRows);
@@ -248,6 +254,12 @@ export class App {
   private revealLine(line: number): void {
     post({ type: 'revealLine', line });
     this.tree.focus();
+  }
+
+  /** Marks the find query in the detail pane while the find bar is open. */
+  private highlightFind(): void {
+    const q = this.find.isOpen ? this.find.query : '';
+    highlightMatches(this.detail.element, { query: q, caseSensitive: this.find.caseSensitive, regex: this.find.regex });
   }
 
   private setFilter(f: RowFilter): void {

@@ -1,6 +1,7 @@
-/** The filter bar: event kinds and status (all, warnings and errors, errors only). */
+/** The filter bar: event kinds and status (all, warnings and errors, errors only), and the filter expression box. */
 import type { RowFilter } from '../src/protocol';
 import { clear, el, toolbarButton } from './dom';
+import { FilterBox } from './filterBox';
 
 const STATUS: [RowFilter['status'], string][] = [
   ['all', 'All statuses'],
@@ -15,6 +16,8 @@ export class FilterBar {
   private readonly kinds = document.createElement('vscode-multi-select') as HTMLElement & { value: string[] };
   private filter: RowFilter = { kinds: [], status: 'all' };
   private kindList: string[] = [];
+  private values: Record<string, string[]> = {};
+  readonly box = new FilterBox(() => this.emit());
 
   constructor(private readonly onChange: (f: RowFilter) => void) {
     this.element.hidden = true;
@@ -32,12 +35,13 @@ export class FilterBar {
       this.status,
       el('label', { class: 'filter-label', text: 'of kinds' }),
       this.kinds,
+      this.box.element,
       toolbarButton('clear-all', 'Clear Filter', () => this.set({ kinds: [], status: 'all' }, true)),
     );
   }
 
   get active(): boolean {
-    return this.filter.kinds.length > 0 || this.filter.status !== 'all';
+    return this.filter.kinds.length > 0 || this.filter.status !== 'all' || (this.filter.expr ?? '') !== '';
   }
   get value(): RowFilter {
     return this.filter;
@@ -46,9 +50,16 @@ export class FilterBar {
   setKinds(kinds: string[]): void {
     if (kinds.join('\u0000') === this.kindList.join('\u0000')) return;
     this.kindList = kinds;
+    this.box.setValues({ ...this.values, kind: kinds });
     clear(this.kinds);
     for (const k of kinds) this.kinds.appendChild(option(k, k));
     this.kinds.value = this.filter.kinds.filter((k) => kinds.includes(k));
+  }
+
+  /** The trace's tools, models, categories and groups, offered by the expression box. */
+  setValues(values: Record<string, string[]>): void {
+    this.values = values;
+    this.box.setValues({ ...values, kind: this.kindList });
   }
 
   /** Shows a filter (from the host or restored state); `notify` sends it. */
@@ -56,13 +67,15 @@ export class FilterBar {
     this.filter = f;
     this.status.value = f.status;
     this.kinds.value = f.kinds;
+    this.box.set(f.expr ?? '');
     if (notify) this.onChange(f);
   }
 
   private emit(): void {
     const status = (STATUS.find(([v]) => v === this.status.value)?.[0] ?? 'all') as RowFilter['status'];
     const kinds = Array.isArray(this.kinds.value) ? this.kinds.value.filter((k) => this.kindList.includes(k)) : [];
-    this.filter = { kinds, status };
+    const expr = this.box.value.trim();
+    this.filter = expr !== '' ? { kinds, status, expr } : { kinds, status };
     this.onChange(this.filter);
   }
 }

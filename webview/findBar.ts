@@ -1,13 +1,19 @@
-/** The find bar: query, case toggle, "3 of 17", previous/next; Enter steps, Escape closes. */
+/**
+ * The find bar: query, case and regex toggles, "3 of 17" (with progress while blobs are read), previous/next,
+ * and a result list (blob matches with the text around them); Enter steps, Escape closes.
+ */
 import type { FindResultsMessage } from '../src/protocol';
 import { el, toolbarButton } from './dom';
 import { formatInt } from './format';
+import { renderFindResults } from './findResults';
 
 /** What the find bar asks of the app. */
 export interface FindHost {
-  find(query: string, caseSensitive: boolean): void;
+  find(query: string, caseSensitive: boolean, regex: boolean): void;
   step(direction: 1 | -1): void;
   closed(): void;
+  /** Reveals and selects a result's event. */
+  reveal(node: number): void;
 }
 
 const DEBOUNCE_MS = 200;
@@ -18,7 +24,14 @@ export class FindBar {
   private readonly input = document.createElement('vscode-textfield') as HTMLElement & { value: string };
   private readonly count = el('span', { class: 'find-count', attrs: { 'aria-live': 'polite' } });
   private readonly caseButton: HTMLElement;
-  private caseSensitive = false;
+  private readonly regexButton: HTMLElement;
+  private readonly listButton: HTMLElement;
+  /** The result list, placed by the app below the bar. */
+  readonly results = el('div', { class: 'find-results', attrs: { role: 'listbox', 'aria-label': 'Find results' } });
+  private showList = false;
+  private last: FindResultsMessage | null = null;
+  caseSensitive = false;
+  regex = false;
   private timer = 0;
   query = '';
 
@@ -33,6 +46,19 @@ export class FindBar {
       this.run();
     });
     this.caseButton.setAttribute('toggleable', '');
+    this.regexButton = toolbarButton('regex', 'Use Regular Expression', () => {
+      this.regex = !this.regex;
+      this.regexButton.toggleAttribute('checked', this.regex);
+      this.run();
+    });
+    this.regexButton.setAttribute('toggleable', '');
+    this.listButton = toolbarButton('list-flat', 'Show Result List', () => {
+      this.showList = !this.showList;
+      this.listButton.toggleAttribute('checked', this.showList);
+      this.renderList();
+    });
+    this.listButton.setAttribute('toggleable', '');
+    this.results.hidden = true;
     this.input.addEventListener('input', () => {
       clearTimeout(this.timer);
       this.timer = window.setTimeout(() => this.run(), DEBOUNCE_MS);
@@ -52,9 +78,11 @@ export class FindBar {
       el('span', { class: 'codicon codicon-search find-icon', attrs: { 'aria-hidden': 'true' } }),
       this.input,
       this.caseButton,
+      this.regexButton,
       this.count,
       toolbarButton('arrow-up', 'Previous Match (Shift+Enter)', () => this.host.step(-1)),
       toolbarButton('arrow-down', 'Next Match (Enter)', () => this.host.step(1)),
+      this.listButton,
       toolbarButton('close', 'Close (Escape)', () => this.close()),
     );
   }
@@ -75,11 +103,12 @@ export class FindBar {
 
   close(): void {
     this.element.hidden = true;
+    this.results.hidden = true;
     clearTimeout(this.timer);
     if (this.query !== '') {
       this.query = '';
       this.input.value = '';
-      this.host.find('', this.caseSensitive);
+      this.host.find('', this.caseSensitive, this.regex);
     }
     this.count.textContent = '';
     this.host.closed();
@@ -87,16 +116,24 @@ export class FindBar {
 
   private run(): void {
     this.query = this.input.value;
-    this.host.find(this.query, this.caseSensitive);
+    this.host.find(this.query, this.caseSensitive, this.regex);
+  }
+
+  private renderList(): void {
+    const r = this.last;
+    this.results.hidden = !this.showList || this.element.hidden || !r || r.query === '' || r.searching;
+    if (!this.results.hidden && r) renderFindResults(this.results, r, (node) => this.host.reveal(node));
   }
 
   /** Shows the host's progress and result. */
   update(r: FindResultsMessage): void {
     if (r.query !== this.query) return;
+    this.last = r;
+    this.renderList();
     this.count.classList.toggle('no-results', r.query !== '' && !r.searching && r.total === 0);
     if (r.error) this.count.textContent = `Error: ${r.error}`;
     else if (r.query === '') this.count.textContent = '';
-    else if (r.searching) this.count.textContent = `Searching… ${formatInt(r.total)}`;
+    else if (r.searching) this.count.textContent = `Searching… ${formatInt(r.total)}${r.progress !== undefined ? ` (blobs ${Math.floor(r.progress * 100)}%)` : ''}`;
     else if (r.total === 0) this.count.textContent = 'No results';
     else this.count.textContent = `${r.current !== null ? formatInt(r.current) : '?'} of ${formatInt(r.total)}${r.truncated ? '+' : ''}`;
   }

@@ -2,9 +2,10 @@ import { summarize } from '../core/summary';
 import { parseArgs, UsageError } from './args';
 import { usageLines } from './usageTable';
 import { pricingOption } from './pricingOption';
+import { filterModel, filterOption, FILTER_HELP } from './filterOption';
 import { formatOption, loadForCli, write, writeHuman, writeJson } from './io';
 
-export const SUMMARY_HELP = `Usage: agent-trace summary FILE [--json] [--format NAME]
+export const SUMMARY_HELP = `Usage: agent-trace summary FILE [--json] [--format NAME] [--filter EXPR]
 
 Prints the trace's format (and how sure the detection is), events, lines, malformed lines,
 runs or sessions, time span and totals (tokens, tool calls, errors), and usage: tokens and cost
@@ -14,15 +15,20 @@ by model, tool calls by tool (the JSON's "usage").
   --format NAME   read the file as NAME instead of detecting it
   --pricing FILE  a JSON object of model → {input, output, cacheRead?, cacheWrite?} in US dollars
                   per million tokens, added to (and overriding) the bundled price table
+${FILTER_HELP}
+                  (counts and totals are then of the matching events; --json adds "filter": {"expression", "of"})
 Exit codes: 0 success, 2 unreadable file or bad usage.`;
 
 /** `agent-trace summary`. */
 export async function summaryCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--json', '--help'], ['--format', '--pricing']);
+  const args = parseArgs(argv, ['--json', '--help'], ['--format', '--pricing', '--filter']);
   if (args.flags.has('--help')) return write(SUMMARY_HELP + '\n').then(() => 0);
   if (args.positional.length !== 1) throw new UsageError('summary takes exactly one FILE');
+  const filter = filterOption(args.options.get('--filter'));
   const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
-  const s = summarize(model, { prices: await pricingOption(args.options.get('--pricing')) });
+  const keep = filter === undefined ? undefined : (await filterModel(model, filter)).events;
+  const s = summarize(model, { prices: await pricingOption(args.options.get('--pricing')), include: keep });
+  if (filter !== undefined) Object.assign(s, { filter: { expression: args.options.get('--filter'), of: model.events.size } });
   if (args.flags.has('--json')) {
     await writeJson(s, 2);
     return 0;
@@ -32,6 +38,7 @@ export async function summaryCommand(argv: string[]): Promise<number> {
     `file:       ${s.file}`,
     `format:     ${s.format} (confidence ${s.confidence}: ${s.detectedBy})`,
     ...(s.dialect ? [`dialect:    ${s.dialect}`] : []),
+    ...(filter !== undefined ? [`filter:     ${args.options.get('--filter')} (${s.events} of ${model.events.size} events)`] : []),
     `events:     ${s.events} in ${s.lines} lines (${s.malformedLines} malformed, ${s.blankLines} blank)`,
     `runs:       ${s.groups.length}${s.groups.length ? ' (' + s.groups.slice(0, 5).join(', ') + (s.groups.length > 5 ? ', …' : '') + ')' : ''}`,
     `time:       ${s.startTime ?? '?'} → ${s.endTime ?? '?'}${s.durationMs !== null ? ` (${(s.durationMs / 1000).toFixed(1)} s)` : ''}`,

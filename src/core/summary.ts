@@ -40,10 +40,16 @@ export interface TraceSummary {
 export interface SummaryOptions {
   /** The user's prices (`agentTrace.pricing`, `--pricing`), looked up before the bundled table. */
   prices?: Readonly<Record<string, ModelPrice>>;
+  /** A filter (`--filter`): only the events it keeps are counted, and totals come from those events. */
+  include?: (i: number) => boolean;
 }
 
-/** Computes the summary of a loaded trace in one pass over the event table. */
+/**
+ * Computes the summary of a loaded trace in one pass over the event table. With `options.include`, only the
+ * events it keeps are counted, and totals come from those events rather than the format's own totals.
+ */
 export function summarize(model: TraceModel, options: SummaryOptions = {}): TraceSummary {
+  const include = options.include;
   const t = model.events;
   let min = Infinity;
   let max = -Infinity;
@@ -52,7 +58,10 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   let warnings = 0;
   const groups = new Set<string>();
   const kinds: Record<string, number> = {};
+  let events = 0;
   for (let i = 0; i < t.size; i++) {
+    if (include && !include(i)) continue;
+    events++;
     const e = t.get(i);
     if (e.time !== null) {
       if (e.time < min) min = e.time;
@@ -64,7 +73,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
     if (e.group !== null) groups.add(e.group);
     kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
   }
-  const ft = model.formatTotals;
+  const ft = include ? {} : model.formatTotals;
   const extra: Record<string, number> = {};
   for (const [k, v] of Object.entries(ft)) if (v !== undefined && !['inputTokens', 'outputTokens', 'toolCalls', 'errors'].includes(k)) extra[k] = v;
   const hasTime = Number.isFinite(min);
@@ -78,7 +87,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
     confidence: model.detection.confidence,
     detectedBy: model.detection.reason,
     ...(model.detection.dialect ? { dialect: model.detection.dialect } : {}),
-    events: t.size,
+    events,
     lines: model.lineCount,
     blankLines: model.blankLines,
     malformedLines: model.malformed.length,
@@ -88,8 +97,8 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
     endTime: hasTime ? new Date(max).toISOString() : null,
     durationMs: hasTime ? max - min : null,
     totals: {
-      inputTokens: ft.inputTokens ?? eventSum(rollup, 'input'),
-      outputTokens: ft.outputTokens ?? eventSum(rollup, 'output'),
+      inputTokens: ft.inputTokens ?? eventSum(rollup, 'input', include),
+      outputTokens: ft.outputTokens ?? eventSum(rollup, 'output', include),
       toolCalls: ft.toolCalls ?? toolCalls,
       errors: ft.errors ?? errors,
       warnings,
@@ -102,9 +111,10 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
 }
 
 /** The counted records' sum of one side, null when none reports it (totals lines are not added in). */
-function eventSum(rollup: ReturnType<typeof rollUp>, side: 'input' | 'output'): number | null {
+function eventSum(rollup: ReturnType<typeof rollUp>, side: 'input' | 'output', include?: (i: number) => boolean): number | null {
   let sum: number | null = null;
   for (const r of rollup.counted) {
+    if (include && !include(r.index)) continue;
     const v = r.usage!.counts[side];
     if (v !== null && v !== undefined) sum = (sum ?? 0) + v;
   }

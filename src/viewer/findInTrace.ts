@@ -7,10 +7,19 @@ import type { TraceModel } from '../core/loadTrace';
 import { tracePathToOpen } from '../core/tracePath';
 import { scanLines } from '../core/lineIndexer';
 import { malformedNode } from './rowModel';
+import type { BlobStore } from '../core/blobs';
+import { compileTextQuery } from '../core/find/textSearch';
+import { findInBlobs, type BlobHit } from '../core/find/findInBlobs';
 
 /** Options for {@link findInTrace}. */
 export interface FindOptions {
   caseSensitive: boolean;
+  /** The query is a regular expression. */
+  regex?: boolean;
+  /** Also search the content blobs the events name (prompts, responses, tool output). */
+  blobs?: BlobStore | null;
+  /** Blob search progress: bytes read and the most it will read. */
+  onBlobProgress?: (found: number, bytesRead: number, bytesTotal: number) => void;
   /** Stop collecting after this many matches (the result says `truncated`). */
   maxMatches?: number;
   isCancelled?: () => boolean;
@@ -21,6 +30,8 @@ export interface FindOptions {
 /** Matching nodes in tree order. */
 export interface FindResult {
   nodes: number[];
+  /** Matches inside blobs, by event (the first blob that matched). */
+  blobHits: Map<number, BlobHit>;
   truncated: boolean;
   cancelled: boolean;
 }
@@ -35,13 +46,10 @@ export async function findInTrace(model: TraceModel, query: string, options: Fin
   const n = model.events.size;
   const hit = new Uint8Array(n);
   const badHit = new Uint8Array(model.malformed.length);
-  if (query.length === 0) return { nodes: [], truncated: false, cancelled: false };
-  const fold = (s: string) => (options.caseSensitive ? s : s.toLowerCase());
-  const needles = [...new Set([query, jsonEscaped(query), asciiEscaped(query)].map(fold))];
-  const test = (s: string): boolean => {
-    const t = fold(s);
-    return needles.some((q) => t.includes(q));
-  };
+  if (query.length === 0) return { nodes: [], blobHits: new Map(), truncated: false, cancelled: false };
+  // Plain text also matches its JSON-escaped forms (textSearch.ts); a bad regular expression throws here.
+  const q = compileTextQuery(query, { caseSensitive: options.caseSensitive, regex: options.regex ?? false });
+  const test = (s: string): boolean => q.find(s) !== null;
   const t = model.events;
   let found = 0;
   const markEvent = (i: number) => {
@@ -66,7 +74,19 @@ export async function findInTrace(model: TraceModel, query: string, options: Fin
     );
     cancelled = scan.cancelled;
   }
-  return collect(model, hit, badHit, options.maxMatches ?? DEFAULT_MAX, cancelled);
+  const blobHits = new Map<number, BlobHit>();
+  if (options.blobs && !cancelled) {
+    const r = await findInBlobs(model, options.blobs, q, {
+      isCancelled: options.isCancelled,
+      onProgress: (read, total) => options.onBlobProgress?.(found, read, total),
+    });
+    cancelled = r.cancelled;
+    for (const h of r.hits) {
+      if (!blobHits.has(h.event)) blobHits.set(h.event, h);
+      markEvent(h.event);
+    }
+  }
+  return { ...collect(model, hit, badHit, options.maxMatches ?? DEFAULT_MAX, cancelled), blobHits };
 }
 
 /** Maps a line to the events (and malformed line) on it; lines arrive in ascending order. */
@@ -99,7 +119,7 @@ function lineLookup(model: TraceModel): (line: number, ev: (i: number) => void, 
 }
 
 /** Walks the whole tree in pre-order (roots and malformed lines in line order) and keeps the hits. */
-function collect(model: TraceModel, hit: Uint8Array, badHit: Uint8Array, max: number, cancelled: boolean): FindResult {
+function collect(model: TraceModel, hit: Uint8Array, badHit: Uint8Array, max: number, cancelled: boolean): Omit<FindResult, 'blobHits'> {
   const nodes: number[] = [];
   const t = model.events;
   const tree = model.tree;

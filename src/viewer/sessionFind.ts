@@ -3,7 +3,9 @@
  * order, the current match, and stepping through them. vscode-free.
  */
 import type { TraceModel } from '../core/loadTrace';
-import type { HostMessage } from '../protocol';
+import type { BlobStore } from '../core/blobs';
+import type { BlobHit } from '../core/find/findInBlobs';
+import type { FindResultItem, HostMessage } from '../protocol';
 import { findInTrace } from './findInTrace';
 import { malformedIndex } from './rowModel';
 
@@ -17,7 +19,11 @@ export interface FindHost {
   onMatchesChanged(): void;
   /** Reveals and selects a node. */
   reveal(node: number): void;
+  /** The trace's blob store, so find also reads blob text; absent = events only. */
+  blobStore?: () => Promise<BlobStore | null>;
 }
+
+const MAX_RESULTS = 200;
 
 const PROGRESS_MS = 150;
 
@@ -25,6 +31,8 @@ const PROGRESS_MS = 150;
 export class SessionFind {
   private query = '';
   private caseSensitive = false;
+  private regex = false;
+  private blobHits = new Map<number, BlobHit>();
   private matches: number[] = [];
   private hits: Uint8Array = new Uint8Array(0);
   private badHits = new Set<number>();
@@ -41,10 +49,12 @@ export class SessionFind {
   }
 
   /** Starts a search (an empty query clears); steps to the first match when it completes, if asked. */
-  async start(query: string, caseSensitive: boolean, stepFirst = true): Promise<void> {
+  async start(query: string, caseSensitive: boolean, stepFirst = true, regex = this.regex): Promise<void> {
     const token = ++this.token;
     this.query = query;
     this.caseSensitive = caseSensitive;
+    this.regex = regex;
+    this.blobHits = new Map();
     this.current = -1;
     this.error = null;
     const model = this.host.model();
@@ -57,17 +67,23 @@ export class SessionFind {
     this.searching = true;
     this.resend();
     let last = Date.now();
+    const progress = (found: number, share?: number) => {
+      if (Date.now() - last < PROGRESS_MS) return;
+      last = Date.now();
+      this.host.post({ type: 'findResults', query, total: found, current: null, searching: true, truncated: false, error: null, ...(share !== undefined ? { progress: share } : {}) });
+    };
     try {
+      const blobs = this.host.blobStore ? await this.host.blobStore().catch(() => null) : null;
       const r = await findInTrace(model, query, {
         caseSensitive,
+        regex,
+        blobs,
         isCancelled: () => token !== this.token,
-        onProgress: (found) => {
-          if (Date.now() - last < PROGRESS_MS) return;
-          last = Date.now();
-          this.host.post({ type: 'findResults', query, total: found, current: null, searching: true, truncated: false, error: null });
-        },
+        onProgress: (found) => progress(found),
+        onBlobProgress: (found, read, total) => progress(found, total > 0 ? read / total : 1),
       });
       if (token !== this.token || r.cancelled) return;
+      this.blobHits = r.blobHits;
       this.setMatches(r.nodes, model, r.truncated);
     } catch (err) {
       if (token !== this.token) return;
@@ -81,7 +97,7 @@ export class SessionFind {
 
   /** Runs the current query again on a new model, keeping the view where it is. */
   rerun(): void {
-    if (this.query !== '') void this.start(this.query, this.caseSensitive, false);
+    if (this.query !== '') void this.start(this.query, this.caseSensitive, false, this.regex);
     else this.hits = new Uint8Array(0);
   }
 
@@ -101,6 +117,23 @@ export class SessionFind {
       searching: this.searching,
       truncated: this.truncated,
       error: this.error,
+      results: this.resultList(visible),
+    });
+  }
+
+  /** The first visible matches with their labels; blob matches carry the text around the match. */
+  private resultList(visible: number[]): FindResultItem[] {
+    const model = this.host.model();
+    if (!model) return [];
+    return visible.slice(0, MAX_RESULTS).map((node): FindResultItem => {
+      if (node < 0) {
+        const m = model.malformed[malformedIndex(node)];
+        return { node, line: m.line, label: m.message, where: 'event' };
+      }
+      const t = model.events;
+      const b = this.blobHits.get(node);
+      const base = { node, line: t.lineOf(node), label: t.labelOf(node) };
+      return b ? { ...base, where: 'blob', field: b.field, snippet: b.match.snippet, at: b.match.at, length: b.match.length } : { ...base, where: 'event' };
     });
   }
 

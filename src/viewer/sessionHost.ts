@@ -1,6 +1,7 @@
 /** What a viewer session needs from its surroundings (VS Code, or a test's stub), and the actions it passes on. */
 import type { DigestAlgorithm } from '../core/model';
 import type { CheckMode } from '../core/checks/types';
+import type { BlobStore } from '../core/blobs';
 import type { BlobContentMessage, HostMessage, ViewerLayout, WebviewMessage } from '../protocol';
 
 /** What a session needs from its surroundings (VS Code, or a test's stub). */
@@ -15,6 +16,8 @@ export interface SessionHost {
   openBlob(digest: string, algorithm: DigestAlgorithm): void;
   /** Pane sizes remembered for the workspace (VS Code's workspaceState); absent: only the webview state keeps them. */
   layout?: { get(): ViewerLayout | null; set(layout: ViewerLayout): void };
+  /** The trace's blob store, for find in blob text; absent where blobs are not available. */
+  blobStore?(): Promise<BlobStore | null>;
   /** Resolves a content blob (the blob resolver's job); absent until it exists. */
   resolveBlob?(digest: string, algorithm: DigestAlgorithm): Promise<Omit<BlobContentMessage, 'type' | 'requestId'>>;
 }

@@ -4,13 +4,14 @@
  */
 import { formatModule } from '../core/formats';
 import type { TraceModel } from '../core/loadTrace';
-import type { Severity } from '../core/model';
 import { summarize } from '../core/summary';
 import { viewerPricing } from './pricing';
-import type { HeaderInfo, RowFilter } from '../protocol';
+import type { HeaderInfo } from '../protocol';
 
-/** The kind shown for a line that is not valid JSON. */
-export const MALFORMED_KIND = 'unparseable line';
+import { MALFORMED_KIND } from '../core/filter/filterModel';
+
+/** The kind shown for a line that is not valid JSON (defined once, by the filter language). */
+export { MALFORMED_KIND };
 
 const headers = new WeakMap<TraceModel, HeaderInfo>();
 
@@ -97,26 +98,3 @@ export function kindsOf(model: TraceModel): string[] {
   return kinds;
 }
 
-/**
- * The filter as a predicate over events, and whether malformed lines pass. "Problems" and "errors" count
- * an event's own status and the findings on its line.
- */
-export function rowFilterPredicate(
-  model: TraceModel,
-  f: RowFilter,
-  badgeOfLine: (line: number) => Severity | undefined,
-): { events: (i: number) => boolean; malformedPass: boolean } {
-  const t = model.events;
-  const kinds = f.kinds.length > 0 ? new Set(f.kinds) : null;
-  const statusOk = (i: number): boolean => {
-    if (f.status === 'all') return true;
-    const s = t.statusOf(i);
-    const b = badgeOfLine(t.lineOf(i));
-    if (f.status === 'errors') return s === 'error' || b === 'error';
-    return s !== 'ok' || b === 'error' || b === 'warning';
-  };
-  return {
-    events: (i) => (kinds === null || kinds.has(t.kindOf(i))) && statusOk(i),
-    malformedPass: kinds === null || kinds.has(MALFORMED_KIND),
-  };
-}

@@ -12,6 +12,7 @@ const node = int.min(-(2 ** 31)).max(2 ** 31);
 const filter = z.object({
   kinds: z.array(z.string().max(500)).max(10_000),
   status: z.enum(['all', 'problems', 'errors']),
+  expr: z.string().max(10_000).optional(),
 });
 const algorithm = z.enum(['sha256', 'fnv1a64']);
 const digest = z.string().regex(/^[0-9a-f]{16,64}$/);
@@ -41,7 +42,7 @@ const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('select'), node }),
   z.object({ type: z.literal('revealNode'), node, select: z.boolean() }),
   z.object({ type: z.literal('revealLine'), line }),
-  z.object({ type: z.literal('find'), query: z.string().max(1000), caseSensitive: z.boolean() }),
+  z.object({ type: z.literal('find'), query: z.string().max(1000), caseSensitive: z.boolean(), regex: z.boolean().optional() }),
   z.object({ type: z.literal('findStep'), direction: z.union([z.literal(1), z.literal(-1)]) }),
   z.object({ type: z.literal('setFilter'), filter }),
   z.object({ type: z.literal('viewport'), topLine: line.nullable() }),

@@ -14,7 +14,8 @@ import { SessionDetail } from './sessionDetail';
 import { assertNever, forwardToHost, SessionHost, SessionOptions } from './sessionHost';
 import { FindingsState } from './findingsState';
 import { SessionFind } from './sessionFind';
-import { headerOf, kindsOf, rowFilterPredicate } from './sessionModelInfo';
+import { headerOf, kindsOf } from './sessionModelInfo';
+import { filterValuesOf, SessionFilter } from './sessionFilter';
 import { RowProjection } from './rowModel';
 import { SessionExpansion } from './sessionExpansion';
 
@@ -33,6 +34,10 @@ export class ViewerSession {
   private selectedLine: number | null = null;
   private topLine: number | null = null;
   private filter: RowFilter = NO_FILTER;
+  private readonly rowFilter = new SessionFilter(() => {
+    this.applyFilter();
+    this.sendRowsState();
+  });
   /** Compact view of linear chains; null = the format's default (FormatModule.linearChains). */
   private compact: boolean | null = null;
   private checksSkipped: string | null = null;
@@ -54,6 +59,8 @@ export class ViewerSession {
       passes: (node) => this.rows?.passes(node) ?? false,
       onMatchesChanged: () => this.touchRows(),
       reveal: (node) => this.revealNode(node, true),
+      // Asked at each search: the blob feature may be plugged in after the session exists.
+      blobStore: () => this.host.blobStore?.() ?? Promise.resolve(null),
     });
   }
 
@@ -110,7 +117,7 @@ export class ViewerSession {
     const summary = this.findings.setResult(mode, result);
     this.post({ type: 'checkResults', summary, findings: this.findings.resultOf(mode)!.findings });
     this.post({ type: 'loadFindings', findings: this.findings.loadFindings() });
-    if (this.filter.status !== 'all') this.applyFilter();
+    if (this.filter.status !== 'all' || this.filter.expr) this.applyFilter();
     this.touchRows();
     if (this.selected !== null) void this.detail.send(this.selected);
   }
@@ -179,7 +186,7 @@ export class ViewerSession {
       case 'revealLine':
         return this.revealLine(msg.line);
       case 'find':
-        return this.find.start(msg.query, msg.caseSensitive);
+        return this.find.start(msg.query, msg.caseSensitive, true, msg.regex ?? false);
       case 'findStep':
         return this.find.step(msg.direction, this.selected);
       case 'setFilter':
@@ -245,6 +252,7 @@ export class ViewerSession {
       modelVersion: this.modelVersion,
       header: headerOf(model),
       kinds: kindsOf(model),
+      filterValues: filterValuesOf(model),
       rowsVersion: rows.version,
       totalRows: rows.size,
       selectedNode: this.selected,
@@ -336,10 +344,8 @@ export class ViewerSession {
 
   private applyFilter(): void {
     if (!this.rows || !this.model) return;
-    const f = this.filter;
-    if (f.kinds.length === 0 && f.status === 'all') return this.rows.setFilter(null);
-    const { events, malformedPass } = rowFilterPredicate(this.model, f, (l) => this.findings.badgeOfLine(l));
-    this.rows.setFilter(events, malformedPass);
+    const p = this.rowFilter.predicate(this.model, this.filter, (l) => this.findings.badgeOfLine(l));
+    this.rows.setFilter(p?.events ?? null, p?.malformedPass);
   }
 
   private post(msg: HostMessage): void {

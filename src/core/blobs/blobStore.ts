@@ -85,6 +85,16 @@ export class BlobStore {
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split('\\').join('/') : path;
   }
 
+  /**
+   * The file a blob reference names, without rehashing it (find reads blob text; verification is the
+   * Content tab's and the checks' job): its real path inside a root and its size, or null.
+   */
+  async locate(ref: HashRef): Promise<{ realPath: string; size: number } | null> {
+    if (this.role(ref) === 'not-a-blob' || !checkHashRef(ref).ok) return null;
+    const found = await this.lookup(ref.digest);
+    return found.kind === 'found' ? { realPath: found.realPath, size: found.stats.size } : null;
+  }
+
   /** Finds the file a validated digest names, across roots and layouts. */
   private async lookup(digest: string): Promise<Lookup> {
     let refused: Lookup | null = null;

@@ -28,6 +28,10 @@ export function registerBlobFeatures(context: vscode.ExtensionContext, viewers: 
   const docs = new BlobDocumentProvider(blobs, modelOf);
   viewers.setFeatures({
     resolveBlob: (uri, digest, algorithm) => blobs.answer(uri.fsPath, modelOf(uri), digest, algorithm),
+    blobStore: (uri) => {
+      const model = modelOf(uri);
+      return model ? blobs.store(uri.fsPath, model.format) : Promise.resolve(null);
+    },
     openBlob: (uri, digest, algorithm) => openBlob(blobs, docs, viewers, uri, digest, algorithm),
   });
   context.subscriptions.push(

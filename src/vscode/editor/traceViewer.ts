@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { CheckMode } from '../../core/checks/types';
 import type { DigestAlgorithm } from '../../core/model';
+import type { BlobStore } from '../../core/blobs';
 import type { BlobContentMessage, ViewerLayout } from '../../protocol';
 import { COMMANDS } from '../commandIds';
 import { switchToText } from './switchView';
@@ -34,6 +35,8 @@ export interface ViewerFeatures {
   openBlob(traceUri: vscode.Uri, digest: string, algorithm: DigestAlgorithm): Promise<void>;
   /** The Content tab's blob previews. */
   resolveBlob: BlobResolver;
+  /** The trace's blob store (with the blob roots setting), for find in blob text. */
+  blobStore?: (traceUri: vscode.Uri) => Promise<BlobStore | null>;
 }
 
 /** See the file comment. */
@@ -124,6 +127,7 @@ export class TraceViewer implements vscode.Disposable {
         get: () => this.layoutStore!.get<ViewerLayout>(LAYOUT_KEY) ?? null,
         set: (layout) => void this.layoutStore!.update(LAYOUT_KEY, layout),
       },
+      blobStore: () => features().blobStore?.(uri) ?? Promise.resolve(null),
       resolveBlob: (digest, algorithm) => {
         const r = features().resolveBlob;
         // Only before activation has wired the blob feature (a panel restored very early).
