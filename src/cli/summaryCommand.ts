@@ -1,22 +1,24 @@
 import { summarize } from '../core/summary';
 import { parseArgs, UsageError } from './args';
 import { formatOption, loadForCli, write, writeHuman, writeJson } from './io';
+import { WORKERS_HELP, workersOption } from './workers';
 
-export const SUMMARY_HELP = `Usage: agent-trace summary FILE [--json] [--format NAME]
+export const SUMMARY_HELP = `Usage: agent-trace summary FILE [--json] [--format NAME] [--workers N]
 
 Prints the trace's format (and how sure the detection is), events, lines, malformed lines,
 runs or sessions, time span and totals (tokens, tool calls, errors).
 
   --json          machine-readable output
   --format NAME   read the file as NAME instead of detecting it
+${WORKERS_HELP}
 Exit codes: 0 success, 2 unreadable file or bad usage.`;
 
 /** `agent-trace summary`. */
 export async function summaryCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--json', '--help'], ['--format']);
+  const args = parseArgs(argv, ['--json', '--help'], ['--format', '--workers']);
   if (args.flags.has('--help')) return write(SUMMARY_HELP + '\n').then(() => 0);
   if (args.positional.length !== 1) throw new UsageError('summary takes exactly one FILE');
-  const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
+  const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')), workers: workersOption(args.options.get('--workers')) });
   const s = summarize(model);
   if (args.flags.has('--json')) {
     await writeJson(s, 2);

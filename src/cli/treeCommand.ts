@@ -1,8 +1,9 @@
 import { TraceModel } from '../core/loadTrace';
 import { parseArgs, UsageError } from './args';
 import { formatOption, loadForCli, write, writeHuman, writeJson } from './io';
+import { WORKERS_HELP, workersOption } from './workers';
 
-export const TREE_HELP = `Usage: agent-trace tree FILE [--json] [--format NAME]
+export const TREE_HELP = `Usage: agent-trace tree FILE [--json] [--format NAME] [--workers N]
 
 Prints the event tree. With --json:
   {"format": NAME, "nodes": [{"line": n, "id": string|null, "kind": string, "parentLine": n|null, "label": string,
@@ -11,6 +12,7 @@ one node per event, in file order; lines are 1-based; parentLine is the line of 
 node's position in "nodes" and parentIndex its parent's (exact even when several events share a line, as the spans
 of one OTLP export do); parentId is the parent id the event names in the file (e.g. traceId/parentSpanId), null
 when it names none or it is a structural parent.
+${WORKERS_HELP}
 Exit codes: 0 success, 2 unreadable file or bad usage.`;
 
 /** One node of `tree --json`. */
@@ -44,10 +46,10 @@ export function treeJson(model: TraceModel): { format: string; nodes: TreeNodeJs
 
 /** `agent-trace tree`. */
 export async function treeCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--json', '--help'], ['--format']);
+  const args = parseArgs(argv, ['--json', '--help'], ['--format', '--workers']);
   if (args.flags.has('--help')) return write(TREE_HELP + '\n').then(() => 0);
   if (args.positional.length !== 1) throw new UsageError('tree takes exactly one FILE');
-  const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
+  const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')), workers: workersOption(args.options.get('--workers')) });
   if (args.flags.has('--json')) {
     await writeJson(treeJson(model), 2, false);
     return 0;

@@ -3,7 +3,7 @@ import { detectFormat } from './detect';
 import { formatModule } from './formats';
 import { BuilderSource, EventBuilder, SourceRecord } from './format';
 import type { Detection, MalformedLine } from './traceModel';
-import { parseLine } from './json/jsonLine';
+import { parseLine, ParsedLine } from './json/jsonLine';
 import type { LineSpan } from './lineIndexer';
 import { EventDraft, Finding, FormatName } from './model';
 import { appendAll } from './arrays';
@@ -62,11 +62,15 @@ export class JsonlReading {
 
   /** Reads one line (the callback of `scanLines`). */
   onLine(span: LineSpan, bytes: Buffer | null): void {
+    this.takeLine(span, lineByteFindings(span, bytes), parseLine(span, bytes, this.maxLineBytes));
+  }
+
+  /** Takes one line whose bytes were checked and parsed already (here, or in a worker). */
+  takeLine(span: LineSpan, byteFindings: Finding[], parsed: ParsedLine): void {
     if (span.crlf) this.crlf = true;
     const tail = span.terminated ? null : { line: span.line, offset: span.offset, length: span.length, parsed: false, blank: false, diagnosticsBefore: this.diagnostics.length, malformedBefore: this.malformed.length };
     this.tail = tail;
-    appendAll(this.diagnostics, lineByteFindings(span, bytes));
-    const parsed = parseLine(span, bytes, this.maxLineBytes);
+    appendAll(this.diagnostics, byteFindings);
     if (parsed.kind === 'blank') {
       this.blankLines++;
       if (tail) tail.blank = true;
