@@ -1,13 +1,10 @@
-import { availableParallelism } from 'node:os';
 import { UsageError } from './args';
+import { defaultWorkers } from '../core/parallel/workerCount';
+
+export { defaultWorkers };
 
 /** The `--workers N` line of the commands' help. */
 export const WORKERS_HELP = '  --workers N     worker threads that parse lines (default: all cores but one; 0 reads on one thread)';
-
-/** Worker threads by default: every core but one (the one that runs the format's cross-line pass). */
-export function defaultWorkers(): number {
-  return Math.max(0, availableParallelism() - 1);
-}
 
 /** Validates a `--workers` value: a whole number from 0 to 256; absent gives {@link defaultWorkers}. */
 export function workersOption(value: string | undefined): number {

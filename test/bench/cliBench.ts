@@ -1,7 +1,7 @@
 // `npm run bench` section: the figures of issue 14's table for the CLI, each benchmark in its own process,
 // as ratios to floors measured in the same run (the machine is shared: ratios are what compare across runs).
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defaultWorkers } from '../../src/cli/workers';
@@ -40,6 +40,7 @@ const mib = (r: Run) => (r.peakMiB === null ? '?' : r.peakMiB.toFixed(0));
 const sec = (ms: number) => (ms / 1000).toFixed(2);
 
 async function workload(dir: string, events: number): Promise<{ lumen: string; murmur: string }> {
+  mkdirSync(dir, { recursive: true });
   // Lumen lines of the bench's writer average about 390 bytes.
   const lumen = join(dir, `cli-lumen-${events}-0f3e6c1a-7b2d-4e59-9a41-5c8d2e7f1b30.jsonl`);
   if (!existsSync(lumen)) await generateLumenTrace(lumen, { targetBytes: events * 390 });

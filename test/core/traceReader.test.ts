@@ -63,6 +63,18 @@ describe('openTraceReader: following a growing trace', () => {
     });
   }
 
+  it('follows a lumen trace first read on worker threads: appends continue the same builder', async () => {
+    const original = GROWING[0];
+    const all = readFileSync(original);
+    const path = copyPath(original);
+    const first = afterLine(all, 40) + 11;
+    tempFile(basename(path), all.subarray(0, first), dirname(path));
+    const reader = await openTraceReader(path, { workers: 2, parallelMinBytes: 0, parallelHeadChunk: 256 });
+    appendFileSync(path, all.subarray(first));
+    assert.equal((await reader.append()).kind, 'appended');
+    assert.deepStrictEqual(modelDigest(reader.model), modelDigest(await loadTrace(path)));
+  });
+
   it('reads a torn last line once when its writer completes it: the torn-tail finding goes, one event comes', async () => {
     const path = tempFile('events.jsonl', Array.from({ length: 25 }, (_, i) => `{"id":"e${i}","parent_id":${i ? `"e${i - 1}"` : 'null'}}\n`).join('') + '{"id":"e25","par');
     const reader = await openTraceReader(path);

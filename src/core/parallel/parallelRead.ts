@@ -37,8 +37,9 @@ export async function readInParallel(path: string, reading: JsonlReading, fields
   const queues: RangeBatch[][] = bounds.slice(1).map(() => []);
   let wake: (() => void) | null = null;
   let failure: Error | null = null;
+  const taken = queues.map(() => new Int32Array(new SharedArrayBuffer(4)));
   const workers = queues.map((_, range) => {
-    const job: RangeJob = { path, range, start: bounds[range], end: bounds[range + 1], fields, maxLineBytes: options.maxLineBytes };
+    const job: RangeJob = { path, range, start: bounds[range], end: bounds[range + 1], fields, maxLineBytes: options.maxLineBytes, taken: taken[range].buffer as SharedArrayBuffer };
     const w = startWorker(job);
     w.on('message', (m: RangeBatch | { error: string }) => {
       if ('error' in m) failure = new Error(`a reading worker failed: ${m.error}`);
@@ -62,6 +63,8 @@ export async function readInParallel(path: string, reading: JsonlReading, fields
         if (options.isCancelled?.()) return { bytesRead, lines: line - at.line, cancelled: true, bom };
         const batch = queues[range].shift()!;
         takeBatch(reading, plan, batch, line + rowBase);
+        Atomics.add(taken[range], 0, 1);
+        Atomics.notify(taken[range], 0);
         rowBase += batch.count;
         if (batch.count > 0) bytesRead = batch.offsets[batch.count - 1] + batch.lengths[batch.count - 1];
         if (batch.done) {

@@ -10,6 +10,8 @@ export interface RangeJob {
   end: number;
   fields: readonly string[];
   maxLineBytes: number;
+  /** A SharedArrayBuffer of one Int32: batches of this range the main thread has taken (the worker's credit). */
+  taken: SharedArrayBuffer;
 }
 
 /** What a line turned out to be. */

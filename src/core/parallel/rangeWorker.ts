@@ -11,11 +11,18 @@ import { FactWriter, planFields } from './lineFacts';
 import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
 
 const BATCH_LINES = 8192;
+/**
+ * Batches posted but not yet taken by the main thread before this worker waits: the main thread takes ranges in
+ * file order, so without a bound a fast worker (or one whose range comes later) would queue its whole range.
+ */
+const IN_FLIGHT = 6;
 
 async function run(job: RangeJob): Promise<void> {
   const plan = planFields(job.fields);
   let batch = newBatch(job.range);
   let facts = new FactWriter(plan, BATCH_LINES);
+  const taken = new Int32Array(job.taken);
+  let sent = 0;
   const flush = (): void => {
     const fb = facts.take();
     const out: RangeBatch = { ...batch, facts: fb };
@@ -23,6 +30,9 @@ async function run(job: RangeJob): Promise<void> {
     parentPort!.postMessage(out, buffers);
     batch = newBatch(job.range);
     facts = new FactWriter(plan, BATCH_LINES);
+    sent++;
+    // Blocking is fine in a worker; the timeout re-checks, so a terminate() is never stuck behind the wait.
+    for (let seen = Atomics.load(taken, 0); sent - seen > IN_FLIGHT; seen = Atomics.load(taken, 0)) Atomics.wait(taken, 0, seen, 200);
   };
   const scan = await scanLines(job.path, (span, bytes) => {
     const row = batch.count++;
