@@ -14,6 +14,8 @@ const common = { bundle: true, sourcemap: !production, minify: production, logLe
 const builds = [
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  // The line-reading worker of src/core/parallel, started by the CLI and the extension from beside their bundle.
+  { ...common, entryPoints: ['src/core/parallel/rangeWorker.ts'], outfile: 'dist/rangeWorker.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
   { ...common, entryPoints: ['webview/styles.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
 ];

@@ -4,13 +4,14 @@ import { formatModule } from '../core/formats';
 import { parseArgs, UsageError } from './args';
 import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError, writeHuman, writeJson } from './io';
 import { toSarif } from './sarif';
+import { WORKERS_HELP, workersOption } from './workers';
 import { escapeTerminal } from './terminalText';
 import { shownPath } from '../core/tracePath';
 import { expandTraceFiles, SKIP_REASON_TEXT, TraceFileExpansion } from '../core/traceFiles';
 
 const JSON_SHAPE = `{"format": NAME, "ok": bool, "checked": n, "findings": [{"rule", "severity", "line", "seq"?, "eventId"?, "message"}], "file": PATH}`;
 
-export const VERIFY_HELP = `Usage: agent-trace verify FILE|DIR… [--json] [--format NAME]
+export const VERIFY_HELP = `Usage: agent-trace verify FILE|DIR… [--json] [--format NAME] [--workers N]
 
 Verifies integrity: hash chains (lumen), sequence numbers, payload digests and ledger links (agentledger),
 parent links and blob digests (murmur), kernel journal digests (deepstrike), unique ids and parents.
@@ -18,25 +19,28 @@ With --json, one object per file: ${JSON_SHAPE}
 (a single FILE prints one object; several files or a directory print an array).
 A directory takes its .jsonl, .ndjson and OTLP files (also as .gz), and the other .json files that detect as a
 trace format with confidence; one line per reason says what it skipped (on stderr with --json).
+${WORKERS_HELP}
 Exit codes: 0 intact, 1 any error finding, 2 unreadable file or bad usage.`;
 
-export const CHECK_HELP = `Usage: agent-trace check FILE|DIR… [--json | --sarif] [--format NAME]
+export const CHECK_HELP = `Usage: agent-trace check FILE|DIR… [--json | --sarif] [--format NAME] [--workers N]
 
 Checks conformance to the runtime's rules (state machines, pairing, totals, schemas); see docs/rules.md.
 With --json, one object per file: ${JSON_SHAPE}
 With --sarif, a SARIF 2.1.0 log for CI systems.
 Directories are walked as for verify; what they skipped is said on stdout, or on stderr with --json/--sarif.
+${WORKERS_HELP}
 Exit codes: 0 no error finding, 1 any error finding, 2 unreadable file or bad usage.`;
 
 /** `agent-trace verify` and `agent-trace check`. */
 export function makeCheckCommand(mode: CheckMode, help: string, version: string) {
   return async (argv: string[]): Promise<number> => {
     const flags = mode === 'check' ? ['--json', '--sarif', '--help'] : ['--json', '--help'];
-    const args = parseArgs(argv, flags, ['--format']);
+    const args = parseArgs(argv, flags, ['--format', '--workers']);
     if (args.flags.has('--help')) return write(help + '\n').then(() => 0);
     if (args.positional.length === 0) throw new UsageError(`${mode} takes at least one FILE or directory`);
     if (args.flags.has('--json') && args.flags.has('--sarif')) throw new UsageError('--json and --sarif exclude each other');
     const format = formatOption(args.options.get('--format'));
+    const workers = workersOption(args.options.get('--workers'));
     const expansion = await expandArgs(args.positional);
     const files = expansion.files;
     const machine = args.flags.has('--json') || args.flags.has('--sarif');
@@ -48,7 +52,7 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
     const unreadable: { file: string; cause: string }[] = [];
     for (const file of files) {
       try {
-        const model = await loadForCli(file, { format });
+        const model = await loadForCli(file, { format, workers });
         results.push(await runChecks(model, mode));
       } catch (err) {
         if (!(err instanceof UnreadableError)) throw err;

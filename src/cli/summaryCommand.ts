@@ -4,8 +4,9 @@ import { usageLines } from './usageTable';
 import { pricingOption } from './pricingOption';
 import { filterModel, filterOption, FILTER_HELP } from './filterOption';
 import { formatOption, loadForCli, write, writeHuman, writeJson } from './io';
+import { WORKERS_HELP, workersOption } from './workers';
 
-export const SUMMARY_HELP = `Usage: agent-trace summary FILE [--json] [--format NAME] [--filter EXPR]
+export const SUMMARY_HELP = `Usage: agent-trace summary FILE [--json] [--format NAME] [--filter EXPR] [--pricing FILE] [--workers N]
 
 Prints the trace's format (and how sure the detection is), events, lines, malformed lines,
 runs or sessions, time span and totals (tokens, tool calls, errors), and usage: tokens and cost
@@ -17,15 +18,16 @@ by model, tool calls by tool (the JSON's "usage").
                   per million tokens, added to (and overriding) the bundled price table
 ${FILTER_HELP}
                   (counts and totals are then of the matching events; --json adds "filter": {"expression", "of"})
+${WORKERS_HELP}
 Exit codes: 0 success, 2 unreadable file or bad usage.`;
 
 /** `agent-trace summary`. */
 export async function summaryCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--json', '--help'], ['--format', '--pricing', '--filter']);
+  const args = parseArgs(argv, ['--json', '--help'], ['--format', '--pricing', '--filter', '--workers']);
   if (args.flags.has('--help')) return write(SUMMARY_HELP + '\n').then(() => 0);
   if (args.positional.length !== 1) throw new UsageError('summary takes exactly one FILE');
   const filter = filterOption(args.options.get('--filter'));
-  const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
+  const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')), workers: workersOption(args.options.get('--workers')) });
   const keep = filter === undefined ? undefined : (await filterModel(model, filter)).events;
   const s = summarize(model, { prices: await pricingOption(args.options.get('--pricing')), include: keep });
   if (filter !== undefined) Object.assign(s, { filter: { expression: args.options.get('--filter'), of: model.events.size } });

@@ -3,8 +3,9 @@ import { parseArgs, UsageError } from './args';
 import { filterModel, filterOption, FILTER_HELP } from './filterOption';
 import { filteredTreeJson, treeKeep } from './treeFilter';
 import { formatOption, loadForCli, write, writeHuman, writeJson } from './io';
+import { WORKERS_HELP, workersOption } from './workers';
 
-export const TREE_HELP = `Usage: agent-trace tree FILE [--json] [--format NAME] [--filter EXPR]
+export const TREE_HELP = `Usage: agent-trace tree FILE [--json] [--format NAME] [--filter EXPR] [--workers N]
 
 Prints the event tree. With --json:
   {"format": NAME, "nodes": [{"line": n, "id": string|null, "kind": string, "parentLine": n|null, "label": string,
@@ -17,6 +18,7 @@ ${FILTER_HELP}
                   (the tree keeps the matching events and their ancestors; with --json each node gets
                   "matched": true|false, index and parentIndex count the kept nodes, and "filter":
                   {"expression", "matched", "of"} is added)
+${WORKERS_HELP}
 Exit codes: 0 success, 2 unreadable file or bad usage.`;
 
 /** One node of `tree --json`. */
@@ -56,11 +58,11 @@ function countMatched(n: number, pass: (i: number) => boolean): number {
 
 /** `agent-trace tree`. */
 export async function treeCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--json', '--help'], ['--format', '--filter']);
+  const args = parseArgs(argv, ['--json', '--help'], ['--format', '--filter', '--workers']);
   if (args.flags.has('--help')) return write(TREE_HELP + '\n').then(() => 0);
   if (args.positional.length !== 1) throw new UsageError('tree takes exactly one FILE');
   const filter = filterOption(args.options.get('--filter'));
-  const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
+  const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')), workers: workersOption(args.options.get('--workers')) });
   const matched = filter === undefined ? undefined : await filterModel(model, filter);
   const keep = matched && treeKeep(model, matched.events);
   if (args.flags.has('--json')) {

@@ -80,6 +80,14 @@ export class EventTable {
     return this.n;
   }
 
+  /**
+   * A view of the first `n` events that shares this table's columns: `size` stays `n` while the table grows
+   * (an early partial model is shown while the read goes on). Writes through the view reach this table.
+   */
+  prefix(n: number): EventTable {
+    return Object.create(this, { size: { value: Math.min(n, this.n) } }) as EventTable;
+  }
+
   /** Appends an event and returns its index. */
   add(draft: EventDraft, place: EventPlace): number {
     const i = this.n++;

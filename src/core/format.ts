@@ -89,6 +89,13 @@ export interface FormatModule {
   sniff(sample: SniffSample): SniffResult;
   /** A builder for one file: gets its records in file order and emits events. */
   createBuilder(source: BuilderSource): EventBuilder;
+  /**
+   * Every JSON path (dotted, a parent before its children) the builder reads of a line that is a JSON object.
+   * When given, worker threads parse the lines and send only these values, and the builder gets objects holding
+   * just them: so the list must be complete (a test compares the models read both ways on every corpus file).
+   * Absent: the format's lines are read on one thread.
+   */
+  readonly lineFields?: readonly string[];
   /** The format's rule catalog, verifier and checker; absent for formats that only get the generic rules. */
   readonly rules?: RuleModule;
   /** What verification proves for this format, and what it cannot (shown next to every verification result). */

@@ -5,17 +5,18 @@ import { Compression, contentName, contentSizeHint, probeFile, readHead, readTex
 import { EventTable } from './eventTable';
 import { detectFormat } from './detect';
 import { formatModule } from './formats';
-import { BuilderSource, FormatTotals, SourceRecord } from './format';
+import { BuilderSource, SourceRecord } from './format';
 import type { Detection, MalformedLine, TraceModel } from './traceModel';
-import { parseLine } from './json/jsonLine';
-import { scanLines } from './lineIndexer';
+import { scanJsonl } from './parallel/scanJsonl';
 import { EventDraft, Finding, FormatName } from './model';
-import { buildTree, EventTree } from './tree';
+import { buildTree } from './tree';
 import { appendAll } from './arrays';
 import { resolveParentsElsewhere } from './crossFileParents';
 import { ConcatenatedJson, splitConcatenatedJson } from './json/concatenatedJson';
-import { boundedTime, lineByteFindings } from './lineFindings';
+import { boundedTime } from './lineFindings';
 import { PARSE_CATALOG } from './checks/genericCatalog';
+import { JsonlReading, SNIFF_VALUES } from './jsonlReading';
+import { finishModel, JsonlFileInfo, jsonlModel, partialModel } from './jsonlModel';
 
 export type { MalformedLine, TraceModel };
 
@@ -34,9 +35,26 @@ export interface LoadOptions {
    * full read goes on. The model then has `partial: true`.
    */
   stopAfterBytes?: number;
+  /**
+   * Early pages: called once, after about `earlyBytes` (default 4 MiB) of the same pass, with a usable partial
+   * model (`partial: true`, a tree of the events read so far), so a viewer shows rows while the read goes on
+   * instead of reading the head twice. Its `events` is a view of the events read so far (its `size` stays put
+   * while the read goes on). Not called for a file smaller than `earlyBytes`, nor for a multi-line JSON document.
+   */
+  onEarlyModel?: (model: TraceModel) => void;
+  earlyBytes?: number;
+  /**
+   * Worker threads that parse a plain JSONL file's lines in newline-aligned ranges while this thread runs the
+   * format's cross-line pass; 0 (the default) reads on this thread. The model is the same either way. Formats
+   * without `lineFields`, `.gz` files and files under `parallelMinBytes` (default 4 MiB) read on this thread.
+   */
+  workers?: number;
+  parallelMinBytes?: number;
+  /** Chunk size of the head read before the workers start (default 16 KiB; tests make it small). */
+  parallelHeadChunk?: number;
 }
 
-const SNIFF_VALUES = 20;
+const EARLY_BYTES = 4 * 1024 * 1024;
 
 /**
  * Reads a trace file in byte chunks, detects its format from content, turns each line into events with
@@ -44,6 +62,20 @@ const SNIFF_VALUES = 20;
  * unreadable file throws.
  */
 export async function loadTrace(file: TracePath, options: LoadOptions = {}): Promise<TraceModel> {
+  return (await loadTraceKeepingReading(file, options)).model;
+}
+
+/** What a JSONL read leaves behind for a reader kept open: the reading state and what the scan saw. */
+export interface KeptReading {
+  reading: JsonlReading;
+  info: JsonlFileInfo;
+}
+
+/**
+ * {@link loadTrace}, also handing back the reading state of a JSONL file (null for a multi-line document), so
+ * `openTraceReader` can go on reading what is appended.
+ */
+export async function loadTraceKeepingReading(file: TracePath, options: LoadOptions = {}): Promise<{ model: TraceModel; kept: KeptReading | null }> {
   const path = shownPath(file);
   const source = typeof file === 'string' ? undefined : file;
   const info = await stat(file);
@@ -75,76 +107,44 @@ export async function loadTrace(file: TracePath, options: LoadOptions = {}): Pro
     }
     const tree = buildTree(table, diagnostics);
     await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
-    return finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression });
+    return { kept: null, model: finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression }) };
   }
 
-  let detection: Detection | null = options.format ? forced(options.format) : null;
-  let builder = detection ? formatModule(detection.format).createBuilder(builderSource(sampleBase, table)) : null;
-  const emit = makeEmit(table, diagnostics);
-  const head: SourceRecord[] = [];
-  let blankLines = 0;
-  let crlf = false;
-
-  const startBuilding = (): void => {
-    detection = detectFormat({ ...sampleBase, values: head.map((r) => r.value), document: false });
-    builder = formatModule(detection.format).createBuilder(builderSource(sampleBase, table));
-    for (const rec of head) builder.add(rec, (d, r) => emit(d, r ?? rec));
-    head.length = 0;
-  };
-
+  const reading = new JsonlReading(sampleBase, maxLineBytes, options.format, FORCED_REASON);
   let bytesSeen = 0;
   const contentSize = await contentSizeHint(file, compression, info.size);
   const stopAfter = options.stopAfterBytes ?? Infinity;
-  const scan = await scanLines(
-    file,
-    (span, bytes) => {
-      if (span.crlf) crlf = true;
-      appendAll(diagnostics, lineByteFindings(span, bytes));
-      const parsed = parseLine(span, bytes, maxLineBytes);
-      if (parsed.kind === 'blank') {
-        blankLines++;
-        return;
-      }
-      if (parsed.kind === 'malformed') {
-        diagnostics.push(parsed.finding);
-        malformed.push({ line: span.line, offset: span.offset, length: span.length, message: parsed.finding.message });
-        return;
-      }
-      const rec: SourceRecord = { value: parsed.value, line: span.line, offset: span.offset, length: span.length };
-      if (builder) builder.add(rec, (d, r) => emit(d, r ?? rec));
-      else {
-        head.push(rec);
-        if (head.length >= SNIFF_VALUES) startBuilding();
-      }
+  const early = earlyPages(reading, options, { path, source, fileSize: info.size, compression });
+  const parallel = { workers: compression ? 0 : options.workers ?? 0, minBytes: options.parallelMinBytes, size: info.size, headChunkBytes: options.parallelHeadChunk };
+  const scan = await scanJsonl(file, reading, {
+    maxLineBytes,
+    chunkSize: options.chunkSize,
+    isCancelled: () => bytesSeen >= stopAfter || (options.isCancelled?.() ?? false),
+    onProgress: (n) => {
+      bytesSeen = n;
+      options.onProgress?.(n, Math.max(n, contentSize));
+      early?.(n);
     },
-    {
-      maxLineBytes,
-      chunkSize: options.chunkSize,
-      isCancelled: () => bytesSeen >= stopAfter || (options.isCancelled?.() ?? false),
-      onProgress: (n) => {
-        bytesSeen = n;
-        options.onProgress?.(n, Math.max(n, contentSize));
-      },
-    },
-  );
-  if (!builder) startBuilding();
-  appendAll(diagnostics, builder!.finish?.((d, r) => emit(d, r ?? { value: null, line: scan.lines, offset: 0, length: 0 })) ?? []);
-  if (scan.endedEarly) diagnostics.push(endedEarlyFinding(scan.endedEarly, scan.lines));
-  if (scan.bom) diagnostics.push({ rule: 'parse/bom', severity: PARSE_CATALOG.severityOf('parse/bom'), line: 1, message: 'The file starts with a UTF-8 byte-order mark; it was skipped.' });
-  const tree = buildTree(table, diagnostics);
-  await resolveParentsElsewhere(formatModule(detection!.format), path, table, tree, diagnostics);
-  return finishModel({
-    path, source, detection: detection!, table, tree, diagnostics, malformed, lineCount: scan.lines, blankLines,
-    fileSize: info.size, bytesIndexed: scan.bytesRead, bom: scan.bom, crlf, document: false,
+  }, parallel);
+  const fileInfo: JsonlFileInfo = {
+    path, source, fileSize: info.size, compression, scan,
     cancelled: scan.cancelled && bytesSeen < stopAfter, partial: scan.cancelled && bytesSeen >= stopAfter,
-    formatTotals: builder!.totals?.() ?? {}, compression,
-  });
+  };
+  return { model: await jsonlModel(reading, fileInfo), kept: { reading, info: fileInfo } };
 }
 
-/** A truncated .gz: the lines after the last one read are missing, and that one may be cut. */
-function endedEarlyFinding(why: string, lines: number): Finding {
-  const message = lines > 0 ? `The ${why.replace(/^the /, '')}: the file ends after line ${lines}, which may be cut; whatever followed is missing.` : `The ${why.replace(/^the /, '')}: nothing could be read.`;
-  return { rule: 'parse/gzip-truncated', severity: PARSE_CATALOG.severityOf('parse/gzip-truncated'), line: Math.max(1, lines), message };
+/** The early-pages hook of {@link LoadOptions.onEarlyModel}: fires once, after the first `earlyBytes`. */
+function earlyPages(reading: JsonlReading, options: LoadOptions, file: Omit<JsonlFileInfo, 'scan' | 'cancelled' | 'partial'>): ((bytes: number) => void) | null {
+  const hook = options.onEarlyModel;
+  if (!hook) return null;
+  const after = options.earlyBytes ?? EARLY_BYTES;
+  let fired = false;
+  return (bytes) => {
+    // Before the builder starts (fewer than 20 records so far), no partial model can be shown yet.
+    if (fired || bytes < after || !reading.builder) return;
+    fired = true;
+    hook(partialModel(reading, { ...file, bytesRead: bytes }));
+  };
 }
 
 function builderSource(base: { fileName: string; path: string }, table: EventTable): BuilderSource {
@@ -167,25 +167,6 @@ function makeEmit(table: EventTable, diagnostics: Finding[]) {
     const timeFinding = boundedTime(draft, rec.line);
     if (timeFinding) diagnostics.push(timeFinding);
     return table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length });
-  };
-}
-
-interface FinishInput {
-  path: string; source?: Buffer; detection: Detection; table: EventTable; tree: EventTree; diagnostics: Finding[]; malformed: MalformedLine[];
-  lineCount: number; blankLines: number; fileSize: number; bytesIndexed: number; bom: boolean; crlf: boolean; document: boolean; cancelled: boolean; partial: boolean;
-  formatTotals: FormatTotals; compression: Compression;
-}
-
-function finishModel(x: FinishInput): TraceModel {
-  if (formatModule(x.detection.format).strictText) {
-    for (const d of x.diagnostics) if (d.rule === 'parse/invalid-utf8' || d.rule === 'parse/lone-cr') d.severity = PARSE_CATALOG.overrideOf(d.rule);
-  }
-  x.diagnostics.sort((a, b) => a.line - b.line);
-  return {
-    path: x.path, ...(x.source ? { source: x.source } : {}), format: x.detection.format, detection: x.detection, events: x.table, tree: x.tree, diagnostics: x.diagnostics,
-    malformed: x.malformed, lineCount: x.lineCount, blankLines: x.blankLines, fileSize: x.fileSize, bytesIndexed: x.bytesIndexed,
-    bom: x.bom, crlf: x.crlf, document: x.document, cancelled: x.cancelled, partial: x.partial, formatTotals: x.formatTotals,
-    compression: x.compression,
   };
 }
 

@@ -1,0 +1,89 @@
+import type { Compression } from './byteSource';
+import type { EventTable } from './eventTable';
+import { formatModule } from './formats';
+import type { FormatTotals } from './format';
+import type { JsonlReading } from './jsonlReading';
+import type { ScanResult } from './lineIndexer';
+import type { Finding } from './model';
+import type { Detection, MalformedLine, TraceModel } from './traceModel';
+import { buildTree, EventTree } from './tree';
+import { appendAll } from './arrays';
+import { resolveParentsElsewhere } from './crossFileParents';
+import { PARSE_CATALOG } from './checks/genericCatalog';
+
+/** What the loader knows of a JSONL file besides its lines. */
+export interface JsonlFileInfo {
+  path: string;
+  source?: Buffer;
+  fileSize: number;
+  compression: Compression;
+  scan: ScanResult;
+  cancelled: boolean;
+  partial: boolean;
+}
+
+/**
+ * Turns what a {@link JsonlReading} has read into a model: the builder's closing findings, the tree over all
+ * events, parents found in sibling files. The reading's own arrays are copied, so a reader kept open can go on
+ * reading into them without changing a model it handed out (the event table is shared and only grows).
+ */
+export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo): Promise<TraceModel> {
+  const builder = reading.startBuilding();
+  const diagnostics = reading.diagnostics.slice();
+  appendAll(diagnostics, builder.finish?.((d, r) => reading.emit(d, r ?? { value: null, line: info.scan.lines, offset: 0, length: 0 })) ?? []);
+  if (info.scan.endedEarly) diagnostics.push(endedEarlyFinding(info.scan.endedEarly, info.scan.lines));
+  if (info.scan.bom) diagnostics.push({ rule: 'parse/bom', severity: PARSE_CATALOG.severityOf('parse/bom'), line: 1, message: 'The file starts with a UTF-8 byte-order mark; it was skipped.' });
+  const detection = reading.detection!;
+  const tree = buildTree(reading.table, diagnostics);
+  await resolveParentsElsewhere(formatModule(detection.format), info.path, reading.table, tree, diagnostics);
+  return finishModel({
+    path: info.path, source: info.source, detection, table: reading.table, tree, diagnostics, malformed: reading.malformed.slice(),
+    lineCount: info.scan.lines, blankLines: reading.blankLines, fileSize: info.fileSize, bytesIndexed: info.scan.bytesRead, bom: info.scan.bom,
+    crlf: reading.crlf, document: false, cancelled: info.cancelled, partial: info.partial, formatTotals: builder.totals?.() ?? {}, compression: info.compression,
+  });
+}
+
+/**
+ * A partial model of the events read so far, for the early-pages hook: built while the read goes on (the
+ * builder is not finished, sibling files are not asked). Its tree covers the first `events.size` events at the
+ * time of the call; the table keeps growing afterwards.
+ */
+export function partialModel(reading: JsonlReading, info: Omit<JsonlFileInfo, 'scan' | 'cancelled' | 'partial'> & { bytesRead: number }): TraceModel {
+  const diagnostics = reading.diagnostics.slice();
+  const view = reading.table.prefix(reading.table.size);
+  const tree = buildTree(view, diagnostics);
+  const lastLine = reading.malformed.length > 0 ? reading.malformed[reading.malformed.length - 1].line : 0;
+  const lines = Math.max(lastLine, view.size > 0 ? view.lineOf(view.size - 1) : 0);
+  return finishModel({
+    path: info.path, source: info.source, detection: reading.detection!, table: view, tree, diagnostics, malformed: reading.malformed.slice(),
+    lineCount: lines, blankLines: reading.blankLines, fileSize: info.fileSize, bytesIndexed: info.bytesRead, bom: false, crlf: reading.crlf,
+    document: false, cancelled: false, partial: true, formatTotals: reading.builder?.totals?.() ?? {}, compression: info.compression,
+  });
+}
+
+/** A truncated .gz: the lines after the last one read are missing, and that one may be cut. */
+function endedEarlyFinding(why: string, lines: number): Finding {
+  const message = lines > 0 ? `The ${why.replace(/^the /, '')}: the file ends after line ${lines}, which may be cut; whatever followed is missing.` : `The ${why.replace(/^the /, '')}: nothing could be read.`;
+  return { rule: 'parse/gzip-truncated', severity: PARSE_CATALOG.severityOf('parse/gzip-truncated'), line: Math.max(1, lines), message };
+}
+
+/** The fields of a finished model, before the format's text strictness and the line order are applied. */
+export interface FinishInput {
+  path: string; source?: Buffer; detection: Detection; table: EventTable; tree: EventTree; diagnostics: Finding[]; malformed: MalformedLine[];
+  lineCount: number; blankLines: number; fileSize: number; bytesIndexed: number; bom: boolean; crlf: boolean; document: boolean; cancelled: boolean; partial: boolean;
+  formatTotals: FormatTotals; compression: Compression;
+}
+
+/** Applies the format's strict-text severities, sorts findings by line and assembles the model. */
+export function finishModel(x: FinishInput): TraceModel {
+  if (formatModule(x.detection.format).strictText) {
+    for (const d of x.diagnostics) if (d.rule === 'parse/invalid-utf8' || d.rule === 'parse/lone-cr') d.severity = PARSE_CATALOG.overrideOf(d.rule);
+  }
+  x.diagnostics.sort((a, b) => a.line - b.line);
+  return {
+    path: x.path, ...(x.source ? { source: x.source } : {}), format: x.detection.format, detection: x.detection, events: x.table, tree: x.tree, diagnostics: x.diagnostics,
+    malformed: x.malformed, lineCount: x.lineCount, blankLines: x.blankLines, fileSize: x.fileSize, bytesIndexed: x.bytesIndexed,
+    bom: x.bom, crlf: x.crlf, document: x.document, cancelled: x.cancelled, partial: x.partial, formatTotals: x.formatTotals,
+    compression: x.compression,
+  };
+}

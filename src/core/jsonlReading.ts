@@ -1,0 +1,133 @@
+import { EventTable } from './eventTable';
+import { detectFormat } from './detect';
+import { formatModule } from './formats';
+import { BuilderSource, EventBuilder, SourceRecord } from './format';
+import type { Detection, MalformedLine } from './traceModel';
+import { parseLine, ParsedLine } from './json/jsonLine';
+import type { LineSpan } from './lineIndexer';
+import { EventDraft, Finding, FormatName } from './model';
+import { appendAll } from './arrays';
+import { boundedTime, lineByteFindings } from './lineFindings';
+
+/** Values the detector sees before the builder starts. */
+export const SNIFF_VALUES = 20;
+
+/** The file's name and path as detection and builders see them (a `.gz` without its suffix). */
+export interface SampleBase {
+  fileName: string;
+  path: string;
+}
+
+/**
+ * The last line of what was read when it had no line break: a writer may still be writing it. An append
+ * reads it again from `offset` (a malformed one is taken back first), so a torn line completed later is read
+ * once, as a whole.
+ */
+export interface OpenTail {
+  line: number;
+  offset: number;
+  length: number;
+  /** The line parsed as JSON and became a record: a later read must find it unchanged. */
+  parsed: boolean;
+  /** The line held only spaces (counted as blank). */
+  blank: boolean;
+  /** Lengths of `diagnostics` and `malformed` before the line was read (to take a malformed tail back). */
+  diagnosticsBefore: number;
+  malformedBefore: number;
+}
+
+/**
+ * The state of reading one JSONL file line by line, in file order: detection on the first values, then the
+ * format's builder over every record, into one {@link EventTable}. Kept apart from the loader so a reader can
+ * stay open and feed it the lines appended later.
+ */
+export class JsonlReading {
+  readonly table = new EventTable();
+  /** Findings of reading (bytes, JSON, adapter), in the order they were seen. */
+  readonly diagnostics: Finding[] = [];
+  readonly malformed: MalformedLine[] = [];
+  detection: Detection | null;
+  builder: EventBuilder | null;
+  blankLines = 0;
+  crlf = false;
+  tail: OpenTail | null = null;
+  /** The format was detected on fewer than {@link SNIFF_VALUES} values (a short file): more lines might say otherwise. */
+  detectedOnFew = false;
+  private readonly head: SourceRecord[] = [];
+
+  constructor(private readonly sampleBase: SampleBase, private readonly maxLineBytes: number, format?: FormatName, forcedReason = '') {
+    this.detection = format ? { format, confidence: 1, reason: forcedReason, candidates: [] } : null;
+    this.builder = format ? formatModule(format).createBuilder(this.builderSource()) : null;
+  }
+
+  /** Reads one line (the callback of `scanLines`). */
+  onLine(span: LineSpan, bytes: Buffer | null): void {
+    this.takeLine(span, lineByteFindings(span, bytes), parseLine(span, bytes, this.maxLineBytes));
+  }
+
+  /** Takes one line whose bytes were checked and parsed already (here, or in a worker). */
+  takeLine(span: LineSpan, byteFindings: Finding[], parsed: ParsedLine): void {
+    if (span.crlf) this.crlf = true;
+    const tail = span.terminated ? null : { line: span.line, offset: span.offset, length: span.length, parsed: false, blank: false, diagnosticsBefore: this.diagnostics.length, malformedBefore: this.malformed.length };
+    this.tail = tail;
+    appendAll(this.diagnostics, byteFindings);
+    if (parsed.kind === 'blank') {
+      this.blankLines++;
+      if (tail) tail.blank = true;
+      return;
+    }
+    if (parsed.kind === 'malformed') {
+      this.diagnostics.push(parsed.finding);
+      this.malformed.push({ line: span.line, offset: span.offset, length: span.length, message: parsed.finding.message });
+      return;
+    }
+    if (tail) tail.parsed = true;
+    this.addRecord({ value: parsed.value, line: span.line, offset: span.offset, length: span.length });
+  }
+
+  /** Hands one record to the builder, or keeps it for detection while fewer than {@link SNIFF_VALUES} were seen. */
+  addRecord(rec: SourceRecord): void {
+    if (this.builder) this.builder.add(rec, (d, r) => this.emit(d, r ?? rec));
+    else {
+      this.head.push(rec);
+      if (this.head.length >= SNIFF_VALUES) this.startBuilding();
+    }
+  }
+
+  /** Detects the format from the values kept so far (if not done yet) and hands them to its builder. */
+  startBuilding(): EventBuilder {
+    if (this.builder) return this.builder;
+    this.detectedOnFew = this.head.length < SNIFF_VALUES;
+    this.detection = detectFormat({ ...this.sampleBase, values: this.head.map((r) => r.value), document: false });
+    const builder = formatModule(this.detection.format).createBuilder(this.builderSource());
+    this.builder = builder;
+    for (const rec of this.head) builder.add(rec, (d, r) => this.emit(d, r ?? rec));
+    this.head.length = 0;
+    return builder;
+  }
+
+  /** Takes back an open tail that did not parse (its findings, its malformed row or blank count), so it can be read again whole. */
+  reopenTail(): void {
+    const t = this.tail;
+    if (!t || t.parsed) return;
+    this.diagnostics.length = t.diagnosticsBefore;
+    this.malformed.length = t.malformedBefore;
+    if (t.blank) this.blankLines--;
+  }
+
+  /** Places an emitted event, keeping its time only when a Date can hold it. */
+  emit(draft: EventDraft, rec: SourceRecord): number {
+    const timeFinding = boundedTime(draft, rec.line);
+    if (timeFinding) this.diagnostics.push(timeFinding);
+    return this.table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length });
+  }
+
+  private builderSource(): BuilderSource {
+    const table = this.table;
+    return {
+      ...this.sampleBase,
+      setDuration: (i, ms) => table.setDuration(i, ms),
+      setStatus: (i, status) => table.setStatus(i, status),
+    };
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * The facts a worker hands back for a batch of lines, as columns: for each line, the values at the few JSON paths
+ * its format's builder reads (`FormatModule.lineFields`), not the parsed line. Numbers travel in one Float64Array,
+ * strings as indices into one small string table (interned per batch: kinds, cells and tools repeat), so a batch
+ * crosses threads as a few transferable buffers instead of thousands of cloned objects. The main thread turns each
+ * line back into an object holding exactly those paths, which the format's unchanged builder reads as it would the
+ * whole line: same events, same findings.
+ */
+
+/** How one field of one line was written. */
+export const enum Tag {
+  Absent = 0,
+  Null = 1,
+  Number = 2,
+  String = 3,
+  True = 4,
+  False = 5,
+  /** Another value (an array, or an object where no nested path is read): JSON text in the string table. */
+  Json = 6,
+  /** An object whose nested paths (`details.ip`) follow in their own fields. */
+  Object = 7,
+}
+
+/** A compiled field list: each path split once, parents before their children. */
+export interface FieldPlan {
+  paths: readonly (readonly string[])[];
+  /** Index of each path's parent path, -1 for top-level keys. */
+  parent: Int32Array;
+  /** Paths that have nested paths below them. */
+  container: Uint8Array;
+}
+
+/** Compiles `lineFields` (dotted paths; a parent path must be listed before its children). */
+export function planFields(fields: readonly string[]): FieldPlan {
+  const paths = fields.map((f) => f.split('.'));
+  const parent = new Int32Array(paths.length).fill(-1);
+  const container = new Uint8Array(paths.length);
+  paths.forEach((p, i) => {
+    if (p.length < 2) return;
+    const up = fields.indexOf(p.slice(0, -1).join('.'));
+    if (up < 0 || up >= i) throw new Error(`lineFields: ${fields[i]} needs its parent listed before it`);
+    parent[i] = up;
+    container[up] = 1;
+  });
+  return { paths, parent, container };
+}
+
+/** Facts of consecutive lines: `count` lines × `fields` columns. */
+export interface FactBatch {
+  count: number;
+  tags: Uint8Array;
+  numbers: Float64Array;
+  strings: Int32Array;
+  table: string[];
+}
+
+/** Accumulates the facts of a batch of lines. */
+export class FactWriter {
+  private tags: Uint8Array;
+  private numbers: Float64Array;
+  private strings: Int32Array;
+  private readonly table: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private n = 0;
+
+  constructor(private readonly plan: FieldPlan, capacity = 4096) {
+    const f = plan.paths.length;
+    this.tags = new Uint8Array(capacity * f);
+    this.numbers = new Float64Array(capacity * f);
+    this.strings = new Int32Array(capacity * f);
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  /** Writes the facts of one parsed line and returns its row in the batch. */
+  add(value: unknown): number {
+    const f = this.plan.paths.length;
+    if ((this.n + 1) * f > this.tags.length) this.grow();
+    const row = this.n++;
+    const base = row * f;
+    const { paths, parent, container } = this.plan;
+    for (let k = 0; k < f; k++) {
+      const up = parent[k];
+      let holder: unknown;
+      if (up < 0) holder = value;
+      else if (this.tags[base + up] === Tag.Object) holder = valueAt(value, paths[up]);
+      else continue; // parent absent or not an object: nothing below it
+      if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) continue;
+      const key = paths[k][paths[k].length - 1];
+      if (!Object.prototype.hasOwnProperty.call(holder, key)) continue;
+      this.put(base + k, (holder as Record<string, unknown>)[key], container[k] === 1);
+    }
+    return row;
+  }
+
+  /** Hands over the batch (the writer starts empty again). */
+  take(): FactBatch {
+    const f = this.plan.paths.length;
+    const out: FactBatch = {
+      count: this.n, tags: this.tags.slice(0, this.n * f), numbers: this.numbers.slice(0, this.n * f),
+      strings: this.strings.slice(0, this.n * f), table: this.table.splice(0),
+    };
+    this.ids.clear();
+    this.n = 0;
+    return out;
+  }
+
+  private put(at: number, v: unknown, container: boolean): void {
+    if (v === null) this.tags[at] = Tag.Null;
+    else if (typeof v === 'number') {
+      this.tags[at] = Tag.Number;
+      this.numbers[at] = v;
+    } else if (typeof v === 'string') {
+      this.tags[at] = Tag.String;
+      this.strings[at] = this.intern(v);
+    } else if (typeof v === 'boolean') this.tags[at] = v ? Tag.True : Tag.False;
+    else if (container && typeof v === 'object' && !Array.isArray(v)) this.tags[at] = Tag.Object;
+    else {
+      this.tags[at] = Tag.Json;
+      this.strings[at] = this.intern(JSON.stringify(v));
+    }
+  }
+
+  private intern(s: string): number {
+    let id = this.ids.get(s);
+    if (id === undefined) {
+      id = this.table.length;
+      this.table.push(s);
+      this.ids.set(s, id);
+    }
+    return id;
+  }
+
+  private grow(): void {
+    const grow = <T extends Uint8Array | Float64Array | Int32Array>(a: T, make: (n: number) => T): T => {
+      const b = make(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.tags = grow(this.tags, (n) => new Uint8Array(n));
+    this.numbers = grow(this.numbers, (n) => new Float64Array(n));
+    this.strings = grow(this.strings, (n) => new Int32Array(n));
+  }
+}
+
+function valueAt(value: unknown, path: readonly string[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+/** Rebuilds row `row` of a batch as an object holding the read paths (keys in field order). */
+export function readFacts(plan: FieldPlan, batch: FactBatch, row: number): Record<string, unknown> {
+  const f = plan.paths.length;
+  const base = row * f;
+  const made: (Record<string, unknown> | undefined)[] = new Array(f);
+  const root: Record<string, unknown> = {};
+  for (let k = 0; k < f; k++) {
+    const tag = batch.tags[base + k];
+    if (tag === Tag.Absent) continue;
+    const up = plan.parent[k];
+    const holder = up < 0 ? root : made[up];
+    if (!holder) continue;
+    const key = plan.paths[k][plan.paths[k].length - 1];
+    if (tag === Tag.Object) holder[key] = made[k] = {};
+    else holder[key] = tagValue(tag, batch, base + k);
+  }
+  return root;
+}
+
+function tagValue(tag: number, batch: FactBatch, at: number): unknown {
+  switch (tag) {
+    case Tag.Null: return null;
+    case Tag.Number: return batch.numbers[at];
+    case Tag.String: return batch.table[batch.strings[at]];
+    case Tag.True: return true;
+    case Tag.False: return false;
+    default: return JSON.parse(batch.table[batch.strings[at]]);
+  }
+}

@@ -1,0 +1,49 @@
+import type { Finding } from '../model';
+import type { FactBatch } from './lineFacts';
+
+/** What one range worker is asked to read. */
+export interface RangeJob {
+  path: string;
+  range: number;
+  /** Byte offsets: `start` is a line start, `end` is just after a line break or the end of the file. */
+  start: number;
+  end: number;
+  fields: readonly string[];
+  maxLineBytes: number;
+  /** A SharedArrayBuffer of one Int32: batches of this range the main thread has taken (the worker's credit). */
+  taken: SharedArrayBuffer;
+}
+
+/** What a line turned out to be. */
+export const enum LineKind {
+  /** A JSON object: its facts are the next row of `facts`. */
+  Facts = 0,
+  /** Another JSON value (array, string, number…): its JSON text is the next entry of `json`. */
+  Json = 1,
+  Blank = 2,
+  Malformed = 3,
+}
+
+/**
+ * Consecutive lines of one range, as a worker posts them. Line numbers are not known in the worker (they depend
+ * on the ranges before); findings carry the row, and the main thread sets their line.
+ */
+export interface RangeBatch {
+  range: number;
+  count: number;
+  kinds: Uint8Array;
+  offsets: Float64Array;
+  lengths: Float64Array;
+  /** Per line: 1 terminated, 2 CRLF, 4 lone CR. */
+  flags: Uint8Array;
+  /** Byte findings (invalid UTF-8, lone CR), in line order. */
+  findings: { row: number; finding: Finding }[];
+  /** Parse findings of malformed lines, in line order. */
+  malformed: { row: number; finding: Finding }[];
+  /** For each Facts line, in order: its row in `facts`. */
+  factRows: number[];
+  json: string[];
+  facts: FactBatch;
+  /** On the last batch of a range: what the scan saw. */
+  done?: { bytesRead: number; lines: number; bom: boolean };
+}

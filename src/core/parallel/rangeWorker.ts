@@ -1,0 +1,68 @@
+/**
+ * A worker thread that reads one newline-aligned byte range of a trace: splits lines, checks their bytes, parses
+ * them and posts their facts (see lineFacts.ts) in batches, in file order. It knows nothing of the format beyond
+ * the JSON paths its builder reads, so every cross-line decision stays in the main thread's one ordered pass.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { scanLines } from '../lineIndexer';
+import { parseLine } from '../json/jsonLine';
+import { lineByteFindings } from '../lineFindings';
+import { FactWriter, planFields } from './lineFacts';
+import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
+
+const BATCH_LINES = 8192;
+/**
+ * Batches posted but not yet taken by the main thread before this worker waits: the main thread takes ranges in
+ * file order, so without a bound a fast worker (or one whose range comes later) would queue its whole range.
+ */
+const IN_FLIGHT = 6;
+
+async function run(job: RangeJob): Promise<void> {
+  const plan = planFields(job.fields);
+  let batch = newBatch(job.range);
+  let facts = new FactWriter(plan, BATCH_LINES);
+  const taken = new Int32Array(job.taken);
+  let sent = 0;
+  const flush = (): void => {
+    const fb = facts.take();
+    const out: RangeBatch = { ...batch, facts: fb };
+    const buffers = [out.kinds, out.offsets, out.lengths, out.flags, fb.tags, fb.numbers, fb.strings].map((a) => a.buffer as ArrayBuffer);
+    parentPort!.postMessage(out, buffers);
+    batch = newBatch(job.range);
+    facts = new FactWriter(plan, BATCH_LINES);
+    sent++;
+    // Blocking is fine in a worker; the timeout re-checks, so a terminate() is never stuck behind the wait.
+    for (let seen = Atomics.load(taken, 0); sent - seen > IN_FLIGHT; seen = Atomics.load(taken, 0)) Atomics.wait(taken, 0, seen, 200);
+  };
+  const scan = await scanLines(job.path, (span, bytes) => {
+    const row = batch.count++;
+    batch.offsets[row] = span.offset;
+    batch.lengths[row] = span.length;
+    batch.flags[row] = (span.terminated ? 1 : 0) | (span.crlf ? 2 : 0) | (span.cr ? 4 : 0);
+    for (const f of lineByteFindings(span, bytes)) batch.findings.push({ row, finding: f });
+    const parsed = parseLine(span, bytes, job.maxLineBytes);
+    if (parsed.kind === 'blank') batch.kinds[row] = LineKind.Blank;
+    else if (parsed.kind === 'malformed') {
+      batch.kinds[row] = LineKind.Malformed;
+      batch.malformed.push({ row, finding: parsed.finding });
+    } else if (parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) {
+      batch.kinds[row] = LineKind.Facts;
+      batch.factRows.push(facts.add(parsed.value));
+    } else {
+      batch.kinds[row] = LineKind.Json;
+      batch.json.push(JSON.stringify(parsed.value));
+    }
+    if (batch.count === BATCH_LINES) flush();
+  }, { startOffset: job.start, endOffset: job.end, maxLineBytes: job.maxLineBytes, chunkSize: 1 << 20 });
+  batch.done = { bytesRead: scan.bytesRead, lines: scan.lines, bom: scan.bom };
+  flush();
+}
+
+function newBatch(range: number): Omit<RangeBatch, 'facts'> {
+  return {
+    range, count: 0, kinds: new Uint8Array(BATCH_LINES), offsets: new Float64Array(BATCH_LINES), lengths: new Float64Array(BATCH_LINES),
+    flags: new Uint8Array(BATCH_LINES), findings: [], malformed: [], factRows: [], json: [],
+  };
+}
+
+run(workerData as RangeJob).catch((err: unknown) => parentPort!.postMessage({ error: err instanceof Error ? err.message : String(err) }));

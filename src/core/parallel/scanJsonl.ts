@@ -1,0 +1,45 @@
+import { formatModule } from '../formats';
+import type { JsonlReading } from '../jsonlReading';
+import { scanLines, ScanOptions, ScanResult } from '../lineIndexer';
+import type { TracePath } from '../tracePath';
+import { readInParallel } from './parallelRead';
+
+/** How a JSONL read may use worker threads. */
+export interface ParallelChoice {
+  /** Worker threads; 0 reads on the calling thread. */
+  workers: number;
+  /** Below this many bytes after the head, workers cost more than they save; default 4 MiB. */
+  minBytes?: number;
+  /** The file's size when the read began (the parallel part reads up to it). */
+  size: number;
+  /** Chunk size of the head read on this thread (tests make it small so workers see most of a small file). */
+  headChunkBytes?: number;
+}
+
+/**
+ * Scans a JSONL file into `reading`: on this thread, or, when workers are allowed and the detected format names
+ * the fields its builder reads (`lineFields`), its head here (until the builder starts, after detection) and the
+ * rest in worker threads. Both give the same lines to the same builder in the same order, so the model is the same.
+ */
+export async function scanJsonl(file: TracePath, reading: JsonlReading, scan: ScanOptions, choice: ParallelChoice): Promise<ScanResult> {
+  const minBytes = choice.minBytes ?? 4 << 20;
+  if (choice.workers <= 0 || typeof file !== 'string' || choice.size < minBytes) return scanLines(file, (s, b) => reading.onLine(s, b), scan);
+  // The head: small chunks, stopped once detection has started the builder, then resumed after the last whole line.
+  const next = { offset: 0, line: 1 };
+  const head = await scanLines(file, (span, bytes) => {
+    reading.onLine(span, bytes);
+    next.offset = span.offset + span.length + (span.crlf ? 2 : span.terminated ? 1 : 0);
+    next.line = span.line + 1;
+  }, { ...scan, chunkSize: choice.headChunkBytes ?? 16 * 1024, isCancelled: () => reading.builder !== null || (scan.isCancelled?.() ?? false) });
+  if (!head.cancelled || scan.isCancelled?.()) return head;
+  const fields = formatModule(reading.detection!.format).lineFields;
+  const rest = { ...scan, startOffset: next.offset, startLine: next.line };
+  if (!fields || choice.size - next.offset < minBytes) {
+    const tail = await scanLines(file, (s, b) => reading.onLine(s, b), rest);
+    return { ...tail, lines: next.line - 1 + tail.lines, bom: head.bom };
+  }
+  const par = await readInParallel(file, reading, fields, { start: next.offset, end: choice.size, line: next.line }, {
+    workers: choice.workers, maxLineBytes: scan.maxLineBytes ?? 256 * 1024 * 1024, onProgress: scan.onProgress, isCancelled: scan.isCancelled,
+  });
+  return { bytesRead: par.bytesRead, lines: next.line - 1 + par.lines, bom: head.bom || par.bom, cancelled: par.cancelled, endedEarly: null };
+}

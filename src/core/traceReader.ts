@@ -1,0 +1,128 @@
+import { stat } from 'node:fs/promises';
+import { readRange } from './byteSource';
+import { KeptReading, loadTraceKeepingReading, LoadOptions } from './loadTrace';
+import { jsonlModel } from './jsonlModel';
+import { scanLines } from './lineIndexer';
+import type { TraceModel } from './traceModel';
+import type { TracePath } from './tracePath';
+
+/** What {@link TraceReader.append} did. */
+export type AppendOutcome =
+  /** The file has no new bytes (or only more of a line still being written, without its line break). */
+  | { kind: 'unchanged'; model: TraceModel }
+  /**
+   * New lines were read: `model` holds every event; events `firstNewEvent`..`model.events.size - 1` are new
+   * (an event of a line that was torn before and is now complete counts as new). `bytesRead` is what this
+   * append read.
+   */
+  | { kind: 'appended'; model: TraceModel; firstNewEvent: number; bytesRead: number }
+  /**
+   * The file was not just appended to (truncated, rewritten, a torn line that had parsed grew), or this file
+   * cannot be read incrementally (a `.gz`, a multi-line JSON document, a format whose builder closes with a pass
+   * over everything, a read that was cancelled): read it again with {@link openTraceReader}. `reason` says why,
+   * in words for the banner.
+   */
+  | { kind: 'needs-full-read'; reason: string };
+
+/**
+ * An open reader of one trace: the first read's model, and `append()` to read only what was written since.
+ * Appends must not overlap (await each one).
+ */
+export interface TraceReader {
+  /** The model as of the last read. */
+  readonly model: TraceModel;
+  /** Reads the bytes appended since the last read, with the same builder; see {@link AppendOutcome}. */
+  append(): Promise<AppendOutcome>;
+}
+
+/** Bytes compared at the start of the file and before the end of what was read, to tell an append from a rewrite. */
+const EDGE_BYTES = 256;
+
+/**
+ * Reads a trace as {@link loadTrace} does (same options, the same model) and keeps its builder open, so a
+ * growing file (a running agent's trace) is followed by parsing only the new bytes. Lines are read whole: a
+ * last line without a line break is read again once it is complete (a malformed torn tail is taken back; a
+ * complete one must come back unchanged). A shrunk file, changed bytes before the end of what was read, or a
+ * torn line that had parsed and then grew make `append()` say `needs-full-read`.
+ *
+ * Cost of an append: reading and parsing the new bytes, plus the tree, which is rebuilt over all events
+ * (typed arrays, linear; the format's per-line work is not redone).
+ */
+export async function openTraceReader(file: TracePath, options: LoadOptions = {}): Promise<TraceReader> {
+  const { model, kept } = await loadTraceKeepingReading(file, options);
+  const state = { model, edges: kept ? await edgesOf(file, kept.info.scan.bytesRead) : null, dead: null as string | null };
+  return {
+    get model() {
+      return state.model;
+    },
+    async append() {
+      const why = state.dead ?? (kept ? notAppendable(kept, state.model) : 'the file is one multi-line JSON document');
+      if (why || !kept || !state.edges) return { kind: 'needs-full-read', reason: why ?? 'the file cannot be followed' };
+      const outcome = await appendNew(file, kept, state.edges, options.maxLineBytes);
+      // Once the file is not what was read, the kept state is of no use: every later append says so too.
+      if (outcome.kind === 'needs-full-read') state.dead = outcome.reason;
+      if (outcome.kind === 'appended') {
+        state.model = outcome.model;
+        state.edges = await edgesOf(file, kept.info.scan.bytesRead);
+      }
+      return outcome.kind === 'unchanged' ? { kind: 'unchanged', model: state.model } : outcome;
+    },
+  };
+}
+
+/** Why this read cannot go on incrementally, or null when it can. */
+function notAppendable(kept: KeptReading, model: TraceModel): string | null {
+  if (model.compression) return 'a compressed trace is read again whole';
+  if (model.cancelled || model.partial) return 'the last read stopped early';
+  if (kept.reading.detectedOnFew) return 'the format was detected on its first few lines only';
+  if (kept.reading.builder?.finish) return `the ${model.format} reader closes with a pass over the whole file`;
+  return null;
+}
+
+/** The first bytes of the file and the last bytes before `end`. */
+async function edgesOf(file: TracePath, end: number): Promise<{ head: Buffer; tail: Buffer; end: number }> {
+  const head = await readRange(file, 0, Math.min(EDGE_BYTES, end));
+  const from = Math.max(0, end - EDGE_BYTES);
+  return { head, tail: await readRange(file, from, end - from), end };
+}
+
+type Edges = { head: Buffer; tail: Buffer; end: number };
+
+async function appendNew(file: TracePath, kept: KeptReading, edges: Edges, maxLineBytes?: number): Promise<AppendOutcome | { kind: 'unchanged' }> {
+  const size = (await stat(file)).size;
+  if (size < edges.end) return { kind: 'needs-full-read', reason: 'the file was truncated' };
+  const now = await edgesOf(file, edges.end);
+  if (!now.head.equals(edges.head) || !now.tail.equals(edges.tail)) return { kind: 'needs-full-read', reason: 'the file was rewritten' };
+  if (size === edges.end) return { kind: 'unchanged' };
+  const after = await readRange(file, edges.end, 1);
+  // A lone CR at the old end followed by LF was one CRLF line break, not two lines.
+  if (edges.tail[edges.tail.length - 1] === 13 && after[0] === 10) return { kind: 'needs-full-read', reason: 'a line break was split between two writes' };
+  return readFrom(file, kept, size, maxLineBytes);
+}
+
+/** Scans from the open tail (or the end of what was read) to `size` with the kept reading. */
+async function readFrom(file: TracePath, kept: KeptReading, size: number, maxLineBytes?: number): Promise<AppendOutcome | { kind: 'unchanged' }> {
+  const { reading, info } = kept;
+  const tail = reading.tail;
+  const firstNewEvent = reading.table.size;
+  const startOffset = tail ? tail.offset : info.scan.bytesRead;
+  const startLine = tail ? tail.line : info.scan.lines + 1;
+  if (tail && !tail.parsed) reading.reopenTail();
+  let grew = false;
+  const scan = await scanLines(file, (span, bytes) => {
+    // A complete last line that already became events: only its line break is new.
+    if (tail?.parsed && span.line === tail.line) {
+      if (span.length !== tail.length) grew = true;
+      if (span.crlf) reading.crlf = true;
+      reading.tail = null;
+      return;
+    }
+    if (!grew) reading.onLine(span, bytes);
+  }, { startOffset, startLine, endOffset: size, maxLineBytes: maxLineBytes ?? 256 * 1024 * 1024, isCancelled: () => grew });
+  if (grew) return { kind: 'needs-full-read', reason: 'the last line, already read, was written on' };
+  const bytesRead = scan.bytesRead - info.scan.bytesRead;
+  info.scan = { ...info.scan, bytesRead: scan.bytesRead, lines: startLine - 1 + scan.lines, bom: info.scan.bom || (startOffset === 0 && scan.bom) };
+  info.fileSize = Math.max(info.fileSize, size);
+  const model = await jsonlModel(reading, info);
+  return { kind: 'appended', model, firstNewEvent, bytesRead };
+}

@@ -1,0 +1,62 @@
+// One benchmark inside its own process (started by cliBench.ts): prints one JSON line with its figures.
+//   floor parse|sha FILE   read in 1 MiB chunks, JSON.parse every line (and one SHA-256 per line for sha)
+//   model FILE WORKERS     loadTrace, then the bytes the model keeps after GC, per event
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { loadTrace } from '../../src/core/loadTrace';
+
+async function floor(path: string, sha: boolean): Promise<number> {
+  const handle = await open(path, 'r');
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  let rest = Buffer.alloc(0);
+  let lines = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    const buf = rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+    let pos = 0;
+    for (let nl = buf.indexOf(10, pos); nl >= 0; nl = buf.indexOf(10, pos)) {
+      const text = buf.toString('utf8', pos, nl);
+      if (JSON.parse(text) !== null) lines++;
+      if (sha) createHash('sha256').update(text).digest('hex');
+      pos = nl + 1;
+    }
+    rest = Buffer.from(buf.subarray(pos));
+  }
+  await handle.close();
+  return lines;
+}
+
+/** Heap and array buffers in use after a full GC. */
+function retained(): number {
+  const gc = (global as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+async function main(): Promise<void> {
+  const [what, a, b, c] = process.argv.slice(2);
+  const t = performance.now();
+  if (what === 'floor') {
+    const lines = await floor(b, a === 'sha');
+    console.log(JSON.stringify({ ms: performance.now() - t, lines }));
+    return;
+  }
+  if (what === 'model') {
+    const before = retained();
+    const model = await loadTrace(a, { workers: Number(b) });
+    const ms = performance.now() - t;
+    const after = retained();
+    console.log(JSON.stringify({ ms, events: model.events.size, bytesPerEvent: (after - before) / model.events.size, format: model.format, extra: c ?? null }));
+    return;
+  }
+  throw new Error(`unknown benchmark ${what}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

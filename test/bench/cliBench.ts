@@ -1,0 +1,75 @@
+// `npm run bench` section: the figures of issue 14's table for the CLI, each benchmark in its own process,
+// as ratios to floors measured in the same run (the machine is shared: ratios are what compare across runs).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { defaultWorkers } from '../../src/cli/workers';
+import { generateLumenTrace } from './lumenBench';
+import { generateMurmurTrace } from './generateMurmur';
+
+const ROOT = join(__dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+
+/** Wall time and peak RSS of one child process (RSS from GNU time's %M, when it is installed). */
+interface Run {
+  ms: number;
+  peakMiB: number | null;
+  stdout: string;
+}
+
+function run(args: string[]): Run {
+  const time = existsSync('/usr/bin/time');
+  const t = performance.now();
+  const r = spawnSync(time ? '/usr/bin/time' : process.execPath, time ? ['-f', '%M', process.execPath, ...args] : args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const ms = performance.now() - t;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-500)}`);
+  const kb = time ? Number(r.stderr.trim().split('\n').pop()) : NaN;
+  return { ms, peakMiB: Number.isFinite(kb) ? kb / 1024 : null, stdout: r.stdout };
+}
+
+/** A benchmark of benchProcess.ts, timed inside its process (without Node and tsx start-up). */
+function inner(args: string[]): Run & { result: Record<string, number> } {
+  const r = run(['--expose-gc', '--require', 'tsx/cjs', join(__dirname, 'benchProcess.ts'), ...args]);
+  const result = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>;
+  return { ...r, ms: result.ms, result };
+}
+
+const best = (runs: Run[]): Run => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+const mib = (r: Run) => (r.peakMiB === null ? '?' : r.peakMiB.toFixed(0));
+const sec = (ms: number) => (ms / 1000).toFixed(2);
+
+async function workload(dir: string, events: number): Promise<{ lumen: string; murmur: string }> {
+  mkdirSync(dir, { recursive: true });
+  // Lumen lines of the bench's writer average about 390 bytes.
+  const lumen = join(dir, `cli-lumen-${events}-0f3e6c1a-7b2d-4e59-9a41-5c8d2e7f1b30.jsonl`);
+  if (!existsSync(lumen)) await generateLumenTrace(lumen, { targetBytes: events * 390 });
+  const murmur = join(dir, `murmur-${events}.jsonl`);
+  if (!existsSync(murmur)) await generateMurmurTrace(murmur, events);
+  return { lumen, murmur };
+}
+
+/** Prints the table: floors, then each CLI command as a ratio to its floor, with peak RSS; then model bytes/event. */
+export async function runBench(dir: string, events: number): Promise<void> {
+  const rounds = Number(process.env.CLI_BENCH_ROUNDS ?? 2);
+  const { lumen, murmur } = await workload(dir, events);
+  const workers = Number(process.env.BENCH_WORKERS ?? defaultWorkers());
+  const mb = (f: string) => (statSync(f).size / 2 ** 20).toFixed(0);
+  const times = (f: () => Run) => Array.from({ length: rounds }, f);
+  console.log(`cli: ${availableParallelism()} cores, --workers ${workers} (default ${defaultWorkers()}); each figure its own process, best of ${rounds}`);
+  for (const [name, file] of [['lumen', lumen], ['murmur', murmur]] as const) {
+    const parse = best(times(() => inner(['floor', 'parse', file])));
+    const sha = best(times(() => inner(['floor', 'sha', file])));
+    console.log(`  ${name} ${mb(file)} MB: parse floor ${sec(parse.ms)} s, sha floor ${sec(sha.ms)} s`);
+    const goals: Record<string, [Run, string]> = { summary: [parse, '≤ 1.0× parse floor, ≤ 200 MiB'], verify: [sha, '≤ 1.0× sha floor, ≤ 150 MiB'], check: [parse, '≤ 1.5× parse floor, ≤ 200 MiB'] };
+    for (const cmd of name === 'lumen' ? ['summary', 'verify', 'check'] : ['summary']) {
+      const [floorRun, goal] = goals[cmd];
+      for (const w of [...new Set([workers, 0])]) {
+        const r = best(times(() => run([CLI, cmd, file, '--json', '--workers', String(w)])));
+        console.log(`    agent-trace ${cmd} --workers ${w}: ${sec(r.ms)} s = ${(r.ms / floorRun.ms).toFixed(2)}× ${floorRun === sha ? 'sha' : 'parse'} floor, peak RSS ${mib(r)} MiB (goal ${goal})`);
+      }
+    }
+    const model = inner(['model', file, String(workers)]);
+    console.log(`    model retained after GC: ${model.result.bytesPerEvent.toFixed(0)} B/event over ${model.result.events} events (goal ≤ 100), load peak RSS ${mib(model)} MiB`);
+  }
+}
