@@ -24,7 +24,7 @@ describe('agent-trace --workers', function () {
     for (const args of [['summary', '--json'], ['tree', '--json'], ['verify', '--json'], ['check', '--sarif'], ['check']]) {
       const one = cli(args[0], path, ...args.slice(1), '--workers', '0');
       assert.equal(one.code, 0, `${args.join(' ')}: ${one.err}`);
-      for (const w of ['1', '3']) {
+      for (const w of ['1', '3', 'auto']) {
         const many = cli(args[0], path, ...args.slice(1), '--workers', w);
         assert.equal(many.code, one.code, `${args.join(' ')} --workers ${w}`);
         assert.ok(many.out === one.out, `${args.join(' ')} --workers ${w}: output differs`);
@@ -36,7 +36,7 @@ describe('agent-trace --workers', function () {
     for (const bad of ['-1', 'two', '1.5', '999']) {
       const r = cli('summary', 'x.jsonl', '--workers', bad);
       assert.equal(r.code, 2, bad);
-      assert.match(r.err.trim(), /^agent-trace: --workers needs a whole number from 0 to 256, not /, bad);
+      assert.match(r.err.trim(), /^agent-trace: --workers needs a whole number from 0 to 256 or auto, not /, bad);
     }
   });
 });
