@@ -183,6 +183,10 @@ export class EventTable {
   groupOf(i: number): string | null {
     return this.strings.value(this.groupCol.data[i]);
   }
+  /** The columns the usage rollups read, without materializing the event. */
+  usageColumnsOf(i: number): { tokensIn: number | null; tokensOut: number | null; model: string | null; tool: string | null; durationMs: number | null } {
+    return { tokensIn: orNull(this.tokensIn.data[i]), tokensOut: orNull(this.tokensOut.data[i]), model: this.strings.value(this.modelCol.data[i]), tool: this.strings.value(this.toolCol.data[i]), durationMs: orNull(this.duration.data[i]) };
+  }
   /** The usage facts the adapter recorded beyond tokensIn/tokensOut, if any. */
   usageFactsOf(i: number): UsageDraft | undefined {
     return this.usageFacts.get(i);

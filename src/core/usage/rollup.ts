@@ -60,12 +60,14 @@ function readRows(model: TraceModel): UsageRow[] {
   const lastModel = new Map<string | null, string>();
   const rows: UsageRow[] = new Array(t.size);
   for (let i = 0; i < t.size; i++) {
-    const e = t.get(i);
-    if (e.model !== null) lastModel.set(e.group, e.model);
-    const usage = eventUsage(t, i, e.tokensIn, e.tokensOut);
+    // Column reads, not t.get(i): materializing every event (labels, mentions) cost more than the load's parse.
+    const c = t.usageColumnsOf(i);
+    const group = t.groupOf(i);
+    if (c.model !== null) lastModel.set(group, c.model);
+    const usage = eventUsage(t, i, c.tokensIn, c.tokensOut);
     rows[i] = {
-      index: i, line: e.line, parent: e.parent, category: e.category, status: e.status, group: e.group, tool: e.tool, durationMs: e.durationMs,
-      model: e.model ?? lastModel.get(e.group) ?? null, usage, counted: false,
+      index: i, line: t.lineOf(i), parent: t.parent(i), category: t.categoryOf(i), status: t.statusOf(i), group, tool: c.tool, durationMs: c.durationMs,
+      model: c.model ?? lastModel.get(group) ?? null, usage, counted: false,
     };
     if (usage) usage.model = rows[i].model;
   }
@@ -117,7 +119,7 @@ function settle(model: TraceModel, rows: UsageRow[], i: number, inclusive: Map<n
 function markCovered(model: TraceModel, rows: UsageRow[], coveredBy: Int32Array): void {
   for (const r of rows) {
     if (!r.counted || r.usage?.source !== 'aggregate') continue;
-    const top = r.usage.covers === 'parent' ? model.events.get(r.index).parent : r.index;
+    const top = r.usage.covers === 'parent' ? r.parent : r.index;
     if (top < 0) continue;
     const stack = [top];
     while (stack.length > 0) {

@@ -81,6 +81,14 @@ describe('usage rollups on real files, checked against their own totals lines', 
     assert.deepEqual(usageMismatches(m), [], 'cost-state modelUsage 1254+4296+4483 / 49 agrees');
   });
 
+  it('Claude Code transcript after --resume: its two cost-state lines are running totals, the last one is checked, none summed', async () => {
+    const m = await loadTrace(transcript('claude-code-2.1.332', 'resume'));
+    const u = usageReport(m);
+    // Two responses: 746 + 4227 cache write / 7 out, then 3 + 4256 cache write + 4256 cache read / 11 out.
+    assert.deepEqual([u.total.inputTokens, u.total.outputTokens, u.total.cacheReadTokens], [13488, 18, 4256]);
+    assert.deepEqual(usageMismatches(m), [], 'the last cost-state (13,488 / 18) agrees; summing both said 18,461 / 25');
+  });
+
   it('Codex rollout: token_count responses (9155+9302 in, 69+10 out) agree with the last total_token_usage', async () => {
     const m = await loadTrace(rollout('shell-ok'));
     const u = usageReport(m);

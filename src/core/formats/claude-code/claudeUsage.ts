@@ -30,7 +30,7 @@ export function resultUsage(v: Obj, u: Obj | null): UsageDraft {
 }
 
 /**
- * A transcript's `cost-state` line: the session's running totals (its subagents' files included, so they can
+ * A transcript's `cost-state` line: the session's running totals so far (its subagents' files included, so they can
  * exceed what this file holds), per model, with the session's cost.
  */
 export function costStateUsage(v: Obj): UsageDraft | undefined {
@@ -38,5 +38,6 @@ export function costStateUsage(v: Obj): UsageDraft | undefined {
   const models = Object.values(byModel);
   if (models.length === 0) return undefined;
   const sum = (f: 'input' | 'output' | 'cacheRead' | 'cacheWrite'): number | null => (models.every((m) => m[f] !== null && m[f] !== undefined) ? models.reduce((a, m) => a + (m[f] ?? 0), 0) : null);
-  return { source: 'totals', input: sum('input'), output: sum('output'), cacheRead: sum('cacheRead'), cacheWrite: sum('cacheWrite'), costUsd: num(v, 'totalCostUSD'), byModel };
+  // Running totals (each cost-state repeats the session so far): the last one is checked, none is summed.
+  return { source: 'totals', runningTotals: { input: sum('input'), output: sum('output'), cacheRead: sum('cacheRead'), cacheWrite: sum('cacheWrite') }, costUsd: num(v, 'totalCostUSD'), byModel };
 }
