@@ -1,0 +1,63 @@
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import { COMMANDS } from '../commandIds';
+import { TraceViewerApi } from '../viewerApi';
+import { TraceModels } from '../traceModels';
+import { activeTrace } from './navigationCommands';
+import { traceToOtlpJson } from '../../core/export/otlpExport';
+import { OtlpPostError, otlpTracesUrl, parseOtlpHeaders, postOtlpJson } from '../../core/export/otlpHttp';
+
+/** Spans per request, as in the CLI: within a collector's default request size. */
+const POST_BATCH = 1000;
+
+/** The trace a share command acts on, or a warning when there is none. */
+function target(viewers: TraceViewerApi, uri?: unknown): vscode.Uri | undefined {
+  const t = activeTrace(viewers, uri instanceof vscode.Uri ? uri : undefined);
+  if (!t || t.scheme !== 'file') void vscode.window.showWarningMessage('Agent Trace: open a trace first.');
+  return t && t.scheme === 'file' ? t : undefined;
+}
+
+/** Asks for the endpoint, prefilled from `agentTrace.otlpEndpoint`; undefined when the user cancels. */
+async function askEndpoint(): Promise<string | undefined> {
+  const cfg = vscode.workspace.getConfiguration('agentTrace');
+  return vscode.window.showInputBox({
+    title: 'Send to OTLP Endpoint',
+    prompt: 'OTLP/HTTP endpoint; spans are POSTed as JSON to <endpoint>/v1/traces',
+    value: cfg.get<string>('otlpEndpoint', 'http://localhost:4318'),
+    validateInput: (v) => {
+      try {
+        otlpTracesUrl(v);
+        return undefined;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+  });
+}
+
+/** "Agent Trace: Send to OTLP Endpoint…": the trace's spans, with GenAI attributes, to a collector. */
+async function sendToOtlp(context: vscode.ExtensionContext, models: TraceModels, uri: vscode.Uri): Promise<void> {
+  const endpoint = await askEndpoint();
+  if (endpoint === undefined) return;
+  const headers = { ...parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS), ...vscode.workspace.getConfiguration('agentTrace').get<Record<string, string>>('otlpHeaders', {}) };
+  try {
+    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Sending ${basename(uri.fsPath)} to ${endpoint}…` }, async () => {
+      const model = await models.get(uri);
+      const bodies = traceToOtlpJson(model, { version: String(context.extension.packageJSON.version), fileName: basename(uri.fsPath), batchSize: POST_BATCH });
+      return { ...(await postOtlpJson(endpoint, bodies, headers)), spans: model.events.size };
+    });
+    const rejected = r.rejectedSpans > 0 ? ` The receiver rejected ${r.rejectedSpans}${r.messages.length ? ': ' + r.messages.join('; ') : ''}.` : '';
+    void (rejected ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(`Agent Trace: sent ${r.spans} spans to ${r.url}.${rejected}`);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Agent Trace: ${err instanceof OtlpPostError ? err.message : `could not send the trace: ${(err as Error).message}`}`);
+  }
+}
+
+/** Registers the commands that share a trace with people who do not have it open (OTLP, Markdown, HTML report). */
+export function registerShareCommands(context: vscode.ExtensionContext, viewers: TraceViewerApi, models: TraceModels): void {
+  const reg = (id: string, f: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, f));
+  reg(COMMANDS.sendToOtlp, (uri?: unknown) => {
+    const t = target(viewers, uri);
+    return t && sendToOtlp(context, models, t);
+  });
+}
