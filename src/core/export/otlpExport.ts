@@ -1,7 +1,9 @@
 import { SpanKind, SpanStatusCode, TraceFlags, type Attributes, type HrTime } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+// The JSON serializer's own module: the package index also loads the protobuf serializers and the metrics SDK
+// (about 600 KB in each bundle), and its ES build lets the bundler keep only what is used.
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer/build/esm/trace/json';
 import { ATTR_SERVICE_NAME, ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import type { TraceModel } from '../traceModel';
 import { TraceEvent } from '../model';
