@@ -18,6 +18,8 @@ export const COMMANDS = {
   /** Internal: the link of a finding in the Problems panel (its rule code) reveals the finding's event. */
   showProblem: 'agentTrace.showProblem',
   sendToOtlp: 'agentTrace.sendToOtlp',
+  copyAsMarkdown: 'agentTrace.copyAsMarkdown',
+  exportMarkdown: 'agentTrace.exportMarkdown',
 } as const;
 
 /** One command id. */

@@ -6,6 +6,9 @@ import { TraceModels } from '../traceModels';
 import { activeTrace } from './navigationCommands';
 import { traceToOtlpJson } from '../../core/export/otlpExport';
 import { OtlpPostError, otlpTracesUrl, parseOtlpHeaders, postOtlpJson } from '../../core/export/otlpHttp';
+import { traceToMarkdown } from '../../viewer/export/markdownTranscript';
+import { TraceBlobs } from '../../viewer/blobResolver';
+import type { TraceModel } from '../../core/loadTrace';
 
 /** Spans per request, as in the CLI: within a collector's default request size. */
 const POST_BATCH = 1000;
@@ -53,11 +56,55 @@ async function sendToOtlp(context: vscode.ExtensionContext, models: TraceModels,
   }
 }
 
+/** Blob lookup as the viewer does it: the format's layout plus `agentTrace.blobRoots` and the workspace folders. */
+function blobsForExport(): TraceBlobs {
+  return new TraceBlobs(() => ({
+    extraRoots: vscode.workspace.getConfiguration('agentTrace').get<string[]>('blobRoots', []),
+    workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+  }));
+}
+
+/** The event selected in the viewer of `uri` (its subtree is exported), or undefined for the whole trace. */
+function selectedRoot(viewers: TraceViewerApi, uri: vscode.Uri, model: TraceModel): number | undefined {
+  const line = viewers.selectedLine(uri);
+  if (line === undefined) return undefined;
+  for (let i = 0; i < model.events.size; i++) if (model.events.lineOf(i) === line) return i;
+  return undefined;
+}
+
+/** "Copy as Markdown": the selected event's subtree (a run, a turn, a tool call), or the whole trace. */
+async function copyAsMarkdown(viewers: TraceViewerApi, models: TraceModels, uri: vscode.Uri): Promise<void> {
+  const model = await models.get(uri);
+  const root = selectedRoot(viewers, uri, model);
+  const text = await traceToMarkdown(model, { root, blobs: blobsForExport() });
+  await vscode.env.clipboard.writeText(text);
+  const what = root === undefined ? 'the trace' : `line ${model.events.lineOf(root)} and its children`;
+  void vscode.window.showInformationMessage(`Agent Trace: copied ${what} as Markdown (${text.length.toLocaleString()} characters${text.length > 65536 ? '; more than a GitHub comment holds' : ''}).`);
+}
+
+/** "Export Transcript as Markdown": the whole trace (or the selected subtree) to a `.md` file. */
+async function exportMarkdown(viewers: TraceViewerApi, models: TraceModels, uri: vscode.Uri): Promise<void> {
+  const dest = await vscode.window.showSaveDialog({ defaultUri: uri.with({ path: uri.path.replace(/(\.[^./]+)*$/, '.md') }), filters: { Markdown: ['md'] }, title: 'Export Transcript as Markdown' });
+  if (!dest) return;
+  const model = await models.get(uri);
+  const text = await traceToMarkdown(model, { root: selectedRoot(viewers, uri, model), blobs: blobsForExport() });
+  await vscode.workspace.fs.writeFile(dest, Buffer.from(text, 'utf8'));
+  void vscode.window.showInformationMessage(`Agent Trace: wrote ${basename(dest.fsPath)}.`);
+}
+
 /** Registers the commands that share a trace with people who do not have it open (OTLP, Markdown, HTML report). */
 export function registerShareCommands(context: vscode.ExtensionContext, viewers: TraceViewerApi, models: TraceModels): void {
   const reg = (id: string, f: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, f));
   reg(COMMANDS.sendToOtlp, (uri?: unknown) => {
     const t = target(viewers, uri);
     return t && sendToOtlp(context, models, t);
+  });
+  reg(COMMANDS.copyAsMarkdown, (uri?: unknown) => {
+    const t = target(viewers, uri);
+    return t && copyAsMarkdown(viewers, models, t);
+  });
+  reg(COMMANDS.exportMarkdown, (uri?: unknown) => {
+    const t = target(viewers, uri);
+    return t && exportMarkdown(viewers, models, t);
   });
 }
