@@ -16,6 +16,10 @@ const builds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
   { ...common, entryPoints: ['webview/styles.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
+  // The HTML report's in-page host (issue 18): the core and the viewer session in the browser, over a trace in memory.
+  { ...common, entryPoints: ['src/report/reportHost.ts'], outfile: 'dist/reportHost.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false,
+    alias: Object.fromEntries(['fs', 'fs/promises', 'path', 'stream', 'zlib', 'crypto', 'buffer'].map((m) => [`node:${m}`, `./src/report/shims/${{ 'fs/promises': 'fsPromises' }[m] ?? m}.ts`])),
+    inject: ['src/report/shims/bufferGlobal.ts', 'src/report/shims/process.ts'] },
 ];
 
 mkdirSync(join(root, 'dist'), { recursive: true });
