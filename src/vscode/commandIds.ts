@@ -20,6 +20,7 @@ export const COMMANDS = {
   sendToOtlp: 'agentTrace.sendToOtlp',
   copyAsMarkdown: 'agentTrace.copyAsMarkdown',
   exportMarkdown: 'agentTrace.exportMarkdown',
+  exportHtmlReport: 'agentTrace.exportHtmlReport',
 } as const;
 
 /** One command id. */

@@ -60,3 +60,6 @@ export function createHash(algorithm: string) {
 export function randomBytes(n: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(n));
 }
+export function hash(algorithm: string, data: string | Uint8Array, encoding: 'hex' | 'base64' = 'hex'): string {
+  return createHash(algorithm).update(data).digest(encoding) as string;
+}

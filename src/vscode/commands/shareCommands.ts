@@ -9,6 +9,7 @@ import { OtlpPostError, otlpTracesUrl, parseOtlpHeaders, postOtlpJson } from '..
 import { traceToMarkdown } from '../../viewer/export/markdownTranscript';
 import { TraceBlobs } from '../../viewer/blobResolver';
 import type { TraceModel } from '../../core/loadTrace';
+import { buildReport, readReportAssets } from '../../report/buildReport';
 
 /** Spans per request, as in the CLI: within a collector's default request size. */
 const POST_BATCH = 1000;
@@ -92,6 +93,25 @@ async function exportMarkdown(viewers: TraceViewerApi, models: TraceModels, uri:
   void vscode.window.showInformationMessage(`Agent Trace: wrote ${basename(dest.fsPath)}.`);
 }
 
+/** "Export as HTML Report…": the viewer's page with the trace embedded, to open in any browser, offline. */
+async function exportHtmlReport(context: vscode.ExtensionContext, models: TraceModels, uri: vscode.Uri): Promise<void> {
+  const blobs = await vscode.window.showQuickPick(
+    [{ label: 'Without blob contents', include: false }, { label: 'With blob previews', description: 'prompts and outputs stored beside the trace', include: true }],
+    { title: 'Export as HTML Report' },
+  );
+  if (!blobs) return;
+  const dest = await vscode.window.showSaveDialog({ defaultUri: uri.with({ path: uri.path.replace(/(\.[^./]+)*$/, '.report.html') }), filters: { HTML: ['html'] }, title: 'Export as HTML Report' });
+  if (!dest) return;
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${basename(uri.fsPath)} as an HTML report…` }, async () => {
+    const model = await models.get(uri);
+    const assets = readReportAssets(vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath);
+    const generator = `Agent Trace Viewer ${String(context.extension.packageJSON.version)}`;
+    const { html, leftOut } = await buildReport(model, assets, { blobs: blobs.include ? blobsForExport() : undefined, generator });
+    await vscode.workspace.fs.writeFile(dest, Buffer.from(html, 'utf8'));
+    void vscode.window.showInformationMessage(`Agent Trace: wrote ${basename(dest.fsPath)}${leftOut > 0 ? ` (${leftOut} later events left out)` : ''}.`);
+  });
+}
+
 /** Registers the commands that share a trace with people who do not have it open (OTLP, Markdown, HTML report). */
 export function registerShareCommands(context: vscode.ExtensionContext, viewers: TraceViewerApi, models: TraceModels): void {
   const reg = (id: string, f: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, f));
@@ -102,6 +122,10 @@ export function registerShareCommands(context: vscode.ExtensionContext, viewers:
   reg(COMMANDS.copyAsMarkdown, (uri?: unknown) => {
     const t = target(viewers, uri);
     return t && copyAsMarkdown(viewers, models, t);
+  });
+  reg(COMMANDS.exportHtmlReport, (uri?: unknown) => {
+    const t = target(viewers, uri);
+    return t && exportHtmlReport(context, models, t).catch((err: unknown) => void vscode.window.showErrorMessage(`Agent Trace: could not export the report: ${(err as Error).message}`));
   });
   reg(COMMANDS.exportMarkdown, (uri?: unknown) => {
     const t = target(viewers, uri);
