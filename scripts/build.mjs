@@ -10,14 +10,21 @@ const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', absWorkingDir: root };
+// Node bundles prefer a package's ES build (`module`) where it has one: the OpenTelemetry packages then tree-shake
+// (about 330 KB less in each of extension.js and cli.js); packages with an `exports` map resolve as before.
+const nodeMain = { mainFields: ['module', 'main'] };
 
 const builds = [
-  { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   // The line-reading worker of src/core/parallel, started by the CLI and the extension from beside their bundle.
-  { ...common, entryPoints: ['src/core/parallel/rangeWorker.ts'], outfile: 'dist/rangeWorker.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, entryPoints: ['src/core/parallel/rangeWorker.ts'], outfile: 'dist/rangeWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
   { ...common, entryPoints: ['webview/styles.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
+  // The HTML report's in-page host (issue 18): the core and the viewer session in the browser, over a trace in memory.
+  { ...common, entryPoints: ['src/report/reportHost.ts'], outfile: 'dist/reportHost.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false,
+    alias: Object.fromEntries(['fs', 'fs/promises', 'path', 'stream', 'zlib', 'crypto', 'buffer'].map((m) => [`node:${m}`, `./src/report/shims/${{ 'fs/promises': 'fsPromises' }[m] ?? m}.ts`])),
+    inject: ['src/report/shims/bufferGlobal.ts', 'src/report/shims/process.ts'] },
 ];
 
 mkdirSync(join(root, 'dist'), { recursive: true });

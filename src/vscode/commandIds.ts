@@ -17,6 +17,10 @@ export const COMMANDS = {
   goToDefinitionInText: 'agentTrace.goToDefinitionInText',
   /** Internal: the link of a finding in the Problems panel (its rule code) reveals the finding's event. */
   showProblem: 'agentTrace.showProblem',
+  sendToOtlp: 'agentTrace.sendToOtlp',
+  copyAsMarkdown: 'agentTrace.copyAsMarkdown',
+  exportMarkdown: 'agentTrace.exportMarkdown',
+  exportHtmlReport: 'agentTrace.exportHtmlReport',
 } as const;
 
 /** One command id. */

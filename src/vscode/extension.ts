@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { registerBlobFeatures } from './blobs';
 import { registerCommands } from './commands';
+import { registerShareCommands } from './commands/shareCommands';
 import { TraceModels } from './traceModels';
 import { registerTraceEditor } from './editor';
 import { showLaunchFile } from './editor/launchFile';
@@ -28,6 +29,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerBlobFeatures(context, viewers);
   // `npm start`: the trace it names opens in the viewer, also in a browser whose editor cache never saw it.
   void showLaunchFile().catch(() => undefined);
+  registerShareCommands(context, viewers, models);
 }
 
 export function deactivate(): void {}

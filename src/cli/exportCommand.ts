@@ -1,0 +1,91 @@
+import { writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { traceToOtlpJson } from '../core/export/otlpExport';
+import { OtlpPostError, parseOtlpHeaders, postOtlpJson } from '../core/export/otlpHttp';
+import { parseArgs, ParsedArgs, UsageError } from './args';
+import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError } from './io';
+import type { TraceModel } from '../core/loadTrace';
+
+export const EXPORT_HELP = `Usage: agent-trace export FILE --otlp [-o OUT.json | --endpoint URL] [--format NAME]
+       agent-trace export FILE --markdown [--line N] [-o OUT.md] [--format NAME]
+
+Writes the trace in another format, to stdout unless -o names a file.
+
+  --otlp           OTLP/JSON spans (an ExportTraceServiceRequest) with the OpenTelemetry GenAI attributes
+                   (gen_ai.operation.name, gen_ai.request.model, gen_ai.tool.name, gen_ai.tool.call.id,
+                   gen_ai.usage.input_tokens/output_tokens); ids are derived from the trace's own ids, so
+                   exporting the same file again gives the same trace and span ids
+  --endpoint URL   POST the spans to an OTLP/HTTP receiver (URL/v1/traces, JSON) instead of writing them;
+                   headers from OTEL_EXPORTER_OTLP_HEADERS (key=value,key2=value2)
+  --markdown       the conversation and tool calls as Markdown for a GitHub comment (content blobs
+                   beside the trace included); long outputs collapse in <details>, trace text is escaped
+  --line N         with --markdown: only the event on line N and what is under it (a run, a turn)
+  -o, --output F   write to F
+  --format NAME    read the file as NAME instead of detecting it
+Exit codes: 0 success, 2 unreadable file, bad usage, or an endpoint that could not be reached or refused.`;
+
+/** Spans per POST: small enough for a collector's default request limit (about 4 MiB). */
+const POST_BATCH = 1000;
+
+async function output(text: string, file: string | undefined): Promise<void> {
+  if (file === undefined) return write(text.endsWith('\n') ? text : text + '\n');
+  try {
+    await writeFile(file, text);
+  } catch (err) {
+    throw new UnreadableError(`${file}: cannot write: ${fsCause(err)}`);
+  }
+}
+
+async function exportOtlp(model: TraceModel, args: ParsedArgs, version: string): Promise<number> {
+  const endpoint = args.options.get('--endpoint');
+  const out = args.options.get('--output');
+  if (endpoint !== undefined && out !== undefined) throw new UsageError('--endpoint and -o are alternatives: give one');
+  const options = { version, fileName: basename(model.path) };
+  if (endpoint === undefined) {
+    // Indented, so the file reads well and a reader can point each span at its own line.
+    await output(JSON.stringify(JSON.parse(traceToOtlpJson(model, options)[0]), null, 2), out);
+    return 0;
+  }
+  try {
+    const bodies = traceToOtlpJson(model, { ...options, batchSize: POST_BATCH });
+    const r = await postOtlpJson(endpoint, bodies, parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS));
+    process.stderr.write(`agent-trace: sent ${model.events.size} spans to ${r.url} in ${r.requests} request${r.requests === 1 ? '' : 's'}\n`);
+    if (r.rejectedSpans > 0) writeError(`the receiver rejected ${r.rejectedSpans} spans${r.messages.length ? ': ' + r.messages.join('; ') : ''}`);
+    return r.rejectedSpans > 0 ? 2 : 0;
+  } catch (err) {
+    if (err instanceof OtlpPostError) throw new UnreadableError(err.message);
+    throw err;
+  }
+}
+
+/** The event on line `value` (the first, when several share it), for `--line`. */
+function rootAtLine(model: TraceModel, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const line = Number(value);
+  if (!Number.isInteger(line) || line < 1) throw new UsageError(`--line needs a line number, not ${value}`);
+  for (let i = 0; i < model.events.size; i++) if (model.events.lineOf(i) === line) return i;
+  throw new UsageError(`no event on line ${line} of ${model.path}`);
+}
+
+/** `-o` is the one short option besides `-h`; it is read as `--output`. */
+function normalize(argv: string[]): string[] {
+  return argv.map((a) => (a === '-o' ? '--output' : a));
+}
+
+/** `agent-trace export`: OTLP/JSON (to a file or an endpoint) or Markdown. */
+export function makeExportCommand(version: string, markdown?: (model: TraceModel, root?: number) => Promise<string>): (argv: string[]) => Promise<number> {
+  return async (argv) => {
+    const args = parseArgs(normalize(argv), ['--otlp', '--markdown', '--help'], ['--output', '--endpoint', '--format', '--line']);
+    if (args.flags.has('--help')) return write(EXPORT_HELP + '\n').then(() => 0);
+    if (args.positional.length !== 1) throw new UsageError('export takes exactly one FILE');
+    const otlp = args.flags.has('--otlp');
+    if (otlp === args.flags.has('--markdown')) throw new UsageError('export needs one of --otlp or --markdown');
+    if (!otlp && !markdown) throw new UsageError('--markdown is not available in this build');
+    if (!otlp && args.options.has('--endpoint')) throw new UsageError('--endpoint goes with --otlp');
+    if (otlp && args.options.has('--line')) throw new UsageError('--line goes with --markdown');
+    const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
+    if (otlp) return exportOtlp(model, args, version);
+    await output(await markdown!(model, rootAtLine(model, args.options.get('--line'))), args.options.get('--output'));
+    return 0;
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The host of a report page: it plays the part VS Code plays for the viewer. It reads the embedded data
+ * (reportData.ts), loads the trace with the core's own loader from memory, and answers the webview's
+ * messages with the viewer's own session (src/viewer/viewerSession.ts), validated as in the editor. Actions
+ * that need an editor (reveal in text, open a blob document, re-run checks) do nothing in a report.
+ */
+import './zodJitless';
+import { unzlibSync } from 'fflate';
+import { loadTrace } from '../core/loadTrace';
+import { parseWebviewMessage } from '../viewer/validateMessage';
+import { ViewerSession } from '../viewer/viewerSession';
+import type { HostMessage } from '../protocol';
+import { putMemoryFile } from './memoryFiles';
+import { REPORT_DATA_ID, ReportData, reportTracePath } from './reportData';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const w = globalThis as any;
+
+function decodeBase64(text: string): Uint8Array {
+  const bin = w.atob(text.replace(/\s+/g, ''));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+function readData(): ReportData {
+  const el = w.document.getElementById(REPORT_DATA_ID);
+  const json = new TextDecoder().decode(unzlibSync(decodeBase64(el?.textContent ?? '')));
+  return JSON.parse(json) as ReportData;
+}
+
+function notIncluded(digest: string) {
+  return { digest, state: 'unresolved' as const, preview: null, bytes: null, message: 'Blob contents are not part of this report (export it with --include-blobs to include them).' };
+}
+
+function startSession(data: ReportData): ViewerSession {
+  let state: unknown = null;
+  const session = new ViewerSession({
+    // The webview listens for host messages on its window, as in VS Code.
+    post: (m: HostMessage) => w.postMessage(m, '*'),
+    revealInTextEditor: () => undefined,
+    copy: (text) => void w.navigator.clipboard?.writeText(text).catch(() => undefined),
+    openExternal: () => undefined,
+    runChecks: () => undefined,
+    openAsText: () => undefined,
+    reload: () => undefined,
+    openBlob: () => undefined,
+    resolveBlob: async (digest) => data.blobs[digest] ?? notIncluded(digest),
+  });
+  w.acquireVsCodeApi = () => ({
+    postMessage: (raw: unknown) => {
+      const msg = parseWebviewMessage(raw);
+      if (msg) void session.handle(msg);
+    },
+    getState: () => state,
+    setState: (s: unknown) => (state = s),
+  });
+  return session;
+}
+
+async function main(): Promise<void> {
+  const data = readData();
+  const session = startSession(data);
+  const path = reportTracePath(data.fileName);
+  putMemoryFile(path, decodeBase64(data.trace));
+  const model = await loadTrace(path, { format: data.format });
+  session.setModel(model);
+  if (data.verify) session.setCheckResults('verify', data.verify);
+  if (data.check) session.setCheckResults('check', data.check);
+  w.__atvReportReady = true;
+}
+
+main().catch((err: unknown) => {
+  w.__atvReportError = String(err);
+  const el = w.document.getElementById('atv-report-note');
+  if (el) el.textContent = `This report could not be read: ${String(err)}`;
+});

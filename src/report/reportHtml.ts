@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import type { ReportData } from './reportData';
+import { REPORT_DATA_ID } from './reportData';
+import { DARK } from '../viewer/webviewThemes';
+
+/** The built files a report is made of (dist/ of this package). */
+export interface ReportAssets {
+  webviewJs: string;
+  webviewCss: string;
+  codiconCss: string;
+  codiconTtf: Buffer;
+  reportHostJs: string;
+}
+
+function sha256Base64(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('base64');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** A `<script>`/`<style>` body must not hold its own end tag; built bundles escape it, this makes sure. */
+function inlineSafe(code: string): string {
+  return code.replace(/<\/(script|style)/gi, '<\\/$1');
+}
+
+function themeCss(): string {
+  const vars = (theme: Record<string, string>) => Object.entries(theme).map(([k, v]) => `--vscode-${k}: ${v};`).join(' ');
+  // One theme (Dark Modern): the body's theme class and the variables must agree, and a report has no editor theme to follow.
+  return `:root { ${vars(DARK)} }\n` +
+    'html, body { height: 100%; margin: 0; } body { display: flex; flex-direction: column; background: var(--vscode-editor-background); color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }\n' +
+    '#atv-report-note { padding: 4px 10px; border-bottom: 1px solid var(--vscode-panel-border); color: var(--vscode-descriptionForeground); white-space: pre-wrap; }\n' +
+    '#app { flex: 1; min-height: 0; position: relative; }';
+}
+
+/**
+ * The report page: one file, no network. Scripts and styles are inline and allowed by their SHA-256 hashes
+ * only (so nothing else can run, whatever the trace holds), fonts and images only as data: URLs, and no
+ * connections, frames, forms or base URL. The data travels compressed in a non-executable `<script>` block;
+ * the note (export date, tool, what was left out) is text.
+ */
+export function renderReportHtml(assets: ReportAssets, data: ReportData, compressedData: string, title: string): string {
+  const codicons = assets.codiconCss.replace(/url\("?\.\/codicon\.ttf[^")]*"?\)/g, `url("data:font/ttf;base64,${assets.codiconTtf.toString('base64')}")`);
+  const styles = [themeCss(), inlineSafe(codicons), inlineSafe(assets.webviewCss)];
+  const scripts = [inlineSafe(assets.reportHostJs), inlineSafe(assets.webviewJs)];
+  const csp = [
+    "default-src 'none'",
+    'img-src data:',
+    'font-src data:',
+    `style-src ${styles.map((s) => `'sha256-${sha256Base64(s)}'`).join(' ')}`,
+    `script-src ${scripts.map((s) => `'sha256-${sha256Base64(s)}'`).join(' ')}`,
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${escapeHtml(title)}</title>
+${styles.map((s, i) => `<style${i === 1 ? ' id="vscode-codicon-stylesheet"' : ''}>${s}</style>`).join('\n')}
+</head>
+<body class="vscode-dark">
+<div id="atv-report-note" role="note">${escapeHtml(data.note)}</div>
+<div id="app" role="application" aria-label="Agent trace"></div>
+<script type="application/octet-stream" id="${REPORT_DATA_ID}">${compressedData}</script>
+${scripts.map((s) => `<script>${s}</script>`).join('\n')}
+</body>
+</html>
+`;
+}

@@ -1,0 +1,134 @@
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import { COMMANDS } from '../commandIds';
+import { TraceViewerApi } from '../viewerApi';
+import { TraceModels } from '../traceModels';
+import { activeTrace } from './navigationCommands';
+import { traceToOtlpJson } from '../../core/export/otlpExport';
+import { OtlpPostError, otlpTracesUrl, parseOtlpHeaders, postOtlpJson } from '../../core/export/otlpHttp';
+import { traceToMarkdown } from '../../viewer/export/markdownTranscript';
+import { TraceBlobs } from '../../viewer/blobResolver';
+import type { TraceModel } from '../../core/loadTrace';
+import { buildReport, readReportAssets } from '../../report/buildReport';
+
+/** Spans per request, as in the CLI: within a collector's default request size. */
+const POST_BATCH = 1000;
+
+/** The trace a share command acts on, or a warning when there is none. */
+function target(viewers: TraceViewerApi, uri?: unknown): vscode.Uri | undefined {
+  const t = activeTrace(viewers, uri instanceof vscode.Uri ? uri : undefined);
+  if (!t || t.scheme !== 'file') void vscode.window.showWarningMessage('Agent Trace: open a trace first.');
+  return t && t.scheme === 'file' ? t : undefined;
+}
+
+/** Asks for the endpoint, prefilled from `agentTrace.otlpEndpoint`; undefined when the user cancels. */
+async function askEndpoint(): Promise<string | undefined> {
+  const cfg = vscode.workspace.getConfiguration('agentTrace');
+  return vscode.window.showInputBox({
+    title: 'Send to OTLP Endpoint',
+    prompt: 'OTLP/HTTP endpoint; spans are POSTed as JSON to <endpoint>/v1/traces',
+    value: cfg.get<string>('otlpEndpoint', 'http://localhost:4318'),
+    validateInput: (v) => {
+      try {
+        otlpTracesUrl(v);
+        return undefined;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+  });
+}
+
+/** "Agent Trace: Send to OTLP Endpoint…": the trace's spans, with GenAI attributes, to a collector. */
+async function sendToOtlp(context: vscode.ExtensionContext, models: TraceModels, uri: vscode.Uri): Promise<void> {
+  const endpoint = await askEndpoint();
+  if (endpoint === undefined) return;
+  const headers = { ...parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS), ...vscode.workspace.getConfiguration('agentTrace').get<Record<string, string>>('otlpHeaders', {}) };
+  try {
+    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Sending ${basename(uri.fsPath)} to ${endpoint}…` }, async () => {
+      const model = await models.get(uri);
+      const bodies = traceToOtlpJson(model, { version: String(context.extension.packageJSON.version), fileName: basename(uri.fsPath), batchSize: POST_BATCH });
+      return { ...(await postOtlpJson(endpoint, bodies, headers)), spans: model.events.size };
+    });
+    const rejected = r.rejectedSpans > 0 ? ` The receiver rejected ${r.rejectedSpans}${r.messages.length ? ': ' + r.messages.join('; ') : ''}.` : '';
+    void (rejected ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(`Agent Trace: sent ${r.spans} spans to ${r.url}.${rejected}`);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Agent Trace: ${err instanceof OtlpPostError ? err.message : `could not send the trace: ${(err as Error).message}`}`);
+  }
+}
+
+/** Blob lookup as the viewer does it: the format's layout plus `agentTrace.blobRoots` and the workspace folders. */
+function blobsForExport(): TraceBlobs {
+  return new TraceBlobs(() => ({
+    extraRoots: vscode.workspace.getConfiguration('agentTrace').get<string[]>('blobRoots', []),
+    workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+  }));
+}
+
+/** The event selected in the viewer of `uri` (its subtree is exported), or undefined for the whole trace. */
+function selectedRoot(viewers: TraceViewerApi, uri: vscode.Uri, model: TraceModel): number | undefined {
+  const line = viewers.selectedLine(uri);
+  if (line === undefined) return undefined;
+  for (let i = 0; i < model.events.size; i++) if (model.events.lineOf(i) === line) return i;
+  return undefined;
+}
+
+/** "Copy as Markdown": the selected event's subtree (a run, a turn, a tool call), or the whole trace. */
+async function copyAsMarkdown(viewers: TraceViewerApi, models: TraceModels, uri: vscode.Uri): Promise<void> {
+  const model = await models.get(uri);
+  const root = selectedRoot(viewers, uri, model);
+  const text = await traceToMarkdown(model, { root, blobs: blobsForExport() });
+  await vscode.env.clipboard.writeText(text);
+  const what = root === undefined ? 'the trace' : `line ${model.events.lineOf(root)} and its children`;
+  void vscode.window.showInformationMessage(`Agent Trace: copied ${what} as Markdown (${text.length.toLocaleString()} characters${text.length > 65536 ? '; more than a GitHub comment holds' : ''}).`);
+}
+
+/** "Export Transcript as Markdown": the whole trace (or the selected subtree) to a `.md` file. */
+async function exportMarkdown(viewers: TraceViewerApi, models: TraceModels, uri: vscode.Uri): Promise<void> {
+  const dest = await vscode.window.showSaveDialog({ defaultUri: uri.with({ path: uri.path.replace(/(\.[^./]+)*$/, '.md') }), filters: { Markdown: ['md'] }, title: 'Export Transcript as Markdown' });
+  if (!dest) return;
+  const model = await models.get(uri);
+  const text = await traceToMarkdown(model, { root: selectedRoot(viewers, uri, model), blobs: blobsForExport() });
+  await vscode.workspace.fs.writeFile(dest, Buffer.from(text, 'utf8'));
+  void vscode.window.showInformationMessage(`Agent Trace: wrote ${basename(dest.fsPath)}.`);
+}
+
+/** "Export as HTML Report…": the viewer's page with the trace embedded, to open in any browser, offline. */
+async function exportHtmlReport(context: vscode.ExtensionContext, models: TraceModels, uri: vscode.Uri): Promise<void> {
+  const blobs = await vscode.window.showQuickPick(
+    [{ label: 'Without blob contents', include: false }, { label: 'With blob previews', description: 'prompts and outputs stored beside the trace', include: true }],
+    { title: 'Export as HTML Report' },
+  );
+  if (!blobs) return;
+  const dest = await vscode.window.showSaveDialog({ defaultUri: uri.with({ path: uri.path.replace(/(\.[^./]+)*$/, '.report.html') }), filters: { HTML: ['html'] }, title: 'Export as HTML Report' });
+  if (!dest) return;
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${basename(uri.fsPath)} as an HTML report…` }, async () => {
+    const model = await models.get(uri);
+    const assets = readReportAssets(vscode.Uri.joinPath(context.extensionUri, 'dist').fsPath);
+    const generator = `Agent Trace Viewer ${String(context.extension.packageJSON.version)}`;
+    const { html, leftOut } = await buildReport(model, assets, { blobs: blobs.include ? blobsForExport() : undefined, generator });
+    await vscode.workspace.fs.writeFile(dest, Buffer.from(html, 'utf8'));
+    void vscode.window.showInformationMessage(`Agent Trace: wrote ${basename(dest.fsPath)}${leftOut > 0 ? ` (${leftOut} later events left out)` : ''}.`);
+  });
+}
+
+/** Registers the commands that share a trace with people who do not have it open (OTLP, Markdown, HTML report). */
+export function registerShareCommands(context: vscode.ExtensionContext, viewers: TraceViewerApi, models: TraceModels): void {
+  const reg = (id: string, f: (...args: never[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, f));
+  reg(COMMANDS.sendToOtlp, (uri?: unknown) => {
+    const t = target(viewers, uri);
+    return t && sendToOtlp(context, models, t);
+  });
+  reg(COMMANDS.copyAsMarkdown, (uri?: unknown) => {
+    const t = target(viewers, uri);
+    return t && copyAsMarkdown(viewers, models, t);
+  });
+  reg(COMMANDS.exportHtmlReport, (uri?: unknown) => {
+    const t = target(viewers, uri);
+    return t && exportHtmlReport(context, models, t).catch((err: unknown) => void vscode.window.showErrorMessage(`Agent Trace: could not export the report: ${(err as Error).message}`));
+  });
+  reg(COMMANDS.exportMarkdown, (uri?: unknown) => {
+    const t = target(viewers, uri);
+    return t && exportMarkdown(viewers, models, t);
+  });
+}

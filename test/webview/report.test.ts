@@ -1,0 +1,192 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Browser, BrowserContext, Page } from 'playwright-core';
+import { loadTrace } from '../../src/core/loadTrace';
+import { FORMAT_NAMES } from '../../src/core/formatNames';
+import { runChecks } from '../../src/core/checks/runChecks';
+import { buildReport, readReportAssets } from '../../src/report/buildReport';
+import { TraceBlobs } from '../../src/viewer/blobResolver';
+import { buildOnce, launchBrowser, startServer, openViewer, ViewerPage } from './harness';
+import { hostileTrace, PAYLOADS } from '../helpers/xssPayloads';
+import { Server } from 'node:http';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+const DIST = resolve(__dirname, '..', '..', 'dist');
+
+/** One sample of every format (the samples the README shows), plus the real-writer OTLP export. */
+const TRACES = [
+  'samples/murmur/ses_583584f8e94410c93669237ac44d5d21/trace.jsonl',
+  'samples/harness-ledger/run_1767261600000_31337_0.jsonl',
+  'samples/lumen/.lumen/trace/58176a1a-9fa5-4945-a4b8-3fa6c7c2f5b6.jsonl',
+  'samples/agentledger/run_4c6f798988127e13/events.jsonl',
+  'samples/deepstrike/.sessions/4b9efe73-6a1e-4496-8068-04a2f64a6e21.jsonl',
+  'samples/claude-code/921f39d1-40c5-4a48-826b-c8319e0f40bc.jsonl',
+  'samples/codex/rollout-2026-01-01T10-00-00-019b78ff-f900-7000-b662-e79c6061077d.jsonl',
+  'samples/otlp/trace.otlp.json',
+  'test/fixtures/viewer/sample.jsonl',
+  'test/corpus/gemini-cli-0.61.0/shell-fail/stream-json.jsonl',
+];
+
+async function writeReport(file: string, dir: string, opts: { maxEvents?: number; blobs?: boolean } = {}): Promise<string> {
+  const model = await loadTrace(file);
+  const blobs = opts.blobs ? new TraceBlobs(() => ({ extraRoots: [], workspaceFolders: [] })) : undefined;
+  const { html } = await buildReport(model, readReportAssets(DIST), { maxEvents: opts.maxEvents, blobs, generator: 'agent-trace test', now: new Date('2026-12-01T12:00:00Z') });
+  const out = join(dir, `${basename(file)}.report.html`);
+  writeFileSync(out, html);
+  return out;
+}
+
+/** Opens a report from its file:// URL with every other request refused, and records what the page tried. */
+async function openReport(ctx: BrowserContext, path: string): Promise<{ page: Page; refused: string[]; errors: string[] }> {
+  const refused: string[] = [];
+  const errors: string[] = [];
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.addInitScript(() => {
+    const w = globalThis as Any;
+    w.__cspViolations = [];
+    w.document.addEventListener('securitypolicyviolation', (e: Any) => w.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  await page.goto(pathToFileURL(path).href);
+  await page.waitForFunction(() => (globalThis as Any).__atvReportReady === true || (globalThis as Any).__atvReportError !== undefined);
+  assert.equal(await page.evaluate(() => (globalThis as Any).__atvReportError), undefined);
+  await page.waitForSelector('.row[data-node]');
+  return { page, refused, errors };
+}
+
+async function rowLabels(page: Page): Promise<string[]> {
+  return page.$$eval('.row[data-node]:not([hidden])', (rows) =>
+    rows
+      .map((r) => ({ y: Number(/translateY\(([-\d.]+)px\)/.exec((r as Any).style.transform)?.[1] ?? 0), t: r.querySelector('.label')?.textContent ?? '' }))
+      .sort((a, b) => a.y - b.y)
+      .map((x) => x.t),
+  );
+}
+
+/** A reading of the page once two readings 100 ms apart agree and are not empty (rows render in frames). */
+async function settled<T>(read: () => Promise<T>): Promise<T> {
+  let last = JSON.stringify(await read());
+  for (let i = 0; i < 50; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = await read();
+    const text = JSON.stringify(now);
+    if (text === last && text !== '[]' && text !== '""') return now;
+    last = text;
+  }
+  return read();
+}
+
+/** The header's check badges and the Checks list, as text. */
+async function findingsShown(page: Page): Promise<{ chips: string[]; findings: string[] }> {
+  const text = (sel: string) => page.$$eval(sel, (els) => els.map((e) => (e.textContent ?? '').trim()));
+  return { chips: await text('.check-chip'), findings: await text('.finding-item') };
+}
+
+describe('HTML report (agent-trace report)', function () {
+  let browser: Browser;
+  let ctx: BrowserContext;
+  let server: Server;
+  let origin: string;
+  let dir: string;
+  const requests: string[] = [];
+
+  before(async () => {
+    buildOnce();
+    dir = mkdtempSync(join(tmpdir(), 'atv-report-'));
+    browser = await launchBrowser();
+    ({ server, origin } = await startServer());
+    ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // Networking blocked: only the report's own file:// URL is served; anything else is refused and recorded.
+    await ctx.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:') && url.endsWith('.report.html')) return route.continue();
+      requests.push(url);
+      return route.abort();
+    });
+  });
+  after(async () => {
+    await ctx?.close();
+    await browser?.close();
+    server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('covers every format', async () => {
+    const formats = new Set(await Promise.all(TRACES.map(async (f) => (await loadTrace(f)).format)));
+    assert.deepEqual([...FORMAT_NAMES].filter((f) => !formats.has(f)), []);
+  });
+
+  for (const file of TRACES) {
+    it(`opens offline and shows the viewer's rows and findings: ${file.replace(/^samples\//, '')}`, async () => {
+      const report = await openReport(ctx, await writeReport(file, dir));
+      const viewer: ViewerPage = await openViewer(browser, origin, file);
+      try {
+        const model = viewer.model!;
+        viewer.session.setCheckResults('verify', await runChecks(model, 'verify'));
+        viewer.session.setCheckResults('check', await runChecks(model, 'check'));
+        await viewer.waitForRows(true);
+        const expected = await settled(() => viewer.rowLabels());
+        const shown = await settled(() => rowLabels(report.page));
+        // The report's page is taller (no editor around it), so it may show more of the virtual rows.
+        assert.ok(shown.length >= Math.min(expected.length, 5), `rows shown: ${shown.length}`);
+        assert.deepEqual(shown.slice(0, expected.length), expected.slice(0, shown.length), 'same rows');
+        assert.ok((await rowLabels(report.page)).length > 0);
+        const header = (p: Page) => p.$eval('.header', (h) => h.textContent ?? '').catch(() => '');
+        assert.equal(await settled(() => header(report.page)), await settled(() => header(viewer.page)), 'same header (verification and conformance badges)');
+        const want = await settled(async () => (await findingsShown(viewer.page)).chips);
+        assert.ok(want.length > 0, 'the viewer shows check chips');
+        assert.deepEqual(await settled(async () => (await findingsShown(report.page)).chips), want, 'same check chips');
+        assert.deepEqual((await findingsShown(report.page)).findings, (await findingsShown(viewer.page)).findings, 'same findings in the Checks list');
+        assert.match(await report.page.$eval('#atv-report-note', (n) => n.textContent ?? ''), /exported 2026-12-01T12:00:00\.000Z by agent-trace test\. Verification and conformance results are as of that time\./);
+        assert.deepEqual(await report.page.evaluate(() => (globalThis as Any).__cspViolations), [], 'no CSP violations');
+        assert.deepEqual(report.errors, [], 'no script errors');
+        assert.deepEqual(requests, [], 'no request besides the file itself');
+      } finally {
+        await report.page.close();
+        await viewer.page.close();
+      }
+    });
+  }
+
+  it('shows the details of a selected event, and says what --max-events left out', async () => {
+    const file = 'samples/claude-code/921f39d1-40c5-4a48-826b-c8319e0f40bc.jsonl';
+    const { page } = await openReport(ctx, await writeReport(file, dir, { maxEvents: 5 }));
+    try {
+      assert.equal((await rowLabels(page)).length <= 5, true);
+      assert.match(await page.$eval('#atv-report-note', (n) => n.textContent ?? ''), /The first 5 events are included; 19 later events are left out \(--max-events 5\)\./);
+      await page.click('.row[data-node] .label');
+      await page.waitForFunction(() => ((globalThis as Any).document.querySelector('.detail-title')?.textContent ?? '') !== '');
+      assert.match(await page.$eval('.detail-pane', (d) => d.textContent ?? ''), /CI is red/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('runs no script from trace content: the XSS payloads of the webview suite, blobs included', async () => {
+    const trace = hostileTrace();
+    try {
+      const { page } = await openReport(ctx, await writeReport(trace, dir, { blobs: true }));
+      try {
+        const rows = page.locator('.row[data-node] .label');
+        for (let i = 0; i < Math.min(await rows.count(), 12); i++) await rows.nth(i).click();
+        const found = await page.evaluate(() => {
+          const d = (globalThis as Any).document;
+          return { pwned: (globalThis as Any).__pwned, img: d.querySelectorAll('#app img').length, script: d.querySelectorAll('#app script, #atv-report-note *').length, handlers: d.querySelectorAll('#app [onerror], #app [onload], #app [href^="javascript"]').length, csp: (globalThis as Any).__cspViolations };
+        });
+        assert.deepEqual(found, { pwned: undefined, img: 0, script: 0, handlers: 0, csp: [] });
+        const text = await page.$eval('#app', (a) => a.textContent ?? '');
+        assert.ok(text.includes(PAYLOADS[0]) || (await rowLabels(page)).some((l) => l.includes('<script>')), 'payloads shown as text');
+        assert.deepEqual(requests, [], 'no request: evil.example images and styles were never fetched');
+      } finally {
+        await page.close();
+      }
+    } finally {
+      rmSync(join(trace, '..'), { recursive: true, force: true });
+    }
+  });
+});
