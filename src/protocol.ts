@@ -28,6 +28,8 @@ import type {
 } from './protocolTypes';
 
 export * from './protocolTypes';
+export * from './protocolTranscript';
+import type { RequestTranscriptMessage, TranscriptPageMessage } from './protocolTranscript';
 
 /** The viewer's custom editor id (package.json `customEditors[].viewType`). */
 export const VIEW_TYPE = 'agentTrace.viewer';
@@ -211,7 +213,8 @@ export type HostMessage =
   | IdInfoMessage
   | BlobContentMessage
   | FocusFindMessage
-  | ErrorMessage;
+  | ErrorMessage
+  | TranscriptPageMessage;
 
 // ---------------------------------------------------------------------------------------------------------
 // Webview → host
@@ -386,4 +389,5 @@ export type WebviewMessage =
   | RequestBlobMessage
   | OpenBlobMessage
   | ReloadMessage
-  | OpenAsTextMessage;
+  | OpenAsTextMessage
+  | RequestTranscriptMessage;

@@ -38,6 +38,11 @@ function message(m: ChatMessage, raw: boolean, host: ChatHost): HTMLElement {
   return box;
 }
 
+/** One chat part as the Content tab draws it (the transcript reuses it for text, thinking and JSON). */
+export function renderChatPart(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
+  return part(p, raw, host);
+}
+
 function part(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
   switch (p.type) {
     case 'text': {
