@@ -45,10 +45,18 @@ export function blockElement(b: TranscriptBlock, host: BlockHost): HTMLElement {
   const fresh = b.refs.filter((r) => r.sameAsLine === null);
   const repeated = b.refs.filter((r) => r.sameAsLine !== null);
   for (const r of fresh.filter((x) => x.changedSinceLine !== null)) box.appendChild(el('p', { class: 'changed-note' }, icon('diff-modified'), ` ${r.ref.field} changed since line ${r.changedSinceLine}`));
-  if (fresh.length > 0) box.append(...renderBlobSections(fresh.map((r) => r.ref), host, part));
+  if (fresh.length > 0) {
+    // Blob cards ask the host for their content: only once the block nears the screen (see DEFERRED).
+    const slot = el('div', { class: 'block-blobs', text: `${fresh.length} blob${fresh.length === 1 ? '' : 's'}…` });
+    box.appendChild(slot);
+    DEFERRED.set(box, () => slot.replaceChildren(...renderBlobSections(fresh.map((r) => r.ref), host, part)));
+  }
   if (repeated.length > 0) box.appendChild(repeatedRefs(repeated, host, part));
   return box;
 }
+
+/** Work a block defers until it is near the viewport (the view calls and forgets it). */
+export const DEFERRED = new WeakMap<HTMLElement, () => void>();
 
 function header(b: TranscriptBlock, host: BlockHost): HTMLElement {
   const line = el('button', { class: 'link-button block-line', text: `line ${b.line}`, title: 'Show this event in the tree', attrs: { type: 'button' } });

@@ -9,12 +9,14 @@
  */
 import type { TranscriptBlock, TranscriptPageMessage } from '../../src/protocol';
 import { el } from '../dom';
-import { blockElement, BlockHost } from './blockView';
+import { blockElement, BlockHost, DEFERRED } from './blockView';
 
 /** Blocks per page. */
-export const PAGE = 50;
+export const PAGE = 25;
+/** Blocks of the first page shown. */
+const FIRST_PAGE = 20;
 /** Pages kept in the DOM. */
-const MAX_PAGES = 6;
+const MAX_PAGES = 12;
 /** Pixels from an end at which the next page is asked for. */
 const NEAR = 1200;
 
@@ -43,6 +45,17 @@ export class TranscriptView {
   private modelVersion = 0;
   private match: RegExp | null = null;
   private only: ((node: number) => boolean) | null = null;
+
+  /** Renders a block's deferred parts (its blob cards) when it comes within a screen of the viewport. */
+  private readonly near = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      const b = e.target as HTMLElement;
+      this.near.unobserve(b);
+      DEFERRED.get(b)?.();
+      DEFERRED.delete(b);
+    }
+  }, { root: this.element, rootMargin: '100% 0px' });
 
   constructor(private readonly host: TranscriptHost) {
     this.element.appendChild(this.status);
@@ -103,11 +116,11 @@ export class TranscriptView {
     if (mode === 'prepend') {
       this.pages.unshift(page);
       this.element.insertBefore(page.element, this.pages[1]?.element ?? null);
-      if (this.pages.length > MAX_PAGES) this.pages.pop()!.element.remove();
+      if (this.pages.length > MAX_PAGES) this.drop(this.pages.pop()!);
     } else {
       this.pages.push(page);
       this.element.appendChild(page.element);
-      if (this.pages.length > MAX_PAGES) this.pages.shift()!.element.remove();
+      if (this.pages.length > MAX_PAGES) this.drop(this.pages.shift()!);
     }
     if (mode === 'reset' && m.focus !== null && this.selected !== null) this.scrollToNode(this.selected, true);
     this.onScroll();
@@ -119,6 +132,7 @@ export class TranscriptView {
       const e = blockElement(b, this.host);
       if (b.node === this.selected) e.classList.add('selected');
       if (this.only && !this.only(b.node)) e.hidden = true;
+      if (DEFERRED.has(e)) this.near.observe(e);
       page.appendChild(e);
     }
     if (this.match) markMatches(page, this.match);
@@ -127,7 +141,8 @@ export class TranscriptView {
 
   private load(around?: number): void {
     this.setStatus('Loading the transcript…');
-    this.ask('reset', 0, PAGE, around ?? this.selected ?? undefined);
+    // The first page is small: it is what the reader waits for; the next ones load while reading.
+    this.ask('reset', 0, FIRST_PAGE, around ?? this.selected ?? undefined);
   }
 
   private ask(mode: 'reset' | 'append' | 'prepend', start: number, count: number, aroundNode?: number): void {
@@ -156,9 +171,15 @@ export class TranscriptView {
     return this.element.querySelector<HTMLElement>(`.transcript-block[data-node="${node}"]`);
   }
 
+  private drop(page: Page): void {
+    for (const b of page.element.children) this.near.unobserve(b);
+    page.element.remove();
+  }
+
   private clearPages(): void {
     for (const p of this.pages) p.element.remove();
     this.pages = [];
+    this.near.disconnect();
   }
 
   private setStatus(text: string | null): void {
