@@ -29,6 +29,7 @@ import type {
 
 export * from './protocolTypes';
 export * from './protocolTranscript';
+export * from './protocolTools';
 import type { RequestTranscriptMessage, TranscriptPageMessage } from './protocolTranscript';
 
 /** The viewer's custom editor id (package.json `customEditors[].viewType`). */

@@ -3,7 +3,7 @@
  * short; src/protocol.ts re-exports everything here).
  */
 import type { EventCategory, EventStatus, FormatName, HashRef, IdMention, Severity } from './core/model';
-import type { ShellOutcome, ToolCallView } from './protocolTranscript';
+import type { ShellOutcome, ToolCallView } from './protocolTools';
 import type { CheckMode } from './core/checks/checkMode';
 
 // ---------------------------------------------------------------------------------------------------------

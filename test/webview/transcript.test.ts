@@ -92,7 +92,7 @@ describe('transcript view (Chromium, issue 15)', function () {
     await openTranscript(v);
     const d = await v.page.evaluate(() => {
       const q = (s: string) => [...(globalThis as Any).document.querySelectorAll(s)].map((e: Any) => e.textContent.trimEnd());
-      return { file: q('.tool-view-edit .tool-file'), add: q('.tool-view-edit .diff-add'), del: q('.tool-view-edit .diff-del'), hunk: q('.tool-view-edit .diff-hunk') };
+      return { file: q('.tool-view-edit .tool-file'), add: q('.tool-view-edit .tx-diff-add'), del: q('.tool-view-edit .tx-diff-del'), hunk: q('.tool-view-edit .tx-diff-hunk') };
     });
     assert.deepEqual(d.file, ['src/app.ts']);
     assert.deepEqual(d.add, ['+const b = 3;']);

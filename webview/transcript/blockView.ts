@@ -65,11 +65,11 @@ function header(b: TranscriptBlock, host: BlockHost): HTMLElement {
     host.reveal(b.node);
   });
   const badges = el('span', { class: 'block-badges' });
-  if (b.status === 'error') badges.appendChild(el('span', { class: 'badge badge-error' }, icon('error'), ' error'));
-  else if (b.status === 'warning') badges.appendChild(el('span', { class: 'badge badge-warning' }, icon('warning'), ' warning'));
-  if (b.category === 'approval') badges.appendChild(el('span', { class: 'badge badge-approval' }, icon('shield'), ' approval'));
-  if (b.tokensIn !== null || b.tokensOut !== null) badges.appendChild(el('span', { class: 'badge badge-tokens', title: 'Tokens in → out' }, formatTokens(b.tokensIn, b.tokensOut, 'tokens')));
-  if (b.durationMs !== null) badges.appendChild(el('span', { class: 'badge badge-latency', title: 'Duration' }, formatDuration(b.durationMs)));
+  if (b.status === 'error') badges.appendChild(el('span', { class: 'tx-badge tx-badge-error' }, icon('error'), ' error'));
+  else if (b.status === 'warning') badges.appendChild(el('span', { class: 'tx-badge tx-badge-warning' }, icon('warning'), ' warning'));
+  if (b.category === 'approval') badges.appendChild(el('span', { class: 'tx-badge tx-badge-approval' }, icon('shield'), ' approval'));
+  if (b.tokensIn !== null || b.tokensOut !== null) badges.appendChild(el('span', { class: 'tx-badge tx-badge-tokens', title: 'Tokens in → out' }, formatTokens(b.tokensIn, b.tokensOut, 'tokens')));
+  if (b.durationMs !== null) badges.appendChild(el('span', { class: 'tx-badge tx-badge-latency', title: 'Duration' }, formatDuration(b.durationMs)));
   return el('header', { class: 'block-header' }, icon(CATEGORY_ICONS[b.category] ?? 'circle-small'), el('span', { class: 'block-kind', text: b.kind }), b.model ? el('span', { class: 'block-model', text: b.model }) : null, el('span', { class: 'block-label', text: b.label }), badges, line);
 }
 

@@ -44,10 +44,10 @@ export function toolCallElement(p: ToolCall, host: JsonTreeHost): HTMLElement {
 function diffBlock(patch: string): HTMLElement {
   const code = el('code', { class: 'code' });
   for (const line of stripAnsi(patch).split('\n')) {
-    const cls = line.startsWith('+++') || line.startsWith('---') || line.startsWith('***') ? 'diff-file' : line.startsWith('@@') ? 'diff-hunk' : line.startsWith('+') ? 'diff-add' : line.startsWith('-') ? 'diff-del' : line.startsWith('=') ? 'diff-file' : 'diff-ctx';
-    code.appendChild(el('span', { class: `diff-line ${cls}`, text: `${line}\n` }));
+    const cls = line.startsWith('+++') || line.startsWith('---') || line.startsWith('***') ? 'tx-diff-file' : line.startsWith('@@') ? 'tx-diff-hunk' : line.startsWith('+') ? 'tx-diff-add' : line.startsWith('-') ? 'tx-diff-del' : line.startsWith('=') ? 'tx-diff-file' : 'tx-diff-ctx';
+    code.appendChild(el('span', { class: `tx-diff-line ${cls}`, text: `${line}\n` }));
   }
-  return el('pre', { class: 'code-block diff-block', attrs: { 'aria-label': 'Unified diff' } }, code);
+  return el('pre', { class: 'code-block tx-diff-block', attrs: { 'aria-label': 'Unified diff' } }, code);
 }
 
 function form(fields: ToolField[], host: JsonTreeHost): HTMLElement {
