@@ -70,7 +70,8 @@ export class App {
     this.persist({ compactChains: compact });
     post({ type: 'setCompactChains', compact });
   });
-  private transcript!: TranscriptView;
+  /** The Transcript view; find and filters reach it through `highlight(re)` and `setOnly(pred)`. */
+  transcript!: TranscriptView;
   private blobWaiters = new Map<number, (m: BlobContentMessage) => void>();
   private nextBlobRequest = 1;
 

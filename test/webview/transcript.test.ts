@@ -73,6 +73,22 @@ describe('transcript view (Chromium, issue 15)', function () {
     await v.page.waitForSelector('.transcript-block.selected[data-line="21"]');
   });
 
+  it('the Transcript stays the view shown across a reload; the Content tab shows the same shell outcome', async () => {
+    const v = await view(CLAUDE_FAIL, { width: 1300, height: 800 });
+    await openTranscript(v);
+    await v.show();
+    await v.page.waitForSelector('.transcript-block');
+    assert.equal(await v.page.$eval('#main-tab-transcript', (e: Any) => e.getAttribute('aria-selected')), 'true');
+    assert.equal(await v.page.$eval('#main-panel-tree', (e: Any) => e.hidden), true);
+    const mark = v.received.length;
+    await v.page.click('.transcript-block.status-error .block-header');
+    await v.waitForHost('detail', (m) => m.detail.line === 21, mark);
+    await v.settle();
+    assert.equal(await v.page.$eval('#main-tab-transcript', (e: Any) => e.getAttribute('aria-selected')), 'true', 'a click on a block selects without leaving the transcript');
+    const content = await v.page.$eval('.detail-pane .shell-outcome', (e: Any) => e.textContent);
+    assert.match(content, /exit code 2.*No such file or directory/s);
+  });
+
   it('Codex: exec_command and its output with the exit code, the user and assistant messages', async () => {
     const v = await view(CODEX_FAIL, { width: 1300, height: 900 });
     await openTranscript(v);
