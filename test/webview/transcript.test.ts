@@ -89,6 +89,22 @@ describe('transcript view (Chromium, issue 15)', function () {
     assert.match(content, /exit code 2.*No such file or directory/s);
   });
 
+  it('is keyboard-readable: an ARIA feed whose blocks ↓/↑ move between and Enter selects', async () => {
+    const v = await view(CLAUDE_FAIL, { width: 1300, height: 800 });
+    await openTranscript(v);
+    await v.page.focus('.transcript');
+    await v.page.keyboard.press('ArrowDown');
+    await v.page.keyboard.press('ArrowDown');
+    const focused = await v.page.evaluate(() => {
+      const a = (globalThis as Any).document.activeElement;
+      return [a.dataset.line, a.getAttribute('aria-posinset'), a.getAttribute('aria-setsize'), a.parentElement.parentElement.getAttribute('role')];
+    });
+    assert.deepEqual(focused, ['17', '2', '5', 'feed']);
+    const mark = v.received.length;
+    await v.page.keyboard.press('Enter');
+    await v.waitForHost('detail', (m) => m.detail.line === 17, mark);
+  });
+
   it('Codex: exec_command and its output with the exit code, the user and assistant messages', async () => {
     const v = await view(CODEX_FAIL, { width: 1300, height: 900 });
     await openTranscript(v);

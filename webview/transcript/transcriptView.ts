@@ -60,6 +60,25 @@ export class TranscriptView {
   constructor(private readonly host: TranscriptHost) {
     this.element.appendChild(this.status);
     this.element.addEventListener('scroll', () => this.onScroll(), { passive: true });
+    this.element.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  /** ARIA feed keys: ↓/PageDown and ↑/PageUp move between blocks, Enter selects the focused block's event. */
+  private onKey(e: KeyboardEvent): void {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const blocks = [...this.element.querySelectorAll<HTMLElement>('.transcript-block:not([hidden])')];
+    const at = blocks.findIndex((b) => b === document.activeElement);
+    const step = e.key === 'ArrowDown' || e.key === 'PageDown' ? 1 : e.key === 'ArrowUp' || e.key === 'PageUp' ? -1 : 0;
+    if (step !== 0) {
+      const to = blocks[at < 0 ? (step > 0 ? 0 : blocks.length - 1) : Math.max(0, Math.min(blocks.length - 1, at + step))];
+      if (!to) return;
+      e.preventDefault();
+      to.focus();
+      this.onScroll();
+    } else if (e.key === 'Enter' && at >= 0) {
+      e.preventDefault();
+      this.host.select(Number(blocks[at].dataset.node));
+    }
   }
 
   /** A new model: forget the blocks (they are loaded again when the view is shown). */
@@ -130,6 +149,9 @@ export class TranscriptView {
     const page = el('div', { class: 'transcript-page' });
     for (const b of blocks) {
       const e = blockElement(b, this.host);
+      e.tabIndex = -1;
+      e.setAttribute('aria-posinset', String(b.index + 1));
+      e.setAttribute('aria-setsize', String(this.total));
       if (b.node === this.selected) e.classList.add('selected');
       if (this.only && !this.only(b.node)) e.hidden = true;
       if (DEFERRED.has(e)) this.near.observe(e);
