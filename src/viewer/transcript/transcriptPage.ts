@@ -5,8 +5,10 @@
  */
 import type { TraceModel } from '../../core/loadTrace';
 import type { ChatMessage, ChatPart, TranscriptBlock } from '../../protocol';
-import { buildDetail } from '../eventDetail';
+import { extractChat } from '../chatContent';
+import { buildDetail, findObjectWithId } from '../eventDetail';
 import type { TranscriptIndex } from './transcriptIndex';
+import { otlpToolMessage } from './otlpTool';
 import { shellOutcome, toolCallView } from './toolShapes';
 
 /** Most blocks one page carries (the webview asks for less). */
@@ -32,6 +34,12 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
     const d = await buildDetail(model, node, []);
     messages = d.messages;
     error = d.jsonError;
+    // Several events on one line (an OTLP export written as one JSON line): the block shows its own object only.
+    const own = sharesLine(model, node) && e.id ? ownObject(d.json, e.id) : null;
+    if (own) {
+      const tool = otlpToolMessage(own);
+      messages = tool ? [tool, ...extractChat(own)] : extractChat(own);
+    }
     const sidecar = (d.json as { toolUseResult?: unknown } | null)?.toolUseResult;
     messages = messages.map((m) => ({ ...m, parts: m.parts.map((p) => enrich(p, calls, sidecar)) }));
   } catch (err) {
@@ -41,6 +49,16 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
     index: k, node, line: e.line, kind: e.kind, category: e.category, label: e.label, status: e.status, tool: e.tool, model: e.model,
     tokensIn: e.tokensIn, tokensOut: e.tokensOut, durationMs: e.durationMs, messages, refs: index.refs.get(node) ?? [], error,
   };
+}
+
+function sharesLine(model: TraceModel, node: number): boolean {
+  const line = model.events.lineOf(node);
+  return (node > 0 && model.events.lineOf(node - 1) === line) || (node + 1 < model.events.size && model.events.lineOf(node + 1) === line);
+}
+
+/** The object of the line whose id field holds the event's id (OTLP ids are `traceId/spanId`: the span holds the last part). */
+function ownObject(json: unknown, id: string): Record<string, unknown> | null {
+  return findObjectWithId(json, id) ?? (id.includes('/') ? findObjectWithId(json, id.slice(id.lastIndexOf('/') + 1)) : null);
 }
 
 /** A tool call with its view; a tool result with its call's name and, for a shell call, its outcome. */

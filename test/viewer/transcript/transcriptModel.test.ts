@@ -58,6 +58,13 @@ describe('transcript model on real-writer files (issue 15)', () => {
     assert.ok(gemini.some((b) => b.category === 'inference'));
     const otlp = await transcript(OTLP);
     assert.deepEqual([...new Set(otlp.map((b) => b.category))].sort(), ['inference', 'run', 'tool']);
+    // The export is one JSON line holding every span: each block shows its own span, not the whole line.
+    const tools = otlp.filter((b) => b.category === 'tool');
+    assert.deepEqual(calls(tools).map((c) => c.view), [{ kind: 'shell', command: 'echo hello', cwd: null }, { kind: 'shell', command: 'ls /nonexistent', cwd: null }]);
+    assert.deepEqual(results(tools).map((r) => [r.shell?.exitCode, r.isError]), [[0, false], [2, true]]);
+    const failed = tools[1].messages.find((m) => m.path === 'status.message');
+    assert.deepEqual(failed?.parts, [{ type: 'text', text: 'ls exited with status 2' }], 'the span status stays a message of its own');
+    assert.ok(otlp.filter((b) => b.category === 'inference').every((b) => b.messages.length === 0), 'chat spans without captured content hold no one else\'s messages');
   });
 
   it('murmur: blobs an earlier event referenced are marked "same as line N" (the tools blob shown once)', async () => {
