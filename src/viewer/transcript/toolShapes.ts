@@ -48,7 +48,8 @@ function editPatch(a: Obj): ToolCallView | null {
     if (before !== null && after !== null) pairs.push([before, after]);
   }
   if (pairs.length === 0 || pairs.some(([o, n]) => o.length + n.length > MAX_DIFF_CHARS)) return null;
-  const patch = pairs.map(([o, n]) => createPatch(file, withNewline(o), withNewline(n), '', '', { context: 3 })).join('\n');
+  // createPatch starts with an `Index:` line and a rule of `=` that say nothing the ---/+++ lines do not.
+  const patch = pairs.map(([o, n]) => createPatch(file, withNewline(o), withNewline(n), '', '', { context: 3 }).replace(/^Index: .*\n=+\n/, '').trimEnd()).join('\n');
   return { kind: 'edit', file, patch };
 }
 

@@ -7,7 +7,7 @@ describe('tool calls read as what they are (issue 15 item 2)', () => {
     assert.equal(v.kind, 'edit');
     if (v.kind !== 'edit') return;
     assert.equal(v.file, 'src/a.ts');
-    assert.match(v.patch, /^@@ -1,2 \+1,2 @@\n x = 1\n-y = 2\n\+y = 3$/m);
+    assert.equal(v.patch, '--- src/a.ts\n+++ src/a.ts\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3');
     const multi = toolCallView('MultiEdit', { file_path: 'b.py', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd' }] });
     assert.equal(multi.kind === 'edit' && (multi.patch.match(/^@@/gm) ?? []).length, 2);
     assert.equal(toolCallView('str_replace_based_edit_tool', { command: 'str_replace', path: 'c.go', old_str: 'p', new_str: 'q' }).kind, 'edit');
