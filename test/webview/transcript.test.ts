@@ -116,6 +116,11 @@ describe('transcript view (Chromium, issue 15)', function () {
     assert.match(t.exit, /exit code 2/);
     assert.match(t.stdout, /No such file or directory/);
     assert.match(t.text, /The command failed/);
+    // The developer instructions are setup: collapsed to their first line until opened.
+    const setup = await v.page.$eval('.setup-message', (d: Any) => ({ open: d.open, summary: d.querySelector('summary').textContent, parts: d.querySelectorAll('.part-text').length }));
+    assert.deepEqual(setup, { open: false, summary: 'developer <skills_instructions>', parts: 0 });
+    await v.page.click('.setup-message > summary');
+    assert.ok(await v.page.$eval('.setup-message', (d: Any) => d.querySelectorAll('.part-text').length > 0));
     await v.screenshot('transcript-codex-shell-fail');
   });
 

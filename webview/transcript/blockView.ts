@@ -22,6 +22,8 @@ export interface BlockHost extends ChatHost {
 const CATEGORY_ICONS: Record<string, string> = { inference: 'sparkle', tool: 'tools', message: 'comment', turn: 'debug-step-over', approval: 'shield', error: 'error', policy: 'law', session: 'folder', run: 'play' };
 const ROLE_ICONS: Record<string, string> = { user: 'account', human: 'account', assistant: 'sparkle', model: 'sparkle', system: 'settings-gear', developer: 'settings-gear', tool: 'tools' };
 
+const SETUP_ROLES = new Set(['system', 'developer', 'instructions']);
+
 /** The element of one block. */
 export function blockElement(b: TranscriptBlock, host: BlockHost): HTMLElement {
   const marks = b.status !== 'ok' ? ` status-${b.status}` : '';
@@ -39,7 +41,16 @@ export function blockElement(b: TranscriptBlock, host: BlockHost): HTMLElement {
     const role = m.role.toLowerCase();
     const msg = el('section', { class: `message role-${ROLE_ICONS[role] ? role : 'field'}`, attrs: { 'aria-label': `${m.role} message` } });
     if (!(m.parts.length === 1 && m.parts[0].type !== 'text')) msg.appendChild(el('header', { class: 'message-header' }, icon(ROLE_ICONS[role] ?? 'note'), el('span', { class: 'message-role', text: m.role })));
-    for (const p of m.parts) msg.appendChild(part(p));
+    // A system prompt or developer instructions are setup, long and read once: collapsed to their first line.
+    if (SETUP_ROLES.has(role)) {
+      const first = m.parts.find((p) => p.type === 'text');
+      const lead = first && first.type === 'text' ? first.text.trim().split('\n', 1)[0].slice(0, 120) : '';
+      const d = el('details', { class: 'setup-message' }, el('summary', {}, el('span', { class: 'message-role', text: m.role }), ` ${lead}`));
+      d.addEventListener('toggle', () => {
+        if (d.open && d.children.length === 1) for (const p of m.parts) d.appendChild(part(p));
+      });
+      msg.replaceChildren(d);
+    } else for (const p of m.parts) msg.appendChild(part(p));
     box.appendChild(msg);
   }
   const fresh = b.refs.filter((r) => r.sameAsLine === null);
