@@ -28,6 +28,9 @@ import type {
 } from './protocolTypes';
 
 export * from './protocolTypes';
+export * from './protocolTranscript';
+export * from './protocolTools';
+import type { RequestTranscriptMessage, TranscriptPageMessage } from './protocolTranscript';
 
 /** The viewer's custom editor id (package.json `customEditors[].viewType`). */
 export const VIEW_TYPE = 'agentTrace.viewer';
@@ -231,7 +234,8 @@ export type HostMessage =
   | IdInfoMessage
   | BlobContentMessage
   | FocusFindMessage
-  | ErrorMessage;
+  | ErrorMessage
+  | TranscriptPageMessage;
 
 // ---------------------------------------------------------------------------------------------------------
 // Webview → host
@@ -408,4 +412,5 @@ export type WebviewMessage =
   | RequestBlobMessage
   | OpenBlobMessage
   | ReloadMessage
-  | OpenAsTextMessage;
+  | OpenAsTextMessage
+  | RequestTranscriptMessage;

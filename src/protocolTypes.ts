@@ -3,6 +3,7 @@
  * short; src/protocol.ts re-exports everything here).
  */
 import type { EventCategory, EventStatus, FormatName, HashRef, IdMention, Severity } from './core/model';
+import type { ShellOutcome, ToolCallView } from './protocolTools';
 import type { CheckMode } from './core/checks/checkMode';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -182,8 +183,8 @@ export type BlobState = 'unresolved' | 'verified' | 'mismatch' | 'missing' | 'un
 export type ChatPart =
   | { type: 'text'; text: string; /** Characters cut off the end (see the JSON and Raw tabs). */ omitted?: number }
   | { type: 'thinking'; text: string }
-  | { type: 'toolCall'; name: string; id: string | null; args: unknown }
-  | { type: 'toolResult'; id: string | null; text: string | null; value?: unknown; isError: boolean }
+  | { type: 'toolCall'; name: string; id: string | null; args: unknown; /** Transcript: how the call reads. */ view?: ToolCallView }
+  | { type: 'toolResult'; id: string | null; text: string | null; value?: unknown; isError: boolean; /** Transcript: a shell call's outcome. */ shell?: ShellOutcome; /** Transcript: the call's tool name. */ toolName?: string }
   | { type: 'json'; value: unknown }
   | { type: 'blob'; ref: HashRef; state: BlobState; preview?: string; expected?: string; actual?: string };
 

@@ -16,6 +16,7 @@ import { formatBytes } from './format';
 import { Header } from './header';
 import { IdLinks } from './idLinks';
 import { MainViews } from './mainViews';
+import { TranscriptView } from './transcript/transcriptView';
 import { NavBar } from './navBar';
 import { PaneLayout } from './paneLayout';
 import { SelectionHistory } from './selectionHistory';
@@ -72,6 +73,8 @@ export class App {
     this.persist({ compactChains: compact });
     post({ type: 'setCompactChains', compact });
   });
+  /** The Transcript view; find and filters reach it through `highlight(re)` and `setOnly(pred)`. */
+  transcript!: TranscriptView;
   private blobWaiters = new Map<number, (m: BlobContentMessage) => void>();
   private nextBlobRequest = 1;
 
@@ -95,6 +98,7 @@ export class App {
       tabChanged: (detailTab: DetailTab) => this.persist({ detailTab }),
       rawChanged: (contentRaw) => this.persist({ contentRaw }),
     });
+    this.transcript = this.makeTranscript();
     this.detail.setTab(this.state.detailTab);
     this.detail.setRaw(this.state.contentRaw);
     this.layout();
@@ -102,6 +106,29 @@ export class App {
     document.addEventListener('keydown', (e) => this.onKey(e));
     window.addEventListener('message', (e) => this.onMessage(e.data as HostMessage));
     post({ type: 'ready', state: loadState() });
+  }
+
+  /** The Transcript view: its blobs load as the Content tab's do; a block selects its event, its line opens the Tree. */
+  private makeTranscript(): TranscriptView {
+    return new TranscriptView({
+      copy: (text) => post({ type: 'copy', text }),
+      openLink: (url) => post({ type: 'openExternal', url }),
+      requestBlob: (ref, onAnswer) => {
+        const requestId = this.nextBlobRequest++;
+        this.blobWaiters.set(requestId, onAnswer);
+        post({ type: 'requestBlob', requestId, digest: ref.digest, algorithm: ref.algorithm });
+      },
+      openBlob: (ref) => post({ type: 'openBlob', digest: ref.digest, algorithm: ref.algorithm }),
+      select: (node) => {
+        this.tree.selectedNode = node;
+        post({ type: 'revealNode', node, select: true });
+      },
+      request: (requestId, start, count, aroundNode) => post({ type: 'requestTranscript', requestId, start, count, ...(aroundNode !== undefined ? { aroundNode } : {}) }),
+      reveal: (node) => {
+        this.mainViews.show('tree');
+        this.jump(node);
+      },
+    });
   }
 
   private layout(): void {
@@ -121,6 +148,8 @@ export class App {
     const hidden = { 'aria-hidden': 'true' };
     const columns = el('div', { class: 'tree-columns' }, el('span', { class: 'col-event', text: 'Event', attrs: hidden }), el('span', { class: 'col col-duration', text: 'Duration', attrs: hidden }), el('span', { class: 'col col-tokens', text: 'Tokens', attrs: hidden }), el('span', { class: 'col col-offset', text: 'Time', attrs: hidden }));
     this.mainViews.add({ id: 'tree', title: 'Tree', element: el('div', { class: 'main-tree-view' }, columns, this.tree.element) });
+    const t = this.transcript;
+    this.mainViews.add({ id: 'transcript', title: 'Transcript', element: t.element, onShow: () => t.show(), onHide: () => t.hide(), onSelect: (node) => t.select(node) });
     this.panes = new PaneLayout(columns, [this.mainViews.element, this.checks.element], [this.navBar.element, this.detail.element], { splitPosition: this.state.splitPosition, eventColumnWidth: this.state.eventColumnWidth ?? null }, (patch) => {
       this.persist(patch);
       post({ type: 'layoutChanged', layout: this.panes.sizes() });
@@ -190,6 +219,8 @@ export class App {
         return this.find.open();
       case 'error':
         return this.showError(m.message, m.actions);
+      case 'transcriptPage':
+        return this.transcript.answer(m);
       default:
         return assertNever(m);
     }
@@ -202,6 +233,7 @@ export class App {
 
   private onInit(m: InitMessage): void {
     this.modelVersion = m.modelVersion;
+    this.transcript.reset(m.modelVersion);
     this.idLinks.reset();
     this.status.hidden = true;
     this.split.hidden = false;

@@ -9,6 +9,7 @@ import { el, icon, stripAnsi } from './dom';
 import { formatInt } from './format';
 import { renderJsonTree, JsonTreeHost } from './jsonTree';
 import { renderMarkdown } from './markdown';
+import { toolCallElement, toolResultElement } from './transcript/toolViews';
 
 /** What the Content tab needs from the app. */
 export interface ChatHost extends JsonTreeHost, BlobHost {
@@ -38,6 +39,11 @@ function message(m: ChatMessage, raw: boolean, host: ChatHost): HTMLElement {
   return box;
 }
 
+/** One chat part as the Content tab draws it (the transcript reuses it for text, thinking and JSON). */
+export function renderChatPart(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
+  return part(p, raw, host);
+}
+
 function part(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
   switch (p.type) {
     case 'text': {
@@ -53,11 +59,13 @@ function part(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
       return d;
     }
     case 'toolCall': {
+      if (p.view) return toolCallElement(p, host);
       const box = el('div', { class: 'part-tool-call' }, el('div', { class: 'part-title' }, icon('tools'), el('span', { class: 'tool-name', text: p.name }), p.id ? el('span', { class: 'tool-id', text: p.id }) : null));
       box.appendChild(typeof p.args === 'string' ? el('pre', { class: 'plain-text', text: stripAnsi(p.args) }) : renderJsonTree(p.args, host));
       return box;
     }
     case 'toolResult': {
+      if (p.shell) return toolResultElement(p, host);
       const box = el('div', { class: `part-tool-result${p.isError ? ' is-error' : ''}` }, el('div', { class: 'part-title' }, icon(p.isError ? 'error' : 'output'), el('span', { text: p.isError ? 'Tool error' : 'Tool result' }), p.id ? el('span', { class: 'tool-id', text: p.id }) : null));
       if (p.text !== null) box.appendChild(el('pre', { class: 'plain-text', text: stripAnsi(p.text) }));
       else if (p.value !== undefined) box.appendChild(renderJsonTree(p.value, host));

@@ -10,6 +10,7 @@ import { buildDetail } from './eventDetail';
 import type { SessionHost } from './sessionHost';
 import { idInfoOf, navigationOf } from './sessionNavigation';
 import { lineOfNode } from './traceRows';
+import { enrich } from './transcript/transcriptPage';
 
 /** What the detail answers need of the session. */
 export interface DetailContext {
@@ -35,6 +36,8 @@ export class SessionDetail {
     try {
       const detail = await buildDetail(model, node, line !== null ? this.ctx.findingsAt(line) : []);
       detail.nav = navigationOf(model, node, detail.json);
+      // Tool calls read as what they are in the Content tab too: diffs, shell commands and outcomes, forms.
+      detail.messages = detail.messages.map((m) => ({ ...m, parts: m.parts.map((p) => enrich(p, new Map())) }));
       if (token === this.token && model === this.ctx.model()) this.ctx.post({ type: 'detail', modelVersion: this.ctx.modelVersion(), detail });
     } catch (err) {
       if (token === this.token) this.ctx.post({ type: 'detailError', node, message: `Could not read line ${line}: ${err instanceof Error ? err.message : String(err)}` });
@@ -55,6 +58,8 @@ export class SessionDetail {
       return;
     }
     const answer = await resolve.call(this.ctx.host, digest, algorithm);
+    // Tool calls and results inside a message blob read as they do inline in the transcript (views are ignored by the Content tab).
+    if (answer.chat) answer.chat = answer.chat.map((m) => ({ ...m, parts: m.parts.map((p) => enrich(p, new Map())) }));
     this.ctx.post({ type: 'blobContent', requestId, ...answer });
   }
 }

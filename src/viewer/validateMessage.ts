@@ -55,6 +55,7 @@ const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openBlob'), digest, algorithm }),
   z.object({ type: z.literal('reload'), ignoreSizeLimit: z.boolean().optional() }),
   z.object({ type: z.literal('openAsText') }),
+  z.object({ type: z.literal('requestTranscript'), requestId: int, start: int.min(0), count: int.min(0).max(1000), aroundNode: node.optional() }),
 ]);
 
 /** True when A and B are assignable both ways: a message added, dropped or changed on one side only is false. */

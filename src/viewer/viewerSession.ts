@@ -10,6 +10,7 @@ import type { TraceModel } from '../core/loadTrace';
 import type { ErrorMessage, FileState, HostMessage, PersistedViewState, RowFilter, WebviewMessage } from '../protocol';
 import { NO_FILTER } from '../protocol';
 import { formatModule } from '../core/formats';
+import { SessionTranscript } from './transcript/sessionTranscript';
 import { SessionDetail } from './sessionDetail';
 import { assertNever, forwardToHost, SessionHost, SessionOptions } from './sessionHost';
 import { FindingsState } from './findingsState';
@@ -49,10 +50,12 @@ export class ViewerSession {
   private ready = false;
   private restored = false;
   private readonly detail: SessionDetail;
+  private readonly transcript: SessionTranscript;
 
   constructor(private readonly host: SessionHost, options: SessionOptions = { expandAllMaxEvents: 20_000 }) {
     this.expansion = new SessionExpansion(options.expandAllMaxEvents);
     this.detail = new SessionDetail({ model: () => this.model, modelVersion: () => this.modelVersion, findingsAt: (line) => this.findings.atLine(line), post: (m) => this.post(m), host });
+    this.transcript = new SessionTranscript({ model: () => this.model, modelVersion: () => this.modelVersion, post: (m) => this.post(m) });
     this.find = new SessionFind({
       post: (m) => this.post(m),
       model: () => this.model,
@@ -200,6 +203,8 @@ export class ViewerSession {
         return this.detail.resolveId(msg.requestId, msg.id);
       case 'requestBlob':
         return this.detail.requestBlob(msg.requestId, msg.digest, msg.algorithm);
+      case 'requestTranscript':
+        return this.transcript.request(msg);
       case 'revealInTextEditor':
       case 'copy':
       case 'openExternal':

@@ -1,0 +1,73 @@
+/**
+ * The transcript's index: which events are conversation (in file order) and, from the compact table alone
+ * (no line is read), which blob references repeat an earlier one or changed since the previous turn. Built
+ * once per model in one pass; 100,000 events take a few milliseconds.
+ */
+import type { TraceModel } from '../../core/loadTrace';
+import type { EventCategory } from '../../core/model';
+import type { TranscriptRef } from '../../protocol';
+
+/** Categories the transcript shows: what the agent was told, said and did, and where it was stopped. */
+const CONVERSATION: ReadonlySet<EventCategory> = new Set(['run', 'task', 'turn', 'inference', 'tool', 'approval', 'message', 'error', 'policy']);
+
+/** See the file comment. */
+export interface TranscriptIndex {
+  /** Event index of each block, in file order. */
+  nodes: Int32Array;
+  /** Blob references of each block that holds any, with their repeat and change marks. */
+  refs: Map<number, TranscriptRef[]>;
+}
+
+/** Builds the index of `model`'s transcript. */
+export function buildTranscriptIndex(model: TraceModel): TranscriptIndex {
+  const events = model.events;
+  const order: number[] = [];
+  for (let i = 0; i < events.size; i++) {
+    if (CONVERSATION.has(events.categoryOf(i)) || events.hashRefsOf(i).length > 0) order.push(i);
+  }
+  // File order: the table is filled in reading order, but a document format may add events out of line order.
+  order.sort((a, b) => events.lineOf(a) - events.lineOf(b) || a - b);
+  const firstLineOf = new Map<string, number>();
+  const lastOfField = new Map<string, { digest: string; line: number }>();
+  const refs = new Map<number, TranscriptRef[]>();
+  for (const i of order) {
+    const held = events.hashRefsOf(i);
+    if (held.length === 0) continue;
+    const line = events.lineOf(i);
+    refs.set(i, held.map((ref) => {
+      const first = firstLineOf.get(ref.digest);
+      if (first === undefined) firstLineOf.set(ref.digest, line);
+      const before = lastOfField.get(fieldKey(ref.field));
+      lastOfField.set(fieldKey(ref.field), { digest: ref.digest, line });
+      return {
+        ref,
+        sameAsLine: first !== undefined && first !== line ? first : null,
+        changedSinceLine: before && before.digest !== ref.digest && first === undefined && SETUP_FIELD.test(ref.field) ? before.line : null,
+      };
+    }));
+  }
+  return { nodes: Int32Array.from(order), refs };
+}
+
+/** Fields that set a conversation up (system prompt, tools, instructions): a change there is worth a mark. */
+const SETUP_FIELD = /system|tools|instructions|prompt_sha/i;
+
+/** Message slots compare with the same slot of the last turn; `message_shas[3]` and `message_shas.3` are one. */
+function fieldKey(field: string): string {
+  return field.replace(/\.(\d+)/g, '[$1]');
+}
+
+/** Index of the block of `node`, or of the last block before it in file order (0 when none). */
+export function blockIndexOf(index: TranscriptIndex, model: TraceModel, node: number): number {
+  const line = node >= 0 ? model.events.lineOf(node) : Number.MAX_SAFE_INTEGER;
+  let lo = 0;
+  let hi = index.nodes.length - 1;
+  let best = 0;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const l = model.events.lineOf(index.nodes[mid]);
+    if (l <= line) (best = mid), (lo = mid + 1);
+    else hi = mid - 1;
+  }
+  return best;
+}

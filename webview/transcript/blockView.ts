@@ -1,0 +1,101 @@
+/**
+ * One transcript block: a header (what the event is, its line as a link to the tree, status, token and latency
+ * badges) and its conversation: messages with tool calls and results (toolViews.ts), and its content blobs,
+ * each shown once: a blob an earlier block showed is one line ("same as line N", shown on demand), and a system
+ * prompt or tool list that changed since the last turn says so.
+ */
+import type { ChatPart, TranscriptBlock, TranscriptRef } from '../../src/protocol';
+import { renderBlobSections } from '../blobView';
+import { ChatHost, renderChatPart } from '../chatView';
+import { el, icon } from '../dom';
+import { formatDuration, formatTokens } from '../format';
+import { toolCallElement, toolResultElement } from './toolViews';
+
+/** What a block needs from the app. */
+export interface BlockHost extends ChatHost {
+  /** Shows the block's event in the Tree view. */
+  reveal(node: number): void;
+  /** Selects the block's event (the detail pane shows it; the tree follows). */
+  select(node: number): void;
+}
+
+const CATEGORY_ICONS: Record<string, string> = { inference: 'sparkle', tool: 'tools', message: 'comment', turn: 'debug-step-over', approval: 'shield', error: 'error', policy: 'law', session: 'folder', run: 'play' };
+const ROLE_ICONS: Record<string, string> = { user: 'account', human: 'account', assistant: 'sparkle', model: 'sparkle', system: 'settings-gear', developer: 'settings-gear', tool: 'tools' };
+
+const SETUP_ROLES = new Set(['system', 'developer', 'instructions']);
+
+/** The element of one block. */
+export function blockElement(b: TranscriptBlock, host: BlockHost): HTMLElement {
+  const marks = b.status !== 'ok' ? ` status-${b.status}` : '';
+  const approval = b.category === 'approval' ? ' is-approval' : '';
+  const box = el('article', { class: `transcript-block category-${b.category}${marks}${approval}`, attrs: { 'data-node': String(b.node), 'data-line': String(b.line), 'aria-label': `Line ${b.line}: ${b.kind}` } });
+  box.appendChild(header(b, host));
+  // A click on the block (not on a control or a text selection inside it) selects its event.
+  box.addEventListener('click', (e) => {
+    const t = e.target as HTMLElement;
+    if (!t.closest('button, a, summary, details > *:not(summary)') && !window.getSelection()?.toString()) host.select(b.node);
+  });
+  const part = (p: ChatPart) => partElement(p, host);
+  if (b.error) box.appendChild(el('p', { class: 'blob-message blob-message-unreadable', text: b.error }));
+  for (const m of b.messages) {
+    const role = m.role.toLowerCase();
+    const msg = el('section', { class: `message role-${ROLE_ICONS[role] ? role : 'field'}`, attrs: { 'aria-label': `${m.role} message` } });
+    if (!(m.parts.length === 1 && m.parts[0].type !== 'text')) msg.appendChild(el('header', { class: 'message-header' }, icon(ROLE_ICONS[role] ?? 'note'), el('span', { class: 'message-role', text: m.role })));
+    // A system prompt or developer instructions are setup, long and read once: collapsed to their first line.
+    if (SETUP_ROLES.has(role)) {
+      const first = m.parts.find((p) => p.type === 'text');
+      const lead = first && first.type === 'text' ? first.text.trim().split('\n', 1)[0].slice(0, 120) : '';
+      const d = el('details', { class: 'setup-message' }, el('summary', {}, el('span', { class: 'message-role', text: m.role }), ` ${lead}`));
+      d.addEventListener('toggle', () => {
+        if (d.open && d.children.length === 1) for (const p of m.parts) d.appendChild(part(p));
+      });
+      msg.replaceChildren(d);
+    } else for (const p of m.parts) msg.appendChild(part(p));
+    box.appendChild(msg);
+  }
+  const fresh = b.refs.filter((r) => r.sameAsLine === null);
+  const repeated = b.refs.filter((r) => r.sameAsLine !== null);
+  for (const r of fresh.filter((x) => x.changedSinceLine !== null)) box.appendChild(el('p', { class: 'changed-note' }, icon('diff-modified'), ` ${r.ref.field} changed since line ${r.changedSinceLine}`));
+  if (fresh.length > 0) {
+    // Blob cards ask the host for their content: only once the block nears the screen (see DEFERRED).
+    const slot = el('div', { class: 'block-blobs', text: `${fresh.length} blob${fresh.length === 1 ? '' : 's'}…` });
+    box.appendChild(slot);
+    DEFERRED.set(box, () => slot.replaceChildren(...renderBlobSections(fresh.map((r) => r.ref), host, part)));
+  }
+  if (repeated.length > 0) box.appendChild(repeatedRefs(repeated, host, part));
+  return box;
+}
+
+/** Work a block defers until it is near the viewport (the view calls and forgets it). */
+export const DEFERRED = new WeakMap<HTMLElement, () => void>();
+
+function header(b: TranscriptBlock, host: BlockHost): HTMLElement {
+  const line = el('button', { class: 'link-button block-line', text: `line ${b.line}`, title: 'Show this event in the tree', attrs: { type: 'button' } });
+  line.addEventListener('click', (e) => {
+    e.stopPropagation();
+    host.reveal(b.node);
+  });
+  const badges = el('span', { class: 'block-badges' });
+  if (b.status === 'error') badges.appendChild(el('span', { class: 'tx-badge tx-badge-error' }, icon('error'), ' error'));
+  else if (b.status === 'warning') badges.appendChild(el('span', { class: 'tx-badge tx-badge-warning' }, icon('warning'), ' warning'));
+  if (b.category === 'approval') badges.appendChild(el('span', { class: 'tx-badge tx-badge-approval' }, icon('shield'), ' approval'));
+  if (b.tokensIn !== null || b.tokensOut !== null) badges.appendChild(el('span', { class: 'tx-badge tx-badge-tokens', title: 'Tokens in → out' }, formatTokens(b.tokensIn, b.tokensOut, 'tokens')));
+  if (b.durationMs !== null) badges.appendChild(el('span', { class: 'tx-badge tx-badge-latency', title: 'Duration' }, formatDuration(b.durationMs)));
+  return el('header', { class: 'block-header' }, icon(CATEGORY_ICONS[b.category] ?? 'circle-small'), el('span', { class: 'block-kind', text: b.kind }), b.model ? el('span', { class: 'block-model', text: b.model }) : null, el('span', { class: 'block-label', text: b.label }), badges, line);
+}
+
+function partElement(p: ChatPart, host: BlockHost): HTMLElement {
+  if (p.type === 'toolCall') return toolCallElement(p, host);
+  if (p.type === 'toolResult') return toolResultElement(p, host);
+  return renderChatPart(p, false, host);
+}
+
+/** Blobs an earlier block showed: one line, and their cards on "Show". */
+function repeatedRefs(refs: TranscriptRef[], host: BlockHost, part: (p: ChatPart) => HTMLElement): HTMLElement {
+  const lines = [...new Set(refs.map((r) => r.sameAsLine))].join(', ');
+  const d = el('details', { class: 'repeated-refs' }, el('summary', {}, icon('history'), ` ${refs.length} blob${refs.length === 1 ? '' : 's'} shown earlier (${refs.map((r) => r.ref.field).join(', ')}): same as line ${lines}`));
+  d.addEventListener('toggle', () => {
+    if (d.open && d.children.length === 1) d.append(...renderBlobSections(refs.map((r) => r.ref), host, part));
+  }, { once: false });
+  return d;
+}

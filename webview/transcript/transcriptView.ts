@@ -1,0 +1,236 @@
+/**
+ * The Transcript main view: the run as one scrollable conversation in file order. Blocks come from the host a
+ * page at a time (`requestTranscript`); only a window of pages is in the DOM (pages are added as the reader
+ * nears an end and dropped from the far end past MAX_PAGES, the browser's scroll anchoring keeps the place), so
+ * a 100,000-event trace costs what a few hundred blocks cost. Jumping to an event loads the page around it.
+ *
+ * For find and filters (issue 15 items 3 and 4) the view has two hooks: `highlight(match)` marks matches in the
+ * blocks shown (and those loaded later), `setOnly(pred)` shows only the blocks of events the predicate keeps.
+ */
+import type { TranscriptBlock, TranscriptPageMessage } from '../../src/protocol';
+import { el } from '../dom';
+import { blockElement, BlockHost, DEFERRED } from './blockView';
+
+/** Blocks per page. */
+export const PAGE = 25;
+/** Blocks of the first page shown. */
+const FIRST_PAGE = 20;
+/** Pages kept in the DOM. */
+const MAX_PAGES = 12;
+/** Pixels from an end at which the next page is asked for. */
+const NEAR = 1200;
+
+/** What the view needs from the app. */
+export interface TranscriptHost extends BlockHost {
+  /** Asks the host for a page; the answer comes to {@link TranscriptView.answer} with this request id. */
+  request(requestId: number, start: number, count: number, aroundNode?: number): void;
+}
+
+interface Page {
+  start: number;
+  count: number;
+  element: HTMLElement;
+}
+
+/** See the file comment. */
+export class TranscriptView {
+  readonly element = el('div', { class: 'transcript', attrs: { tabindex: '0', role: 'feed', 'aria-label': 'Transcript', 'aria-busy': 'false' } });
+  private readonly status = el('p', { class: 'transcript-status empty-note' });
+  private pages: Page[] = [];
+  private total = -1;
+  private nextRequest = 1;
+  private pending: { id: number; mode: 'reset' | 'append' | 'prepend' } | null = null;
+  private selected: number | null = null;
+  private visible = false;
+  private modelVersion = 0;
+  private match: RegExp | null = null;
+  private only: ((node: number) => boolean) | null = null;
+
+  /** Renders a block's deferred parts (its blob cards) when it comes within a screen of the viewport. */
+  private readonly near = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      const b = e.target as HTMLElement;
+      this.near.unobserve(b);
+      DEFERRED.get(b)?.();
+      DEFERRED.delete(b);
+    }
+  }, { root: this.element, rootMargin: '100% 0px' });
+
+  constructor(private readonly host: TranscriptHost) {
+    this.element.appendChild(this.status);
+    this.element.addEventListener('scroll', () => this.onScroll(), { passive: true });
+    this.element.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  /** ARIA feed keys: ↓/PageDown and ↑/PageUp move between blocks, Enter selects the focused block's event. */
+  private onKey(e: KeyboardEvent): void {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const blocks = [...this.element.querySelectorAll<HTMLElement>('.transcript-block:not([hidden])')];
+    const at = blocks.findIndex((b) => b === document.activeElement);
+    const step = e.key === 'ArrowDown' || e.key === 'PageDown' ? 1 : e.key === 'ArrowUp' || e.key === 'PageUp' ? -1 : 0;
+    if (step !== 0) {
+      const to = blocks[at < 0 ? (step > 0 ? 0 : blocks.length - 1) : Math.max(0, Math.min(blocks.length - 1, at + step))];
+      if (!to) return;
+      e.preventDefault();
+      to.focus();
+      this.onScroll();
+    } else if (e.key === 'Enter' && at >= 0) {
+      e.preventDefault();
+      this.host.select(Number(blocks[at].dataset.node));
+    }
+  }
+
+  /** A new model: forget the blocks (they are loaded again when the view is shown). */
+  reset(modelVersion: number): void {
+    this.modelVersion = modelVersion;
+    this.clearPages();
+    this.total = -1;
+    this.pending = null;
+    if (this.visible) this.load();
+  }
+
+  /** The view was shown: load its first page, or the one around the selected event. */
+  show(): void {
+    this.visible = true;
+    if (this.total < 0 && this.pending === null) this.load();
+    else if (this.selected !== null) this.scrollToNode(this.selected, false);
+  }
+
+  hide(): void {
+    this.visible = false;
+  }
+
+  /** The selected event changed: mark its block and, when shown, bring it into view (loading its page). */
+  select(node: number): void {
+    this.selected = node;
+    for (const b of this.element.querySelectorAll('.transcript-block.selected')) b.classList.remove('selected');
+    this.blockOf(node)?.classList.add('selected');
+    if (this.visible) this.scrollToNode(node, false);
+  }
+
+  /** Find: marks the matches of `match` in the blocks' text (null clears). */
+  highlight(match: RegExp | null): void {
+    this.match = match;
+    for (const p of this.pages) markMatches(p.element, match);
+  }
+
+  /** Filters: only the blocks of events `pred` keeps are shown (null shows all). */
+  setOnly(pred: ((node: number) => boolean) | null): void {
+    this.only = pred;
+    for (const b of this.element.querySelectorAll<HTMLElement>('.transcript-block')) b.hidden = pred !== null && !pred(Number(b.dataset.node));
+  }
+
+  /** A page from the host. */
+  answer(m: TranscriptPageMessage): void {
+    if (m.modelVersion !== this.modelVersion || !this.pending || m.requestId !== this.pending.id) return;
+    const mode = this.pending.mode;
+    this.pending = null;
+    this.element.setAttribute('aria-busy', 'false');
+    this.total = m.total;
+    if (mode === 'reset') this.clearPages();
+    if (m.total === 0) return this.setStatus('This trace has no conversation events (messages, inferences, tool calls).');
+    this.setStatus(null);
+    const page = { start: m.start, count: m.blocks.length, element: this.pageElement(m.blocks) };
+    if (mode === 'prepend') {
+      this.pages.unshift(page);
+      this.element.insertBefore(page.element, this.pages[1]?.element ?? null);
+      if (this.pages.length > MAX_PAGES) this.drop(this.pages.pop()!);
+    } else {
+      this.pages.push(page);
+      this.element.appendChild(page.element);
+      if (this.pages.length > MAX_PAGES) this.drop(this.pages.shift()!);
+    }
+    if (mode === 'reset' && m.focus !== null && this.selected !== null) this.scrollToNode(this.selected, true);
+    this.onScroll();
+  }
+
+  private pageElement(blocks: TranscriptBlock[]): HTMLElement {
+    const page = el('div', { class: 'transcript-page' });
+    for (const b of blocks) {
+      const e = blockElement(b, this.host);
+      e.tabIndex = -1;
+      e.setAttribute('aria-posinset', String(b.index + 1));
+      e.setAttribute('aria-setsize', String(this.total));
+      if (b.node === this.selected) e.classList.add('selected');
+      if (this.only && !this.only(b.node)) e.hidden = true;
+      if (DEFERRED.has(e)) this.near.observe(e);
+      page.appendChild(e);
+    }
+    if (this.match) markMatches(page, this.match);
+    return page;
+  }
+
+  private load(around?: number): void {
+    this.setStatus('Loading the transcript…');
+    // The first page is small: it is what the reader waits for; the next ones load while reading.
+    this.ask('reset', 0, FIRST_PAGE, around ?? this.selected ?? undefined);
+  }
+
+  private ask(mode: 'reset' | 'append' | 'prepend', start: number, count: number, aroundNode?: number): void {
+    const id = this.nextRequest++;
+    this.pending = { id, mode };
+    this.element.setAttribute('aria-busy', 'true');
+    this.host.request(id, start, count, aroundNode);
+  }
+
+  private onScroll(): void {
+    if (this.pending || this.pages.length === 0) return;
+    const first = this.pages[0];
+    const last = this.pages[this.pages.length - 1];
+    const e = this.element;
+    if (e.scrollTop + e.clientHeight > e.scrollHeight - NEAR && last.start + last.count < this.total) this.ask('append', last.start + last.count, PAGE);
+    else if (e.scrollTop < NEAR && first.start > 0) this.ask('prepend', Math.max(0, first.start - PAGE), first.start - Math.max(0, first.start - PAGE));
+  }
+
+  private scrollToNode(node: number, exact: boolean): void {
+    const b = this.blockOf(node);
+    if (b) b.scrollIntoView({ block: exact ? 'start' : 'nearest' });
+    else if (this.pending === null) this.load(node);
+  }
+
+  private blockOf(node: number): HTMLElement | null {
+    return this.element.querySelector<HTMLElement>(`.transcript-block[data-node="${node}"]`);
+  }
+
+  private drop(page: Page): void {
+    for (const b of page.element.children) this.near.unobserve(b);
+    page.element.remove();
+  }
+
+  private clearPages(): void {
+    for (const p of this.pages) p.element.remove();
+    this.pages = [];
+    this.near.disconnect();
+  }
+
+  private setStatus(text: string | null): void {
+    this.status.hidden = text === null;
+    this.status.textContent = text ?? '';
+  }
+}
+
+/** Wraps each match of `re` in the text of `root` in a `<mark>` (text nodes only: no markup is parsed). */
+export function markMatches(root: HTMLElement, re: RegExp | null): void {
+  for (const m of root.querySelectorAll('mark.transcript-match')) m.replaceWith(...m.childNodes);
+  root.normalize();
+  if (!re) return;
+  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const texts: Text[] = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) texts.push(n as Text);
+  for (const t of texts) {
+    const s = t.data;
+    let at = 0;
+    const parts: Node[] = [];
+    for (const m of s.matchAll(global)) {
+      if (m[0].length === 0) break;
+      if (m.index! > at) parts.push(document.createTextNode(s.slice(at, m.index)));
+      parts.push(el('mark', { class: 'transcript-match', text: m[0] }));
+      at = m.index! + m[0].length;
+    }
+    if (parts.length === 0) continue;
+    if (at < s.length) parts.push(document.createTextNode(s.slice(at)));
+    t.replaceWith(...parts);
+  }
+}
