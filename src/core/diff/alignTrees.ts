@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import { contentEqual, DiffContext, pairKey, signatures } from './signature';
+import { contentEqual, DiffContext, pairKey, Signatures, signatures } from './signature';
 
 /** What happened to one event between the two runs. */
 export type DiffOpKind = 'equal' | 'insert' | 'delete' | 'change';
@@ -17,7 +17,7 @@ export interface AlignedOp {
 const PAIR_WINDOW = 64;
 
 /**
- * Pairs the deleted and inserted events of one edit region in order: a deleted event and a later inserted
+ * Pairs the deleted and inserted events left by both alignments in order: a deleted event and a later inserted
  * event of the same kind and tool become one `change` (a changed argument), the rest stay deletes and inserts.
  */
 function pairRegion(ctx: DiffContext, dels: number[], ins: number[], depth: number, out: AlignedOp[]): void {
@@ -37,25 +37,31 @@ function pairRegion(ctx: DiffContext, dels: number[], ins: number[], depth: numb
   for (; j < ins.length; j++) out.push({ op: 'insert', a: -1, b: ins[j], depth });
 }
 
+type Level = 'exact' | 'coarse';
+
 /**
- * Aligns two sibling lists by their signatures with jsdiff's Myers O(ND) array diff, so one inserted step shifts
- * nothing after it. Equal signatures with different content become `change`; so do delete/insert pairs of one kind.
+ * Aligns two sibling lists with jsdiff's Myers O(ND) array diff, so one inserted step shifts nothing after it.
+ * First on exact signatures (an unchanged event keeps its twin); the events that did not match are aligned again
+ * on coarse signatures (same call, other content: `change`), and what is left is paired by kind and tool.
  */
-function alignSiblings(ctx: DiffContext, sig: { a: Int32Array; b: Int32Array }, aKids: ArrayLike<number>, bKids: ArrayLike<number>, depth: number): AlignedOp[] {
-  const out: AlignedOp[] = [];
-  const as = Array.from(aKids, (i) => sig.a[i]);
-  const bs = Array.from(bKids, (i) => sig.b[i]);
+function alignSiblings(ctx: DiffContext, sig: Signatures, level: Level, aKids: ArrayLike<number>, bKids: ArrayLike<number>, depth: number, out: AlignedOp[]): void {
+  const sa = sig[level].a;
+  const sb = sig[level].b;
+  const as = Array.from(aKids, (i) => sa[i]);
+  const bs = Array.from(bKids, (i) => sb[i]);
   let ai = 0;
   let bi = 0;
   let dels: number[] = [];
   let ins: number[] = [];
   const flush = (): void => {
-    if (dels.length + ins.length > 0) pairRegion(ctx, dels, ins, depth, out);
+    if (dels.length === 0 && ins.length === 0) return;
+    if (level === 'exact' && dels.length > 0 && ins.length > 0) alignSiblings(ctx, sig, 'coarse', dels, ins, depth, out);
+    else pairRegion(ctx, dels, ins, depth, out);
     dels = [];
     ins = [];
   };
-  const parts = as.length === bs.length && as.every((s, k) => s === bs[k]) ? [{ count: as.length, added: false, removed: false }] : diffArrays(as, bs);
-  for (const part of parts) {
+  const same = as.length === bs.length && as.every((s, k) => s === bs[k]);
+  for (const part of same ? [{ count: as.length, added: false, removed: false }] : diffArrays(as, bs)) {
     const count = part.count ?? 0;
     if (part.removed) for (let k = 0; k < count; k++) dels.push(aKids[ai++]);
     else if (part.added) for (let k = 0; k < count; k++) ins.push(bKids[bi++]);
@@ -69,6 +75,11 @@ function alignSiblings(ctx: DiffContext, sig: { a: Int32Array; b: Int32Array }, 
     }
   }
   flush();
+}
+
+function siblings(ctx: DiffContext, sig: Signatures, aKids: ArrayLike<number>, bKids: ArrayLike<number>, depth: number): AlignedOp[] {
+  const out: AlignedOp[] = [];
+  alignSiblings(ctx, sig, 'exact', aKids, bKids, depth, out);
   return out;
 }
 
@@ -81,12 +92,12 @@ export function alignTrees(ctx: DiffContext): AlignedOp[] {
   const ta = ctx.a.model.tree;
   const tb = ctx.b.model.tree;
   const out: AlignedOp[] = [];
-  const stack: AlignedOp[] = alignSiblings(ctx, sig, ta.roots, tb.roots, 0).reverse();
+  const stack: AlignedOp[] = siblings(ctx, sig, ta.roots, tb.roots, 0).reverse();
   while (stack.length > 0) {
     const op = stack.pop()!;
     out.push(op);
     let kids: AlignedOp[];
-    if (op.a >= 0 && op.b >= 0) kids = alignSiblings(ctx, sig, ta.children(op.a), tb.children(op.b), op.depth + 1);
+    if (op.a >= 0 && op.b >= 0) kids = siblings(ctx, sig, ta.children(op.a), tb.children(op.b), op.depth + 1);
     else if (op.a >= 0) kids = Array.from(ta.children(op.a), (a) => ({ op: 'delete' as const, a, b: -1, depth: op.depth + 1 }));
     else kids = Array.from(tb.children(op.b), (b) => ({ op: 'insert' as const, a: -1, b, depth: op.depth + 1 }));
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);

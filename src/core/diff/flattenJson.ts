@@ -32,6 +32,34 @@ function embeddedJson(s: string): unknown {
   }
 }
 
+/** Longest text kept for a value nested below {@link MAX_DEPTH}. */
+const MAX_DEEP_TEXT = 1 << 20;
+
+/**
+ * The JSON text of a value nested too deep to flatten, written without recursion (`JSON.stringify` would
+ * overflow the stack on a crafted line) and cut at {@link MAX_DEEP_TEXT}.
+ */
+function deepText(root: unknown): string {
+  let s = '';
+  const stack: unknown[] = [root];
+  while (stack.length > 0 && s.length < MAX_DEEP_TEXT) {
+    const v = stack.pop();
+    if (typeof v === 'symbol') s += v.description;
+    else if (typeof v !== 'object' || v === null) s += JSON.stringify(v) ?? 'null';
+    else if (Array.isArray(v)) {
+      stack.push(Symbol(']'));
+      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i], ...(i > 0 ? [Symbol(',')] : []));
+      s += '[';
+    } else {
+      const keys = Object.keys(v).sort();
+      stack.push(Symbol('}'));
+      for (let i = keys.length - 1; i >= 0; i--) stack.push((v as Record<string, unknown>)[keys[i]], Symbol(`${JSON.stringify(keys[i])}:`), ...(i > 0 ? [Symbol(',')] : []));
+      s += '{';
+    }
+  }
+  return s;
+}
+
 /**
  * Flattens a parsed event into its leaves in a canonical order (object keys sorted), so that two events with the
  * same content give the same list whatever their key order. Ids, times and hashes are dropped unless asked for.
@@ -53,7 +81,7 @@ export function flattenEvent(root: unknown, options: FlattenOptions): FlatField[
       continue;
     }
     if (depth >= MAX_DEPTH) {
-      out.push({ path, value: JSON.stringify(v) });
+      out.push({ path, value: deepText(v) });
       continue;
     }
     if (Array.isArray(v)) {

@@ -22,7 +22,9 @@ export interface DiffContext {
 
 /** Whether two traces are written the same way, so their events' JSON can be compared field by field. */
 export function sameShape(a: TraceModel, b: TraceModel): boolean {
-  return a.format === b.format && a.document === b.document && a.detection.reason === b.detection.reason
+  // The detector's reason names the kind of file (`span lines (trace.jsonl)`); its counts (`7/7 records`) do not.
+  const kindOfFile = (m: TraceModel): string => m.detection.reason.replace(/\d+/g, '#');
+  return a.format === b.format && a.document === b.document && kindOfFile(a) === kindOfFile(b)
     && (a.detection.dialect ?? '') === (b.detection.dialect ?? '');
 }
 
@@ -32,26 +34,56 @@ function subject(m: TraceModel, i: number): string {
   return e.tool ?? e.model ?? '';
 }
 
-/**
- * The alignment signature of every event of both sides, interned to small integers so the diff compares numbers:
- * kind, tool or model, the arguments' digest and depth; never ids or times, so two runs of one task match.
- */
-export function signatures(ctx: DiffContext): { a: Int32Array; b: Int32Array } {
-  const ids = new Map<string, number>();
-  const one = (side: DiffSide): Int32Array => {
-    const { model, digests } = side;
-    const out = new Int32Array(model.events.size);
-    for (let i = 0; i < out.length; i++) {
-      const key = ctx.sameShape
-        ? `${model.events.kindOf(i)}\u0000${subject(model, i)}\u0000${digests.args[i]}\u0000${model.tree.depth(i)}`
-        : `${model.events.kindOf(i)}\u0000${model.tree.depth(i)}`;
-      let id = ids.get(key);
-      if (id === undefined) ids.set(key, (id = ids.size));
-      out[i] = id;
+/** Interns keys to small integers, so the diff compares numbers. */
+class KeyIds {
+  private readonly ids = new Map<string, number>();
+  of(key: string): number {
+    let id = this.ids.get(key);
+    if (id === undefined) this.ids.set(key, (id = this.ids.size));
+    return id;
+  }
+}
+
+/** Signatures of both sides at two levels, as small integers: `exact` refines `coarse` with the content. */
+export interface Signatures {
+  /** kind, tool or model, the arguments' digest, depth: never ids or times, so two runs of one task match. */
+  coarse: { a: Int32Array; b: Int32Array };
+  /** The coarse signature plus the content digest: aligning on it first keeps an unchanged event with its twin. */
+  exact: { a: Int32Array; b: Int32Array };
+}
+
+function coarseKey(ctx: DiffContext, side: DiffSide, i: number): string {
+  const { model, digests } = side;
+  return ctx.sameShape
+    ? `${model.events.kindOf(i)}\u0000${subject(model, i)}\u0000${digests.args[i]}\u0000${model.tree.depth(i)}`
+    : `${model.events.kindOf(i)}\u0000${model.tree.depth(i)}`;
+}
+
+function exactKey(ctx: DiffContext, side: DiffSide, i: number, coarse: string): string {
+  if (!ctx.sameShape) return coarse;
+  const c = side.digests.content[i];
+  const e = side.model.events;
+  return c !== '' ? `${coarse}\u0000${c}` : `${coarse}\u0000${e.statusOf(i)}\u0000${comparableLabel(e.labelOf(i))}`;
+}
+
+/** The alignment signatures of every event of both sides. */
+export function signatures(ctx: DiffContext): Signatures {
+  const coarseIds = new KeyIds();
+  const exactIds = new KeyIds();
+  const one = (side: DiffSide): { coarse: Int32Array; exact: Int32Array } => {
+    const n = side.model.events.size;
+    const coarse = new Int32Array(n);
+    const exact = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const key = coarseKey(ctx, side, i);
+      coarse[i] = coarseIds.of(key);
+      exact[i] = exactIds.of(exactKey(ctx, side, i, key));
     }
-    return out;
+    return { coarse, exact };
   };
-  return { a: one(ctx.a), b: one(ctx.b) };
+  const a = one(ctx.a);
+  const b = one(ctx.b);
+  return { coarse: { a: a.coarse, b: b.coarse }, exact: { a: a.exact, b: b.exact } };
 }
 
 /** What a deleted and an inserted event must share to be shown as one changed event (same kind and tool). */
