@@ -59,13 +59,18 @@ function opJson(diff: TraceDiff, op: DiffOp): DiffOpJson {
   return out;
 }
 
+/** The lines where the runs first part (see {@link TraceDiffJson.firstDivergence}), or null when equivalent. */
+export function divergenceLines(diff: TraceDiff): TraceDiffJson['firstDivergence'] {
+  const k = diff.firstDivergence;
+  return k < 0 ? null : { aLine: lineAt(diff, k, 'a'), bLine: lineAt(diff, k, 'b') };
+}
+
 /** Builds the public JSON of a diff. */
 export function traceDiffJson(diff: TraceDiff): TraceDiffJson {
-  const k = diff.firstDivergence;
   return {
     a: side(diff.a),
     b: side(diff.b),
-    firstDivergence: k < 0 ? null : { aLine: lineAt(diff, k, 'a'), bLine: lineAt(diff, k, 'b') },
+    firstDivergence: divergenceLines(diff),
     ops: diff.ops.map((op) => opJson(diff, op)),
     summary: diff.summary,
   };
