@@ -90,7 +90,8 @@ export async function diffCommand(argv: string[]): Promise<number> {
   const b = await loadForCli(args.positional[1]);
   const d = await diffTraces(a, b, { includeVolatile: args.flags.has('--include-volatile') });
   const code = d.firstDivergence < 0 ? 0 : 1;
-  if (args.flags.has('--json')) await writeJson(traceDiffJson(d), 3, false);
+  if (args.flags.has('--json')) // Depth 2: each op is written whole (one stringify per op is far faster than piece by piece).
+    await writeJson(traceDiffJson(d), 2, false);
   else await writeHuman(diffText(d, Number(ctxText)).join('\n') + '\n');
   return code;
 }

@@ -6,6 +6,8 @@ import { diffFields, FieldChange } from './fieldDiff';
 import { DiffContext, sameShape } from './signature';
 import { eventCostUsd, traceCostUsd } from './runCost';
 import { neutralFieldChanges } from './neutralFields';
+import { eventFacts, known } from './eventFacts';
+import type { TraceSummary } from '../summary';
 
 export type { DiffOpKind, AlignedOp, FieldChange };
 
@@ -52,26 +54,21 @@ function minus(b: number | null, a: number | null): number | null {
   return a === null || b === null ? null : b - a;
 }
 
-function tokensOf(m: TraceModel, i: number): number | null {
-  const e = m.events.get(i);
-  return e.tokensIn === null && e.tokensOut === null ? null : (e.tokensIn ?? 0) + (e.tokensOut ?? 0);
+/** A delta B − A of one fact: an absent side counts 0, but an inserted or deleted event with no value has none. */
+function delta(op: AlignedOp, x: number | null, y: number | null): number | null {
+  if ((op.a < 0 && y === null) || (op.b < 0 && x === null)) return null;
+  return minus(op.b < 0 ? 0 : y, op.a < 0 ? 0 : x);
 }
 
-/** A value of side X for an op: the event's, 0 when the event is absent on that side (inserted or deleted). */
-function sideValue(m: TraceModel, i: number, f: (m: TraceModel, i: number) => number | null): number | null {
-  return i < 0 ? 0 : f(m, i);
-}
-
-function deltas(a: TraceModel, b: TraceModel, op: AlignedOp): Pick<DiffOp, 'durationDeltaMs' | 'tokensDelta' | 'costDeltaUsd'> {
-  const dur = (m: TraceModel, i: number) => m.events.get(i).durationMs;
-  const d = (f: (m: TraceModel, i: number) => number | null): number | null => {
-    const x = sideValue(a, op.a, f);
-    const y = sideValue(b, op.b, f);
-    // An insert of an event with no duration has no duration delta, not a delta of 0.
-    if ((op.a < 0 && y === null) || (op.b < 0 && x === null)) return null;
-    return minus(y, x);
+function deltas(ctx: DiffContext, op: AlignedOp): Pick<DiffOp, 'durationDeltaMs' | 'tokensDelta' | 'costDeltaUsd'> {
+  const fa = ctx.a.facts;
+  const fb = ctx.b.facts;
+  const at = <T>(i: number, f: (i: number) => T): T | null => (i < 0 ? null : f(i));
+  return {
+    durationDeltaMs: delta(op, at(op.a, (i) => known(fa.durationMs[i])), at(op.b, (i) => known(fb.durationMs[i]))),
+    tokensDelta: delta(op, at(op.a, (i) => known(fa.tokens[i])), at(op.b, (i) => known(fb.tokens[i]))),
+    costDeltaUsd: delta(op, at(op.a, (i) => eventCostUsd(ctx.a.model, i)), at(op.b, (i) => eventCostUsd(ctx.b.model, i))),
   };
-  return { durationDeltaMs: d(dur), tokensDelta: d(tokensOf), costDeltaUsd: d(eventCostUsd) };
 }
 
 async function changedFields(ctx: DiffContext, op: AlignedOp, includeVolatile: boolean): Promise<Pick<DiffOp, 'fields' | 'fieldsOmitted'>> {
@@ -87,8 +84,8 @@ async function changedFields(ctx: DiffContext, op: AlignedOp, includeVolatile: b
   return { fields: neutralFieldChanges(ctx.a.model, op.a, ctx.b.model, op.b) };
 }
 
-function totalTokens(m: TraceModel): number | null {
-  const t = summarize(m).totals;
+function totalTokens(s: TraceSummary): number | null {
+  const t = s.totals;
   return t.inputTokens === null && t.outputTokens === null ? null : (t.inputTokens ?? 0) + (t.outputTokens ?? 0);
 }
 
@@ -99,8 +96,8 @@ function totalTokens(m: TraceModel): number | null {
 export async function diffTraces(a: TraceModel, b: TraceModel, options: DiffOptions = {}): Promise<TraceDiff> {
   const includeVolatile = options.includeVolatile ?? false;
   const ctx: DiffContext = {
-    a: { model: a, digests: await digestEvents(a, { includeVolatile }) },
-    b: { model: b, digests: await digestEvents(b, { includeVolatile }) },
+    a: { model: a, digests: await digestEvents(a, { includeVolatile }), facts: eventFacts(a) },
+    b: { model: b, digests: await digestEvents(b, { includeVolatile }), facts: eventFacts(b) },
     sameShape: sameShape(a, b),
   };
   const aligned = alignTrees(ctx);
@@ -110,7 +107,7 @@ export async function diffTraces(a: TraceModel, b: TraceModel, options: DiffOpti
   for (const op of aligned) {
     counts[op.op]++;
     if (firstDivergence < 0 && op.op !== 'equal') firstDivergence = ops.length;
-    const full: DiffOp = { ...op, ...deltas(a, b, op) };
+    const full: DiffOp = Object.assign(op as DiffOp, deltas(ctx, op));
     if (op.op === 'change') Object.assign(full, await changedFields(ctx, op, includeVolatile));
     ops.push(full);
   }
@@ -121,7 +118,7 @@ export async function diffTraces(a: TraceModel, b: TraceModel, options: DiffOpti
     summary: {
       equal: counts.equal, inserted: counts.insert, deleted: counts.delete, changed: counts.change,
       durationDeltaMs: minus(sb.durationMs, sa.durationMs),
-      tokensDelta: minus(totalTokens(b), totalTokens(a)),
+      tokensDelta: minus(totalTokens(sb), totalTokens(sa)),
       costDeltaUsd: minus(traceCostUsd(b), traceCostUsd(a)),
     },
   };

@@ -61,49 +61,56 @@ function deepText(root: unknown): string {
 }
 
 /**
- * Flattens a parsed event into its leaves in a canonical order (object keys sorted), so that two events with the
- * same content give the same list whatever their key order. Ids, times and hashes are dropped unless asked for.
+ * Walks a parsed event's leaves in a canonical order (object keys sorted), so that two events with the same
+ * content give the same leaves whatever their key order. Ids, times and hashes are skipped unless asked for.
  * Iterative: a deeply nested value cannot overflow the stack; below {@link MAX_DEPTH} a value is one leaf.
  */
-export function flattenEvent(root: unknown, options: FlattenOptions): FlatField[] {
-  const out: FlatField[] = [];
+function walkLeaves(root: unknown, options: FlattenOptions, emit: (path: string, value: FlatField['value']) => void): void {
   const stack: [string, unknown, number][] = [['', root, 0]];
   while (stack.length > 0) {
     const [path, v, depth] = stack.pop()!;
     if (typeof v === 'string') {
       const inner = embeddedJson(v);
       if (inner !== undefined && typeof inner === 'object' && inner !== null) stack.push([path, inner, depth + 1]);
-      else if (options.includeVolatile || volatileValueClass(v) === null) out.push({ path, value: v });
+      else if (options.includeVolatile || volatileValueClass(v) === null) emit(path, v);
       continue;
     }
     if (typeof v !== 'object' || v === null) {
-      out.push({ path, value: v as FlatField['value'] });
+      emit(path, v as FlatField['value']);
       continue;
     }
     if (depth >= MAX_DEPTH) {
-      out.push({ path, value: deepText(v) });
+      emit(path, deepText(v));
       continue;
     }
     if (Array.isArray(v)) {
-      if (v.length === 0) out.push({ path, value: '[]' });
+      if (v.length === 0) emit(path, '[]');
       for (let i = v.length - 1; i >= 0; i--) stack.push([`${path}[${i}]`, v[i], depth + 1]);
       continue;
     }
     const keys = Object.keys(v).sort();
-    if (keys.length === 0) out.push({ path, value: '{}' });
+    if (keys.length === 0) emit(path, '{}');
     for (let k = keys.length - 1; k >= 0; k--) {
       const key = keys[k];
       if (!options.includeVolatile && volatileKeyClass(key) !== null) continue;
       stack.push([childPath(path, key), (v as Record<string, unknown>)[key], depth + 1]);
     }
   }
+}
+
+/** The leaves of a parsed event (see {@link walkLeaves}), for listing the fields two events differ in. */
+export function flattenEvent(root: unknown, options: FlattenOptions): FlatField[] {
+  const out: FlatField[] = [];
+  walkLeaves(root, options, (path, value) => out.push({ path, value }));
   return out;
 }
 
-/** The canonical text of flattened fields: equal text, equal content. */
-export function flatText(fields: readonly FlatField[]): string {
+/** The canonical text of an event's leaves: equal text, equal content. Built directly, without a leaf list. */
+export function canonicalText(root: unknown, options: FlattenOptions): string {
   let s = '';
-  for (const f of fields) s += `${f.path}=${typeof f.value === 'string' ? JSON.stringify(f.value) : String(f.value)}\n`;
+  walkLeaves(root, options, (path, value) => {
+    s += `${path}=${typeof value === 'string' ? JSON.stringify(value) : String(value)}\n`;
+  });
   return s;
 }
 

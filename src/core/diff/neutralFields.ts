@@ -7,6 +7,8 @@ const LABEL_TIMES = /\d+(\.\d+)?\s?(ms|s|µs|us|ns|min|h)\b|\d{4}-\d\d-\d\dT[\d:
 
 /** A label with its durations, times and ids taken out (`run_created run_ab0d…`), for comparing two runs' events. */
 export function comparableLabel(label: string): string {
+  // Durations, times and ids all have digits; a label without any is kept as it is.
+  if (!/\d/.test(label)) return label;
   return label.replace(LABEL_TIMES, '').split(/\s+/).filter((w) => volatileValueClass(w) === null).join(' ');
 }
 

@@ -1,11 +1,13 @@
 import type { TraceModel } from '../traceModel';
 import type { EventDigests } from './eventContent';
 import { comparableLabel } from './neutralFields';
+import type { EventFacts } from './eventFacts';
 
 /** One trace as the diff sees it: the model and its events' digests. */
 export interface DiffSide {
   model: TraceModel;
   digests: EventDigests;
+  facts: EventFacts;
 }
 
 /** The two sides and how they are compared. */
@@ -26,12 +28,6 @@ export function sameShape(a: TraceModel, b: TraceModel): boolean {
   const kindOfFile = (m: TraceModel): string => m.detection.reason.replace(/\d+/g, '#');
   return a.format === b.format && a.document === b.document && kindOfFile(a) === kindOfFile(b)
     && (a.detection.dialect ?? '') === (b.detection.dialect ?? '');
-}
-
-/** Tool of a tool event, else model: what tells two events of one kind apart. */
-function subject(m: TraceModel, i: number): string {
-  const e = m.events.get(i);
-  return e.tool ?? e.model ?? '';
 }
 
 /** Interns keys to small integers, so the diff compares numbers. */
@@ -55,7 +51,7 @@ export interface Signatures {
 function coarseKey(ctx: DiffContext, side: DiffSide, i: number): string {
   const { model, digests } = side;
   return ctx.sameShape
-    ? `${model.events.kindOf(i)}\u0000${subject(model, i)}\u0000${digests.args[i]}\u0000${model.tree.depth(i)}`
+    ? `${model.events.kindOf(i)}\u0000${side.facts.subject[i]}\u0000${digests.args[i]}\u0000${model.tree.depth(i)}`
     : `${model.events.kindOf(i)}\u0000${model.tree.depth(i)}`;
 }
 
@@ -88,7 +84,8 @@ export function signatures(ctx: DiffContext): Signatures {
 
 /** What a deleted and an inserted event must share to be shown as one changed event (same kind and tool). */
 export function pairKey(ctx: DiffContext, side: DiffSide, i: number): string {
-  return ctx.sameShape ? `${side.model.events.kindOf(i)}\u0000${subject(side.model, i)}` : side.model.events.kindOf(i);
+  // Tool of a tool event, else model: what tells two events of one kind apart.
+  return ctx.sameShape ? `${side.model.events.kindOf(i)}\u0000${side.facts.subject[i]}` : side.model.events.kindOf(i);
 }
 
 function sameWhereBothKnown(x: string | number | null, y: string | number | null): boolean {
