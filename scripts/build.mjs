@@ -16,6 +16,9 @@ const builds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
   { ...common, entryPoints: ['webview/styles.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
+  // The compare view (issue 17): its own entry, reusing the viewer's modules and, through @import, its styles.
+  { ...common, entryPoints: ['webview/compare/main.ts'], outfile: 'dist/compare.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  { ...common, entryPoints: ['webview/compare/compare.css'], outfile: 'dist/compare.css', loader: { '.css': 'css' } },
 ];
 
 mkdirSync(join(root, 'dist'), { recursive: true });

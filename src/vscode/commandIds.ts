@@ -17,6 +17,9 @@ export const COMMANDS = {
   goToDefinitionInText: 'agentTrace.goToDefinitionInText',
   /** Internal: the link of a finding in the Problems panel (its rule code) reveals the finding's event. */
   showProblem: 'agentTrace.showProblem',
+  selectForCompare: 'agentTrace.selectForCompare',
+  compareWithSelected: 'agentTrace.compareWithSelected',
+  compareWith: 'agentTrace.compareWith',
 } as const;
 
 /** One command id. */

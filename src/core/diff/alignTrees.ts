@@ -1,8 +1,9 @@
 import { diffArrays } from 'diff';
 import { contentEqual, DiffContext, pairKey, Signatures, signatures } from './signature';
 
-/** What happened to one event between the two runs. */
-export type DiffOpKind = 'equal' | 'insert' | 'delete' | 'change';
+import type { DiffOpKind } from './diffTypes';
+
+export type { DiffOpKind };
 
 /** One row of the alignment: an event of A, of B, or of both (`-1` for the missing side). */
 export interface AlignedOp {

@@ -6,10 +6,11 @@ import { diffFields, FieldChange } from './fieldDiff';
 import { DiffContext, sameShape } from './signature';
 import { eventCostUsd, traceCostUsd } from './runCost';
 import { neutralFieldChanges } from './neutralFields';
+import type { DiffSummary } from './diffTypes';
 import { eventFacts, known } from './eventFacts';
 import type { TraceSummary } from '../summary';
 
-export type { DiffOpKind, AlignedOp, FieldChange };
+export type { DiffOpKind, AlignedOp, FieldChange, DiffSummary };
 
 /** Options of {@link diffTraces}. */
 export interface DiffOptions {
@@ -28,16 +29,6 @@ export interface DiffOp extends AlignedOp {
   costDeltaUsd: number | null;
 }
 
-/** Counts and B − A totals of a diff (durations from each run's time span, tokens from its totals). */
-export interface DiffSummary {
-  equal: number;
-  inserted: number;
-  deleted: number;
-  changed: number;
-  durationDeltaMs: number | null;
-  tokensDelta: number | null;
-  costDeltaUsd: number | null;
-}
 
 /** The diff of two traces: the merged tree in preorder and where the runs first part. */
 export interface TraceDiff {

@@ -1,11 +1,7 @@
 import type { FlatField } from './flattenJson';
+import type { FieldChange } from './diffTypes';
 
-/** One field that differs between two events; `a` or `b` is absent when that event has no such field. */
-export interface FieldChange {
-  path: string;
-  a?: FlatField['value'];
-  b?: FlatField['value'];
-}
+export type { FieldChange };
 
 /** Longest string value carried in a field change; the rest is cut with an ellipsis (the detail pane shows all). */
 export const MAX_FIELD_TEXT = 2000;
