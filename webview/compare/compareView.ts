@@ -63,7 +63,7 @@ export class CompareView {
         this.spacer.style.height = `${this.rows.length * ROW_PX}px`;
         this.renderGutter();
         this.selected = -1;
-        this.draw();
+        this.draw(true);
         this.select(m.firstDivergence >= 0 ? m.firstDivergence : 0);
         return;
       case 'compareDetail':
@@ -106,36 +106,57 @@ export class CompareView {
     const step = Math.max(1, Math.ceil(this.hunks.length / MAX_GUTTER_MARKS));
     for (let k = 0; k < this.hunks.length; k += step) {
       const i = this.hunks[k];
-      this.gutter.append(el('div', { class: `gutter-mark op-${this.rows[i].op}`, attrs: { style: `top: ${(100 * i) / n}%` } }));
+      const mark = el('div', { class: `gutter-mark op-${this.rows[i].op}` });
+      // Styles through the CSSOM: the page's CSP refuses style attributes.
+      mark.style.top = `${(100 * i) / n}%`;
+      this.gutter.append(mark);
     }
   }
 
   private sideCell(s: CompareSide | null, depth: number): HTMLElement {
     if (!s) return el('span', { class: 'compare-cell compare-empty' });
+    const indent = el('span', { class: 'indent' });
+    indent.style.width = `${depth * INDENT_PX}px`;
     return el('span', { class: `compare-cell status-${s.status}`, title: `${s.label}\n${s.kind} · line ${s.line}` },
-      el('span', { class: 'indent', attrs: { style: `width: ${depth * INDENT_PX}px` } }),
+      indent,
       icon(CATEGORY_ICONS[s.category] ?? 'circle-small', 'kind-icon'),
       el('span', { class: 'label', text: s.label }),
       el('span', { class: 'compare-line', text: String(s.line) }));
   }
 
-  private draw(): void {
+  /** The rows drawn: [from, to) of `rows`; redrawn only when the window moves, so a click keeps its row. */
+  private drawn: [number, number] = [0, 0];
+
+  private draw(force = false): void {
     const top = this.scroll.scrollTop;
     const from = Math.max(0, Math.floor(top / ROW_PX) - MARGIN_ROWS);
     const to = Math.min(this.rows.length, Math.ceil((top + this.scroll.clientHeight) / ROW_PX) + MARGIN_ROWS);
+    if (!force && from === this.drawn[0] && to === this.drawn[1]) return this.markSelected();
+    this.drawn = [from, to];
     clear(this.spacer);
-    for (let i = from; i < to; i++) {
-      const r = this.rows[i];
-      const row = el('div', {
-        class: `compare-row op-${r.op}${i === this.selected ? ' selected' : ''}`,
-        attrs: { role: 'row', 'data-row': String(i), 'aria-selected': String(i === this.selected), style: `top: ${i * ROW_PX}px` },
-        onClick: () => this.select(i),
-      }, el('span', { class: 'compare-mark', text: MARKS[r.op] }), this.sideCell(r.a, r.depth), this.sideCell(r.b, r.depth));
-      row.addEventListener('dblclick', () => {
-        const s = r.b ?? r.a;
-        if (s) this.post({ type: 'compareOpen', side: r.b ? 'b' : 'a', line: s.line });
-      });
-      this.spacer.append(row);
+    for (let i = from; i < to; i++) this.spacer.append(this.rowElement(i));
+  }
+
+  private rowElement(i: number): HTMLElement {
+    const r = this.rows[i];
+    const row = el('div', {
+      class: `compare-row op-${r.op}${i === this.selected ? ' selected' : ''}`,
+      attrs: { role: 'row', 'data-row': String(i), 'aria-selected': String(i === this.selected) },
+      onClick: () => this.select(i),
+    }, el('span', { class: 'compare-mark', text: MARKS[r.op] }), this.sideCell(r.a, r.depth), this.sideCell(r.b, r.depth));
+    row.style.top = `${i * ROW_PX}px`;
+    row.addEventListener('dblclick', () => {
+      const s = r.b ?? r.a;
+      if (s) this.post({ type: 'compareOpen', side: r.b ? 'b' : 'a', line: s.line });
+    });
+    return row;
+  }
+
+  private markSelected(): void {
+    for (const row of this.spacer.children) {
+      const on = Number(row.getAttribute('data-row')) === this.selected;
+      row.classList.toggle('selected', on);
+      row.setAttribute('aria-selected', String(on));
     }
   }
 
