@@ -96,9 +96,9 @@ describe('compare view (webview, Chromium)', () => {
     assert.equal(await selectedRow(page), diff.firstDivergence);
     assert.equal(diff.ops[diff.firstDivergence].op, 'change');
     await page.waitForSelector('.field-diff');
-    const fields = await page.$$eval('.field-diff tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+    const fields = await page.$$eval('.field-diff tbody tr', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)));
     assert.deepEqual(fields.find((f) => f[0] === 'payload.status'), ['payload.status', '"APPROVED"', '"DENIED"']);
-    const cells = await page.$eval(`.compare-row[data-row="${diff.firstDivergence}"]`, (r) => [...r.querySelectorAll('.compare-cell .compare-line')].map((c) => c.textContent));
+    const cells = await page.$eval(`.compare-row[data-row="${diff.firstDivergence}"]`, (r) => Array.from(r.querySelectorAll('.compare-cell .compare-line'), (c) => c.textContent));
     assert.deepEqual(cells, ['12', '12']);
     // A deleted row has an empty B cell; an inserted one an empty A cell.
     const firstDelete = diff.ops.findIndex((o) => o.op === 'delete');
