@@ -3,6 +3,7 @@ import { diffTraces, TraceDiff } from '../../core/diff/diffTraces';
 import { renderViewerHtml } from '../../viewer/webviewHtml';
 import { compareDetail, compareInit } from '../../viewer/compareSession';
 import { CompareHostMessage, CompareViewMessage, validateCompareMessage } from '../../protocolCompare';
+import { COMMANDS } from '../commandIds';
 import type { TraceModels } from '../traceModels';
 import type { TraceViewerApi } from '../viewerApi';
 
@@ -82,7 +83,8 @@ export class ComparePanel {
         return this.load();
       case 'compareOpen': {
         const uri = this.uris[m.side];
-        await vscode.commands.executeCommand('vscode.open', uri, { viewColumn: vscode.ViewColumn.Beside });
+        // Through the viewer's own command: a plain .jsonl is offered the viewer, not opened in it by default.
+        await vscode.commands.executeCommand(COMMANDS.openInViewer, uri);
         await this.viewers.revealLine(uri, m.line);
         return;
       }
