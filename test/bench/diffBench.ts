@@ -17,7 +17,7 @@ function editedCopy(a: string, b: string): { changed: number; inserted: number; 
   let edits = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (i % 50 !== 25 || !line.includes('"event_type":"tool_call"')) {
+    if (i % 46 !== 23 || !line.includes('"event_type":"tool_call"')) {
       out.push(line);
       continue;
     }
