@@ -3,8 +3,9 @@ import { divergenceLines, traceDiffJson } from '../core/diff/diffJson';
 import { formatDuration } from '../core/display';
 import { parseArgs, UsageError } from './args';
 import { loadForCli, write, writeHuman, writeJson } from './io';
+import { pricingOption } from './pricingOption';
 
-export const DIFF_HELP = `Usage: agent-trace diff A B [--json] [--include-volatile] [--context N]
+export const DIFF_HELP = `Usage: agent-trace diff A B [--json] [--include-volatile] [--context N] [--pricing FILE]
 
 Compares two runs: aligns their events parent by parent on what they did (kind, tool or model, arguments,
 depth), never on ids or times, so one inserted step shifts nothing after it. Prints where the runs first part,
@@ -21,6 +22,7 @@ then the differing events with N equal events of context (default 3): '-' only i
     firstDivergence gives each side's event there or, for an event only one side has, the next one.
   --include-volatile   compare ids, timestamps and hashes too (left out by default)
   --context N          equal events shown around each difference (human output)
+  --pricing FILE       prices per model (as for summary), looked up before the bundled table
 Exit codes: 0 equivalent, 1 the runs differ, 2 unreadable file or bad usage.`;
 
 const MARK: Record<DiffOp['op'], string> = { equal: ' ', insert: '+', delete: '-', change: '~' };
@@ -81,14 +83,15 @@ export function diffText(d: TraceDiff, context: number): string[] {
 
 /** `agent-trace diff`. */
 export async function diffCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--json', '--help', '--include-volatile'], ['--context']);
+  const args = parseArgs(argv, ['--json', '--help', '--include-volatile'], ['--context', '--pricing']);
   if (args.flags.has('--help')) return write(DIFF_HELP + '\n').then(() => 0);
   if (args.positional.length !== 2) throw new UsageError('diff takes exactly two files, A and B');
   const ctxText = args.options.get('--context') ?? '3';
   if (!/^\d{1,6}$/.test(ctxText)) throw new UsageError(`--context needs a whole number, not ${ctxText}`);
+  const prices = await pricingOption(args.options.get('--pricing'));
   const a = await loadForCli(args.positional[0]);
   const b = await loadForCli(args.positional[1]);
-  const d = await diffTraces(a, b, { includeVolatile: args.flags.has('--include-volatile') });
+  const d = await diffTraces(a, b, { includeVolatile: args.flags.has('--include-volatile'), prices });
   const code = d.firstDivergence < 0 ? 0 : 1;
   if (args.flags.has('--json')) // Depth 2: each op is written whole (one stringify per op is far faster than piece by piece).
     await writeJson(traceDiffJson(d), 2, false);

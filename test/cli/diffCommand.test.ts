@@ -23,7 +23,7 @@ describe('agent-trace diff', () => {
     assert.equal(j.firstDivergence, null);
     assert.equal(j.ops.length, 7);
     assert.ok(j.ops.every((o: { op: string }) => o.op === 'equal'));
-    assert.deepEqual(j.summary, { equal: 7, inserted: 0, deleted: 0, changed: 0, durationDeltaMs: 0, tokensDelta: 0, costDeltaUsd: null });
+    assert.deepEqual(j.summary, { equal: 7, inserted: 0, deleted: 0, changed: 0, durationDeltaMs: 0, tokensDelta: 0, costDeltaUsd: 0 });
     const text = cli('diff', MURMUR, copy);
     assert.equal(text.code, 0);
     assert.match(text.out, /equivalent: no differences/);
@@ -61,6 +61,18 @@ describe('agent-trace diff', () => {
     assert.match(r.out, /^\+ +step_failed ApprovalDenied +\[B 13\]$/m);
     assert.match(r.out, /^  … 10 equal events$/m);
     assert.match(r.out, /^equal 11, inserted 1, deleted 16, changed 1; duration -\d+ ms, tokens -230, cost \?$/m);
+  });
+
+  it('prices the difference with --pricing (mock-llm is in no bundled table), and rejects a bad price file', () => {
+    const prices = tempFile('prices.json', JSON.stringify({ 'mock-llm': { input: 3, output: 15 } }));
+    const r = cli('diff', agentledger('approval-granted', 'events.jsonl'), agentledger('approval-denied', 'events.jsonl'), '--json', '--pricing', prices);
+    assert.equal(r.code, 1, r.err);
+    const j = JSON.parse(r.out);
+    // The denied run lacks the second model call: 212 input and 18 output tokens at $3 and $15 per million.
+    const call = (212 * 3 + 18 * 15) / 1e6;
+    assert.ok(Math.abs(j.summary.costDeltaUsd + call) < 1e-12, String(j.summary.costDeltaUsd));
+    const bad = tempFile('bad.json', '{"mock-llm": {"input": "x"}}');
+    assert.equal(cli('diff', MURMUR, MURMUR, '--pricing', bad).code, 2);
   });
 
   it('exits 2 on a missing file, a wrong number of files or a bad option', () => {

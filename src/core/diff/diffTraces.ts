@@ -7,6 +7,7 @@ import { DiffContext, sameShape } from './signature';
 import { eventCostUsd, traceCostUsd } from './runCost';
 import { neutralFieldChanges } from './neutralFields';
 import type { DiffSummary } from './diffTypes';
+import type { ModelPrice } from '../usage/prices';
 import { eventFacts, known } from './eventFacts';
 import type { TraceSummary } from '../summary';
 
@@ -16,6 +17,8 @@ export type { DiffOpKind, AlignedOp, FieldChange, DiffSummary };
 export interface DiffOptions {
   /** Compare ids, times and hashes too (left out by default: they differ between any two runs). */
   includeVolatile?: boolean;
+  /** The user's prices, looked up before the bundled table (see core/usage/prices). */
+  prices?: Readonly<Record<string, ModelPrice>>;
 }
 
 /** One row of the diff with what changed and what it cost. Deltas are B − A; null when unknown. */
@@ -51,14 +54,14 @@ function delta(op: AlignedOp, x: number | null, y: number | null): number | null
   return minus(op.b < 0 ? 0 : y, op.a < 0 ? 0 : x);
 }
 
-function deltas(ctx: DiffContext, op: AlignedOp): Pick<DiffOp, 'durationDeltaMs' | 'tokensDelta' | 'costDeltaUsd'> {
+function deltas(ctx: DiffContext, op: AlignedOp, prices: Readonly<Record<string, ModelPrice>>): Pick<DiffOp, 'durationDeltaMs' | 'tokensDelta' | 'costDeltaUsd'> {
   const fa = ctx.a.facts;
   const fb = ctx.b.facts;
   const at = <T>(i: number, f: (i: number) => T): T | null => (i < 0 ? null : f(i));
   return {
     durationDeltaMs: delta(op, at(op.a, (i) => known(fa.durationMs[i])), at(op.b, (i) => known(fb.durationMs[i]))),
     tokensDelta: delta(op, at(op.a, (i) => known(fa.tokens[i])), at(op.b, (i) => known(fb.tokens[i]))),
-    costDeltaUsd: delta(op, at(op.a, (i) => eventCostUsd(ctx.a.model, i)), at(op.b, (i) => eventCostUsd(ctx.b.model, i))),
+    costDeltaUsd: delta(op, at(op.a, (i) => eventCostUsd(ctx.a.model, i, prices)), at(op.b, (i) => eventCostUsd(ctx.b.model, i, prices))),
   };
 }
 
@@ -98,7 +101,7 @@ export async function diffTraces(a: TraceModel, b: TraceModel, options: DiffOpti
   for (const op of aligned) {
     counts[op.op]++;
     if (firstDivergence < 0 && op.op !== 'equal') firstDivergence = ops.length;
-    const full: DiffOp = Object.assign(op as DiffOp, deltas(ctx, op));
+    const full: DiffOp = Object.assign(op as DiffOp, deltas(ctx, op, options.prices ?? {}));
     if (op.op === 'change') Object.assign(full, await changedFields(ctx, op, includeVolatile));
     ops.push(full);
   }
@@ -110,7 +113,7 @@ export async function diffTraces(a: TraceModel, b: TraceModel, options: DiffOpti
       equal: counts.equal, inserted: counts.insert, deleted: counts.delete, changed: counts.change,
       durationDeltaMs: minus(sb.durationMs, sa.durationMs),
       tokensDelta: minus(totalTokens(sb), totalTokens(sa)),
-      costDeltaUsd: minus(traceCostUsd(b), traceCostUsd(a)),
+      costDeltaUsd: minus(traceCostUsd(b, options.prices), traceCostUsd(a, options.prices)),
     },
   };
 }

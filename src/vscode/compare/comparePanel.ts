@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { diffTraces, TraceDiff } from '../../core/diff/diffTraces';
 import { renderViewerHtml } from '../../viewer/webviewHtml';
+import { viewerPricing } from '../../viewer/pricing';
 import { compareDetail, compareInit } from '../../viewer/compareSession';
 import { CompareHostMessage, CompareViewMessage, validateCompareMessage } from '../../protocolCompare';
 import { COMMANDS } from '../commandIds';
@@ -60,7 +61,7 @@ export class ComparePanel {
     try {
       this.diff = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Comparing ${fileName(this.uris.a)} with ${fileName(this.uris.b)}` },
-        async () => diffTraces(await this.models.get(this.uris.a), await this.models.get(this.uris.b), { includeVolatile: this.includeVolatile }),
+        async () => diffTraces(await this.models.get(this.uris.a), await this.models.get(this.uris.b), { includeVolatile: this.includeVolatile, prices: viewerPricing() }),
       );
       this.post(compareInit(this.diff, this.includeVolatile));
     } catch (err) {

@@ -109,7 +109,7 @@ describe('diffTraces on pairs built from corpus and real-writer files', () => {
     assert.equal(x.a.events.kindOf(x.ops[x.firstDivergence].a ?? -1), 'tool_approval_decided');
   });
 
-  it('reports the runs\' duration and token deltas in total, and cost as unknown', async () => {
+  it('reports the runs\' duration and token deltas in total, and cost as unknown for a model no price is known for (mock-llm)', async () => {
     const d = await diffFiles(agentledger('approval-granted', 'events.jsonl'), agentledger('approval-denied', 'events.jsonl'));
     // The denied run never made its second model call: 212 + 18 tokens fewer.
     assert.equal(d.summary.tokensDelta, -230);
