@@ -87,7 +87,7 @@ describe('compare view (webview, Chromium)', () => {
     server?.close();
   });
 
-  it('shows approval-granted against approval-denied aligned row for row; F7 and Shift+F7 walk the changes', async () => {
+  it('shows approval-granted against approval-denied aligned row for row, the first divergence selected with its field diff; F7 stays on the one change', async () => {
     const diff = await diffTraces(await loadTrace(agentledger('approval-granted', 'events.jsonl')), await loadTrace(agentledger('approval-denied', 'events.jsonl')));
     const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
     const errors: string[] = [];
