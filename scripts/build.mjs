@@ -25,6 +25,9 @@ const builds = [
   { ...common, entryPoints: ['src/report/reportHost.ts'], outfile: 'dist/reportHost.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false,
     alias: Object.fromEntries(['fs', 'fs/promises', 'path', 'stream', 'zlib', 'crypto', 'buffer'].map((m) => [`node:${m}`, `./src/report/shims/${{ 'fs/promises': 'fsPromises' }[m] ?? m}.ts`])),
     inject: ['src/report/shims/bufferGlobal.ts', 'src/report/shims/process.ts'] },
+  // The compare view (issue 17): its own entry, reusing the viewer's modules and, through @import, its styles.
+  { ...common, entryPoints: ['webview/compare/main.ts'], outfile: 'dist/compare.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  { ...common, entryPoints: ['webview/compare/compare.css'], outfile: 'dist/compare.css', loader: { '.css': 'css' } },
 ];
 
 mkdirSync(join(root, 'dist'), { recursive: true });

@@ -3,6 +3,7 @@ import { UnreadableError, writeError } from './io';
 import { summaryCommand, SUMMARY_HELP } from './summaryCommand';
 import { treeCommand, TREE_HELP } from './treeCommand';
 import { CLI_COMMANDS_EXTRA } from './extraCommands';
+import { diffCommand, DIFF_HELP } from './diffCommand';
 import type { CliCommand } from './command';
 
 export type { CliCommand } from './command';
@@ -11,6 +12,7 @@ const COMMANDS: Record<string, CliCommand> = {
   summary: { help: SUMMARY_HELP, summary: 'format, events, runs, time span and totals of a trace', run: summaryCommand },
   tree: { help: TREE_HELP, summary: 'the event tree (--json: nodes with line, id, kind, parentLine, label)', run: treeCommand },
   ...CLI_COMMANDS_EXTRA,
+  diff: { help: DIFF_HELP, summary: 'compare two runs: first divergence, inserted, deleted and changed events (exit 1 when they differ)', run: diffCommand },
 };
 
 const MAIN_HELP = `Usage: agent-trace <command> [options]

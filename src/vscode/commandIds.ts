@@ -21,6 +21,9 @@ export const COMMANDS = {
   copyAsMarkdown: 'agentTrace.copyAsMarkdown',
   exportMarkdown: 'agentTrace.exportMarkdown',
   exportHtmlReport: 'agentTrace.exportHtmlReport',
+  selectForCompare: 'agentTrace.selectForCompare',
+  compareWithSelected: 'agentTrace.compareWithSelected',
+  compareWith: 'agentTrace.compareWith',
 } as const;
 
 /** One command id. */

@@ -6,6 +6,7 @@ import { TraceModels } from './traceModels';
 import { registerTraceEditor } from './editor';
 import { showLaunchFile } from './editor/launchFile';
 import { watchPricingSetting } from './pricingSetting';
+import { registerCompareCommands } from './compare/compareCommands';
 import { registerIdProviders, registerTextGoToDefinition, takeRecentDefinition } from './language/idProviders';
 
 /** Wires the extension's editors, commands and providers. */
@@ -30,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // `npm start`: the trace it names opens in the viewer, also in a browser whose editor cache never saw it.
   void showLaunchFile().catch(() => undefined);
   registerShareCommands(context, viewers, models);
+  registerCompareCommands(context, models, viewers);
 }
 
 export function deactivate(): void {}

@@ -1,0 +1,100 @@
+import { diffTraces, TraceDiff, DiffOp } from '../core/diff/diffTraces';
+import { divergenceLines, traceDiffJson } from '../core/diff/diffJson';
+import { formatDuration } from '../core/display';
+import { parseArgs, UsageError } from './args';
+import { loadForCli, write, writeHuman, writeJson } from './io';
+import { pricingOption } from './pricingOption';
+
+export const DIFF_HELP = `Usage: agent-trace diff A B [--json] [--include-volatile] [--context N] [--pricing FILE]
+
+Compares two runs: aligns their events parent by parent on what they did (kind, tool or model, arguments,
+depth), never on ids or times, so one inserted step shifts nothing after it. Prints where the runs first part,
+then the differing events with N equal events of context (default 3): '-' only in A, '+' only in B, '~' changed
+(with the fields that differ), and the duration, token and cost deltas (B − A).
+
+  --json               machine-readable output:
+    {"a": {"file", "format", "events"}, "b": {…}, "firstDivergence": {"aLine", "bLine"} | null,
+     "ops": [{"op": "equal"|"insert"|"delete"|"change", "aLine"?, "bLine"?, "kind", "label", "depth",
+              "fields"?: [{"path", "a"?, "b"?}], "fieldsOmitted"?, "durationDeltaMs"?, "tokensDelta"?, "costDeltaUsd"?}],
+     "summary": {"equal", "inserted", "deleted", "changed", "durationDeltaMs", "tokensDelta", "costDeltaUsd"}}
+    ops are the merged tree in preorder; a line is absent on the side the event is missing from, a field's
+    "a" or "b" when that event has no such field; a delta is absent (summary: null) when unknown.
+    firstDivergence gives each side's event there or, for an event only one side has, the next one.
+  --include-volatile   compare ids, timestamps and hashes too (left out by default)
+  --context N          equal events shown around each difference (human output)
+  --pricing FILE       prices per model (as for summary), looked up before the bundled table
+Exit codes: 0 equivalent, 1 the runs differ, 2 unreadable file or bad usage.`;
+
+const MARK: Record<DiffOp['op'], string> = { equal: ' ', insert: '+', delete: '-', change: '~' };
+
+function signed(n: number | null, unit = ''): string {
+  if (n === null) return '?';
+  return `${n > 0 ? '+' : ''}${Number.isInteger(n) ? n : n.toFixed(n !== 0 && Math.abs(n) < 0.01 ? 6 : 2)}${unit}`;
+}
+
+function signedDuration(ms: number | null): string {
+  if (ms === null) return '?';
+  return `${ms > 0 ? '+' : ms < 0 ? '-' : ''}${formatDuration(Math.abs(ms))}`;
+}
+
+function opLine(d: TraceDiff, op: DiffOp): string {
+  const m = op.a >= 0 ? d.a : d.b;
+  const i = op.a >= 0 ? op.a : op.b;
+  const where = [op.a >= 0 ? `A ${d.a.events.lineOf(op.a)}` : '', op.b >= 0 ? `B ${d.b.events.lineOf(op.b)}` : ''].filter(Boolean).join(', ');
+  const deltas = op.op === 'equal' ? [] : [
+    ...(op.durationDeltaMs !== null && op.durationDeltaMs !== 0 ? [`${signedDuration(op.durationDeltaMs)}`] : []),
+    ...(op.tokensDelta !== null && op.tokensDelta !== 0 ? [`${signed(op.tokensDelta)} tokens`] : []),
+  ];
+  return `${MARK[op.op]} ${'  '.repeat(op.depth)}${m.events.labelOf(i)}  [${where}]${deltas.length ? '  (' + deltas.join(', ') + ')' : ''}`;
+}
+
+function fieldLines(op: DiffOp): string[] {
+  const pad = '    ' + '  '.repeat(op.depth);
+  const show = (v: unknown): string => (v === undefined ? '(absent)' : JSON.stringify(v));
+  const out = (op.fields ?? []).map((f) => `${pad}${f.path}: ${show(f.a)} → ${show(f.b)}`);
+  if (op.fieldsOmitted) out.push(`${pad}… ${op.fieldsOmitted} more fields`);
+  return out;
+}
+
+/** The human report: differing events with `context` equal ones around them, runs of equal ones folded. */
+export function diffText(d: TraceDiff, context: number): string[] {
+  const out = [`A: ${d.a.path} (${d.a.format}, ${d.a.events.size} events)`, `B: ${d.b.path} (${d.b.format}, ${d.b.events.size} events)`];
+  const j = divergenceLines(d);
+  out.push(j === null ? 'equivalent: no differences' : `first divergence: A line ${j.aLine ?? 'end'}, B line ${j.bLine ?? 'end'}`);
+  const near = new Uint8Array(d.ops.length);
+  d.ops.forEach((op, k) => {
+    if (op.op !== 'equal') for (let x = Math.max(0, k - context); x <= Math.min(d.ops.length - 1, k + context); x++) near[x] = 1;
+  });
+  let folded = 0;
+  for (let k = 0; k < d.ops.length; k++) {
+    if (!near[k]) {
+      folded++;
+      continue;
+    }
+    if (folded > 0) out.push(`  … ${folded} equal events`);
+    folded = 0;
+    out.push(opLine(d, d.ops[k]), ...fieldLines(d.ops[k]));
+  }
+  if (folded > 0 && d.firstDivergence >= 0) out.push(`  … ${folded} equal events`);
+  const s = d.summary;
+  out.push(`equal ${s.equal}, inserted ${s.inserted}, deleted ${s.deleted}, changed ${s.changed}; duration ${signedDuration(s.durationDeltaMs)}, tokens ${signed(s.tokensDelta)}, cost ${s.costDeltaUsd === null ? '?' : signed(s.costDeltaUsd, ' USD')}`);
+  return out;
+}
+
+/** `agent-trace diff`. */
+export async function diffCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, ['--json', '--help', '--include-volatile'], ['--context', '--pricing']);
+  if (args.flags.has('--help')) return write(DIFF_HELP + '\n').then(() => 0);
+  if (args.positional.length !== 2) throw new UsageError('diff takes exactly two files, A and B');
+  const ctxText = args.options.get('--context') ?? '3';
+  if (!/^\d{1,6}$/.test(ctxText)) throw new UsageError(`--context needs a whole number, not ${ctxText}`);
+  const prices = await pricingOption(args.options.get('--pricing'));
+  const a = await loadForCli(args.positional[0]);
+  const b = await loadForCli(args.positional[1]);
+  const d = await diffTraces(a, b, { includeVolatile: args.flags.has('--include-volatile'), prices });
+  const code = d.firstDivergence < 0 ? 0 : 1;
+  if (args.flags.has('--json')) // Depth 2: each op is written whole (one stringify per op is far faster than piece by piece).
+    await writeJson(traceDiffJson(d), 2, false);
+  else await writeHuman(diffText(d, Number(ctxText)).join('\n') + '\n');
+  return code;
+}

@@ -1,0 +1,77 @@
+import type { TraceModel } from '../traceModel';
+import type { DiffOp, DiffSummary, TraceDiff } from './diffTraces';
+import type { FieldChange } from './fieldDiff';
+
+/** One op of `agent-trace diff --json`; line fields are absent on the side the event is missing from. */
+export interface DiffOpJson {
+  op: DiffOp['op'];
+  aLine?: number;
+  bLine?: number;
+  kind: string;
+  label: string;
+  depth: number;
+  fields?: FieldChange[];
+  fieldsOmitted?: number;
+  durationDeltaMs?: number;
+  tokensDelta?: number;
+  costDeltaUsd?: number;
+}
+
+/** The `agent-trace diff --json` document: a public contract, extended only. */
+export interface TraceDiffJson {
+  a: { file: string; format: string; events: number };
+  b: { file: string; format: string; events: number };
+  /** Lines where the runs first part: each side's event there, or (for an event only one side has) the next one. */
+  firstDivergence: { aLine: number | null; bLine: number | null } | null;
+  ops: DiffOpJson[];
+  summary: DiffSummary;
+}
+
+function side(m: TraceModel): TraceDiffJson['a'] {
+  return { file: m.path, format: m.format, events: m.events.size };
+}
+
+/** The line on one side at op `k`: its own event, else the next op's event on that side. */
+function lineAt(diff: TraceDiff, k: number, which: 'a' | 'b'): number | null {
+  const m = which === 'a' ? diff.a : diff.b;
+  for (let j = k; j < diff.ops.length; j++) {
+    const i = diff.ops[j][which];
+    if (i >= 0) return m.events.lineOf(i);
+  }
+  return null;
+}
+
+function opJson(diff: TraceDiff, op: DiffOp): DiffOpJson {
+  const m = op.a >= 0 ? diff.a : diff.b;
+  const i = op.a >= 0 ? op.a : op.b;
+  // Keys in the documented order: op, aLine, bLine, kind, label, then the optional ones.
+  const out = { op: op.op } as DiffOpJson;
+  if (op.a >= 0) out.aLine = diff.a.events.lineOf(op.a);
+  if (op.b >= 0) out.bLine = diff.b.events.lineOf(op.b);
+  out.kind = m.events.kindOf(i);
+  out.label = m.events.labelOf(i);
+  out.depth = op.depth;
+  if (op.fields) out.fields = op.fields;
+  if (op.fieldsOmitted) out.fieldsOmitted = op.fieldsOmitted;
+  if (op.durationDeltaMs !== null) out.durationDeltaMs = op.durationDeltaMs;
+  if (op.tokensDelta !== null) out.tokensDelta = op.tokensDelta;
+  if (op.costDeltaUsd !== null) out.costDeltaUsd = op.costDeltaUsd;
+  return out;
+}
+
+/** The lines where the runs first part (see {@link TraceDiffJson.firstDivergence}), or null when equivalent. */
+export function divergenceLines(diff: TraceDiff): TraceDiffJson['firstDivergence'] {
+  const k = diff.firstDivergence;
+  return k < 0 ? null : { aLine: lineAt(diff, k, 'a'), bLine: lineAt(diff, k, 'b') };
+}
+
+/** Builds the public JSON of a diff. */
+export function traceDiffJson(diff: TraceDiff): TraceDiffJson {
+  return {
+    a: side(diff.a),
+    b: side(diff.b),
+    firstDivergence: divergenceLines(diff),
+    ops: diff.ops.map((op) => opJson(diff, op)),
+    summary: diff.summary,
+  };
+}

@@ -1,0 +1,143 @@
+import { volatileKeyClass, volatileValueClass } from './volatileFields';
+
+/** One leaf of an event's JSON: its path (`payload.args.title`, `messages[0].content`) and its value. */
+export interface FlatField {
+  path: string;
+  value: string | number | boolean | null;
+}
+
+/** How an event's JSON is flattened for comparison. */
+export interface FlattenOptions {
+  /** Keep ids, times and hashes (left out by default). */
+  includeVolatile: boolean;
+}
+
+const MAX_DEPTH = 64;
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function childPath(path: string, key: string): string {
+  if (IDENT.test(key) || /^[A-Za-z_$][\w$.-]*$/.test(key)) return path === '' ? key : `${path}.${key}`;
+  return `${path}[${JSON.stringify(key)}]`;
+}
+
+/** A string holding a JSON object or array (agentledger's `payload_ref`, `causal_token`) is read as that value. */
+function embeddedJson(s: string): unknown {
+  if (s.length < 2 || s.length > 1 << 20) return undefined;
+  const c = s[0];
+  if ((c !== '{' || s[s.length - 1] !== '}') && (c !== '[' || s[s.length - 1] !== ']')) return undefined;
+  try {
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Longest text kept for a value nested below {@link MAX_DEPTH}. */
+const MAX_DEEP_TEXT = 1 << 20;
+
+/**
+ * The JSON text of a value nested too deep to flatten, written without recursion (`JSON.stringify` would
+ * overflow the stack on a crafted line) and cut at {@link MAX_DEEP_TEXT}.
+ */
+function deepText(root: unknown): string {
+  let s = '';
+  const stack: unknown[] = [root];
+  while (stack.length > 0 && s.length < MAX_DEEP_TEXT) {
+    const v = stack.pop();
+    if (typeof v === 'symbol') s += v.description;
+    else if (typeof v !== 'object' || v === null) s += JSON.stringify(v) ?? 'null';
+    else if (Array.isArray(v)) {
+      stack.push(Symbol(']'));
+      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i], ...(i > 0 ? [Symbol(',')] : []));
+      s += '[';
+    } else {
+      const keys = Object.keys(v).sort();
+      stack.push(Symbol('}'));
+      for (let i = keys.length - 1; i >= 0; i--) stack.push((v as Record<string, unknown>)[keys[i]], Symbol(`${JSON.stringify(keys[i])}:`), ...(i > 0 ? [Symbol(',')] : []));
+      s += '{';
+    }
+  }
+  return s;
+}
+
+/**
+ * Walks a parsed event's leaves in a canonical order (object keys sorted), so that two events with the same
+ * content give the same leaves whatever their key order. Ids, times and hashes are skipped unless asked for.
+ * Iterative: a deeply nested value cannot overflow the stack; below {@link MAX_DEPTH} a value is one leaf.
+ */
+function walkLeaves(root: unknown, options: FlattenOptions, emit: (path: string, value: FlatField['value']) => void): void {
+  const stack: [string, unknown, number][] = [['', root, 0]];
+  while (stack.length > 0) {
+    const [path, v, depth] = stack.pop()!;
+    if (typeof v === 'string') {
+      const inner = embeddedJson(v);
+      if (inner !== undefined && typeof inner === 'object' && inner !== null) stack.push([path, inner, depth + 1]);
+      else if (options.includeVolatile || volatileValueClass(v) === null) emit(path, v);
+      continue;
+    }
+    if (typeof v !== 'object' || v === null) {
+      emit(path, v as FlatField['value']);
+      continue;
+    }
+    if (depth >= MAX_DEPTH) {
+      emit(path, deepText(v));
+      continue;
+    }
+    if (Array.isArray(v)) {
+      if (v.length === 0) emit(path, '[]');
+      for (let i = v.length - 1; i >= 0; i--) stack.push([`${path}[${i}]`, v[i], depth + 1]);
+      continue;
+    }
+    const keys = Object.keys(v).sort();
+    if (keys.length === 0) emit(path, '{}');
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k];
+      if (!options.includeVolatile && volatileKeyClass(key) !== null) continue;
+      stack.push([childPath(path, key), (v as Record<string, unknown>)[key], depth + 1]);
+    }
+  }
+}
+
+/** The leaves of a parsed event (see {@link walkLeaves}), for listing the fields two events differ in. */
+export function flattenEvent(root: unknown, options: FlattenOptions): FlatField[] {
+  const out: FlatField[] = [];
+  walkLeaves(root, options, (path, value) => out.push({ path, value }));
+  return out;
+}
+
+/** The canonical text of an event's leaves: equal text, equal content. Built directly, without a leaf list. */
+export function canonicalText(root: unknown, options: FlattenOptions): string {
+  let s = '';
+  walkLeaves(root, options, (path, value) => {
+    s += `${path}=${typeof value === 'string' ? JSON.stringify(value) : String(value)}\n`;
+  });
+  return s;
+}
+
+const ARG_KEYS = new Set(['arguments', 'args', 'input', 'tool_input', 'toolInput', 'params', 'parameters', 'command']);
+const ARG_SEARCH_DEPTH = 4;
+
+/**
+ * The arguments of a tool call, wherever the format keeps them: the first field named like `arguments`, `args`
+ * or `input` found breadth-first within a few levels (embedded JSON strings included). Undefined when none.
+ */
+export function findArguments(root: unknown): unknown {
+  let level: unknown[] = [root];
+  for (let d = 0; d <= ARG_SEARCH_DEPTH && level.length > 0; d++) {
+    const next: unknown[] = [];
+    for (const v0 of level) {
+      const v = typeof v0 === 'string' ? embeddedJson(v0) : v0;
+      if (typeof v !== 'object' || v === null) continue;
+      if (Array.isArray(v)) {
+        for (const x of v) next.push(x);
+        continue;
+      }
+      for (const [k, x] of Object.entries(v)) {
+        if (ARG_KEYS.has(k)) return x;
+        next.push(x);
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}

@@ -1,0 +1,106 @@
+import type { TraceModel } from '../traceModel';
+import type { EventDigests } from './eventContent';
+import { comparableLabel } from './neutralFields';
+import type { EventFacts } from './eventFacts';
+
+/** One trace as the diff sees it: the model and its events' digests. */
+export interface DiffSide {
+  model: TraceModel;
+  digests: EventDigests;
+  facts: EventFacts;
+}
+
+/** The two sides and how they are compared. */
+export interface DiffContext {
+  a: DiffSide;
+  b: DiffSide;
+  /**
+   * Both files are written the same way (same format and the same kind of file). When not (agentledger's
+   * `events.jsonl` against its span file `trace.jsonl`), their JSON has different fields, so events are matched
+   * and compared by the facts the adapters read from both: kind, depth, status, tokens.
+   */
+  sameShape: boolean;
+}
+
+/** Whether two traces are written the same way, so their events' JSON can be compared field by field. */
+export function sameShape(a: TraceModel, b: TraceModel): boolean {
+  // The detector's reason names the kind of file (`span lines (trace.jsonl)`); its counts (`7/7 records`) do not.
+  const kindOfFile = (m: TraceModel): string => m.detection.reason.replace(/\d+/g, '#');
+  return a.format === b.format && a.document === b.document && kindOfFile(a) === kindOfFile(b)
+    && (a.detection.dialect ?? '') === (b.detection.dialect ?? '');
+}
+
+/** Interns keys to small integers, so the diff compares numbers. */
+class KeyIds {
+  private readonly ids = new Map<string, number>();
+  of(key: string): number {
+    let id = this.ids.get(key);
+    if (id === undefined) this.ids.set(key, (id = this.ids.size));
+    return id;
+  }
+}
+
+/** Signatures of both sides at two levels, as small integers: `exact` refines `coarse` with the content. */
+export interface Signatures {
+  /** kind, tool or model, the arguments' digest, depth: never ids or times, so two runs of one task match. */
+  coarse: { a: Int32Array; b: Int32Array };
+  /** The coarse signature plus the content digest: aligning on it first keeps an unchanged event with its twin. */
+  exact: { a: Int32Array; b: Int32Array };
+}
+
+function coarseKey(ctx: DiffContext, side: DiffSide, i: number): string {
+  const { model, digests } = side;
+  return ctx.sameShape
+    ? `${model.events.kindOf(i)}\u0000${side.facts.subject[i]}\u0000${digests.args[i]}\u0000${model.tree.depth(i)}`
+    : `${model.events.kindOf(i)}\u0000${model.tree.depth(i)}`;
+}
+
+function exactKey(ctx: DiffContext, side: DiffSide, i: number, coarse: string): string {
+  if (!ctx.sameShape) return coarse;
+  const c = side.digests.content[i];
+  const e = side.model.events;
+  return c !== '' ? `${coarse}\u0000${c}` : `${coarse}\u0000${e.statusOf(i)}\u0000${comparableLabel(e.labelOf(i))}`;
+}
+
+/** The alignment signatures of every event of both sides. */
+export function signatures(ctx: DiffContext): Signatures {
+  const coarseIds = new KeyIds();
+  const exactIds = new KeyIds();
+  const one = (side: DiffSide): { coarse: Int32Array; exact: Int32Array } => {
+    const n = side.model.events.size;
+    const coarse = new Int32Array(n);
+    const exact = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const key = coarseKey(ctx, side, i);
+      coarse[i] = coarseIds.of(key);
+      exact[i] = exactIds.of(exactKey(ctx, side, i, key));
+    }
+    return { coarse, exact };
+  };
+  const a = one(ctx.a);
+  const b = one(ctx.b);
+  return { coarse: { a: a.coarse, b: b.coarse }, exact: { a: a.exact, b: b.exact } };
+}
+
+/** What a deleted and an inserted event must share to be shown as one changed event (same kind and tool). */
+export function pairKey(ctx: DiffContext, side: DiffSide, i: number): string {
+  // Tool of a tool event, else model: what tells two events of one kind apart.
+  return ctx.sameShape ? `${side.model.events.kindOf(i)}\u0000${side.facts.subject[i]}` : side.model.events.kindOf(i);
+}
+
+function sameWhereBothKnown(x: string | number | null, y: string | number | null): boolean {
+  return x === null || y === null || x === y;
+}
+
+/** Whether two aligned events have the same content (normalized JSON, or neutral facts across shapes). */
+export function contentEqual(ctx: DiffContext, ai: number, bi: number): boolean {
+  const ca = ctx.a.digests.content[ai];
+  const cb = ctx.b.digests.content[bi];
+  if (ctx.sameShape && ca !== '' && cb !== '') return ca === cb;
+  const ea = ctx.a.model.events.get(ai);
+  const eb = ctx.b.model.events.get(bi);
+  return ea.kind === eb.kind && ea.status === eb.status && ea.category === eb.category
+    && sameWhereBothKnown(ea.tokensIn, eb.tokensIn) && sameWhereBothKnown(ea.tokensOut, eb.tokensOut)
+    && sameWhereBothKnown(ea.tool, eb.tool) && sameWhereBothKnown(ea.model, eb.model)
+    && (!ctx.sameShape || comparableLabel(ea.label) === comparableLabel(eb.label));
+}

@@ -1,0 +1,106 @@
+// End-to-end: comparing two runs in a real VS Code workbench (code-server, Debian Chromium). Select Trace for
+// Compare on one file in the Explorer, Compare Trace with Selected on another: the compare view opens with the
+// two trees aligned; F7 moves to the next change. Needs `npm run build` and scripts/install-code-server.sh.
+// Screenshots: test-results/e2e/compare-*.png.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Frame, Page } from 'playwright-core';
+import { explorerRow, makeWorkspace, removeWorkspace, runCommand, startWorkbench, until, Workbench } from './workbench';
+import { claudeSession } from '../core/diff/diffPairs';
+
+/**
+ * Right-clicks an Explorer row and picks `item` from its context menu. The menu is opened again until the item
+ * is there: an item shown by a context key waits for the extension (activated by the previous command) to set it.
+ */
+async function contextMenu(page: Page, row: string, item: string): Promise<void> {
+  const r = explorerRow(page, row, 2);
+  await r.waitFor({ state: 'visible', timeout: 30_000 });
+  const entry = page.locator('.monaco-menu .action-item .action-label', { hasText: new RegExp(`^${item}$`) }).first();
+  for (let attempt = 1; ; attempt++) {
+    await r.click({ button: 'right' });
+    try {
+      await entry.waitFor({ state: 'visible', timeout: 5_000 });
+      break;
+    } catch (err) {
+      if (attempt >= 8) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
+  // Hover focuses the item; Enter runs it and closes the menu (a click on the label can leave it open).
+  await entry.hover();
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-menu').first().waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/** The compare view's frame once it shows rows. */
+async function compareFrame(page: Page): Promise<Frame> {
+  return until(page, 'the compare view with rows', async () => {
+    for (const f of page.frames()) if ((await f.locator('.compare-row').count().catch(() => 0)) > 0) return f;
+    return undefined;
+  }, 90_000);
+}
+
+const selected = (f: Frame) => f.evaluate(() => Number(document.querySelector('.compare-row.selected')?.getAttribute('data-row') ?? -1));
+
+describe('e2e: compare two runs', function () {
+  this.timeout(240_000);
+  let wb: Workbench | undefined;
+  let page: Page;
+
+  before(async function () {
+    this.timeout(300_000);
+    const ws = makeWorkspace();
+    mkdirSync(join(ws, 'compare'), { recursive: true });
+    copyFileSync(claudeSession('shell-ok'), join(ws, 'compare', 'shell-ok.jsonl'));
+    copyFileSync(claudeSession('shell-fail'), join(ws, 'compare', 'shell-fail.jsonl'));
+    wb = await startWorkbench(ws);
+    page = wb.page;
+  });
+
+  after(async () => {
+    await wb?.stop();
+    if (wb) removeWorkspace(wb.workspace);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) {
+      await wb.shot(`compare-failed-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 50)}`).catch(() => undefined);
+      wb.saveLogs('compare-failed');
+    }
+  });
+
+  it('Select Trace for Compare → Compare Trace with Selected opens the compare view; F7 goes to the next change', async () => {
+    await runCommand(page, 'View: Show Explorer');
+    await runCommand(page, 'Collapse Folders in Explorer');
+    const folder = explorerRow(page, 'compare', 1);
+    await folder.waitFor({ state: 'visible', timeout: 30_000 });
+    await folder.click();
+    await contextMenu(page, 'shell-ok.jsonl', 'Select Trace for Compare');
+    await contextMenu(page, 'shell-fail.jsonl', 'Compare Trace with Selected');
+    const f = await compareFrame(page);
+    const tab = page.locator('.tabs-container .tab', { hasText: 'shell-ok.jsonl ↔ shell-fail.jsonl' });
+    await tab.waitFor({ state: 'visible', timeout: 30_000 });
+    const summary = await f.locator('.compare-summary').textContent();
+    assert.match(summary ?? '', /changed/);
+    const first = await selected(f);
+    assert.ok(first >= 0, 'the first change is selected');
+    await f.locator('.field-diff').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await wb!.shot('compare-01-opened');
+    await f.locator(`.compare-row[data-row="${first}"]`).click();
+    await page.keyboard.press('F7');
+    const next = await until(page, 'F7 to move the selection', async () => {
+      const s = await selected(f);
+      return s !== first ? s : undefined;
+    });
+    assert.ok(next > first, `F7 from row ${first} went to ${next}`);
+    const op = await f.locator(`.compare-row[data-row="${next}"]`).getAttribute('class');
+    assert.match(op ?? '', /op-(change|insert|delete)/);
+    // The detail pane follows: its event title names the selected row's line.
+    const line = await f.locator(`.compare-row[data-row="${next}"] .compare-line`).first().textContent();
+    await until(page, 'the detail of the new row', async () => ((await f.locator('.compare-col-title').first().textContent())?.includes(`line ${line} `) ? true : undefined));
+    await wb!.shot('compare-02-after-f7');
+    await page.keyboard.press('Shift+F7');
+    await until(page, 'Shift+F7 to move back', async () => ((await selected(f)) === first ? true : undefined));
+  });
+});

@@ -1,0 +1,180 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { loadTrace } from '../../src/core/loadTrace';
+import { diffTraces, TraceDiff } from '../../src/core/diff/diffTraces';
+import { compareDetail, compareInit } from '../../src/viewer/compareSession';
+import { validateCompareMessage, CompareHostMessage } from '../../src/protocolCompare';
+import { renderViewerHtml } from '../../src/viewer/webviewHtml';
+import { buildOnce, launchBrowser, SCREENSHOTS, startServer } from './harness';
+import { agentledger, claudeSession } from '../core/diff/diffPairs';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+const HOSTILE = [
+  `<script>window.__pwned='script'</script>`,
+  `<img src=x onerror="window.__pwned='img'">`,
+  `"><svg onload="window.__pwned='svg'">`,
+  `<iframe src="https://evil.example/frame"></iframe>`,
+  '\u202einvoice_fdp.exe',
+  '\u001b[31mred\u001b[0m \u001b]0;title\u0007',
+];
+
+/** Two generic traces whose labels, kinds, keys and values are markup, bidi and ANSI, differing in every field. */
+function hostilePair(): [string, string] {
+  const dir = mkdtempSync(join(tmpdir(), 'atv-cmp-xss-'));
+  const write = (name: string, side: string): string => {
+    const lines: unknown[] = [{ type: 'session_start', id: 'root', name: `XSS ${side}` }];
+    HOSTILE.forEach((p, i) => lines.push({ type: i % 2 ? p : 'tool_call', id: `e${i}`, parent_id: 'root', name: p, input: { html: `${p} ${side}` }, [p]: `${side} ${p}` }));
+    if (side === 'B') lines.push({ type: HOSTILE[0], id: 'extra', parent_id: 'root', text: HOSTILE[1] });
+    const path = join(dir, `${side}.jsonl`);
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    return path;
+  };
+  return [write('a', 'A'), write('b', 'B')];
+}
+
+/** Opens the compare page in `page`, answering its messages from a real diff as the extension's panel does. */
+async function openCompare(page: Page, origin: string, diff: TraceDiff, errors: string[]): Promise<{ sent: unknown[] }> {
+  const sent: unknown[] = [];
+  await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+  await page.addInitScript(() => {
+    const w = globalThis as Any;
+    w.__cspViolations = [];
+    w.acquireVsCodeApi = () => ({ postMessage: (m: unknown) => w.__cmpPost(m), getState: () => null, setState: () => undefined });
+    w.document.addEventListener('securitypolicyviolation', (e: Any) => w.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  const post = (m: CompareHostMessage) => page.evaluate((msg) => (globalThis as Any).postMessage(msg, '*'), m as unknown);
+  await page.exposeBinding('__cmpPost', async (_src, raw: unknown) => {
+    sent.push(raw);
+    const m = validateCompareMessage(raw);
+    if (!m) return void errors.push(`invalid message ${JSON.stringify(raw)}`);
+    if (m.type === 'compareReady') await post(compareInit(diff, false));
+    if (m.type === 'compareSelect') {
+      const detail = await compareDetail(diff, m.row);
+      if (detail) await post({ type: 'compareDetail', detail });
+    }
+  });
+  await page.route(`${origin}/compare.html`, (route) => route.fulfill({
+    contentType: 'text/html; charset=utf-8',
+    body: renderViewerHtml({ cspSource: origin, scriptUri: `${origin}/dist/compare.js`, styleUri: `${origin}/dist/compare.css`, codiconUri: `${origin}/dist/codicon.css` }),
+  }));
+  await page.goto(`${origin}/compare.html`);
+  await page.waitForSelector('.compare-row');
+  return { sent };
+}
+
+const selectedRow = (page: Page) => page.$eval('.compare-row.selected', (e) => Number(e.getAttribute('data-row')));
+
+describe('compare view (webview, Chromium)', () => {
+  let browser: Browser;
+  let server: Server;
+  let origin: string;
+  before(async () => {
+    buildOnce();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchBrowser();
+    ({ server, origin } = await startServer());
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+
+  it('shows approval-granted against approval-denied aligned row for row, the first divergence selected with its field diff; F7 stays on the one change', async () => {
+    const diff = await diffTraces(await loadTrace(agentledger('approval-granted', 'events.jsonl')), await loadTrace(agentledger('approval-denied', 'events.jsonl')));
+    const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+    const errors: string[] = [];
+    await openCompare(page, origin, diff, errors);
+    // The first divergence is selected: the approval decision, row 11 (lines 1-11 equal before it).
+    assert.equal(await selectedRow(page), diff.firstDivergence);
+    assert.equal(diff.ops[diff.firstDivergence].op, 'change');
+    await page.waitForSelector('.field-diff');
+    const fields = await page.$$eval('.field-diff tbody tr', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)));
+    assert.deepEqual(fields.find((f) => f[0] === 'payload.status'), ['payload.status', '"APPROVED"', '"DENIED"']);
+    const cells = await page.$eval(`.compare-row[data-row="${diff.firstDivergence}"]`, (r) => Array.from(r.querySelectorAll('.compare-cell .compare-line'), (c) => c.textContent));
+    assert.deepEqual(cells, ['12', '12']);
+    // A deleted row has an empty B cell; an inserted one an empty A cell.
+    const firstDelete = diff.ops.findIndex((o) => o.op === 'delete');
+    assert.equal(await page.$eval(`.compare-row[data-row="${firstDelete}"] .compare-cell:last-child`, (c) => c.classList.contains('compare-empty')), true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'compare-approval.png') });
+    // One hunk only (the change and all that follows differ): F7 stays on it, as the diff editor's does.
+    await page.focus('.compare-scroll');
+    await page.keyboard.press('F7');
+    assert.equal(await selectedRow(page), diff.firstDivergence);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await page.evaluate(() => (globalThis as Any).__cspViolations), []);
+    await page.close();
+  });
+
+  it('F7 and Shift+F7 go to the next and previous change of Claude Code runs that differ here and there', async () => {
+    const diff = await diffTraces(await loadTrace(claudeSession('shell-ok')), await loadTrace(claudeSession('shell-fail')));
+    const starts = diff.ops.map((o, i) => (o.op !== 'equal' && (i === 0 || diff.ops[i - 1].op === 'equal') ? i : -1)).filter((i) => i >= 0);
+    assert.ok(starts.length >= 3, `hunks ${starts}`);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+    const errors: string[] = [];
+    await openCompare(page, origin, diff, errors);
+    assert.equal(await selectedRow(page), starts[0]);
+    await page.focus('.compare-scroll');
+    const waitRow = (r: number) => page.waitForFunction((x) => (globalThis as Any).document.querySelector('.compare-row.selected')?.getAttribute('data-row') === String(x), r);
+    await page.keyboard.press('F7');
+    await waitRow(starts[1]);
+    await page.keyboard.press('F7');
+    await waitRow(starts[2]);
+    await page.keyboard.press('Shift+F7');
+    await waitRow(starts[1]);
+    // Shift+F7 from the first change wraps to the last.
+    await page.keyboard.press('Shift+F7');
+    await waitRow(starts[0]);
+    await page.keyboard.press('Shift+F7');
+    await waitRow(starts[starts.length - 1]);
+    await page.waitForSelector('.compare-detail .compare-json');
+    await page.screenshot({ path: join(SCREENSHOTS, 'compare-claude-f7.png') });
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await page.evaluate(() => (globalThis as Any).__cspViolations), []);
+    await page.close();
+  });
+
+  it('keeps hostile labels, kinds, keys and values as text: nothing runs, nothing loads', async () => {
+    const [a, b] = hostilePair();
+    const diff = await diffTraces(await loadTrace(a), await loadTrace(b));
+    assert.ok(diff.firstDivergence >= 0);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+    const errors: string[] = [];
+    await openCompare(page, origin, diff, errors);
+    await page.waitForSelector('.field-diff');
+    // Visit every row's detail (a click, then the arrow keys) so every label, field and event JSON is rendered once.
+    await page.click('.compare-row[data-row="0"]');
+    await page.focus('.compare-scroll');
+    for (let i = 0; i < diff.ops.length; i++) {
+      if (i > 0) await page.keyboard.press('ArrowDown');
+      await page.waitForFunction((t) => (globalThis as Any).document.querySelector('.compare-detail')?.textContent?.length > 0 && (globalThis as Any).document.querySelector('.compare-row.selected')?.getAttribute('data-row') === String(t), i);
+    }
+    const text = await page.evaluate(() => (globalThis as Any).document.body.textContent as string);
+    assert.ok(text.includes(`<script>window.__pwned='script'</script>`), 'markup shows as text');
+    const found = await page.evaluate(() => {
+      const d = (globalThis as Any).document;
+      return {
+        pwned: (globalThis as Any).__pwned ?? null,
+        // The page's own bundle is the one script allowed.
+        elements: [...d.body.querySelectorAll('script, img, svg, iframe, object, embed, link, style, meta, base, form')].filter((e: Any) => !(e.tagName === 'SCRIPT' && /\/dist\/compare\.js$/.test(e.src))).map((e: Any) => e.tagName),
+        handlers: [...d.body.querySelectorAll('*')].flatMap((e: Any) => [...e.attributes].map((x: Any) => x.name).filter((n: string) => n.startsWith('on'))),
+        bidiMarkers: d.querySelectorAll('.invisible-char').length,
+      };
+    });
+    assert.deepEqual(found.elements, []);
+    assert.deepEqual(found.handlers, []);
+    assert.equal(found.pwned, null);
+    assert.ok(found.bidiMarkers > 0, 'bidi and ANSI controls are shown as markers');
+    await page.screenshot({ path: join(SCREENSHOTS, 'compare-hostile.png') });
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await page.evaluate(() => (globalThis as Any).__cspViolations), []);
+    await page.close();
+  });
+});
