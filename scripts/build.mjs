@@ -23,7 +23,7 @@ const builds = [
   { ...common, entryPoints: ['webview/styles.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
   // The HTML report's in-page host (issue 18): the core and the viewer session in the browser, over a trace in memory.
   { ...common, entryPoints: ['src/report/reportHost.ts'], outfile: 'dist/reportHost.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false,
-    alias: Object.fromEntries(['fs', 'fs/promises', 'path', 'stream', 'zlib', 'crypto', 'buffer'].map((m) => [`node:${m}`, `./src/report/shims/${{ 'fs/promises': 'fsPromises' }[m] ?? m}.ts`])),
+    alias: Object.fromEntries(['fs', 'fs/promises', 'path', 'stream', 'zlib', 'crypto', 'buffer', 'worker_threads', 'os'].map((m) => [`node:${m}`, `./src/report/shims/${{ 'fs/promises': 'fsPromises', worker_threads: 'worker_threads' }[m] ?? m}.ts`])),
     inject: ['src/report/shims/bufferGlobal.ts', 'src/report/shims/process.ts'] },
   // The compare view (issue 17): its own entry, reusing the viewer's modules and, through @import, its styles.
   { ...common, entryPoints: ['webview/compare/main.ts'], outfile: 'dist/compare.js', platform: 'browser', format: 'iife', target: 'es2022' },

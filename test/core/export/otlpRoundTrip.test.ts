@@ -1,3 +1,4 @@
+import { rollUp } from '../../../src/core/usage/rollup';
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -20,13 +21,17 @@ const TRACE_FILES = [CORPUS_ROOT, WRITER_CORPUS, 'samples'].flatMap((root) =>
   filesUnder(root, (p) => /\.(jsonl|ndjson|json)$/.test(p) && !/[\\/](blobs|sha256)[\\/]/.test(p)),
 );
 
-function tokenSums(m: TraceModel): { input: number; output: number } {
-  let input = 0;
-  let output = 0;
-  for (let i = 0; i < m.events.size; i++) {
-    const e = m.events.get(i);
-    input += e.tokensIn ?? 0;
-    output += e.tokensOut ?? 0;
+/**
+ * Each side's sum over the source's counted usage records (an aggregate such as an OTLP agent span never adds
+ * to its children's numbers), null when no record reports that side, as the summary says it.
+ */
+function tokenSums(m: TraceModel): { input: number | null; output: number | null } {
+  let input: number | null = null;
+  let output: number | null = null;
+  for (const r of rollUp(m).counted) {
+    const c = r.usage!.counts;
+    if (c.input !== null && c.input !== undefined) input = (input ?? 0) + c.input;
+    if (c.output !== null && c.output !== undefined) output = (output ?? 0) + c.output;
   }
   return { input, output };
 }
