@@ -8,6 +8,9 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
 const MAX_BYTES = 5 * 1024 * 1024;
+// The files `vsce ls` lists here are the test build's (not minified; `npm run package` minifies): the
+// report host and the compare view pushed them past 5 MiB while the .vsix users download stays under it.
+const MAX_LISTED_BYTES = 8 * 1024 * 1024;
 const REQUIRED = ['dist/extension.js', 'dist/cli.js', 'dist/webview.js', 'media/icon.png', 'docs/rules.md', 'package.json', 'README.md', 'LICENSE'];
 const FORBIDDEN = [/^src\//, /^test\//, /^node_modules\//, /^samples\//, /^\.vscode-test\//, /^scripts\//, /^webview\//, /\.map$/, /\.ts$/];
 
@@ -44,7 +47,7 @@ describe('packaging (.vsix contents)', function () {
     const files = out.split('\n').map((l) => l.trim()).filter(Boolean);
     checkList(files, 'vsce ls');
     const bytes = files.reduce((sum, f) => sum + statSync(join(ROOT, f)).size, 0);
-    assert.ok(bytes < MAX_BYTES, `the listed files take ${bytes} bytes (limit ${MAX_BYTES})`);
+    assert.ok(bytes < MAX_LISTED_BYTES, `the listed files take ${bytes} bytes (limit ${MAX_LISTED_BYTES})`);
   });
 
   it('a .vsix built from dist/ holds the same files and stays under 5 MB', function () {
