@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
 const MAX_BYTES = 5 * 1024 * 1024;
-const REQUIRED = ['dist/extension.js', 'dist/cli.js', 'dist/webview.js', 'media/icon.png', 'docs/rules.md', 'package.json', 'README.md', 'LICENSE'];
+const REQUIRED = ['dist/extension.js', 'dist/cli.js', 'dist/checksWorker.js', 'dist/webview.js', 'media/icon.png', 'docs/rules.md', 'package.json', 'README.md', 'LICENSE'];
 const FORBIDDEN = [/^src\//, /^test\//, /^node_modules\//, /^samples\//, /^\.vscode-test\//, /^scripts\//, /^webview\//, /\.map$/, /\.ts$/];
 
 /** Names in a zip file's central directory (enough of the format for a .vsix). */
