@@ -82,7 +82,17 @@ export class TreeView {
       }
     }
     if (this.selectWhenLoaded && this.cache.get(this.focusRow)) this.selectFocused();
-    this.schedule();
+    // Rows for the screen are drawn as they arrive, not a frame later: a scrollbar drag shows rows, not placeholders.
+    const { first, count } = this.visibleRange();
+    if (start < first + count && start + rows.length > first) this.renderNow();
+    else this.schedule();
+  }
+
+  /** Draws at once, dropping a frame already asked for. */
+  private renderNow(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.render();
   }
 
   /** A new model was shown: the focus goes to the selected row (by node) when its row arrives. */

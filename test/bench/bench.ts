@@ -44,7 +44,7 @@ async function benchCore(): Promise<void> {
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const sections: [string, () => Promise<void>][] = [['core', benchCore]];
-  for (const extra of ['lumenBench', 'checksBench', 'editorBench', 'usageBench', 'findBench', 'cliBench', 'rowLatencyBench']) {
+  for (const extra of ['lumenBench', 'checksBench', 'editorBench', 'usageBench', 'findBench', 'cliBench', 'pagingBench', 'rowLatencyBench']) {
     const p = join(__dirname, `${extra}.ts`);
     if (existsSync(p)) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
