@@ -9,6 +9,7 @@ import { loadTrace, TraceModel } from '../../src/core/loadTrace';
 import type { HostMessage } from '../../src/protocol';
 import { runChecksOffThread } from '../../src/viewer/checksOffThread';
 import { ViewerSession } from '../../src/viewer/viewerSession';
+import { FULL_READ_CHUNK } from '../../src/vscode/editor/readChunks';
 import { buildOnce } from '../webview/harness';
 import { generateLumenTrace } from './lumenBench';
 
@@ -72,6 +73,12 @@ export async function benchRowLatency(dir: string, mb: number): Promise<void> {
   const worker = join(__dirname, '..', '..', 'dist', 'checksWorker.js');
   const off = await latenciesDuring(model, () => runChecksOffThread({ path: file, modes: ['verify', 'check'], rules: {} }, { file: worker }, () => undefined));
   console.log(`  checks in the worker (now): ${summary(off.lat)}; checks took ${(off.checksMs / 1000).toFixed(2)} s (including the worker's own read)`);
+  // The quick first look is on screen while the full read runs on the same thread: how often it yields matters.
+  const quick = await loadTrace(file, { stopAfterBytes: 2 << 20 });
+  for (const chunkSize of [1 << 20, FULL_READ_CHUNK]) {
+    const r = await latenciesDuring(quick, () => loadTrace(file, { chunkSize }));
+    console.log(`  during the full read in ${chunkSize >> 10} KiB chunks: ${summary(r.lat)}; read took ${(r.checksMs / 1000).toFixed(2)} s`);
+  }
 }
 
 /** `npm run bench` section (ROWS_BENCH_MB to scale; default the check-on-open limit, 50 MB). */
