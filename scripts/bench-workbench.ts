@@ -14,7 +14,7 @@ import { collectGarbage, extensionHostPid, rssMiB, sampleRss } from './bench-wor
 const ROOT = resolve(__dirname, '..');
 const TRACE = 'f3c1a9d2-5b7e-4c08-9a6d-2e4b8f0c7d15.jsonl';
 const POLL_MS = 50;
-const LIMIT_MS = 300_000;
+const LIMIT_MS = 180_000;
 
 interface Run {
   firstRowsS: number;
@@ -109,6 +109,10 @@ async function oneRun(mb: number, ws: string, file: string): Promise<Run> {
     await new Promise((r) => setTimeout(r, 1000));
     await wb.shot(`bench-workbench-${mb}mb`);
     return { firstRowsS, indexedS, endS, rssBase, rssPeak: rss.peak(), rssAfterGc: rssMiB(pid), gc };
+  } catch (err) {
+    await wb.shot(`bench-workbench-${mb}mb-failed`).catch(() => undefined);
+    wb.saveLogs(`bench-workbench-${mb}mb-failed`);
+    throw err;
   } finally {
     await wb.stop();
   }
@@ -150,13 +154,19 @@ async function main(): Promise<void> {
     const sizeMB = statSync(file).size / 2 ** 20;
     const all: Run[] = [];
     for (let k = 1; k <= runs; k++) {
-      const r = await oneRun(mb, ws, file);
+      // A run that fails (the workbench did not open the file) is said and left out of the medians.
+      const r = await oneRun(mb, ws, file).catch((err: Error) => {
+        console.log(`  ${f1(sizeMB)} MB run ${k} failed: ${err.message.split('\n')[0]} (screenshot and logs in test-results/e2e/)`);
+        return null;
+      });
+      if (!r) continue;
       all.push(r);
       console.log(`  ${f1(sizeMB)} MB run ${k}: first rows ${f2(r.firstRowsS)} s, indexed ${f2(r.indexedS)} s, End ${f2(r.endS)} s; extension host ${r.rssBase.toFixed(0)} → ${r.rssPeak.toFixed(0)} → ${r.rssAfterGc.toFixed(0)} MiB${r.gc ? ' (after GC)' : ' (no GC: inspector unavailable)'}`);
     }
+    if (all.length === 0) continue;
     const m = (k: keyof Run) => median(all.map((r) => r[k] as number));
     console.log(
-      `workbench, ${f1(sizeMB)} MB lumen (${runs} runs, medians): first rows ${f2(m('firstRowsS'))} s, indexed ${f2(m('indexedS'))} s, last row after End ${f2(m('endS'))} s; ` +
+      `workbench, ${f1(sizeMB)} MB lumen (${all.length} of ${runs} runs, medians): first rows ${f2(m('firstRowsS'))} s, indexed ${f2(m('indexedS'))} s, last row after End ${f2(m('endS'))} s; ` +
         `extension host ${m('rssBase').toFixed(0)} → peak ${m('rssPeak').toFixed(0)} → ${m('rssAfterGc').toFixed(0)} MiB after GC ` +
         `(growth: peak +${median(all.map((r) => r.rssPeak - r.rssBase)).toFixed(0)}, retained +${median(all.map((r) => r.rssAfterGc - r.rssBase)).toFixed(0)} MiB)`,
     );
