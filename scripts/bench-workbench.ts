@@ -77,6 +77,7 @@ async function steadyRss(pid: number): Promise<number> {
 async function oneRun(mb: number, ws: string, file: string): Promise<Run> {
   const wb = await startWorkbench(ws);
   const page: Page = wb.page;
+  let rss: ReturnType<typeof sampleRss> | undefined;
   try {
     const pid = await poll('the extension host', async () => extensionHostPid(ws));
     await runCommand(page, 'View: Show Explorer');
@@ -88,7 +89,7 @@ async function oneRun(mb: number, ws: string, file: string): Promise<Run> {
     const target = explorerRow(page, TRACE, 3);
     await target.waitFor({ state: 'visible', timeout: 60_000 });
     const rssBase = await steadyRss(pid);
-    const rss = sampleRss(pid);
+    rss = sampleRss(pid);
     const t0 = performance.now();
     await target.click();
     const trace = process.env.BENCH_WORKBENCH_TRACE ? traceViewer(page, t0) : null;
@@ -114,6 +115,8 @@ async function oneRun(mb: number, ws: string, file: string): Promise<Run> {
     wb.saveLogs(`bench-workbench-${mb}mb-failed`);
     throw err;
   } finally {
+    // A sampler left running would keep this process alive after a failed run.
+    rss?.stop();
     await wb.stop();
   }
 }
