@@ -52,13 +52,16 @@ function indexed(frame: Frame): Promise<boolean> {
   return frame.evaluate(() => document.querySelectorAll('.tree-scroll .row[data-node]').length > 0 && !document.querySelector('.banner.banner-loading:not([hidden])'));
 }
 
-/** The focus moved to the last row (End) and it is drawn with its data, the list scrolled to the bottom. */
+/**
+ * The focus moved to the last row (End) and that row is drawn with its data as the last one of the list.
+ * (Not "scrolled to the bottom": the header grows a line when checks on open finish, which can shift it.)
+ */
 function atEnd(frame: Frame): Promise<boolean> {
   return frame.evaluate(() => {
-    const s = document.querySelector('.tree-scroll') as HTMLElement | null;
-    const focused = document.querySelector('.tree-scroll .row.focused:not(.placeholder):not([hidden])') as HTMLElement | null;
-    if (!s || !focused || Number(focused.dataset.row) === 0) return false;
-    return s.scrollHeight <= s.clientHeight || s.scrollTop + s.clientHeight >= s.scrollHeight - 2;
+    const drawn = Array.from(document.querySelectorAll('.tree-scroll .row:not([hidden])')) as HTMLElement[];
+    const focused = drawn.find((r) => r.classList.contains('focused'));
+    if (!focused || focused.classList.contains('placeholder') || Number(focused.dataset.row) === 0) return false;
+    return drawn.every((r) => Number(r.dataset.row) <= Number(focused.dataset.row));
   });
 }
 
