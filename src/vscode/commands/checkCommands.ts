@@ -18,6 +18,7 @@ const KINDS = {
   checkConformance: { mode: 'check' as CheckMode, title: 'Checking conformance', rulePrefix: undefined },
   verifyBlobs: { mode: 'verify' as CheckMode, title: 'Verifying blobs', rulePrefix: 'blob/' },
 };
+export type CheckCommandKind = keyof typeof KINDS;
 
 /**
  * The checks worker bundled next to the extension (dist/checksWorker.js), or null when running from sources
@@ -26,7 +27,6 @@ const KINDS = {
 export function bundledChecksWorker(): ChecksWorkerScript | null {
   return __filename.endsWith('.js') ? { file: join(__dirname, 'checksWorker.js') } : null;
 }
-export type CheckCommandKind = keyof typeof KINDS;
 
 /** Reads the user's `agentTrace.rules` setting (rule id → off | error | warning | info). */
 export function ruleSettings(): Record<string, RuleSetting> {
