@@ -69,6 +69,18 @@ export class RowCache {
     return out;
   }
 
+  /**
+   * Requests the pages of rows [first, last] ahead of the viewport (where a scroll in progress will be next),
+   * without a margin and without moving what the cache keeps pages around: the viewport's pages stay.
+   */
+  prefetch(first: number, last: number): { start: number; count: number }[] {
+    if (this.total === 0 || last < 0 || first >= this.total) return [];
+    const lastPage = Math.floor((this.total - 1) / PAGE_ROWS);
+    const out: { start: number; count: number }[] = [];
+    this.want(Math.floor(Math.max(0, first) / PAGE_ROWS), Math.min(lastPage, Math.floor(Math.min(last, this.total - 1) / PAGE_ROWS)), out);
+    return out;
+  }
+
   /** Adds pages [lo, hi] that are neither loaded nor requested to `out`, merging neighbours. */
   private want(lo: number, hi: number, out: { start: number; count: number }[]): void {
     const from = out.length;

@@ -45,6 +45,19 @@ describe('webview state: row cache', () => {
     assert.deepEqual(c.request(600, 630), [{ start: 800, count: 200 }]);
   });
 
+  it('prefetches where a drag lands next without a margin, keeping the pages around the viewport (issue 14 item 5)', () => {
+    const c = new RowCache();
+    c.reset(1, 1_000_000);
+    for (const p of c.request(500_000, 500_040)) c.put(1, p.start, rows(p.start, p.count));
+    assert.deepEqual(c.prefetch(505_000, 505_040), [{ start: 505_000, count: 200 }]);
+    assert.deepEqual(c.prefetch(505_000, 505_040), [], 'asked once');
+    assert.deepEqual(c.prefetch(1_000_100, 1_000_140), [], 'nothing past the end');
+    for (let k = 1; k <= 39; k++) c.put(1, 505_000 + k * 200, rows(505_000 + k * 200, 200));
+    // The budget is full of pages ahead: the ones in view are still there, the farthest ahead went.
+    assert.equal(c.get(500_020)?.label, 'r500020');
+    assert.ok(c.pageCount <= 40);
+  });
+
   it('clamps to the total and keeps memory flat when scrolling through a million rows', () => {
     const c = new RowCache();
     c.reset(1, 1_000_000);
