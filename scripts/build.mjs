@@ -16,6 +16,9 @@ const nodeMain = { mainFields: ['module', 'main'] };
 
 const builds = [
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  // Checks on open run here, off the extension host's thread (src/viewer/checksOffThread.ts). Always minified: it
+  // bundles the core a second time, and the package has a size budget (test/vscode/package.test.ts).
+  { ...common, minify: true, entryPoints: ['src/viewer/checksWorker.ts'], outfile: 'dist/checksWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   // The line-reading worker of src/core/parallel, started by the CLI and the extension from beside their bundle.
   { ...common, entryPoints: ['src/core/parallel/rangeWorker.ts'], outfile: 'dist/rangeWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },

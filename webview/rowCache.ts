@@ -49,22 +49,48 @@ export class RowCache {
     }
   }
 
-  /** Pages [start, count] to request so rows [first, last] plus a page of margin are covered; marks them requested. */
+  /**
+   * Requests [start, count] for the pages of rows [first, last] not loaded nor on their way, then for a page
+   * of margin on each side; marks them requested. The pages in view come first and apart from the margin,
+   * so the host builds (and the list draws) what is on screen before what may be scrolled to.
+   */
   request(first: number, last: number): { start: number; count: number }[] {
     this.around = first;
     if (this.total === 0) return [];
-    const lo = Math.max(0, Math.floor(first / PAGE_ROWS) - 1);
-    const hi = Math.min(Math.floor((this.total - 1) / PAGE_ROWS), Math.floor(Math.max(first, last) / PAGE_ROWS) + 1);
+    const lastPage = Math.floor((this.total - 1) / PAGE_ROWS);
+    const lo = Math.min(lastPage, Math.floor(Math.max(0, first) / PAGE_ROWS));
+    const hi = Math.min(lastPage, Math.floor(Math.max(first, last) / PAGE_ROWS));
     const out: { start: number; count: number }[] = [];
-    for (let p = lo; p <= hi; p++) {
+    this.want(lo, hi, out);
+    // Each call merges only its own pages: a margin page never joins the pages in view.
+    this.want(lo - 1, lo - 1, out);
+    this.want(hi + 1, Math.min(lastPage, hi + 1), out);
+    this.evict(first);
+    return out;
+  }
+
+  /**
+   * Requests the pages of rows [first, last] ahead of the viewport (where a scroll in progress will be next),
+   * without a margin and without moving what the cache keeps pages around: the viewport's pages stay.
+   */
+  prefetch(first: number, last: number): { start: number; count: number }[] {
+    if (this.total === 0 || last < 0 || first >= this.total) return [];
+    const lastPage = Math.floor((this.total - 1) / PAGE_ROWS);
+    const out: { start: number; count: number }[] = [];
+    this.want(Math.floor(Math.max(0, first) / PAGE_ROWS), Math.min(lastPage, Math.floor(Math.min(last, this.total - 1) / PAGE_ROWS)), out);
+    return out;
+  }
+
+  /** Adds pages [lo, hi] that are neither loaded nor requested to `out`, merging neighbours. */
+  private want(lo: number, hi: number, out: { start: number; count: number }[]): void {
+    const from = out.length;
+    for (let p = Math.max(0, lo); p <= hi; p++) {
       if (this.pages.has(p) || this.requested.has(p)) continue;
       this.requested.add(p);
-      const prev = out[out.length - 1];
+      const prev = out.length > from ? out[out.length - 1] : undefined;
       if (prev && prev.start + prev.count === p * PAGE_ROWS) prev.count += PAGE_ROWS;
       else out.push({ start: p * PAGE_ROWS, count: PAGE_ROWS });
     }
-    this.evict(first);
-    return out;
   }
 
   /** Drops the pages farthest from `row` beyond the budget. */

@@ -44,6 +44,8 @@ export class TreeView {
   /** After a new model: move the focus to the selected row once its page arrives. */
   private focusSelectedWhenLoaded = false;
   private lastTopLine: number | null = null;
+  /** First row of the last render: the scroll's step between frames. */
+  private lastFirst = 0;
 
   constructor(private readonly cb: TreeCallbacks) {
     this.spacer = el('div', { class: 'tree-spacer' });
@@ -82,7 +84,17 @@ export class TreeView {
       }
     }
     if (this.selectWhenLoaded && this.cache.get(this.focusRow)) this.selectFocused();
-    this.schedule();
+    // Rows for the screen are drawn as they arrive, not a frame later: a scrollbar drag shows rows, not placeholders.
+    const { first, count } = this.visibleRange();
+    if (start < first + count && start + rows.length > first) this.renderNow();
+    else this.schedule();
+  }
+
+  /** Draws at once, dropping a frame already asked for. */
+  private renderNow(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.render();
   }
 
   /** A new model was shown: the focus goes to the selected row (by node) when its row arrives. */
@@ -174,7 +186,19 @@ export class TreeView {
     if (active) this.element.setAttribute('aria-activedescendant', active);
     else this.element.removeAttribute('aria-activedescendant');
     if (missing || total > 0) for (const p of this.cache.request(first, first + count)) this.cb.requestRows(p.start, p.count);
+    this.prefetchAhead(first, count);
     this.reportViewport(first);
+  }
+
+  /**
+   * A scrollbar drag moves by more than a screen between frames, past any margin: the pages where the same
+   * motion lands next are asked for now, so they are here when it gets there (rows, not placeholders).
+   */
+  private prefetchAhead(first: number, count: number): void {
+    const step = first - this.lastFirst;
+    this.lastFirst = first;
+    if (Math.abs(step) <= count || this.cache.total === 0) return;
+    for (const p of this.cache.prefetch(first + step, first + step + count)) this.cb.requestRows(p.start, p.count);
   }
 
   private reportViewport(first: number): void {

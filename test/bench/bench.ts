@@ -1,4 +1,5 @@
 // `npm run bench`: prints speed and memory figures (never asserts them). Set BENCH_EVENTS to scale.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
@@ -44,12 +45,14 @@ async function benchCore(): Promise<void> {
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const sections: [string, () => Promise<void>][] = [['core', benchCore]];
-  for (const extra of ['lumenBench', 'checksBench', 'editorBench', 'usageBench', 'findBench', 'cliBench', 'transcriptBench', 'diffBench', 'timelineBench']) {
+  for (const extra of ['lumenBench', 'checksBench', 'editorBench', 'usageBench', 'findBench', 'cliBench', 'pagingBench', 'rowLatencyBench', 'transcriptBench', 'diffBench', 'timelineBench']) {
     const p = join(__dirname, `${extra}.ts`);
     if (existsSync(p)) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const mod = require(p);
-      if (typeof mod.runBench === 'function') sections.push([extra, () => mod.runBench(dir, events)]);
+      // Each section in a process of its own: its memory figures are its own, not what earlier sections left.
+      sections.push([extra, async () => {
+        const r = spawnSync(process.execPath, ['--expose-gc', '--require', 'tsx/cjs', join(__dirname, 'runSection.ts'), p, dir, String(events)], { stdio: 'inherit' });
+        if (r.status !== 0) process.exitCode = 1;
+      }]);
     }
   }
   for (const [name, run] of sections) if (only.length === 0 || only.includes(name)) await run();

@@ -18,7 +18,8 @@ describe('webview state: row cache', () => {
   it('requests the pages around the viewport once, and serves rows after they arrive', () => {
     const c = new RowCache();
     c.reset(3, 1000);
-    assert.deepEqual(c.request(450, 480), [{ start: 200, count: 600 }]);
+    // The page in view first, then a page of margin on each side as requests of their own.
+    assert.deepEqual(c.request(450, 480), [{ start: 400, count: 200 }, { start: 200, count: 200 }, { start: 600, count: 200 }]);
     assert.deepEqual(c.request(450, 480), [], 'in flight pages are not asked twice');
     assert.equal(c.get(450), undefined);
     assert.equal(c.put(3, 200, rows(200, 600)), true);
@@ -33,13 +34,34 @@ describe('webview state: row cache', () => {
     c.reset(4, 500);
     assert.equal(c.put(3, 0, rows(0, 200)), false);
     assert.equal(c.get(0), undefined);
-    assert.deepEqual(c.request(0, 10), [{ start: 0, count: 400 }]);
+    assert.deepEqual(c.request(0, 10), [{ start: 0, count: 200 }, { start: 200, count: 200 }]);
+  });
+
+  it('asks for a view across two pages in one request, before the margins (issue 14 item 5)', () => {
+    const c = new RowCache();
+    c.reset(1, 1000);
+    assert.deepEqual(c.request(390, 420), [{ start: 200, count: 400 }, { start: 0, count: 200 }, { start: 600, count: 200 }]);
+    // Scrolling on by a page: only the new margin is missing.
+    assert.deepEqual(c.request(600, 630), [{ start: 800, count: 200 }]);
+  });
+
+  it('prefetches where a drag lands next without a margin, keeping the pages around the viewport (issue 14 item 5)', () => {
+    const c = new RowCache();
+    c.reset(1, 1_000_000);
+    for (const p of c.request(500_000, 500_040)) c.put(1, p.start, rows(p.start, p.count));
+    assert.deepEqual(c.prefetch(505_000, 505_040), [{ start: 505_000, count: 200 }]);
+    assert.deepEqual(c.prefetch(505_000, 505_040), [], 'asked once');
+    assert.deepEqual(c.prefetch(1_000_100, 1_000_140), [], 'nothing past the end');
+    for (let k = 1; k <= 39; k++) c.put(1, 505_000 + k * 200, rows(505_000 + k * 200, 200));
+    // The budget is full of pages ahead: the ones in view are still there, the farthest ahead went.
+    assert.equal(c.get(500_020)?.label, 'r500020');
+    assert.ok(c.pageCount <= 40);
   });
 
   it('clamps to the total and keeps memory flat when scrolling through a million rows', () => {
     const c = new RowCache();
     c.reset(1, 1_000_000);
-    assert.deepEqual(c.request(999_990, 1_000_020), [{ start: 999_600, count: 400 }]);
+    assert.deepEqual(c.request(999_990, 1_000_020), [{ start: 999_800, count: 200 }, { start: 999_600, count: 200 }]);
     for (let first = 0; first < 1_000_000; first += 5000) {
       for (const p of c.request(first, first + 40)) c.put(1, p.start, rows(p.start, Math.min(p.count, 1_000_000 - p.start)));
     }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { join } from 'node:path';
 import { CheckResult, RuleSetting, runChecks } from '../../core/checks/runChecks';
 import { CheckMode } from '../../core/checks/types';
 import { expandTraceArgs } from '../../core/traceFiles';
@@ -6,17 +7,26 @@ import { TraceViewerApi } from '../viewerApi';
 import { TraceProblems } from './problems';
 import { lineLengths, TraceModels } from '../traceModels';
 import { IntegrityKind, integrityKindOf, integrityKindsOf } from '../../core/checks/integrityKind';
+import { ChecksWorkerScript, runChecksOffThread } from '../../viewer/checksOffThread';
 
 /** What a verification's first error is, by cause: a missing blob is not a broken chain. */
 const VERIFY_CAUSE: Record<IntegrityKind, string> = { chain: 'Broken', sequence: 'Sequence gap', content: 'Blob problem', structure: 'Error' };
 
 /** The three check commands: what they run and what they say. */
 const KINDS = {
-  verifyChain: { mode: 'verify' as CheckMode, title: 'Verifying chain', filter: undefined as ((r: string) => boolean) | undefined },
-  checkConformance: { mode: 'check' as CheckMode, title: 'Checking conformance', filter: undefined },
-  verifyBlobs: { mode: 'verify' as CheckMode, title: 'Verifying blobs', filter: (rule: string) => rule.startsWith('blob/') },
+  verifyChain: { mode: 'verify' as CheckMode, title: 'Verifying chain', rulePrefix: undefined as string | undefined },
+  checkConformance: { mode: 'check' as CheckMode, title: 'Checking conformance', rulePrefix: undefined },
+  verifyBlobs: { mode: 'verify' as CheckMode, title: 'Verifying blobs', rulePrefix: 'blob/' },
 };
 export type CheckCommandKind = keyof typeof KINDS;
+
+/**
+ * The checks worker bundled next to the extension (dist/checksWorker.js), or null when running from sources
+ * (unit tests), where checks run in the thread on the shared model as before.
+ */
+export function bundledChecksWorker(): ChecksWorkerScript | null {
+  return __filename.endsWith('.js') ? { file: join(__dirname, 'checksWorker.js') } : null;
+}
 
 /** Reads the user's `agentTrace.rules` setting (rule id → off | error | warning | info). */
 export function ruleSettings(): Record<string, RuleSetting> {
@@ -32,6 +42,8 @@ export class CheckCommands {
     private readonly models: TraceModels,
     private readonly problems: TraceProblems,
     private readonly viewers: TraceViewerApi,
+    /** Where checks run off the extension host's thread; null: in the thread, on the shared model. */
+    private readonly worker: ChecksWorkerScript | null = bundledChecksWorker(),
   ) {}
 
   /** Command entry: from the palette (active trace), the editor title or the Explorer (files and folders). */
@@ -41,7 +53,7 @@ export class CheckCommands {
       void vscode.window.showWarningMessage('Agent Trace: open a trace (or select trace files in the Explorer) first.');
       return [];
     }
-    const { mode, title, filter } = KINDS[kind];
+    const { mode, title, rulePrefix } = KINDS[kind];
     const results: CheckResult[] = [];
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Agent Trace: ${title}`, cancellable: true },
@@ -49,7 +61,7 @@ export class CheckCommands {
         for (const [n, target] of targets.entries()) {
           if (token.isCancellationRequested) break;
           progress.report({ message: `${vscode.workspace.asRelativePath(target)} (${n + 1}/${targets.length})`, increment: 100 / targets.length });
-          const r = await this.runOne(target, mode, filter, () => token.isCancellationRequested);
+          const r = await this.runOne(target, mode, rulePrefix, () => token.isCancellationRequested);
           if (r) results.push(r);
         }
       },
@@ -60,18 +72,46 @@ export class CheckCommands {
   }
 
   /** Runs one file quietly (used when a trace opens); errors become a message, never an exception. */
-  async runOne(uri: vscode.Uri, mode: CheckMode, filter?: (rule: string) => boolean, isCancelled?: () => boolean): Promise<CheckResult | undefined> {
+  async runOne(uri: vscode.Uri, mode: CheckMode, rulePrefix?: string, isCancelled?: () => boolean): Promise<CheckResult | undefined> {
+    return (await this.runModes(uri, [mode], rulePrefix, isCancelled)).get(mode);
+  }
+
+  /**
+   * Runs several modes over one read of the file, each result shown as soon as it exists. In a worker when
+   * one is bundled (the file is read there, never on the thread that answers the viewer's row requests);
+   * otherwise in the thread on the model the viewer or the cache already holds.
+   */
+  async runModes(uri: vscode.Uri, modes: CheckMode[], rulePrefix?: string, isCancelled?: () => boolean): Promise<Map<CheckMode, CheckResult>> {
+    const done = new Map<CheckMode, CheckResult>();
+    const show = (mode: CheckMode, result: CheckResult, lineLength: (line: number) => number) => {
+      done.set(mode, result);
+      this.problems.set(uri, mode, result, lineLength);
+      this.viewers.showCheckResults(uri, mode, result);
+    };
+    const fail = (message: string) => void vscode.window.showErrorMessage(`Agent Trace: cannot read ${vscode.workspace.asRelativePath(uri)}: ${message}`);
+    if (this.worker && uri.scheme === 'file') {
+      const job = { path: uri.fsPath, modes, rules: ruleSettings(), rulePrefix };
+      await runChecksOffThread(job, this.worker, (reply) => {
+        if (reply.type === 'error') return fail(reply.message);
+        if (reply.type !== 'result') return;
+        const lengths = new Map(reply.lineLengths);
+        show(reply.mode, reply.result, (line) => lengths.get(line) ?? 1);
+      }, isCancelled);
+      return done;
+    }
     try {
       const model = await this.models.get(uri);
-      const result = await runChecks(model, mode, { rules: ruleSettings(), isCancelled, ruleFilter: filter });
-      if (result.cancelled) return undefined;
-      this.problems.set(uri, mode, result, lineLengths(model));
-      this.viewers.showCheckResults(uri, mode, result);
-      return result;
+      const ruleFilter = rulePrefix !== undefined ? (rule: string) => rule.startsWith(rulePrefix) : undefined;
+      const lengths = lineLengths(model);
+      for (const mode of modes) {
+        const result = await runChecks(model, mode, { rules: ruleSettings(), isCancelled, ruleFilter });
+        if (result.cancelled) break;
+        show(mode, result, lengths);
+      }
     } catch (err) {
-      void vscode.window.showErrorMessage(`Agent Trace: cannot read ${vscode.workspace.asRelativePath(uri)}: ${err instanceof Error ? err.message : String(err)}`);
-      return undefined;
+      fail(err instanceof Error ? err.message : String(err));
     }
+    return done;
   }
 
   private async targets(uri?: vscode.Uri, uris?: vscode.Uri[]): Promise<vscode.Uri[]> {

@@ -34,8 +34,7 @@ export function registerCommands(context: vscode.ExtensionContext, viewers: Trac
       if (!cfg.get<boolean>('checkOnOpen', true) || uri.scheme !== 'file') return;
       void vscode.workspace.fs.stat(uri).then(async (st) => {
         if (!autoChecks(st.size)) return viewers.showChecksSkipped?.(uri, checksSkippedMessage(st.size, cfg.get<number>('checkOnOpenMaxMB', 50)));
-        await checks.runOne(uri, 'verify');
-        await checks.runOne(uri, 'check');
+        await checks.runModes(uri, ['verify', 'check']);
       });
     }),
     recheckOnAppend(viewers, checks, problems),

@@ -25,8 +25,7 @@ export function recheckOnAppend(viewers: TraceViewerApi, checks: CheckCommands, 
     const st = await vscode.workspace.fs.stat(uri).then(undefined, () => undefined);
     if (!st) return;
     if (!autoChecks(st.size)) return problems.markStale(uri);
-    await checks.runOne(uri, 'verify');
-    await checks.runOne(uri, 'check');
+    await checks.runModes(uri, ['verify', 'check']);
   };
   const sub = viewers.onDidAppend((uri) => {
     if (uri.scheme !== 'file' || pending.has(uri.toString())) return;

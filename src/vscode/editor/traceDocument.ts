@@ -12,6 +12,7 @@ import { notATraceMessage } from '../../core/detectFile';
 import { loadTrace, TraceModel } from '../../core/loadTrace';
 import type { FileState } from '../../protocol';
 import { classifyChange, FileChange, fingerprintFile, FileFingerprint } from '../../viewer/fileChange';
+import { FULL_READ_CHUNK } from './readChunks';
 
 /** What panels are told when the document changes. */
 export type DocumentEvent =
@@ -125,7 +126,7 @@ export class TraceDocument implements vscode.CustomDocument {
     const started = Date.now();
     if (size > QUICK_LOOK_ABOVE && !options.quiet) await this.quickLook(run);
     const model = await this.withProgress(size, options.quiet === true, (onProgress, isCancelled) =>
-      loadTrace(this.path, { onProgress, isCancelled: () => isCancelled() || run !== this.loadRun }),
+      loadTrace(this.path, { onProgress, chunkSize: FULL_READ_CHUNK, isCancelled: () => isCancelled() || run !== this.loadRun }),
     ).catch((err: unknown) => {
       // A zip or an image: say what it is (reloading will not help).
       if (run === this.loadRun && err instanceof NotATraceError) this.fail(`${this.uri.path.split('/').pop()} ${err.what}.`, ['openAsText']);
