@@ -78,6 +78,33 @@ describe('trace document: loading and following the file', () => {
     doc.dispose();
   });
 
+  it('follows an append by parsing only the new bytes (issue 14 item 6), and a rewrite by reading again', async () => {
+    const MURMUR = resolve('samples/murmur/ses_583584f8e94410c93669237ac44d5d21/trace.jsonl');
+    const dir = tempDir();
+    const file = join(dir, 'trace.jsonl');
+    copyFileSync(MURMUR, file);
+    const { doc, last } = openDoc(file);
+    await doc.load();
+    doc.watch();
+    const before = doc.model!.events.size;
+    const watcher = fake.watchers[fake.watchers.length - 1];
+    const lines = readFileSync(MURMUR, 'utf8').trimEnd().split('\n');
+    // Two more lines as murmur writes them (copies of inference lines with new ids).
+    const extra = lines.slice(2, 4).map((l, k) => l.replace(/"event_id":"evt_[0-9a-f]+"/, `"event_id":"evt_appended${k}"`)).join('\n') + '\n';
+    appendFileSync(file, extra);
+    watcher.change.fire(Uri.file(file));
+    const appended = await until(() => (last('model')?.state === 'appended' ? last('model') : undefined), 'append');
+    assert.equal(appended.message, '2 new events');
+    assert.equal(appended.model.events.size, before + 2);
+    assert.equal(doc.lastAppendBytes, Buffer.byteLength(extra), 'only the appended bytes were read');
+    // A rewrite cannot be followed from where the read stopped: the whole file is read again.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('session_start', 'session_begin'));
+    watcher.change.fire(Uri.file(file));
+    const rewritten = await until(() => (last('model')?.state === 'rewritten' ? last('model') : undefined), 'rewrite');
+    assert.equal(rewritten.model.events.size, before + 2);
+    doc.dispose();
+  });
+
   it('says so instead of reloading when live updates are off', async () => {
     fake.config.liveUpdates = false;
     const file = join(tempDir(), 'quiet.jsonl');

@@ -1,7 +1,8 @@
 /**
- * One trace file opened in the viewer: reads it through the core (a quick first look at a large file, then
- * the full read with progress and cancellation), caches the model for every panel showing it, and follows
- * the file on disk (appends reload keeping the view; rewrites, truncation and deletion are said).
+ * One trace file opened in the viewer: reads it through the core in one pass (its first pages shown while the
+ * rest is read, with progress and cancellation), caches the model for every panel showing it, and follows the
+ * file on disk: an append is parsed from the new bytes only (the core's reader keeps its builder open); a
+ * rewrite or truncation, or a file that cannot be followed that way, is read again whole and the banner says why.
  */
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
@@ -9,7 +10,8 @@ import type { CheckResult } from '../../core/checks/runChecks';
 import type { CheckMode } from '../../core/checks/types';
 import { contentSizeHint, NotATraceError, probeFile } from '../../core/byteSource';
 import { notATraceMessage } from '../../core/detectFile';
-import { loadTrace, TraceModel } from '../../core/loadTrace';
+import type { TraceModel } from '../../core/loadTrace';
+import { openTraceReader, TraceReader } from '../../core/traceReader';
 import type { FileState } from '../../protocol';
 import { classifyChange, FileChange, fingerprintFile, FileFingerprint } from '../../viewer/fileChange';
 import { FULL_READ_CHUNK } from './readChunks';
@@ -37,7 +39,7 @@ interface LoadRequest {
   appendedTo?: number;
 }
 
-/** Files above this get a quick partial first look before the full read. */
+/** Files above this show their first pages while the rest of the same read goes on. */
 const QUICK_LOOK_ABOVE = 8 << 20;
 const QUICK_LOOK_BYTES = 2 << 20;
 /** Files above this show a cancellable notification while indexing. */
@@ -62,6 +64,10 @@ export class TraceDocument implements vscode.CustomDocument {
   private changeTimer: NodeJS.Timeout | undefined;
   private deleted = false;
   private waiters: ((m: TraceModel | undefined) => void)[] = [];
+  /** The open reader of the last full read: appends parse only the new bytes through it. */
+  private reader: TraceReader | null = null;
+  /** Bytes the last live append read (the new bytes only, unless it had to read the file again). */
+  lastAppendBytes: number | null = null;
   /** The last failure or file state, replayed to panels that open after it happened. */
   lastProblem: Extract<DocumentEvent, { type: 'error' | 'fileState' }> | null = null;
   /** Latest check results, replayed to panels that open later. */
@@ -124,16 +130,19 @@ export class TraceDocument implements vscode.CustomDocument {
       return;
     }
     const started = Date.now();
-    if (size > QUICK_LOOK_ABOVE && !options.quiet) await this.quickLook(run);
-    const model = await this.withProgress(size, options.quiet === true, (onProgress, isCancelled) =>
-      loadTrace(this.path, { onProgress, chunkSize: FULL_READ_CHUNK, isCancelled: () => isCancelled() || run !== this.loadRun }),
+    const early = size > QUICK_LOOK_ABOVE && !options.quiet ? (partial: TraceModel) => this.showEarly(run, partial) : undefined;
+    this.reader = null;
+    const reader = await this.withProgress(size, options.quiet === true, (onProgress, isCancelled) =>
+      openTraceReader(this.path, { onProgress, chunkSize: FULL_READ_CHUNK, isCancelled: () => isCancelled() || run !== this.loadRun, onEarlyModel: early, earlyBytes: QUICK_LOOK_BYTES }),
     ).catch((err: unknown) => {
       // A zip or an image: say what it is (reloading will not help).
       if (run === this.loadRun && err instanceof NotATraceError) this.fail(`${this.uri.path.split('/').pop()} ${err.what}.`, ['openAsText']);
       else if (run === this.loadRun) this.fail(`Cannot read the trace: ${errText(err)}`, ['reload', 'openAsText']);
       return null;
     });
-    if (!model || run !== this.loadRun) return;
+    if (!reader || run !== this.loadRun) return;
+    const model = reader.model;
+    this.reader = reader;
     const notATrace = notATraceMessage(model);
     if (notATrace) return this.fail(notATrace, ['openAsText']);
     this.lastLoadMs = Date.now() - started;
@@ -143,23 +152,18 @@ export class TraceDocument implements vscode.CustomDocument {
     const message = cancelled
       ? `Indexing was cancelled after ${(model.bytesIndexed / 2 ** 20).toFixed(1)} of ${(size / 2 ** 20).toFixed(1)} MB; showing the first ${model.events.size} events.`
       : options.appendedTo !== undefined
-        ? `${added} new event${added === 1 ? '' : 's'}`
+        ? `${added} new event${added === 1 ? '' : 's'}${options.message ? ` · ${options.message}` : ''}`
         : options.message ?? null;
     this.setModel(model, state, message);
     // A .gz is fingerprinted on its bytes on disk: its model's offsets are in the decompressed content.
     this.fingerprint = await fingerprintFile(this.path, model.compression ? model.fileSize : model.bytesIndexed).catch(() => null);
   }
 
-  /** Shows the first megabytes at once, so a huge trace has rows on screen while the full read runs. */
-  private async quickLook(run: number): Promise<void> {
-    try {
-      const partial = await loadTrace(this.path, { stopAfterBytes: QUICK_LOOK_BYTES });
-      if (run !== this.loadRun || this.modelValue) return;
-      this.shownValue = { type: 'model', model: partial, state: 'loading', message: 'Showing the start of the file while the rest is indexed…' };
-      this.emitter.fire(this.shownValue);
-    } catch {
-      // the full read reports errors
-    }
+  /** The first pages of the read that is still going on: shown at once, replayed to panels resolved later. */
+  private showEarly(run: number, partial: TraceModel): void {
+    if (run !== this.loadRun || this.modelValue) return;
+    this.shownValue = { type: 'model', model: partial, state: 'loading', message: 'Showing the start of the file while the rest is indexed…' };
+    this.emitter.fire(this.shownValue);
   }
 
   private async withProgress<T>(size: number, quiet: boolean, work: (onProgress: (b: number, s: number) => void, isCancelled: () => boolean) => Promise<T>): Promise<T> {
@@ -265,7 +269,7 @@ export class TraceDocument implements vscode.CustomDocument {
       this.fileState(change, 'The file changed on disk. Reload to see the changes.');
       return;
     }
-    if (change === 'appended') return this.load({ quiet: true, state: 'appended', appendedTo: model.events.size });
+    if (change === 'appended') return this.followAppend(model);
     this.checkResults.clear();
     this.staleChecks.clear();
     this.emitter.fire({ type: 'clearChecks' });
@@ -273,6 +277,28 @@ export class TraceDocument implements vscode.CustomDocument {
     // gzip cannot be read from the middle, so a growing .gz is read again whole: say so rather than "rewritten".
     const message = model.compression ? 'The compressed file changed on disk and has been read again from the start (a .gz has no live tail).' : `The file was ${what} on disk and has been reloaded.`;
     await this.load({ state: what, message });
+  }
+
+  /** Reads what was appended through the open reader; falls back to a whole read, saying why, when it cannot. */
+  private async followAppend(model: TraceModel): Promise<void> {
+    const reader = this.reader;
+    const run = this.loadRun;
+    if (!reader) return this.load({ quiet: true, state: 'appended', appendedTo: model.events.size });
+    // The reader may grow the same table in place: count before.
+    const before = model.events.size;
+    const outcome = await reader.append().catch((err: unknown) => ({ kind: 'needs-full-read' as const, reason: errText(err) }));
+    if (run !== this.loadRun) return;
+    if (outcome.kind === 'unchanged') return;
+    if (outcome.kind === 'needs-full-read') {
+      this.lastAppendBytes = null;
+      // A small file is read again in no time; a large one says why it was not followed from where it was.
+      const message = model.fileSize > 1 << 20 ? `read again from the start: ${outcome.reason}` : null;
+      return this.load({ quiet: true, state: 'appended', appendedTo: before, message });
+    }
+    this.lastAppendBytes = outcome.bytesRead;
+    const added = outcome.model.events.size - before;
+    this.setModel(outcome.model, 'appended', `${added} new event${added === 1 ? '' : 's'}`);
+    this.fingerprint = await fingerprintFile(this.path, outcome.model.bytesIndexed).catch(() => null);
   }
 
   private fileState(state: FileState, message: string): void {
