@@ -4,6 +4,9 @@
  * and the webview only ever receives the slice it draws.
  */
 import type { TraceModel } from '../../core/traceModel';
+import type { TimelineSlice } from './timelineProtocol';
+
+export type { TimelineSlice } from './timelineProtocol';
 
 /** Status codes in the `status` column: the webview colours by them. */
 export const BAR_OK = 0;
@@ -99,21 +102,6 @@ export function markCriticalPath(tl: Timeline): void {
     }
     best = next;
   }
-}
-
-/** A slice of bars as sent to the webview: plain arrays (JSON-safe), labels only for the slice. */
-export interface TimelineSlice {
-  total: number;
-  t0: number;
-  span: number;
-  start: number;
-  nodes: number[];
-  starts: number[];
-  durations: number[];
-  depths: number[];
-  status: number[];
-  critical: number[];
-  labels: string[];
 }
 
 /** Bars [start, start+count) of a timeline, clamped to its size. */
