@@ -36,6 +36,24 @@ export interface Timeline {
 const STATUS: Record<string, number> = { ok: BAR_OK, warning: BAR_WARNING, error: BAR_ERROR };
 
 /**
+ * Formats whose event time is when the work started (OTLP spans' startTimeUnixNano, agentledger rows with an
+ * end time). The others write a record when the work is done, with the duration measured up to then (murmur's
+ * `tool_call`/`task_end`/`session_end` `duration_ms`, lumen's `latency_ms`, harness-ledger's `*_end`, Codex's
+ * call output), so there the bar starts `duration` before the event's time.
+ */
+const START_STAMPED: ReadonlySet<string> = new Set(['otlp', 'agentledger']);
+
+/** Where an event's bar starts, in epoch ms: its time, or its time minus its duration for end-stamped formats. */
+export function barStart(format: string, time: number, durationMs: number | null): number {
+  return durationMs !== null && durationMs > 0 && !START_STAMPED.has(format) ? time - durationMs : time;
+}
+
+function durationOf(model: TraceModel, i: number): number | null {
+  const d = model.events.usageColumnsOf(i).durationMs;
+  return d !== null && Number.isFinite(d) && d >= 0 ? d : null;
+}
+
+/**
  * Builds the timeline of a model: every event with a time becomes a bar (or a tick when it has no duration),
  * walked depth-first from the roots without recursion (deep traces cannot overflow the stack).
  */
@@ -55,7 +73,7 @@ export function buildTimeline(model: TraceModel): Timeline {
     if (timed) {
       order.push(i);
       depths.push(d);
-      if (time < t0) t0 = time;
+      t0 = Math.min(t0, barStart(model.format, time, durationOf(model, i)));
     }
     const kids = model.tree.children(i);
     for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], timed ? d + 1 : d]);
@@ -69,9 +87,9 @@ export function buildTimeline(model: TraceModel): Timeline {
   for (let b = 0; b < m; b++) {
     const i = order[b];
     tl.barOf[i] = b;
-    tl.start[b] = t.timeOf(i)! - t0;
-    const d = t.usageColumnsOf(i).durationMs;
-    tl.duration[b] = d !== null && Number.isFinite(d) && d >= 0 ? d : -1;
+    const d = durationOf(model, i);
+    tl.start[b] = barStart(model.format, t.timeOf(i)!, d) - t0;
+    tl.duration[b] = d ?? -1;
     tl.status[b] = STATUS[t.statusOf(i)] ?? BAR_OK;
     tl.span = Math.max(tl.span, endOf(tl, b));
   }
@@ -117,19 +135,16 @@ export function timelineSlice(model: TraceModel, tl: Timeline, start: number, co
   };
 }
 
-/** How many bars are active in each of `buckets` equal slices of the run: the minimap's density, one pass. */
+/** How many bars are active in each of `buckets` equal slices of the run: the minimap's density and the idle gaps. */
 export function timelineDensity(tl: Timeline, buckets: number): number[] {
-  const out = new Array<number>(buckets).fill(0);
-  if (tl.span <= 0) {
-    if (tl.nodes.length > 0) out[0] = tl.nodes.length;
-    return out;
-  }
-  const scale = buckets / tl.span;
+  const diff = new Array<number>(buckets + 1).fill(0);
+  const scale = tl.span > 0 ? buckets / tl.span : 0;
+  // A difference array: +1 where a bar starts, -1 after the bucket it ends in, so long bars cost O(1).
   for (let b = 0; b < tl.nodes.length; b++) {
-    const a = Math.min(buckets - 1, Math.floor(tl.start[b] * scale));
-    const z = Math.min(buckets - 1, Math.floor(endOf(tl, b) * scale));
-    // Long bars count once per bucket they cover; capped so one pass stays linear in practice.
-    for (let k = a; k <= z && k - a < 64; k++) out[k]++;
+    diff[Math.min(buckets - 1, Math.floor(tl.start[b] * scale))]++;
+    diff[Math.min(buckets - 1, Math.floor(endOf(tl, b) * scale)) + 1]--;
   }
+  const out = new Array<number>(buckets);
+  for (let k = 0, run = 0; k < buckets; k++) out[k] = run += diff[k];
   return out;
 }

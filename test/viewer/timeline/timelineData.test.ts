@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { loadTrace } from '../../../src/core/loadTrace';
 import type { TraceModel } from '../../../src/core/traceModel';
-import { buildTimeline, endOf, Timeline, timelineDensity, timelineSlice } from '../../../src/viewer/timeline/timelineData';
+import { barStart, buildTimeline, endOf, Timeline, timelineDensity, timelineSlice } from '../../../src/viewer/timeline/timelineData';
 import { corpusPath, WRITER_CORPUS } from '../../helpers/corpus';
 
 const FILES: Record<string, string> = {
@@ -18,11 +18,12 @@ function checkAgainstEvents(model: TraceModel, tl: Timeline): void {
   for (let i = 0; i < t.size; i++) if (t.timeOf(i) !== null) timed.push(i);
   assert.equal(tl.nodes.length, timed.length, 'one bar per event with a time');
   assert.deepEqual([...tl.nodes].sort((a, b) => a - b), timed, 'each such event exactly once');
-  const t0 = Math.min(...timed.map((i) => t.timeOf(i)!));
+  const startOf = (i: number): number => barStart(model.format, t.timeOf(i)!, t.get(i).durationMs);
+  const t0 = Math.min(...timed.map(startOf));
   assert.equal(tl.t0, t0);
   for (let b = 0; b < tl.nodes.length; b++) {
     const e = t.get(tl.nodes[b]);
-    assert.equal(tl.start[b], e.time! - t0, `bar ${b} starts at its event's time`);
+    assert.equal(tl.start[b], startOf(e.index) - t0, `bar ${b} starts at its event's start`);
     assert.equal(tl.duration[b], e.durationMs ?? -1, `bar ${b} lasts the event's duration (or is a tick)`);
     assert.equal(tl.barOf[tl.nodes[b]], b);
     // Tree order: a timed parent comes before its child and the child is one level deeper.
@@ -32,7 +33,7 @@ function checkAgainstEvents(model: TraceModel, tl: Timeline): void {
       assert.equal(tl.depth[b], tl.depth[p] + 1);
     }
   }
-  const span = Math.max(...timed.map((i) => t.timeOf(i)! + Math.max(0, t.get(i).durationMs ?? 0))) - t0;
+  const span = Math.max(...timed.map((i) => startOf(i) + Math.max(0, t.get(i).durationMs ?? 0))) - t0;
   assert.equal(tl.span, span, 'the span reaches the latest end');
 }
 
@@ -45,6 +46,28 @@ describe('timeline data: bars from the events\' own times', () => {
       checkAgainstEvents(model, tl);
     });
   }
+
+  it('murmur writes a record when the work ends: session_end\'s bar starts with the session, tool_call\'s ends at its line', async () => {
+    const model = await loadTrace(FILES.murmur);
+    const tl = buildTimeline(model);
+    const t = model.events;
+    const barOfKind = (k: string): number => tl.barOf[[...tl.nodes].find((i) => t.kindOf(i) === k)!];
+    const end = barOfKind('session_end'), start = barOfKind('session_start'), tool = barOfKind('tool_call');
+    // duration_ms is measured from the writer's open, a moment before session_start is written.
+    assert.ok(Math.abs(tl.start[end] - tl.start[start]) < 50, `session_end from ${tl.start[end]} vs session_start at ${tl.start[start]}`);
+    assert.equal(tl.start[tool] + tl.duration[tool], t.timeOf(tl.nodes[tool])! - tl.t0);
+    assert.ok(tl.span <= (Math.max(...[...tl.nodes].map((i) => t.timeOf(i)!)) - tl.t0) + 1e-9, 'nothing ends after the last line');
+  });
+
+  it('otlp spans start at their start time: every child lies within its parent', async () => {
+    const model = await loadTrace(FILES.otlp);
+    const tl = buildTimeline(model);
+    for (let b = 0; b < tl.nodes.length; b++) {
+      const p = model.events.parent(tl.nodes[b]);
+      if (p < 0 || tl.barOf[p] < 0) continue;
+      assert.ok(tl.start[b] >= tl.start[tl.barOf[p]] && endOf(tl, b) <= endOf(tl, tl.barOf[p]) + 1e-6, `bar ${b} within its parent`);
+    }
+  });
 
   it('murmur: the critical path is a parent→child chain ending last at every level', async () => {
     const model = await loadTrace(FILES.murmur);
@@ -71,6 +94,12 @@ describe('timeline data: bars from the events\' own times', () => {
     assert.equal(timelineSlice(model, tl, -5, 2).start, 0);
     const density = timelineDensity(tl, 50);
     assert.equal(density.length, 50);
-    assert.ok(density.reduce((a, b) => a + b, 0) >= tl.nodes.length, 'every bar counted at least once');
+    // Recount by brute force: a bar is active in every bucket from its start's to its end's.
+    const brute = new Array(50).fill(0);
+    for (let b = 0; b < tl.nodes.length; b++) {
+      const at = (ms: number): number => Math.min(49, Math.floor((ms * 50) / tl.span));
+      for (let k = at(tl.start[b]); k <= at(endOf(tl, b)); k++) brute[k]++;
+    }
+    assert.deepEqual(density, brute);
   });
 });
