@@ -20,6 +20,7 @@ import { TranscriptView } from './transcript/transcriptView';
 import { NavBar } from './navBar';
 import { PaneLayout } from './paneLayout';
 import { SelectionHistory } from './selectionHistory';
+import { StatisticsView } from './statisticsView';
 import { TimelineView } from './timelineView';
 import { TreeView } from './treeView';
 
@@ -66,6 +67,7 @@ export class App {
     request: (requestId, start, count, node, density) => post({ type: 'requestTimeline', requestId, start, count, node, ...(density ? { density } : {}) }),
     reveal: (node) => this.jump(node),
   });
+  private readonly statistics = new StatisticsView({ request: () => post({ type: 'requestStatistics' }), reveal: (node) => this.jump(node) });
   private readonly main = el('div', { class: 'main' });
   /** Tree | Transcript | … in the left pane; other views add themselves with `mainViews.add`. */
   readonly mainViews = new MainViews(this.state.mainView ?? 'tree', (mainView) => this.persist({ mainView }));
@@ -156,6 +158,7 @@ export class App {
     const t = this.transcript;
     this.mainViews.add({ id: 'transcript', title: 'Transcript', element: t.element, onShow: () => t.show(), onHide: () => t.hide(), onSelect: (node) => t.select(node) });
     this.mainViews.add({ id: 'timeline', title: 'Timeline', element: this.timeline.element, onShow: () => this.timeline.onShow(), onHide: () => this.timeline.onHide(), onSelect: (node) => this.timeline.onSelect(node) });
+    this.mainViews.add({ id: 'statistics', title: 'Statistics', element: this.statistics.element, onShow: () => this.statistics.onShow(), onHide: () => this.statistics.onHide() });
     this.panes = new PaneLayout(columns, [this.mainViews.element, this.checks.element], [this.navBar.element, this.detail.element], { splitPosition: this.state.splitPosition, eventColumnWidth: this.state.eventColumnWidth ?? null }, (patch) => {
       this.persist(patch);
       post({ type: 'layoutChanged', layout: this.panes.sizes() });
@@ -230,7 +233,7 @@ export class App {
       case 'timeline':
         return this.timeline.put(m);
       case 'statistics':
-        return; // The Statistics tab is not built yet (issue 16 item 4); the host answers only when asked.
+        return this.statistics.put(m);
       default:
         return assertNever(m);
     }
@@ -245,6 +248,7 @@ export class App {
     this.modelVersion = m.modelVersion;
     this.transcript.reset(m.modelVersion);
     this.timeline.reset(m.modelVersion);
+    this.statistics.reset(m.modelVersion);
     this.idLinks.reset();
     this.status.hidden = true;
     this.split.hidden = false;

@@ -3,11 +3,13 @@
  * user who never opens the tab pays nothing) and answers slices of it.
  */
 import type { TraceModel } from '../../core/traceModel';
+import { rollUp } from '../../core/usage/rollup';
 import { runStatistics } from '../../core/usage/runStatistics';
+import { usageReport } from '../../core/usage/usageReport';
 import type { HostMessage } from '../../protocol';
 import { viewerPricing } from '../pricing';
 import { buildTimeline, Timeline, timelineDensity, timelineSlice } from './timelineData';
-import type { RequestTimelineMessage } from './timelineProtocol';
+import type { RequestTimelineMessage, StatisticsData } from './timelineProtocol';
 
 /** Most bars one answer carries, whatever the webview asks. */
 export const MAX_TIMELINE_PAGE = 20_000;
@@ -39,6 +41,25 @@ export class SessionTimeline {
   statistics(): void {
     const model = this.model();
     if (!model) return;
-    this.post({ type: 'statistics', modelVersion: this.modelVersion(), stats: runStatistics(model, viewerPricing(), 10) });
+    this.post({ type: 'statistics', modelVersion: this.modelVersion(), stats: statisticsOf(model) });
   }
+}
+
+/** The run statistics with the usage report's per-model and per-tool totals, each row with an event to jump to. */
+export function statisticsOf(model: TraceModel): StatisticsData {
+  const prices = viewerPricing();
+  const rollup = rollUp(model);
+  const report = usageReport(model, prices, rollup);
+  const firstModel = new Map<string, number>();
+  const firstTool = new Map<string, number>();
+  for (let i = 0; i < model.events.size; i++) {
+    const c = model.events.usageColumnsOf(i);
+    if (c.model !== null && !firstModel.has(c.model)) firstModel.set(c.model, i);
+    if (c.tool !== null && !firstTool.has(c.tool)) firstTool.set(c.tool, i);
+  }
+  return {
+    ...runStatistics(model, prices, 10, rollup),
+    byModel: report.byModel.map((m) => ({ model: m.model, calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd, first: firstModel.get(m.model) ?? -1 })),
+    byTool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, durationMs: t.durationMs, first: firstTool.get(t.tool) ?? -1 })),
+  };
 }

@@ -34,6 +34,9 @@ export interface StatisticsData {
   errors: number;
   warnings: number;
   histogram: { fromMs: number; toMs: number; count: number }[];
+  /** Totals per model and per tool from the usage report; `first` is the event a row jumps to (-1: none). */
+  byModel: { model: string; calls: number; inputTokens: number | null; outputTokens: number | null; costUsd: number | null; first: number }[];
+  byTool: { tool: string; calls: number; errors: number; durationMs: number | null; first: number }[];
 }
 
 /** One event a statistics row jumps to. */
