@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { barStart, buildTimeline } from '../../src/viewer/timeline/timelineData';
@@ -109,4 +111,30 @@ describe('timeline tab (Chromium)', function () {
     assert.deepEqual(items.filter((i) => i.text.endsWith('selected')).map((i) => i.node), [target]);
     await v.screenshot('timeline-selected');
   });
+
+  it('hostile names stay text in the timeline\'s list and the statistics tables; nothing runs', async () => {
+    const hostile = [`<img src=x onerror="window.__pwned='img'">`, `<script>window.__pwned='script'</script>`, `\u202eexe.pdf`];
+    const file = join(mkdtempSync(join(tmpdir(), 'timeline-')), 'hostile.jsonl');
+    writeFileSync(file, hostile.map((name, k) => JSON.stringify({ type: 'llm_call', model: name, name, timestamp: 1_700_000_000_000 + k * 100, duration_ms: 50, input_tokens: 10, output_tokens: 5 })).join('\n') + '\n');
+    const model = await loadTrace(file);
+    const v = await view(file, { format: 'generic' });
+    await openTimeline(v);
+    const items = (await shown(v)).items;
+    assert.equal(items.length, 3);
+    for (const [k, it] of items.entries()) assert.ok(it.text.startsWith(model.events.labelOf(tl(model)[k])), `label ${k} as text: ${it.text}`);
+    assert.equal(await v.page.$$eval('.timeline-view img, .timeline-view script', (e: Any[]) => e.length), 0);
+    const since = v.received.length;
+    await v.page.click('.main-view-tab[data-view="statistics"]');
+    await v.waitForHost('statistics', () => true, since);
+    await v.settle();
+    const models = await v.page.$$eval('.statistics-section[data-section="Models"] tbody tr td:first-child', (tds: Any[]) => tds.map((td) => td.textContent));
+    assert.equal(models.length, 3, models.join(' | '));
+    for (const h of hostile.slice(0, 2)) assert.ok(models.includes(h), `${h} shown as text`);
+    assert.equal(await v.page.$$eval('.statistics-view img, .statistics-view script', (e: Any[]) => e.length), 0);
+    assert.equal(await v.page.evaluate(() => (globalThis as Any).__pwned), undefined);
+  });
 });
+
+function tl(model: Awaited<ReturnType<typeof loadTrace>>): number[] {
+  return [...buildTimeline(model).nodes];
+}
