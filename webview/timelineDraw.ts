@@ -72,7 +72,7 @@ function drawAxis(ctx: CanvasRenderingContext2D, w: number, h: number, s: Timeli
     ctx.fillStyle = c.idle;
     ctx.fillRect(x, AXIS, 1, h - AXIS);
     ctx.fillStyle = c.dim;
-    ctx.fillText(fmtMs(t), x + 3, AXIS / 2);
+    ctx.fillText(t === 0 ? '0' : fmtMs(t), x + 3, AXIS / 2);
   }
 }
 
@@ -124,8 +124,17 @@ function drawMain(ctx: CanvasRenderingContext2D, w: number, h: number, s: Timeli
     }
     ctx.fillStyle = c.fg;
     ctx.textBaseline = 'middle';
-    const text = `${' '.repeat(bar.depth)}${bar.label}`;
-    ctx.fillText(text.length > 120 ? `${text.slice(0, 119)}…` : text, Math.max(4, Math.min(end + 4, w - 60)), y + ROW / 2);
+    const text = bar.label.length > 120 ? `${bar.label.slice(0, 119)}…` : bar.label;
+    // After the bar when it fits, else inside it from its left edge (or the canvas's, when it starts off screen).
+    const tw = Math.min(ctx.measureText(text).width, 160);
+    if (w - (end + 4) >= tw) ctx.fillText(text, end + 4, y + ROW / 2);
+    else if (end - x >= tw + 8) ctx.fillText(text, Math.max(4, x + 4), y + ROW / 2);
+    else {
+      // Near the right edge with no room inside: before the bar, right-aligned.
+      ctx.textAlign = 'right';
+      ctx.fillText(text, Math.max(tw, x - 6), y + ROW / 2);
+      ctx.textAlign = 'left';
+    }
   }
 }
 

@@ -71,6 +71,8 @@ export class TimelineView {
 
   onShow(): void {
     this.shown = true;
+    // A selection made while hidden: fetch the page around it so its bar is on screen.
+    if (this.total >= 0 && this.selectedNode !== null && this.barOfNode(this.selectedNode) === null && this.pending.size === 0) this.ask(0, PAGE, this.selectedNode);
     this.ensure();
     this.draw();
   }
@@ -96,6 +98,8 @@ export class TimelineView {
     this.total = s.total;
     this.span = s.span;
     if (m.density) this.density = m.density;
+    // Keep memory bounded on huge runs: drop cached pages once far more than a screenful is held.
+    if (this.bars.size > 50 * PAGE) this.bars.clear();
     for (let k = 0; k < s.nodes.length; k++) {
       this.bars.set(s.start + k, { node: s.nodes[k], start: s.starts[k], dur: s.durations[k], depth: s.depths[k], status: s.status[k], critical: s.critical[k] === 1, label: s.labels[k] });
     }
@@ -246,7 +250,7 @@ export class TimelineView {
       if (!bar) continue;
       shownBars++;
       const where = bar.dur < 0 ? `at ${fmtMs(bar.start)}` : `from ${fmtMs(bar.start)} for ${fmtMs(bar.dur)}`;
-      const flags = [bar.status === 2 ? 'error' : bar.status === 1 ? 'warning' : '', bar.critical ? 'critical path' : '', bar.node === this.selectedNode ? 'selected' : ''].filter(Boolean).join(', ');
+      const flags = [`level ${bar.depth + 1}`, bar.status === 2 ? 'error' : bar.status === 1 ? 'warning' : '', bar.critical ? 'critical path' : '', bar.node === this.selectedNode ? 'selected' : ''].filter(Boolean).join(', ');
       const li = el('li', { attrs: { 'data-node': String(bar.node), 'data-bar': String(b), 'data-x': String(Math.round(xOf(s, this.canvas.clientWidth, bar.start))) } });
       // Trace text only ever as textContent.
       li.textContent = `${bar.label}, ${where}${flags ? `, ${flags}` : ''}`;
