@@ -6,7 +6,7 @@
  */
 import type { StatisticsMessage } from '../src/protocol';
 import { clear, el } from './dom';
-import { fmtMs } from './timelineView';
+import { fmtMs } from './timelineDraw';
 
 type Stats = StatisticsMessage['stats'];
 type Cell = string | number | null;

@@ -3,11 +3,39 @@
  * path, the focused and selected bar, and the minimap. Colours come from the theme's CSS variables, read per
  * draw so a theme change shows on the next frame. Canvas text is drawn as pixels, so labels cannot be markup.
  */
-import type { TimelineState } from './timelineView';
-import { fmtMs, xOf } from './timelineView';
 
 const ROW = 20;
 const AXIS = 18;
+
+/** One bar as the webview caches it. */
+export interface Bar { node: number; start: number; dur: number; depth: number; status: number; critical: boolean; label: string }
+
+/** What the drawing needs. */
+export interface TimelineState {
+  bars: Map<number, Bar>;
+  top: number;
+  rows: number;
+  total: number;
+  span: number;
+  density: number[];
+  viewStart: number;
+  viewEnd: number;
+  focusBar: number;
+  selectedNode: number | null;
+}
+
+/** x of a time in a canvas `width` pixels wide. */
+export function xOf(s: TimelineState, width: number, ms: number): number {
+  return ((ms - s.viewStart) / (s.viewEnd - s.viewStart)) * width;
+}
+
+/** ms as the viewer writes durations. */
+export function fmtMs(ms: number): string {
+  if (ms < 1) return `${ms.toFixed(2)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(2)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
 
 interface Colours { fg: string; dim: string; bar: string; error: string; warning: string; critical: string; focus: string; idle: string; select: string }
 

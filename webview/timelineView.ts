@@ -7,14 +7,12 @@
  */
 import type { TimelineMessage } from '../src/protocol';
 import { clear, el } from './dom';
-import { drawTimeline } from './timelineDraw';
+import { Bar, drawTimeline, fmtMs, TimelineState, xOf } from './timelineDraw';
 
 const ROW = 20;
 const AXIS = 18;
 const PAGE = 500;
 const DENSITY = 400;
-
-interface Bar { node: number; start: number; dur: number; depth: number; status: number; critical: boolean; label: string }
 
 /** What the view asks of the app. */
 export interface TimelineHost {
@@ -263,31 +261,3 @@ export class TimelineView {
     this.spanText.textContent = this.total < 0 ? '' : `${this.total.toLocaleString('en-US')} bars · showing ${fmtMs(this.viewEnd - this.viewStart)} of ${fmtMs(this.span)}`;
   }
 }
-
-/** What the drawing needs. */
-export interface TimelineState {
-  bars: Map<number, Bar>;
-  top: number;
-  rows: number;
-  total: number;
-  span: number;
-  density: number[];
-  viewStart: number;
-  viewEnd: number;
-  focusBar: number;
-  selectedNode: number | null;
-}
-
-/** x of a time in a canvas `width` pixels wide. */
-export function xOf(s: TimelineState, width: number, ms: number): number {
-  return ((ms - s.viewStart) / (s.viewEnd - s.viewStart)) * width;
-}
-
-/** ms as the viewer writes durations. */
-export function fmtMs(ms: number): string {
-  if (ms < 1) return `${ms.toFixed(2)} ms`;
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(2)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
-

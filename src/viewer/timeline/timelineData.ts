@@ -3,6 +3,8 @@
  * before its children, as the tree shows them), as compact columns so a million bars cost a few typed arrays
  * and the webview only ever receives the slice it draws.
  */
+import type { FormatName } from '../../core/formatNames';
+import { formatModule } from '../../core/formats';
 import type { TraceModel } from '../../core/traceModel';
 import type { TimelineSlice } from './timelineProtocol';
 
@@ -36,16 +38,11 @@ export interface Timeline {
 const STATUS: Record<string, number> = { ok: BAR_OK, warning: BAR_WARNING, error: BAR_ERROR };
 
 /**
- * Formats whose event time is when the work started (OTLP spans' startTimeUnixNano, agentledger rows with an
- * end time). The others write a record when the work is done, with the duration measured up to then (murmur's
- * `tool_call`/`task_end`/`session_end` `duration_ms`, lumen's `latency_ms`, harness-ledger's `*_end`, Codex's
- * call output), so there the bar starts `duration` before the event's time.
+ * Where an event's bar starts, in epoch ms: its time, or its time minus its duration where the format writes a
+ * record when the work is done (`eventTime: 'end'`, the default; OTLP and agentledger record starts).
  */
-const START_STAMPED: ReadonlySet<string> = new Set(['otlp', 'agentledger']);
-
-/** Where an event's bar starts, in epoch ms: its time, or its time minus its duration for end-stamped formats. */
-export function barStart(format: string, time: number, durationMs: number | null): number {
-  return durationMs !== null && durationMs > 0 && !START_STAMPED.has(format) ? time - durationMs : time;
+export function barStart(format: FormatName, time: number, durationMs: number | null): number {
+  return durationMs !== null && durationMs > 0 && formatModule(format).eventTime !== 'start' ? time - durationMs : time;
 }
 
 function durationOf(model: TraceModel, i: number): number | null {
