@@ -9,6 +9,8 @@
  */
 import type { CheckMode } from './core/checks/checkMode';
 import type { HashRef } from './core/model';
+import type { RequestStatisticsMessage, RequestTimelineMessage, StatisticsMessage, TimelineMessage } from './viewer/timeline/timelineProtocol';
+export type { RequestStatisticsMessage, RequestTimelineMessage, StatisticsMessage, TimelineMessage } from './viewer/timeline/timelineProtocol';
 import type {
   RowFilter,
   RowData,
@@ -235,7 +237,9 @@ export type HostMessage =
   | BlobContentMessage
   | FocusFindMessage
   | ErrorMessage
-  | TranscriptPageMessage;
+  | TranscriptPageMessage
+  | TimelineMessage
+  | StatisticsMessage;
 
 // ---------------------------------------------------------------------------------------------------------
 // Webview → host
@@ -413,4 +417,6 @@ export type WebviewMessage =
   | OpenBlobMessage
   | ReloadMessage
   | OpenAsTextMessage
-  | RequestTranscriptMessage;
+  | RequestTranscriptMessage
+  | RequestTimelineMessage
+  | RequestStatisticsMessage;

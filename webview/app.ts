@@ -20,6 +20,8 @@ import { TranscriptView } from './transcript/transcriptView';
 import { NavBar } from './navBar';
 import { PaneLayout } from './paneLayout';
 import { SelectionHistory } from './selectionHistory';
+import { StatisticsView } from './statisticsView';
+import { TimelineView } from './timelineView';
 import { TreeView } from './treeView';
 
 const DEFAULT_STATE: PersistedViewState = {
@@ -61,6 +63,11 @@ export class App {
   });
   private readonly filter = new FilterBar((f) => this.setFilter(f));
   private readonly checks = new ChecksPanel((line) => this.revealLine(line), () => this.setChecksVisible(false), (mode) => post({ type: 'runChecks', mode }));
+  private readonly timeline = new TimelineView({
+    request: (requestId, start, count, node, density) => post({ type: 'requestTimeline', requestId, start, count, node, ...(density ? { density } : {}) }),
+    reveal: (node) => this.jump(node),
+  });
+  private readonly statistics = new StatisticsView({ request: () => post({ type: 'requestStatistics' }), reveal: (node) => this.jump(node) });
   private readonly main = el('div', { class: 'main' });
   /** Tree | Transcript | … in the left pane; other views add themselves with `mainViews.add`. */
   readonly mainViews = new MainViews(this.state.mainView ?? 'tree', (mainView) => this.persist({ mainView }));
@@ -150,6 +157,8 @@ export class App {
     this.mainViews.add({ id: 'tree', title: 'Tree', element: el('div', { class: 'main-tree-view' }, columns, this.tree.element) });
     const t = this.transcript;
     this.mainViews.add({ id: 'transcript', title: 'Transcript', element: t.element, onShow: () => t.show(), onHide: () => t.hide(), onSelect: (node) => t.select(node) });
+    this.mainViews.add({ id: 'timeline', title: 'Timeline', element: this.timeline.element, onShow: () => this.timeline.onShow(), onHide: () => this.timeline.onHide(), onSelect: (node) => this.timeline.onSelect(node) });
+    this.mainViews.add({ id: 'statistics', title: 'Statistics', element: this.statistics.element, onShow: () => this.statistics.onShow(), onHide: () => this.statistics.onHide() });
     this.panes = new PaneLayout(columns, [this.mainViews.element, this.checks.element], [this.navBar.element, this.detail.element], { splitPosition: this.state.splitPosition, eventColumnWidth: this.state.eventColumnWidth ?? null }, (patch) => {
       this.persist(patch);
       post({ type: 'layoutChanged', layout: this.panes.sizes() });
@@ -221,6 +230,10 @@ export class App {
         return this.showError(m.message, m.actions);
       case 'transcriptPage':
         return this.transcript.answer(m);
+      case 'timeline':
+        return this.timeline.put(m);
+      case 'statistics':
+        return this.statistics.put(m);
       default:
         return assertNever(m);
     }
@@ -234,6 +247,8 @@ export class App {
   private onInit(m: InitMessage): void {
     this.modelVersion = m.modelVersion;
     this.transcript.reset(m.modelVersion);
+    this.timeline.reset(m.modelVersion);
+    this.statistics.reset(m.modelVersion);
     this.idLinks.reset();
     this.status.hidden = true;
     this.split.hidden = false;

@@ -85,6 +85,12 @@ export interface FormatModule {
   readonly title: string;
   /** What the format's top-level groups are called in the header and summaries. */
   readonly groupNoun: 'run' | 'session';
+  /**
+   * What an event's time means when it also has a duration: `start` when the work began (OTLP span starts),
+   * `end` (the default) when the record was written after the work, with the duration measured up to then
+   * (murmur `duration_ms`, lumen `latency_ms`). The timeline starts an `end` event's bar its duration earlier.
+   */
+  readonly eventTime?: 'start' | 'end';
   /** Content-based detection; file names may only break ties (add at most 0.05 for a matching name). */
   sniff(sample: SniffSample): SniffResult;
   /** A builder for one file: gets its records in file order and emits events. */

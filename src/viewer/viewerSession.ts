@@ -12,6 +12,7 @@ import { NO_FILTER } from '../protocol';
 import { formatModule } from '../core/formats';
 import { SessionTranscript } from './transcript/sessionTranscript';
 import { SessionDetail } from './sessionDetail';
+import { SessionTimeline } from './timeline/sessionTimeline';
 import { assertNever, forwardToHost, SessionHost, SessionOptions } from './sessionHost';
 import { FindingsState } from './findingsState';
 import { SessionFind } from './sessionFind';
@@ -51,6 +52,7 @@ export class ViewerSession {
   private restored = false;
   private readonly detail: SessionDetail;
   private readonly transcript: SessionTranscript;
+  private readonly timeline = new SessionTimeline(() => this.model, () => this.modelVersion, (m) => this.post(m));
 
   constructor(private readonly host: SessionHost, options: SessionOptions = { expandAllMaxEvents: 20_000 }) {
     this.expansion = new SessionExpansion(options.expandAllMaxEvents);
@@ -213,6 +215,10 @@ export class ViewerSession {
       case 'reload':
       case 'openAsText':
         return forwardToHost(this.host, msg);
+      case 'requestTimeline':
+        return this.timeline.request(msg);
+      case 'requestStatistics':
+        return this.timeline.statistics();
       default:
         return assertNever(msg);
     }

@@ -7,6 +7,7 @@ import { agentledgerRules } from './rules';
 export const agentledgerFormat: FormatModule = {
   ...agentledgerAdapter,
   groupNoun: 'run',
+  eventTime: 'start',
   // AgentLedger's store writes `events.jsonl`.
   fileNamePatterns: ['**/events.jsonl'],
   rules: agentledgerRules,

@@ -6,6 +6,7 @@ import { otlpRules } from './rules';
 export const otlpFormat: FormatModule = {
   ...otlpAdapter,
   groupNoun: 'run',
+  eventTime: 'start',
   // the `.otlp.json` / `.otlp.jsonl` suffixes name OTLP/JSON exports.
   fileNamePatterns: ['*.otlp.json', '*.otlp.jsonl'],
   rules: otlpRules,

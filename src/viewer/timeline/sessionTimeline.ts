@@ -1,0 +1,65 @@
+/**
+ * The host side of the Timeline and Statistics tabs: builds the timeline once per model (on first request, so a
+ * user who never opens the tab pays nothing) and answers slices of it.
+ */
+import type { TraceModel } from '../../core/traceModel';
+import { rollUp } from '../../core/usage/rollup';
+import { runStatistics } from '../../core/usage/runStatistics';
+import { usageReport } from '../../core/usage/usageReport';
+import type { HostMessage } from '../../protocol';
+import { viewerPricing } from '../pricing';
+import { buildTimeline, Timeline, timelineDensity, timelineSlice } from './timelineData';
+import type { RequestTimelineMessage, StatisticsData } from './timelineProtocol';
+
+/** Most bars one answer carries, whatever the webview asks. */
+export const MAX_TIMELINE_PAGE = 20_000;
+
+/** See the file comment. */
+export class SessionTimeline {
+  private built: { model: TraceModel; tl: Timeline } | null = null;
+
+  constructor(private readonly model: () => TraceModel | null, private readonly modelVersion: () => number, private readonly post: (m: HostMessage) => void) {}
+
+  private timeline(model: TraceModel): Timeline {
+    if (this.built?.model !== model) this.built = { model, tl: buildTimeline(model) };
+    return this.built.tl;
+  }
+
+  /** Answers a `requestTimeline`: the asked page, or the page around `node`'s bar. */
+  request(msg: RequestTimelineMessage): void {
+    const model = this.model();
+    if (!model) return;
+    const tl = this.timeline(model);
+    const count = Math.min(msg.count, MAX_TIMELINE_PAGE);
+    const bar = msg.node !== undefined && msg.node !== null && msg.node >= 0 && msg.node < tl.barOf.length ? tl.barOf[msg.node] : -1;
+    const start = bar >= 0 ? Math.max(0, bar - Math.floor(count / 2)) : msg.start;
+    const density = msg.density ? timelineDensity(tl, Math.min(msg.density, 4096)) : null;
+    this.post({ type: 'timeline', requestId: msg.requestId, modelVersion: this.modelVersion(), slice: timelineSlice(model, tl, start, count), focus: bar >= 0 ? bar : null, density });
+  }
+
+  /** Answers a `requestStatistics` with the run statistics at the user's prices. */
+  statistics(): void {
+    const model = this.model();
+    if (!model) return;
+    this.post({ type: 'statistics', modelVersion: this.modelVersion(), stats: statisticsOf(model) });
+  }
+}
+
+/** The run statistics with the usage report's per-model and per-tool totals, each row with an event to jump to. */
+export function statisticsOf(model: TraceModel): StatisticsData {
+  const prices = viewerPricing();
+  const rollup = rollUp(model);
+  const report = usageReport(model, prices, rollup);
+  const firstModel = new Map<string, number>();
+  const firstTool = new Map<string, number>();
+  for (let i = 0; i < model.events.size; i++) {
+    const c = model.events.usageColumnsOf(i);
+    if (c.model !== null && !firstModel.has(c.model)) firstModel.set(c.model, i);
+    if (c.tool !== null && !firstTool.has(c.tool)) firstTool.set(c.tool, i);
+  }
+  return {
+    ...runStatistics(model, prices, 10, rollup),
+    byModel: report.byModel.map((m) => ({ model: m.model, calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd, first: firstModel.get(m.model) ?? -1 })),
+    byTool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, durationMs: t.durationMs, first: firstTool.get(t.tool) ?? -1 })),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Messages of the Timeline and Statistics tabs (issue 16 items 1 and 4), kept beside their session code so the
+ * shared protocol file only gains the union members.
+ */
+
+/** A slice of bars as sent to the webview: plain arrays (JSON-safe), labels only for the slice. */
+export interface TimelineSlice {
+  total: number;
+  /** Epoch ms of the run's earliest start; the other times are ms after it. */
+  t0: number;
+  span: number;
+  start: number;
+  nodes: number[];
+  starts: number[];
+  /** -1 for an instant event. */
+  durations: number[];
+  depths: number[];
+  /** 0 ok, 1 warning, 2 error. */
+  status: number[];
+  critical: number[];
+  labels: string[];
+}
+
+/**
+ * The run statistics as sent (the shape of core/usage's RunStatistics, restated here because the webview's
+ * build cannot follow imports into node-only core files; the host assigns one to the other, so tsc keeps them
+ * in step).
+ */
+export interface StatisticsData {
+  slowestToolCalls: StatEventData[];
+  mostExpensiveCalls: StatEventData[];
+  latencyByTool: LatencyData[];
+  latencyByModel: LatencyData[];
+  errors: number;
+  warnings: number;
+  histogram: { fromMs: number; toMs: number; count: number }[];
+  /** Totals per model and per tool from the usage report; `first` is the event a row jumps to (-1: none). */
+  byModel: { model: string; calls: number; inputTokens: number | null; outputTokens: number | null; costUsd: number | null; first: number }[];
+  byTool: { tool: string; calls: number; errors: number; durationMs: number | null; first: number }[];
+}
+
+/** One event a statistics row jumps to. */
+export interface StatEventData {
+  index: number;
+  line: number;
+  name: string;
+  durationMs: number | null;
+  tokens: number | null;
+  costUsd: number | null;
+}
+
+/** Latency of one tool or model. */
+export interface LatencyData {
+  name: string;
+  count: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  maxMs: number | null;
+}
+
+/** Webview → host: bars [start, start+count); with `node`, the page holding that event's bar instead. */
+export interface RequestTimelineMessage {
+  type: 'requestTimeline';
+  requestId: number;
+  start: number;
+  count: number;
+  node?: number | null;
+  /** Also send the minimap density in this many buckets. */
+  density?: number;
+}
+
+/** Host → webview: a slice of the timeline's bars. `focus` is the bar of the requested node, if it has one. */
+export interface TimelineMessage {
+  type: 'timeline';
+  requestId: number;
+  modelVersion: number;
+  slice: TimelineSlice;
+  focus: number | null;
+  density: number[] | null;
+}
+
+/** Webview → host: the run statistics, please. */
+export interface RequestStatisticsMessage {
+  type: 'requestStatistics';
+}
+
+/** Host → webview: the run statistics of the current model. */
+export interface StatisticsMessage {
+  type: 'statistics';
+  modelVersion: number;
+  stats: StatisticsData;
+}

@@ -1,0 +1,44 @@
+import { strict as assert } from 'node:assert';
+import { loadTrace } from '../../../src/core/loadTrace';
+import { runStatistics } from '../../../src/core/usage/runStatistics';
+import type { HostMessage } from '../../../src/protocol';
+import { buildTimeline } from '../../../src/viewer/timeline/timelineData';
+import { MAX_TIMELINE_PAGE, SessionTimeline } from '../../../src/viewer/timeline/sessionTimeline';
+import { parseWebviewMessage } from '../../../src/viewer/validateMessage';
+import { corpusPath } from '../../helpers/corpus';
+
+const LUMEN = corpusPath('lumen', '.lumen', 'trace', '55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl');
+
+describe('timeline session: pages, focus and statistics from the host', () => {
+  it('answers a page, the page around a node with its bar as focus, and the statistics', async () => {
+    const model = await loadTrace(LUMEN);
+    const tl = buildTimeline(model);
+    const sent: HostMessage[] = [];
+    const s = new SessionTimeline(() => model, () => 7, (m) => sent.push(m));
+    s.request({ type: 'requestTimeline', requestId: 1, start: 0, count: 4, density: 10 });
+    const a = sent[0] as Extract<HostMessage, { type: 'timeline' }>;
+    assert.deepEqual([a.requestId, a.modelVersion, a.slice.nodes, a.focus, a.density!.length], [1, 7, [...tl.nodes.subarray(0, 4)], null, 10]);
+    const node = tl.nodes[12];
+    s.request({ type: 'requestTimeline', requestId: 2, start: 0, count: 4, node });
+    const b = sent[1] as Extract<HostMessage, { type: 'timeline' }>;
+    assert.equal(b.focus, 12);
+    assert.ok(b.slice.start <= 12 && 12 < b.slice.start + b.slice.nodes.length, 'the page holds the bar');
+    assert.equal(b.density, null);
+    s.request({ type: 'requestTimeline', requestId: 3, start: 0, count: 10, node: model.events.size + 5 });
+    assert.equal((sent[2] as Extract<HostMessage, { type: 'timeline' }>).focus, null, 'a node out of range is ignored, not thrown on');
+    s.statistics();
+    const st = sent[3] as Extract<HostMessage, { type: 'statistics' }>;
+    const expected = runStatistics(model);
+    assert.deepEqual(st.stats.slowestToolCalls, expected.slowestToolCalls);
+    assert.deepEqual(st.stats.byTool.map((t) => [t.tool, t.calls, model.events.usageColumnsOf(t.first).tool]), expected.latencyByTool.map((l) => [l.name, l.count, l.name]));
+  });
+
+  it('validates requestTimeline: bounds and types, a page no bigger than the host sends', () => {
+    assert.ok(parseWebviewMessage({ type: 'requestTimeline', requestId: 1, start: 0, count: 500, node: null, density: 400 }));
+    assert.ok(parseWebviewMessage({ type: 'requestStatistics' }));
+    for (const bad of [{ start: -1 }, { count: 1e9 }, { density: 0 }, { node: 'x' }, { start: 1.5 }]) {
+      assert.equal(parseWebviewMessage({ type: 'requestTimeline', requestId: 1, start: 0, count: 5, ...bad }), null, JSON.stringify(bad));
+    }
+    assert.ok(MAX_TIMELINE_PAGE <= 100_000);
+  });
+});

@@ -1,0 +1,140 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadTrace } from '../../src/core/loadTrace';
+import { barStart, buildTimeline } from '../../src/viewer/timeline/timelineData';
+import { corpusPath, WRITER_CORPUS } from '../helpers/corpus';
+import { viewerSuite, ViewerPage } from './harness';
+
+const MURMUR = corpusPath('murmur', 'ses_39263059f28c105d1fb17c2390c192cf', 'trace.jsonl');
+const LUMEN = corpusPath('lumen', '.lumen', 'trace', '55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl');
+const OTLP = join(WRITER_CORPUS, 'otel-js-2.12.1', 'otlp-traces.jsonl');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+interface Shown { total: number; viewStart: number; viewEnd: number; width: number; items: { node: number; x: number; text: string }[] }
+
+async function shown(v: ViewerPage): Promise<Shown> {
+  return v.page.$eval('.timeline-view', (e: Any) => ({
+    total: Number(e.dataset.total), viewStart: Number(e.dataset.viewStart), viewEnd: Number(e.dataset.viewEnd),
+    width: e.querySelector('.timeline-canvas').clientWidth,
+    items: [...e.querySelectorAll('.timeline-a11y li')].map((li: Any) => ({ node: Number(li.dataset.node), x: Number(li.dataset.x), text: li.textContent })),
+  }));
+}
+
+async function openTimeline(v: ViewerPage): Promise<void> {
+  const since = v.received.length;
+  await v.page.click('.main-view-tab[data-view="timeline"]');
+  await v.waitForHost('timeline', () => true, since);
+  await v.settle();
+}
+
+describe('timeline tab (Chromium)', function () {
+  this.timeout(120_000);
+  const { view } = viewerSuite();
+
+  for (const [name, file] of [['murmur', MURMUR], ['otlp', OTLP], ['lumen', LUMEN]] as const) {
+    it(`${name}: one bar per timed event, placed at the event's own time`, async () => {
+      const model = await loadTrace(file);
+      const tl = buildTimeline(model);
+      const v = await view(file);
+      await openTimeline(v);
+      const s = await shown(v);
+      assert.equal(s.total, tl.nodes.length, 'bars counted');
+      assert.ok(s.items.length > 0 && s.items.length <= s.total);
+      const startOf = (i: number): number => barStart(model.format, model.events.timeOf(i)!, model.events.get(i).durationMs);
+      const t0 = Math.min(...[...tl.nodes].map(startOf));
+      for (const [k, it] of s.items.entries()) {
+        assert.equal(it.node, tl.nodes[k], `row ${k} is bar ${k} in tree order`);
+        const start = startOf(it.node) - t0;
+        const x = ((start - s.viewStart) / (s.viewEnd - s.viewStart)) * s.width;
+        assert.ok(Math.abs(it.x - x) <= 1, `${name} row ${k}: x ${it.x} vs the event's time at ${x}`);
+        assert.ok(it.text.startsWith(model.events.labelOf(it.node)), 'the hidden list reads the label as text');
+      }
+      await v.screenshot(`timeline-${name}`);
+    });
+  }
+
+  it('zooms with +, − and Fit, and the critical path is marked', async () => {
+    const model = await loadTrace(MURMUR);
+    const tl = buildTimeline(model);
+    const v = await view(MURMUR);
+    await openTimeline(v);
+    const fit = await shown(v);
+    await v.page.focus('.timeline-canvas');
+    await v.page.keyboard.press('+');
+    await v.settle();
+    const zoomed = await shown(v);
+    assert.ok(Math.abs((zoomed.viewEnd - zoomed.viewStart) * 2 - (fit.viewEnd - fit.viewStart)) < 1e-6, 'zoom in halves the visible span');
+    await v.page.click('.timeline-button[title="Zoom out"]');
+    await v.page.click('.timeline-button[title="Zoom out"]');
+    await v.settle();
+    const out = await shown(v);
+    assert.ok(Math.abs((out.viewEnd - out.viewStart) - 2 * (fit.viewEnd - fit.viewStart)) < 1e-6, 'two zoom-outs double the fitted span');
+    await v.page.click('.timeline-button[title="Fit the whole run"]');
+    await v.settle();
+    assert.deepEqual([(await shown(v)).viewStart, (await shown(v)).viewEnd], [fit.viewStart, fit.viewEnd]);
+    const critical = (await shown(v)).items.filter((i) => i.text.includes('critical path')).map((i) => i.node);
+    const expected = [...tl.nodes].filter((_, b) => tl.critical[b] === 1 && b < fit.items.length);
+    assert.ok(expected.length > 0);
+    assert.deepEqual(critical, expected);
+  });
+
+  it('a click or Enter on a bar selects its event; a selection in the tree highlights its bar', async () => {
+    const model = await loadTrace(MURMUR);
+    const tl = buildTimeline(model);
+    const v = await view(MURMUR);
+    await openTimeline(v);
+    const box = (await v.page.$('.timeline-canvas'))!;
+    const r = (await box.boundingBox())!;
+    let since = v.received.length;
+    await v.page.mouse.click(r.x + 40, r.y + 18 + 2 * 20 + 10);
+    const d = await v.waitForHost('detail', (m) => m.detail.node === tl.nodes[2], since);
+    assert.equal(d.detail.node, tl.nodes[2], 'the third bar\'s event is selected');
+    await v.settle();
+    assert.ok((await shown(v)).items[2].text.endsWith('selected'));
+    since = v.received.length;
+    await v.page.keyboard.press('ArrowDown');
+    await v.page.keyboard.press('Enter');
+    await v.waitForHost('detail', (m) => m.detail.node === tl.nodes[3], since);
+    // Now from the tree: select another timed event there, then look at the timeline.
+    await v.page.click('.main-view-tab[data-view="tree"]');
+    const target = tl.nodes[1];
+    since = v.received.length;
+    await v.page.click(`.row[data-node="${target}"] .label`);
+    await v.waitForHost('detail', (m) => m.detail.node === target, since);
+    await v.page.click('.main-view-tab[data-view="timeline"]');
+    await v.settle();
+    const items = (await shown(v)).items;
+    assert.deepEqual(items.filter((i) => i.text.endsWith('selected')).map((i) => i.node), [target]);
+    await v.screenshot('timeline-selected');
+  });
+
+  it('hostile names stay text in the timeline\'s list and the statistics tables; nothing runs', async () => {
+    const hostile = [`<img src=x onerror="window.__pwned='img'">`, `<script>window.__pwned='script'</script>`, `\u202eexe.pdf`];
+    const file = join(mkdtempSync(join(tmpdir(), 'timeline-')), 'hostile.jsonl');
+    writeFileSync(file, hostile.map((name, k) => JSON.stringify({ type: 'llm_call', model: name, name, timestamp: 1_700_000_000_000 + k * 100, duration_ms: 50, input_tokens: 10, output_tokens: 5 })).join('\n') + '\n');
+    const model = await loadTrace(file);
+    const v = await view(file, { format: 'generic' });
+    await openTimeline(v);
+    const items = (await shown(v)).items;
+    assert.equal(items.length, 3);
+    for (const [k, it] of items.entries()) assert.ok(it.text.startsWith(model.events.labelOf(tl(model)[k])), `label ${k} as text: ${it.text}`);
+    assert.equal(await v.page.$$eval('.timeline-view img, .timeline-view script', (e: Any[]) => e.length), 0);
+    const since = v.received.length;
+    await v.page.click('.main-view-tab[data-view="statistics"]');
+    await v.waitForHost('statistics', () => true, since);
+    await v.settle();
+    const models = await v.page.$$eval('.statistics-section[data-section="Models"] tbody tr td:first-child', (tds: Any[]) => tds.map((td) => td.textContent));
+    assert.equal(models.length, 3, models.join(' | '));
+    for (const h of hostile.slice(0, 2)) assert.ok(models.includes(h), `${h} shown as text`);
+    assert.equal(await v.page.$$eval('.statistics-view img, .statistics-view script', (e: Any[]) => e.length), 0);
+    assert.equal(await v.page.evaluate(() => (globalThis as Any).__pwned), undefined);
+  });
+});
+
+function tl(model: Awaited<ReturnType<typeof loadTrace>>): number[] {
+  return [...buildTimeline(model).nodes];
+}
