@@ -59,10 +59,7 @@ export class App {
     },
     reveal: (node) => post({ type: 'revealNode', node, select: true }),
     step: (direction) => post({ type: 'findStep', direction }),
-    closed: () => {
-      this.tree.focus();
-      this.highlightFind();
-    },
+    closed: () => this.tree.focus(),
   });
   private readonly filter = new FilterBar((f) => this.setFilter(f));
   private readonly checks = new ChecksPanel((line) => this.revealLine(line), () => this.setChecksVisible(false), (mode) => post({ type: 'runChecks', mode }));
@@ -310,7 +307,6 @@ export class App {
   private highlightFind(): void {
     const q = this.find.isOpen ? this.find.query : '';
     highlightMatches(this.detail.element, { query: q, caseSensitive: this.find.caseSensitive, regex: this.find.regex });
-    this.transcript?.highlight(findPattern(q, this.find.caseSensitive, this.find.regex));
   }
 
   private setFilter(f: RowFilter): void {
@@ -412,14 +408,4 @@ const ALT_KEYS: Record<string, (app: App) => void> = {
 
 function assertNever(x: never): never {
   throw new Error(`unhandled message ${JSON.stringify(x)}`);
-}
-
-/** The find query as a pattern for the transcript's marks (null when empty or not a valid regex). */
-function findPattern(query: string, caseSensitive: boolean, regex: boolean): RegExp | null {
-  if (!query) return null;
-  try {
-    return new RegExp(regex ? query : query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), caseSensitive ? 'g' : 'gi');
-  } catch {
-    return null;
-  }
 }

@@ -73,23 +73,6 @@ describe('transcript view (Chromium, issue 15)', function () {
     await v.page.waitForSelector('.transcript-block.selected[data-line="21"]');
   });
 
-  it('Find (Ctrl+F) marks its matches in the transcript too, as text; closing Find clears them (issue 15 item 3)', async () => {
-    const v = await view(CLAUDE_FAIL, { width: 1300, height: 800 });
-    await openTranscript(v);
-    await v.page.keyboard.press('Control+f');
-    await v.page.waitForSelector('.find-bar:not([hidden])');
-    await v.page.keyboard.type('NONEXISTENT');
-    await v.waitForHost('findResults', (m) => m.query === 'NONEXISTENT' && !m.searching);
-    const marks = () => v.page.$$eval('.transcript mark.transcript-match', (ms: Any[]) => ms.map((m) => m.textContent));
-    await v.page.waitForSelector('.transcript mark.transcript-match');
-    const found = await marks();
-    assert.ok(found.length >= 2 && found.every((t: string) => t === 'nonexistent'), `marks (case ignored): ${found}`);
-    await v.screenshot('transcript-find-marks');
-    await v.page.keyboard.press('Escape');
-    await v.page.waitForSelector('.find-bar', { state: 'hidden' });
-    assert.deepEqual(await marks(), [], 'closing Find clears the marks');
-  });
-
   it('the Transcript stays the view shown across a reload; the Content tab shows the same shell outcome', async () => {
     const v = await view(CLAUDE_FAIL, { width: 1300, height: 800 });
     await openTranscript(v);
