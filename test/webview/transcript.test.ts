@@ -108,6 +108,14 @@ describe('transcript view (Chromium, issue 15)', function () {
   it('Codex: exec_command and its output with the exit code, the user and assistant messages', async () => {
     const v = await view(CODEX_FAIL, { width: 1300, height: 900 });
     await openTranscript(v);
+    // The closing assistant message may sit in a later page, loaded as the transcript nears its end: scroll there
+    // and wait for it (reading once raced the page under load).
+    await v.page.waitForFunction(() => {
+      const t = (globalThis as Any).document.querySelector('.transcript');
+      if (!t) return false;
+      t.scrollTop = t.scrollHeight;
+      return /The command failed/.test(t.textContent ?? '');
+    }, undefined, { polling: 100, timeout: 30_000 });
     const t = await v.page.evaluate(() => {
       const d = (globalThis as Any).document;
       return { command: d.querySelector('.tool-view-shell .shell-command code')?.textContent, exit: d.querySelector('.shell-exit')?.textContent, stdout: d.querySelector('.shell-stdout pre')?.textContent, text: d.querySelector('.transcript')?.textContent };
@@ -116,11 +124,13 @@ describe('transcript view (Chromium, issue 15)', function () {
     assert.match(t.exit, /exit code 2/);
     assert.match(t.stdout, /No such file or directory/);
     assert.match(t.text, /The command failed/);
+    await v.page.evaluate(() => ((globalThis as Any).document.querySelector('.transcript').scrollTop = 0));
+    await v.page.waitForSelector('.setup-message');
     // The developer instructions are setup: collapsed to their first line until opened.
     const setup = await v.page.$eval('.setup-message', (d: Any) => ({ open: d.open, summary: d.querySelector('summary').textContent, parts: d.querySelectorAll('.part-text').length }));
     assert.deepEqual(setup, { open: false, summary: 'developer <skills_instructions>', parts: 0 });
     await v.page.click('.setup-message > summary');
-    assert.ok(await v.page.$eval('.setup-message', (d: Any) => d.querySelectorAll('.part-text').length > 0));
+    await v.page.waitForFunction(() => ((globalThis as Any).document.querySelector('.setup-message')?.querySelectorAll('.part-text').length ?? 0) > 0, undefined, { polling: 100, timeout: 10_000 });
     await v.screenshot('transcript-codex-shell-fail');
   });
 
