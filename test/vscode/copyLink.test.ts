@@ -5,6 +5,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
+import { until } from '../helpers/until';
 
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -15,15 +16,6 @@ type TraceDocument = import('../../src/vscode/editor/traceDocument').TraceDocume
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 const ID = 'agent-trace-viewer.agent-trace-viewer';
-
-async function until<T>(f: () => T | undefined | false, what: string, ms = 5000): Promise<T> {
-  for (let t = 0; t < ms; t += 20) {
-    const v = f();
-    if (v !== undefined && v !== false) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('Copy Link to Event', () => {
   const context = { subscriptions: [] as { dispose(): void }[], extensionUri: Uri.file(resolve('.')), extension: { id: ID } };

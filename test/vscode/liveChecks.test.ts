@@ -5,6 +5,7 @@ import { appendFileSync, copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
+import { until as untilIn } from '../helpers/until';
 
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -19,14 +20,8 @@ const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 /** Two events under s1 and one more error: a dangling parent. */
 const APPENDED = '{"type":"x","id":"n1","parent_id":"s1"}\n{"type":"x","id":"n2","parent_id":"s1"}\n{"type":"x","id":"n3","parent_id":"gone"}\n';
 
-async function until<T>(f: () => T | undefined | false, what: string, ms = 8000): Promise<T> {
-  for (let t = 0; t < ms; t += 25) {
-    const v = f();
-    if (v !== undefined && v !== false) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Checks run in a worker: allow them longer than the helper's default. */
+const until = <T>(f: () => T | undefined | false, what: string): Promise<T> => untilIn(f, what, 8000);
 
 describe('checks during live tail', function () {
   this.timeout(20_000);

@@ -5,6 +5,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fake, FakePanel, installFakeVscode, Position, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
+import { until } from '../helpers/until';
 
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -39,15 +40,6 @@ function textDoc(file: string) {
 function parentIdPosition(file: string): Position {
   const line = readFileSync(file, 'utf8').split('\n')[3];
   return new Position(3, line.indexOf('"parent_id":"i1"') + '"parent_id":"'.length + 1);
-}
-
-async function until<T>(f: () => T | undefined, what: string, ms = 5000): Promise<T> {
-  for (let t = 0; t < ms; t += 20) {
-    const v = f();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 interface Features {

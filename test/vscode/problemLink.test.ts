@@ -6,6 +6,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
+import { until } from '../helpers/until';
 
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -20,15 +21,6 @@ type TraceDocument = import('../../src/vscode/editor/traceDocument').TraceDocume
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 const ID = 'agent-trace-viewer.agent-trace-viewer';
-
-async function until<T>(f: () => T | undefined | false, what: string, ms = 5000): Promise<T> {
-  for (let t = 0; t < ms; t += 20) {
-    const v = f();
-    if (v !== undefined && v !== false) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** The command and arguments a `command:` URI names, as VS Code's opener decodes them. */
 function commandOf(target: { scheme: string; path: string; query: string }): { id: string; args: unknown[] } {

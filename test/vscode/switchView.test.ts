@@ -4,6 +4,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fake, FakePanel, installFakeVscode, TabInputCustom, TabInputText, Uri, vscodeFake } from '../helpers/fakeVscode';
+import { until } from '../helpers/until';
 
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -13,15 +14,6 @@ type HostMessage = import('../../src/protocol').HostMessage;
 type TraceDocument = import('../../src/vscode/editor/traceDocument').TraceDocument;
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
-
-async function until<T>(f: () => T | undefined | false, what: string, ms = 5000): Promise<T> {
-  for (let t = 0; t < ms; t += 20) {
-    const v = f();
-    if (v !== undefined && v !== false) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('switching between the viewer and the text of a trace', () => {
   const context = { subscriptions: [] as { dispose(): void }[], extensionUri: Uri.file(resolve('.')) };

@@ -3,6 +3,7 @@ import { appendFileSync, copyFileSync, readFileSync, unlinkSync, writeFileSync }
 import { join, resolve } from 'node:path';
 import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
+import { until } from '../helpers/until';
 
 installFakeVscode();
 // Loaded after the fake is installed: these modules import 'vscode'.
@@ -15,15 +16,6 @@ type HostMessage = import('../../src/protocol').HostMessage;
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 const settings = () => ({ maxFileSizeMB: fake.config.maxFileSizeMB as number, liveUpdates: fake.config.liveUpdates as boolean });
-
-async function until<T>(f: () => T | undefined, what: string, ms = 5000): Promise<T> {
-  for (let t = 0; t < ms; t += 20) {
-    const v = f();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 function openDoc(file: string) {
   const doc = new TraceDocument(Uri.file(file) as never, settings);

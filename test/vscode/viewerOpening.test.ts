@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { fake, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir, tempFile } from '../helpers/tmp';
 import { minimalZip } from '../helpers/binaryFiles';
+import { until } from '../helpers/until';
 
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -16,15 +17,6 @@ type DocumentEvent = import('../../src/vscode/editor/traceDocument').DocumentEve
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 const OTLP_DOC = resolve('test/corpus/otel-js-2.12.1/otlp-traces.json');
 const settings = () => ({ maxFileSizeMB: fake.config.maxFileSizeMB as number, liveUpdates: fake.config.liveUpdates as boolean });
-
-async function until<T>(f: () => T | undefined, what: string, ms = 5000): Promise<T> {
-  for (let t = 0; t < ms; t += 20) {
-    const v = f();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function open(file: string) {
   const doc = new TraceDocument(Uri.file(file) as never, settings);
