@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ReportData } from './reportData';
 import { REPORT_DATA_ID } from './reportData';
 import { DARK } from '../viewer/webviewThemes';
+import { contentSecurityPolicy } from '../viewer/webviewHtml';
 
 /** The built files a report is made of (dist/ of this package). */
 export interface ReportAssets {
@@ -44,17 +45,8 @@ export function renderReportHtml(assets: ReportAssets, data: ReportData, compres
   const codicons = assets.codiconCss.replace(/url\("?\.\/codicon\.ttf[^")]*"?\)/g, `url("data:font/ttf;base64,${assets.codiconTtf.toString('base64')}")`);
   const styles = [themeCss(), inlineSafe(codicons), inlineSafe(assets.webviewCss)];
   const scripts = [inlineSafe(assets.reportHostJs), inlineSafe(assets.webviewJs)];
-  const csp = [
-    "default-src 'none'",
-    'img-src data:',
-    'font-src data:',
-    `style-src ${styles.map((s) => `'sha256-${sha256Base64(s)}'`).join(' ')}`,
-    `script-src ${scripts.map((s) => `'sha256-${sha256Base64(s)}'`).join(' ')}`,
-    "connect-src 'none'",
-    "frame-src 'none'",
-    "form-action 'none'",
-    "base-uri 'none'",
-  ].join('; ');
+  const hashes = (parts: string[]) => parts.map((p) => `'sha256-${sha256Base64(p)}'`).join(' ');
+  const csp = contentSecurityPolicy({ img: 'data:', font: 'data:', style: hashes(styles), script: hashes(scripts) });
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -20,20 +20,42 @@ export function makeNonce(): string {
   return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
 }
 
-/** The page; every interpolated value is an attribute-escaped URI or the nonce. */
-export function renderViewerHtml(r: ViewerPageResources): string {
-  const nonce = r.nonce ?? makeNonce();
-  const csp = [
+/** The sources a page may load each kind of resource from; everything else is denied. */
+export interface PageSources {
+  img: string;
+  font: string;
+  style: string;
+  script: string;
+}
+
+/**
+ * The Content Security Policy of the viewer's pages (the webview and the shared report): nothing by
+ * default, no connections, frames, forms or base URL, and only the given image, font, style and script
+ * sources.
+ */
+export function contentSecurityPolicy(p: PageSources): string {
+  return [
     "default-src 'none'",
-    `img-src ${r.cspSource} data:`,
-    `font-src ${r.cspSource}`,
-    `style-src ${r.cspSource} 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
+    `img-src ${p.img}`,
+    `font-src ${p.font}`,
+    `style-src ${p.style}`,
+    `script-src ${p.script}`,
     "connect-src 'none'",
     "frame-src 'none'",
     "form-action 'none'",
     "base-uri 'none'",
   ].join('; ');
+}
+
+/** The page; every interpolated value is an attribute-escaped URI or the nonce. */
+export function renderViewerHtml(r: ViewerPageResources): string {
+  const nonce = r.nonce ?? makeNonce();
+  const csp = contentSecurityPolicy({
+    img: `${r.cspSource} data:`,
+    font: r.cspSource,
+    style: `${r.cspSource} 'nonce-${nonce}'`,
+    script: `'nonce-${nonce}'`,
+  });
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
