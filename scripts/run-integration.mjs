@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'node:util';
+import { DEMO_SETTINGS } from './demoState.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TEST_SRC = join(ROOT, 'test', 'integration');
@@ -54,17 +55,8 @@ function prepareState() {
   cpSync(join(ROOT, 'samples'), workspace, { recursive: true });
   const userDataDir = join(state, 'user-data');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
-  // Quiet workbench: no welcome page, no trust prompt, no update or gallery checks.
-  const settings = {
-    'workbench.startupEditor': 'none',
-    'security.workspace.trust.enabled': false,
-    'telemetry.telemetryLevel': 'off',
-    'workbench.tips.enabled': false,
-    'extensions.ignoreRecommendations': true,
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'window.restoreWindows': 'none',
-  };
+  // The quiet workbench of `npm start`: no welcome page, no trust prompt, no update or gallery checks.
+  const settings = { ...DEMO_SETTINGS, 'window.restoreWindows': 'none' };
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
   return { state, workspace, userDataDir, extensionsDir: join(state, 'extensions') };
 }

@@ -54,17 +54,12 @@ export function removeWorkspace(ws: string): void {
   if (parent.startsWith(join(tmpdir(), 'atv-e2e-ws-'))) rmSync(parent, { recursive: true, force: true });
 }
 
-function writeSettings(userDataDir: string): void {
+async function writeSettings(userDataDir: string): Promise<void> {
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
-  // Quiet workbench: no welcome page, no trust prompt, no telemetry notice, quick hovers.
+  // The quiet workbench of `npm start` (no welcome page, trust prompt or telemetry notice), plus quick hovers.
+  const demo = (await import(pathToFileURL(join(ROOT, 'scripts', 'demoState.mjs')).href)) as { DEMO_SETTINGS: Record<string, unknown> };
   const settings = {
-    'workbench.startupEditor': 'none',
-    'security.workspace.trust.enabled': false,
-    'telemetry.telemetryLevel': 'off',
-    'workbench.tips.enabled': false,
-    'extensions.ignoreRecommendations': true,
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
+    ...demo.DEMO_SETTINGS,
     'window.restoreWindows': 'none',
     'editor.hover.delay': 200,
     'workbench.editor.enablePreview': false,
@@ -85,7 +80,7 @@ export async function startWorkbench(workspace: string): Promise<Workbench> {
   const state = mkdtempSync(join(tmpdir(), 'atv-e2e-state-'));
   const extensionsDir = join(state, 'extensions');
   const userDataDir = join(state, 'user-data');
-  writeSettings(userDataDir);
+  await writeSettings(userDataDir);
   const setup = await import(pathToFileURL(join(ROOT, 'scripts', 'setup.mjs')).href);
   setup.installExtensionInto(extensionsDir);
   const { startCodeServer } = await import(pathToFileURL(join(ROOT, 'scripts', 'start-code-server.mjs')).href);
