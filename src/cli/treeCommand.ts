@@ -1,7 +1,6 @@
-import { TraceModel } from '../core/loadTrace';
 import { parseArgs, UsageError } from './args';
 import { filterModel, filterOption, FILTER_HELP } from './filterOption';
-import { filteredTreeJson, treeKeep } from './treeFilter';
+import { filteredTreeJson, treeJson, treeKeep } from './treeJson';
 import { formatOption, loadForCli, write, writeHuman, writeJson } from './io';
 import { WORKERS_HELP, workersOption } from './workers';
 
@@ -20,35 +19,6 @@ ${FILTER_HELP}
                   {"expression", "matched", "of"} is added)
 ${WORKERS_HELP}
 Exit codes: 0 success, 2 unreadable file or bad usage.`;
-
-/** One node of `tree --json`. */
-export interface TreeNodeJson {
-  line: number;
-  id: string | null;
-  kind: string;
-  parentLine: number | null;
-  label: string;
-  /** Position of this node in `nodes` (added after the fields above, which stay as they were). */
-  index: number;
-  /** Position of the parent node in `nodes`, or null for a root. */
-  parentIndex: number | null;
-  /** The parent id the event names in the file, or null. */
-  parentId: string | null;
-}
-
-/** The `tree --json` document for a model. */
-export function treeJson(model: TraceModel): { format: string; nodes: TreeNodeJson[]; diagnostics: unknown[] } {
-  const t = model.events;
-  const nodes: TreeNodeJson[] = [];
-  for (let i = 0; i < t.size; i++) {
-    const p = t.parent(i);
-    nodes.push({
-      line: t.lineOf(i), id: t.id(i), kind: t.kindOf(i), parentLine: p >= 0 ? t.lineOf(p) : null, label: t.labelOf(i),
-      index: i, parentIndex: p >= 0 ? p : null, parentId: t.parentId(i),
-    });
-  }
-  return { format: model.format, nodes, diagnostics: model.diagnostics };
-}
 
 function countMatched(n: number, pass: (i: number) => boolean): number {
   let c = 0;

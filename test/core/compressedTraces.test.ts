@@ -6,7 +6,7 @@ import { expandTraceArgs } from '../../src/core/traceFiles';
 import { loadTrace } from '../../src/core/loadTrace';
 import { summarize } from '../../src/core/summary';
 import { runChecks } from '../../src/core/checks/runChecks';
-import { treeJson } from '../../src/cli/treeCommand';
+import { treeJson } from '../../src/cli/treeJson';
 import { tempDir } from '../helpers/tmp';
 import { CORPUS_ROOT } from '../helpers/corpus';
 

@@ -1,17 +1,42 @@
-/** `tree --filter`: the matching events and their ancestors, so what is kept still reads as a tree. */
+/** `tree --json`, and `tree --filter`: the matching events and their ancestors, so what is kept still reads as a tree. */
 import type { TraceModel } from '../core/loadTrace';
 
-/** A node of `tree --json --filter`: the fields of `tree --json` plus whether the event itself matched. */
-export interface FilteredNodeJson {
+/** One node of `tree --json`. */
+export interface TreeNodeJson {
   line: number;
   id: string | null;
   kind: string;
   parentLine: number | null;
   label: string;
+  /** Position of this node in `nodes` (added after the fields above, which stay as they were). */
   index: number;
+  /** Position of the parent node in `nodes`, or null for a root. */
   parentIndex: number | null;
+  /** The parent id the event names in the file, or null. */
   parentId: string | null;
-  matched: boolean;
+}
+
+/** A node of `tree --json --filter`: the fields of `tree --json` plus whether the event itself matched. */
+export type FilteredNodeJson = TreeNodeJson & { matched: boolean };
+
+/** Event `i` as a node at position `index`, its parent's position left for the caller to set. */
+function nodeJson(model: TraceModel, i: number, index: number, parentIndex: number | null): TreeNodeJson {
+  const t = model.events;
+  const p = t.parent(i);
+  return {
+    line: t.lineOf(i), id: t.id(i), kind: t.kindOf(i), parentLine: p >= 0 ? t.lineOf(p) : null, label: t.labelOf(i),
+    index, parentIndex, parentId: t.parentId(i),
+  };
+}
+
+/** The `tree --json` document for a model. */
+export function treeJson(model: TraceModel): { format: string; nodes: TreeNodeJson[]; diagnostics: unknown[] } {
+  const nodes: TreeNodeJson[] = [];
+  for (let i = 0; i < model.events.size; i++) {
+    const p = model.events.parent(i);
+    nodes.push(nodeJson(model, i, i, p >= 0 ? p : null));
+  }
+  return { format: model.format, nodes, diagnostics: model.diagnostics };
 }
 
 /** 1 for every event that matches or has a matching descendant. */
@@ -40,15 +65,11 @@ export function filteredTreeJson(
   let matched = 0;
   for (let i = 0; i < t.size; i++) {
     if (keep[i] === 0) continue;
-    const p = t.parent(i);
     const m = matches(i);
     if (m) matched++;
     position[i] = nodes.length;
     kept.push(i);
-    nodes.push({
-      line: t.lineOf(i), id: t.id(i), kind: t.kindOf(i), parentLine: p >= 0 ? t.lineOf(p) : null, label: t.labelOf(i),
-      index: nodes.length, parentIndex: null, parentId: t.parentId(i), matched: m,
-    });
+    nodes.push({ ...nodeJson(model, i, nodes.length, null), matched: m });
   }
   // Parents may come after their children in file order (spans of an OTLP export), so link in a second pass.
   for (const n of nodes) {
