@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
 import { until } from '../helpers/until';
+import { documentSettings as settings, openDocument } from '../helpers/traceDocuments';
 
 installFakeVscode();
 // Loaded after the fake is installed: these modules import 'vscode'.
@@ -15,14 +16,8 @@ type DocumentEvent = import('../../src/vscode/editor/traceDocument').DocumentEve
 type HostMessage = import('../../src/protocol').HostMessage;
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
-const settings = () => ({ maxFileSizeMB: fake.config.maxFileSizeMB as number, liveUpdates: fake.config.liveUpdates as boolean });
 
-function openDoc(file: string) {
-  const doc = new TraceDocument(Uri.file(file) as never, settings);
-  const events: DocumentEvent[] = [];
-  doc.onDidChange((e) => events.push(e));
-  return { doc, events, last: <T extends DocumentEvent['type']>(type: T) => [...events].reverse().find((e) => e.type === type) as Extract<DocumentEvent, { type: T }> | undefined };
-}
+const openDoc = openDocument;
 
 describe('trace document: loading and following the file', () => {
   afterEach(() => {

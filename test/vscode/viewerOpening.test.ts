@@ -8,6 +8,7 @@ import { fake, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir, tempFile } from '../helpers/tmp';
 import { minimalZip } from '../helpers/binaryFiles';
 import { until } from '../helpers/until';
+import { documentSettings as settings, openDocument } from '../helpers/traceDocuments';
 
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -16,15 +17,11 @@ type DocumentEvent = import('../../src/vscode/editor/traceDocument').DocumentEve
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 const OTLP_DOC = resolve('test/corpus/otel-js-2.12.1/otlp-traces.json');
-const settings = () => ({ maxFileSizeMB: fake.config.maxFileSizeMB as number, liveUpdates: fake.config.liveUpdates as boolean });
 
 async function open(file: string) {
-  const doc = new TraceDocument(Uri.file(file) as never, settings);
-  const events: DocumentEvent[] = [];
-  doc.onDidChange((e) => events.push(e));
-  await doc.load();
-  const last = <T extends DocumentEvent['type']>(type: T) => [...events].reverse().find((e) => e.type === type) as Extract<DocumentEvent, { type: T }> | undefined;
-  return { doc, events, last };
+  const opened = openDocument(file);
+  await opened.doc.load();
+  return opened;
 }
 
 describe('trace document: .json, binary and .gz files', () => {
