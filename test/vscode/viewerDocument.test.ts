@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
 import { until } from '../helpers/until';
-import { documentSettings as settings, openDocument } from '../helpers/traceDocuments';
+import { openDocument } from '../helpers/traceDocuments';
 
 installFakeVscode();
 // Loaded after the fake is installed: these modules import 'vscode'.

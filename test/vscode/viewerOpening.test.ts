@@ -4,16 +4,11 @@ import { strict as assert } from 'node:assert';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { fake, installFakeVscode, Uri } from '../helpers/fakeVscode';
+import { fake, Uri } from '../helpers/fakeVscode';
 import { tempDir, tempFile } from '../helpers/tmp';
 import { minimalZip } from '../helpers/binaryFiles';
 import { until } from '../helpers/until';
-import { documentSettings as settings, openDocument } from '../helpers/traceDocuments';
-
-installFakeVscode();
-/* eslint-disable @typescript-eslint/no-require-imports */
-const { TraceDocument } = require('../../src/vscode/editor/traceDocument') as typeof import('../../src/vscode/editor/traceDocument');
-type DocumentEvent = import('../../src/vscode/editor/traceDocument').DocumentEvent;
+import { openDocument } from '../helpers/traceDocuments';
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 const OTLP_DOC = resolve('test/corpus/otel-js-2.12.1/otlp-traces.json');
