@@ -1,7 +1,7 @@
 import { TraceModel } from './loadTrace';
 import { FormatName } from './model';
 import { ModelPrice } from './usage/prices';
-import { rollUp } from './usage/rollup';
+import { rollUp, UsageRollup } from './usage/rollup';
 import { UsageReport, usageReport } from './usage/usageReport';
 
 /** The facts `agent-trace summary` and the viewer's header show. */
@@ -42,6 +42,8 @@ export interface SummaryOptions {
   prices?: Readonly<Record<string, ModelPrice>>;
   /** A filter (`--filter`): only the events it keeps are counted, and totals come from those events. */
   include?: (i: number) => boolean;
+  /** The model's usage rollup when the caller has it already (the diff): spares a second pass over the events. */
+  rollup?: UsageRollup;
 }
 
 /**
@@ -79,7 +81,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   const hasTime = Number.isFinite(min);
   // Tokens the format does not total itself are the usage rollup's: aggregates never add to their children,
   // and a side no event reports stays unknown (never "0 in" for input nothing measured).
-  const rollup = rollUp(model);
+  const rollup = options.rollup ?? rollUp(model);
   const usage = usageReport(model, options.prices, rollup);
   return {
     file: model.path,

@@ -4,7 +4,7 @@ import { alignTrees, AlignedOp, DiffOpKind } from './alignTrees';
 import { digestEvents, eventFields } from './eventContent';
 import { diffFields, FieldChange } from './fieldDiff';
 import { DiffContext, sameShape } from './signature';
-import { eventCostUsd, traceCostUsd } from './runCost';
+import { eventCostUsd, rollupOf } from './runCost';
 import { neutralFieldChanges } from './neutralFields';
 import type { DiffSummary } from './diffTypes';
 import type { ModelPrice } from '../usage/prices';
@@ -105,15 +105,16 @@ export async function diffTraces(a: TraceModel, b: TraceModel, options: DiffOpti
     if (op.op === 'change') Object.assign(full, await changedFields(ctx, op, includeVolatile));
     ops.push(full);
   }
-  const sa = summarize(a);
-  const sb = summarize(b);
+  // One rollup per run for the totals and every op's cost; the summary's usage report is the run's cost.
+  const sa = summarize(a, { prices: options.prices, rollup: rollupOf(a) });
+  const sb = summarize(b, { prices: options.prices, rollup: rollupOf(b) });
   return {
     a, b, sameShape: ctx.sameShape, ops, firstDivergence,
     summary: {
       equal: counts.equal, inserted: counts.insert, deleted: counts.delete, changed: counts.change,
       durationDeltaMs: minus(sb.durationMs, sa.durationMs),
       tokensDelta: minus(totalTokens(sb), totalTokens(sa)),
-      costDeltaUsd: minus(traceCostUsd(b, options.prices), traceCostUsd(a, options.prices)),
+      costDeltaUsd: minus(sb.usage.total.costUsd, sa.usage.total.costUsd),
     },
   };
 }

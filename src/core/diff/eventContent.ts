@@ -3,34 +3,19 @@ import { scanLines } from '../lineIndexer';
 import { readSpan } from '../lineIndexer';
 import { tracePathToOpen } from '../tracePath';
 import { comparableLabel } from './neutralFields';
-import { canonicalText, findArguments, flattenEvent, FlatField, FlattenOptions } from './flattenJson';
+import { findArguments, flattenEvent, FlatField, FlattenOptions, hashCanonical } from './flattenJson';
+import { TextHash } from './textHash';
 
-/** What the diff knows of each event's JSON, without keeping the JSON: two digests per event. */
+/** What the diff knows of each event's JSON, without keeping the JSON: two digests per event (see TextHash.value). */
 export interface EventDigests {
-  /** Digest of the event's normalized fields (ids, times, hashes left out unless asked for); '' when unread. */
-  content: string[];
-  /** Digest of the normalized arguments of a tool call; '' when the event has none. */
-  args: string[];
+  /** Digest of the event's normalized fields (ids, times, hashes left out unless asked for); NaN when unread. */
+  content: Float64Array;
+  /** Digest of the normalized arguments of a tool call; NaN when the event has none. */
+  args: Float64Array;
 }
 
 /** Lines longer than this are compared by their neutral facts only (kind, label, tokens…), never parsed here. */
 const MAX_DIFF_LINE_BYTES = 16 << 20;
-
-/**
- * A 64-bit digest of a string as two 32-bit FNV-1a lanes with different offsets, in JS without a native call
- * per event (sha1 through node:crypto cost more than the rest of the digest on 100k events). Two lanes make
- * a collision between two different events very unlikely; the worst it does is show a change as equal.
- */
-export function textDigest(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x050c5d1f;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h2 >>> 15);
-  }
-  return (h1 >>> 0).toString(36) + ':' + (h2 >>> 0).toString(36);
-}
 
 function parse(bytes: Buffer | null): unknown {
   if (bytes === null || bytes.length > MAX_DIFF_LINE_BYTES) return undefined;
@@ -59,22 +44,25 @@ function byLine(model: TraceModel): Int32Array {
  */
 export async function digestEvents(model: TraceModel, options: FlattenOptions): Promise<EventDigests> {
   const n = model.events.size;
-  const content: string[] = new Array<string>(n).fill('');
-  const args: string[] = new Array<string>(n).fill('');
+  const content = new Float64Array(n).fill(NaN);
+  const args = new Float64Array(n).fill(NaN);
   if (model.document || n === 0) return { content, args };
   const order = byLine(model);
+  const lines = model.events.lineOf.bind(model.events);
+  const line = new TextHash();
+  const event = new TextHash();
   let k = 0;
   await scanLines(tracePathToOpen(model), (span, bytes) => {
-    while (k < n && model.events.lineOf(order[k]) < span.line) k++;
-    if (k >= n || model.events.lineOf(order[k]) !== span.line) return;
+    while (k < n && lines(order[k]) < span.line) k++;
+    if (k >= n || lines(order[k]) !== span.line) return;
     const value = parse(bytes);
     if (value === undefined) return;
-    const text = canonicalText(value, options);
+    hashCanonical(value, options, line.reset());
     const found = findArguments(value);
-    const a = found === undefined ? '' : textDigest(canonicalText(found, options));
-    for (; k < n && model.events.lineOf(order[k]) === span.line; k++) {
+    const a = found === undefined ? NaN : hashCanonical(found, options, event.reset()).value();
+    for (; k < n && lines(order[k]) === span.line; k++) {
       // The label is what the adapter read, blobs included (agentledger span files keep the payload in a blob).
-      content[order[k]] = textDigest(`${text}\u0000${comparableLabel(model.events.labelOf(order[k]))}`);
+      content[order[k]] = line.copyTo(event).update('\u0000').update(comparableLabel(model.events.labelOf(order[k]))).value();
       args[order[k]] = a;
     }
   }, { maxLineBytes: MAX_DIFF_LINE_BYTES });

@@ -1,4 +1,5 @@
 import { volatileKeyClass, volatileValueClass } from './volatileFields';
+import type { TextHash } from './textHash';
 
 /** One leaf of an event's JSON: its path (`payload.args.title`, `messages[0].content`) and its value. */
 export interface FlatField {
@@ -15,8 +16,22 @@ export interface FlattenOptions {
 const MAX_DEPTH = 64;
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+// Traces repeat the same few hundred keys on every line: decide each key's path form once.
+const plainKeys = new Map<string, boolean>();
+const MAX_PLAIN_KEYS = 50_000;
+
+function plainKey(key: string): boolean {
+  let plain = plainKeys.get(key);
+  if (plain === undefined) {
+    plain = IDENT.test(key) || /^[A-Za-z_$][\w$.-]*$/.test(key);
+    if (plainKeys.size >= MAX_PLAIN_KEYS) plainKeys.clear();
+    plainKeys.set(key, plain);
+  }
+  return plain;
+}
+
 function childPath(path: string, key: string): string {
-  if (IDENT.test(key) || /^[A-Za-z_$][\w$.-]*$/.test(key)) return path === '' ? key : `${path}.${key}`;
+  if (plainKey(key)) return path === '' ? key : `${path}.${key}`;
   return `${path}[${JSON.stringify(key)}]`;
 }
 
@@ -105,13 +120,18 @@ export function flattenEvent(root: unknown, options: FlattenOptions): FlatField[
   return out;
 }
 
-/** The canonical text of an event's leaves: equal text, equal content. Built directly, without a leaf list. */
-export function canonicalText(root: unknown, options: FlattenOptions): string {
-  let s = '';
+/**
+ * Feeds an event's leaves in canonical order into `hash`: equal content, equal digest. A string is written with
+ * its length, so no value can pass for a path or another value; no text of the whole event is ever built.
+ */
+export function hashCanonical(root: unknown, options: FlattenOptions, hash: TextHash): TextHash {
   walkLeaves(root, options, (path, value) => {
-    s += `${path}=${typeof value === 'string' ? JSON.stringify(value) : String(value)}\n`;
+    hash.update(path);
+    if (typeof value === 'string') hash.update(`=s${value.length}:`).update(value);
+    else hash.update(`=${String(value)}`);
+    hash.update('\n');
   });
-  return s;
+  return hash;
 }
 
 const ARG_KEYS = new Set(['arguments', 'args', 'input', 'tool_input', 'toolInput', 'params', 'parameters', 'command']);

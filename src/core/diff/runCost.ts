@@ -2,15 +2,16 @@ import type { TraceModel } from '../traceModel';
 import { costOf } from '../usage/cost';
 import { ModelPrice, priceOf } from '../usage/prices';
 import { rollUp, UsageRollup } from '../usage/rollup';
-import { usageReport } from '../usage/usageReport';
 
 /**
  * The one place the diff asks what an event or a run cost, answered by the usage model (core/usage): what the
- * trace records, else the user's prices (`--pricing`, `agentTrace.pricing`), else the bundled table; null when unpriced, never a guessed number.
+ * trace records, else the user's prices (`--pricing`, `agentTrace.pricing`), else the bundled table; null when
+ * unpriced, never a guessed number. The run's total is the summary's usage report over the same rollup.
  */
 const rollups = new WeakMap<TraceModel, UsageRollup>();
 
-function rollupOf(model: TraceModel): UsageRollup {
+/** The model's usage rollup, made once per model and shared by every question the diff asks of it. */
+export function rollupOf(model: TraceModel): UsageRollup {
   let r = rollups.get(model);
   if (!r) rollups.set(model, (r = rollUp(model)));
   return r;
@@ -23,9 +24,4 @@ export function eventCostUsd(model: TraceModel, i: number, prices: Readonly<Reco
   if (row.usage.costUsd !== null) return row.usage.costUsd;
   const price = row.model !== null ? priceOf(row.model, prices) : undefined;
   return price ? costOf(row.usage.counts, price, row.usage.reasoningApart) : null;
-}
-
-/** The whole run's cost in USD as the usage report totals it, or null when nothing is priced. */
-export function traceCostUsd(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}): number | null {
-  return usageReport(model, prices, rollupOf(model)).total.costUsd;
 }

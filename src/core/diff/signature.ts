@@ -1,6 +1,7 @@
 import type { TraceModel } from '../traceModel';
 import type { EventDigests } from './eventContent';
 import { comparableLabel } from './neutralFields';
+import { TextHash } from './textHash';
 import type { EventFacts } from './eventFacts';
 
 /** One trace as the diff sees it: the model and its events' digests. */
@@ -30,10 +31,10 @@ export function sameShape(a: TraceModel, b: TraceModel): boolean {
     && (a.detection.dialect ?? '') === (b.detection.dialect ?? '');
 }
 
-/** Interns keys to small integers, so the diff compares numbers. */
+/** Interns digests to small integers, so the diff compares dense numbers. */
 class KeyIds {
-  private readonly ids = new Map<string, number>();
-  of(key: string): number {
+  private readonly ids = new Map<number, number>();
+  of(key: number): number {
     let id = this.ids.get(key);
     if (id === undefined) this.ids.set(key, (id = this.ids.size));
     return id;
@@ -48,32 +49,34 @@ export interface Signatures {
   exact: { a: Int32Array; b: Int32Array };
 }
 
-function coarseKey(ctx: DiffContext, side: DiffSide, i: number): string {
+// Digests rather than joined strings as keys: interning 200k long strings cost more than the rest of the alignment.
+function coarseKey(ctx: DiffContext, side: DiffSide, i: number, h: TextHash): number {
   const { model, digests } = side;
-  return ctx.sameShape
-    ? `${model.events.kindOf(i)}\u0000${side.facts.subject[i]}\u0000${digests.args[i]}\u0000${model.tree.depth(i)}`
-    : `${model.events.kindOf(i)}\u0000${model.tree.depth(i)}`;
+  h.reset().update(model.events.kindOf(i)).mix(model.tree.depth(i));
+  return ctx.sameShape ? h.update('\u0000').update(side.facts.subject[i]).mix(digests.args[i]).value() : h.value();
 }
 
-function exactKey(ctx: DiffContext, side: DiffSide, i: number, coarse: string): string {
+function exactKey(ctx: DiffContext, side: DiffSide, i: number, coarse: number, h: TextHash): number {
   if (!ctx.sameShape) return coarse;
   const c = side.digests.content[i];
   const e = side.model.events;
-  return c !== '' ? `${coarse}\u0000${c}` : `${coarse}\u0000${e.statusOf(i)}\u0000${comparableLabel(e.labelOf(i))}`;
+  h.reset().mix(coarse);
+  return !Number.isNaN(c) ? h.mix(c).value() : h.update(e.statusOf(i)).update('\u0000').update(comparableLabel(e.labelOf(i))).value();
 }
 
 /** The alignment signatures of every event of both sides. */
 export function signatures(ctx: DiffContext): Signatures {
   const coarseIds = new KeyIds();
   const exactIds = new KeyIds();
+  const h = new TextHash();
   const one = (side: DiffSide): { coarse: Int32Array; exact: Int32Array } => {
     const n = side.model.events.size;
     const coarse = new Int32Array(n);
     const exact = new Int32Array(n);
     for (let i = 0; i < n; i++) {
-      const key = coarseKey(ctx, side, i);
+      const key = coarseKey(ctx, side, i, h);
       coarse[i] = coarseIds.of(key);
-      exact[i] = exactIds.of(exactKey(ctx, side, i, key));
+      exact[i] = exactIds.of(exactKey(ctx, side, i, key, h));
     }
     return { coarse, exact };
   };
@@ -96,7 +99,7 @@ function sameWhereBothKnown(x: string | number | null, y: string | number | null
 export function contentEqual(ctx: DiffContext, ai: number, bi: number): boolean {
   const ca = ctx.a.digests.content[ai];
   const cb = ctx.b.digests.content[bi];
-  if (ctx.sameShape && ca !== '' && cb !== '') return ca === cb;
+  if (ctx.sameShape && !Number.isNaN(ca) && !Number.isNaN(cb)) return ca === cb;
   const ea = ctx.a.model.events.get(ai);
   const eb = ctx.b.model.events.get(bi);
   return ea.kind === eb.kind && ea.status === eb.status && ea.category === eb.category

@@ -42,6 +42,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PREFIXED_ID = /^[a-z]{2,12}[_-]([0-9A-Za-z]{12,})$/;
 const HEX_DIGEST = /^(sha256:|sha1:|fnv1a64:|blob:\/\/)|^[0-9a-f]{40}$|^[0-9a-f]{64}$/i;
 const HEX_ID = /^[0-9a-f]{16}$|^[0-9a-f]{32}$/i;
+const MIN_ID_OR_TIME = 15;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?$/;
 
 /** The class of a string value that looks like an id, a time or a digest whatever its field is called. */
@@ -49,6 +50,8 @@ export function volatileValueClass(value: string): VolatileClass | null {
   // Every id, time and digest shape below has a digit; most content strings (`bash`, `ok`) have none.
   if (value.length > 200 || !HAS_DIGIT.test(value)) return null;
   if (HEX_DIGEST.test(value)) return 'hash';
+  // Every other shape is at least this long (a prefixed id: `ab_` and 12 more); most label words are shorter.
+  if (value.length < MIN_ID_OR_TIME) return null;
   if (ISO_TIME.test(value)) return 'time';
   if (UUID.test(value) || HEX_ID.test(value)) return 'id';
   const m = PREFIXED_ID.exec(value);
