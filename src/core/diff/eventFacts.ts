@@ -16,7 +16,8 @@ export function eventFacts(model: TraceModel): EventFacts {
   const durationMs = new Float64Array(n);
   const tokens = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const e = model.events.get(i);
+    // The usage columns only: a whole event per index (label, id, status…) cost more than the rest of this pass.
+    const e = model.events.usageColumnsOf(i);
     subject[i] = e.tool ?? e.model ?? '';
     durationMs[i] = e.durationMs ?? NaN;
     tokens[i] = e.tokensIn === null && e.tokensOut === null ? NaN : (e.tokensIn ?? 0) + (e.tokensOut ?? 0);
