@@ -5,13 +5,22 @@
 import type { EventCategory, EventStatus } from './core/model';
 import type { DiffOpKind, DiffSummary, FieldChange } from './core/diff/diffTypes';
 
-/** One side of a compare row: the event as the tree shows it. */
+/** Most rows one `compareRows` answer carries, whatever the view asks: pages, never the whole diff. */
+export const MAX_COMPARE_PAGE = 500;
+/** The rows of one page the view asks for, pages starting at multiples of it (the first message's page too). */
+export const COMPARE_PAGE_ROWS = 200;
+
+/** One side of a compare row: the event as the tree shows it, and its bar on the timeline. */
 export interface CompareSide {
   line: number;
   kind: string;
   category: EventCategory;
   status: EventStatus;
   label: string;
+  /** Start in ms after its own run's start (both runs aligned by their start); null when the event has no time. */
+  startMs: number | null;
+  /** Duration in ms; null for an instant event or an untimed one. */
+  durationMs: number | null;
 }
 
 /** One row of the aligned trees: the same depth on both sides, `null` where a side has no event. */
@@ -53,15 +62,50 @@ export interface CompareDetail {
   b: CompareEventDetail | null;
 }
 
+/** Where one run of differing rows starts (F7 goes there; the overview gutter marks it). */
+export interface CompareHunk {
+  row: number;
+  op: DiffOpKind;
+}
+
+/** Rows [from, from + rows.length) of the aligned trees, for the diff numbered `generation`. */
+export interface CompareRowsPage {
+  generation: number;
+  from: number;
+  rows: CompareRow[];
+}
+
+/**
+ * The first message of a diff: both files, the number of rows, every hunk start and the totals, plus the page
+ * around the first divergence. Other rows come in pages on request, so two 100,000-event runs are no
+ * multi-megabyte message. `generation` tells the pages of this diff from those of an earlier one.
+ */
+export interface CompareInit {
+  type: 'compareInit';
+  generation: number;
+  a: CompareFile;
+  b: CompareFile;
+  rowCount: number;
+  hunks: CompareHunk[];
+  firstDivergence: number;
+  summary: DiffSummary;
+  includeVolatile: boolean;
+  /** ms from each run's start to its last end: the shared timeline axis spans the longer one. */
+  spanMs: { a: number; b: number };
+  page: CompareRowsPage;
+}
+
 /** Host → compare view. */
 export type CompareHostMessage =
-  | { type: 'compareInit'; a: CompareFile; b: CompareFile; rows: CompareRow[]; firstDivergence: number; summary: DiffSummary; includeVolatile: boolean }
+  | CompareInit
+  | ({ type: 'compareRows' } & CompareRowsPage)
   | { type: 'compareDetail'; detail: CompareDetail }
   | { type: 'compareError'; message: string };
 
 /** Compare view → host. */
 export type CompareViewMessage =
   | { type: 'compareReady' }
+  | { type: 'compareRows'; generation: number; from: number; count: number }
   | { type: 'compareSelect'; row: number }
   | { type: 'compareToggleVolatile'; include: boolean }
   | { type: 'compareOpen'; side: 'a' | 'b'; line: number };
@@ -77,6 +121,9 @@ export function validateCompareMessage(msg: unknown): CompareViewMessage | null 
   switch (m.type) {
     case 'compareReady':
       return { type: 'compareReady' };
+    case 'compareRows':
+      return whole(m.generation) && whole(m.from) && whole(m.count) && m.count >= 1 && m.count <= MAX_COMPARE_PAGE
+        ? { type: 'compareRows', generation: m.generation, from: m.from, count: m.count } : null;
     case 'compareSelect':
       return whole(m.row) ? { type: 'compareSelect', row: m.row } : null;
     case 'compareToggleVolatile':

@@ -1,6 +1,6 @@
 /**
  * The webview's cache of row pages for one version of the row projection. Pages are aligned blocks of
- * rows; the cache says which pages a viewport needs that are neither loaded nor on their way, and forgets
+ * rows (the tree's, or the compare view's aligned rows); the cache says which pages a viewport needs that are neither loaded nor on their way, and forgets
  * pages far from the viewport so memory stays flat on a million rows. Pure (unit-tested in Node).
  */
 import type { RowData } from '../src/protocol';
@@ -9,10 +9,10 @@ export const PAGE_ROWS = 200;
 const MAX_PAGES = 40;
 
 /** See the file comment. */
-export class RowCache {
+export class RowCache<T = RowData> {
   version = -1;
   total = 0;
-  private pages = new Map<number, RowData[]>();
+  private pages = new Map<number, T[]>();
   private requested = new Set<number>();
   private around = 0;
 
@@ -25,7 +25,7 @@ export class RowCache {
   }
 
   /** Stores rows from the host; false when they belong to another version. */
-  put(version: number, start: number, rows: RowData[]): boolean {
+  put(version: number, start: number, rows: T[]): boolean {
     if (version !== this.version) return false;
     for (let k = 0; k < rows.length; k += PAGE_ROWS) {
       const page = Math.floor((start + k) / PAGE_ROWS);
@@ -37,12 +37,12 @@ export class RowCache {
     return true;
   }
 
-  get(row: number): RowData | undefined {
+  get(row: number): T | undefined {
     return this.pages.get(Math.floor(row / PAGE_ROWS))?.[row % PAGE_ROWS];
   }
 
   /** Loaded rows in [from, to), for scanning (e.g. to find a parent's row). */
-  *loaded(from: number, to: number): Generator<[number, RowData]> {
+  *loaded(from: number, to: number): Generator<[number, T]> {
     for (let r = Math.max(0, from); r < Math.min(to, this.total); r++) {
       const d = this.get(r);
       if (d) yield [r, d];

@@ -37,13 +37,16 @@ export function fmtMs(ms: number): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-interface Colours { fg: string; dim: string; bar: string; error: string; warning: string; critical: string; focus: string; idle: string; select: string }
+/** The theme colours the timeline draws with (exported for the compare view's timeline of two runs). */
+export interface Colours { fg: string; dim: string; bar: string; error: string; warning: string; critical: string; focus: string; idle: string; select: string }
 
-function cssVar(name: string, fallback: string): string {
+/** A theme variable's value, else `fallback`. */
+export function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
-function colours(): Colours {
+/** Reads the theme's colours now (call per draw: a theme change shows on the next frame). */
+export function colours(): Colours {
   return {
     fg: cssVar('--vscode-foreground', '#ccc'), dim: cssVar('--vscode-descriptionForeground', '#999'),
     bar: cssVar('--vscode-charts-blue', '#3794ff'), error: cssVar('--vscode-errorForeground', '#f14c4c'),
@@ -54,7 +57,7 @@ function colours(): Colours {
 }
 
 /** Sizes a canvas's backing store to its CSS box (crisp on HiDPI) and returns its 2D context in CSS pixels. */
-function prepare(canvas: HTMLCanvasElement): CanvasRenderingContext2D | null {
+export function prepare(canvas: HTMLCanvasElement): CanvasRenderingContext2D | null {
   const dpr = window.devicePixelRatio || 1;
   const w = Math.max(1, canvas.clientWidth), h = Math.max(1, canvas.clientHeight);
   if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
@@ -90,7 +93,8 @@ export function idleGaps(s: TimelineState): Array<[number, number]> {
   return out;
 }
 
-function drawAxis(ctx: CanvasRenderingContext2D, w: number, h: number, s: TimelineState, c: Colours): void {
+/** The time axis: ticks at round steps with their times along the top, grid lines below. */
+export function drawAxis(ctx: CanvasRenderingContext2D, w: number, h: number, s: TimelineState, c: Colours): void {
   const width = s.viewEnd - s.viewStart;
   const step = niceStep(width / Math.max(1, w / 90));
   ctx.font = '10px sans-serif';
@@ -104,7 +108,8 @@ function drawAxis(ctx: CanvasRenderingContext2D, w: number, h: number, s: Timeli
   }
 }
 
-function niceStep(raw: number): number {
+/** A round step (1, 2 or 5 times a power of ten) of at least `raw` ms, for axis ticks. */
+export function niceStep(raw: number): number {
   const p = 10 ** Math.floor(Math.log10(Math.max(raw, 1e-3)));
   for (const m of [1, 2, 5, 10]) if (p * m >= raw) return p * m;
   return p * 10;

@@ -1,37 +1,80 @@
 /**
- * The compare view's logic without `vscode`: turns a diff into rows for the webview and builds the detail of
- * a row (field differences and both events, re-read from their files). Tested in Node.
+ * The compare view's logic without `vscode`: turns a diff into pages of rows for the webview (with each side's
+ * timeline bar) and builds the detail of a row (field differences and both events, re-read from their files).
+ * Tested in Node.
  */
 import { basename } from 'node:path';
 import type { TraceModel } from '../core/loadTrace';
 import type { TraceDiff } from '../core/diff/diffTraces';
 import type { ChatMessage } from '../protocol';
 import { buildDetail } from './eventDetail';
-import type { CompareDetail, CompareEventDetail, CompareFile, CompareHostMessage, CompareRow, CompareSide } from '../protocolCompare';
+import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE } from '../protocolCompare';
+import type { CompareDetail, CompareEventDetail, CompareFile, CompareHunk, CompareInit, CompareRow, CompareRowsPage, CompareSide } from '../protocolCompare';
+import { buildTimeline, Timeline } from './timeline/timelineData';
 
 /** Most characters of an event's JSON sent to the detail pane. */
 const MAX_JSON_CHARS = 200_000;
 /** Most characters of one message line. */
 const MAX_MESSAGE_CHARS = 4_000;
 
-function side(m: TraceModel, i: number): CompareSide | null {
+/** A diff as the compare view pages it, with both runs' timelines (built once per diff, for the rows' bars). */
+export interface CompareData {
+  diff: TraceDiff;
+  /** Numbers the diffs of one view (a toggle diffs again), so a late page of the last one is dropped. */
+  generation: number;
+  timelines: { a: Timeline; b: Timeline };
+}
+
+/** Builds what the compare view's rows are paged from. */
+export function compareData(diff: TraceDiff, generation: number): CompareData {
+  return { diff, generation, timelines: { a: buildTimeline(diff.a), b: buildTimeline(diff.b) } };
+}
+
+function side(m: TraceModel, tl: Timeline, i: number): CompareSide | null {
   if (i < 0) return null;
   const t = m.events;
-  return { line: t.lineOf(i), kind: t.kindOf(i), category: t.categoryOf(i), status: t.statusOf(i), label: t.labelOf(i) };
+  const bar = tl.barOf[i];
+  return {
+    line: t.lineOf(i), kind: t.kindOf(i), category: t.categoryOf(i), status: t.statusOf(i), label: t.labelOf(i),
+    startMs: bar >= 0 ? tl.start[bar] : null, durationMs: bar >= 0 && tl.duration[bar] >= 0 ? tl.duration[bar] : null,
+  };
 }
 
 function file(m: TraceModel): CompareFile {
   return { name: basename(m.path), path: m.path, format: m.format, events: m.events.size };
 }
 
-/** The rows of the aligned trees, one per op, in the diff's preorder. */
-export function compareRows(diff: TraceDiff): CompareRow[] {
-  return diff.ops.map((op) => ({ op: op.op, depth: op.depth, a: side(diff.a, op.a), b: side(diff.b, op.b) }));
+/** Rows [from, from + count) of the aligned trees (one per op, in the diff's preorder), clamped to the diff. */
+export function compareRowsPage(data: CompareData, from: number, count: number): CompareRowsPage {
+  const { diff, timelines } = data;
+  const start = Math.max(0, Math.min(from, diff.ops.length));
+  const end = Math.min(diff.ops.length, start + Math.max(0, Math.min(count, MAX_COMPARE_PAGE)));
+  const rows: CompareRow[] = [];
+  for (let k = start; k < end; k++) {
+    const op = diff.ops[k];
+    rows.push({ op: op.op, depth: op.depth, a: side(diff.a, timelines.a, op.a), b: side(diff.b, timelines.b, op.b) });
+  }
+  return { generation: data.generation, from: start, rows };
 }
 
-/** The first message the view gets: both files, every row and the totals. */
-export function compareInit(diff: TraceDiff, includeVolatile: boolean): CompareHostMessage {
-  return { type: 'compareInit', a: file(diff.a), b: file(diff.b), rows: compareRows(diff), firstDivergence: diff.firstDivergence, summary: diff.summary, includeVolatile };
+/** Where each run of differing rows starts, in order: F7's stops and the overview gutter's marks. */
+export function compareHunks(diff: TraceDiff): CompareHunk[] {
+  const out: CompareHunk[] = [];
+  const ops = diff.ops;
+  for (let k = 0; k < ops.length; k++) if (ops[k].op !== 'equal' && (k === 0 || ops[k - 1].op === 'equal')) out.push({ row: k, op: ops[k].op });
+  return out;
+}
+
+/** The first message the view gets: both files, the row count, every hunk, the totals and the first divergence's page. */
+export function compareInit(data: CompareData, includeVolatile: boolean): CompareInit {
+  const { diff } = data;
+  const at = diff.firstDivergence >= 0 ? diff.firstDivergence : 0;
+  const from = Math.floor(at / COMPARE_PAGE_ROWS) * COMPARE_PAGE_ROWS;
+  return {
+    type: 'compareInit', generation: data.generation, a: file(diff.a), b: file(diff.b), rowCount: diff.ops.length,
+    hunks: compareHunks(diff), firstDivergence: diff.firstDivergence, summary: diff.summary, includeVolatile,
+    spanMs: { a: data.timelines.a.span, b: data.timelines.b.span }, page: compareRowsPage(data, from, COMPARE_PAGE_ROWS),
+  };
 }
 
 function messageLine(m: ChatMessage): string {

@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 
 /** Deterministic murmur event id (`evt_` + 32 hex) for event number `n`. */
@@ -80,4 +80,32 @@ export async function generateMurmurTrace(path: string, events: number, turnsPer
   });
   out.end();
   await once(out, 'finish');
+}
+
+/**
+ * Writes B: A (a generated murmur trace) with 1% of its lines edited, spread evenly, in turn: a tool call's command changed, a tool call
+ * inserted after one (a fresh event id), a tool call deleted (a leaf, so no event loses its parent).
+ */
+export function editedMurmurCopy(a: string, b: string): { changed: number; inserted: number; deleted: number } {
+  const lines = readFileSync(a, 'utf8').split('\n').filter((l) => l.length > 0);
+  const out: string[] = [];
+  const counts = { changed: 0, inserted: 0, deleted: 0 };
+  let edits = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (i % 46 !== 23 || !line.includes('"event_type":"tool_call"')) {
+      out.push(line);
+      continue;
+    }
+    const kind = edits++ % 3;
+    if (kind === 0) {
+      out.push(line.replace('cat README.md', 'cat CHANGES.md'));
+      counts.changed++;
+    } else if (kind === 1) {
+      out.push(line, line.replace(/"event_id":"evt_([0-9a-f]+)"/, (_m, hex: string) => `"event_id":"evt_${'e'.repeat(8)}${hex.slice(8)}"`));
+      counts.inserted++;
+    } else counts.deleted++;
+  }
+  writeFileSync(b, out.join('\n') + '\n');
+  return counts;
 }

@@ -1,21 +1,26 @@
 import { strict as assert } from 'node:assert';
 import { loadTrace } from '../../src/core/loadTrace';
 import { diffTraces } from '../../src/core/diff/diffTraces';
-import { compareDetail, compareInit, compareRows } from '../../src/viewer/compareSession';
-import { validateCompareMessage } from '../../src/protocolCompare';
+import { compareData, compareDetail, compareInit, compareRowsPage } from '../../src/viewer/compareSession';
+import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE, validateCompareMessage } from '../../src/protocolCompare';
+import { PAGE_ROWS } from '../../webview/rowCache';
+import { claudeSession } from '../core/diff/diffPairs';
 import { agentledger } from '../core/diff/diffPairs';
 
 describe('compare view host logic (rows, detail, message validation)', () => {
   it('gives one row per op with both sides, and the detail of a changed row with both events', async () => {
     const diff = await diffTraces(await loadTrace(agentledger('approval-granted', 'events.jsonl')), await loadTrace(agentledger('approval-denied', 'events.jsonl')));
-    const rows = compareRows(diff);
+    const data = compareData(diff, 1);
+    const rows = compareRowsPage(data, 0, MAX_COMPARE_PAGE).rows;
     assert.equal(rows.length, diff.ops.length);
     const k = diff.firstDivergence;
     assert.deepEqual([rows[k].op, rows[k].a?.line, rows[k].b?.line, rows[k].a?.kind], ['change', 12, 12, 'tool_approval_decided']);
     assert.equal(rows.find((r) => r.op === 'delete')!.b, null);
     assert.equal(rows.find((r) => r.op === 'insert')!.a, null);
-    const init = compareInit(diff, false);
+    const init = compareInit(data, false);
     assert.equal(init.type, 'compareInit');
+    assert.deepEqual([init.rowCount, init.page.from, init.page.rows.length, init.generation], [rows.length, 0, rows.length, 1]);
+    assert.deepEqual(init.hunks[0], { row: k, op: 'change' });
     const d = (await compareDetail(diff, k))!;
     assert.equal(d.op, 'change');
     assert.deepEqual(d.fields.find((f) => f.path === 'payload.status'), { path: 'payload.status', a: 'APPROVED', b: 'DENIED' });
@@ -27,11 +32,38 @@ describe('compare view host logic (rows, detail, message validation)', () => {
     assert.equal(ins.b!.kind, 'step_failed');
   });
 
+  it('pages the rows: a page is a slice of the ops, clamped, capped, and the first page holds the first divergence', async () => {
+    const diff = await diffTraces(await loadTrace(claudeSession('shell-ok')), await loadTrace(claudeSession('shell-fail')));
+    const data = compareData(diff, 7);
+    // The view's page cache and the host's first page must agree on where pages start.
+    assert.equal(COMPARE_PAGE_ROWS, PAGE_ROWS);
+    const all = compareRowsPage(data, 0, MAX_COMPARE_PAGE);
+    assert.equal(all.rows.length, Math.min(diff.ops.length, MAX_COMPARE_PAGE));
+    const mid = compareRowsPage(data, 3, 4);
+    assert.deepEqual([mid.generation, mid.from, mid.rows.length], [7, 3, 4]);
+    assert.deepEqual(mid.rows.map((r) => r.op), diff.ops.slice(3, 7).map((o) => o.op));
+    assert.deepEqual(mid.rows.map((r) => r.b?.line ?? null), diff.ops.slice(3, 7).map((o) => (o.b >= 0 ? diff.b.events.lineOf(o.b) : null)));
+    assert.equal(compareRowsPage(data, diff.ops.length + 5, 10).rows.length, 0);
+    assert.equal(compareRowsPage(data, 0, 10 ** 6).rows.length, Math.min(diff.ops.length, MAX_COMPARE_PAGE));
+    // Timed events carry their bar, after their own run's start; the runs' first bars start at 0.
+    const timed = all.rows.flatMap((r) => [r.a, r.b]).filter((s) => s !== null && s.startMs !== null);
+    assert.ok(timed.length > 0);
+    assert.ok(timed.every((s) => s!.startMs! >= 0));
+    assert.equal(Math.min(...all.rows.filter((r) => r.a?.startMs != null).map((r) => r.a!.startMs!)), 0);
+    const init = compareInit(data, false);
+    const at = diff.firstDivergence;
+    assert.ok(init.page.from <= at && at < init.page.from + init.page.rows.length);
+    assert.equal(init.hunks.length, diff.ops.filter((o, i) => o.op !== 'equal' && (i === 0 || diff.ops[i - 1].op === 'equal')).length);
+    assert.ok(init.spanMs.a > 0 && init.spanMs.b > 0);
+  });
+
   it('accepts only the known messages from the view', () => {
     assert.deepEqual(validateCompareMessage({ type: 'compareSelect', row: 3 }), { type: 'compareSelect', row: 3 });
     assert.deepEqual(validateCompareMessage({ type: 'compareOpen', side: 'b', line: 2 }), { type: 'compareOpen', side: 'b', line: 2 });
+    assert.deepEqual(validateCompareMessage({ type: 'compareRows', generation: 2, from: 400, count: 200 }), { type: 'compareRows', generation: 2, from: 400, count: 200 });
     for (const bad of [null, 'x', {}, { type: 'compareSelect', row: -1 }, { type: 'compareSelect', row: 1.5 }, { type: 'compareSelect', row: '1' },
-      { type: 'compareOpen', side: 'c', line: 1 }, { type: 'compareOpen', side: 'a', line: 0 }, { type: 'compareToggleVolatile', include: 'yes' }, { type: 'openBlob' }]) {
+      { type: 'compareOpen', side: 'c', line: 1 }, { type: 'compareOpen', side: 'a', line: 0 }, { type: 'compareToggleVolatile', include: 'yes' }, { type: 'openBlob' },
+      { type: 'compareRows', generation: 1, from: 0, count: 0 }, { type: 'compareRows', generation: 1, from: 0, count: MAX_COMPARE_PAGE + 1 }, { type: 'compareRows', generation: -1, from: 0, count: 1 }, { type: 'compareRows', from: 0, count: 1 }]) {
       assert.equal(validateCompareMessage(bad), null, JSON.stringify(bad));
     }
   });

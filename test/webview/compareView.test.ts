@@ -3,12 +3,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { loadTrace } from '../../src/core/loadTrace';
-import { diffTraces, TraceDiff } from '../../src/core/diff/diffTraces';
-import { compareDetail, compareInit } from '../../src/viewer/compareSession';
-import { validateCompareMessage, CompareHostMessage } from '../../src/protocolCompare';
-import { renderViewerHtml } from '../../src/viewer/webviewHtml';
+import { diffTraces } from '../../src/core/diff/diffTraces';
+import { openCompare, selectedRow } from './compareHarness';
 import { buildOnce, launchBrowser, SCREENSHOTS, startServer } from './harness';
 import { agentledger, claudeSession } from '../core/diff/diffPairs';
 
@@ -37,40 +35,6 @@ function hostilePair(): [string, string] {
   };
   return [write('a', 'A'), write('b', 'B')];
 }
-
-/** Opens the compare page in `page`, answering its messages from a real diff as the extension's panel does. */
-async function openCompare(page: Page, origin: string, diff: TraceDiff, errors: string[]): Promise<{ sent: unknown[] }> {
-  const sent: unknown[] = [];
-  await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
-  await page.addInitScript(() => {
-    const w = globalThis as Any;
-    w.__cspViolations = [];
-    w.acquireVsCodeApi = () => ({ postMessage: (m: unknown) => w.__cmpPost(m), getState: () => null, setState: () => undefined });
-    w.document.addEventListener('securitypolicyviolation', (e: Any) => w.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
-  });
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
-  const post = (m: CompareHostMessage) => page.evaluate((msg) => (globalThis as Any).postMessage(msg, '*'), m as unknown);
-  await page.exposeBinding('__cmpPost', async (_src, raw: unknown) => {
-    sent.push(raw);
-    const m = validateCompareMessage(raw);
-    if (!m) return void errors.push(`invalid message ${JSON.stringify(raw)}`);
-    if (m.type === 'compareReady') await post(compareInit(diff, false));
-    if (m.type === 'compareSelect') {
-      const detail = await compareDetail(diff, m.row);
-      if (detail) await post({ type: 'compareDetail', detail });
-    }
-  });
-  await page.route(`${origin}/compare.html`, (route) => route.fulfill({
-    contentType: 'text/html; charset=utf-8',
-    body: renderViewerHtml({ cspSource: origin, scriptUri: `${origin}/dist/compare.js`, styleUri: `${origin}/dist/compare.css`, codiconUri: `${origin}/dist/codicon.css` }),
-  }));
-  await page.goto(`${origin}/compare.html`);
-  await page.waitForSelector('.compare-row');
-  return { sent };
-}
-
-const selectedRow = (page: Page) => page.$eval('.compare-row.selected', (e) => Number(e.getAttribute('data-row')));
 
 describe('compare view (webview, Chromium)', () => {
   let browser: Browser;

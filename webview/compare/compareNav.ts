@@ -1,12 +1,4 @@
 /** Where F7 and Shift+F7 go: the first row of each run of differing rows (a hunk), as the diff editor does. */
-import type { CompareRow } from '../../src/protocolCompare';
-
-/** Start rows of the hunks, in order. */
-export function hunkStarts(rows: readonly CompareRow[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < rows.length; i++) if (rows[i].op !== 'equal' && (i === 0 || rows[i - 1].op === 'equal')) out.push(i);
-  return out;
-}
 
 /** The next (or previous) hunk start from row `at`, wrapping around; -1 when there is none. */
 export function nextHunk(starts: readonly number[], at: number, backwards: boolean): number {

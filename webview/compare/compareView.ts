@@ -1,47 +1,50 @@
 /**
  * The compare view: two trees side by side, aligned row for row (a row is one op of the diff), with a change
  * marker per row, an overview gutter of where the changes are, F7 / Shift+F7 to the next / previous change,
- * and a detail pane. Rows are virtual: only those in view exist in the DOM.
+ * a timeline of both runs on one axis, and a detail pane. Rows come from the host in pages as they scroll into
+ * view (two 100,000-event runs are never one message) and only those in view exist in the DOM.
  */
-import type { CompareHostMessage, CompareRow, CompareSide, CompareViewMessage } from '../../src/protocolCompare';
-import type { DiffSummary } from '../../src/core/diff/diffTypes';
+import type { CompareHostMessage, CompareHunk, CompareInit, CompareRow, CompareSide, CompareViewMessage } from '../../src/protocolCompare';
 import { clear, el, icon } from '../dom';
-import { formatDuration } from '../format';
 import { CATEGORY_ICONS } from '../rowView';
+import { RowCache } from '../rowCache';
 import { renderCompareDetail } from './compareDetailPane';
-import { hunkStarts, nextHunk } from './compareNav';
+import { CompareMode, renderCompareHeader } from './compareHeader';
+import { nextHunk } from './compareNav';
+import { CompareTimeline } from './compareTimeline';
 
 const ROW_PX = 22;
 const MARGIN_ROWS = 20;
 const INDENT_PX = 14;
 const MARKS: Record<CompareRow['op'], string> = { equal: '', insert: '+', delete: '−', change: '~' };
 const MAX_GUTTER_MARKS = 2000;
-
-function signed(n: number | null, fmt: (x: number) => string = String): string {
-  if (n === null) return '?';
-  return n === 0 ? '0' : `${n > 0 ? '+' : '-'}${fmt(Math.abs(n))}`;
-}
-
-function summaryText(s: DiffSummary): string {
-  return `${s.equal} equal · ${s.inserted} inserted · ${s.deleted} deleted · ${s.changed} changed · duration ${signed(s.durationDeltaMs, formatDuration)} · tokens ${signed(s.tokensDelta)} · cost ${s.costDeltaUsd === null ? '?' : signed(s.costDeltaUsd, (x) => `$${x.toFixed(4)}`)}`;
-}
+/** Share of a timeline row the event's label takes; the lane with both runs' bars has the rest. */
+const LABEL_SHARE = 0.35;
 
 /** The compare view over one root element; `post` sends to the host. */
 export class CompareView {
-  private rows: CompareRow[] = [];
-  private hunks: number[] = [];
+  private readonly cache = new RowCache<CompareRow>();
+  private hunks: CompareHunk[] = [];
+  private starts: number[] = [];
+  private rowCount = 0;
   private selected = -1;
+  private mode: CompareMode = 'trees';
+  private init: CompareInit | null = null;
+  private zoomGroup: HTMLElement | null = null;
   private readonly header = el('div', { class: 'compare-header' });
   private readonly columns = el('div', { class: 'compare-columns' });
   private readonly scroll = el('div', { class: 'compare-scroll', attrs: { tabindex: '0', role: 'grid', 'aria-label': 'Aligned events of A and B' } });
   private readonly spacer = el('div', { class: 'compare-spacer' });
   private readonly gutter = el('div', { class: 'compare-gutter', attrs: { 'aria-hidden': 'true' } });
   private readonly detail = el('div', { class: 'compare-detail', attrs: { role: 'region', 'aria-label': 'Differences of the selected row' } });
-  private volatile = false;
+  private readonly axis = el('canvas', { class: 'compare-axis', attrs: { 'aria-hidden': 'true' } });
+  private readonly lanes = el('canvas', { class: 'compare-lanes', attrs: { 'aria-hidden': 'true' } });
+  private readonly timeline = new CompareTimeline(this.axis, this.lanes);
+  private readonly labelCol = el('span', { class: 'compare-label-col', text: 'Event · A above, B below' });
 
   constructor(private readonly root: HTMLElement, private readonly post: (m: CompareViewMessage) => void) {
     this.scroll.append(this.spacer);
-    const list = el('div', { class: 'compare-list' }, this.columns, el('div', { class: 'compare-body' }, this.scroll, this.gutter));
+    const list = el('div', { class: 'compare-list' }, this.columns, el('div', { class: 'compare-body' }, this.scroll, this.lanes, this.gutter));
     root.append(this.header, el('div', { class: 'compare-main' }, list, this.detail));
     this.header.append(el('span', { class: 'compare-note', text: 'Comparing…' }));
     this.scroll.addEventListener('scroll', () => this.draw());
@@ -49,22 +52,17 @@ export class CompareView {
     window.addEventListener('keydown', (e) => {
       if (e.key === 'F7') this.onKey(e);
     });
-    new ResizeObserver(() => this.draw()).observe(this.scroll);
+    new ResizeObserver(() => this.draw(true)).observe(this.scroll);
   }
 
   /** Handles one message from the host. */
   receive(m: CompareHostMessage): void {
     switch (m.type) {
       case 'compareInit':
-        this.rows = m.rows;
-        this.hunks = hunkStarts(m.rows);
-        this.volatile = m.includeVolatile;
-        this.renderHeader(m);
-        this.spacer.style.height = `${this.rows.length * ROW_PX}px`;
-        this.renderGutter();
-        this.selected = -1;
-        this.draw(true);
-        this.select(m.firstDivergence >= 0 ? m.firstDivergence : 0);
+        return this.start(m);
+      case 'compareRows':
+        // A page of the drawn window redraws it; a page of an earlier diff is dropped by the cache.
+        if (this.cache.put(m.generation, m.from, m.rows) && m.from < this.drawn[1] && m.from + m.rows.length > this.drawn[0]) this.draw(true);
         return;
       case 'compareDetail':
         if (m.detail.row === this.selected) renderCompareDetail(this.detail, m.detail);
@@ -78,72 +76,123 @@ export class CompareView {
     }
   }
 
-  private renderHeader(m: Extract<CompareHostMessage, { type: 'compareInit' }>): void {
-    clear(this.header);
-    const toggle = el('input', { attrs: { type: 'checkbox', id: 'compare-volatile' } });
-    toggle.checked = this.volatile;
-    toggle.addEventListener('change', () => this.post({ type: 'compareToggleVolatile', include: toggle.checked }));
-    const first = m.firstDivergence < 0 ? 'equivalent: no differences' : `${this.hunks.length} change${this.hunks.length === 1 ? '' : 's'}`;
-    this.header.append(
-      el('div', { class: 'compare-files' },
-        el('span', { class: 'file-name', text: `A: ${m.a.name}`, title: `${m.a.path} (${m.a.format}, ${m.a.events} events)` }),
-        el('span', { class: 'compare-arrow', text: '↔' }),
-        el('span', { class: 'file-name', text: `B: ${m.b.name}`, title: `${m.b.path} (${m.b.format}, ${m.b.events} events)` })),
-      el('div', { class: 'compare-summary', text: `${first} · ${summaryText(m.summary)}` }),
-      el('div', { class: 'compare-tools' },
-        el('button', { class: 'icon-button', title: 'Previous change (Shift+F7)', attrs: { type: 'button', 'aria-label': 'Previous change' }, onClick: () => this.jump(true) }, icon('arrow-up')),
-        el('button', { class: 'icon-button', title: 'Next change (F7)', attrs: { type: 'button', 'aria-label': 'Next change' }, onClick: () => this.jump(false) }, icon('arrow-down')),
-        el('label', { class: 'compare-toggle' }, toggle, ' Compare ids, times and hashes')),
-    );
+  private start(m: CompareInit): void {
+    this.init = m;
+    this.rowCount = m.rowCount;
+    this.cache.reset(m.generation, m.rowCount);
+    this.cache.put(m.generation, m.page.from, m.page.rows);
+    this.hunks = m.hunks;
+    this.starts = m.hunks.map((h) => h.row);
+    this.timeline.reset(m.spanMs.a, m.spanMs.b);
+    this.renderHeader();
+    this.spacer.style.height = `${this.rowCount * ROW_PX}px`;
+    this.renderGutter();
+    this.selected = -1;
+    this.draw(true);
+    this.select(m.firstDivergence >= 0 ? m.firstDivergence : 0);
+  }
+
+  private renderHeader(): void {
+    if (!this.init) return;
+    this.zoomGroup = renderCompareHeader(this.header, this.init, this.mode, {
+      jump: (back) => this.jump(back),
+      setMode: (mode) => this.setMode(mode),
+      zoom: (how) => this.zoom(how),
+      toggleVolatile: (include) => this.post({ type: 'compareToggleVolatile', include }),
+    });
     clear(this.columns);
-    this.columns.append(el('span', { class: 'compare-mark-col' }), el('span', { class: 'compare-side-col', text: `A · ${m.a.format}` }), el('span', { class: 'compare-side-col', text: `B · ${m.b.format}` }));
+    const m = this.init;
+    if (this.mode === 'timeline') this.columns.append(el('span', { class: 'compare-mark-col' }), this.labelCol, this.axis);
+    else this.columns.append(el('span', { class: 'compare-mark-col' }), el('span', { class: 'compare-side-col', text: `A · ${m.a.format}` }), el('span', { class: 'compare-side-col', text: `B · ${m.b.format}` }));
+  }
+
+  private setMode(mode: CompareMode): void {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.root.classList.toggle('compare-mode-timeline', mode === 'timeline');
+    this.renderHeader();
+    this.draw(true);
+    this.header.querySelector<HTMLElement>(`.compare-mode[data-mode="${mode}"]`)?.focus();
+  }
+
+  private zoom(how: 'in' | 'out' | 'all'): void {
+    const r = this.cache.get(this.selected);
+    const s = r?.b ?? r?.a;
+    const [from, to] = this.timeline.view;
+    const centre = s?.startMs ?? (from + to) / 2;
+    if (how === 'in') this.timeline.zoomIn(centre);
+    else if (how === 'out') this.timeline.zoomOut(centre);
+    else this.timeline.zoom(0, 0);
+    this.draw(true);
   }
 
   /** Marks in the overview gutter: where the changes are in the whole list. */
   private renderGutter(): void {
     clear(this.gutter);
-    const n = Math.max(1, this.rows.length);
+    const n = Math.max(1, this.rowCount);
     const step = Math.max(1, Math.ceil(this.hunks.length / MAX_GUTTER_MARKS));
     for (let k = 0; k < this.hunks.length; k += step) {
-      const i = this.hunks[k];
-      const mark = el('div', { class: `gutter-mark op-${this.rows[i].op}` });
+      const h = this.hunks[k];
+      const mark = el('div', { class: `gutter-mark op-${h.op}` });
       // Styles through the CSSOM: the page's CSP refuses style attributes.
-      mark.style.top = `${(100 * i) / n}%`;
+      mark.style.top = `${(100 * h.row) / n}%`;
       this.gutter.append(mark);
     }
   }
 
-  private sideCell(s: CompareSide | null, depth: number): HTMLElement {
-    if (!s) return el('span', { class: 'compare-cell compare-empty' });
+  private sideCell(s: CompareSide | null, depth: number, extra = ''): HTMLElement {
+    if (!s) return el('span', { class: `compare-cell compare-empty${extra}` });
     const indent = el('span', { class: 'indent' });
     indent.style.width = `${depth * INDENT_PX}px`;
-    return el('span', { class: `compare-cell status-${s.status}`, title: `${s.label}\n${s.kind} · line ${s.line}` },
+    return el('span', { class: `compare-cell status-${s.status}${extra}`, title: `${s.label}\n${s.kind} · line ${s.line}` },
       indent,
       icon(CATEGORY_ICONS[s.category] ?? 'circle-small', 'kind-icon'),
       el('span', { class: 'label', text: s.label }),
       el('span', { class: 'compare-line', text: String(s.line) }));
   }
 
-  /** The rows drawn: [from, to) of `rows`; redrawn only when the window moves, so a click keeps its row. */
+  /** The rows drawn: [from, to); redrawn only when the window moves or a page of it arrives, so a click keeps its row. */
   private drawn: [number, number] = [0, 0];
 
   private draw(force = false): void {
     const top = this.scroll.scrollTop;
     const from = Math.max(0, Math.floor(top / ROW_PX) - MARGIN_ROWS);
-    const to = Math.min(this.rows.length, Math.ceil((top + this.scroll.clientHeight) / ROW_PX) + MARGIN_ROWS);
-    if (!force && from === this.drawn[0] && to === this.drawn[1]) return this.markSelected();
-    this.drawn = [from, to];
-    clear(this.spacer);
-    for (let i = from; i < to; i++) this.spacer.append(this.rowElement(i));
+    const to = Math.min(this.rowCount, Math.ceil((top + this.scroll.clientHeight) / ROW_PX) + MARGIN_ROWS);
+    for (const p of this.cache.request(from, to - 1)) this.post({ type: 'compareRows', generation: this.cache.version, from: p.start, count: p.count });
+    if (force || from !== this.drawn[0] || to !== this.drawn[1]) {
+      this.drawn = [from, to];
+      clear(this.spacer);
+      for (let i = from; i < to; i++) this.spacer.append(this.rowElement(i));
+    } else this.markSelected();
+    if (this.mode === 'timeline') this.drawLanes(top);
+  }
+
+  private drawLanes(scrollTop: number): void {
+    // Over the lane column of the rows (the scroll area's width, less the mark and label columns).
+    const inner = this.scroll.clientWidth;
+    const left = 18 + Math.round((inner - 18) * LABEL_SHARE);
+    this.lanes.style.left = `${left}px`;
+    this.lanes.style.width = `${Math.max(1, inner - left)}px`;
+    this.lanes.style.height = `${this.scroll.clientHeight}px`;
+    // The axis above lines up with the lanes below.
+    this.labelCol.style.flex = `0 0 ${left - 18}px`;
+    this.axis.style.flex = `0 0 ${Math.max(1, inner - left)}px`;
+    this.timeline.draw({ from: this.drawn[0], to: this.drawn[1], scrollTop, selected: this.selected, row: (i) => this.cache.get(i) });
   }
 
   private rowElement(i: number): HTMLElement {
-    const r = this.rows[i];
-    const row = el('div', {
-      class: `compare-row op-${r.op}${i === this.selected ? ' selected' : ''}`,
-      attrs: { role: 'row', 'data-row': String(i), 'aria-selected': String(i === this.selected) },
-      onClick: () => this.select(i),
-    }, el('span', { class: 'compare-mark', text: MARKS[r.op] }), this.sideCell(r.a, r.depth), this.sideCell(r.b, r.depth));
+    const r = this.cache.get(i);
+    const attrs = { role: 'row', 'data-row': String(i), 'aria-selected': String(i === this.selected) };
+    if (!r) {
+      const pending = el('div', { class: `compare-row compare-pending${i === this.selected ? ' selected' : ''}`, attrs }, el('span', { class: 'compare-mark' }), el('span', { class: 'compare-cell compare-note', text: '…' }));
+      pending.style.top = `${i * ROW_PX}px`;
+      return pending;
+    }
+    const cells = this.mode === 'timeline'
+      ? [this.sideCell(r.b ?? r.a, r.depth, ' compare-label-cell'), el('span', { class: 'compare-cell compare-lane', title: laneTitle(r) })]
+      : [this.sideCell(r.a, r.depth), this.sideCell(r.b, r.depth)];
+    const row = el('div', { class: `compare-row op-${r.op}${i === this.selected ? ' selected' : ''}`, attrs, onClick: () => this.select(i) },
+      el('span', { class: 'compare-mark', text: MARKS[r.op] }), ...cells);
     row.style.top = `${i * ROW_PX}px`;
     row.addEventListener('dblclick', () => {
       const s = r.b ?? r.a;
@@ -161,7 +210,7 @@ export class CompareView {
   }
 
   private select(i: number): void {
-    if (i < 0 || i >= this.rows.length) return;
+    if (i < 0 || i >= this.rowCount) return;
     this.selected = i;
     const top = i * ROW_PX;
     if (top < this.scroll.scrollTop || top + ROW_PX > this.scroll.scrollTop + this.scroll.clientHeight) {
@@ -172,20 +221,45 @@ export class CompareView {
   }
 
   private jump(backwards: boolean): void {
-    const to = nextHunk(this.hunks, this.selected, backwards);
+    const to = nextHunk(this.starts, this.selected, backwards);
     if (to >= 0) this.select(to);
   }
 
   private onKey(e: KeyboardEvent): void {
+    const page = Math.max(1, Math.floor(this.scroll.clientHeight / ROW_PX) - 1);
     if (e.key === 'F7') this.jump(e.shiftKey);
     else if (e.key === 'ArrowDown') this.select(this.selected + 1);
     else if (e.key === 'ArrowUp') this.select(this.selected - 1);
+    else if (e.key === 'PageDown') this.select(Math.min(this.rowCount - 1, this.selected + page));
+    else if (e.key === 'PageUp') this.select(Math.max(0, this.selected - page));
     else if (e.key === 'Home') this.select(0);
-    else if (e.key === 'End') this.select(this.rows.length - 1);
+    else if (e.key === 'End') this.select(this.rowCount - 1);
+    else if (e.key === 'Enter') this.open();
+    else if (this.mode === 'timeline' && (e.key === '+' || e.key === '=')) this.zoom('in');
+    else if (this.mode === 'timeline' && e.key === '-') this.zoom('out');
+    else if (this.mode === 'timeline' && e.key === '0') this.zoom('all');
     else return;
     e.preventDefault();
     e.stopPropagation();
   }
+
+  /** Enter: the selected event in the viewer, as a double click does. */
+  private open(): void {
+    const r = this.cache.get(this.selected);
+    const s = r?.b ?? r?.a;
+    if (r && s) this.post({ type: 'compareOpen', side: r.b ? 'b' : 'a', line: s.line });
+  }
+}
+
+function timeText(s: CompareSide | null): string {
+  if (!s) return 'no event';
+  if (s.startMs === null) return 'no time';
+  return `${s.durationMs === null ? 'instant' : `${Math.round(s.durationMs)} ms`} at +${Math.round(s.startMs)} ms`;
+}
+
+/** The lane's tooltip: both bars as text (the canvas is hidden from screen readers). */
+function laneTitle(r: CompareRow): string {
+  return `A: ${timeText(r.a)}\nB: ${timeText(r.b)}`;
 }
 
 function assertNever(x: never): never {

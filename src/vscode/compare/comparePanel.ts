@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { diffTraces, TraceDiff } from '../../core/diff/diffTraces';
+import { diffTraces } from '../../core/diff/diffTraces';
 import { renderViewerHtml } from '../../viewer/webviewHtml';
 import { viewerPricing } from '../../viewer/pricing';
-import { compareDetail, compareInit } from '../../viewer/compareSession';
+import { CompareData, compareData, compareDetail, compareInit, compareRowsPage } from '../../viewer/compareSession';
 import { CompareHostMessage, CompareViewMessage, validateCompareMessage } from '../../protocolCompare';
 import { COMMANDS } from '../commandIds';
 import type { TraceModels } from '../traceModels';
@@ -20,7 +20,8 @@ function fileName(uri: vscode.Uri): string {
  * only loads, diffs and answers the view's validated messages; everything it shows is built in `src/viewer`.
  */
 export class ComparePanel {
-  private diff: TraceDiff | undefined;
+  private data: CompareData | undefined;
+  private generation = 0;
   private includeVolatile = false;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -59,11 +60,12 @@ export class ComparePanel {
 
   private async load(): Promise<void> {
     try {
-      this.diff = await vscode.window.withProgress(
+      const diff = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Comparing ${fileName(this.uris.a)} with ${fileName(this.uris.b)}` },
         async () => diffTraces(await this.models.get(this.uris.a), await this.models.get(this.uris.b), { includeVolatile: this.includeVolatile, prices: viewerPricing() }),
       );
-      this.post(compareInit(this.diff, this.includeVolatile));
+      this.data = compareData(diff, ++this.generation);
+      this.post(compareInit(this.data, this.includeVolatile));
     } catch (err) {
       this.post({ type: 'compareError', message: err instanceof Error ? err.message : String(err) });
     }
@@ -74,8 +76,11 @@ export class ComparePanel {
     switch (m.type) {
       case 'compareReady':
         return this.load();
+      case 'compareRows':
+        if (this.data?.generation === m.generation) this.post({ type: 'compareRows', ...compareRowsPage(this.data, m.from, m.count) });
+        return;
       case 'compareSelect': {
-        const detail = this.diff && (await compareDetail(this.diff, m.row));
+        const detail = this.data && (await compareDetail(this.data.diff, m.row));
         if (detail) this.post({ type: 'compareDetail', detail });
         return;
       }

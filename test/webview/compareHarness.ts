@@ -1,0 +1,49 @@
+// The compare page in Chromium, answered from a real diff as the extension's panel answers it.
+import type { Page } from 'playwright-core';
+import type { TraceDiff } from '../../src/core/diff/diffTraces';
+import { compareData, compareDetail, compareInit, compareRowsPage } from '../../src/viewer/compareSession';
+import { validateCompareMessage, CompareHostMessage } from '../../src/protocolCompare';
+import { renderViewerHtml } from '../../src/viewer/webviewHtml';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+/** Opens the compare page in `page`, answering its messages from a real diff as the extension's panel does. */
+export async function openCompare(page: Page, origin: string, diff: TraceDiff, errors: string[], vars: Record<string, string> = {}): Promise<{ sent: unknown[] }> {
+  const sent: unknown[] = [];
+  const data = compareData(diff, 1);
+  await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+  await page.addInitScript((themeVars: Record<string, string>) => {
+    const w = globalThis as Any;
+    w.document.addEventListener('DOMContentLoaded', () => {
+      for (const [k, v] of Object.entries(themeVars)) w.document.documentElement.style.setProperty(`--vscode-${k}`, v);
+    });
+    w.__cspViolations = [];
+    w.acquireVsCodeApi = () => ({ postMessage: (m: unknown) => w.__cmpPost(m), getState: () => null, setState: () => undefined });
+    w.document.addEventListener('securitypolicyviolation', (e: Any) => w.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  }, vars);
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  const post = (m: CompareHostMessage) => page.evaluate((msg) => (globalThis as Any).postMessage(msg, '*'), m as unknown);
+  await page.exposeBinding('__cmpPost', async (_src, raw: unknown) => {
+    sent.push(raw);
+    const m = validateCompareMessage(raw);
+    if (!m) return void errors.push(`invalid message ${JSON.stringify(raw)}`);
+    if (m.type === 'compareReady') await post(compareInit(data, false));
+    if (m.type === 'compareRows' && m.generation === data.generation) await post({ type: 'compareRows', ...compareRowsPage(data, m.from, m.count) });
+    if (m.type === 'compareSelect') {
+      const detail = await compareDetail(diff, m.row);
+      if (detail) await post({ type: 'compareDetail', detail });
+    }
+  });
+  await page.route(`${origin}/compare.html`, (route) => route.fulfill({
+    contentType: 'text/html; charset=utf-8',
+    body: renderViewerHtml({ cspSource: origin, scriptUri: `${origin}/dist/compare.js`, styleUri: `${origin}/dist/compare.css`, codiconUri: `${origin}/dist/codicon.css` }),
+  }));
+  await page.goto(`${origin}/compare.html`);
+  await page.waitForSelector('.compare-row');
+  return { sent };
+}
+
+export const selectedRow = (page: Page) => page.$eval('.compare-row.selected', (e) => Number(e.getAttribute('data-row')));
+
