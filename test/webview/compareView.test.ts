@@ -118,7 +118,11 @@ describe('compare view (webview, Chromium)', () => {
     await page.focus('.compare-scroll');
     for (let i = 0; i < diff.ops.length; i++) {
       if (i > 0) await page.keyboard.press('ArrowDown');
-      await page.waitForFunction((t) => (globalThis as Any).document.querySelector('.compare-detail')?.textContent?.length > 0 && (globalThis as Any).document.querySelector('.compare-row.selected')?.getAttribute('data-row') === String(t), i);
+      await page.waitForFunction((t) => {
+        const d = (globalThis as Any).document;
+        // This row's own detail, not the last row's (dimmed while this one is on its way).
+        return d.querySelector('.compare-detail:not(.compare-stale)')?.textContent?.length > 0 && d.querySelector('.compare-row.selected')?.getAttribute('data-row') === String(t);
+      }, i);
     }
     const text = await page.evaluate(() => (globalThis as Any).document.body.textContent as string);
     assert.ok(text.includes(`<script>window.__pwned='script'</script>`), 'markup shows as text');

@@ -65,7 +65,10 @@ export class CompareView {
         if (this.cache.put(m.generation, m.from, m.rows) && m.from < this.drawn[1] && m.from + m.rows.length > this.drawn[0]) this.draw(true);
         return;
       case 'compareDetail':
-        if (m.detail.row === this.selected) renderCompareDetail(this.detail, m.detail);
+        if (m.detail.row !== this.selected) return;
+        renderCompareDetail(this.detail, m.detail);
+        this.detail.classList.remove('compare-stale');
+        this.detail.setAttribute('aria-busy', 'false');
         return;
       case 'compareError':
         clear(this.header);
@@ -217,6 +220,9 @@ export class CompareView {
       this.scroll.scrollTop = Math.max(0, top - this.scroll.clientHeight / 3);
     }
     this.draw();
+    // The pane shows the last row's detail, dimmed, until this row's arrives.
+    this.detail.classList.add('compare-stale');
+    this.detail.setAttribute('aria-busy', 'true');
     this.post({ type: 'compareSelect', row: i });
   }
 
