@@ -1,6 +1,6 @@
 // End-to-end: comparing two runs in a real VS Code workbench (code-server, Debian Chromium). Select Trace for
 // Compare on one file in the Explorer, Compare Trace with Selected on another: the compare view opens with the
-// two trees aligned; F7 moves to the next change. Needs `npm run build` and scripts/install-code-server.sh.
+// two trees aligned; F7 moves to the next change; the Timeline button shows both runs on one axis. Needs `npm run build` and scripts/install-code-server.sh.
 // Screenshots: test-results/e2e/compare-*.png.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -102,5 +102,10 @@ describe('e2e: compare two runs', function () {
     await wb!.shot('compare-02-after-f7');
     await page.keyboard.press('Shift+F7');
     await until(page, 'Shift+F7 to move back', async () => ((await selected(f)) === first ? true : undefined));
+    // The timeline of both runs on one axis: the same rows, the same selection.
+    await f.locator('.compare-mode[data-mode="timeline"]').click();
+    await f.locator('.compare-lanes').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await selected(f), first);
+    await wb!.shot('compare-03-timeline');
   });
 });

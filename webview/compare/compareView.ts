@@ -16,6 +16,8 @@ import { CompareTimeline } from './compareTimeline';
 const ROW_PX = 22;
 const MARGIN_ROWS = 20;
 const INDENT_PX = 14;
+const LANE_INDENT_PX = 6;
+const MAX_LANE_DEPTH = 8;
 const MARKS: Record<CompareRow['op'], string> = { equal: '', insert: '+', delete: '−', change: '~' };
 const MAX_GUTTER_MARKS = 2000;
 /** Share of a timeline row the event's label takes; the lane with both runs' bars has the rest. */
@@ -146,7 +148,8 @@ export class CompareView {
   private sideCell(s: CompareSide | null, depth: number, extra = ''): HTMLElement {
     if (!s) return el('span', { class: `compare-cell compare-empty${extra}` });
     const indent = el('span', { class: 'indent' });
-    indent.style.width = `${depth * INDENT_PX}px`;
+    // The timeline's label column is narrow: a shallower, capped indent keeps deep labels readable.
+    indent.style.width = this.mode === 'timeline' ? `${Math.min(depth, MAX_LANE_DEPTH) * LANE_INDENT_PX}px` : `${depth * INDENT_PX}px`;
     return el('span', { class: `compare-cell status-${s.status}${extra}`, title: `${s.label}\n${s.kind} · line ${s.line}` },
       indent,
       icon(CATEGORY_ICONS[s.category] ?? 'circle-small', 'kind-icon'),
