@@ -194,7 +194,7 @@ describe('compare view on a large pair, timeline, keyboard and theme (webview, C
         return e?.getAttribute('aria-label') ?? e?.getAttribute('data-mode') ?? e?.id ?? e?.tagName;
       }));
     }
-    for (const want of ['Previous change', 'Next change', 'trees', 'timeline', 'compare-volatile', 'Aligned events of A and B']) assert.ok(seen.some((s) => s?.startsWith(want)), `${want} in ${JSON.stringify(seen)}`);
+    for (const want of ['Previous change', 'Next change', 'trees', 'timeline', 'compare-volatile', 'Aligned events of A and B', 'Differences of the selected row']) assert.ok(seen.some((s) => s?.startsWith(want)), `${want} in ${JSON.stringify(seen)}`);
     // Enter on the Next change button moves the selection, as F7 does.
     const at = await selectedRow(page);
     await page.focus('button[aria-label^="Next change"]');

@@ -38,7 +38,8 @@ export class CompareView {
   private readonly scroll = el('div', { class: 'compare-scroll', attrs: { tabindex: '0', role: 'grid', 'aria-label': 'Aligned events of A and B' } });
   private readonly spacer = el('div', { class: 'compare-spacer' });
   private readonly gutter = el('div', { class: 'compare-gutter', attrs: { 'aria-hidden': 'true' } });
-  private readonly detail = el('div', { class: 'compare-detail', attrs: { role: 'region', 'aria-label': 'Differences of the selected row' } });
+  // Focusable, so the keyboard can scroll a long field diff or event JSON.
+  private readonly detail = el('div', { class: 'compare-detail', attrs: { role: 'region', 'aria-label': 'Differences of the selected row', tabindex: '0' } });
   private readonly axis = el('canvas', { class: 'compare-axis', attrs: { 'aria-hidden': 'true' } });
   private readonly lanes = el('canvas', { class: 'compare-lanes', attrs: { 'aria-hidden': 'true' } });
   private readonly timeline = new CompareTimeline(this.axis, this.lanes);
