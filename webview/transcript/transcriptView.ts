@@ -39,12 +39,20 @@ export class TranscriptView {
   private pages: Page[] = [];
   private total = -1;
   private nextRequest = 1;
-  private pending: { id: number; mode: 'reset' | 'append' | 'prepend' } | null = null;
+  private pending: { id: number; mode: 'reset' | 'append' | 'prepend'; around?: number } | null = null;
   private selected: number | null = null;
   private visible = false;
   private modelVersion = 0;
   private match: RegExp | null = null;
   private only: ((node: number) => boolean) | null = null;
+  /**
+   * The node the last page was loaded around, and the index of the block shown for it. A selected event that is
+   * not a conversation event has no block: the view shows the nearest one before it instead of asking again
+   * (asking again set off an endless run of requests, each answer asking for the next).
+   */
+  private placed: { node: number; index: number } | null = null;
+  /** The event find last stepped to: its match is brought into view again when its page arrives. */
+  private matchAt: number | null = null;
 
   /** Renders a block's deferred parts (its blob cards) when it comes within a screen of the viewport. */
   private readonly near = new IntersectionObserver((entries) => {
@@ -95,6 +103,8 @@ export class TranscriptView {
     this.visible = true;
     if (this.total < 0 && this.pending === null) this.load();
     else if (this.selected !== null) this.scrollToNode(this.selected, false);
+    // Pages are not asked for while hidden (a hidden view has no height, so it is "near" both ends).
+    this.onScroll();
   }
 
   hide(): void {
@@ -109,10 +119,28 @@ export class TranscriptView {
     if (this.visible) this.scrollToNode(node, false);
   }
 
-  /** Find: marks the matches of `match` in the blocks' text (null clears). */
+  /**
+   * Find: marks the matches of `match` in the blocks' text (null clears). The same pattern again only marks text
+   * that came since (blob cards filled in later), so a reply per blob does not redo every page.
+   */
   highlight(match: RegExp | null): void {
+    const same = match !== null && this.match !== null && match.source === this.match.source && match.flags === this.match.flags;
     this.match = match;
-    for (const p of this.pages) markMatches(p.element, match);
+    if (!match) this.matchAt = null;
+    for (const p of this.pages) markMatches(p.element, match, same);
+  }
+
+  /** Find stepped to `node`: its block's first match is the current one, brought into view. */
+  revealMatch(node: number): void {
+    this.matchAt = node;
+    for (const m of this.element.querySelectorAll('mark.transcript-match.current')) m.classList.remove('current');
+    // The block's body before its header: the header's label repeats (and truncates) what the body says.
+    const block = this.blockOf(node);
+    const marks = [...(block?.querySelectorAll('mark.transcript-match') ?? [])];
+    const mark = marks.find((m) => !m.closest('.block-header')) ?? marks[0];
+    if (!mark) return;
+    mark.classList.add('current');
+    if (this.visible) mark.scrollIntoView({ block: 'center' });
   }
 
   /** Filters: only the blocks of events `pred` keeps are shown (null shows all). */
@@ -124,7 +152,7 @@ export class TranscriptView {
   /** A page from the host. */
   answer(m: TranscriptPageMessage): void {
     if (m.modelVersion !== this.modelVersion || !this.pending || m.requestId !== this.pending.id) return;
-    const mode = this.pending.mode;
+    const { mode, around } = this.pending;
     this.pending = null;
     this.element.setAttribute('aria-busy', 'false');
     this.total = m.total;
@@ -135,13 +163,17 @@ export class TranscriptView {
     if (mode === 'prepend') {
       this.pages.unshift(page);
       this.element.insertBefore(page.element, this.pages[1]?.element ?? null);
-      if (this.pages.length > MAX_PAGES) this.drop(this.pages.pop()!);
+      if (this.mayDrop(this.pages[this.pages.length - 1])) this.drop(this.pages.pop()!);
     } else {
       this.pages.push(page);
       this.element.appendChild(page.element);
-      if (this.pages.length > MAX_PAGES) this.drop(this.pages.shift()!);
+      if (this.mayDrop(this.pages[0])) this.drop(this.pages.shift()!);
     }
-    if (mode === 'reset' && m.focus !== null && this.selected !== null) this.scrollToNode(this.selected, true);
+    if (mode === 'reset' && m.focus !== null && around !== undefined) {
+      this.placed = { node: around, index: m.focus };
+      if (this.selected !== null) this.scrollToNode(this.selected, true);
+      if (this.matchAt !== null) this.revealMatch(this.matchAt);
+    }
     this.onScroll();
   }
 
@@ -169,13 +201,13 @@ export class TranscriptView {
 
   private ask(mode: 'reset' | 'append' | 'prepend', start: number, count: number, aroundNode?: number): void {
     const id = this.nextRequest++;
-    this.pending = { id, mode };
+    this.pending = { id, mode, ...(aroundNode !== undefined ? { around: aroundNode } : {}) };
     this.element.setAttribute('aria-busy', 'true');
     this.host.request(id, start, count, aroundNode);
   }
 
   private onScroll(): void {
-    if (this.pending || this.pages.length === 0) return;
+    if (this.pending || this.pages.length === 0 || !this.visible || this.element.clientHeight === 0) return;
     const first = this.pages[0];
     const last = this.pages[this.pages.length - 1];
     const e = this.element;
@@ -184,13 +216,27 @@ export class TranscriptView {
   }
 
   private scrollToNode(node: number, exact: boolean): void {
-    const b = this.blockOf(node);
+    const b = this.blockOf(node) ?? (this.placed?.node === node ? this.blockAt(this.placed.index) : null);
     if (b) b.scrollIntoView({ block: exact ? 'start' : 'nearest' });
-    else if (this.pending === null) this.load(node);
+    else if (this.pending === null && this.placed?.node !== node) this.load(node);
+  }
+
+  private blockAt(index: number): HTMLElement | null {
+    return this.element.querySelector<HTMLElement>(`.transcript-block[aria-posinset="${index + 1}"]`);
   }
 
   private blockOf(node: number): HTMLElement | null {
     return this.element.querySelector<HTMLElement>(`.transcript-block[data-node="${node}"]`);
+  }
+
+  /**
+   * Past MAX_PAGES the far page goes, unless what stays would leave the reader near both ends (short blocks):
+   * dropping then would ask for the page back at once, and so on forever. A hard cap bounds the DOM anyway.
+   */
+  private mayDrop(far: Page): boolean {
+    if (this.pages.length <= MAX_PAGES) return false;
+    if (this.pages.length > 4 * MAX_PAGES) return true;
+    return this.element.scrollHeight - far.element.offsetHeight > this.element.clientHeight + 2 * NEAR;
   }
 
   private drop(page: Page): void {
@@ -201,6 +247,7 @@ export class TranscriptView {
   private clearPages(): void {
     for (const p of this.pages) p.element.remove();
     this.pages = [];
+    this.placed = null;
     this.near.disconnect();
   }
 
@@ -210,27 +257,43 @@ export class TranscriptView {
   }
 }
 
-/** Wraps each match of `re` in the text of `root` in a `<mark>` (text nodes only: no markup is parsed). */
-export function markMatches(root: HTMLElement, re: RegExp | null): void {
-  for (const m of root.querySelectorAll('mark.transcript-match')) m.replaceWith(...m.childNodes);
-  root.normalize();
+/** Marks per page at most: marking is for reading; a match in every line of a huge page is not read. */
+const MAX_MARKS = 500;
+
+/**
+ * Wraps each match of `re` in the text of `root` in a `<mark>` (text nodes only: no markup is parsed). With
+ * `keep`, the marks already there stay and only text outside them is searched.
+ */
+export function markMatches(root: HTMLElement, re: RegExp | null, keep = false): void {
+  if (!keep) {
+    for (const m of root.querySelectorAll('mark.transcript-match')) m.replaceWith(...m.childNodes);
+    root.normalize();
+  }
   if (!re) return;
   const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const texts: Text[] = [];
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) texts.push(n as Text);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (!(n.parentElement?.classList.contains('transcript-match'))) texts.push(n as Text);
+  let room = MAX_MARKS - (keep ? root.querySelectorAll('mark.transcript-match').length : 0);
   for (const t of texts) {
-    const s = t.data;
-    let at = 0;
-    const parts: Node[] = [];
-    for (const m of s.matchAll(global)) {
-      if (m[0].length === 0) break;
-      if (m.index! > at) parts.push(document.createTextNode(s.slice(at, m.index)));
-      parts.push(el('mark', { class: 'transcript-match', text: m[0] }));
-      at = m.index! + m[0].length;
-    }
-    if (parts.length === 0) continue;
-    if (at < s.length) parts.push(document.createTextNode(s.slice(at)));
-    t.replaceWith(...parts);
+    if (room <= 0) break;
+    room -= markText(t, global, room);
   }
+}
+
+function markText(t: Text, re: RegExp, room: number): number {
+  const s = t.data;
+  let at = 0;
+  const parts: Node[] = [];
+  for (const m of s.matchAll(re)) {
+    if (m[0].length === 0 || parts.length >= 2 * room) break;
+    if (m.index! > at) parts.push(document.createTextNode(s.slice(at, m.index)));
+    parts.push(el('mark', { class: 'transcript-match', text: m[0] }));
+    at = m.index! + m[0].length;
+  }
+  if (parts.length === 0) return 0;
+  const marks = parts.filter((p) => p.nodeType === 1).length;
+  if (at < s.length) parts.push(document.createTextNode(s.slice(at)));
+  t.replaceWith(...parts);
+  return marks;
 }
