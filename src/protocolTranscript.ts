@@ -55,4 +55,14 @@ export interface TranscriptPageMessage {
   blocks: TranscriptBlock[];
   /** With `aroundNode`: the index of the block of that node (or of the nearest one before it), else null. */
   focus: number | null;
+  /** A row filter narrows the transcript: only the blocks of the events it keeps are counted and sent. */
+  filtered?: boolean;
+}
+
+/** Host → webview: the transcript's blocks changed (a filter now keeps others): pages already shown are stale. */
+export interface TranscriptResetMessage {
+  type: 'transcriptReset';
+  modelVersion: number;
+  /** Whether a row filter narrows the transcript now. */
+  filtered: boolean;
 }

@@ -91,7 +91,7 @@ export class App {
     this.persist({ compactChains: compact });
     post({ type: 'setCompactChains', compact });
   });
-  /** The Transcript view; find and filters reach it through `highlight(re)` and `setOnly(pred)`. */
+  /** The Transcript view; find marks it through `highlight(re)`, the host narrows its pages by the filter. */
   transcript!: TranscriptView;
   private blobWaiters = new Map<number, (m: BlobContentMessage) => void>();
   private nextBlobRequest = 1;
@@ -243,6 +243,8 @@ export class App {
         return this.showError(m.message, m.actions);
       case 'transcriptPage':
         return this.transcript.answer(m);
+      case 'transcriptReset':
+        return m.modelVersion === this.modelVersion ? this.transcript.reset(m.modelVersion) : undefined;
       case 'timeline':
         return this.timeline.put(m);
       case 'statistics':

@@ -4,8 +4,9 @@
  * nears an end and dropped from the far end past MAX_PAGES, the browser's scroll anchoring keeps the place), so
  * a 100,000-event trace costs what a few hundred blocks cost. Jumping to an event loads the page around it.
  *
- * For find and filters (issue 15 items 3 and 4) the view has two hooks: `highlight(match)` marks matches in the
- * blocks shown (and those loaded later), `setOnly(pred)` shows only the blocks of events the predicate keeps.
+ * Find reaches the view through `highlight(match)` (marks in the blocks shown and those loaded later) and
+ * `revealMatch(node)`. A row filter narrows the pages on the host (sessionTranscript.ts), which then resets the
+ * view: no block is ever hidden here, so the pages' heights stay real.
  */
 import type { TranscriptBlock, TranscriptPageMessage } from '../../src/protocol';
 import { el } from '../dom';
@@ -44,7 +45,6 @@ export class TranscriptView {
   private visible = false;
   private modelVersion = 0;
   private match: RegExp | null = null;
-  private only: ((node: number) => boolean) | null = null;
   /**
    * The node the last page was loaded around, and the index of the block shown for it. A selected event that is
    * not a conversation event has no block: the view shows the nearest one before it instead of asking again
@@ -74,7 +74,7 @@ export class TranscriptView {
   /** ARIA feed keys: ↓/PageDown and ↑/PageUp move between blocks, Enter selects the focused block's event. */
   private onKey(e: KeyboardEvent): void {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const blocks = [...this.element.querySelectorAll<HTMLElement>('.transcript-block:not([hidden])')];
+    const blocks = [...this.element.querySelectorAll<HTMLElement>('.transcript-block')];
     const at = blocks.findIndex((b) => b === document.activeElement);
     const step = e.key === 'ArrowDown' || e.key === 'PageDown' ? 1 : e.key === 'ArrowUp' || e.key === 'PageUp' ? -1 : 0;
     if (step !== 0) {
@@ -89,7 +89,7 @@ export class TranscriptView {
     }
   }
 
-  /** A new model: forget the blocks (they are loaded again when the view is shown). */
+  /** A new model, or a filter that keeps other blocks: forget the blocks (they are loaded again when shown). */
   reset(modelVersion: number): void {
     this.modelVersion = modelVersion;
     this.clearPages();
@@ -143,12 +143,6 @@ export class TranscriptView {
     if (this.visible) mark.scrollIntoView({ block: 'center' });
   }
 
-  /** Filters: only the blocks of events `pred` keeps are shown (null shows all). */
-  setOnly(pred: ((node: number) => boolean) | null): void {
-    this.only = pred;
-    for (const b of this.element.querySelectorAll<HTMLElement>('.transcript-block')) b.hidden = pred !== null && !pred(Number(b.dataset.node));
-  }
-
   /** A page from the host. */
   answer(m: TranscriptPageMessage): void {
     if (m.modelVersion !== this.modelVersion || !this.pending || m.requestId !== this.pending.id) return;
@@ -157,7 +151,7 @@ export class TranscriptView {
     this.element.setAttribute('aria-busy', 'false');
     this.total = m.total;
     if (mode === 'reset') this.clearPages();
-    if (m.total === 0) return this.setStatus('This trace has no conversation events (messages, inferences, tool calls).');
+    if (m.total === 0) return this.setStatus(m.filtered ? 'No conversation event matches the filter.' : 'This trace has no conversation events (messages, inferences, tool calls).');
     this.setStatus(null);
     const page = { start: m.start, count: m.blocks.length, element: this.pageElement(m.blocks) };
     if (mode === 'prepend') {
@@ -185,7 +179,6 @@ export class TranscriptView {
       e.setAttribute('aria-posinset', String(b.index + 1));
       e.setAttribute('aria-setsize', String(this.total));
       if (b.node === this.selected) e.classList.add('selected');
-      if (this.only && !this.only(b.node)) e.hidden = true;
       if (DEFERRED.has(e)) this.near.observe(e);
       page.appendChild(e);
     }
