@@ -10,7 +10,7 @@
  */
 import type { TranscriptBlock, TranscriptPageMessage } from '../../src/protocol';
 import { el } from '../dom';
-import { blockElement, BlockHost, DEFERRED } from './blockView';
+import { blockElement, BlockHost, DEFERRED, turnElement } from './blockView';
 
 /** Blocks per page. */
 export const PAGE = 25;
@@ -174,6 +174,7 @@ export class TranscriptView {
   private pageElement(blocks: TranscriptBlock[]): HTMLElement {
     const page = el('div', { class: 'transcript-page' });
     for (const b of blocks) {
+      if (b.turn) page.appendChild(turnElement(b.turn));
       const e = blockElement(b, this.host);
       e.tabIndex = -1;
       e.setAttribute('aria-posinset', String(b.index + 1));

@@ -65,7 +65,10 @@ export class SessionTranscript {
 
 /** `all` with only the blocks of events `keep` keeps (the same index when nothing filters). */
 function narrow(all: TranscriptIndex, keep: ((event: number) => boolean) | null): TranscriptIndex {
-  return keep ? { nodes: all.nodes.filter((n) => keep(n)), refs: all.refs } : all;
+  if (!keep) return all;
+  const at: number[] = [];
+  for (let k = 0; k < all.nodes.length; k++) if (keep(all.nodes[k])) at.push(k);
+  return { nodes: Int32Array.from(at, (k) => all.nodes[k]), refs: all.refs, turnOf: Int32Array.from(at, (k) => all.turnOf[k]), turns: all.turns };
 }
 
 function sameNodes(a: Int32Array, b: Int32Array): boolean {
