@@ -32,6 +32,7 @@ export function buildTurns(model: TraceModel, nodes: Int32Array): TurnIndex {
   const turns: TranscriptTurn[] = [];
   let cur: TranscriptTurn | null = null;
   let run = -1;
+  const rootOf = rootFinder(model);
   let called = false;
   let toolAfterCall = false;
   for (let k = 0; k < nodes.length; k++) {
@@ -39,9 +40,9 @@ export function buildTurns(model: TraceModel, nodes: Int32Array): TurnIndex {
     const category = t.categoryOf(i);
     const kind = t.kindOf(i);
     const input = category === 'message' || (category === 'turn' && !TURN_END.test(kind)) || (category === 'tool' && TOOL_RESULT.test(kind));
-    const top = rootOf(model, i);
+    const top = rootOf(i);
     // Only a run or session root separates turns (log records correlated to spans elsewhere are roots each).
-    const root = top === i || RUN_ROOT.has(t.categoryOf(top)) ? top : run;
+    const root = RUN_ROOT.has(t.categoryOf(top)) ? top : run;
     if (!cur || root !== run || (called && input) || (category === 'inference' && toolAfterCall)) {
       cur = { number: turns.length + 1, tokensIn: null, tokensOut: null, modelMs: null, blocks: 0 };
       turns.push(cur);
@@ -54,18 +55,32 @@ export function buildTurns(model: TraceModel, nodes: Int32Array): TurnIndex {
     if (category === 'inference') called = true;
     // A finished tool span (it has a duration: call and result in one event) after the call: the next
     // model call reads its result, so it opens the next turn. A bare call waits for its result event.
-    else if (category === 'tool' && called && t.usageColumnsOf(i).durationMs !== null) toolAfterCall = true;
-    if (category === 'inference' && t.usageColumnsOf(i).durationMs !== null) cur.modelMs = (cur.modelMs ?? 0) + t.usageColumnsOf(i).durationMs!;
+    if (category !== 'inference' && category !== 'tool') continue;
+    const ms = t.usageColumnsOf(i).durationMs;
+    if (category === 'tool' && called && ms !== null) toolAfterCall = true;
+    if (category === 'inference' && ms !== null) cur.modelMs = (cur.modelMs ?? 0) + ms;
   }
   addTokens(model, nodes, turnOf, turns);
   return { turnOf, turns };
 }
 
-/** The event's top ancestor: turns never cross runs (span formats write a run's root after its children). */
-function rootOf(model: TraceModel, i: number): number {
-  let at = i;
-  for (let p = model.events.parent(at), hops = 0; p >= 0 && hops < 10_000; p = model.events.parent(at), hops++) at = p;
-  return at;
+/**
+ * The top ancestor of events, memoized (each chain is walked once): turns never cross runs, and span formats
+ * write a run's root after its children.
+ */
+function rootFinder(model: TraceModel): (i: number) => number {
+  const t = model.events;
+  const root = new Int32Array(t.size).fill(-1);
+  const path: number[] = [];
+  return (i) => {
+    let at = i;
+    while (root[at] < 0 && t.parent(at) >= 0 && path.length < 100_000) (path.push(at), (at = t.parent(at)));
+    const top = root[at] >= 0 ? root[at] : at;
+    root[at] = top;
+    for (const p of path) root[p] = top;
+    path.length = 0;
+    return top;
+  };
 }
 
 /** Categories whose usage sums up others' (a run's totals): never added to a turn. */
@@ -78,20 +93,20 @@ const AGGREGATE: ReadonlySet<string> = new Set(['run', 'session', 'task']);
  */
 function addTokens(model: TraceModel, nodes: Int32Array, turnOf: Int32Array, turns: TranscriptTurn[]): void {
   const t = model.events;
-  const turnOfEvent = new Map<number, number>();
+  const turnOfEvent = new Int32Array(t.size).fill(-1);
   const callLines: number[] = [];
   const callTurns: number[] = [];
   for (let k = 0; k < nodes.length; k++) {
-    turnOfEvent.set(nodes[k], turnOf[k]);
+    turnOfEvent[nodes[k]] = turnOf[k];
     if (t.categoryOf(nodes[k]) === 'inference') (callLines.push(t.lineOf(nodes[k])), callTurns.push(turnOf[k]));
   }
   for (let i = 0; i < t.size; i++) {
     if (AGGREGATE.has(t.categoryOf(i))) continue;
     const c = t.usageColumnsOf(i);
-    if (c.tokensIn === null && c.tokensOut === null && !t.usageFactsOf(i)) continue;
+    if (c.tokensIn === null && c.tokensOut === null && t.usageFactsOf(i) === undefined) continue;
     const u = eventUsage(t, i, c.tokensIn, c.tokensOut);
     if (!u || u.source !== 'event' || u.covers !== 'self') continue;
-    const at = turnOfEvent.get(i) ?? callTurns[lastAtOrBefore(callLines, t.lineOf(i))];
+    const at = turnOfEvent[i] >= 0 ? turnOfEvent[i] : callTurns[lastAtOrBefore(callLines, t.lineOf(i))];
     if (at === undefined) continue;
     const turn = turns[at];
     if (u.counts.input != null) turn.tokensIn = (turn.tokensIn ?? 0) + u.counts.input;

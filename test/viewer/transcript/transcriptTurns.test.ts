@@ -61,6 +61,9 @@ describe('transcript turns and re-sent history (issue 15 item 1)', () => {
     const { blocks } = await pageOf(OTLP);
     assert.deepEqual(turnsOf(blocks), [['chat', 'execute_tool'], ['chat', 'invoke_agent'], ['chat', 'execute_tool'], ['chat', 'invoke_agent']]);
     assert.deepEqual(blocks.filter((b) => b.turn).map((b) => [b.turn!.tokensIn, b.turn!.tokensOut, b.turn!.modelMs]), [[1840, 64, 900], [1968, 41, 900], [1840, 64, 900], [1968, 41, 900]]);
+    // GenAI events as log records (each a root of its own: their spans are elsewhere) group by what they say.
+    const logs = await pageOf(resolve('test/corpus/otel-js-2.12.1/otlp-logs.json'));
+    assert.deepEqual(turnsOf(logs.blocks), [['gen_ai.user.message', 'gen_ai.choice', 'gen_ai.tool.message'], ['gen_ai.user.message', 'gen_ai.choice', 'gen_ai.tool.message']]);
   });
 
   it('harness-ledger: a turn runs from the tool result and the context built to the next tool call', async () => {
