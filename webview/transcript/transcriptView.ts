@@ -11,6 +11,7 @@
 import type { TranscriptBlock, TranscriptPageMessage } from '../../src/protocol';
 import { el } from '../dom';
 import { blockElement, BlockHost, DEFERRED, turnElement } from './blockView';
+import { markMatches } from './transcriptMarks';
 
 /** Blocks per page. */
 export const PAGE = 25;
@@ -124,6 +125,8 @@ export class TranscriptView {
    * that came since (blob cards filled in later), so a reply per blob does not redo every page.
    */
   highlight(match: RegExp | null): void {
+    // No find before and none now (a blob reply while Find is closed): nothing to clear, no page to walk.
+    if (match === null && this.match === null) return;
     const same = match !== null && this.match !== null && match.source === this.match.source && match.flags === this.match.flags;
     this.match = match;
     if (!match) this.matchAt = null;
@@ -173,18 +176,20 @@ export class TranscriptView {
 
   private pageElement(blocks: TranscriptBlock[]): HTMLElement {
     const page = el('div', { class: 'transcript-page' });
-    for (const b of blocks) {
-      if (b.turn) page.appendChild(turnElement(b.turn));
-      const e = blockElement(b, this.host);
-      e.tabIndex = -1;
-      e.setAttribute('aria-posinset', String(b.index + 1));
-      e.setAttribute('aria-setsize', String(this.total));
-      if (b.node === this.selected) e.classList.add('selected');
-      if (DEFERRED.has(e)) this.near.observe(e);
-      page.appendChild(e);
-    }
+    for (const b of blocks) this.addBlock(page, b);
     if (this.match) markMatches(page, this.match);
     return page;
+  }
+
+  private addBlock(page: HTMLElement, b: TranscriptBlock): void {
+    if (b.turn) page.appendChild(turnElement(b.turn));
+    const e = blockElement(b, this.host);
+    e.tabIndex = -1;
+    e.setAttribute('aria-posinset', String(b.index + 1));
+    e.setAttribute('aria-setsize', String(this.total));
+    if (b.node === this.selected) e.classList.add('selected');
+    if (DEFERRED.has(e)) this.near.observe(e);
+    page.appendChild(e);
   }
 
   private load(around?: number): void {
@@ -224,13 +229,11 @@ export class TranscriptView {
   }
 
   /**
-   * Past MAX_PAGES the far page goes, unless what stays would leave the reader near both ends (short blocks):
-   * dropping then would ask for the page back at once, and so on forever. A hard cap bounds the DOM anyway.
+   * Past MAX_PAGES the far page goes. (No height is read here: a layout forced in the middle of a scroll cost a
+   * long frame. Blocks are at least a header high, so 12 pages always leave the reader far from the far end.)
    */
-  private mayDrop(far: Page): boolean {
-    if (this.pages.length <= MAX_PAGES) return false;
-    if (this.pages.length > 4 * MAX_PAGES) return true;
-    return this.element.scrollHeight - far.element.offsetHeight > this.element.clientHeight + 2 * NEAR;
+  private mayDrop(_far: Page): boolean {
+    return this.pages.length > MAX_PAGES;
   }
 
   private drop(page: Page): void {
@@ -249,45 +252,4 @@ export class TranscriptView {
     this.status.hidden = text === null;
     this.status.textContent = text ?? '';
   }
-}
-
-/** Marks per page at most: marking is for reading; a match in every line of a huge page is not read. */
-const MAX_MARKS = 500;
-
-/**
- * Wraps each match of `re` in the text of `root` in a `<mark>` (text nodes only: no markup is parsed). With
- * `keep`, the marks already there stay and only text outside them is searched.
- */
-export function markMatches(root: HTMLElement, re: RegExp | null, keep = false): void {
-  if (!keep) {
-    for (const m of root.querySelectorAll('mark.transcript-match')) m.replaceWith(...m.childNodes);
-    root.normalize();
-  }
-  if (!re) return;
-  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  const texts: Text[] = [];
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) if (!(n.parentElement?.classList.contains('transcript-match'))) texts.push(n as Text);
-  let room = MAX_MARKS - (keep ? root.querySelectorAll('mark.transcript-match').length : 0);
-  for (const t of texts) {
-    if (room <= 0) break;
-    room -= markText(t, global, room);
-  }
-}
-
-function markText(t: Text, re: RegExp, room: number): number {
-  const s = t.data;
-  let at = 0;
-  const parts: Node[] = [];
-  for (const m of s.matchAll(re)) {
-    if (m[0].length === 0 || parts.length >= 2 * room) break;
-    if (m.index! > at) parts.push(document.createTextNode(s.slice(at, m.index)));
-    parts.push(el('mark', { class: 'transcript-match', text: m[0] }));
-    at = m.index! + m[0].length;
-  }
-  if (parts.length === 0) return 0;
-  const marks = parts.filter((p) => p.nodeType === 1).length;
-  if (at < s.length) parts.push(document.createTextNode(s.slice(at)));
-  t.replaceWith(...parts);
-  return marks;
 }
