@@ -17,7 +17,7 @@ import { markMatches } from './transcriptMarks';
 export const PAGE = 25;
 /** Blocks of the first page shown. */
 const FIRST_PAGE = 20;
-/** Pages kept in the DOM. */
+/** Pages kept in the DOM (counted, not measured: reading heights as a page arrives forced a layout mid-scroll). */
 const MAX_PAGES = 12;
 /** Pixels from an end at which the next page is asked for. */
 const NEAR = 1200;
@@ -160,11 +160,11 @@ export class TranscriptView {
     if (mode === 'prepend') {
       this.pages.unshift(page);
       this.element.insertBefore(page.element, this.pages[1]?.element ?? null);
-      if (this.mayDrop(this.pages[this.pages.length - 1])) this.drop(this.pages.pop()!);
+      if (this.pages.length > MAX_PAGES) this.drop(this.pages.pop()!);
     } else {
       this.pages.push(page);
       this.element.appendChild(page.element);
-      if (this.mayDrop(this.pages[0])) this.drop(this.pages.shift()!);
+      if (this.pages.length > MAX_PAGES) this.drop(this.pages.shift()!);
     }
     if (mode === 'reset' && m.focus !== null && around !== undefined) {
       this.placed = { node: around, index: m.focus };
@@ -226,14 +226,6 @@ export class TranscriptView {
 
   private blockOf(node: number): HTMLElement | null {
     return this.element.querySelector<HTMLElement>(`.transcript-block[data-node="${node}"]`);
-  }
-
-  /**
-   * Past MAX_PAGES the far page goes. (No height is read here: a layout forced in the middle of a scroll cost a
-   * long frame. Blocks are at least a header high, so 12 pages always leave the reader far from the far end.)
-   */
-  private mayDrop(_far: Page): boolean {
-    return this.pages.length > MAX_PAGES;
   }
 
   private drop(page: Page): void {
