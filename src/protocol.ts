@@ -32,7 +32,7 @@ import type {
 export * from './protocolTypes';
 export * from './protocolTranscript';
 export * from './protocolTools';
-import type { RequestTranscriptMessage, TranscriptPageMessage } from './protocolTranscript';
+import type { RequestTranscriptMessage, TranscriptPageMessage, TranscriptResetMessage } from './protocolTranscript';
 
 /** The viewer's custom editor id (package.json `customEditors[].viewType`). */
 export const VIEW_TYPE = 'agentTrace.viewer';
@@ -238,6 +238,7 @@ export type HostMessage =
   | FocusFindMessage
   | ErrorMessage
   | TranscriptPageMessage
+  | TranscriptResetMessage
   | TimelineMessage
   | StatisticsMessage;
 

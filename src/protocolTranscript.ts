@@ -14,6 +14,18 @@ export interface TranscriptRef {
   changedSinceLine: number | null;
 }
 
+/** One turn: what came in, the model's reply and its tool calls; its totals are its events' own. */
+export interface TranscriptTurn {
+  /** 1-based, in the whole transcript (a filter does not renumber). */
+  number: number;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  /** Sum of the durations of the turn's model calls. */
+  modelMs: number | null;
+  /** Blocks in the turn (before any filter). */
+  blocks: number;
+}
+
 /** One event of the transcript. */
 export interface TranscriptBlock {
   /** Position in the transcript (0-based). */
@@ -33,6 +45,13 @@ export interface TranscriptBlock {
   refs: TranscriptRef[];
   /** The line could not be read or parsed: why. */
   error: string | null;
+  /** The turn this block opens (the first of its turn shown), else absent. */
+  turn?: TranscriptTurn;
+  /**
+   * Messages at the start of `messages` that repeat the previous block's (a history re-sent with every model
+   * call): they are not sent again; `line` is the block that showed them.
+   */
+  earlier?: { count: number; line: number };
 }
 
 /** Webview → host: blocks [start, start + count), or the page holding `aroundNode` when given. */
@@ -55,4 +74,14 @@ export interface TranscriptPageMessage {
   blocks: TranscriptBlock[];
   /** With `aroundNode`: the index of the block of that node (or of the nearest one before it), else null. */
   focus: number | null;
+  /** A row filter narrows the transcript: only the blocks of the events it keeps are counted and sent. */
+  filtered?: boolean;
+}
+
+/** Host → webview: the transcript's blocks changed (a filter now keeps others): pages already shown are stale. */
+export interface TranscriptResetMessage {
+  type: 'transcriptReset';
+  modelVersion: number;
+  /** Whether a row filter narrows the transcript now. */
+  filtered: boolean;
 }

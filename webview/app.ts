@@ -11,7 +11,7 @@ import { DetailPane } from './detailPane';
 import { clear, el, icon, toolbarButton } from './dom';
 import { FilterBar } from './filterBar';
 import { FindBar } from './findBar';
-import { highlightMatches } from './findHighlight';
+import { findMatcher, highlightMatches } from './findHighlight';
 import { formatBytes } from './format';
 import { Header } from './header';
 import { IdLinks } from './idLinks';
@@ -57,10 +57,21 @@ export class App {
       post({ type: 'find', query, caseSensitive, regex });
       this.highlightFind();
     },
-    reveal: (node) => post({ type: 'revealNode', node, select: true }),
-    step: (direction) => post({ type: 'findStep', direction }),
-    closed: () => this.tree.focus(),
+    reveal: (node) => {
+      this.findStepped = true;
+      post({ type: 'revealNode', node, select: true });
+    },
+    step: (direction) => {
+      this.findStepped = true;
+      post({ type: 'findStep', direction });
+    },
+    closed: () => {
+      this.tree.focus();
+      this.highlightFind();
+    },
   });
+  /** Find moved to a match: the next detail is its event, whose first match the transcript brings into view. */
+  private findStepped = false;
   private readonly filter = new FilterBar((f) => this.setFilter(f));
   private readonly checks = new ChecksPanel((line) => this.revealLine(line), () => this.setChecksVisible(false), (mode) => post({ type: 'runChecks', mode }));
   private readonly timeline = new TimelineView({
@@ -80,7 +91,7 @@ export class App {
     this.persist({ compactChains: compact });
     post({ type: 'setCompactChains', compact });
   });
-  /** The Transcript view; find and filters reach it through `highlight(re)` and `setOnly(pred)`. */
+  /** The Transcript view; find marks it through `highlight(re)`, the host narrows its pages by the filter. */
   transcript!: TranscriptView;
   private blobWaiters = new Map<number, (m: BlobContentMessage) => void>();
   private nextBlobRequest = 1;
@@ -202,6 +213,8 @@ export class App {
         this.detail.show(m.detail);
         this.mainViews.select(m.detail.node);
         this.highlightFind();
+        if (this.findStepped) this.transcript.revealMatch(m.detail.node);
+        this.findStepped = false;
         return this.navBar.update(m.detail, this.history.canBack, this.history.canForward);
       case 'detailError':
         return this.detail.showError(m.message);
@@ -230,6 +243,8 @@ export class App {
         return this.showError(m.message, m.actions);
       case 'transcriptPage':
         return this.transcript.answer(m);
+      case 'transcriptReset':
+        return m.modelVersion === this.modelVersion ? this.transcript.reset(m.modelVersion) : undefined;
       case 'timeline':
         return this.timeline.put(m);
       case 'statistics':
@@ -306,7 +321,9 @@ export class App {
   /** Marks the find query in the detail pane while the find bar is open. */
   private highlightFind(): void {
     const q = this.find.isOpen ? this.find.query : '';
-    highlightMatches(this.detail.element, { query: q, caseSensitive: this.find.caseSensitive, regex: this.find.regex });
+    const query = { query: q, caseSensitive: this.find.caseSensitive, regex: this.find.regex };
+    highlightMatches(this.detail.element, query);
+    this.transcript?.highlight(findMatcher(query));
   }
 
   private setFilter(f: RowFilter): void {

@@ -13,7 +13,8 @@ export interface FindQuery {
 
 const MAX_MARKS = 500;
 
-function matcher(q: FindQuery): RegExp | null {
+/** The query as a global RegExp (null when empty or not a valid regex), as find itself reads it. */
+export function findMatcher(q: FindQuery): RegExp | null {
   if (q.query === '') return null;
   try {
     return new RegExp(q.regex ? q.query : q.query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), q.caseSensitive ? 'g' : 'gi');
@@ -34,7 +35,7 @@ export function clearHighlights(root: Element): void {
 /** Marks every match of `q` in the text under `root`; returns how many were marked. */
 export function highlightMatches(root: Element, q: FindQuery): number {
   clearHighlights(root);
-  const re = matcher(q);
+  const re = findMatcher(q);
   if (!re) return 0;
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const nodes: Text[] = [];

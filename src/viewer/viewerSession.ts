@@ -357,6 +357,7 @@ export class ViewerSession {
     if (!this.rows || !this.model) return;
     const p = this.rowFilter.predicate(this.model, this.filter, (l) => this.findings.badgeOfLine(l));
     this.rows.setFilter(p?.events ?? null, p?.malformedPass);
+    this.transcript.setFilter(p?.events ?? null);
   }
 
   private post(msg: HostMessage): void {

@@ -4,7 +4,7 @@
  * each shown once: a blob an earlier block showed is one line ("same as line N", shown on demand), and a system
  * prompt or tool list that changed since the last turn says so.
  */
-import type { ChatPart, TranscriptBlock, TranscriptRef } from '../../src/protocol';
+import type { ChatPart, TranscriptBlock, TranscriptRef, TranscriptTurn } from '../../src/protocol';
 import { renderBlobSections } from '../blobView';
 import { ChatHost, renderChatPart } from '../chatView';
 import { el, icon } from '../dom';
@@ -37,6 +37,8 @@ export function blockElement(b: TranscriptBlock, host: BlockHost): HTMLElement {
   });
   const part = (p: ChatPart) => partElement(p, host);
   if (b.error) box.appendChild(el('p', { class: 'blob-message blob-message-unreadable', text: b.error }));
+  // A history re-sent with this call: its messages were shown by an earlier block, only the new ones follow.
+  if (b.earlier) box.appendChild(el('p', { class: 'earlier-messages' }, icon('history'), ` ${b.earlier.count} earlier message${b.earlier.count === 1 ? '' : 's'} (shown at line ${b.earlier.line})`));
   for (const m of b.messages) {
     const role = m.role.toLowerCase();
     const msg = el('section', { class: `message role-${ROLE_ICONS[role] ? role : 'field'}`, attrs: { 'aria-label': `${m.role} message` } });
@@ -64,6 +66,14 @@ export function blockElement(b: TranscriptBlock, host: BlockHost): HTMLElement {
   }
   if (repeated.length > 0) box.appendChild(repeatedRefs(repeated, host, part));
   return box;
+}
+
+/** The line that opens a turn: its number, tokens and model latency. */
+export function turnElement(turn: TranscriptTurn): HTMLElement {
+  const badges = el('span', { class: 'block-badges' });
+  if (turn.tokensIn !== null || turn.tokensOut !== null) badges.appendChild(el('span', { class: 'tx-badge tx-badge-tokens', title: 'Tokens in → out, this turn' }, formatTokens(turn.tokensIn, turn.tokensOut, 'tokens')));
+  if (turn.modelMs !== null) badges.appendChild(el('span', { class: 'tx-badge tx-badge-latency', title: "The turn's model latency" }, formatDuration(turn.modelMs)));
+  return el('div', { class: 'transcript-turn', attrs: { role: 'separator', 'aria-label': `Turn ${turn.number}` } }, el('span', { class: 'turn-number', text: `Turn ${turn.number}` }), badges);
 }
 
 /** Work a block defers until it is near the viewport (the view calls and forgets it). */

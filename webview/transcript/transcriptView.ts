@@ -4,18 +4,20 @@
  * nears an end and dropped from the far end past MAX_PAGES, the browser's scroll anchoring keeps the place), so
  * a 100,000-event trace costs what a few hundred blocks cost. Jumping to an event loads the page around it.
  *
- * For find and filters (issue 15 items 3 and 4) the view has two hooks: `highlight(match)` marks matches in the
- * blocks shown (and those loaded later), `setOnly(pred)` shows only the blocks of events the predicate keeps.
+ * Find reaches the view through `highlight(match)` (marks in the blocks shown and those loaded later) and
+ * `revealMatch(node)`. A row filter narrows the pages on the host (sessionTranscript.ts), which then resets the
+ * view: no block is ever hidden here, so the pages' heights stay real.
  */
 import type { TranscriptBlock, TranscriptPageMessage } from '../../src/protocol';
 import { el } from '../dom';
-import { blockElement, BlockHost, DEFERRED } from './blockView';
+import { blockElement, BlockHost, DEFERRED, turnElement } from './blockView';
+import { markMatches } from './transcriptMarks';
 
 /** Blocks per page. */
 export const PAGE = 25;
 /** Blocks of the first page shown. */
 const FIRST_PAGE = 20;
-/** Pages kept in the DOM. */
+/** Pages kept in the DOM (counted, not measured: reading heights as a page arrives forced a layout mid-scroll). */
 const MAX_PAGES = 12;
 /** Pixels from an end at which the next page is asked for. */
 const NEAR = 1200;
@@ -39,12 +41,19 @@ export class TranscriptView {
   private pages: Page[] = [];
   private total = -1;
   private nextRequest = 1;
-  private pending: { id: number; mode: 'reset' | 'append' | 'prepend' } | null = null;
+  private pending: { id: number; mode: 'reset' | 'append' | 'prepend'; around?: number } | null = null;
   private selected: number | null = null;
   private visible = false;
   private modelVersion = 0;
   private match: RegExp | null = null;
-  private only: ((node: number) => boolean) | null = null;
+  /**
+   * The node the last page was loaded around, and the index of the block shown for it. A selected event that is
+   * not a conversation event has no block: the view shows the nearest one before it instead of asking again
+   * (asking again set off an endless run of requests, each answer asking for the next).
+   */
+  private placed: { node: number; index: number } | null = null;
+  /** The event find last stepped to: its match is brought into view again when its page arrives. */
+  private matchAt: number | null = null;
 
   /** Renders a block's deferred parts (its blob cards) when it comes within a screen of the viewport. */
   private readonly near = new IntersectionObserver((entries) => {
@@ -66,7 +75,7 @@ export class TranscriptView {
   /** ARIA feed keys: ↓/PageDown and ↑/PageUp move between blocks, Enter selects the focused block's event. */
   private onKey(e: KeyboardEvent): void {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const blocks = [...this.element.querySelectorAll<HTMLElement>('.transcript-block:not([hidden])')];
+    const blocks = [...this.element.querySelectorAll<HTMLElement>('.transcript-block')];
     const at = blocks.findIndex((b) => b === document.activeElement);
     const step = e.key === 'ArrowDown' || e.key === 'PageDown' ? 1 : e.key === 'ArrowUp' || e.key === 'PageUp' ? -1 : 0;
     if (step !== 0) {
@@ -81,7 +90,7 @@ export class TranscriptView {
     }
   }
 
-  /** A new model: forget the blocks (they are loaded again when the view is shown). */
+  /** A new model, or a filter that keeps other blocks: forget the blocks (they are loaded again when shown). */
   reset(modelVersion: number): void {
     this.modelVersion = modelVersion;
     this.clearPages();
@@ -95,6 +104,8 @@ export class TranscriptView {
     this.visible = true;
     if (this.total < 0 && this.pending === null) this.load();
     else if (this.selected !== null) this.scrollToNode(this.selected, false);
+    // Pages are not asked for while hidden (a hidden view has no height, so it is "near" both ends).
+    this.onScroll();
   }
 
   hide(): void {
@@ -109,27 +120,41 @@ export class TranscriptView {
     if (this.visible) this.scrollToNode(node, false);
   }
 
-  /** Find: marks the matches of `match` in the blocks' text (null clears). */
+  /**
+   * Find: marks the matches of `match` in the blocks' text (null clears). The same pattern again only marks text
+   * that came since (blob cards filled in later), so a reply per blob does not redo every page.
+   */
   highlight(match: RegExp | null): void {
+    // No find before and none now (a blob reply while Find is closed): nothing to clear, no page to walk.
+    if (match === null && this.match === null) return;
+    const same = match !== null && this.match !== null && match.source === this.match.source && match.flags === this.match.flags;
     this.match = match;
-    for (const p of this.pages) markMatches(p.element, match);
+    if (!match) this.matchAt = null;
+    for (const p of this.pages) markMatches(p.element, match, same);
   }
 
-  /** Filters: only the blocks of events `pred` keeps are shown (null shows all). */
-  setOnly(pred: ((node: number) => boolean) | null): void {
-    this.only = pred;
-    for (const b of this.element.querySelectorAll<HTMLElement>('.transcript-block')) b.hidden = pred !== null && !pred(Number(b.dataset.node));
+  /** Find stepped to `node`: its block's first match is the current one, brought into view. */
+  revealMatch(node: number): void {
+    this.matchAt = node;
+    for (const m of this.element.querySelectorAll('mark.transcript-match.current')) m.classList.remove('current');
+    // The block's body before its header: the header's label repeats (and truncates) what the body says.
+    const block = this.blockOf(node);
+    const marks = [...(block?.querySelectorAll('mark.transcript-match') ?? [])];
+    const mark = marks.find((m) => !m.closest('.block-header')) ?? marks[0];
+    if (!mark) return;
+    mark.classList.add('current');
+    if (this.visible) mark.scrollIntoView({ block: 'center' });
   }
 
   /** A page from the host. */
   answer(m: TranscriptPageMessage): void {
     if (m.modelVersion !== this.modelVersion || !this.pending || m.requestId !== this.pending.id) return;
-    const mode = this.pending.mode;
+    const { mode, around } = this.pending;
     this.pending = null;
     this.element.setAttribute('aria-busy', 'false');
     this.total = m.total;
     if (mode === 'reset') this.clearPages();
-    if (m.total === 0) return this.setStatus('This trace has no conversation events (messages, inferences, tool calls).');
+    if (m.total === 0) return this.setStatus(m.filtered ? 'No conversation event matches the filter.' : 'This trace has no conversation events (messages, inferences, tool calls).');
     this.setStatus(null);
     const page = { start: m.start, count: m.blocks.length, element: this.pageElement(m.blocks) };
     if (mode === 'prepend') {
@@ -141,24 +166,30 @@ export class TranscriptView {
       this.element.appendChild(page.element);
       if (this.pages.length > MAX_PAGES) this.drop(this.pages.shift()!);
     }
-    if (mode === 'reset' && m.focus !== null && this.selected !== null) this.scrollToNode(this.selected, true);
+    if (mode === 'reset' && m.focus !== null && around !== undefined) {
+      this.placed = { node: around, index: m.focus };
+      if (this.selected !== null) this.scrollToNode(this.selected, true);
+      if (this.matchAt !== null) this.revealMatch(this.matchAt);
+    }
     this.onScroll();
   }
 
   private pageElement(blocks: TranscriptBlock[]): HTMLElement {
     const page = el('div', { class: 'transcript-page' });
-    for (const b of blocks) {
-      const e = blockElement(b, this.host);
-      e.tabIndex = -1;
-      e.setAttribute('aria-posinset', String(b.index + 1));
-      e.setAttribute('aria-setsize', String(this.total));
-      if (b.node === this.selected) e.classList.add('selected');
-      if (this.only && !this.only(b.node)) e.hidden = true;
-      if (DEFERRED.has(e)) this.near.observe(e);
-      page.appendChild(e);
-    }
+    for (const b of blocks) this.addBlock(page, b);
     if (this.match) markMatches(page, this.match);
     return page;
+  }
+
+  private addBlock(page: HTMLElement, b: TranscriptBlock): void {
+    if (b.turn) page.appendChild(turnElement(b.turn));
+    const e = blockElement(b, this.host);
+    e.tabIndex = -1;
+    e.setAttribute('aria-posinset', String(b.index + 1));
+    e.setAttribute('aria-setsize', String(this.total));
+    if (b.node === this.selected) e.classList.add('selected');
+    if (DEFERRED.has(e)) this.near.observe(e);
+    page.appendChild(e);
   }
 
   private load(around?: number): void {
@@ -169,13 +200,13 @@ export class TranscriptView {
 
   private ask(mode: 'reset' | 'append' | 'prepend', start: number, count: number, aroundNode?: number): void {
     const id = this.nextRequest++;
-    this.pending = { id, mode };
+    this.pending = { id, mode, ...(aroundNode !== undefined ? { around: aroundNode } : {}) };
     this.element.setAttribute('aria-busy', 'true');
     this.host.request(id, start, count, aroundNode);
   }
 
   private onScroll(): void {
-    if (this.pending || this.pages.length === 0) return;
+    if (this.pending || this.pages.length === 0 || !this.visible || this.element.clientHeight === 0) return;
     const first = this.pages[0];
     const last = this.pages[this.pages.length - 1];
     const e = this.element;
@@ -184,9 +215,13 @@ export class TranscriptView {
   }
 
   private scrollToNode(node: number, exact: boolean): void {
-    const b = this.blockOf(node);
+    const b = this.blockOf(node) ?? (this.placed?.node === node ? this.blockAt(this.placed.index) : null);
     if (b) b.scrollIntoView({ block: exact ? 'start' : 'nearest' });
-    else if (this.pending === null) this.load(node);
+    else if (this.pending === null && this.placed?.node !== node) this.load(node);
+  }
+
+  private blockAt(index: number): HTMLElement | null {
+    return this.element.querySelector<HTMLElement>(`.transcript-block[aria-posinset="${index + 1}"]`);
   }
 
   private blockOf(node: number): HTMLElement | null {
@@ -201,36 +236,12 @@ export class TranscriptView {
   private clearPages(): void {
     for (const p of this.pages) p.element.remove();
     this.pages = [];
+    this.placed = null;
     this.near.disconnect();
   }
 
   private setStatus(text: string | null): void {
     this.status.hidden = text === null;
     this.status.textContent = text ?? '';
-  }
-}
-
-/** Wraps each match of `re` in the text of `root` in a `<mark>` (text nodes only: no markup is parsed). */
-export function markMatches(root: HTMLElement, re: RegExp | null): void {
-  for (const m of root.querySelectorAll('mark.transcript-match')) m.replaceWith(...m.childNodes);
-  root.normalize();
-  if (!re) return;
-  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  const texts: Text[] = [];
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) texts.push(n as Text);
-  for (const t of texts) {
-    const s = t.data;
-    let at = 0;
-    const parts: Node[] = [];
-    for (const m of s.matchAll(global)) {
-      if (m[0].length === 0) break;
-      if (m.index! > at) parts.push(document.createTextNode(s.slice(at, m.index)));
-      parts.push(el('mark', { class: 'transcript-match', text: m[0] }));
-      at = m.index! + m[0].length;
-    }
-    if (parts.length === 0) continue;
-    if (at < s.length) parts.push(document.createTextNode(s.slice(at)));
-    t.replaceWith(...parts);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Plain-text search on raw bytes, so blob text is searched at the speed it is read: no UTF-8 decoding and no
  * lower-casing copy. Matching case uses the native `Buffer.indexOf`; ignoring case uses Boyer-Moore-Horspool
- * with ASCII letters folded (the skip table is built on folded bytes, so it skips as far as the exact search).
+ * on byte pairs with ASCII letters folded (the skip table is built on folded bytes, so either case skips alike).
  */
 
 /** Finds the first of several needles in `hay[0, end)`; returns where and which length, or null. */
@@ -31,26 +31,36 @@ function exact(needle: Buffer): ByteFinder {
 }
 
 function foldedHorspool(needle: Buffer): ByteFinder {
+  if (needle.length < 2) return foldedScan(needle);
   const m = needle.length;
   const pat = Uint8Array.from(needle, (b) => fold[b]);
-  const shift = new Int32Array(256).fill(m);
-  for (let k = 0; k < m - 1; k++) {
-    shift[pat[k]] = m - 1 - k;
-    // The upper-case letter skips like its lower-case form.
-    if (pat[k] >= 97 && pat[k] <= 122) shift[pat[k] - 32] = m - 1 - k;
-  }
-  const last = pat[m - 1];
+  // Shifts by the folded byte pair that ends the window (Horspool on 2-grams): in prose most pairs are not in
+  // the needle, so the window moves by m - 1 where single bytes (letters the needle shares) moved by a few.
+  const shift = new Uint8Array(65536).fill(Math.min(m - 1, 255));
+  for (let k = 0; k < m - 1; k++) shift[(pat[k] << 8) | pat[k + 1]] = Math.min(m - 2 - k, 255);
   return (hay, end) => {
     let i = 0;
     while (i <= end - m) {
-      const c = fold[hay[i + m - 1]];
-      if (c === last) {
-        let k = m - 2;
-        while (k >= 0 && fold[hay[i + k]] === pat[k]) k--;
-        if (k < 0) return { index: i, length: m };
+      const j = i + m - 1;
+      const s = shift[(fold[hay[j - 1]] << 8) | fold[hay[j]]];
+      if (s > 0) {
+        i += s;
+        continue;
       }
-      i += shift[hay[i + m - 1]];
+      let k = m - 3;
+      while (k >= 0 && fold[hay[i + k]] === pat[k]) k--;
+      if (k < 0) return { index: i, length: m };
+      i++;
     }
+    return null;
+  };
+}
+
+/** A one-byte needle, either case. */
+function foldedScan(needle: Buffer): ByteFinder {
+  const b = fold[needle[0]];
+  return (hay, end) => {
+    for (let i = 0; i < end; i++) if (fold[hay[i]] === b) return { index: i, length: 1 };
     return null;
   };
 }

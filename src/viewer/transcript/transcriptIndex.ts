@@ -5,7 +5,8 @@
  */
 import type { TraceModel } from '../../core/loadTrace';
 import type { EventCategory } from '../../core/model';
-import type { TranscriptRef } from '../../protocol';
+import type { TranscriptRef, TranscriptTurn } from '../../protocol';
+import { buildTurns } from './transcriptTurns';
 
 /** Categories the transcript shows: what the agent was told, said and did, and where it was stopped. */
 const CONVERSATION: ReadonlySet<EventCategory> = new Set(['run', 'task', 'turn', 'inference', 'tool', 'approval', 'message', 'error', 'policy']);
@@ -16,6 +17,9 @@ export interface TranscriptIndex {
   nodes: Int32Array;
   /** Blob references of each block that holds any, with their repeat and change marks. */
   refs: Map<number, TranscriptRef[]>;
+  /** Turn of each block (an index into `turns`), by position in `nodes`. */
+  turnOf: Int32Array;
+  turns: TranscriptTurn[];
 }
 
 /** Builds the index of `model`'s transcript. */
@@ -46,7 +50,8 @@ export function buildTranscriptIndex(model: TraceModel): TranscriptIndex {
       };
     }));
   }
-  return { nodes: Int32Array.from(order), refs };
+  const nodes = Int32Array.from(order);
+  return { nodes, refs, ...buildTurns(model, nodes) };
 }
 
 /** Fields that set a conversation up (system prompt, tools, instructions): a change there is worth a mark. */

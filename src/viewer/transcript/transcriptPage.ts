@@ -8,7 +8,7 @@ import type { ChatMessage, ChatPart, TranscriptBlock } from '../../protocol';
 import { extractChat } from '../chatContent';
 import { buildDetail, findObjectWithId } from '../eventDetail';
 import type { TranscriptIndex } from './transcriptIndex';
-import { otlpToolMessage } from './otlpTool';
+import { otlpChatMessages, otlpToolMessage } from './otlpTool';
 import { shellOutcome, toolCallView } from './toolShapes';
 
 /** Most blocks one page carries (the webview asks for less). */
@@ -21,8 +21,64 @@ export type CallNames = Map<string, { name: string; shell: boolean }>;
 export async function transcriptPage(model: TraceModel, index: TranscriptIndex, start: number, count: number, calls: CallNames): Promise<TranscriptBlock[]> {
   const end = Math.min(index.nodes.length, start + Math.min(count, MAX_PAGE));
   const out: TranscriptBlock[] = [];
-  for (let k = start; k < end; k++) out.push(await block(model, index, k, calls));
+  // The blocks just before the page, so its first block's re-sent history is known whichever page comes first.
+  const before = await Promise.all(range(Math.max(0, start - HISTORY_BLOCKS), start).map((k) => block(model, index, k, calls)));
+  const seen = new History(before);
+  for (let k = start; k < end; k++) {
+    const b = await block(model, index, k, calls);
+    out.push(seen.collapse(b));
+  }
   return out;
+}
+
+/** Blocks back that a re-sent history is looked for in. */
+const HISTORY_BLOCKS = 6;
+
+/**
+ * Messages of the last blocks, by content: a block whose first messages were all shown by one of them (a
+ * GenAI chat span's input messages re-send the whole conversation) shows only what is new.
+ */
+class History {
+  private readonly recent: { line: number; keys: Set<string> }[] = [];
+
+  constructor(blocks: TranscriptBlock[]) {
+    for (const b of blocks) this.remember(b);
+  }
+
+  /** `b` without its leading messages shown by a recent block, with how many and where (`earlier`). */
+  collapse(b: TranscriptBlock): TranscriptBlock {
+    const keys = b.messages.map(messageKey);
+    let n = 0;
+    let line = 0;
+    // The last message always shows: a block is never empty because it repeats.
+    for (; n < keys.length - 1; n++) {
+      const where = this.lineHolding(keys[n]);
+      if (where === null) break;
+      line = Math.max(line, where);
+    }
+    this.remember(b, keys);
+    return n === 0 ? b : { ...b, messages: b.messages.slice(n), earlier: { count: n, line } };
+  }
+
+  private lineHolding(key: string): number | null {
+    for (let r = this.recent.length - 1; r >= 0; r--) if (this.recent[r].keys.has(key)) return this.recent[r].line;
+    return null;
+  }
+
+  private remember(b: TranscriptBlock, keys = b.messages.map(messageKey)): void {
+    if (keys.length === 0) return;
+    this.recent.push({ line: b.line, keys: new Set(keys) });
+    if (this.recent.length > HISTORY_BLOCKS) this.recent.shift();
+  }
+}
+
+/** A message by its role and content (tool calls' views left out: they are derived). */
+function messageKey(m: ChatMessage): string {
+  return `${m.role}\u0000${JSON.stringify(m.parts, (k, v) => (k === 'view' || k === 'shell' || k === 'toolName' ? undefined : v))}`;
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 }
 
 async function block(model: TraceModel, index: TranscriptIndex, k: number, calls: CallNames): Promise<TranscriptBlock> {
@@ -38,7 +94,8 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
     const own = sharesLine(model, node) && e.id ? ownObject(d.json, e.id) : null;
     if (own) {
       const tool = otlpToolMessage(own);
-      messages = tool ? [tool, ...extractChat(own)] : extractChat(own);
+      const chat = otlpChatMessages(own);
+      messages = tool ? [tool, ...extractChat(own)] : chat.length > 0 ? chat : extractChat(own);
     }
     const sidecar = (d.json as { toolUseResult?: unknown } | null)?.toolUseResult;
     messages = messages.map((m) => ({ ...m, parts: m.parts.map((p) => enrich(p, calls, sidecar)) }));
@@ -48,6 +105,7 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
   return {
     index: k, node, line: e.line, kind: e.kind, category: e.category, label: e.label, status: e.status, tool: e.tool, model: e.model,
     tokensIn: e.tokensIn, tokensOut: e.tokensOut, durationMs: e.durationMs, messages, refs: index.refs.get(node) ?? [], error,
+    ...(k === 0 || index.turnOf[k - 1] !== index.turnOf[k] ? { turn: index.turns[index.turnOf[k]] } : {}),
   };
 }
 
