@@ -38,6 +38,8 @@ export interface UsageRollup {
   readonly durationMs: Float64Array;
   /** Events whose usage counts, in file order (see {@link counted}). */
   readonly countedIndex: Int32Array;
+  /** Events that record a retry (an adapter's `usage.retry`), in file order. */
+  readonly retryIndex: Int32Array;
   /** 1 where the event's usage counts. */
   readonly isCounted: Uint8Array;
   /** Aggregates that did not count because their children did, with their children's sum (for the check). */
@@ -83,7 +85,7 @@ export function rollUp(model: TraceModel): UsageRollup {
   const t = model.events;
   const n = t.size;
   const usage: (EventUsage | null)[] = new Array(n);
-  const cols = { usage, model: new Array<string | null>(n), tool: new Array<string | null>(n), durationMs: new Float64Array(n) };
+  const cols: Columns = { usage, model: new Array<string | null>(n), tool: new Array<string | null>(n), durationMs: new Float64Array(n), retries: [] };
   readColumns(model, cols);
   const isCounted = new Uint8Array(n);
   const shadowedAt: { index: number; children: Tally }[] = [];
@@ -105,6 +107,7 @@ interface Columns {
   model: (string | null)[];
   tool: (string | null)[];
   durationMs: Float64Array;
+  retries: number[];
 }
 
 function readColumns(model: TraceModel, cols: Columns): void {
@@ -128,6 +131,7 @@ function readColumns(model: TraceModel, cols: Columns): void {
     let f: UsageDraft | undefined;
     while (!next.done && next.value[0] < i) next = facts.next();
     if (!next.done && next.value[0] === i) (f = next.value[1]), (next = facts.next());
+    if (f?.retry) cols.retries.push(i);
     const u = eventUsage(f, c.tokensIn, c.tokensOut);
     if (u) u.model = m;
     cols.usage[i] = u;
@@ -162,6 +166,7 @@ class Rollup implements UsageRollup {
   readonly model: readonly (string | null)[];
   readonly tool: readonly (string | null)[];
   readonly durationMs: Float64Array;
+  readonly retryIndex: Int32Array;
 
   constructor(
     private readonly m: TraceModel,
@@ -175,6 +180,7 @@ class Rollup implements UsageRollup {
     this.model = cols.model;
     this.tool = cols.tool;
     this.durationMs = cols.durationMs;
+    this.retryIndex = Int32Array.from(cols.retries);
     this.shadowed = shadowedAt.map((s) => ({ row: this.rowOf(s.index), children: s.children }));
   }
 

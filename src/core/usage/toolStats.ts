@@ -10,6 +10,8 @@ export interface ToolUsage {
   durationMs: number | null;
   p50Ms: number | null;
   p95Ms: number | null;
+  /** Retries of this tool (see `retryCounts`: recorded by the trace, or inferred where it records none). */
+  retries: number;
 }
 
 /** The nearest-rank percentile `p` (0..100) of sorted numbers, null for none. */
@@ -23,7 +25,7 @@ export function percentile(sorted: ArrayLike<number>, p: number): number | null 
  * Tool calls grouped by tool, most called first. A call is a tool-category event with a tool name; a tool event
  * under an event of the same tool (its result, its progress) is part of that call, and its error is the call's.
  */
-export function toolUsage(t: EventTable, rollup: UsageRollup): ToolUsage[] {
+export function toolUsage(t: EventTable, rollup: UsageRollup, retries: ReadonlyMap<string, number> = new Map()): ToolUsage[] {
   const by = new Map<string, { calls: number; errors: Set<number>; durations: number[] }>();
   const timed = new Set<number>();
   for (let i = 0; i < t.size; i++) {
@@ -41,7 +43,7 @@ export function toolUsage(t: EventTable, rollup: UsageRollup): ToolUsage[] {
   return [...by].map(([tool, s]) => {
     // A typed array sorts numbers natively, several times faster than a comparator over a plain array.
     const d = Float64Array.from(s.durations).sort();
-    return { tool, calls: s.calls, errors: s.errors.size, durationMs: d.length > 0 ? d.reduce((a, b) => a + b, 0) : null, p50Ms: percentile(d, 50), p95Ms: percentile(d, 95) };
+    return { tool, calls: s.calls, errors: s.errors.size, durationMs: d.length > 0 ? d.reduce((a, b) => a + b, 0) : null, p50Ms: percentile(d, 50), p95Ms: percentile(d, 95), retries: retries.get(tool) ?? 0 };
   }).sort((a, b) => b.calls - a.calls || a.tool.localeCompare(b.tool));
 }
 

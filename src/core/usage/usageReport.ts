@@ -4,6 +4,7 @@ import { ModelPrice, priceOf, PRICE_TABLE_DATE } from './prices';
 import type { EventUsage } from './eventUsage';
 import { UsageRollup, usageRollupOf } from './rollup';
 import { Tally } from './tally';
+import { retryCounts } from './retries';
 import { ToolUsage, toolUsage } from './toolStats';
 import { TOKEN_FIELDS, TokenField } from './usageTypes';
 
@@ -27,6 +28,8 @@ export interface ModelUsageJson extends UsageTotalsJson {
   calls: number;
   /** Where the cost came from: `trace` (recorded in the file), `table` (the price table or the setting), null: unpriced. */
   costSource: 'trace' | 'table' | 'mixed' | null;
+  /** Retries of this model's calls (see {@link UsageReport.retries}). */
+  retries: number;
 }
 
 /** The `usage` field of `agent-trace summary --json`. */
@@ -50,6 +53,11 @@ export interface UsageReport {
   priced: number | null;
   /** Date of the bundled price table. */
   priceTableDate: string;
+  /**
+   * Retries in the run: `recorded` when the trace records them, `inferred` (a call after a failed call of the
+   * same tool or model under the same parent) when it records none. Per tool and model in `byTool`/`byModel`.
+   */
+  retries: { total: number; source: 'recorded' | 'inferred' };
 }
 
 const JSON_FIELD: Record<TokenField, keyof UsageTotalsJson> = {
@@ -128,19 +136,21 @@ export function usageReport(model: TraceModel, prices: Readonly<Record<string, M
     pricedTokens += m.tokens;
     cost = (cost ?? 0) + recorded;
   }
+  const retries = retryCounts(model.events, rollup);
   const byModel: ModelUsageJson[] = [...models].map(([name, m]) => ({
     model: name, ...totalsJson(m.t, m.sources.size > 0 ? m.cost : null), calls: m.calls,
-    costSource: costSourceOf(m.sources),
+    costSource: costSourceOf(m.sources), retries: retries.byModel.get(name) ?? 0,
   })).sort((a, b) => (b.totalTokens ?? 0) - (a.totalTokens ?? 0) || a.model.localeCompare(b.model));
   const scope = rollup.countedIndex.length === 0 ? (fromTotals.length > 0 ? 'totals lines' : 'none') : fromTotals.length > 0 ? 'events and totals lines' : 'events';
   return {
     total: { ...totalsJson(total, cost), scope, fromTotalsLines: fromTotals.map((f) => (f === 'total' ? 'totalTokens' : JSON_FIELD[f])) },
     byModel,
-    byTool: toolUsage(model.events, rollup),
+    byTool: toolUsage(model.events, rollup, retries.byTool),
     byGroup: [...groups].map(([group, g]) => ({ group, ...totalsJson(g.t, g.cost) })),
     complete: isComplete(model, rollup, total, fromTotals),
     priced: allTokens > 0 ? pricedTokens / allTokens : null,
     priceTableDate: PRICE_TABLE_DATE,
+    retries: { total: retries.total, source: retries.source },
   };
 }
 

@@ -59,7 +59,8 @@ export function statisticsOf(model: TraceModel): StatisticsData {
   }
   return {
     ...runStatistics(model, prices, 10, rollup),
-    byModel: report.byModel.map((m) => ({ model: m.model, calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd, first: firstModel.get(m.model) ?? -1 })),
-    byTool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, durationMs: t.durationMs, first: firstTool.get(t.tool) ?? -1 })),
+    byModel: report.byModel.map((m) => ({ model: m.model, calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd, retries: m.retries, first: firstModel.get(m.model) ?? -1 })),
+    byTool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, retries: t.retries, durationMs: t.durationMs, first: firstTool.get(t.tool) ?? -1 })),
+    retries: report.retries,
   };
 }
