@@ -1,4 +1,4 @@
-import type { EventTable } from '../eventTable';
+import type { TraceModel } from '../traceModel';
 import type { UsageRollup } from './rollup';
 import { toolCallOf } from './toolStats';
 
@@ -25,7 +25,8 @@ function bump(m: Map<string, number>, k: string): void {
  * tool under the same parent, or a model call that follows a failed call of the same model under the same
  * parent. The heuristic can miss a retry with a different tool name and count a deliberate second try.
  */
-export function retryCounts(t: EventTable, rollup: UsageRollup): RetryCounts {
+export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts {
+  const t = model.events;
   const byTool = new Map<string, number>();
   const byModel = new Map<string, number>();
   if (rollup.retryIndex.length > 0) {
@@ -37,25 +38,33 @@ export function retryCounts(t: EventTable, rollup: UsageRollup): RetryCounts {
     return { source: 'recorded', total: rollup.retryIndex.length, byTool, byModel };
   }
   const failed = new Uint8Array(t.size);
+  let failures = 0;
   for (let i = 0; i < t.size; i++) {
     if (t.statusOf(i) !== 'error') continue;
     const c = t.categoryOf(i);
-    if (c === 'tool' && rollup.tool[i] !== null) failed[toolCallOf(t, rollup, i)] = 1;
-    else if (c === 'inference') failed[i] = 1;
+    if (c === 'tool' && rollup.tool[i] !== null) failed[toolCallOf(t, rollup, i)] = 1, failures++;
+    else if (c === 'inference') (failed[i] = 1), failures++;
   }
-  const last = new Map<string, number>();
   let total = 0;
-  for (let i = 0; i < t.size; i++) {
-    const c = t.categoryOf(i);
-    const tool = c === 'tool' ? rollup.tool[i] : null;
-    const name = tool ?? (c === 'inference' ? rollup.model[i] : null);
-    if (name === null || (tool !== null && toolCallOf(t, rollup, i) !== i)) continue;
-    const key = `${c}\u0000${t.parent(i)}\u0000${name}`;
-    const prev = last.get(key);
-    last.set(key, i);
-    if (prev === undefined || failed[prev] === 0) continue;
-    total++;
-    bump(tool !== null ? byTool : byModel, name);
-  }
+  // Siblings in order, per parent (the roots are siblings too): a call whose previous same-named sibling failed.
+  const scan = (kids: ArrayLike<number>): void => {
+    if (kids.length < 2) return;
+    const lastTool = new Map<string, number>();
+    const lastModel = new Map<string, number>();
+    for (let k = 0; k < kids.length; k++) {
+      const i = kids[k];
+      const c = t.categoryOf(i);
+      const tool = c === 'tool' ? rollup.tool[i] : null;
+      const name = tool ?? (c === 'inference' ? rollup.model[i] : null);
+      if (name === null || (tool !== null && toolCallOf(t, rollup, i) !== i)) continue;
+      const last = tool !== null ? lastTool : lastModel;
+      const prev = last.get(name);
+      last.set(name, i);
+      if (prev !== undefined && failed[prev] === 1) total++, bump(tool !== null ? byTool : byModel, name);
+    }
+  };
+  if (failures === 0) return { source: 'inferred', total, byTool, byModel };
+  scan(model.tree.roots);
+  for (let i = 0; i < t.size; i++) if (model.tree.childCount(i) >= 2) scan(model.tree.children(i));
   return { source: 'inferred', total, byTool, byModel };
 }

@@ -2,6 +2,8 @@ import type { EventTree } from '../tree';
 import type { EventUsage } from './eventUsage';
 import { Tally } from './tally';
 
+const NO_KIDS = new Int32Array(0);
+
 /** Slots of one frame: the token fields, then the recorded total. NaN: not reported. */
 const F = 6;
 
@@ -78,7 +80,8 @@ export function settleUsage(tree: EventTree, usage: readonly (EventUsage | null)
     frames.clear(0);
     while (d >= 0) {
       const i = nodes[d];
-      const kids = tree.children(i);
+      // Most events are leaves: no view of their (empty) children is made.
+      const kids = tree.childCount(i) === 0 ? NO_KIDS : tree.children(i);
       if (next[d] < kids.length) {
         const k = kids[next[d]++];
         if (++d >= nodes.length) (nodes = grow(nodes)), (next = grow(next));

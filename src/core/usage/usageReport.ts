@@ -136,7 +136,7 @@ export function usageReport(model: TraceModel, prices: Readonly<Record<string, M
     pricedTokens += m.tokens;
     cost = (cost ?? 0) + recorded;
   }
-  const retries = retryCounts(model.events, rollup);
+  const retries = retryCounts(model, rollup);
   const byModel: ModelUsageJson[] = [...models].map(([name, m]) => ({
     model: name, ...totalsJson(m.t, m.sources.size > 0 ? m.cost : null), calls: m.calls,
     costSource: costSourceOf(m.sources), retries: retries.byModel.get(name) ?? 0,
