@@ -88,7 +88,8 @@ export function buildTimeline(model: TraceModel): Timeline {
   }
   if (!Number.isFinite(t0)) t0 = 0;
   const tl: Timeline = {
-    nodes: order.slice(0, m), start: starts.slice(0, m), duration: durations.slice(0, m), depth: depths.slice(0, m),
+    // Usually every event has a time: keep the arrays as they are rather than copy them (and make garbage).
+    nodes: fit(order, m), start: fit(starts, m), duration: fit(durations, m), depth: fit(depths, m),
     status: new Uint8Array(m), critical: new Uint8Array(m), barOf: new Int32Array(n).fill(-1), t0, span: 0,
   };
   for (let b = 0; b < m; b++) {
@@ -101,6 +102,10 @@ export function buildTimeline(model: TraceModel): Timeline {
   }
   markCriticalPath(tl);
   return tl;
+}
+
+function fit<T extends Int32Array | Float64Array>(a: T, m: number): T {
+  return (a.length === m ? a : a.slice(0, m)) as T;
 }
 
 /** End of a bar in ms after t0 (an instant ends where it starts). */
