@@ -19,6 +19,7 @@ export interface StatisticsHost {
 
 const num = (v: number | null): string => (v === null ? '—' : v.toLocaleString('en-US'));
 const ms = (v: number | null): string => (v === null ? '—' : fmtMs(v));
+const plural = (n: number, one: string, many = `${one}s`): string => `${num(n)} ${n === 1 ? one : many}`;
 const usd = (v: number | null): string => (v === null ? 'unpriced' : `$${v < 0.01 ? v.toFixed(4) : v.toFixed(2)}`);
 
 /** See the file comment. */
@@ -28,7 +29,21 @@ export class StatisticsView {
   private asked = -1;
   private shown = false;
 
-  constructor(private readonly host: StatisticsHost) {}
+  constructor(private readonly host: StatisticsHost) {
+    this.element.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  /** ↑/↓ move between the rows that jump (across tables), Home/End to the first and last; Tab reaches each too. */
+  private onKey(e: KeyboardEvent): void {
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+    const rows = [...this.element.querySelectorAll<HTMLElement>('.statistics-row.jump')];
+    if (rows.length === 0) return;
+    const at = rows.indexOf(document.activeElement as HTMLElement);
+    const to = e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : at < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    e.preventDefault();
+    rows[to].focus();
+    rows[to].scrollIntoView({ block: 'nearest' });
+  }
 
   /** A new model: the statistics shown are stale. */
   reset(modelVersion: number): void {
@@ -57,15 +72,17 @@ export class StatisticsView {
   put(m: StatisticsMessage): void {
     if (m.modelVersion !== this.modelVersion) return;
     const s = m.stats;
+    const toolFirst = new Map(s.byTool.map((r) => [r.tool, r.first]));
+    const modelFirst = new Map(s.byModel.map((r) => [r.model, r.first]));
     clear(this.element);
     this.element.append(
-      el('p', { class: 'statistics-note', text: `${num(s.errors)} error${s.errors === 1 ? '' : 's'} · ${num(s.warnings)} warning${s.warnings === 1 ? '' : 's'}` }),
-      this.table('Models', ['Model', 'Calls', 'Input', 'Output', 'Cost'], s.byModel.map((r) => ({ node: r.first, cells: [r.model, num(r.calls), num(r.inputTokens), num(r.outputTokens), usd(r.costUsd)] }))),
-      this.table('Tools', ['Tool', 'Calls', 'Errors', 'Total time'], s.byTool.map((r) => ({ node: r.first, cells: [r.tool, num(r.calls), num(r.errors), ms(r.durationMs)] }))),
+      el('p', { class: 'statistics-note', text: `${plural(s.errors, 'error')} · ${plural(s.warnings, 'warning')} · ${plural(s.retries.total, 'retry', 'retries')} (${s.retries.source === 'recorded' ? 'recorded by the trace' : 'inferred: a call after a failed call of the same tool or model'})` }),
+      this.table('Models', ['Model', 'Calls', 'Input', 'Output', 'Cost', 'Retries'], s.byModel.map((r) => ({ node: r.first, cells: [r.model, num(r.calls), num(r.inputTokens), num(r.outputTokens), usd(r.costUsd), num(r.retries)] }))),
+      this.table('Tools', ['Tool', 'Calls', 'Errors', 'Retries', 'Total time'], s.byTool.map((r) => ({ node: r.first, cells: [r.tool, num(r.calls), num(r.errors), num(r.retries), ms(r.durationMs)] }))),
       this.table('Slowest tool calls', ['Tool', 'Duration', 'Line'], s.slowestToolCalls.map((r) => ({ node: r.index, cells: [r.name, ms(r.durationMs), r.line] }))),
       this.table('Most expensive model calls', ['Model', 'Tokens', 'Cost', 'Line'], s.mostExpensiveCalls.map((r) => ({ node: r.index, cells: [r.name, num(r.tokens), usd(r.costUsd), r.line] }))),
-      this.table('Latency by tool', ['Tool', 'Calls', 'p50', 'p95', 'Max'], s.latencyByTool.map((r) => ({ node: -1, cells: [r.name, r.count, ms(r.p50Ms), ms(r.p95Ms), ms(r.maxMs)] }))),
-      this.table('Latency by model', ['Model', 'Calls', 'p50', 'p95', 'Max'], s.latencyByModel.map((r) => ({ node: -1, cells: [r.name, r.count, ms(r.p50Ms), ms(r.p95Ms), ms(r.maxMs)] }))),
+      this.table('Latency by tool', ['Tool', 'Calls', 'p50', 'p95', 'Max'], s.latencyByTool.map((r) => ({ node: toolFirst.get(r.name) ?? -1, cells: [r.name, r.count, ms(r.p50Ms), ms(r.p95Ms), ms(r.maxMs)] }))),
+      this.table('Latency by model', ['Model', 'Calls', 'p50', 'p95', 'Max'], s.latencyByModel.map((r) => ({ node: modelFirst.get(r.name) ?? -1, cells: [r.name, r.count, ms(r.p50Ms), ms(r.p95Ms), ms(r.maxMs)] }))),
       this.histogram(s.histogram),
     );
   }

@@ -45,8 +45,19 @@ export function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
-/** Reads the theme's colours now (call per draw: a theme change shows on the next frame). */
+let colourCache: { key: string; c: Colours } | null = null;
+
+/**
+ * The theme's colours, read again only when the theme can have changed (VS Code sets the theme's variables on
+ * the root's style and its kind on the body's class): reading computed styles on every frame was a hot spot.
+ */
 export function colours(): Colours {
+  const key = `${document.body?.className ?? ''}|${document.documentElement.getAttribute('style') ?? ''}`;
+  if (colourCache?.key !== key) colourCache = { key, c: readColours() };
+  return colourCache.c;
+}
+
+function readColours(): Colours {
   return {
     fg: cssVar('--vscode-foreground', '#ccc'), dim: cssVar('--vscode-descriptionForeground', '#999'),
     bar: cssVar('--vscode-charts-blue', '#3794ff'), error: cssVar('--vscode-errorForeground', '#f14c4c'),
@@ -159,7 +170,7 @@ function drawMain(ctx: CanvasRenderingContext2D, w: number, h: number, s: Timeli
     ctx.textBaseline = 'middle';
     const text = bar.label.length > 120 ? `${bar.label.slice(0, 119)}…` : bar.label;
     // After the bar when it fits, else inside it from its left edge (or the canvas's, when it starts off screen).
-    const tw = Math.min(ctx.measureText(text).width, 160);
+    const tw = Math.min(textWidth(ctx, text), 160);
     if (w - (end + 4) >= tw) ctx.fillText(text, end + 4, y + ROW / 2);
     else if (end - x >= tw + 8) ctx.fillText(text, Math.max(4, x + 4), y + ROW / 2);
     else {
@@ -169,6 +180,18 @@ function drawMain(ctx: CanvasRenderingContext2D, w: number, h: number, s: Timeli
       ctx.textAlign = 'left';
     }
   }
+}
+
+const widths = new Map<string, number>();
+
+/** The label's width in the bars' font, measured once per label (a few thousand kept). */
+function textWidth(ctx: CanvasRenderingContext2D, text: string): number {
+  let w = widths.get(text);
+  if (w === undefined) {
+    if (widths.size > 5000) widths.clear();
+    widths.set(text, (w = ctx.measureText(text).width));
+  }
+  return w;
 }
 
 function drawMinimap(ctx: CanvasRenderingContext2D, w: number, h: number, s: TimelineState, c: Colours): void {

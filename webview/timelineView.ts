@@ -42,6 +42,8 @@ export class TimelineView {
   private selectedNode: number | null = null;
   private shown = false;
   private drag: { x: number; start: number; moved: boolean } | null = null;
+  private frameQueued = false;
+  private listKey = '';
 
   constructor(private readonly host: TimelineHost) {
     const button = (text: string, title: string, act: () => void): HTMLElement => el('button', { class: 'timeline-button', text, title, attrs: { 'aria-label': title }, onClick: act });
@@ -227,10 +229,19 @@ export class TimelineView {
     this.draw();
   }
 
+  /**
+   * Draws on the next animation frame, once however many events asked for it in between: a mouse sends
+   * several moves and wheel events a frame, and drawing for each made panning drop frames.
+   */
   private draw(): void {
-    if (!this.shown) return;
-    drawTimeline(this.canvas, this.minimap, this.state());
-    this.describe();
+    if (!this.shown || this.frameQueued) return;
+    this.frameQueued = true;
+    requestAnimationFrame(() => {
+      this.frameQueued = false;
+      if (!this.shown) return;
+      drawTimeline(this.canvas, this.minimap, this.state());
+      this.describe();
+    });
   }
 
   private state(): TimelineState {
@@ -239,25 +250,37 @@ export class TimelineView {
 
   /** The hidden list of the rows on screen, and the numbers tests and scripts read. */
   private describe(): void {
-    clear(this.list);
     const s = this.state();
+    const width = this.canvas.clientWidth;
     const last = Math.min(this.total, this.top + s.rows);
-    let shownBars = 0;
+    let loaded = 0;
+    for (let b = this.top; b < last; b++) if (this.bars.has(b)) loaded++;
+    // The list's text changes with the rows, not with a pan or zoom: rebuild it only when they change.
+    const key = `${this.modelVersion}:${this.top}:${last}:${loaded}:${this.selectedNode}`;
+    if (key !== this.listKey) this.rebuildList(s, last);
+    this.listKey = key;
+    for (const li of this.list.children as HTMLCollectionOf<HTMLElement>) {
+      const bar = this.bars.get(Number(li.dataset.bar));
+      if (bar) li.dataset.x = String(Math.round(xOf(s, width, bar.start)));
+    }
+    this.element.dataset.viewStart = String(this.viewStart);
+    this.element.dataset.viewEnd = String(this.viewEnd);
+    this.element.dataset.bars = String(loaded);
+    this.element.dataset.total = String(this.total);
+    this.spanText.textContent = this.total < 0 ? '' : `${this.total.toLocaleString('en-US')} bars · showing ${fmtMs(this.viewEnd - this.viewStart)} of ${fmtMs(this.span)}`;
+  }
+
+  private rebuildList(s: TimelineState, last: number): void {
+    clear(this.list);
     for (let b = this.top; b < last; b++) {
       const bar = this.bars.get(b);
       if (!bar) continue;
-      shownBars++;
       const where = bar.dur < 0 ? `at ${fmtMs(bar.start)}` : `from ${fmtMs(bar.start)} for ${fmtMs(bar.dur)}`;
-      const flags = [`level ${bar.depth + 1}`, bar.status === 2 ? 'error' : bar.status === 1 ? 'warning' : '', bar.critical ? 'critical path' : '', bar.node === this.selectedNode ? 'selected' : ''].filter(Boolean).join(', ');
-      const li = el('li', { attrs: { 'data-node': String(bar.node), 'data-bar': String(b), 'data-x': String(Math.round(xOf(s, this.canvas.clientWidth, bar.start))) } });
+      const flags = [`level ${bar.depth + 1}`, bar.status === 2 ? 'error' : bar.status === 1 ? 'warning' : '', bar.critical ? 'critical path' : '', bar.node === s.selectedNode ? 'selected' : ''].filter(Boolean).join(', ');
+      const li = el('li', { attrs: { 'data-node': String(bar.node), 'data-bar': String(b) } });
       // Trace text only ever as textContent.
       li.textContent = `${bar.label}, ${where}${flags ? `, ${flags}` : ''}`;
       this.list.appendChild(li);
     }
-    this.element.dataset.viewStart = String(this.viewStart);
-    this.element.dataset.viewEnd = String(this.viewEnd);
-    this.element.dataset.bars = String(shownBars);
-    this.element.dataset.total = String(this.total);
-    this.spanText.textContent = this.total < 0 ? '' : `${this.total.toLocaleString('en-US')} bars · showing ${fmtMs(this.viewEnd - this.viewStart)} of ${fmtMs(this.span)}`;
   }
 }

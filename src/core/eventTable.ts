@@ -191,6 +191,10 @@ export class EventTable {
   usageFactsOf(i: number): UsageDraft | undefined {
     return this.usageFacts.get(i);
   }
+  /** Every event's usage facts in index order (may run past a prefix view's size): one pass, not a lookup per event. */
+  usageFactEntries(): IterableIterator<[number, UsageDraft]> {
+    return this.usageFacts.entries();
+  }
   hashRefsOf(i: number): HashRef[] {
     return this.hashRefs.get(i) ?? [];
   }

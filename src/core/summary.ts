@@ -1,7 +1,7 @@
 import { TraceModel } from './loadTrace';
 import { FormatName } from './model';
 import { ModelPrice } from './usage/prices';
-import { rollUp, UsageRollup } from './usage/rollup';
+import { UsageRollup, usageRollupOf } from './usage/rollup';
 import { UsageReport, usageReport } from './usage/usageReport';
 
 /** The facts `agent-trace summary` and the viewer's header show. */
@@ -81,7 +81,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   const hasTime = Number.isFinite(min);
   // Tokens the format does not total itself are the usage rollup's: aggregates never add to their children,
   // and a side no event reports stays unknown (never "0 in" for input nothing measured).
-  const rollup = options.rollup ?? rollUp(model);
+  const rollup = options.rollup ?? usageRollupOf(model);
   const usage = usageReport(model, options.prices, rollup);
   return {
     file: model.path,
@@ -113,11 +113,11 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
 }
 
 /** The counted records' sum of one side, null when none reports it (totals lines are not added in). */
-function eventSum(rollup: ReturnType<typeof rollUp>, side: 'input' | 'output', include?: (i: number) => boolean): number | null {
+function eventSum(rollup: UsageRollup, side: 'input' | 'output', include?: (i: number) => boolean): number | null {
   let sum: number | null = null;
-  for (const r of rollup.counted) {
-    if (include && !include(r.index)) continue;
-    const v = r.usage!.counts[side];
+  for (const i of rollup.countedIndex) {
+    if (include && !include(i)) continue;
+    const v = rollup.usage[i]!.counts[side];
     if (v !== null && v !== undefined) sum = (sum ?? 0) + v;
   }
   return sum;

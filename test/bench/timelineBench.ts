@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { buildTimeline, timelineDensity, timelineSlice } from '../../src/viewer/timeline/timelineData';
 import { generateMurmurTrace } from './generateMurmur';
+import { timelineFrames } from './timelineFrames';
 
 /** Prints the time to build the timeline, answer its first page with the minimap, and answer scroll pages. */
 export async function runBench(dir: string, events: number): Promise<void> {
@@ -26,4 +27,5 @@ export async function runBench(dir: string, events: number): Promise<void> {
   }
   console.log(`timeline: ${tl.nodes.length} bars of ${model.events.size} events`);
   console.log(`  open after indexing: build ${buildMs.toFixed(0)} ms + first page and minimap ${firstMs.toFixed(0)} ms (${(first.length / 1024).toFixed(0)} KB) = ${(buildMs + firstMs).toFixed(0)} ms; scroll page (1,000 bars) worst ${worst.toFixed(1)} ms`);
+  await timelineFrames(model);
 }

@@ -21,10 +21,11 @@ describe('agent-trace summary: usage', () => {
     for (const k of ['file', 'format', 'confidence', 'detectedBy', 'events', 'lines', 'blankLines', 'malformedLines', 'groups', 'roots', 'startTime', 'endTime', 'durationMs', 'totals', 'kinds', 'diagnostics']) assert.ok(k in j, k);
     assert.deepEqual(j.usage.byModel, [{
       model: 'claude-sonnet-4-5', inputTokens: 1683, outputTokens: 76, cacheReadTokens: 0, cacheWriteTokens: null, reasoningTokens: null,
-      totalTokens: 1759, costUsd: j.usage.byModel[0].costUsd, calls: 2, costSource: 'table',
+      totalTokens: 1759, costUsd: j.usage.byModel[0].costUsd, calls: 2, costSource: 'table', retries: 0,
     }]);
     assert.ok(Math.abs(j.usage.byModel[0].costUsd - 0.006189) < 1e-12);
-    assert.deepEqual(j.usage.byTool, [{ tool: 'bash', calls: 1, errors: 0, durationMs: 9, p50Ms: 9, p95Ms: 9 }]);
+    assert.deepEqual(j.usage.byTool, [{ tool: 'bash', calls: 1, errors: 0, durationMs: 9, p50Ms: 9, p95Ms: 9, retries: 0 }]);
+    assert.deepEqual(j.usage.retries, { total: 0, source: 'inferred' }, 'murmur records retries as harness_retry; this run has none and nothing failed');
     assert.equal(j.usage.complete, true);
     assert.equal(j.usage.priced, 1);
     assert.equal(j.usage.total.inputTokens, j.totals.inputTokens);
@@ -33,9 +34,10 @@ describe('agent-trace summary: usage', () => {
   it('the text output shows usage as tables', () => {
     const out = cli('summary', MURMUR).out;
     assert.match(out, /^usage: +complete \(events, 100% priced; prices of \d{4}-\d{2}-\d{2}\)$/m);
-    assert.match(out, /^model +calls +input +output +cache read +cache write +cost$/m);
-    assert.match(out, /^claude-sonnet-4-5 +2 +1,683 +76 +0 +\? +\$0\.0062$/m);
-    assert.match(out, /^bash +1 +0 +9 ms +9 ms +9 ms$/m);
+    assert.match(out, /^retries: +0 \(inferred: a call after a failed call of the same tool or model\)$/m);
+    assert.match(out, /^model +calls +input +output +cache read +cache write +cost +retries$/m);
+    assert.match(out, /^claude-sonnet-4-5 +2 +1,683 +76 +0 +\? +\$0\.0062 +0$/m);
+    assert.match(out, /^bash +1 +0 +0 +9 ms +9 ms +9 ms$/m);
   });
 
   it('--pricing FILE prices an unknown model; a bad file is a usage error (exit 2) naming the entry', () => {

@@ -1,5 +1,5 @@
 import type { EventTable } from '../eventTable';
-import { ModelUsageDraft, TokenCounts, UsageSource } from './usageTypes';
+import { ModelUsageDraft, TokenCounts, UsageDraft, UsageSource } from './usageTypes';
 
 /** One event's usage as the rollups see it. */
 export interface EventUsage {
@@ -15,33 +15,41 @@ export interface EventUsage {
 }
 
 /**
- * The usage event `i` reports: its tokensIn/tokensOut columns plus the adapter's side facts (cache, reasoning,
- * cost, source). Null for an event that reports nothing; `elsewhere` events (a split response's later lines)
+ * The usage an event reports: its tokensIn/tokensOut columns plus `f`, the adapter's side facts (cache,
+ * reasoning, cost, source). Null for an event that reports nothing; `elsewhere` events (a split response's later lines)
  * report nothing too, but are not gaps: see {@link usageElsewhere}.
  */
-export function eventUsage(t: EventTable, i: number, tokensIn: number | null, tokensOut: number | null): EventUsage | null {
-  const f = t.usageFactsOf(i);
-  if (!f && tokensIn === null && tokensOut === null) return null;
-  if (f?.elsewhere) return null;
+export function eventUsage(f: UsageDraft | undefined, tokensIn: number | null, tokensOut: number | null): EventUsage | null {
+  if (!f) return tokensIn === null && tokensOut === null ? null : ownUsage(tokensIn, tokensOut);
+  if (f.elsewhere) return null;
   const counts = {
-    input: f?.input !== undefined ? f.input : tokensIn,
-    output: f?.output !== undefined ? f.output : tokensOut,
-    cacheRead: f?.cacheRead ?? null,
-    cacheWrite: f?.cacheWrite ?? null,
-    reasoning: f?.reasoning ?? null,
-    total: f?.total ?? null,
+    input: f.input !== undefined ? f.input : tokensIn,
+    output: f.output !== undefined ? f.output : tokensOut,
+    cacheRead: f.cacheRead ?? null,
+    cacheWrite: f.cacheWrite ?? null,
+    reasoning: f.reasoning ?? null,
+    total: f.total ?? null,
   };
-  const reports = Object.values(counts).some((v) => v !== null) || (f?.costUsd ?? null) !== null || f?.runningTotals || f?.byModel;
-  if (!reports && f?.source !== 'aggregate') return null;
+  const reports = counts.input !== null || counts.output !== null || counts.cacheRead !== null || counts.cacheWrite !== null || counts.reasoning !== null
+    || counts.total !== null || (f.costUsd ?? null) !== null || f.runningTotals || f.byModel;
+  if (!reports && f.source !== 'aggregate') return null;
   return {
-    source: f?.source ?? 'event',
-    covers: f?.covers ?? 'self',
+    source: f.source ?? 'event',
+    covers: f.covers ?? 'self',
     counts,
-    costUsd: f?.costUsd ?? null,
+    costUsd: f.costUsd ?? null,
     model: null,
-    reasoningApart: f?.reasoningApart === true,
-    runningTotals: f?.runningTotals ?? null,
-    byModel: f?.byModel && Object.keys(f.byModel).length > 0 ? f.byModel : null,
+    reasoningApart: f.reasoningApart === true,
+    runningTotals: f.runningTotals ?? null,
+    byModel: f.byModel && Object.keys(f.byModel).length > 0 ? f.byModel : null,
+  };
+}
+
+/** The usage of an event that records only its tokensIn/tokensOut columns (most model calls). */
+function ownUsage(input: number | null, output: number | null): EventUsage {
+  return {
+    source: 'event', covers: 'self', counts: { input, output, cacheRead: null, cacheWrite: null, reasoning: null, total: null },
+    costUsd: null, model: null, reasoningApart: false, runningTotals: null, byModel: null,
   };
 }
 

@@ -1,30 +1,33 @@
 /**
  * The bundled price table, in US dollars per million tokens, standard (non-batch) tier, shortest context tier.
- *
- * Dated 2025-10-01. Source: the vendors' public price lists: Anthropic (anthropic.com/pricing; cache write is
- * the 5-minute cache), OpenAI (openai.com/api/pricing; OpenAI bills no cache writes) and Google
- * (ai.google.dev/gemini-api/docs/pricing). Prices change: users add or override models with the
- * `agentTrace.pricing` setting, and a cost the trace records itself wins over this table.
+ * Each provider's block says where its numbers were checked and when; a model no source confirmed is left out
+ * (unpriced), and a cache rate no source confirmed is `null` (a record that used the cache is then unpriced,
+ * never priced at a guessed rate). Prices change: users add or override models with the `agentTrace.pricing`
+ * setting, and a cost the trace records itself wins over this table.
  */
-export const PRICE_TABLE_DATE = '2025-10-01';
+export const PRICE_TABLE_DATE = '2026-12-01';
 
 /** A model's price, US dollars per million tokens. */
 export interface ModelPrice {
   input: number;
   output: number;
-  /** Cached input read; absent: billed as input. */
-  cacheRead?: number;
-  /** Input written to the cache; absent: billed as input. */
-  cacheWrite?: number;
+  /** Cached input read; absent: billed as input; null: not known (a record with cache reads is unpriced). */
+  cacheRead?: number | null;
+  /** Input written to the cache; absent: billed as input; null: not known (a record with cache writes is unpriced). */
+  cacheWrite?: number | null;
 }
 
-const P = (input: number, output: number, cacheRead?: number, cacheWrite?: number): ModelPrice => ({ input, output, cacheRead, cacheWrite });
+const P = (input: number, output: number, cacheRead?: number | null, cacheWrite?: number | null): ModelPrice => ({ input, output, cacheRead, cacheWrite });
 
 /** Model ids as the APIs name them (date suffixes are stripped before lookup, see `normalizeModel`). */
 export const BUNDLED_PRICES: Readonly<Record<string, ModelPrice>> = {
-  // Anthropic
+  // Anthropic, checked 2026-12-01 against Anthropic's own pricing page (platform.claude.com/docs/en/docs/
+  // about-claude/pricing, "Model pricing"): base input, output, cache hits, 5-minute cache writes.
+  'claude-opus-4-6': P(5, 25, 0.5, 6.25),
+  'claude-opus-4-5': P(5, 25, 0.5, 6.25),
   'claude-opus-4-1': P(15, 75, 1.5, 18.75),
   'claude-opus-4': P(15, 75, 1.5, 18.75),
+  'claude-sonnet-4-6': P(3, 15, 0.3, 3.75),
   'claude-sonnet-4-5': P(3, 15, 0.3, 3.75),
   'claude-sonnet-4': P(3, 15, 0.3, 3.75),
   'claude-3-7-sonnet': P(3, 15, 0.3, 3.75),
@@ -33,7 +36,11 @@ export const BUNDLED_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-3-5-haiku': P(0.8, 4, 0.08, 1),
   'claude-3-haiku': P(0.25, 1.25, 0.03, 0.3),
   'claude-3-opus': P(15, 75, 1.5, 18.75),
-  // OpenAI
+  // OpenAI, checked 2026-12-01: OpenAI's page (developers.openai.com/api/docs/pricing) was not reachable from
+  // here, so each row below is one that independent transcriptions of that page agree on (cached input: a
+  // tenth of input for GPT-5, a quarter for GPT-4.1, half for GPT-4o and o1). o3-mini (transcriptions
+  // disagree: $1.10/$4.40 or $0.50/$2) is left out; o3's cache rate disagrees ($0.50 or $1), so it is null.
+  // OpenAI bills no cache writes and its traces report none.
   'gpt-5': P(1.25, 10, 0.125),
   'gpt-5-mini': P(0.25, 2, 0.025),
   'gpt-5-nano': P(0.05, 0.4, 0.005),
@@ -43,16 +50,16 @@ export const BUNDLED_PRICES: Readonly<Record<string, ModelPrice>> = {
   'gpt-4.1-nano': P(0.1, 0.4, 0.025),
   'gpt-4o': P(2.5, 10, 1.25),
   'gpt-4o-mini': P(0.15, 0.6, 0.075),
-  'o3': P(2, 8, 0.5),
+  'o3': P(2, 8, null),
   'o4-mini': P(1.1, 4.4, 0.275),
-  'o3-mini': P(1.1, 4.4, 0.55),
   'o1': P(15, 60, 7.5),
-  // Google (prompts up to 200k tokens where the price has tiers)
-  'gemini-2.5-pro': P(1.25, 10, 0.31),
-  'gemini-2.5-flash': P(0.3, 2.5, 0.075),
-  'gemini-2.5-flash-lite': P(0.1, 0.4, 0.025),
-  'gemini-2.0-flash': P(0.1, 0.4, 0.025),
-  'gemini-2.0-flash-lite': P(0.075, 0.3),
+  // Google, checked 2026-12-01: input and output from transcriptions of Google's page
+  // (ai.google.dev/gemini-api/docs/pricing, read 2026-09-20 and 2026-10-07; prompts up to 200k tokens).
+  // Context-caching rates are not confirmed by any source found (null); Gemini 2.0 rows were not found
+  // (left out).
+  'gemini-2.5-pro': P(1.25, 10, null),
+  'gemini-2.5-flash': P(0.3, 2.5, null),
+  'gemini-2.5-flash-lite': P(0.1, 0.4, null),
 };
 
 /**

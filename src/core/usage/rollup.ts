@@ -1,9 +1,11 @@
 import type { TraceModel } from '../traceModel';
 import type { EventCategory, EventStatus } from '../model';
 import { EventUsage, eventUsage, usageElsewhere } from './eventUsage';
+import { settleUsage } from './rollupPass';
 import { Tally } from './tally';
+import type { UsageDraft } from './usageTypes';
 
-/** The facts of one event the rollups read, taken from the table once. */
+/** The facts of one event the rollups read (made on request from the rollup's columns). */
 export interface UsageRow {
   index: number;
   line: number;
@@ -20,112 +22,213 @@ export interface UsageRow {
   counted: boolean;
 }
 
-/** What a pass over the model finds: every event's usage and which records count. */
+/**
+ * What a pass over the model finds: every event's usage and which records count. The per-event facts are
+ * columns (one array per fact, indexed by event); the row objects below are made only when asked for, since
+ * one object per event cost more than the rest of the pass (issue 16: rollups under 10% of the load).
+ */
 export interface UsageRollup {
-  rows: UsageRow[];
+  /** Each event's usage (null: reports none). */
+  readonly usage: readonly (EventUsage | null)[];
+  /** Each event's model, inherited from its group as in {@link UsageRow.model}. */
+  readonly model: readonly (string | null)[];
+  /** Each event's tool name (null: none). */
+  readonly tool: readonly (string | null)[];
+  /** Each event's duration in ms; NaN: none. */
+  readonly durationMs: Float64Array;
+  /** Events whose usage counts, in file order (see {@link counted}). */
+  readonly countedIndex: Int32Array;
+  /** Events that record a retry (an adapter's `usage.retry`), in file order. */
+  readonly retryIndex: Int32Array;
+  /** 1 where the event's usage counts. */
+  readonly isCounted: Uint8Array;
+  /** Aggregates that did not count because their children did, with their children's sum (for the check). */
+  readonly shadowed: { row: UsageRow; children: Tally }[];
+  /** Model calls (inference events) that report no usage and are not covered by a counted aggregate. */
+  readonly unreported: number;
+  /** Event i's row. */
+  rowOf(i: number): UsageRow;
+  /** Every event's row, in file order (made on first use). */
+  readonly rows: readonly UsageRow[];
   /**
    * Rows whose usage counts, in file order. An event's own usage always counts; an aggregate counts only when
    * nothing in the subtree it sums counted (so it never adds to its children's numbers); totals lines never
    * count (they check the sum).
    */
-  counted: UsageRow[];
-  /** Inclusive tallies of events whose subtree counted something (exclusive = the event's own usage). */
-  inclusive: Map<number, Tally>;
-  /** Aggregates that did not count because their children did, with their children's sum (for the check). */
-  shadowed: { row: UsageRow; children: Tally }[];
-  /** Totals lines and running totals, by group. */
-  totalsLines: UsageRow[];
-  /** Model calls (inference events) that report no usage and are not covered by a counted aggregate. */
-  unreported: number;
+  readonly counted: readonly UsageRow[];
+  /** Totals lines and running totals, in file order. */
+  readonly totalsLines: readonly UsageRow[];
+  /**
+   * The inclusive tally of event i's subtree (the counted records in it; a closing aggregate such as murmur
+   * `task_end` counts for its parent's subtree), or null when nothing in it counted. Exclusive: `usage[i]`.
+   */
+  inclusiveOf(i: number): Tally | null;
+}
+
+const rollups = new WeakMap<TraceModel, { size: number; rollup: UsageRollup }>();
+
+/**
+ * The model's rollup, computed on first request and shared by everyone who asks (the summary, the header, the
+ * statistics tab and the totals check each used to run their own). A model whose table grew since is rolled
+ * up again.
+ */
+export function usageRollupOf(model: TraceModel): UsageRollup {
+  const hit = rollups.get(model);
+  if (hit && hit.size === model.events.size) return hit.rollup;
+  const rollup = rollUp(model);
+  rollups.set(model, { size: model.events.size, rollup });
+  return rollup;
 }
 
 /** Reads every event's usage and decides, bottom-up over the tree, which records count. Linear, no recursion. */
 export function rollUp(model: TraceModel): UsageRollup {
-  const rows = readRows(model);
-  const inclusive = new Map<number, Tally>();
-  const shadowed: UsageRollup['shadowed'] = [];
-  const coveredBy = new Int32Array(rows.length).fill(-1);
-  for (const i of postOrder(model)) settle(model, rows, i, inclusive, shadowed);
-  const counted = rows.filter((r) => r.counted);
-  markCovered(model, rows, coveredBy);
+  const t = model.events;
+  const n = t.size;
+  const usage: (EventUsage | null)[] = new Array(n);
+  const cols: Columns = { usage, model: new Array<string | null>(n), tool: new Array<string | null>(n), durationMs: new Float64Array(n), retries: [] };
+  readColumns(model, cols);
+  const isCounted = new Uint8Array(n);
+  const shadowedAt: { index: number; children: Tally }[] = [];
+  settleUsage(model.tree, usage, isCounted, shadowedAt);
+  let counted = 0;
+  for (let i = 0; i < n; i++) counted += isCounted[i];
+  const countedIndex = new Int32Array(counted);
+  for (let i = 0, k = 0; i < n; i++) if (isCounted[i]) countedIndex[k++] = i;
+  const covered = coveredEvents(model, usage, countedIndex);
   let unreported = 0;
-  for (const r of rows) {
-    if (r.category === 'inference' && !r.usage && coveredBy[r.index] < 0 && !usageElsewhere(model.events, r.index)) unreported++;
+  for (let i = 0; i < n; i++) {
+    if (usage[i] === null && covered[i] === 0 && t.categoryOf(i) === 'inference' && !usageElsewhere(t, i)) unreported++;
   }
-  return { rows, counted, inclusive, shadowed, totalsLines: rows.filter((r) => r.usage?.source === 'totals' || r.usage?.runningTotals), unreported };
+  return new Rollup(model, cols, isCounted, countedIndex, shadowedAt, unreported);
 }
 
-function readRows(model: TraceModel): UsageRow[] {
+interface Columns {
+  usage: (EventUsage | null)[];
+  model: (string | null)[];
+  tool: (string | null)[];
+  durationMs: Float64Array;
+  retries: number[];
+}
+
+function readColumns(model: TraceModel, cols: Columns): void {
   const t = model.events;
   const lastModel = new Map<string | null, string>();
-  const rows: UsageRow[] = new Array(t.size);
+  // Events come in runs of one group: remember the last group's model instead of asking the map each time.
+  let group: string | null | undefined;
+  let groupModel: string | null = null;
+  const facts = t.usageFactEntries();
+  let next = facts.next();
   for (let i = 0; i < t.size; i++) {
     // Column reads, not t.get(i): materializing every event (labels, mentions) cost more than the load's parse.
     const c = t.usageColumnsOf(i);
-    const group = t.groupOf(i);
-    if (c.model !== null) lastModel.set(group, c.model);
-    const usage = eventUsage(t, i, c.tokensIn, c.tokensOut);
-    rows[i] = {
-      index: i, line: t.lineOf(i), parent: t.parent(i), category: t.categoryOf(i), status: t.statusOf(i), group, tool: c.tool, durationMs: c.durationMs,
-      model: c.model ?? lastModel.get(group) ?? null, usage, counted: false,
-    };
-    if (usage) usage.model = rows[i].model;
+    const g = t.groupOf(i);
+    if (g !== group) (group = g), (groupModel = lastModel.get(g) ?? null);
+    if (c.model !== null && c.model !== groupModel) lastModel.set(g, c.model), (groupModel = c.model);
+    const m = c.model ?? groupModel;
+    cols.model[i] = m;
+    cols.tool[i] = c.tool;
+    cols.durationMs[i] = c.durationMs ?? NaN;
+    let f: UsageDraft | undefined;
+    while (!next.done && next.value[0] < i) next = facts.next();
+    if (!next.done && next.value[0] === i) (f = next.value[1]), (next = facts.next());
+    if (f?.retry) cols.retries.push(i);
+    const u = eventUsage(f, c.tokensIn, c.tokensOut);
+    if (u) u.model = m;
+    cols.usage[i] = u;
   }
-  return rows;
 }
 
-/** Children before parents: the reverse of an iterative pre-order walk. */
-function postOrder(model: TraceModel): number[] {
-  const pre: number[] = [];
-  const stack: number[] = Array.from(model.tree.roots).reverse();
-  while (stack.length > 0) {
-    const i = stack.pop()!;
-    pre.push(i);
-    const kids = model.tree.children(i);
-    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
-  }
-  return pre.reverse();
-}
-
-/** Decides event i's inclusive tally from its own usage and its children's (already settled). */
-function settle(model: TraceModel, rows: UsageRow[], i: number, inclusive: Map<number, Tally>, shadowed: UsageRollup['shadowed']): void {
-  const kids = model.tree.children(i);
-  let sum: Tally | null = null;
-  const closing: UsageRow[] = [];
-  for (const k of kids) {
-    const ku = rows[k].usage;
-    if (ku?.source === 'aggregate' && ku.covers === 'parent') closing.push(rows[k]);
-    const kt = inclusive.get(k);
-    if (kt) (sum ??= new Tally()).add(kt);
-  }
-  const row = rows[i];
-  const u = row.usage;
-  let own: Tally | null = sum;
-  if (u?.source === 'event') {
-    row.counted = true;
-    own = (sum ?? new Tally()).add(u.counts);
-  } else if (u?.source === 'aggregate' && u.covers === 'self') {
-    if (sum?.any()) shadowed.push({ row, children: sum });
-    else (row.counted = true), (own = new Tally().add(u.counts));
-  }
-  for (const c of closing) {
-    if (own?.any()) shadowed.push({ row: c, children: own });
-    else (c.counted = true), (own = new Tally().add(c.usage!.counts));
-  }
-  if (own?.any()) inclusive.set(i, own);
-}
-
-/** Marks every event below a counted aggregate as covered: its model calls are counted there. */
-function markCovered(model: TraceModel, rows: UsageRow[], coveredBy: Int32Array): void {
-  for (const r of rows) {
-    if (!r.counted || r.usage?.source !== 'aggregate') continue;
-    const top = r.usage.covers === 'parent' ? r.parent : r.index;
+/** Events below a counted aggregate: their model calls are counted there. */
+function coveredEvents(model: TraceModel, usage: readonly (EventUsage | null)[], countedIndex: Int32Array): Uint8Array {
+  const covered = new Uint8Array(usage.length);
+  for (const r of countedIndex) {
+    const u = usage[r]!;
+    if (u.source !== 'aggregate') continue;
+    const top = u.covers === 'parent' ? model.events.parent(r) : r;
     if (top < 0) continue;
     const stack = [top];
     while (stack.length > 0) {
       const i = stack.pop()!;
-      coveredBy[i] = r.index;
+      covered[i] = 1;
       for (const k of model.tree.children(i)) stack.push(k);
     }
+  }
+  return covered;
+}
+
+class Rollup implements UsageRollup {
+  readonly shadowed: { row: UsageRow; children: Tally }[];
+  private rowCache: UsageRow[] | null = null;
+  private countedCache: UsageRow[] | null = null;
+  private totalsCache: UsageRow[] | null = null;
+
+  readonly usage: readonly (EventUsage | null)[];
+  readonly model: readonly (string | null)[];
+  readonly tool: readonly (string | null)[];
+  readonly durationMs: Float64Array;
+  readonly retryIndex: Int32Array;
+
+  constructor(
+    private readonly m: TraceModel,
+    cols: Columns,
+    readonly isCounted: Uint8Array,
+    readonly countedIndex: Int32Array,
+    shadowedAt: { index: number; children: Tally }[],
+    readonly unreported: number,
+  ) {
+    this.usage = cols.usage;
+    this.model = cols.model;
+    this.tool = cols.tool;
+    this.durationMs = cols.durationMs;
+    this.retryIndex = Int32Array.from(cols.retries);
+    this.shadowed = shadowedAt.map((s) => ({ row: this.rowOf(s.index), children: s.children }));
+  }
+
+  rowOf(i: number): UsageRow {
+    if (this.rowCache) return this.rowCache[i];
+    const t = this.m.events;
+    const d = this.durationMs[i];
+    return {
+      index: i, line: t.lineOf(i), parent: t.parent(i), category: t.categoryOf(i), status: t.statusOf(i), group: t.groupOf(i), tool: this.tool[i],
+      durationMs: d === d ? d : null, model: this.model[i], usage: this.usage[i], counted: this.isCounted[i] === 1,
+    };
+  }
+
+  get rows(): readonly UsageRow[] {
+    if (!this.rowCache) {
+      const rows: UsageRow[] = new Array(this.usage.length);
+      for (let i = 0; i < rows.length; i++) rows[i] = this.rowOf(i);
+      this.rowCache = rows;
+    }
+    return this.rowCache;
+  }
+
+  get counted(): readonly UsageRow[] {
+    return (this.countedCache ??= Array.from(this.countedIndex, (i) => this.rowOf(i)));
+  }
+
+  get totalsLines(): readonly UsageRow[] {
+    if (!this.totalsCache) {
+      const out: UsageRow[] = [];
+      for (let i = 0; i < this.usage.length; i++) {
+        const u = this.usage[i];
+        if (u && (u.source === 'totals' || u.runningTotals)) out.push(this.rowOf(i));
+      }
+      this.totalsCache = out;
+    }
+    return this.totalsCache;
+  }
+
+  inclusiveOf(i: number): Tally | null {
+    const sum = new Tally();
+    const stack = [i];
+    while (stack.length > 0) {
+      const j = stack.pop()!;
+      const u = this.usage[j];
+      // A closing aggregate sums its parent's subtree: it belongs to its parent's tally, not its own.
+      if (this.isCounted[j] && u && !(j === i && u.source === 'aggregate' && u.covers === 'parent')) sum.add(u.counts);
+      for (const k of this.m.tree.children(j)) stack.push(k);
+    }
+    return sum.any() ? sum : null;
   }
 }

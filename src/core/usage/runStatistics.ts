@@ -1,8 +1,10 @@
 import type { TraceModel } from '../traceModel';
 import { costOf } from './cost';
-import { ModelPrice, priceOf } from './prices';
-import { rollUp, UsageRollup, UsageRow } from './rollup';
-import { percentile } from './toolStats';
+import type { EventUsage } from './eventUsage';
+import type { ModelPrice } from './prices';
+import { UsageRollup, usageRollupOf } from './rollup';
+import { percentile, toolCallOf } from './toolStats';
+import { priceLookup } from './usageReport';
 
 /** One event a statistics row jumps to. */
 export interface StatEvent {
@@ -44,8 +46,8 @@ export interface RunStatistics {
 }
 
 function latency(groups: Map<string, number[]>): LatencyRow[] {
-  return [...groups].map(([name, d]) => {
-    d.sort((a, b) => a - b);
+  return [...groups].map(([name, list]) => {
+    const d = Float64Array.from(list).sort();
     return { name, count: d.length, p50Ms: percentile(d, 50), p95Ms: percentile(d, 95), maxMs: d.length ? d[d.length - 1] : null };
   }).sort((a, b) => (b.p95Ms ?? 0) - (a.p95Ms ?? 0) || a.name.localeCompare(b.name));
 }
@@ -68,10 +70,28 @@ export function durationHistogram(durations: readonly number[]): HistogramBin[] 
   return out;
 }
 
-function callCost(r: UsageRow, prices: Readonly<Record<string, ModelPrice>>): number | null {
-  const u = r.usage!;
+/**
+ * The `k` best of a stream by `before` (true: a goes first), ties kept in arrival order: a run's 100k model
+ * calls need 10 rows, not a sort of all of them.
+ */
+class Top<T> {
+  readonly items: T[] = [];
+  constructor(private readonly k: number, private readonly before: (a: T, b: T) => boolean) {}
+
+  /** Offers a candidate; `make` builds it only when it enters the list. */
+  offer(probe: T, make: () => T = () => probe): void {
+    const items = this.items;
+    if (this.k <= 0) return;
+    if (items.length === this.k && !this.before(probe, items[items.length - 1])) return;
+    let at = items.length;
+    while (at > 0 && this.before(probe, items[at - 1])) at--;
+    items.splice(at, 0, make());
+    if (items.length > this.k) items.pop();
+  }
+}
+
+function callCost(u: EventUsage, price: ModelPrice | undefined): number | null {
   if (u.costUsd !== null) return u.costUsd;
-  const price = r.model !== null ? priceOf(r.model, prices) : undefined;
   return price ? costOf(u.counts, price, u.reasoningApart) : null;
 }
 
@@ -80,34 +100,37 @@ function callCost(r: UsageRow, prices: Readonly<Record<string, ModelPrice>>): nu
  * and per model, error and warning counts and a duration histogram. Tool calls are counted as in the usage
  * report (a tool event under one of the same tool is part of it).
  */
-export function runStatistics(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, top = 10, rollup: UsageRollup = rollUp(model)): RunStatistics {
-  const rows = rollup.rows;
+export function runStatistics(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, top = 10, rollup: UsageRollup = usageRollupOf(model)): RunStatistics {
+  const t = model.events;
   const byTool = new Map<string, number[]>();
   const byModel = new Map<string, number[]>();
   const durations: number[] = [];
-  const toolCalls: StatEvent[] = [];
+  const toolCalls = new Top<StatEvent>(top, (a, b) => a.durationMs! > b.durationMs!);
   let errors = 0;
   let warnings = 0;
-  for (const r of rows) {
-    if (r.status === 'error') errors++;
-    else if (r.status === 'warning') warnings++;
-    const isCall = r.category === 'tool' && r.tool !== null && !(r.parent >= 0 && rows[r.parent].category === 'tool' && rows[r.parent].tool === r.tool);
-    if (isCall && r.durationMs !== null) {
-      push(byTool, r.tool!, r.durationMs);
-      durations.push(r.durationMs);
-      toolCalls.push({ index: r.index, line: r.line, name: r.tool!, durationMs: r.durationMs, tokens: null, costUsd: null });
-    }
+  for (let i = 0; i < t.size; i++) {
+    const status = t.statusOf(i);
+    if (status === 'error') errors++;
+    else if (status === 'warning') warnings++;
+    const tool = rollup.tool[i];
+    const d = rollup.durationMs[i];
+    if (tool === null || d !== d || t.categoryOf(i) !== 'tool' || toolCallOf(t, rollup, i) !== i) continue;
+    push(byTool, tool, d);
+    durations.push(d);
+    toolCalls.offer({ index: i, line: 0, name: tool, durationMs: d, tokens: null, costUsd: null }, () => ({ index: i, line: t.lineOf(i), name: tool, durationMs: d, tokens: null, costUsd: null }));
   }
-  const modelCalls: StatEvent[] = [];
-  for (const r of rollup.counted) {
-    const tokens = (r.usage!.counts.input ?? 0) + (r.usage!.counts.output ?? 0);
-    modelCalls.push({ index: r.index, line: r.line, name: r.model ?? '(unknown model)', durationMs: r.durationMs, tokens, costUsd: callCost(r, prices) });
-    if (r.durationMs !== null) push(byModel, r.model ?? '(unknown model)', r.durationMs), durations.push(r.durationMs);
+  const price = priceLookup(prices);
+  const modelCalls = new Top<StatEvent>(top, (a, b) => (a.costUsd ?? -1) > (b.costUsd ?? -1) || ((a.costUsd ?? -1) === (b.costUsd ?? -1) && (a.tokens ?? 0) > (b.tokens ?? 0)));
+  for (const i of rollup.countedIndex) {
+    const u = rollup.usage[i]!;
+    const name = rollup.model[i] ?? '(unknown model)';
+    const d = rollup.durationMs[i];
+    const call: StatEvent = { index: i, line: 0, name, durationMs: d === d ? d : null, tokens: (u.counts.input ?? 0) + (u.counts.output ?? 0), costUsd: callCost(u, price(rollup.model[i])) };
+    modelCalls.offer(call, () => ({ ...call, line: t.lineOf(i) }));
+    if (d === d) push(byModel, name, d), durations.push(d);
   }
-  toolCalls.sort((a, b) => b.durationMs! - a.durationMs! || a.index - b.index);
-  modelCalls.sort((a, b) => (b.costUsd ?? -1) - (a.costUsd ?? -1) || (b.tokens ?? 0) - (a.tokens ?? 0) || a.index - b.index);
   return {
-    slowestToolCalls: toolCalls.slice(0, top), mostExpensiveCalls: modelCalls.slice(0, top),
+    slowestToolCalls: toolCalls.items, mostExpensiveCalls: modelCalls.items,
     latencyByTool: latency(byTool), latencyByModel: latency(byModel), errors, warnings, histogram: durationHistogram(durations),
   };
 }

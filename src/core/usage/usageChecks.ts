@@ -1,5 +1,5 @@
 import type { TraceModel } from '../traceModel';
-import { rollUp, UsageRollup, UsageRow } from './rollup';
+import { UsageRollup, usageRollupOf, UsageRow } from './rollup';
 import { Tally } from './tally';
 import { TOKEN_FIELDS, TokenCounts, TokenField } from './usageTypes';
 
@@ -32,13 +32,14 @@ function differences(sum: Tally, recorded: TokenCounts): string[] {
  * Only fields both sides report are compared; a difference is a fact to look at (a lost line, a writer that
  * counts differently), never an error.
  */
-export function usageMismatches(model: TraceModel, rollup: UsageRollup = rollUp(model)): UsageMismatch[] {
+export function usageMismatches(model: TraceModel, rollup: UsageRollup = usageRollupOf(model)): UsageMismatch[] {
   const out: UsageMismatch[] = [];
   const sums = new Map<string | null, Tally>();
-  for (const r of rollup.counted) {
-    let t = sums.get(r.group);
-    if (!t) sums.set(r.group, (t = new Tally()));
-    t.add(r.usage!.counts);
+  for (const i of rollup.countedIndex) {
+    const group = model.events.groupOf(i);
+    let t = sums.get(group);
+    if (!t) sums.set(group, (t = new Tally()));
+    t.add(rollup.usage[i]!.counts);
   }
   const byGroup = new Map<string | null, { lines: UsageRow[]; running: UsageRow | null }>();
   for (const r of rollup.totalsLines) {

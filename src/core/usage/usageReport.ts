@@ -1,8 +1,10 @@
 import type { TraceModel } from '../traceModel';
 import { costOf } from './cost';
 import { ModelPrice, priceOf, PRICE_TABLE_DATE } from './prices';
-import { rollUp, UsageRollup, UsageRow } from './rollup';
+import type { EventUsage } from './eventUsage';
+import { UsageRollup, usageRollupOf } from './rollup';
 import { Tally } from './tally';
+import { retryCounts } from './retries';
 import { ToolUsage, toolUsage } from './toolStats';
 import { TOKEN_FIELDS, TokenField } from './usageTypes';
 
@@ -26,6 +28,8 @@ export interface ModelUsageJson extends UsageTotalsJson {
   calls: number;
   /** Where the cost came from: `trace` (recorded in the file), `table` (the price table or the setting), null: unpriced. */
   costSource: 'trace' | 'table' | 'mixed' | null;
+  /** Retries of this model's calls (see {@link UsageReport.retries}). */
+  retries: number;
 }
 
 /** The `usage` field of `agent-trace summary --json`. */
@@ -49,6 +53,11 @@ export interface UsageReport {
   priced: number | null;
   /** Date of the bundled price table. */
   priceTableDate: string;
+  /**
+   * Retries in the run: `recorded` when the trace records them, `inferred` (a call after a failed call of the
+   * same tool or model under the same parent) when it records none. Per tool and model in `byTool`/`byModel`.
+   */
+  retries: { total: number; source: 'recorded' | 'inferred' };
 }
 
 const JSON_FIELD: Record<TokenField, keyof UsageTotalsJson> = {
@@ -65,29 +74,38 @@ interface Priced {
 }
 
 /** A counted record's cost: what the trace records for it, else the price table's, else unpriced. */
-function recordCost(r: UsageRow, prices: Readonly<Record<string, ModelPrice>>): Priced {
-  const u = r.usage!;
+function recordCost(u: EventUsage, price: ModelPrice | undefined): Priced {
   if (u.costUsd !== null) return { cost: u.costUsd, source: 'trace' };
-  const price = r.model !== null ? priceOf(r.model, prices) : undefined;
   const cost = price ? costOf(u.counts, price, u.reasoningApart) : null;
   return cost === null ? { cost: null, source: null } : { cost, source: 'table' };
+}
+
+/** `priceOf` once per model name: the lookup normalizes the name, too slow to repeat for every record. */
+export function priceLookup(prices: Readonly<Record<string, ModelPrice>>): (model: string | null) => ModelPrice | undefined {
+  const seen = new Map<string, ModelPrice | undefined>();
+  return (model) => {
+    if (model === null) return undefined;
+    if (!seen.has(model)) seen.set(model, priceOf(model, prices));
+    return seen.get(model);
+  };
 }
 
 /**
  * The usage of a loaded trace: totals, per model, per tool and per group, with a completeness flag and the
  * priced share. `prices` are the user's (`agentTrace.pricing`), looked up before the bundled table.
  */
-export function usageReport(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, rollup: UsageRollup = rollUp(model)): UsageReport {
+export function usageReport(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, rollup: UsageRollup = usageRollupOf(model)): UsageReport {
   const total = new Tally();
   const models = new Map<string, { t: Tally; calls: number; cost: number; priced: number; tokens: number; sources: Set<'trace' | 'table'> }>();
   const groups = new Map<string | null, { t: Tally; cost: number | null }>();
   let pricedTokens = 0;
   let allTokens = 0;
   let cost: number | null = null;
-  for (const r of rollup.counted) {
-    const u = r.usage!;
+  const price = priceLookup(prices);
+  for (const i of rollup.countedIndex) {
+    const u = rollup.usage[i]!;
     total.add(u.counts);
-    const key = r.model ?? '(unknown model)';
+    const key = rollup.model[i] ?? '(unknown model)';
     let m = models.get(key);
     if (!m) models.set(key, (m = { t: new Tally(), calls: 0, cost: 0, priced: 0, tokens: 0, sources: new Set() }));
     m.t.add(u.counts);
@@ -95,9 +113,10 @@ export function usageReport(model: TraceModel, prices: Readonly<Record<string, M
     const tokens = (u.counts.input ?? 0) + (u.counts.output ?? 0);
     m.tokens += tokens;
     allTokens += tokens;
-    const p = recordCost(r, prices);
-    let g = groups.get(r.group);
-    if (!g) groups.set(r.group, (g = { t: new Tally(), cost: null }));
+    const p = recordCost(u, price(rollup.model[i]));
+    const group = model.events.groupOf(i);
+    let g = groups.get(group);
+    if (!g) groups.set(group, (g = { t: new Tally(), cost: null }));
     g.t.add(u.counts);
     if (p.cost !== null) {
       m.cost += p.cost;
@@ -117,19 +136,21 @@ export function usageReport(model: TraceModel, prices: Readonly<Record<string, M
     pricedTokens += m.tokens;
     cost = (cost ?? 0) + recorded;
   }
+  const retries = retryCounts(model, rollup);
   const byModel: ModelUsageJson[] = [...models].map(([name, m]) => ({
     model: name, ...totalsJson(m.t, m.sources.size > 0 ? m.cost : null), calls: m.calls,
-    costSource: costSourceOf(m.sources),
+    costSource: costSourceOf(m.sources), retries: retries.byModel.get(name) ?? 0,
   })).sort((a, b) => (b.totalTokens ?? 0) - (a.totalTokens ?? 0) || a.model.localeCompare(b.model));
-  const scope = rollup.counted.length === 0 ? (fromTotals.length > 0 ? 'totals lines' : 'none') : fromTotals.length > 0 ? 'events and totals lines' : 'events';
+  const scope = rollup.countedIndex.length === 0 ? (fromTotals.length > 0 ? 'totals lines' : 'none') : fromTotals.length > 0 ? 'events and totals lines' : 'events';
   return {
     total: { ...totalsJson(total, cost), scope, fromTotalsLines: fromTotals.map((f) => (f === 'total' ? 'totalTokens' : JSON_FIELD[f])) },
     byModel,
-    byTool: toolUsage(rollup.rows),
+    byTool: toolUsage(model.events, rollup, retries.byTool),
     byGroup: [...groups].map(([group, g]) => ({ group, ...totalsJson(g.t, g.cost) })),
     complete: isComplete(model, rollup, total, fromTotals),
     priced: allTokens > 0 ? pricedTokens / allTokens : null,
     priceTableDate: PRICE_TABLE_DATE,
+    retries: { total: retries.total, source: retries.source },
   };
 }
 
@@ -151,7 +172,7 @@ function fillFromTotalsLines(rollup: UsageRollup, total: Tally): (TokenField | '
  */
 function isComplete(model: TraceModel, rollup: UsageRollup, total: Tally, fromTotals: readonly string[]): boolean {
   if (model.partial || model.cancelled || rollup.unreported > 0 || total.input === null || total.output === null) return false;
-  return (['input', 'output'] as const).every((f) => fromTotals.includes(f) || rollup.counted.every((r) => r.usage!.counts[f] !== null && r.usage!.counts[f] !== undefined));
+  return (['input', 'output'] as const).every((f) => fromTotals.includes(f) || rollup.countedIndex.every((i) => rollup.usage[i]!.counts[f] != null));
 }
 
 /**

@@ -49,6 +49,18 @@ export interface UsageDraft {
   runningTotals?: TokenCounts;
   /** The model, for a totals line that records usage per model (Claude Code `modelUsage`). */
   byModel?: Record<string, ModelUsageDraft>;
+  /**
+   * The event records a retry: another attempt of work that failed (agentledger `step_retry_scheduled`,
+   * murmur `harness_retry`). Kept in this sparse side table with the call facts the statistics read. The
+   * retry counts for the event's tool or model when it names one.
+   */
+  retry?: RetryDraft;
+}
+
+/** A retry an event records. */
+export interface RetryDraft {
+  /** The attempt it starts or schedules, when the record says (1-based as the writer counts). */
+  attempt: number | null;
 }
 
 /** A totals line's usage of one model. */

@@ -3,7 +3,7 @@
  * user who never opens the tab pays nothing) and answers slices of it.
  */
 import type { TraceModel } from '../../core/traceModel';
-import { rollUp } from '../../core/usage/rollup';
+import { usageRollupOf } from '../../core/usage/rollup';
 import { runStatistics } from '../../core/usage/runStatistics';
 import { usageReport } from '../../core/usage/usageReport';
 import type { HostMessage } from '../../protocol';
@@ -48,7 +48,7 @@ export class SessionTimeline {
 /** The run statistics with the usage report's per-model and per-tool totals, each row with an event to jump to. */
 export function statisticsOf(model: TraceModel): StatisticsData {
   const prices = viewerPricing();
-  const rollup = rollUp(model);
+  const rollup = usageRollupOf(model);
   const report = usageReport(model, prices, rollup);
   const firstModel = new Map<string, number>();
   const firstTool = new Map<string, number>();
@@ -59,7 +59,8 @@ export function statisticsOf(model: TraceModel): StatisticsData {
   }
   return {
     ...runStatistics(model, prices, 10, rollup),
-    byModel: report.byModel.map((m) => ({ model: m.model, calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd, first: firstModel.get(m.model) ?? -1 })),
-    byTool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, durationMs: t.durationMs, first: firstTool.get(t.tool) ?? -1 })),
+    byModel: report.byModel.map((m) => ({ model: m.model, calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd, retries: m.retries, first: firstModel.get(m.model) ?? -1 })),
+    byTool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, retries: t.retries, durationMs: t.durationMs, first: firstTool.get(t.tool) ?? -1 })),
+    retries: report.retries,
   };
 }

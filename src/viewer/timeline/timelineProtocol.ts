@@ -35,8 +35,10 @@ export interface StatisticsData {
   warnings: number;
   histogram: { fromMs: number; toMs: number; count: number }[];
   /** Totals per model and per tool from the usage report; `first` is the event a row jumps to (-1: none). */
-  byModel: { model: string; calls: number; inputTokens: number | null; outputTokens: number | null; costUsd: number | null; first: number }[];
-  byTool: { tool: string; calls: number; errors: number; durationMs: number | null; first: number }[];
+  byModel: { model: string; calls: number; inputTokens: number | null; outputTokens: number | null; costUsd: number | null; retries: number; first: number }[];
+  byTool: { tool: string; calls: number; errors: number; retries: number; durationMs: number | null; first: number }[];
+  /** Retries in the run: recorded by the trace, or inferred where it records none (core/usage/retries.ts). */
+  retries: { total: number; source: 'recorded' | 'inferred' };
 }
 
 /** One event a statistics row jumps to. */

@@ -104,7 +104,7 @@ function addTokens(model: TraceModel, nodes: Int32Array, turnOf: Int32Array, tur
     if (AGGREGATE.has(t.categoryOf(i))) continue;
     const c = t.usageColumnsOf(i);
     if (c.tokensIn === null && c.tokensOut === null && t.usageFactsOf(i) === undefined) continue;
-    const u = eventUsage(t, i, c.tokensIn, c.tokensOut);
+    const u = eventUsage(t.usageFactsOf(i), c.tokensIn, c.tokensOut);
     if (!u || u.source !== 'event' || u.covers !== 'self') continue;
     const at = turnOfEvent[i] >= 0 ? turnOfEvent[i] : callTurns[lastAtOrBefore(callLines, t.lineOf(i))];
     if (at === undefined) continue;

@@ -24,6 +24,16 @@ describe('prices and cost', () => {
     assert.equal(costOf({ input: null, output: 5 }, BUNDLED_PRICES['gpt-5'], false), null, 'a missing side is unpriced');
   });
 
+  it('a cache rate no source confirmed leaves a record that used the cache unpriced, not priced at a guess', () => {
+    const flash = BUNDLED_PRICES['gemini-2.5-flash'];
+    assert.equal(flash.cacheRead, null);
+    assert.equal(costOf({ input: 1_000, output: 100, cacheRead: 400 }, flash, false), null);
+    assert.ok(Math.abs(costOf({ input: 1_000, output: 100, cacheRead: 0 }, flash, false)! - (1_000 * 0.3 + 100 * 2.5) / 1e6) < 1e-12);
+    // A user's entry without a cache rate still bills cache reads as input (the setting's documented meaning).
+    assert.ok(Math.abs(costOf({ input: 1_000, output: 0, cacheRead: 400 }, { input: 1, output: 2 }, false)! - 1_000 / 1e6) < 1e-12);
+    for (const dropped of ['o3-mini', 'gemini-2.0-flash', 'gemini-2.0-flash-lite']) assert.equal(priceOf(dropped), undefined, dropped);
+  });
+
   it('the user\'s table adds a model and overrides the bundled price; bad entries are named, not used', () => {
     const { prices, problems } = readPricing({ 'gpt-5.5': { input: 2, output: 16, cacheRead: 0.2 }, 'gpt-5': { input: 1, output: 8 }, broken: { input: 'cheap' }, neg: { input: -1, output: 1 } });
     assert.deepEqual(Object.keys(prices).sort(), ['gpt-5', 'gpt-5.5']);

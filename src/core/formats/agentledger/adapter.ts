@@ -147,6 +147,8 @@ function draftOf(row: LedgerRow, tree: LedgerTreeBuilder, ids: Interner): { draf
     group: row.runId === null ? null : ids.get(row.runId),
     hashRefs: hashRefsOf(row, payload),
     mentions: mentionsOf(row, payload, ids),
+    // The runtime schedules another attempt of the step (its lease expired, the agent failed retryably).
+    ...(type === 'step_retry_scheduled' ? { usage: { retry: { attempt: typeof p.attempt === 'number' ? p.attempt + 1 : null } } } : {}),
   };
   return { draft, commit: placement.commit, payload };
 }

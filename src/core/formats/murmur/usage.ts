@@ -4,7 +4,8 @@ import type { UsageDraft } from '../../usage/usageTypes';
 /**
  * murmur's usage facts: an `inference` reports its own call (provider-reported cache and thinking tokens beside
  * the runtime's accounting), `task_end` sums its task's turns (an aggregate of its parent task's subtree, which
- * must not add to them) and `session_end` is the session's totals line.
+ * must not add to them), `session_end` is the session's totals line and `harness_retry` records a retry of
+ * the task.
  */
 export function murmurUsage(type: string, o: Obj): UsageDraft | undefined {
   switch (type) {
@@ -16,6 +17,8 @@ export function murmurUsage(type: string, o: Obj): UsageDraft | undefined {
       return { source: 'aggregate', covers: 'parent', input: num(o, 'input_tokens'), output: num(o, 'output_tokens') };
     case 'session_end':
       return { source: 'totals', input: num(o, 'total_input_tokens'), output: num(o, 'total_output_tokens') };
+    case 'harness_retry':
+      return { retry: { attempt: num(o, 'attempt') } };
     default:
       return undefined;
   }

@@ -1,0 +1,70 @@
+import type { TraceModel } from '../traceModel';
+import type { UsageRollup } from './rollup';
+import { toolCallOf } from './toolStats';
+
+/** Retries in a run, by tool and by model. */
+export interface RetryCounts {
+  /**
+   * `recorded`: the trace records its retries (adapters mark them: agentledger `step_retry_scheduled`, murmur
+   * `harness_retry`); `inferred`: it records none, so they are counted by the heuristic of {@link retryCounts}.
+   */
+  source: 'recorded' | 'inferred';
+  total: number;
+  byTool: Map<string, number>;
+  byModel: Map<string, number>;
+}
+
+function bump(m: Map<string, number>, k: string): void {
+  m.set(k, (m.get(k) ?? 0) + 1);
+}
+
+/**
+ * The run's retries. Where the trace records them, each record counts, for its tool or (a model call) its
+ * model. Where it records none (Claude Code, Codex, Gemini CLI, OTLP, lumen, harness-ledger, deepstrike and
+ * generic files, or a run without any), a retry is inferred: a tool call that follows a failed call of the same
+ * tool under the same parent, or a model call that follows a failed call of the same model under the same
+ * parent. The heuristic can miss a retry with a different tool name and count a deliberate second try.
+ */
+export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts {
+  const t = model.events;
+  const byTool = new Map<string, number>();
+  const byModel = new Map<string, number>();
+  if (rollup.retryIndex.length > 0) {
+    for (const i of rollup.retryIndex) {
+      const tool = rollup.tool[i];
+      if (tool !== null) bump(byTool, tool);
+      else if (t.categoryOf(i) === 'inference' && rollup.model[i] !== null) bump(byModel, rollup.model[i]!);
+    }
+    return { source: 'recorded', total: rollup.retryIndex.length, byTool, byModel };
+  }
+  const failed = new Uint8Array(t.size);
+  let failures = 0;
+  for (let i = 0; i < t.size; i++) {
+    if (t.statusOf(i) !== 'error') continue;
+    const c = t.categoryOf(i);
+    if (c === 'tool' && rollup.tool[i] !== null) failed[toolCallOf(t, rollup, i)] = 1, failures++;
+    else if (c === 'inference') (failed[i] = 1), failures++;
+  }
+  let total = 0;
+  // Siblings in order, per parent (the roots are siblings too): a call whose previous same-named sibling failed.
+  const scan = (kids: ArrayLike<number>): void => {
+    if (kids.length < 2) return;
+    const lastTool = new Map<string, number>();
+    const lastModel = new Map<string, number>();
+    for (let k = 0; k < kids.length; k++) {
+      const i = kids[k];
+      const c = t.categoryOf(i);
+      const tool = c === 'tool' ? rollup.tool[i] : null;
+      const name = tool ?? (c === 'inference' ? rollup.model[i] : null);
+      if (name === null || (tool !== null && toolCallOf(t, rollup, i) !== i)) continue;
+      const last = tool !== null ? lastTool : lastModel;
+      const prev = last.get(name);
+      last.set(name, i);
+      if (prev !== undefined && failed[prev] === 1) total++, bump(tool !== null ? byTool : byModel, name);
+    }
+  };
+  if (failures === 0) return { source: 'inferred', total, byTool, byModel };
+  scan(model.tree.roots);
+  for (let i = 0; i < t.size; i++) if (model.tree.childCount(i) >= 2) scan(model.tree.children(i));
+  return { source: 'inferred', total, byTool, byModel };
+}

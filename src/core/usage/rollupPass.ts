@@ -1,0 +1,122 @@
+import type { EventTree } from '../tree';
+import type { EventUsage } from './eventUsage';
+import { Tally } from './tally';
+
+const NO_KIDS = new Int32Array(0);
+
+/** Slots of one frame: the token fields, then the recorded total. NaN: not reported. */
+const F = 6;
+
+/**
+ * Sums held for the events on the current path from a root: frame d is the running sum of the depth-d event's
+ * settled children. One frame per depth, reused, so the pass allocates nothing per event (a tally per event
+ * made the garbage collector the largest cost of the rollups).
+ */
+class Frames {
+  private a = new Float64Array(F * 64);
+
+  clear(d: number): void {
+    if ((d + 1) * F > this.a.length) {
+      const b = new Float64Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a.fill(NaN, d * F, d * F + F);
+  }
+
+  any(d: number): boolean {
+    for (let f = d * F; f < d * F + F; f++) if (this.a[f] === this.a[f]) return true;
+    return false;
+  }
+
+  /** Adds a usage's counts into frame d. */
+  addCounts(d: number, u: EventUsage): void {
+    const c = u.counts;
+    this.put(d * F, c.input);
+    this.put(d * F + 1, c.output);
+    this.put(d * F + 2, c.cacheRead);
+    this.put(d * F + 3, c.cacheWrite);
+    this.put(d * F + 4, c.reasoning);
+    this.put(d * F + 5, c.total);
+  }
+
+  /** Adds frame `from` into frame `to`. */
+  addFrame(to: number, from: number): void {
+    for (let f = 0; f < F; f++) {
+      const v = this.a[from * F + f];
+      if (v === v) this.put(to * F + f, v);
+    }
+  }
+
+  /** Frame d as a tally (for the few aggregates the totals check compares). */
+  tally(d: number): Tally {
+    const t = new Tally();
+    const v = (f: number): number | null => (this.a[d * F + f] === this.a[d * F + f] ? this.a[d * F + f] : null);
+    t.input = v(0), t.output = v(1), t.cacheRead = v(2), t.cacheWrite = v(3), t.reasoning = v(4), t.total = v(5);
+    return t;
+  }
+
+  private put(k: number, v: number | null | undefined): void {
+    if (v === null || v === undefined) return;
+    const cur = this.a[k];
+    this.a[k] = cur === cur ? cur + v : v;
+  }
+}
+
+/**
+ * Decides which records count, children before parents, in one iterative depth-first pass: an event's own
+ * usage always counts; an aggregate of its own subtree counts only when nothing below it counted; a closing
+ * aggregate (`covers: 'parent'`) counts only when nothing else in its parent's subtree did. An aggregate that
+ * does not count is returned in `shadowed` with the sum it stands beside.
+ */
+export function settleUsage(tree: EventTree, usage: readonly (EventUsage | null)[], isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
+  const frames = new Frames();
+  let nodes: Int32Array = new Int32Array(64);
+  let next: Int32Array = new Int32Array(64);
+  for (const root of tree.roots) {
+    let d = 0;
+    nodes[0] = root;
+    next[0] = 0;
+    frames.clear(0);
+    while (d >= 0) {
+      const i = nodes[d];
+      // Most events are leaves: no view of their (empty) children is made.
+      const kids = tree.childCount(i) === 0 ? NO_KIDS : tree.children(i);
+      if (next[d] < kids.length) {
+        const k = kids[next[d]++];
+        if (++d >= nodes.length) (nodes = grow(nodes)), (next = grow(next));
+        nodes[d] = k;
+        next[d] = 0;
+        frames.clear(d);
+        continue;
+      }
+      settleOne(frames, d, i, kids, usage, isCounted, shadowed);
+      if (d > 0 && frames.any(d)) frames.addFrame(d - 1, d);
+      d--;
+    }
+  }
+}
+
+/** Event i, its children settled into frame d: decides its own record and its closing children's. */
+function settleOne(frames: Frames, d: number, i: number, kids: Int32Array, usage: readonly (EventUsage | null)[], isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
+  const u = usage[i];
+  if (u?.source === 'event') {
+    isCounted[i] = 1;
+    frames.addCounts(d, u);
+  } else if (u?.source === 'aggregate' && u.covers === 'self') {
+    if (frames.any(d)) shadowed.push({ index: i, children: frames.tally(d) });
+    else (isCounted[i] = 1), frames.addCounts(d, u);
+  }
+  for (const k of kids) {
+    const c = usage[k];
+    if (c?.source !== 'aggregate' || c.covers !== 'parent') continue;
+    if (frames.any(d)) shadowed.push({ index: k, children: frames.tally(d) });
+    else (isCounted[k] = 1), frames.addCounts(d, c);
+  }
+}
+
+function grow(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}

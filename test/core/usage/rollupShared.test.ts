@@ -1,0 +1,42 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { loadTrace } from '../../../src/core/loadTrace';
+import { rollUp, usageRollupOf } from '../../../src/core/usage/rollup';
+import { corpusPath } from '../../helpers/corpus';
+
+const MURMUR = corpusPath('murmur', 'ses_39263059f28c105d1fb17c2390c192cf', 'trace.jsonl');
+
+/** The file's inference lines' own input/output tokens, read without the loader. */
+function inferenceTokens(): { input: number; output: number }[] {
+  return readFileSync(MURMUR, 'utf8').split('\n').filter((l) => l.includes('"event_type":"inference"')).map((l) => {
+    const v = JSON.parse(l) as Record<string, unknown>;
+    const p = (v.payload ?? v) as Record<string, number>;
+    return { input: p.input_tokens, output: p.output_tokens };
+  });
+}
+
+describe('usage rollup: columns, shared, inclusive and exclusive', () => {
+  it('murmur: the task subtree sums its inference lines; task_end stands beside them, uncounted', async () => {
+    const m = await loadTrace(MURMUR);
+    const r = rollUp(m);
+    const calls = inferenceTokens();
+    assert.equal(calls.length, 2);
+    const task = [...Array(m.events.size).keys()].find((i) => m.events.kindOf(i) === 'task_start')!;
+    const end = [...Array(m.events.size).keys()].find((i) => m.events.kindOf(i) === 'task_end')!;
+    const inc = r.inclusiveOf(task)!;
+    assert.deepEqual([inc.input, inc.output], [calls[0].input + calls[1].input, calls[0].output + calls[1].output]);
+    assert.equal(r.usage[task], null, 'the task reports nothing itself (exclusive: none)');
+    assert.equal(r.isCounted[end], 0, 'task_end does not add to the calls it sums');
+    assert.deepEqual(r.shadowed.map((s) => s.row.index), [end]);
+    assert.deepEqual(Array.from(r.countedIndex, (i) => m.events.kindOf(i)), ['inference', 'inference']);
+    assert.deepEqual(r.counted.map((row) => row.index), Array.from(r.countedIndex), 'rows made on request agree with the columns');
+  });
+
+  it('is computed once per model and shared, and again for another model', async () => {
+    const a = await loadTrace(MURMUR);
+    const b = await loadTrace(MURMUR);
+    assert.equal(usageRollupOf(a), usageRollupOf(a));
+    assert.notEqual(usageRollupOf(a), usageRollupOf(b));
+    assert.deepEqual(Array.from(usageRollupOf(b).countedIndex), Array.from(usageRollupOf(a).countedIndex));
+  });
+});
