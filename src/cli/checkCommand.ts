@@ -1,8 +1,8 @@
-import { runChecks, CheckResult } from '../core/checks/runChecks';
+import type { CheckResult } from '../core/checks/runChecks';
 import { CheckMode } from '../core/checks/types';
 import { formatModule } from '../core/formats';
 import { parseArgs, UsageError } from './args';
-import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError, writeHuman, writeJson } from './io';
+import { formatOption, fsCause, streamForCli, UnreadableError, write, writeError, writeHuman, writeJson } from './io';
 import { toSarif } from './sarif';
 import { WORKERS_HELP, workersOption } from './workers';
 import { escapeTerminal } from './terminalText';
@@ -52,8 +52,7 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
     const unreadable: { file: string; cause: string }[] = [];
     for (const file of files) {
       try {
-        const model = await loadForCli(file, { format, workers });
-        results.push(await runChecks(model, mode));
+        results.push(await streamForCli(file, mode, { format, workers }));
       } catch (err) {
         if (!(err instanceof UnreadableError)) throw err;
         writeError(err.message);

@@ -1,0 +1,147 @@
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { contentName, probeFile, readHead } from '../byteSource';
+import { CheckSet, CheckResult, createChecks, finishChecks, RunOptions, runChecks } from '../checks/runChecks';
+import type { CheckMode, CheckSubject, LineInput } from '../checks/types';
+import { parseLine, ParsedLine } from '../json/jsonLine';
+import { JsonlReading } from '../jsonlReading';
+import { closingDiagnostics, finishDiagnostics } from '../jsonlModel';
+import { lineByteFindings } from '../lineFindings';
+import { LineSpan, scanLines, ScanResult } from '../lineIndexer';
+import { FORCED_REASON, loadTrace, tryReadDocument } from '../loadTrace';
+import type { FormatName } from '../model';
+import { shownPath, TracePath } from '../tracePath';
+import { CheckFacts } from './checkFacts';
+
+/** Options for {@link streamChecks}. */
+export interface StreamCheckOptions extends RunOptions {
+  /** Read the file as this format instead of detecting it. */
+  format?: FormatName;
+  /** Worker threads for the model-based path a streamed run falls back to. */
+  workers?: number;
+}
+
+/** How the last run went: streamed, or why it fell back to the model (for tests and the bench). */
+export type StreamOutcome = 'streamed' | 'document' | 'not-a-file' | 'ids' | 'usage' | 'head';
+
+const MAX_LINE_BYTES = 256 * 1024 * 1024;
+const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+/** Lines held back until detection starts the builder; more than this (a head of bad lines) goes to the model. */
+const MAX_HEAD_LINES = 10_000;
+
+/** A line handed to the checks with the value the reading parsed, so each line is parsed once. */
+class StreamLine implements LineInput {
+  private decoded: string | undefined;
+  constructor(readonly line: number, private readonly bytes: Buffer | null, private readonly parsed: ParsedLine) {}
+  get text(): string {
+    return (this.decoded ??= this.bytes ? this.bytes.toString('utf8') : '');
+  }
+  get value(): unknown {
+    return this.parsed.kind === 'value' ? this.parsed.value : undefined;
+  }
+  get blank(): boolean {
+    return this.parsed.kind === 'blank';
+  }
+  get validJson(): boolean {
+    return this.parsed.kind === 'value';
+  }
+}
+
+/**
+ * Verifies (`verify`) or checks (`check`) a trace in one streamed read, without building the viewer's model: each
+ * line is parsed once, its reading findings and the format's builder run as in the loader, but the events keep only
+ * what the checks read ({@link CheckFacts}), and the same lines go straight on to the checks. The findings are the
+ * ones {@link runChecks} makes over the loaded model (a test compares both on every corpus file). A multi-line JSON
+ * document, and a file whose events carry ids (the tree's rules) or usage (check's totals rule), are checked over the
+ * model instead. `onOutcome` says which way it went.
+ */
+export async function streamChecks(file: TracePath, mode: CheckMode, options: StreamCheckOptions = {}, onOutcome?: (o: StreamOutcome) => void): Promise<CheckResult> {
+  const byModel = async (why: StreamOutcome): Promise<CheckResult> => {
+    onOutcome?.(why);
+    return runChecks(await loadTrace(file, { format: options.format, workers: options.workers, isCancelled: options.isCancelled }), mode, options);
+  };
+  const info = await stat(file);
+  if (!info.isFile()) return byModel('not-a-file'); // the loader says why, as before
+  await probeFile(file); // refuses archives and binaries with the loader's message
+  if (await tryReadDocument(file, MAX_DOCUMENT_BYTES)) return byModel('document');
+  const run = new StreamRun(file, mode, options, await startsWithBom(file));
+  const scan = await scanLines(file, (span, bytes) => run.onLine(span, bytes), {
+    isCancelled: () => run.fallback !== null || (options.isCancelled?.() ?? false),
+    onProgress: (n) => options.onProgress?.(n, info.size),
+  });
+  if (run.fallback === null) {
+    const result = await run.finish(scan);
+    if (run.fallback === null) {
+      onOutcome?.('streamed');
+      return result;
+    }
+  }
+  return byModel(run.fallback);
+}
+
+/** The state of one streamed run: the reading, its compact facts, the checks once the format is known. */
+class StreamRun {
+  private readonly facts = new CheckFacts();
+  private readonly reading: JsonlReading<CheckFacts>;
+  private readonly subject: CheckSubject;
+  private set: CheckSet | null = null;
+  /** Lines read before detection chose the format (and so the checks), with copies of their bytes. */
+  private head: StreamLine[] = [];
+  fallback: StreamOutcome | null = null;
+
+  constructor(file: TracePath, private readonly mode: CheckMode, private readonly options: StreamCheckOptions, bom: boolean) {
+    const path = shownPath(file);
+    const sampleBase = { fileName: contentName(basename(path)), path: contentName(path.replace(/\\/g, '/')) };
+    this.reading = new JsonlReading(sampleBase, MAX_LINE_BYTES, options.format, FORCED_REASON, this.facts);
+    const source = typeof file === 'string' ? undefined : file;
+    this.subject = { path, ...(source ? { source } : {}), format: options.format ?? 'generic', events: this.facts, diagnostics: this.reading.diagnostics, lineCount: 0, bytesIndexed: 0, bom, document: false };
+  }
+
+  onLine(span: LineSpan, bytes: Buffer | null): void {
+    if (this.fallback !== null) return;
+    const parsed = parseLine(span, bytes, MAX_LINE_BYTES);
+    this.reading.takeLine(span, lineByteFindings(span, bytes), parsed);
+    if (this.needsModel()) return;
+    if (this.set) {
+      const input = new StreamLine(span.line, bytes, parsed);
+      for (const c of this.set.checks) c.add(input);
+      return;
+    }
+    this.head.push(new StreamLine(span.line, bytes && Buffer.from(bytes), parsed));
+    if (this.reading.builder) this.startChecks();
+    else if (this.head.length > MAX_HEAD_LINES) this.fallback = 'head';
+  }
+
+  /** Ends the reading as the loader does, then the checks; `fallback` is set when the model must check instead. */
+  async finish(scan: ScanResult): Promise<CheckResult> {
+    this.reading.startBuilding();
+    if (!this.set) this.startChecks();
+    const diagnostics = closingDiagnostics(this.reading, scan);
+    this.needsModel();
+    finishDiagnostics(this.subject.format, diagnostics);
+    Object.assign(this.subject, { diagnostics, lineCount: scan.lines, bytesIndexed: scan.bytesRead });
+    return finishChecks(this.set!, this.subject, this.mode, this.options, scan.cancelled);
+  }
+
+  /** Detection is done: makes the checks of the format and hands them the lines held back. */
+  private startChecks(): void {
+    this.subject.format = this.reading.detection!.format;
+    const ctx = { path: this.subject.path, model: this.subject, blobOptions: this.options.blobOptions, isCancelled: this.options.isCancelled };
+    this.set = createChecks(ctx, this.mode);
+    for (const input of this.head) for (const c of this.set.checks) c.add(input);
+    this.head = [];
+  }
+
+  /** Whether an event so far carries what only the model checks: ids (both modes), usage (check's totals rule). */
+  private needsModel(): boolean {
+    const need = this.facts.needsModel;
+    if (need === 'ids' || (need === 'usage' && this.mode === 'check')) this.fallback = need;
+    return this.fallback !== null;
+  }
+}
+
+/** Whether the content starts with a UTF-8 byte-order mark (the checks are made before the scan reports it). */
+async function startsWithBom(file: TracePath): Promise<boolean> {
+  const head = await readHead(file, 3);
+  return head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+}
