@@ -1,31 +1,17 @@
 import type { EventSink } from '../jsonlReading';
 import type { CheckEvents } from '../checks/types';
 import type { EventDraft, EventPlace, HashRef } from '../model';
-
-/** A typed array that doubles when full. */
-class Growing<T extends Float64Array | Int32Array> {
-  constructor(private data: T, private readonly make: (n: number) => T) {}
-  push(i: number, v: number): void {
-    if (i >= this.data.length) {
-      const next = this.make(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[i] = v;
-  }
-  at(i: number): number {
-    return this.data[i];
-  }
-}
+import { Growing } from './growing';
+import { TreeLinks } from './treeLinks';
 
 /** Why a streamed run must hand the file to the model-based checks instead. */
-export type NeedsModel = 'ids' | 'usage';
+export type NeedsModel = 'usage';
 
 /**
- * The per-event facts the checks read, and nothing else: line, seq, time, group and the rare hash references,
- * 20 bytes an event plus the hash references, where the viewer's table keeps labels, ids, kinds and
- * mentions. It records when an event carries what only the model can check (ids and parent ids, for the tree's
- * rules; usage, for the totals rule), so the runner can fall back.
+ * The per-event facts the checks read, and nothing else: line, seq, time, group, the rare hash references and
+ * the tree's links ({@link TreeLinks}: ids as numbers of one byte store), about 32 bytes an event plus the ids'
+ * own bytes, where the viewer's table keeps labels, kinds, mentions and a map of every id. It records when an
+ * event carries usage, which only the model can check (the totals rule needs the tree), so the runner can fall back.
  */
 export class CheckFacts implements EventSink, CheckEvents {
   private n = 0;
@@ -36,6 +22,7 @@ export class CheckFacts implements EventSink, CheckEvents {
   private readonly groupNames: string[] = [];
   private readonly groupIds = new Map<string, number>();
   private readonly refs = new Map<number, HashRef[]>();
+  readonly links = new TreeLinks((i) => this.lineOf(i));
   /** Set once an event carries a fact only the model checks; null while none has. */
   needsModel: NeedsModel | null = null;
 
@@ -50,9 +37,7 @@ export class CheckFacts implements EventSink, CheckEvents {
     this.times.push(i, finite(draft.time));
     this.groups.push(i, this.groupId(draft.group));
     if (draft.hashRefs && draft.hashRefs.length > 0) this.refs.set(i, draft.hashRefs);
-    // Parents named by id, or by the index of a later event, are the tree builder's to resolve (and report);
-    // an earlier index cannot form a cycle, so it needs no check.
-    if (draft.id != null || draft.parentId != null || (draft.parentIndex ?? -1) > i) this.needsModel ??= 'ids';
+    this.links.add(i, draft.id, draft.parentId, draft.parentIndex);
     if (draft.usage !== undefined || draft.tokensIn != null || draft.tokensOut != null) this.needsModel ??= 'usage';
     return i;
   }
@@ -74,9 +59,14 @@ export class CheckFacts implements EventSink, CheckEvents {
     const g = this.groups.at(i);
     return g < 0 ? null : this.groupNames[g];
   }
-  /** Always null: a file whose events have ids is checked over the model ({@link needsModel}). */
-  id(): string | null {
-    return null;
+  id(i: number): string | null {
+    return this.links.id(i);
+  }
+  parentId(i: number): string | null {
+    return this.links.parentId(i);
+  }
+  parent(i: number): number {
+    return this.links.parent(i);
   }
   hashRefsOf(i: number): HashRef[] {
     return this.refs.get(i) ?? [];

@@ -12,6 +12,9 @@ import { FORCED_REASON, loadTrace, tryReadDocument } from '../loadTrace';
 import type { FormatName } from '../model';
 import { shownPath, TracePath } from '../tracePath';
 import { CheckFacts } from './checkFacts';
+import { appendAll } from '../arrays';
+import { resolveParentsElsewhere } from '../crossFileParents';
+import { formatModule } from '../formats';
 
 /** Options for {@link streamChecks}. */
 export interface StreamCheckOptions extends RunOptions {
@@ -22,7 +25,7 @@ export interface StreamCheckOptions extends RunOptions {
 }
 
 /** How the last run went: streamed, or why it fell back to the model (for tests and the bench). */
-export type StreamOutcome = 'streamed' | 'document' | 'not-a-file' | 'ids' | 'usage' | 'head';
+export type StreamOutcome = 'streamed' | 'document' | 'not-a-file' | 'usage' | 'head';
 
 const MAX_LINE_BYTES = 256 * 1024 * 1024;
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
@@ -52,7 +55,7 @@ class StreamLine implements LineInput {
  * line is parsed once, its reading findings and the format's builder run as in the loader, but the events keep only
  * what the checks read ({@link CheckFacts}), and the same lines go straight on to the checks. The findings are the
  * ones {@link runChecks} makes over the loaded model (a test compares both on every corpus file). A multi-line JSON
- * document, and a file whose events carry ids (the tree's rules) or usage (check's totals rule), are checked over the
+ * document, and in check mode a file whose events carry usage (the totals rule needs the tree), are checked over the
  * model instead. `onOutcome` says which way it went.
  */
 export async function streamChecks(file: TracePath, mode: CheckMode, options: StreamCheckOptions = {}, onOutcome?: (o: StreamOutcome) => void): Promise<CheckResult> {
@@ -118,6 +121,10 @@ class StreamRun {
     if (!this.set) this.startChecks();
     const diagnostics = closingDiagnostics(this.reading, scan);
     this.needsModel();
+    // The tree builder's findings, then parents found in the session's other files, as the loader adds them.
+    appendAll(diagnostics, this.facts.links.findings(this.facts.size));
+    const links = this.facts.links;
+    await resolveParentsElsewhere(formatModule(this.subject.format), this.subject.path, this.facts, { idIndex: { has: (id) => links.hasId(id) } }, diagnostics);
     finishDiagnostics(this.subject.format, diagnostics);
     Object.assign(this.subject, { diagnostics, lineCount: scan.lines, bytesIndexed: scan.bytesRead });
     return finishChecks(this.set!, this.subject, this.mode, this.options, scan.cancelled);
@@ -132,10 +139,10 @@ class StreamRun {
     this.head = [];
   }
 
-  /** Whether an event so far carries what only the model checks: ids (both modes), usage (check's totals rule). */
+  /** Whether an event so far carries what only the model checks: usage, for check's totals rule. */
   private needsModel(): boolean {
     const need = this.facts.needsModel;
-    if (need === 'ids' || (need === 'usage' && this.mode === 'check')) this.fallback = need;
+    if (need === 'usage' && this.mode === 'check') this.fallback = need;
     return this.fallback !== null;
   }
 }

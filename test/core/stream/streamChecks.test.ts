@@ -77,13 +77,15 @@ describe('streamed verify and check give the findings of the model-based checks'
     }
   });
 
-  it('hands a file whose events carry ids to the model, with the same result', async () => {
-    const path = tempFile('ids.jsonl', '{"id":"a"}\n{"id":"b","parent_id":"missing"}\n{"id":"a"}\n');
+  it('reports the tree builder\'s duplicate ids, dangling parents and cycles from the compact links', async () => {
+    const lines = ['{"id":"a"}', '{"id":"b","parent_id":"missing"}', '{"id":"a"}', '{"id":"c","parent_id":"d"}', '{"id":"d","parent_id":"c"}', '{"id":"e","parent_id":"e"}', '{"id":"f","parent_id":"later"}', '{"id":"later"}'];
+    const path = tempFile('ids.jsonl', lines.join('\n') + '\n');
     for (const mode of CHECK_MODES) {
       const r = await both(path, mode);
-      assert.equal(r.outcome, 'ids');
+      assert.equal(r.outcome, 'streamed');
       assert.deepStrictEqual(r.streamed, r.model);
-      assert.ok(r.model.findings.some((f) => f.rule === 'tree/duplicate-id'));
+      const tree = r.model.findings.filter((f) => f.rule.startsWith('tree/')).map((f) => `${f.line} ${f.rule}`);
+      assert.deepStrictEqual(tree, ['2 tree/dangling-parent', '3 tree/duplicate-id', '5 tree/cycle', '6 tree/cycle']);
     }
   });
 });
