@@ -11,6 +11,10 @@ import { expandTraceFiles, SKIP_REASON_TEXT, TraceFileExpansion } from '../core/
 
 const JSON_SHAPE = `{"format": NAME, "ok": bool, "checked": n, "findings": [{"rule", "severity", "line", "seq"?, "eventId"?, "message"}], "file": PATH}`;
 
+const STREAM_HELP = `                  The file is read once, streamed on this thread, without the viewer's model; workers read
+                  only a file checked over the model: a multi-line JSON document, or for check a trace whose
+                  events report token usage (the usage-totals rule needs the tree).`;
+
 export const VERIFY_HELP = `Usage: agent-trace verify FILE|DIR… [--json] [--format NAME] [--workers N]
 
 Verifies integrity: hash chains (lumen), sequence numbers, payload digests and ledger links (agentledger),
@@ -20,6 +24,7 @@ With --json, one object per file: ${JSON_SHAPE}
 A directory takes its .jsonl, .ndjson and OTLP files (also as .gz), and the other .json files that detect as a
 trace format with confidence; one line per reason says what it skipped (on stderr with --json).
 ${WORKERS_HELP}
+${STREAM_HELP}
 Exit codes: 0 intact, 1 any error finding, 2 unreadable file or bad usage.`;
 
 export const CHECK_HELP = `Usage: agent-trace check FILE|DIR… [--json | --sarif] [--format NAME] [--workers N]
@@ -29,6 +34,7 @@ With --json, one object per file: ${JSON_SHAPE}
 With --sarif, a SARIF 2.1.0 log for CI systems.
 Directories are walked as for verify; what they skipped is said on stdout, or on stderr with --json/--sarif.
 ${WORKERS_HELP}
+${STREAM_HELP}
 Exit codes: 0 no error finding, 1 any error finding, 2 unreadable file or bad usage.`;
 
 /** `agent-trace verify` and `agent-trace check`. */
