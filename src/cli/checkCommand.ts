@@ -11,9 +11,10 @@ import { expandTraceFiles, SKIP_REASON_TEXT, TraceFileExpansion } from '../core/
 
 const JSON_SHAPE = `{"format": NAME, "ok": bool, "checked": n, "findings": [{"rule", "severity", "line", "seq"?, "eventId"?, "message"}], "file": PATH}`;
 
-const STREAM_HELP = `                  The file is read once, streamed on this thread, without the viewer's model; workers read
-                  only a file checked over the model: a multi-line JSON document, or for check a trace whose
-                  events report token usage (the usage-totals rule needs the tree).`;
+const STREAM_HELP = `                  The file is read once, streamed, without the viewer's model. With workers, the format's own
+                  rules get the file in a worker of their own when they read only lines (lumen), and a file
+                  checked over the model instead (a multi-line JSON document; for check, a trace whose events
+                  report token usage) is parsed by them.`;
 
 export const VERIFY_HELP = `Usage: agent-trace verify FILE|DIR… [--json] [--format NAME] [--workers N]
 

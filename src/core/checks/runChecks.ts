@@ -100,12 +100,15 @@ export interface CheckSet {
   checks: StreamCheck[];
 }
 
-/** Makes the verifiers (`verify`) or checkers (`check`) of every rule module that applies to the trace's format. */
-export function createChecks(ctx: CheckContext, mode: CheckMode): CheckSet {
+/**
+ * Makes the verifiers (`verify`) or checkers (`check`) of every rule module that applies to the trace's format;
+ * `replace` may give a module's check made elsewhere (a streamed run's worker) in its place.
+ */
+export function createChecks(ctx: CheckContext, mode: CheckMode, replace?: (m: RuleModule) => StreamCheck | undefined): CheckSet {
   const modules = modulesFor(ctx.model.format);
   const checks: StreamCheck[] = [];
   for (const m of modules) {
-    const c = mode === 'verify' ? m.createVerifier?.(ctx) : m.createChecker?.(ctx);
+    const c = replace?.(m) ?? (mode === 'verify' ? m.createVerifier?.(ctx) : m.createChecker?.(ctx));
     if (c) checks.push(c);
   }
   return { modules, checks };

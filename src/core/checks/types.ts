@@ -2,6 +2,7 @@ import type { BlobStoreOptions } from '../blobs/blobOptions';
 import type { TraceModel } from '../traceModel';
 import { Finding, FormatName, HashRef } from '../model';
 import type { RuleInfo } from './ruleInfo';
+import type { CheckMode } from './checkMode';
 
 export { CHECK_MODES } from './checkMode';
 export type { CheckMode } from './checkMode';
@@ -98,6 +99,12 @@ export interface RuleModule {
   supersedes?: string[];
   createVerifier?(ctx: CheckContext): StreamCheck;
   createChecker?(ctx: CheckContext): StreamCheck;
+  /**
+   * The modes whose check reads nothing of the trace but its lines, the BOM and the reading's torn and too-long
+   * lines (no events, no other finding): a streamed run may then give it the file in a worker thread of its own
+   * while this thread reads the file for the other checks (stream/lineChecks.ts). A test compares both ways.
+   */
+  linesOnly?: readonly CheckMode[];
 }
 
 /**

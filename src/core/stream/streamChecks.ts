@@ -2,8 +2,10 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { contentName, probeFile, readHead } from '../byteSource';
 import { CheckSet, CheckResult, createChecks, finishChecks, RunOptions, runChecks } from '../checks/runChecks';
-import type { CheckMode, CheckSubject, LineInput } from '../checks/types';
-import { parseLine, ParsedLine } from '../json/jsonLine';
+import type { CheckMode, CheckSubject, RuleModule, StreamCheck } from '../checks/types';
+import { linesOnly, startLineChecks } from './lineChecks';
+import { parseLine } from '../json/jsonLine';
+import { StreamLine } from './streamLine';
 import { JsonlReading } from '../jsonlReading';
 import { closingDiagnostics, finishDiagnostics } from '../jsonlModel';
 import { lineByteFindings } from '../lineFindings';
@@ -20,35 +22,24 @@ import { formatModule } from '../formats';
 export interface StreamCheckOptions extends RunOptions {
   /** Read the file as this format instead of detecting it. */
   format?: FormatName;
-  /** Worker threads for the model-based path a streamed run falls back to. */
+  /**
+   * Worker threads: with one or more, a format whose own rules read only lines (`RuleModule.linesOnly`: lumen) gets
+   * them in a worker of their own while this thread reads the file for the rest; the model-based path uses them to
+   * parse. The result is the same either way.
+   */
   workers?: number;
+  /** Files smaller than this read on one thread (default 4 MiB: a worker's start costs more below it). */
+  workerMinBytes?: number;
 }
 
 /** How the last run went: streamed, or why it fell back to the model (for tests and the bench). */
-export type StreamOutcome = 'streamed' | 'document' | 'not-a-file' | 'usage' | 'head';
+/** `apart`: streamed, with the format's own check in a worker thread of its own. */
+export type StreamOutcome = 'streamed' | 'apart' | 'document' | 'not-a-file' | 'usage' | 'head';
 
 const MAX_LINE_BYTES = 256 * 1024 * 1024;
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 /** Lines held back until detection starts the builder; more than this (a head of bad lines) goes to the model. */
 const MAX_HEAD_LINES = 10_000;
-
-/** A line handed to the checks with the value the reading parsed, so each line is parsed once. */
-class StreamLine implements LineInput {
-  private decoded: string | undefined;
-  constructor(readonly line: number, private readonly bytes: Buffer | null, private readonly parsed: ParsedLine) {}
-  get text(): string {
-    return (this.decoded ??= this.bytes ? this.bytes.toString('utf8') : '');
-  }
-  get value(): unknown {
-    return this.parsed.kind === 'value' ? this.parsed.value : undefined;
-  }
-  get blank(): boolean {
-    return this.parsed.kind === 'blank';
-  }
-  get validJson(): boolean {
-    return this.parsed.kind === 'value';
-  }
-}
 
 /**
  * Verifies (`verify`) or checks (`check`) a trace in one streamed read, without building the viewer's model: each
@@ -65,17 +56,20 @@ export async function streamChecks(file: TracePath, mode: CheckMode, options: St
   };
   const info = await stat(file);
   if (!info.isFile()) return byModel('not-a-file'); // the loader says why, as before
-  await probeFile(file); // refuses archives and binaries with the loader's message
+  const compression = await probeFile(file); // refuses archives and binaries with the loader's message
   if (await tryReadDocument(file, MAX_DOCUMENT_BYTES)) return byModel('document');
-  const run = new StreamRun(file, mode, options, await startsWithBom(file));
+  // A worker reads the file again on its own: only a plain file, large enough, and both read the same bytes.
+  const apart = (options.workers ?? 0) > 0 && typeof file === 'string' && !compression && info.size >= (options.workerMinBytes ?? 4 << 20);
+  const run = new StreamRun(file, mode, options, await startsWithBom(file), apart ? info.size : null);
   const scan = await scanLines(file, (span, bytes) => run.onLine(span, bytes), {
+    ...(apart ? { endOffset: info.size } : {}),
     isCancelled: () => run.fallback !== null || (options.isCancelled?.() ?? false),
     onProgress: (n) => options.onProgress?.(n, info.size),
   });
   if (run.fallback === null) {
     const result = await run.finish(scan);
     if (run.fallback === null) {
-      onOutcome?.('streamed');
+      onOutcome?.(run.usedWorker ? 'apart' : 'streamed');
       return result;
     }
   }
@@ -91,8 +85,10 @@ class StreamRun {
   /** Lines read before detection chose the format (and so the checks), with copies of their bytes. */
   private head: StreamLine[] = [];
   fallback: StreamOutcome | null = null;
+  usedWorker = false;
 
-  constructor(file: TracePath, private readonly mode: CheckMode, private readonly options: StreamCheckOptions, bom: boolean) {
+  /** `apartUpTo`: the bytes a worker may read for the format's own check (null: everything on this thread). */
+  constructor(file: TracePath, private readonly mode: CheckMode, private readonly options: StreamCheckOptions, bom: boolean, private readonly apartUpTo: number | null) {
     const path = shownPath(file);
     const sampleBase = { fileName: contentName(basename(path)), path: contentName(path.replace(/\\/g, '/')) };
     this.reading = new JsonlReading(sampleBase, MAX_LINE_BYTES, options.format, FORCED_REASON, this.facts);
@@ -134,9 +130,17 @@ class StreamRun {
   private startChecks(): void {
     this.subject.format = this.reading.detection!.format;
     const ctx = { path: this.subject.path, model: this.subject, blobOptions: this.options.blobOptions, isCancelled: this.options.isCancelled };
-    this.set = createChecks(ctx, this.mode);
+    this.set = createChecks(ctx, this.mode, (m) => this.apart(m));
     for (const input of this.head) for (const c of this.set.checks) c.add(input);
     this.head = [];
+  }
+
+  /** The format's own check in a worker of its own, when it reads only lines and a worker may read the file. */
+  private apart(m: RuleModule): StreamCheck | undefined {
+    const format = this.subject.format;
+    if (this.apartUpTo === null || m !== formatModule(format).rules || !linesOnly(format, this.mode)) return undefined;
+    this.usedWorker = true;
+    return startLineChecks({ path: this.subject.path, format, mode: this.mode, endOffset: this.apartUpTo, bom: this.subject.bom });
   }
 
   /** Whether an event so far carries what only the model checks: usage, for check's totals rule. */

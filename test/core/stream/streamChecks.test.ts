@@ -5,6 +5,7 @@ import { CheckResult, runChecks } from '../../../src/core/checks/runChecks';
 import { CHECK_MODES } from '../../../src/core/checks/types';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { StreamOutcome, streamChecks } from '../../../src/core/stream/streamChecks';
+import { linesOnly } from '../../../src/core/stream/lineChecks';
 import { expandTraceFiles } from '../../../src/core/traceFiles';
 import { shownPath } from '../../../src/core/tracePath';
 import { CORPUS_ROOT, WRITER_CORPUS } from '../../helpers/corpus';
@@ -18,6 +19,11 @@ async function both(path: string, mode: 'verify' | 'check'): Promise<{ streamed:
   let outcome: StreamOutcome | undefined;
   const streamed = await streamChecks(path, mode, {}, (o) => (outcome = o));
   const model = await runChecks(await loadTrace(path), mode);
+  // With a worker for the format's own rules (lumen's), however small the file: the same result.
+  let apartOutcome: StreamOutcome | undefined;
+  const apart = await streamChecks(path, mode, { workers: 1, workerMinBytes: 0 }, (o) => (apartOutcome = o));
+  assert.deepStrictEqual(apart, streamed, `${path}: ${mode} with a worker`);
+  if (outcome === 'streamed') assert.equal(apartOutcome, linesOnly(streamed.format, mode) ? 'apart' : 'streamed', `${path}: ${mode}`);
   return { streamed, model, outcome: outcome! };
 }
 
@@ -47,6 +53,7 @@ describe('streamed verify and check give the findings of the model-based checks'
     assert.ok(streamedRuns >= 40, `${streamedRuns} streamed runs`);
     assert.ok(findings >= 10, `${findings} findings in streamed runs`);
     assert.ok(streamedFormats.has('lumen'), [...streamedFormats].join(', '));
+    assert.ok([...streamedFormats].some((f) => linesOnly(f as never, 'verify')), 'a format whose checks ran in a worker');
   });
 
   it('on a damaged lumen trace: BOM, CRLF and lone CR, blank, torn, non-object, invalid UTF-8 and tampered lines', async () => {
