@@ -1,8 +1,8 @@
-import { runChecks, CheckResult } from '../core/checks/runChecks';
+import type { CheckResult } from '../core/checks/runChecks';
 import { CheckMode } from '../core/checks/types';
 import { formatModule } from '../core/formats';
 import { parseArgs, UsageError } from './args';
-import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError, writeHuman, writeJson } from './io';
+import { formatOption, fsCause, streamForCli, UnreadableError, write, writeError, writeHuman, writeJson } from './io';
 import { toSarif } from './sarif';
 import { WORKERS_HELP, workersOption } from './workers';
 import { escapeTerminal } from './terminalText';
@@ -10,6 +10,11 @@ import { shownPath } from '../core/tracePath';
 import { expandTraceFiles, SKIP_REASON_TEXT, TraceFileExpansion } from '../core/traceFiles';
 
 const JSON_SHAPE = `{"format": NAME, "ok": bool, "checked": n, "findings": [{"rule", "severity", "line", "seq"?, "eventId"?, "message"}], "file": PATH}`;
+
+const STREAM_HELP = `                  The file is read once, streamed, without the viewer's model. With workers, the format's own
+                  rules get the file in a worker of their own when they read only lines (lumen), and a file
+                  checked over the model instead (a multi-line JSON document; for check, a trace whose events
+                  report token usage) is parsed by them.`;
 
 export const VERIFY_HELP = `Usage: agent-trace verify FILE|DIR… [--json] [--format NAME] [--workers N]
 
@@ -20,6 +25,7 @@ With --json, one object per file: ${JSON_SHAPE}
 A directory takes its .jsonl, .ndjson and OTLP files (also as .gz), and the other .json files that detect as a
 trace format with confidence; one line per reason says what it skipped (on stderr with --json).
 ${WORKERS_HELP}
+${STREAM_HELP}
 Exit codes: 0 intact, 1 any error finding, 2 unreadable file or bad usage.`;
 
 export const CHECK_HELP = `Usage: agent-trace check FILE|DIR… [--json | --sarif] [--format NAME] [--workers N]
@@ -29,6 +35,7 @@ With --json, one object per file: ${JSON_SHAPE}
 With --sarif, a SARIF 2.1.0 log for CI systems.
 Directories are walked as for verify; what they skipped is said on stdout, or on stderr with --json/--sarif.
 ${WORKERS_HELP}
+${STREAM_HELP}
 Exit codes: 0 no error finding, 1 any error finding, 2 unreadable file or bad usage.`;
 
 /** `agent-trace verify` and `agent-trace check`. */
@@ -52,8 +59,7 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
     const unreadable: { file: string; cause: string }[] = [];
     for (const file of files) {
       try {
-        const model = await loadForCli(file, { format, workers });
-        results.push(await runChecks(model, mode));
+        results.push(await streamForCli(file, mode, { format, workers }));
       } catch (err) {
         if (!(err instanceof UnreadableError)) throw err;
         writeError(err.message);

@@ -1,4 +1,7 @@
 import { loadTrace, LoadOptions, TraceModel } from '../core/loadTrace';
+import type { CheckResult } from '../core/checks/runChecks';
+import type { CheckMode } from '../core/checks/types';
+import { streamChecks, StreamCheckOptions } from '../core/stream/streamChecks';
 import { FORMAT_NAMES, FormatName } from '../core/formats';
 import { UsageError } from './args';
 import { NotATraceError } from '../core/byteSource';
@@ -41,8 +44,18 @@ export function fsCause(err: unknown): string {
  * system is "cannot read"; anything else is a fault in this tool, reported with the file's name.
  */
 export async function loadForCli(file: TracePath, options: LoadOptions = {}): Promise<TraceModel> {
+  return cliRead(file, () => loadTrace(file, options));
+}
+
+/** Verifies or checks a trace in one streamed read for the CLI, with the errors of {@link loadForCli}. */
+export async function streamForCli(file: TracePath, mode: CheckMode, options: StreamCheckOptions): Promise<CheckResult> {
+  return cliRead(file, () => streamChecks(file, mode, options));
+}
+
+/** Runs a read of `file`, turning file-system errors into {@link UnreadableError}. */
+async function cliRead<T>(file: TracePath, read: () => Promise<T>): Promise<T> {
   try {
-    return await loadTrace(file, options);
+    return await read();
   } catch (err) {
     // "FILE is a zip archive, not a JSONL trace": already one line that names the file.
     if (err instanceof NotATraceError) throw new UnreadableError(err.message);

@@ -1,8 +1,11 @@
-import { EventTable } from './eventTable';
+import type { EventTable } from './eventTable';
 import { FormatModule } from './format';
 import { Finding } from './model';
 import { EventTree } from './tree';
 import { TREE_CATALOG } from './checks/genericCatalog';
+
+/** What the lookup reads of the events: the viewer's event table, or a streamed check's compact facts. */
+export type ParentLinks = Pick<EventTable, 'size' | 'parentId' | 'parent' | 'lineOf'>;
 
 /**
  * Parents that name no event of this file but live in a file beside it (a Claude Code session's main file,
@@ -10,7 +13,7 @@ import { TREE_CATALOG } from './checks/genericCatalog';
  * `tree/dangling-parent` warnings for those events with an info saying where the parent is. The events stay
  * roots of this file's tree. Formats without `findElsewhere` are left as they are.
  */
-export async function resolveParentsElsewhere(module: FormatModule, path: string, table: EventTable, tree: EventTree, diagnostics: Finding[]): Promise<void> {
+export async function resolveParentsElsewhere(module: FormatModule, path: string, table: ParentLinks, tree: { idIndex: Pick<EventTree['idIndex'], 'has'> }, diagnostics: Finding[]): Promise<void> {
   if (!module.findElsewhere || !diagnostics.some((d) => d.rule === 'tree/dangling-parent')) return;
   const wanted = new Map<string, number[]>();
   for (let i = 0; i < table.size; i++) {

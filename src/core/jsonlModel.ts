@@ -2,9 +2,9 @@ import type { Compression } from './byteSource';
 import type { EventTable } from './eventTable';
 import { formatModule } from './formats';
 import type { FormatTotals } from './format';
-import type { JsonlReading } from './jsonlReading';
+import type { EventSink, JsonlReading } from './jsonlReading';
 import type { ScanResult } from './lineIndexer';
-import type { Finding } from './model';
+import type { Finding, FormatName } from './model';
 import type { Detection, MalformedLine, TraceModel } from './traceModel';
 import { buildTree, EventTree } from './tree';
 import { appendAll } from './arrays';
@@ -29,10 +29,7 @@ export interface JsonlFileInfo {
  */
 export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo): Promise<TraceModel> {
   const builder = reading.startBuilding();
-  const diagnostics = reading.diagnostics.slice();
-  appendAll(diagnostics, builder.finish?.((d, r) => reading.emit(d, r ?? { value: null, line: info.scan.lines, offset: 0, length: 0 })) ?? []);
-  if (info.scan.endedEarly) diagnostics.push(endedEarlyFinding(info.scan.endedEarly, info.scan.lines));
-  if (info.scan.bom) diagnostics.push({ rule: 'parse/bom', severity: PARSE_CATALOG.severityOf('parse/bom'), line: 1, message: 'The file starts with a UTF-8 byte-order mark; it was skipped.' });
+  const diagnostics = closingDiagnostics(reading, info.scan);
   const detection = reading.detection!;
   const tree = buildTree(reading.table, diagnostics);
   await resolveParentsElsewhere(formatModule(detection.format), info.path, reading.table, tree, diagnostics);
@@ -41,6 +38,20 @@ export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo): Pr
     lineCount: info.scan.lines, blankLines: reading.blankLines, fileSize: info.fileSize, bytesIndexed: info.scan.bytesRead, bom: info.scan.bom,
     crlf: reading.crlf, document: false, cancelled: info.cancelled, partial: info.partial, formatTotals: builder.totals?.() ?? {}, compression: info.compression,
   });
+}
+
+/**
+ * The reading's findings once every line was read: a copy of what the lines showed, then the builder's closing
+ * findings (its `finish` may still emit events), a truncated .gz and a byte-order mark; not yet sorted. Shared with
+ * the streamed checks (stream/streamChecks.ts), which read the same lines without building the model.
+ */
+export function closingDiagnostics(reading: JsonlReading<EventSink>, scan: ScanResult): Finding[] {
+  const builder = reading.startBuilding();
+  const diagnostics = reading.diagnostics.slice();
+  appendAll(diagnostics, builder.finish?.((d, r) => reading.emit(d, r ?? { value: null, line: scan.lines, offset: 0, length: 0 })) ?? []);
+  if (scan.endedEarly) diagnostics.push(endedEarlyFinding(scan.endedEarly, scan.lines));
+  if (scan.bom) diagnostics.push({ rule: 'parse/bom', severity: PARSE_CATALOG.severityOf('parse/bom'), line: 1, message: 'The file starts with a UTF-8 byte-order mark; it was skipped.' });
+  return diagnostics;
 }
 
 /**
@@ -76,14 +87,19 @@ export interface FinishInput {
 
 /** Applies the format's strict-text severities, sorts findings by line and assembles the model. */
 export function finishModel(x: FinishInput): TraceModel {
-  if (formatModule(x.detection.format).strictText) {
-    for (const d of x.diagnostics) if (d.rule === 'parse/invalid-utf8' || d.rule === 'parse/lone-cr') d.severity = PARSE_CATALOG.overrideOf(d.rule);
-  }
-  x.diagnostics.sort((a, b) => a.line - b.line);
+  finishDiagnostics(x.detection.format, x.diagnostics);
   return {
     path: x.path, ...(x.source ? { source: x.source } : {}), format: x.detection.format, detection: x.detection, events: x.table, tree: x.tree, diagnostics: x.diagnostics,
     malformed: x.malformed, lineCount: x.lineCount, blankLines: x.blankLines, fileSize: x.fileSize, bytesIndexed: x.bytesIndexed,
     bom: x.bom, crlf: x.crlf, document: x.document, cancelled: x.cancelled, partial: x.partial, formatTotals: x.formatTotals,
     compression: x.compression,
   };
+}
+
+/** Applies the format's strict-text severities (lumen: invalid UTF-8 and lone CRs are errors) and sorts by line. */
+export function finishDiagnostics(format: FormatName, diagnostics: Finding[]): void {
+  if (formatModule(format).strictText) {
+    for (const d of diagnostics) if (d.rule === 'parse/invalid-utf8' || d.rule === 'parse/lone-cr') d.severity = PARSE_CATALOG.overrideOf(d.rule);
+  }
+  diagnostics.sort((a, b) => a.line - b.line);
 }

@@ -5,7 +5,7 @@ import { BuilderSource, EventBuilder, SourceRecord } from './format';
 import type { Detection, MalformedLine } from './traceModel';
 import { parseLine, ParsedLine } from './json/jsonLine';
 import type { LineSpan } from './lineIndexer';
-import { EventDraft, Finding, FormatName } from './model';
+import { EventDraft, EventPlace, EventStatus, Finding, FormatName } from './model';
 import { appendAll } from './arrays';
 import { boundedTime, lineByteFindings } from './lineFindings';
 
@@ -36,13 +36,20 @@ export interface OpenTail {
   malformedBefore: number;
 }
 
+/** Where a reading puts the events its builder emits. */
+export interface EventSink {
+  add(draft: EventDraft, place: EventPlace): number;
+  setDuration(index: number, ms: number): void;
+  setStatus(index: number, status: EventStatus): void;
+}
+
 /**
  * The state of reading one JSONL file line by line, in file order: detection on the first values, then the
  * format's builder over every record, into one {@link EventTable}. Kept apart from the loader so a reader can
  * stay open and feed it the lines appended later.
  */
-export class JsonlReading {
-  readonly table = new EventTable();
+export class JsonlReading<T extends EventSink = EventTable> {
+  readonly table: T;
   /** Findings of reading (bytes, JSON, adapter), in the order they were seen. */
   readonly diagnostics: Finding[] = [];
   readonly malformed: MalformedLine[] = [];
@@ -55,7 +62,9 @@ export class JsonlReading {
   detectedOnFew = false;
   private readonly head: SourceRecord[] = [];
 
-  constructor(private readonly sampleBase: SampleBase, private readonly maxLineBytes: number, format?: FormatName, forcedReason = '') {
+  /** `table`: where the events go; the viewer's {@link EventTable} unless a streamed check brings its own. */
+  constructor(private readonly sampleBase: SampleBase, private readonly maxLineBytes: number, format?: FormatName, forcedReason = '', table?: T) {
+    this.table = table ?? (new EventTable() as EventSink as T);
     this.detection = format ? { format, confidence: 1, reason: forcedReason, candidates: [] } : null;
     this.builder = format ? formatModule(format).createBuilder(this.builderSource()) : null;
   }

@@ -1,9 +1,13 @@
 // One benchmark inside its own process (started by cliBench.ts): prints one JSON line with its figures.
 //   floor parse|sha FILE   read in 1 MiB chunks, JSON.parse every line (and one SHA-256 per line for sha)
 //   model FILE WORKERS     loadTrace, then the bytes the model keeps after GC, per event
+//   checks verify|check model|stream FILE   the checks over the loaded model (as before issue 14 item 3, and as
+//                          the viewer runs them), or streamed without a model (as agent-trace verify/check now run)
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { loadTrace } from '../../src/core/loadTrace';
+import { runChecks } from '../../src/core/checks/runChecks';
+import { streamChecks, StreamOutcome } from '../../src/core/stream/streamChecks';
 
 async function floor(path: string, sha: boolean): Promise<number> {
   const handle = await open(path, 'r');
@@ -51,6 +55,13 @@ async function main(): Promise<void> {
     const ms = performance.now() - t;
     const after = retained();
     console.log(JSON.stringify({ ms, events: model.events.size, bytesPerEvent: (after - before) / model.events.size, format: model.format, extra: c ?? null }));
+    return;
+  }
+  if (what === 'checks') {
+    const mode = a === 'check' ? 'check' : 'verify';
+    let outcome: StreamOutcome | 'model' = 'model';
+    const r = b === 'model' ? await runChecks(await loadTrace(c), mode) : await streamChecks(c, mode, {}, (o) => (outcome = o));
+    console.log(JSON.stringify({ ms: performance.now() - t, checked: r.checked, findings: r.findings.length, outcome }));
     return;
   }
   throw new Error(`unknown benchmark ${what}`);

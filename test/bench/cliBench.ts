@@ -29,13 +29,13 @@ function run(args: string[]): Run {
 }
 
 /** A benchmark of benchProcess.ts, timed inside its process (without Node and tsx start-up). */
-function inner(args: string[]): Run & { result: Record<string, number> } {
+function inner(args: string[]): Run & { result: Record<string, number> & { outcome?: string } } {
   const r = run(['--expose-gc', '--require', 'tsx/cjs', join(__dirname, 'benchProcess.ts'), ...args]);
-  const result = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>;
+  const result = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number> & { outcome?: string };
   return { ...r, ms: result.ms, result };
 }
 
-const best = (runs: Run[]): Run => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+const best = <R extends Run>(runs: R[]): R => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
 const mib = (r: Run) => (r.peakMiB === null ? '?' : r.peakMiB.toFixed(0));
 const sec = (ms: number) => (ms / 1000).toFixed(2);
 
@@ -55,7 +55,7 @@ export async function runBench(dir: string, events: number): Promise<void> {
   const { lumen, murmur } = await workload(dir, events);
   const workers = Number(process.env.BENCH_WORKERS ?? defaultWorkers());
   const mb = (f: string) => (statSync(f).size / 2 ** 20).toFixed(0);
-  const times = (f: () => Run) => Array.from({ length: rounds }, f);
+  const times = <R extends Run>(f: () => R): R[] => Array.from({ length: rounds }, f);
   console.log(`cli: ${availableParallelism()} cores, --workers ${workers} (default ${defaultWorkers()}); each figure its own process, best of ${rounds}`);
   for (const [name, file] of [['lumen', lumen], ['murmur', murmur]] as const) {
     const parse = best(times(() => inner(['floor', 'parse', file])));
@@ -67,6 +67,15 @@ export async function runBench(dir: string, events: number): Promise<void> {
       for (const w of [...new Set([workers, 0])]) {
         const r = best(times(() => run([CLI, cmd, file, '--json', '--workers', String(w)])));
         console.log(`    agent-trace ${cmd} --workers ${w}: ${sec(r.ms)} s = ${(r.ms / floorRun.ms).toFixed(2)}× ${floorRun === sha ? 'sha' : 'parse'} floor, peak RSS ${mib(r)} MiB (goal ${goal})`);
+      }
+    }
+    for (const mode of ['verify', 'check'] as const) {
+      const [floorRun] = goals[mode];
+      const floorName = floorRun === sha ? 'sha' : 'parse';
+      for (const path of ['model', 'stream'] as const) {
+        const r = best(times(() => inner(['checks', mode, path, file])));
+        const how = path === 'model' ? 'over the loaded model (the path before streaming; the viewer\'s)' : `streamed (${r.result.outcome ?? '?'})`;
+        console.log(`    ${mode} ${how}: ${sec(r.ms)} s = ${(r.ms / floorRun.ms).toFixed(2)}× ${floorName} floor, peak RSS ${mib(r)} MiB`);
       }
     }
     const model = inner(['model', file, String(workers)]);

@@ -10,7 +10,7 @@ export const GENERIC_RULES: RuleInfo[] = [...PARSE_CATALOG.rules, ...TREE_CATALO
  * The findings the loader made, mapped onto the generic rules. Format modules may supersede some of them
  * (see {@link RuleModule}), in which case the runner drops those.
  */
-export function loaderFindings(diagnostics: Finding[], mode: CheckMode): Finding[] {
+export function loaderFindings(diagnostics: readonly Finding[], mode: CheckMode): Finding[] {
   const verifyIds = new Set(GENERIC_RULES.filter((r) => r.mode === 'verify').map((r) => r.id));
   // Both modes report what the reader saw: a check of an unreadable line is as broken as its verification.
   return diagnostics.filter((d) => verifyIds.has(d.rule) && (mode === 'verify' || d.rule.startsWith('parse/') || d.rule.startsWith('tree/')));
@@ -39,7 +39,8 @@ export const genericRules: RuleModule = {
           }
           if (!prev || time >= prev.time) last.set(g, { time, line: t.lineOf(i) });
         }
-        for (const m of usageMismatches(ctx.model)) {
+        // Usage totals need the tree; a streamed run has no model and runs only when no event reports usage.
+        for (const m of ctx.traceModel ? usageMismatches(ctx.traceModel) : []) {
           out.push(GENERIC_CATALOG.finding('generic/usage-totals', m.line, m.message, { seq: t.seqOf(m.index) ?? undefined, eventId: t.id(m.index) ?? undefined }));
         }
         return out;

@@ -6,7 +6,7 @@ import { Finding, FormatName, Severity } from '../model';
 import { loaderFindings } from './genericRules';
 import { modulesFor } from './registry';
 import type { BlobStoreOptions } from '../blobs';
-import { BlobTally, CheckMode, LineInput, StreamCheck } from './types';
+import { BlobTally, CheckContext, CheckMode, CheckSubject, LineInput, RuleModule, StreamCheck } from './types';
 import { appendAll } from '../arrays';
 
 /** A user's override of a rule: off, or another severity. */
@@ -75,21 +75,15 @@ class LazyLine implements LineInput {
  * of its lines, adds the loader's own findings, applies the user's rule settings and sorts by line.
  */
 export async function runChecks(model: TraceModel, mode: CheckMode, options: RunOptions = {}): Promise<CheckResult> {
-  const ctx = { path: model.path, model, blobOptions: options.blobOptions, isCancelled: options.isCancelled };
-  const modules = modulesFor(model.format);
-  const checks: StreamCheck[] = [];
-  for (const m of modules) {
-    const c = mode === 'verify' ? m.createVerifier?.(ctx) : m.createChecker?.(ctx);
-    if (c) checks.push(c);
-  }
+  const set = createChecks({ path: model.path, model, traceModel: model, blobOptions: options.blobOptions, isCancelled: options.isCancelled }, mode);
   let cancelled = false;
-  if (checks.length > 0 && !model.document) {
+  if (set.checks.length > 0 && !model.document) {
     const malformedLines = new Set(model.malformed.map((m) => m.line));
     const scan = await scanLines(
       tracePathToOpen(model),
       (span, bytes) => {
         const input = new LazyLine(span, bytes, malformedLines);
-        for (const c of checks) c.add(input);
+        for (const c of set.checks) c.add(input);
       },
       // Exactly the bytes the model was read from: a file still being written is judged as the model saw it, never
       // with new bytes read against the earlier read's torn-tail state.
@@ -97,20 +91,48 @@ export async function runChecks(model: TraceModel, mode: CheckMode, options: Run
     );
     cancelled = scan.cancelled;
   }
-  const superseded = new Set(modules.flatMap((m) => m.supersedes ?? []));
-  let findings: Finding[] = loaderFindings(model.diagnostics, mode).filter((f) => !superseded.has(f.rule));
-  for (const c of checks) appendAll(findings, await c.finish());
+  return finishChecks(set, model, mode, options, cancelled);
+}
+
+/** The checks of one file and the rule modules they come from. */
+export interface CheckSet {
+  modules: RuleModule[];
+  checks: StreamCheck[];
+}
+
+/**
+ * Makes the verifiers (`verify`) or checkers (`check`) of every rule module that applies to the trace's format;
+ * `replace` may give a module's check made elsewhere (a streamed run's worker) in its place.
+ */
+export function createChecks(ctx: CheckContext, mode: CheckMode, replace?: (m: RuleModule) => StreamCheck | undefined): CheckSet {
+  const modules = modulesFor(ctx.model.format);
+  const checks: StreamCheck[] = [];
+  for (const m of modules) {
+    const c = replace?.(m) ?? (mode === 'verify' ? m.createVerifier?.(ctx) : m.createChecker?.(ctx));
+    if (c) checks.push(c);
+  }
+  return { modules, checks };
+}
+
+/**
+ * Ends the checks once every line was handed to them: adds the loader's findings (`subject.diagnostics`, in line
+ * order), drops superseded rules, applies the user's settings, sorts by line and makes the file's result.
+ */
+export async function finishChecks(set: CheckSet, subject: CheckSubject, mode: CheckMode, options: RunOptions, cancelled: boolean): Promise<CheckResult> {
+  const superseded = new Set(set.modules.flatMap((m) => m.supersedes ?? []));
+  let findings: Finding[] = loaderFindings(subject.diagnostics, mode).filter((f) => !superseded.has(f.rule));
+  for (const c of set.checks) appendAll(findings, await c.finish());
   // A format module's precise rules replace the generic ones it names, whichever module produced them.
   findings = findings.filter((f) => !superseded.has(f.rule));
   findings = applySettings(findings, options.rules ?? {});
   if (options.ruleFilter) findings = findings.filter((f) => options.ruleFilter!(f.rule));
   findings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
-  const blobs = checks.map((c) => c.tally?.()).find((t) => t !== undefined);
+  const blobs = set.checks.map((c) => c.tally?.()).find((t) => t !== undefined);
   return {
-    file: model.path,
-    format: model.format,
+    file: subject.path,
+    format: subject.format,
     ok: !findings.some((f) => f.severity === 'error'),
-    checked: model.events.size,
+    checked: subject.events.size,
     findings,
     ...(cancelled ? { cancelled: true } : {}),
     ...(blobs ? { blobs } : {}),

@@ -1,7 +1,8 @@
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import type { TraceModel } from '../traceModel';
-import { Finding, FormatName } from '../model';
+import { Finding, FormatName, HashRef } from '../model';
 import type { RuleInfo } from './ruleInfo';
+import type { CheckMode } from './checkMode';
 
 export { CHECK_MODES } from './checkMode';
 export type { CheckMode } from './checkMode';
@@ -23,12 +24,49 @@ export interface LineInput {
   validJson?: boolean;
 }
 
+/**
+ * The per-event facts the checks read: the viewer's event table has them, and so has the compact table a
+ * streamed verification keeps (stream/checkFacts.ts), so checks never need the viewer's model.
+ */
+export interface CheckEvents {
+  readonly size: number;
+  lineOf(i: number): number;
+  seqOf(i: number): number | null;
+  id(i: number): string | null;
+  timeOf(i: number): number | null;
+  groupOf(i: number): string | null;
+  hashRefsOf(i: number): HashRef[];
+  eventsWithHashRefs(): number[];
+}
+
+/**
+ * What the checks know of the trace besides its lines: a {@link TraceModel} is one, and so is the state of a
+ * streamed read. `diagnostics` may still grow while lines stream by (a streamed read adds a line's reading
+ * findings before the checks see the line), so checks look lines up in it live ({@link linesWithRules}).
+ */
+export interface CheckSubject {
+  path: string;
+  source?: Buffer;
+  format: FormatName;
+  events: CheckEvents;
+  diagnostics: readonly Finding[];
+  lineCount: number;
+  bytesIndexed: number;
+  bom: boolean;
+  document: boolean;
+}
+
 /** Context handed to every check of one file. */
 export interface CheckContext {
   /** Path of the trace file. */
   path: string;
-  /** The loaded model (events, tree, format, diagnostics). */
-  model: TraceModel;
+  /** The trace's facts (events, format, diagnostics): the loaded model, or a streamed read's compact facts. */
+  model: CheckSubject;
+  /**
+   * The viewer's whole model, when the checks run over one; a streamed run has none, and runs only where the
+   * rules that need it (usage totals, which need the tree) have nothing to report.
+   */
+  traceModel?: TraceModel;
   /** Where blobs are looked for besides the formats' own layouts (the `agentTrace.blobRoots` setting). */
   blobOptions?: BlobStoreOptions;
   /** Polled by long checks (blob rehashing) so a user can cancel. */
@@ -61,4 +99,25 @@ export interface RuleModule {
   supersedes?: string[];
   createVerifier?(ctx: CheckContext): StreamCheck;
   createChecker?(ctx: CheckContext): StreamCheck;
+  /**
+   * The modes whose check reads nothing of the trace but its lines, the BOM and the reading's torn and too-long
+   * lines (no events, no other finding): a streamed run may then give it the file in a worker thread of its own
+   * while this thread reads the file for the other checks (stream/lineChecks.ts). A test compares both ways.
+   */
+  linesOnly?: readonly CheckMode[];
+}
+
+/**
+ * The lines that carry a finding of one of `rules` in `diagnostics`, looked up live: entries added after the
+ * call are seen too (a streamed read adds a torn tail's finding just before the checks get that line).
+ */
+export function linesWithRules(diagnostics: readonly Finding[], rules: readonly string[]): { has(line: number): boolean } {
+  const lines = new Set<number>();
+  let seen = 0;
+  return {
+    has(line: number): boolean {
+      for (; seen < diagnostics.length; seen++) if (rules.includes(diagnostics[seen].rule)) lines.add(diagnostics[seen].line);
+      return lines.has(line);
+    },
+  };
 }

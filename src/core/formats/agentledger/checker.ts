@@ -6,7 +6,7 @@ import { Finding } from '../../model';
 import { isObj } from '../common';
 import { Dialect, dialectOf, effectivePayload, LedgerRow, rowOf } from './rows';
 import { BLOCKING_FAILURE_TYPES } from './vocab';
-import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
+import { CheckContext, LineInput, linesWithRules, StreamCheck } from '../../checks/types';
 import { At, finding } from './catalog';
 import { CallOrder, checkRequired, RowRules } from './conformance';
 import { loadEvidence } from './evidence';
@@ -37,7 +37,7 @@ function collectReviewFacts(facts: ReviewFacts, row: LedgerRow, at: At): void {
 /** Creates the AgentLedger conformance checker for one file. */
 export function createAgentledgerChecker(ctx: CheckContext, options: AgentledgerCheckOptions = {}): StreamCheck {
   const findings: Finding[] = [];
-  const skipLines = new Set(ctx.model.diagnostics.filter((d) => d.rule === 'parse/torn-tail' || d.rule === 'parse/line-too-long').map((d) => d.line));
+  const skipLines = linesWithRules(ctx.model.diagnostics, ['parse/torn-tail', 'parse/line-too-long']);
   const rowRules = new RowRules();
   const calls = new CallOrder();
   const facts = newReviewFacts();

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { Finding } from '../../model';
 import { isObj, Obj } from '../common';
 import { Dialect, effectivePayload, isBlobRef, LedgerRow, rowOf } from './rows';
-import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
+import { CheckContext, LineInput, linesWithRules, StreamCheck } from '../../checks/types';
 import { checkBundleHash, compareBundleEvents, eventKeyOf, FileEvent, KeyFields, metaOf, ReplayDigest } from './bundleChecks';
 import { At, finding, overridden } from './catalog';
 import { BlobStore, blobRefProblem, loadEvidence } from './evidence';
@@ -35,7 +35,7 @@ interface VerifyState {
 export function createAgentledgerVerifier(ctx: CheckContext): StreamCheck {
   const findings: Finding[] = [];
   const seq = new SeqTracker();
-  const skipLines = new Set(ctx.model.diagnostics.filter((d) => d.rule === 'parse/torn-tail' || d.rule === 'parse/line-too-long').map((d) => d.line));
+  const skipLines = linesWithRules(ctx.model.diagnostics, ['parse/torn-tail', 'parse/line-too-long']);
   const st: VerifyState = { dialect: null, firstAt: null, runId: null, replay: null, fileEvents: [], requests: [], approvals: [], blobRefs: [], chainNoted: false,
     bundlePresent: existsSync(join(dirname(ctx.path), 'bundle.json')),
   };

@@ -7,7 +7,7 @@ import { DEEPSTRIKE_CATALOG, DeepstrikeRuleId, DEEPSTRIKE_RULES } from './catalo
 import { JournalVerifier } from './journalChecks';
 import { DsRunMachine } from './runMachine';
 import { checkDsEventShape, llmDialect } from './shapes';
-import { CheckContext, LineInput, RuleModule, StreamCheck } from '../../checks/types';
+import { CheckContext, LineInput, linesWithRules, RuleModule, StreamCheck } from '../../checks/types';
 
 /** A check over DeepStrike records: gets each parsed record with its line, then reports. */
 interface RecordCheck {
@@ -20,7 +20,7 @@ interface RecordCheck {
  * is not streamed by the runner, so it is read here and its elements get the lines the adapter gave their events.
  */
 function streamOf(ctx: CheckContext, check: RecordCheck): StreamCheck {
-  const torn = new Set(ctx.model.diagnostics.filter((d) => d.rule === 'parse/torn-tail').map((d) => d.line));
+  const torn = linesWithRules(ctx.model.diagnostics, ['parse/torn-tail']);
   const lineFindings: Finding[] = [];
   const add = (input: LineInput) => {
     if (input.blank) return;

@@ -28,7 +28,7 @@ function recordShape(rec: Obj, where: string, text: string): string[] {
 
 /** Line-level state shared across one file: torn-tail lines from the loader and the voice line count. */
 export interface LineScan {
-  torn: ReadonlySet<number>;
+  torn: { has(line: number): boolean };
   voiceLines: number;
 }
 

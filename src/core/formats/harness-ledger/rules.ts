@@ -9,12 +9,12 @@ import { RunRouter, RunSlot } from './router';
 import { checkEventShape, EFFECT_DEFAULT_POLICY } from './schemas';
 import { newRunState, pendingCommand, replayEvent, RunState } from './transitions';
 import { parseTyped } from './typedJson';
-import { CheckContext, LineInput, RuleModule, StreamCheck } from '../../checks/types';
+import { CheckContext, LineInput, linesWithRules, RuleModule, StreamCheck } from '../../checks/types';
 import { appendAll } from '../../arrays';
 import { exactNumberText } from '../../json/numberToken';
 
 function lineScan(ctx: CheckContext): LineScan {
-  return { torn: new Set(ctx.model.diagnostics.filter((d) => d.rule === 'parse/torn-tail').map((d) => d.line)), voiceLines: 0 };
+  return { torn: linesWithRules(ctx.model.diagnostics, ['parse/torn-tail']), voiceLines: 0 };
 }
 
 /**

@@ -4,7 +4,7 @@ import { LUMEN_CATALOG, LumenRuleId } from './lumenRuleCatalog';
 import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
 import { findDocHashSource } from './lumenDocSource';
 import { LumenLineReader, nextSeq, seqNumber } from './lumenLine';
-import { bomFinding, EndTracker, openLine, tornLines } from './lumenShared';
+import { bomFinding, EndTracker, LineSet, openLine, tornLines } from './lumenShared';
 
 const { seq: SEQ, kind: KIND, prev_hash: PREV_HASH, hash: HASH, doc_hash: DOC_HASH, details: DETAILS } = SLOT;
 const CHAIN_RULES = new Set(['lumen/chain-seq', 'lumen/chain-genesis', 'lumen/chain-prev-hash', 'lumen/event-hash']);
@@ -17,7 +17,7 @@ const CHAIN_RULES = new Set(['lumen/chain-seq', 'lumen/chain-genesis', 'lumen/ch
 export class LumenChainVerifier implements StreamCheck {
   private readonly reader = new LumenLineReader();
   private readonly findings: Finding[] = [];
-  private readonly torn: Set<number>;
+  private readonly torn: LineSet;
   private readonly end = new EndTracker();
   /** Decimal text of the seq the next line must carry; null when a broken line made it unknown. */
   private expectedSeq: string | null = '1';

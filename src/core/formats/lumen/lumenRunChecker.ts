@@ -6,7 +6,7 @@ import { LUMEN_CATALOG, LumenRuleId } from './lumenRuleCatalog';
 import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
 import { kindFieldProblem } from './lumenKindSchemas';
 import { LumenLineReader, seqNumber } from './lumenLine';
-import { bomFinding, EndTracker, openLine, tornLines } from './lumenShared';
+import { bomFinding, EndTracker, LineSet, openLine, tornLines } from './lumenShared';
 
 type RunState = 'start' | 'inRun' | 'inCell' | 'cellDone' | 'errored' | 'ended';
 const FRAME_EVENTS = new Set(['vm_step', 'tool_call', 'schema_validate']);
@@ -18,7 +18,7 @@ const FRAME_EVENTS = new Set(['vm_step', 'tool_call', 'schema_validate']);
 export class LumenRunChecker implements StreamCheck {
   private readonly reader = new LumenLineReader();
   private readonly findings: Finding[] = [];
-  private readonly torn: Set<number>;
+  private readonly torn: LineSet;
   private readonly end = new EndTracker();
   private state: RunState = 'start';
   private startLine = 0;

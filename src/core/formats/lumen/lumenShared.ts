@@ -1,11 +1,14 @@
 import { Finding } from '../../model';
 import { LUMEN_CATALOG } from './lumenRuleCatalog';
-import { CheckContext, LineInput } from '../../checks/types';
+import { CheckContext, LineInput, linesWithRules } from '../../checks/types';
+
+/** Lines looked up by number (a live view of the loader's findings). */
+export type LineSet = { has(line: number): boolean };
 import type { LumenLineReader } from './lumenLine';
 
 /** Lines the loader reported as an incomplete last line (parse/torn-tail); not reported again. */
-export function tornLines(ctx: CheckContext): Set<number> {
-  return new Set(ctx.model.diagnostics.filter((d) => d.rule === 'parse/torn-tail').map((d) => d.line));
+export function tornLines(ctx: CheckContext): LineSet {
+  return linesWithRules(ctx.model.diagnostics, ['parse/torn-tail']);
 }
 
 /** serde_json refuses a byte-order mark, so upstream fails on line 1 even though this reader skips it. */
@@ -56,7 +59,7 @@ export class EndTracker {
  * run, a blank or unparseable line is a `lumen/line-json` finding. Returns 'read' when `reader` holds the
  * line, 'invalid' when it is not JSON, 'skipped' otherwise.
  */
-export function openLine(input: LineInput, torn: ReadonlySet<number>, end: EndTracker, reader: LumenLineReader, findings: Finding[]): 'read' | 'invalid' | 'skipped' {
+export function openLine(input: LineInput, torn: LineSet, end: EndTracker, reader: LumenLineReader, findings: Finding[]): 'read' | 'invalid' | 'skipped' {
   if (torn.has(input.line)) {
     end.torn(input.line);
     return 'skipped';

@@ -1,0 +1,158 @@
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { contentName, probeFile, readHead } from '../byteSource';
+import { CheckSet, CheckResult, createChecks, finishChecks, RunOptions, runChecks } from '../checks/runChecks';
+import type { CheckMode, CheckSubject, RuleModule, StreamCheck } from '../checks/types';
+import { linesOnly, startLineChecks } from './lineChecks';
+import { parseLine } from '../json/jsonLine';
+import { StreamLine } from './streamLine';
+import { JsonlReading } from '../jsonlReading';
+import { closingDiagnostics, finishDiagnostics } from '../jsonlModel';
+import { lineByteFindings } from '../lineFindings';
+import { LineSpan, scanLines, ScanResult } from '../lineIndexer';
+import { FORCED_REASON, loadTrace, tryReadDocument } from '../loadTrace';
+import type { FormatName } from '../model';
+import { shownPath, TracePath } from '../tracePath';
+import { CheckFacts } from './checkFacts';
+import { appendAll } from '../arrays';
+import { resolveParentsElsewhere } from '../crossFileParents';
+import { formatModule } from '../formats';
+
+/** Options for {@link streamChecks}. */
+export interface StreamCheckOptions extends RunOptions {
+  /** Read the file as this format instead of detecting it. */
+  format?: FormatName;
+  /**
+   * Worker threads: with one or more, a format whose own rules read only lines (`RuleModule.linesOnly`: lumen) gets
+   * them in a worker of their own while this thread reads the file for the rest; the model-based path uses them to
+   * parse. The result is the same either way.
+   */
+  workers?: number;
+  /** Files smaller than this read on one thread (default 4 MiB: a worker's start costs more below it). */
+  workerMinBytes?: number;
+}
+
+/** How the last run went: streamed, or why it fell back to the model (for tests and the bench). */
+/** `apart`: streamed, with the format's own check in a worker thread of its own. */
+export type StreamOutcome = 'streamed' | 'apart' | 'document' | 'not-a-file' | 'usage' | 'head';
+
+const MAX_LINE_BYTES = 256 * 1024 * 1024;
+const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
+/** Lines held back until detection starts the builder; more than this (a head of bad lines) goes to the model. */
+const MAX_HEAD_LINES = 10_000;
+
+/**
+ * Verifies (`verify`) or checks (`check`) a trace in one streamed read, without building the viewer's model: each
+ * line is parsed once, its reading findings and the format's builder run as in the loader, but the events keep only
+ * what the checks read ({@link CheckFacts}), and the same lines go straight on to the checks. The findings are the
+ * ones {@link runChecks} makes over the loaded model (a test compares both on every corpus file). A multi-line JSON
+ * document, and in check mode a file whose events carry usage (the totals rule needs the tree), are checked over the
+ * model instead. `onOutcome` says which way it went.
+ */
+export async function streamChecks(file: TracePath, mode: CheckMode, options: StreamCheckOptions = {}, onOutcome?: (o: StreamOutcome) => void): Promise<CheckResult> {
+  const byModel = async (why: StreamOutcome): Promise<CheckResult> => {
+    onOutcome?.(why);
+    return runChecks(await loadTrace(file, { format: options.format, workers: options.workers, isCancelled: options.isCancelled }), mode, options);
+  };
+  const info = await stat(file);
+  if (!info.isFile()) return byModel('not-a-file'); // the loader says why, as before
+  const compression = await probeFile(file); // refuses archives and binaries with the loader's message
+  if (await tryReadDocument(file, MAX_DOCUMENT_BYTES)) return byModel('document');
+  // A worker reads the file again on its own: only a plain file, large enough, and both read the same bytes.
+  const apart = (options.workers ?? 0) > 0 && typeof file === 'string' && !compression && info.size >= (options.workerMinBytes ?? 4 << 20);
+  const run = new StreamRun(file, mode, options, await startsWithBom(file), apart ? info.size : null);
+  const scan = await scanLines(file, (span, bytes) => run.onLine(span, bytes), {
+    ...(apart ? { endOffset: info.size } : {}),
+    isCancelled: () => run.fallback !== null || (options.isCancelled?.() ?? false),
+    onProgress: (n) => options.onProgress?.(n, info.size),
+  });
+  if (run.fallback === null) {
+    const result = await run.finish(scan);
+    if (run.fallback === null) {
+      onOutcome?.(run.usedWorker ? 'apart' : 'streamed');
+      return result;
+    }
+  }
+  return byModel(run.fallback);
+}
+
+/** The state of one streamed run: the reading, its compact facts, the checks once the format is known. */
+class StreamRun {
+  private readonly facts = new CheckFacts();
+  private readonly reading: JsonlReading<CheckFacts>;
+  private readonly subject: CheckSubject;
+  private set: CheckSet | null = null;
+  /** Lines read before detection chose the format (and so the checks), with copies of their bytes. */
+  private head: StreamLine[] = [];
+  fallback: StreamOutcome | null = null;
+  usedWorker = false;
+
+  /** `apartUpTo`: the bytes a worker may read for the format's own check (null: everything on this thread). */
+  constructor(file: TracePath, private readonly mode: CheckMode, private readonly options: StreamCheckOptions, bom: boolean, private readonly apartUpTo: number | null) {
+    const path = shownPath(file);
+    const sampleBase = { fileName: contentName(basename(path)), path: contentName(path.replace(/\\/g, '/')) };
+    this.reading = new JsonlReading(sampleBase, MAX_LINE_BYTES, options.format, FORCED_REASON, this.facts);
+    const source = typeof file === 'string' ? undefined : file;
+    this.subject = { path, ...(source ? { source } : {}), format: options.format ?? 'generic', events: this.facts, diagnostics: this.reading.diagnostics, lineCount: 0, bytesIndexed: 0, bom, document: false };
+  }
+
+  onLine(span: LineSpan, bytes: Buffer | null): void {
+    if (this.fallback !== null) return;
+    const parsed = parseLine(span, bytes, MAX_LINE_BYTES);
+    this.reading.takeLine(span, lineByteFindings(span, bytes), parsed);
+    if (this.needsModel()) return;
+    if (this.set) {
+      const input = new StreamLine(span.line, bytes, parsed);
+      for (const c of this.set.checks) c.add(input);
+      return;
+    }
+    this.head.push(new StreamLine(span.line, bytes && Buffer.from(bytes), parsed));
+    if (this.reading.builder) this.startChecks();
+    else if (this.head.length > MAX_HEAD_LINES) this.fallback = 'head';
+  }
+
+  /** Ends the reading as the loader does, then the checks; `fallback` is set when the model must check instead. */
+  async finish(scan: ScanResult): Promise<CheckResult> {
+    this.reading.startBuilding();
+    if (!this.set) this.startChecks();
+    const diagnostics = closingDiagnostics(this.reading, scan);
+    this.needsModel();
+    // The tree builder's findings, then parents found in the session's other files, as the loader adds them.
+    appendAll(diagnostics, this.facts.links.findings(this.facts.size));
+    const links = this.facts.links;
+    await resolveParentsElsewhere(formatModule(this.subject.format), this.subject.path, this.facts, { idIndex: { has: (id) => links.hasId(id) } }, diagnostics);
+    finishDiagnostics(this.subject.format, diagnostics);
+    Object.assign(this.subject, { diagnostics, lineCount: scan.lines, bytesIndexed: scan.bytesRead });
+    return finishChecks(this.set!, this.subject, this.mode, this.options, scan.cancelled);
+  }
+
+  /** Detection is done: makes the checks of the format and hands them the lines held back. */
+  private startChecks(): void {
+    this.subject.format = this.reading.detection!.format;
+    const ctx = { path: this.subject.path, model: this.subject, blobOptions: this.options.blobOptions, isCancelled: this.options.isCancelled };
+    this.set = createChecks(ctx, this.mode, (m) => this.apart(m));
+    for (const input of this.head) for (const c of this.set.checks) c.add(input);
+    this.head = [];
+  }
+
+  /** The format's own check in a worker of its own, when it reads only lines and a worker may read the file. */
+  private apart(m: RuleModule): StreamCheck | undefined {
+    const format = this.subject.format;
+    if (this.apartUpTo === null || m !== formatModule(format).rules || !linesOnly(format, this.mode)) return undefined;
+    this.usedWorker = true;
+    return startLineChecks({ path: this.subject.path, format, mode: this.mode, endOffset: this.apartUpTo, bom: this.subject.bom });
+  }
+
+  /** Whether an event so far carries what only the model checks: usage, for check's totals rule. */
+  private needsModel(): boolean {
+    const need = this.facts.needsModel;
+    if (need === 'usage' && this.mode === 'check') this.fallback = need;
+    return this.fallback !== null;
+  }
+}
+
+/** Whether the content starts with a UTF-8 byte-order mark (the checks are made before the scan reports it). */
+async function startsWithBom(file: TracePath): Promise<boolean> {
+  const head = await readHead(file, 3);
+  return head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+}

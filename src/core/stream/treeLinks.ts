@@ -1,0 +1,114 @@
+import { TREE_CATALOG } from '../checks/genericCatalog';
+import type { Finding } from '../model';
+import { growingInt32 } from './growing';
+import { IdStore } from './idStore';
+
+/**
+ * The tree's facts of a streamed read, in typed arrays: each event's id and named parent id as numbers of one
+ * {@link IdStore}, the first event of each id and the structural parent index. `findings` then makes the tree
+ * builder's findings (tree.ts `buildTree`: duplicate ids, dangling parents, cycles) from them, in its order and
+ * with its messages, without the viewer's id map and children lists.
+ */
+export class TreeLinks {
+  private readonly store = new IdStore();
+  private readonly idRef = growingInt32();
+  private readonly parentRef = growingInt32();
+  private readonly structural = growingInt32();
+  /** Id number → index of the first event with that id, -1 for a parent id no event has (yet). */
+  private readonly firstEvent = growingInt32();
+  private readonly duplicates: Finding[] = [];
+  private parents: Int32Array | null = null;
+
+  constructor(private readonly lineOf: (i: number) => number) {}
+
+  /** Records event `i`'s links; a repeated id is reported here, as the tree builder's first pass does. */
+  add(i: number, id: string | null | undefined, parentId: string | null | undefined, parentIndex: number | null | undefined): void {
+    this.structural.push(i, parentIndex ?? -2);
+    this.parentRef.push(i, parentId == null ? -1 : this.ref(parentId));
+    if (id == null) return this.idRef.push(i, -1);
+    const r = this.ref(id);
+    this.idRef.push(i, r);
+    const first = this.firstEvent.at(r);
+    if (first < 0) return this.firstEvent.push(r, i);
+    this.duplicates.push({
+      rule: 'tree/duplicate-id', severity: TREE_CATALOG.severityOf('tree/duplicate-id'), line: this.lineOf(i), eventId: id,
+      message: `Event id ${id} is already used by the event on line ${this.lineOf(first)}.`,
+    });
+  }
+
+  id(i: number): string | null {
+    const r = this.idRef.at(i);
+    return r < 0 ? null : this.store.get(r);
+  }
+
+  /** The parent id event `i` names, or null. */
+  parentId(i: number): string | null {
+    const r = this.parentRef.at(i);
+    return r < 0 ? null : this.store.get(r);
+  }
+
+  /** The resolved parent of event `i` after {@link findings} (-1: a root). */
+  parent(i: number): number {
+    return this.parents ? this.parents[i] : -1;
+  }
+
+  /** Whether some event has this id. */
+  hasId(id: string): boolean {
+    const r = this.store.find(id);
+    return r >= 0 && this.firstEvent.at(r) >= 0;
+  }
+
+  /** Resolves the parents of `n` events and returns the tree builder's findings, in its order. */
+  findings(n: number): Finding[] {
+    const out = this.duplicates.slice();
+    const parents = new Int32Array(n).fill(-1);
+    this.parents = parents;
+    for (let i = 0; i < n; i++) {
+      const s = this.structural.at(i);
+      if (s >= 0 && s < n && s !== i) {
+        parents[i] = s;
+        continue;
+      }
+      const pr = this.parentRef.at(i);
+      if (pr < 0) continue;
+      const p = this.firstEvent.at(pr);
+      const pid = this.store.get(pr);
+      if (p < 0) out.push(this.finding('tree/dangling-parent', i, `Parent ${pid} is not in this trace; the event is shown as a root.`));
+      else if (p === i) out.push(this.finding('tree/cycle', i, `Event ${pid} names itself as its parent.`));
+      else parents[i] = p;
+    }
+    this.breakCycles(parents, out);
+    return out;
+  }
+
+  /** tree.ts `breakCycles` over the parent array: each cycle cut at its member last in the file. */
+  private breakCycles(parents: Int32Array, out: Finding[]): void {
+    const n = parents.length;
+    const mark = new Int32Array(n).fill(-1);
+    for (let start = 0; start < n; start++) {
+      if (mark[start] !== -1) continue;
+      let i = start;
+      while (i >= 0 && mark[i] === -1) {
+        mark[i] = start;
+        i = parents[i];
+      }
+      if (i >= 0 && mark[i] === start) {
+        let cut = i;
+        for (let j = parents[i]; j !== i; j = parents[j]) if (j > cut) cut = j;
+        out.push(this.finding('tree/cycle', cut, `Parent links form a cycle through line ${this.lineOf(cut)} (parent ${this.parentId(cut) ?? '?'}); the event is shown as a root.`));
+        parents[cut] = -1;
+      }
+      for (let k = start; k >= 0 && mark[k] === start; k = parents[k]) mark[k] = n;
+    }
+  }
+
+  private finding(rule: 'tree/dangling-parent' | 'tree/cycle', i: number, message: string): Finding {
+    return { rule, severity: TREE_CATALOG.severityOf(rule), line: this.lineOf(i), eventId: this.id(i) ?? undefined, message };
+  }
+
+  private ref(s: string): number {
+    const { ref, added } = this.store.intern(s);
+    if (added) this.firstEvent.push(ref, -1);
+    return ref;
+  }
+}

@@ -1,0 +1,98 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CheckResult, runChecks } from '../../../src/core/checks/runChecks';
+import { CHECK_MODES } from '../../../src/core/checks/types';
+import { loadTrace } from '../../../src/core/loadTrace';
+import { StreamOutcome, streamChecks } from '../../../src/core/stream/streamChecks';
+import { linesOnly } from '../../../src/core/stream/lineChecks';
+import { expandTraceFiles } from '../../../src/core/traceFiles';
+import { shownPath } from '../../../src/core/tracePath';
+import { CORPUS_ROOT, WRITER_CORPUS } from '../../helpers/corpus';
+import { tempDir, tempFile } from '../../helpers/tmp';
+import { generateLumenTrace } from '../../bench/lumenBench';
+
+const ROOT = resolve(__dirname, '..', '..', '..');
+
+/** The streamed result and how it ran, next to the result of the checks over the loaded model. */
+async function both(path: string, mode: 'verify' | 'check'): Promise<{ streamed: CheckResult; model: CheckResult; outcome: StreamOutcome }> {
+  let outcome: StreamOutcome | undefined;
+  const streamed = await streamChecks(path, mode, {}, (o) => (outcome = o));
+  const model = await runChecks(await loadTrace(path), mode);
+  // With a worker for the format's own rules (lumen's), however small the file: the same result.
+  let apartOutcome: StreamOutcome | undefined;
+  const apart = await streamChecks(path, mode, { workers: 1, workerMinBytes: 0 }, (o) => (apartOutcome = o));
+  assert.deepStrictEqual(apart, streamed, `${path}: ${mode} with a worker`);
+  if (outcome === 'streamed') assert.equal(apartOutcome, linesOnly(streamed.format, mode) ? 'apart' : 'streamed', `${path}: ${mode}`);
+  return { streamed, model, outcome: outcome! };
+}
+
+describe('streamed verify and check give the findings of the model-based checks', function () {
+  this.timeout(600_000);
+
+  it('on every corpus file, real-writer file, sample and fixture, in both modes', async () => {
+    const roots = [CORPUS_ROOT, WRITER_CORPUS, join(ROOT, 'samples'), join(ROOT, 'test', 'fixtures')];
+    const { files } = await expandTraceFiles(roots);
+    assert.ok(files.length > 100, `${files.length} files`);
+    const streamedFormats = new Set<string>();
+    let streamedRuns = 0;
+    let findings = 0;
+    for (const file of files) {
+      const path = shownPath(file);
+      for (const mode of CHECK_MODES) {
+        const r = await both(path, mode);
+        assert.deepStrictEqual(r.streamed, r.model, `${path}: ${mode} (${r.outcome})`);
+        if (r.outcome === 'streamed') {
+          streamedRuns++;
+          streamedFormats.add(r.model.format);
+          findings += r.model.findings.length;
+        }
+      }
+    }
+    // The comparison must cover streamed runs with findings, not only files handed back to the model.
+    assert.ok(streamedRuns >= 40, `${streamedRuns} streamed runs`);
+    assert.ok(findings >= 10, `${findings} findings in streamed runs`);
+    assert.ok(streamedFormats.has('lumen'), [...streamedFormats].join(', '));
+    assert.ok([...streamedFormats].some((f) => linesOnly(f as never, 'verify')), 'a format whose checks ran in a worker');
+  });
+
+  it('on a damaged lumen trace: BOM, CRLF and lone CR, blank, torn, non-object, invalid UTF-8 and tampered lines', async () => {
+    const dir = join(tempDir('atv-stream-'), '.lumen', 'trace');
+    mkdirSync(dir, { recursive: true });
+    const clean = join(dir, '6a1f0c3e-2b7d-4e59-9a41-5c8d2e7f1b30.jsonl');
+    await generateLumenTrace(clean, { targetBytes: 300_000 });
+    const lines = readFileSync(clean, 'latin1').split('\n');
+    const damaged = lines.map((l, i) => {
+      if (i === 40) return l + '\r';
+      if (i === 90) return '';
+      if (i === 170) return '[1,2,3]';
+      if (i === 210) return l.replace('"cell"', '"c\xff\xfell"');
+      if (i === 250) return l + '\r' + lines[i];
+      if (i === 300) return l.replace('"seq":', '"seq": ');
+      if (i === 400) return '{"seq":';
+      return l;
+    });
+    // A torn last line: no newline after it.
+    const text = damaged.slice(0, -1).join('\n') + '\n' + lines[lines.length - 2].slice(0, 30);
+    const path = tempFile('6a1f0c3e-2b7d-4e59-9a41-5c8d2e7f1b30.jsonl', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'latin1')]), dir);
+    for (const mode of CHECK_MODES) {
+      const r = await both(path, mode);
+      assert.equal(r.outcome, 'streamed');
+      const rules = new Set(r.model.findings.map((f) => f.rule));
+      for (const rule of ['parse/torn-tail', 'parse/invalid-utf8', 'parse/lone-cr', 'parse/bom', 'lumen/line-json']) assert.ok(rules.has(rule), `${mode}: ${rule} in ${[...rules].join(', ')}`);
+      assert.deepStrictEqual(r.streamed, r.model, mode);
+    }
+  });
+
+  it('reports the tree builder\'s duplicate ids, dangling parents and cycles from the compact links', async () => {
+    const lines = ['{"id":"a"}', '{"id":"b","parent_id":"missing"}', '{"id":"a"}', '{"id":"c","parent_id":"d"}', '{"id":"d","parent_id":"c"}', '{"id":"e","parent_id":"e"}', '{"id":"f","parent_id":"later"}', '{"id":"later"}'];
+    const path = tempFile('ids.jsonl', lines.join('\n') + '\n');
+    for (const mode of CHECK_MODES) {
+      const r = await both(path, mode);
+      assert.equal(r.outcome, 'streamed');
+      assert.deepStrictEqual(r.streamed, r.model);
+      const tree = r.model.findings.filter((f) => f.rule.startsWith('tree/')).map((f) => `${f.line} ${f.rule}`);
+      assert.deepStrictEqual(tree, ['2 tree/dangling-parent', '3 tree/duplicate-id', '5 tree/cycle', '6 tree/cycle']);
+    }
+  });
+});
