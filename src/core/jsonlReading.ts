@@ -8,6 +8,7 @@ import type { LineSpan } from './lineIndexer';
 import { EventDraft, Finding, FormatName } from './model';
 import { appendAll } from './arrays';
 import { boundedTime, lineByteFindings } from './lineFindings';
+import type { LineBytes } from './derivedLabels';
 
 /** Values the detector sees before the builder starts. */
 export const SNIFF_VALUES = 20;
@@ -54,10 +55,26 @@ export class JsonlReading {
   /** The format was detected on fewer than {@link SNIFF_VALUES} values (a short file): more lines might say otherwise. */
   detectedOnFew = false;
   private readonly head: SourceRecord[] = [];
+  private lineBytes: LineBytes | null = null;
 
   constructor(private readonly sampleBase: SampleBase, private readonly maxLineBytes: number, format?: FormatName, forcedReason = '') {
     this.detection = format ? { format, confidence: 1, reason: forcedReason, candidates: [] } : null;
     this.builder = format ? formatModule(format).createBuilder(this.builderSource()) : null;
+  }
+
+  /**
+   * Lets the table keep only the labels the format cannot make again from a line, reading lines back through
+   * `lineBytes` when a label is asked for. Called before the first line is read.
+   */
+  readLinesAgainWith(lineBytes: LineBytes): void {
+    this.lineBytes = lineBytes;
+    if (this.detection) this.deriveLabels(this.detection.format);
+  }
+
+  private deriveLabels(format: FormatName): void {
+    const derive = formatModule(format).deriveLabel;
+    // The same decoding as parseLine, so a label made again sees the value the builder saw.
+    if (derive && this.lineBytes) this.table.deriveLabelsFrom(derive, this.lineBytes, (bytes) => JSON.parse(bytes.toString('utf8')));
   }
 
   /** Reads one line (the callback of `scanLines`). */
@@ -101,6 +118,7 @@ export class JsonlReading {
     this.detection = detectFormat({ ...this.sampleBase, values: this.head.map((r) => r.value), document: false });
     const builder = formatModule(this.detection.format).createBuilder(this.builderSource());
     this.builder = builder;
+    this.deriveLabels(this.detection.format);
     for (const rec of this.head) builder.add(rec, (d, r) => this.emit(d, r ?? rec));
     this.head.length = 0;
     return builder;
@@ -119,7 +137,8 @@ export class JsonlReading {
   emit(draft: EventDraft, rec: SourceRecord): number {
     const timeFinding = boundedTime(draft, rec.line);
     if (timeFinding) this.diagnostics.push(timeFinding);
-    return this.table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length });
+    // A record of its own line (not one a builder made up) can have its label made again from that line.
+    return this.table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length }, rec.length > 0 ? rec.value : undefined);
   }
 
   private builderSource(): BuilderSource {
