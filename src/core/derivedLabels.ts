@@ -48,7 +48,11 @@ export function fileLineBytes(path: TracePath): LineBytes | null {
     }
     return window.subarray(offset - base, offset - base + length);
   };
-  return read(0, 0) === null ? null : read;
+  if (read(0, 0) === null) return null;
+  // The probe's window is dropped: the first label asked for reads the bytes as they are then.
+  base = -1;
+  window = Buffer.alloc(0);
+  return read;
 }
 
 /** A bounded least-recently-used cache of labels by event index. */

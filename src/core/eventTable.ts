@@ -1,6 +1,6 @@
 import { EVENT_CATEGORIES, EVENT_STATUSES, EventCategory, EventDraft, EventPlace, HashRef, IdMention, TraceEvent } from './model';
 import type { UsageDraft } from './usage/usageTypes';
-import { Column, Interner } from './tableColumns';
+import { Column, Interner, SharedValues } from './tableColumns';
 import { StringColumn } from './stringColumn';
 import { IdHashIndex } from './idHashIndex';
 import { LabelCache, LabelDeriver, LabelFacts, LineBytes } from './derivedLabels';
@@ -44,8 +44,8 @@ export class EventTable {
   private readonly labelDerived = new Column(u8(1024), u8);
   private deriver: { derive: LabelDeriver; lineBytes: LineBytes; parse: (bytes: Buffer) => unknown; cache: LabelCache } | null = null;
   private readonly hashRefs = new Map<number, HashRef[]>();
-  /** Cache, reasoning and source facts of the few events that have them (core/usage reads them). */
-  private readonly usageFacts = new Map<number, UsageDraft>();
+  /** Cache, reasoning and source facts of the events that have them (core/usage reads them), shared by shape. */
+  private readonly usageFacts = new SharedValues<UsageDraft>();
   // Mentions live in flat columns: event i owns entries [mentionStart[i], mentionStart[i] + mentionCount[i]).
   private readonly mentionStart = new Column(u32(1024), u32);
   private readonly mentionCount = new Column(u8(1024), u8);

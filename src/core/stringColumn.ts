@@ -35,6 +35,7 @@ export class StringColumn {
     if (this.present[k] === 0) return null;
     const start = k === 0 ? 0 : this.ends[k - 1];
     const end = this.ends[k];
+    if (end > start && this.bytes[start] === PACKED) return unpackHex(this.bytes, start, end);
     // Ids and labels are mostly ASCII: char codes straight from the bytes avoid a decoder call.
     let ascii = true;
     for (let p = start; p < end; p++) if (this.bytes[p] >= 0x80) { ascii = false; break; }
@@ -47,7 +48,7 @@ export class StringColumn {
     if (this.present[k] === 0) return false;
     const start = k === 0 ? 0 : this.ends[k - 1];
     const end = this.ends[k];
-    if (end - start === s.length) {
+    if (end - start === s.length && this.bytes[start] !== PACKED) {
       let ascii = true;
       for (let j = 0; j < s.length; j++) {
         const c = s.charCodeAt(j);
@@ -63,6 +64,11 @@ export class StringColumn {
   private write(s: string): void {
     // UTF-8 needs at most three bytes per UTF-16 unit.
     if (this.used + s.length * 3 > this.bytes.length) this.bytes = grown(this.bytes, this.used + s.length * 3);
+    const packed = packHex(s, this.bytes, this.used);
+    if (packed > 0) {
+      this.used += packed;
+      return;
+    }
     let p = this.used;
     let j = 0;
     for (; j < s.length; j++) {
@@ -73,6 +79,41 @@ export class StringColumn {
     if (j < s.length) p += ENCODER.encodeInto(s.slice(j), this.bytes.subarray(p)).written;
     this.used = p;
   }
+}
+
+/** First byte of an entry kept as prefix + hex digits two to a byte (0xFF never starts UTF-8). */
+const PACKED = 0xff;
+const MIN_HEX = 16;
+const HEX = '0123456789abcdef';
+
+/**
+ * Ids are mostly a short prefix and a long run of lowercase hex (`evt_` + 32 digits, UUIDs' last group,
+ * hashes): such a string is written as 0xFF, the prefix's length, the prefix, and the digits packed two to
+ * a byte, about half its size. Returns the bytes written, or 0 when the string has no such tail.
+ */
+function packHex(s: string, out: Uint8Array, at: number): number {
+  let tail = s.length;
+  while (tail > 0 && isHex(s.charCodeAt(tail - 1))) tail--;
+  if ((s.length - tail) % 2 === 1) tail++;
+  if (s.length - tail < MIN_HEX || tail > 255) return 0;
+  for (let j = 0; j < tail; j++) if (s.charCodeAt(j) >= 0x80) return 0;
+  out[at] = PACKED;
+  out[at + 1] = tail;
+  let p = at + 2;
+  for (let j = 0; j < tail; j++) out[p++] = s.charCodeAt(j);
+  for (let j = tail; j < s.length; j += 2) out[p++] = (HEX.indexOf(s[j]) << 4) | HEX.indexOf(s[j + 1]);
+  return p - at;
+}
+
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
+}
+
+function unpackHex(bytes: Uint8Array, start: number, end: number): string {
+  const tail = bytes[start + 1];
+  let s = String.fromCharCode.apply(null, bytes.subarray(start + 2, start + 2 + tail) as unknown as number[]);
+  for (let p = start + 2 + tail; p < end; p++) s += HEX[bytes[p] >> 4] + HEX[bytes[p] & 15];
+  return s;
 }
 
 const ENCODER = new TextEncoder();

@@ -3,7 +3,10 @@ export class Column<T extends Float64Array | Int32Array | Uint8Array | Uint16Arr
   constructor(public data: T, private readonly make: (n: number) => T) {}
   set(i: number, v: number): void {
     if (i >= this.data.length) {
-      const next = this.make(Math.max(1024, this.data.length * 2));
+      let size = Math.max(1024, this.data.length * 2);
+      // A sparse column (set only for some events) may jump past twice its length.
+      while (size <= i) size *= 2;
+      const next = this.make(size);
       next.set(this.data);
       this.data = next;
     }
@@ -30,3 +33,30 @@ export class Interner {
   }
 }
 
+
+/**
+ * Small read-only objects of some events (usage facts), stored once per distinct shape: half a million
+ * inference events with the same `{ cacheRead: 0 }` then hold one object and a number each, not an object and
+ * a map entry each. Past `maxShapes` distinct shapes the rest are kept one by one.
+ */
+export class SharedValues<T extends object> {
+  private readonly refs = new Column(new Uint32Array(1024), (n) => new Uint32Array(n));
+  private readonly shapes: T[] = [];
+  private readonly keys = new Map<string, number>();
+  private readonly single = new Map<number, T>();
+  constructor(private readonly maxShapes = 4096) {}
+  set(i: number, value: T): void {
+    const key = JSON.stringify(value);
+    let ref = this.keys.get(key);
+    if (ref === undefined && this.shapes.length < this.maxShapes) {
+      ref = this.shapes.push(value);
+      this.keys.set(key, ref);
+    }
+    if (ref === undefined) this.single.set(i, value);
+    else this.refs.set(i, ref);
+  }
+  get(i: number): T | undefined {
+    const ref = i < this.refs.data.length ? this.refs.data[i] : 0;
+    return ref > 0 ? this.shapes[ref - 1] : this.single.get(i);
+  }
+}
