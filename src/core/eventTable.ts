@@ -1,6 +1,6 @@
 import { EVENT_CATEGORIES, EVENT_STATUSES, EventCategory, EventDraft, EventPlace, HashRef, IdMention, TraceEvent } from './model';
 import type { UsageDraft } from './usage/usageTypes';
-import { Column, Interner, SharedValues } from './tableColumns';
+import { Column, IntColumn, Interner, SharedValues } from './tableColumns';
 import { StringColumn } from './stringColumn';
 import { IdHashIndex } from './idHashIndex';
 import { LabelCache, LabelDeriver, LabelFacts, LineBytes } from './derivedLabels';
@@ -20,11 +20,11 @@ export class EventTable {
   private readonly offset = new Column(f64(1024), f64);
   private readonly length = new Column(u32(1024), u32);
   private readonly parentCol = new Column(i32(1024), i32);
-  private readonly seq = new Column(f64(1024), f64);
+  private readonly seq = new IntColumn();
   private readonly time = new Column(f64(1024), f64);
   private readonly duration = new Column(f64(1024), f64);
-  private readonly tokensIn = new Column(f64(1024), f64);
-  private readonly tokensOut = new Column(f64(1024), f64);
+  private readonly tokensIn = new IntColumn();
+  private readonly tokensOut = new IntColumn();
   private readonly status = new Column(u8(1024), u8);
   private readonly category = new Column(u8(1024), u8);
   private readonly kind = new Column(u32(1024), u32);
@@ -54,8 +54,12 @@ export class EventTable {
   /** 1 when the parent link came from the parent id (which `id(parent)` then gives back). */
   private readonly parentFromId = new Column(u8(1024), u8);
   private readonly strings = new Interner();
-  /** Structural parents given by adapters (index) before the tree is built; -2 = none given. */
-  private readonly explicitParent = new Column(i32(1024), i32);
+  /**
+   * 1 when an adapter gave the parent as an index (a structural parent): it is kept in the parent column, and
+   * here only when the tree changed that link (a cycle cut, a view that ends before the parent).
+   */
+  private readonly structural = new Column(u8(1024), u8);
+  private readonly structuralMoved = new Map<number, number>();
 
   get size(): number {
     return this.n;
@@ -83,11 +87,11 @@ export class EventTable {
     this.line.set(i, place.line);
     this.offset.set(i, place.offset);
     this.length.set(i, place.length);
-    this.seq.set(i, num(draft.seq));
+    this.seq.set(i, draft.seq);
     this.time.set(i, num(draft.time));
     this.duration.set(i, num(draft.durationMs));
-    this.tokensIn.set(i, num(draft.tokensIn));
-    this.tokensOut.set(i, num(draft.tokensOut));
+    this.tokensIn.set(i, draft.tokensIn);
+    this.tokensOut.set(i, draft.tokensOut);
     this.status.set(i, EVENT_STATUSES.indexOf(draft.status ?? 'ok'));
     this.category.set(i, Math.max(0, EVENT_CATEGORIES.indexOf(draft.category ?? 'other')));
     this.kind.set(i, this.strings.id(draft.kind));
@@ -98,7 +102,6 @@ export class EventTable {
     const derived = value !== undefined && this.deriver !== null && deriveSafely(this.deriver.derive, value, draft) === draft.label;
     this.labelDerived.set(i, derived ? 1 : 0);
     this.labels.push(derived ? null : draft.label);
-    this.explicitParent.set(i, draft.parentIndex ?? -2);
     if (draft.hashRefs && draft.hashRefs.length > 0) this.hashRefs.set(i, draft.hashRefs);
     if (draft.usage) this.usageFacts.set(i, draft.usage);
     this.mentionStart.set(i, this.mentionIds.size);
@@ -115,8 +118,11 @@ export class EventTable {
   /** The event's own id, and its parent id: resolved at once when an earlier event has it. */
   private addLinks(i: number, draft: EventDraft): void {
     const pid = draft.parentId ?? null;
-    const p = pid === null ? undefined : this.idIndex.get(pid);
-    this.parentCol.set(i, p ?? -1);
+    const structural = typeof draft.parentIndex === 'number';
+    this.structural.set(i, structural ? 1 : 0);
+    // A structural parent wins over the parent id, which then stays as the file wrote it.
+    const p = pid === null || structural ? undefined : this.idIndex.get(pid);
+    this.parentCol.set(i, structural ? draft.parentIndex! : p ?? -1);
     this.parentFromId.set(i, p === undefined ? 0 : 1);
     if (pid !== null && p === undefined) this.pendingParentIds.set(i, pid);
     const id = draft.id ?? null;
@@ -135,7 +141,8 @@ export class EventTable {
   }
   /** The structural parent an adapter gave (an index), or -2. */
   explicitParentOf(i: number): number {
-    return this.explicitParent.data[i];
+    if (this.structural.data[i] === 0) return -2;
+    return this.structuralMoved.get(i) ?? this.parentCol.data[i];
   }
   /** Whether the parent link is the one the parent id names (resolved when the event was added, or by the tree). */
   parentFromIdOf(i: number): boolean {
@@ -157,6 +164,7 @@ export class EventTable {
 
   /** Sets the tree parent (-1 for a root). */
   setParent(i: number, parent: number): void {
+    if (this.structural.data[i] === 1 && this.parentCol.data[i] !== parent && !this.structuralMoved.has(i)) this.structuralMoved.set(i, this.parentCol.data[i]);
     if (this.parentFromId.data[i] === 1) {
       // The parent link is being cut (a cycle): keep the id the file named.
       this.pendingParentIds.set(i, this.ids.get(this.parentCol.data[i])!);
@@ -210,14 +218,14 @@ export class EventTable {
     return orNull(this.time.data[i]);
   }
   seqOf(i: number): number | null {
-    return orNull(this.seq.data[i]);
+    return this.seq.get(i);
   }
   groupOf(i: number): string | null {
     return this.strings.value(this.groupCol.data[i]);
   }
   /** The columns the usage rollups read, without materializing the event. */
   usageColumnsOf(i: number): { tokensIn: number | null; tokensOut: number | null; model: string | null; tool: string | null; durationMs: number | null } {
-    return { tokensIn: orNull(this.tokensIn.data[i]), tokensOut: orNull(this.tokensOut.data[i]), model: this.strings.value(this.modelCol.data[i]), tool: this.strings.value(this.toolCol.data[i]), durationMs: orNull(this.duration.data[i]) };
+    return { tokensIn: this.tokensIn.get(i), tokensOut: this.tokensOut.get(i), model: this.strings.value(this.modelCol.data[i]), tool: this.strings.value(this.toolCol.data[i]), durationMs: orNull(this.duration.data[i]) };
   }
   /** The usage facts the adapter recorded beyond tokensIn/tokensOut, if any. */
   usageFactsOf(i: number): UsageDraft | undefined {
@@ -267,7 +275,7 @@ export class EventTable {
       id: this.id(i),
       parentId: this.parentId(i),
       parent: this.parentCol.data[i],
-      seq: orNull(this.seq.data[i]),
+      seq: this.seq.get(i),
       time: orNull(this.time.data[i]),
       durationMs: orNull(this.duration.data[i]),
       status: this.statusOf(i),
@@ -275,8 +283,8 @@ export class EventTable {
       get label() {
         return table.labelOf(i);
       },
-      tokensIn: orNull(this.tokensIn.data[i]),
-      tokensOut: orNull(this.tokensOut.data[i]),
+      tokensIn: this.tokensIn.get(i),
+      tokensOut: this.tokensOut.get(i),
       model: this.strings.value(this.modelCol.data[i]),
       tool: this.strings.value(this.toolCol.data[i]),
       group: this.groupOf(i),

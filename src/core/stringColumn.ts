@@ -7,9 +7,9 @@ export class StringColumn {
   private bytes = new Uint8Array(4096);
   private used = 0;
   /** End offset (exclusive) of entry k in `bytes`; entry k starts where entry k-1 ends. */
-  private ends = new Uint32Array(1024);
-  /** 1 when entry k holds a string (possibly empty), 0 for null. */
-  private present = new Uint8Array(1024);
+  private ends = new Uint32Array(0);
+  /** 1 when entry k holds a string (possibly empty), 0 for null. Both arrays stay empty while every entry is null. */
+  private present = new Uint8Array(0);
   private count = 0;
 
   get size(): number {
@@ -19,6 +19,8 @@ export class StringColumn {
   /** Appends a string (or null) as the next entry. */
   push(s: string | null | undefined): void {
     const k = this.count++;
+    // A column of nulls (the ids of a format without ids) costs nothing.
+    if ((s === null || s === undefined) && this.used === 0 && this.present.length === 0) return;
     if (k >= this.ends.length) {
       this.ends = grown(this.ends, k + 1);
       this.present = grown(this.present, k + 1);
@@ -32,7 +34,7 @@ export class StringColumn {
 
   /** Entry k, or null. */
   get(k: number): string | null {
-    if (this.present[k] === 0) return null;
+    if (k >= this.present.length || this.present[k] === 0) return null;
     const start = k === 0 ? 0 : this.ends[k - 1];
     const end = this.ends[k];
     if (end > start && this.bytes[start] === PACKED) return unpackHex(this.bytes, start, end);
@@ -45,7 +47,7 @@ export class StringColumn {
 
   /** Whether entry k is exactly `s`, without making a string of it when `s` is ASCII. */
   equals(k: number, s: string): boolean {
-    if (this.present[k] === 0) return false;
+    if (k >= this.present.length || this.present[k] === 0) return false;
     const start = k === 0 ? 0 : this.ends[k - 1];
     const end = this.ends[k];
     if (end - start === s.length && this.bytes[start] !== PACKED) {

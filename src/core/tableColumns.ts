@@ -60,3 +60,27 @@ export class SharedValues<T extends object> {
     return ref > 0 ? this.shapes[ref - 1] : this.single.get(i);
   }
 }
+
+const NULL_INT = -0x80000000;
+const OVER_INT = -0x7fffffff;
+
+/**
+ * Numbers that are almost always small integers or absent (sequence numbers, token counts) in an Int32Array,
+ * half the size of a Float64Array: a value it cannot hold exactly (a fraction, past 2^31) goes to a sparse map.
+ */
+export class IntColumn {
+  private readonly col = new Column(new Int32Array(1024), (n) => new Int32Array(n));
+  private readonly over = new Map<number, number>();
+  set(i: number, v: number | null | undefined): void {
+    if (typeof v !== 'number' || !Number.isFinite(v)) this.col.set(i, NULL_INT);
+    else if (Number.isInteger(v) && v > OVER_INT && v <= 0x7fffffff) this.col.set(i, v);
+    else {
+      this.col.set(i, OVER_INT);
+      this.over.set(i, v);
+    }
+  }
+  get(i: number): number | null {
+    const v = this.col.data[i];
+    return v === NULL_INT ? null : v === OVER_INT ? this.over.get(i)! : v;
+  }
+}

@@ -45,6 +45,8 @@ export function buildTree(table: EventTable, findings: Finding[], rulePrefix = '
       table.setParent(i, structural);
       continue;
     }
+    // A structural parent this tree cannot use (after the end of a view) is no link here.
+    if (structural !== -2 && !table.parentFromIdOf(i)) table.setParent(i, -1);
     // Resolved when the event was added (its parent came first) or by an earlier build: nothing to look up.
     if (table.parentFromIdOf(i)) continue;
     const pid = table.parentId(i);
