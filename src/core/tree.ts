@@ -12,11 +12,11 @@ export interface EventTree {
   /** Depth of event `i` (roots are 0). */
   depth(i: number): number;
   /** From id to the index of the first event that defines it (the event table's typed-array hash index). */
-  idIndex: IdLookup;
+  idIndex: EventIdIndex;
 }
 
 /** Id → index of the first event with that id. */
-export interface IdLookup {
+export interface EventIdIndex {
   get(id: string): number | undefined;
   has(id: string): boolean;
 }
@@ -28,7 +28,7 @@ export interface IdLookup {
  */
 export function buildTree(table: EventTable, findings: Finding[], rulePrefix = 'tree'): EventTree {
   const n = table.size;
-  const idIndex: IdLookup = { get: (id) => table.indexOfId(id), has: (id) => table.indexOfId(id) !== undefined };
+  const idIndex: EventIdIndex = { get: (id) => table.indexOfId(id), has: (id) => table.indexOfId(id) !== undefined };
   for (const i of table.duplicateIdEvents()) {
     const id = table.id(i)!;
     findings.push({
@@ -112,7 +112,7 @@ function breakCycles(table: EventTable, findings: Finding[], rulePrefix: string)
   }
 }
 
-function indexChildren(table: EventTable, idIndex: IdLookup): EventTree {
+function indexChildren(table: EventTable, idIndex: EventIdIndex): EventTree {
   const n = table.size;
   const counts = new Int32Array(n + 1);
   let rootCount = 0;
