@@ -15,7 +15,10 @@ export interface LabelFacts {
  */
 export type LabelDeriver = (value: unknown, facts: LabelFacts) => string | null;
 
-/** Reads `length` bytes at `offset` of the trace file again, or null when they cannot be read. */
+/**
+ * Reads `length` bytes at `offset` of the trace file again, or null when they cannot be read. The bytes are
+ * valid until the next call.
+ */
 export type LineBytes = (offset: number, length: number) => Buffer | null;
 
 const WINDOW = 256 * 1024;
@@ -29,13 +32,16 @@ const WINDOW = 256 * 1024;
 export function fileLineBytes(path: TracePath): LineBytes | null {
   let base = -1;
   let window: Buffer = Buffer.alloc(0);
+  // One buffer for every window (the bytes are parsed at once, before the next read), so paging makes no garbage.
+  let store: Buffer | null = null;
   const read: LineBytes = (offset, length) => {
     if (base < 0 || offset < base || offset + length > base + window.length) {
       const size = Math.max(WINDOW, length);
       try {
         const fd = openSync(path, 'r');
         try {
-          const buf = Buffer.allocUnsafe(size);
+          if (!store || store.length < size) store = Buffer.allocUnsafeSlow(size);
+          const buf = store;
           window = buf.subarray(0, readSync(fd, buf, 0, size, offset));
           base = offset;
         } finally {
@@ -52,6 +58,7 @@ export function fileLineBytes(path: TracePath): LineBytes | null {
   // The probe's window is dropped: the first label asked for reads the bytes as they are then.
   base = -1;
   window = Buffer.alloc(0);
+  store = null;
   return read;
 }
 

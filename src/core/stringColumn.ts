@@ -111,11 +111,15 @@ function isHex(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
 }
 
+const HEX_CODES = Array.from(HEX, (c) => c.charCodeAt(0));
+const codes: number[] = [];
+
 function unpackHex(bytes: Uint8Array, start: number, end: number): string {
   const tail = bytes[start + 1];
-  let s = String.fromCharCode.apply(null, bytes.subarray(start + 2, start + 2 + tail) as unknown as number[]);
-  for (let p = start + 2 + tail; p < end; p++) s += HEX[bytes[p] >> 4] + HEX[bytes[p] & 15];
-  return s;
+  codes.length = 0;
+  for (let p = start + 2; p < start + 2 + tail; p++) codes.push(bytes[p]);
+  for (let p = start + 2 + tail; p < end; p++) codes.push(HEX_CODES[bytes[p] >> 4], HEX_CODES[bytes[p] & 15]);
+  return String.fromCharCode.apply(null, codes);
 }
 
 const ENCODER = new TextEncoder();

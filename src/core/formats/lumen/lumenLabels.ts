@@ -6,6 +6,17 @@ import { formatDuration, isObj, label, num, obj, short, str } from '../common';
  * The builder uses it for those lines, and the loader makes labels again with it when a page is shown.
  */
 export function lumenLineLabel(v: unknown): string | null {
+  // The builder asks first and the loader's check right after, with the same object: answer that once.
+  if (v === last.value) return last.label;
+  const label = lineLabel(v);
+  last.value = v;
+  last.label = label;
+  return label;
+}
+
+const last: { value: unknown; label: string | null } = { value: undefined, label: null };
+
+function lineLabel(v: unknown): string | null {
   if (!isObj(v)) return null;
   const kind = str(v, 'kind') ?? 'record';
   const details = obj(v, 'details');
