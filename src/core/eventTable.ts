@@ -223,6 +223,12 @@ export class EventTable {
   groupOf(i: number): string | null {
     return this.strings.value(this.groupCol.data[i]);
   }
+  modelOf(i: number): string | null {
+    return this.strings.value(this.modelCol.data[i]);
+  }
+  toolOf(i: number): string | null {
+    return this.strings.value(this.toolCol.data[i]);
+  }
   /** The columns the usage rollups read, without materializing the event. */
   usageColumnsOf(i: number): { tokensIn: number | null; tokensOut: number | null; model: string | null; tool: string | null; durationMs: number | null } {
     return { tokensIn: this.tokensIn.get(i), tokensOut: this.tokensOut.get(i), model: this.strings.value(this.modelCol.data[i]), tool: this.strings.value(this.toolCol.data[i]), durationMs: orNull(this.duration.data[i]) };
