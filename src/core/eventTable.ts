@@ -1,37 +1,9 @@
 import { EVENT_CATEGORIES, EVENT_STATUSES, EventCategory, EventDraft, EventPlace, HashRef, IdMention, TraceEvent } from './model';
 import type { UsageDraft } from './usage/usageTypes';
-
-/** Grows a typed array by doubling. */
-class Column<T extends Float64Array | Int32Array | Uint8Array | Uint16Array | Uint32Array> {
-  constructor(public data: T, private readonly make: (n: number) => T) {}
-  set(i: number, v: number): void {
-    if (i >= this.data.length) {
-      const next = this.make(Math.max(1024, this.data.length * 2));
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[i] = v;
-  }
-}
-
-/** Interns repeated strings (kinds, models, tools, groups) as small integers. */
-class Interner {
-  readonly values: string[] = [''];
-  private readonly ids = new Map<string, number>([['', 0]]);
-  id(value: string | null | undefined): number {
-    if (value === null || value === undefined) return 0;
-    let id = this.ids.get(value);
-    if (id === undefined) {
-      id = this.values.length;
-      this.values.push(value);
-      this.ids.set(value, id);
-    }
-    return id;
-  }
-  value(id: number): string | null {
-    return id === 0 ? null : this.values[id];
-  }
-}
+import { Column, IntColumn, Interner, SharedValues } from './tableColumns';
+import { StringColumn } from './stringColumn';
+import { IdHashIndex } from './idHashIndex';
+import { LabelCache, LabelDeriver, LabelFacts, LineBytes } from './derivedLabels';
 
 const f64 = (n: number) => new Float64Array(n);
 const i32 = (n: number) => new Int32Array(n);
@@ -48,33 +20,46 @@ export class EventTable {
   private readonly offset = new Column(f64(1024), f64);
   private readonly length = new Column(u32(1024), u32);
   private readonly parentCol = new Column(i32(1024), i32);
-  private readonly seq = new Column(f64(1024), f64);
+  private readonly seq = new IntColumn();
   private readonly time = new Column(f64(1024), f64);
   private readonly duration = new Column(f64(1024), f64);
-  private readonly tokensIn = new Column(f64(1024), f64);
-  private readonly tokensOut = new Column(f64(1024), f64);
+  private readonly tokensIn = new IntColumn();
+  private readonly tokensOut = new IntColumn();
   private readonly status = new Column(u8(1024), u8);
   private readonly category = new Column(u8(1024), u8);
   private readonly kind = new Column(u32(1024), u32);
   private readonly modelCol = new Column(u32(1024), u32);
   private readonly toolCol = new Column(u32(1024), u32);
   private readonly groupCol = new Column(u32(1024), u32);
-  private readonly ids: (string | undefined)[] = [];
-  private readonly parentIds: (string | undefined)[] = [];
-  private readonly labels: string[] = [];
+  /** Own ids as UTF-8 bytes, and the index from id to the first event that has it. */
+  private readonly ids = new StringColumn();
+  private readonly idIndex = new IdHashIndex((e, id) => this.ids.equals(e, id));
+  /**
+   * Parent ids not resolved yet (named before their event was seen, or missing). A parent id that names an
+   * earlier event is resolved when its event is added, and only the link is kept (`parentFromId`).
+   */
+  private readonly pendingParentIds = new Map<number, string>();
+  /** Stored labels; null where the label is made again from the line when asked (`labelDerived`). */
+  private readonly labels = new StringColumn();
+  private readonly labelDerived = new Column(u8(1024), u8);
+  private deriver: { derive: LabelDeriver; lineBytes: LineBytes; parse: (bytes: Buffer) => unknown; cache: LabelCache } | null = null;
   private readonly hashRefs = new Map<number, HashRef[]>();
-  /** Cache, reasoning and source facts of the few events that have them (core/usage reads them). */
-  private readonly usageFacts = new Map<number, UsageDraft>();
+  /** Cache, reasoning and source facts of the events that have them (core/usage reads them), shared by shape. */
+  private readonly usageFacts = new SharedValues<UsageDraft>();
   // Mentions live in flat columns: event i owns entries [mentionStart[i], mentionStart[i] + mentionCount[i]).
   private readonly mentionStart = new Column(u32(1024), u32);
   private readonly mentionCount = new Column(u8(1024), u8);
   private readonly mentionField = new Column(u32(1024), u32);
-  private readonly mentionIds: string[] = [];
-  /** Parent ids that resolved to an event are dropped (the parent's own id says the same), saving memory. */
+  private readonly mentionIds = new StringColumn();
+  /** 1 when the parent link came from the parent id (which `id(parent)` then gives back). */
   private readonly parentFromId = new Column(u8(1024), u8);
   private readonly strings = new Interner();
-  /** Structural parents given by adapters (index) before the tree is built; -2 = none given. */
-  readonly explicitParentIndex: number[] = [];
+  /**
+   * 1 when an adapter gave the parent as an index (a structural parent): it is kept in the parent column, and
+   * here only when the tree changed that link (a cycle cut, a view that ends before the parent).
+   */
+  private readonly structural = new Column(u8(1024), u8);
+  private readonly structuralMoved = new Map<number, number>();
 
   get size(): number {
     return this.n;
@@ -88,40 +73,80 @@ export class EventTable {
     return Object.create(this, { size: { value: Math.min(n, this.n) } }) as EventTable;
   }
 
-  /** Appends an event and returns its index. */
-  add(draft: EventDraft, place: EventPlace): number {
+  /**
+   * Labels that `derive` gives back unchanged from a line's value are not stored from now on: they are made
+   * again from the line's bytes (`lineBytes`, parsed by `parse`) when asked, through a bounded cache.
+   */
+  deriveLabelsFrom(derive: LabelDeriver, lineBytes: LineBytes, parse: (bytes: Buffer) => unknown): void {
+    this.deriver = { derive, lineBytes, parse, cache: new LabelCache() };
+  }
+
+  /** Appends an event and returns its index; `value` is the parsed line it came from, when labels may be derived. */
+  add(draft: EventDraft, place: EventPlace, value?: unknown): number {
     const i = this.n++;
     this.line.set(i, place.line);
     this.offset.set(i, place.offset);
     this.length.set(i, place.length);
-    this.parentCol.set(i, -1);
-    this.seq.set(i, num(draft.seq));
+    this.seq.set(i, draft.seq);
     this.time.set(i, num(draft.time));
     this.duration.set(i, num(draft.durationMs));
-    this.tokensIn.set(i, num(draft.tokensIn));
-    this.tokensOut.set(i, num(draft.tokensOut));
+    this.tokensIn.set(i, draft.tokensIn);
+    this.tokensOut.set(i, draft.tokensOut);
     this.status.set(i, EVENT_STATUSES.indexOf(draft.status ?? 'ok'));
     this.category.set(i, Math.max(0, EVENT_CATEGORIES.indexOf(draft.category ?? 'other')));
     this.kind.set(i, this.strings.id(draft.kind));
     this.modelCol.set(i, this.strings.id(draft.model));
     this.toolCol.set(i, this.strings.id(draft.tool));
     this.groupCol.set(i, this.strings.id(draft.group));
-    this.ids.push(draft.id ?? undefined);
-    this.parentIds.push(draft.parentId ?? undefined);
-    this.labels.push(packLabel(draft.label));
-    this.explicitParentIndex.push(draft.parentIndex ?? -2);
+    this.addLinks(i, draft);
+    const derived = value !== undefined && this.deriver !== null && deriveSafely(this.deriver.derive, value, draft) === draft.label;
+    this.labelDerived.set(i, derived ? 1 : 0);
+    this.labels.push(derived ? null : draft.label);
     if (draft.hashRefs && draft.hashRefs.length > 0) this.hashRefs.set(i, draft.hashRefs);
     if (draft.usage) this.usageFacts.set(i, draft.usage);
-    this.mentionStart.set(i, this.mentionIds.length);
+    this.mentionStart.set(i, this.mentionIds.size);
     const mentions = draft.mentions;
     const count = mentions ? Math.min(255, mentions.length) : 0;
     this.mentionCount.set(i, count);
     for (let k = 0; k < count; k++) {
-      this.mentionField.set(this.mentionIds.length, this.strings.id(mentions![k].field));
+      this.mentionField.set(this.mentionIds.size, this.strings.id(mentions![k].field));
       this.mentionIds.push(mentions![k].id);
     }
-    this.parentFromId.set(i, 0);
     return i;
+  }
+
+  /** The event's own id, and its parent id: resolved at once when an earlier event has it. */
+  private addLinks(i: number, draft: EventDraft): void {
+    const pid = draft.parentId ?? null;
+    const structural = typeof draft.parentIndex === 'number';
+    this.structural.set(i, structural ? 1 : 0);
+    // A structural parent wins over the parent id, which then stays as the file wrote it.
+    const p = pid === null || structural ? undefined : this.idIndex.get(pid);
+    this.parentCol.set(i, structural ? draft.parentIndex! : p ?? -1);
+    this.parentFromId.set(i, p === undefined ? 0 : 1);
+    if (pid !== null && p === undefined) this.pendingParentIds.set(i, pid);
+    const id = draft.id ?? null;
+    this.ids.push(id);
+    if (id !== null) this.idIndex.insert(i, id);
+  }
+
+  /** Index of the first event (of this table or view) with this id. */
+  indexOfId(id: string): number | undefined {
+    const f = this.idIndex.get(id);
+    return f !== undefined && f < this.size ? f : undefined;
+  }
+  /** Events whose id an earlier event already has, in file order. */
+  duplicateIdEvents(): number[] {
+    return this.idIndex.duplicates.filter((d) => d < this.size);
+  }
+  /** The structural parent an adapter gave (an index), or -2. */
+  explicitParentOf(i: number): number {
+    if (this.structural.data[i] === 0) return -2;
+    return this.structuralMoved.get(i) ?? this.parentCol.data[i];
+  }
+  /** Whether the parent link is the one the parent id names (resolved when the event was added, or by the tree). */
+  parentFromIdOf(i: number): boolean {
+    return this.parentFromId.data[i] === 1;
   }
 
   /**
@@ -130,17 +155,19 @@ export class EventTable {
    */
   setParentById(i: number, parent: number): void {
     this.parentCol.data[i] = parent;
-    if (this.ids[parent] === this.parentIds[i]) {
+    const pid = this.pendingParentIds.get(i);
+    if (pid !== undefined && this.ids.equals(parent, pid)) {
       this.parentFromId.data[i] = 1;
-      this.parentIds[i] = undefined;
+      this.pendingParentIds.delete(i);
     }
   }
 
   /** Sets the tree parent (-1 for a root). */
   setParent(i: number, parent: number): void {
+    if (this.structural.data[i] === 1 && this.parentCol.data[i] !== parent && !this.structuralMoved.has(i)) this.structuralMoved.set(i, this.parentCol.data[i]);
     if (this.parentFromId.data[i] === 1) {
       // The parent link is being cut (a cycle): keep the id the file named.
-      this.parentIds[i] = this.ids[this.parentCol.data[i]];
+      this.pendingParentIds.set(i, this.ids.get(this.parentCol.data[i])!);
       this.parentFromId.data[i] = 0;
     }
     this.parentCol.data[i] = parent;
@@ -149,11 +176,11 @@ export class EventTable {
     return this.parentCol.data[i];
   }
   id(i: number): string | null {
-    return this.ids[i] ?? null;
+    return this.ids.get(i);
   }
   parentId(i: number): string | null {
-    if (this.parentFromId.data[i] === 1) return this.ids[this.parentCol.data[i]] ?? null;
-    return this.parentIds[i] ?? null;
+    if (this.parentFromId.data[i] === 1) return this.ids.get(this.parentCol.data[i]);
+    return this.pendingParentIds.get(i) ?? null;
   }
   lineOf(i: number): number {
     return this.line.data[i];
@@ -166,7 +193,20 @@ export class EventTable {
     return this.strings.value(this.kind.data[i]) ?? '';
   }
   labelOf(i: number): string {
-    return unpackLabel(this.labels[i]);
+    if (this.labelDerived.data[i] === 0 || this.deriver === null) return this.labels.get(i) ?? '';
+    const d = this.deriver;
+    const hit = d.cache.get(i);
+    if (hit !== undefined) return hit;
+    const bytes = d.lineBytes(this.offset.data[i], this.length.data[i]);
+    const facts = { kind: this.kindOf(i), model: this.strings.value(this.modelCol.data[i]), tool: this.strings.value(this.toolCol.data[i]), group: this.groupOf(i) };
+    // The file changed under the model (a rewrite not yet read again): the kind is better than a wrong label.
+    const label = (bytes && deriveSafely(d.derive, parseSafely(d.parse, bytes), facts)) ?? facts.kind;
+    d.cache.set(i, label);
+    return label;
+  }
+  /** Whether event i's label is made again from its line rather than stored. */
+  labelIsDerived(i: number): boolean {
+    return this.labelDerived.data[i] === 1 && this.deriver !== null;
   }
   statusOf(i: number): TraceEvent['status'] {
     return EVENT_STATUSES[this.status.data[i]];
@@ -178,14 +218,20 @@ export class EventTable {
     return orNull(this.time.data[i]);
   }
   seqOf(i: number): number | null {
-    return orNull(this.seq.data[i]);
+    return this.seq.get(i);
   }
   groupOf(i: number): string | null {
     return this.strings.value(this.groupCol.data[i]);
   }
+  modelOf(i: number): string | null {
+    return this.strings.value(this.modelCol.data[i]);
+  }
+  toolOf(i: number): string | null {
+    return this.strings.value(this.toolCol.data[i]);
+  }
   /** The columns the usage rollups read, without materializing the event. */
   usageColumnsOf(i: number): { tokensIn: number | null; tokensOut: number | null; model: string | null; tool: string | null; durationMs: number | null } {
-    return { tokensIn: orNull(this.tokensIn.data[i]), tokensOut: orNull(this.tokensOut.data[i]), model: this.strings.value(this.modelCol.data[i]), tool: this.strings.value(this.toolCol.data[i]), durationMs: orNull(this.duration.data[i]) };
+    return { tokensIn: this.tokensIn.get(i), tokensOut: this.tokensOut.get(i), model: this.strings.value(this.modelCol.data[i]), tool: this.strings.value(this.toolCol.data[i]), durationMs: orNull(this.duration.data[i]) };
   }
   /** The usage facts the adapter recorded beyond tokensIn/tokensOut, if any. */
   usageFactsOf(i: number): UsageDraft | undefined {
@@ -203,7 +249,7 @@ export class EventTable {
     const start = this.mentionStart.data[i];
     const out: IdMention[] = [];
     for (let k = 0; k < this.mentionCount.data[i]; k++) {
-      out.push({ field: this.strings.value(this.mentionField.data[start + k]) ?? '', id: this.mentionIds[start + k] });
+      out.push({ field: this.strings.value(this.mentionField.data[start + k]) ?? '', id: this.mentionIds.get(start + k) ?? '' });
     }
     return out;
   }
@@ -228,6 +274,7 @@ export class EventTable {
 
   /** Materializes event `i` as a plain object. */
   get(i: number): TraceEvent {
+    const table = this;
     return {
       index: i,
       line: this.line.data[i],
@@ -238,13 +285,16 @@ export class EventTable {
       id: this.id(i),
       parentId: this.parentId(i),
       parent: this.parentCol.data[i],
-      seq: orNull(this.seq.data[i]),
+      seq: this.seq.get(i),
       time: orNull(this.time.data[i]),
       durationMs: orNull(this.duration.data[i]),
       status: this.statusOf(i),
-      label: this.labelOf(i),
-      tokensIn: orNull(this.tokensIn.data[i]),
-      tokensOut: orNull(this.tokensOut.data[i]),
+      // Made from the line's bytes when derived: only a caller that reads it pays.
+      get label() {
+        return table.labelOf(i);
+      },
+      tokensIn: this.tokensIn.get(i),
+      tokensOut: this.tokensOut.get(i),
       model: this.strings.value(this.modelCol.data[i]),
       tool: this.strings.value(this.toolCol.data[i]),
       group: this.groupOf(i),
@@ -254,22 +304,19 @@ export class EventTable {
   }
 }
 
-/**
- * Labels use '→' (tokens in→out) and '…' (shortened text), which would make V8 store every such label with
- * two bytes per character. The table keeps them as the C1 controls U+0085 and U+0086 (one byte; `short()`
- * turns C1 controls from trace content into spaces) and gives them back when read.
- */
-const WIDE = /[→…]/g;
-const PACKED = /[\u0085\u0086]/g;
-function packLabel(s: string): string {
-  if (!WIDE.test(s)) return s;
-  WIDE.lastIndex = 0;
-  const packed = s.replace(WIDE, (c) => (c === '→' ? '\u0085' : '\u0086'));
-  // A latin1 round trip makes the result a one-byte string (replace() keeps the two-byte representation).
-  return /[^\u0000-\u00ff]/.test(packed) ? packed : Buffer.from(packed, 'latin1').toString('latin1');
+function deriveSafely(derive: LabelDeriver, value: unknown, facts: LabelFacts): string | null {
+  try {
+    return derive(value, facts);
+  } catch {
+    return null;
+  }
 }
-function unpackLabel(s: string): string {
-  return /[\u0085\u0086]/.test(s) ? s.replace(PACKED, (c) => (c === '\u0085' ? '→' : '…')) : s;
+function parseSafely(parse: (bytes: Buffer) => unknown, bytes: Buffer): unknown {
+  try {
+    return parse(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 function num(v: number | null | undefined): number {

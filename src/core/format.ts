@@ -2,6 +2,7 @@ import type { BlobLayout } from './blobs/blobLayout';
 import type { RuleModule } from './checks/types';
 import type { EventDraft, EventStatus, FormatName, Finding } from './model';
 import type { FormatTotals } from './traceModel';
+import type { LabelDeriver } from './derivedLabels';
 
 export type { FormatTotals };
 
@@ -102,6 +103,13 @@ export interface FormatModule {
    * Absent: the format's lines are read on one thread.
    */
   readonly lineFields?: readonly string[];
+  /**
+   * Makes an event's label again from its line's parsed value and its interned facts (kind, model, tool,
+   * group; absent ones are null), or null when the label depends on other lines. The loader compares it with
+   * the builder's label for every event and stores only the labels it does not give back, so a deriver that
+   * covers only the common kinds is correct. Reads only fields in `lineFields` (when given).
+   */
+  readonly deriveLabel?: LabelDeriver;
   /** The format's rule catalog, verifier and checker; absent for formats that only get the generic rules. */
   readonly rules?: RuleModule;
   /** What verification proves for this format, and what it cannot (shown next to every verification result). */

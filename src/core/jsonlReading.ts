@@ -8,6 +8,7 @@ import type { LineSpan } from './lineIndexer';
 import { EventDraft, EventPlace, EventStatus, Finding, FormatName } from './model';
 import { appendAll } from './arrays';
 import { boundedTime, lineByteFindings } from './lineFindings';
+import type { LineBytes } from './derivedLabels';
 
 /** Values the detector sees before the builder starts. */
 export const SNIFF_VALUES = 20;
@@ -61,12 +62,28 @@ export class JsonlReading<T extends EventSink = EventTable> {
   /** The format was detected on fewer than {@link SNIFF_VALUES} values (a short file): more lines might say otherwise. */
   detectedOnFew = false;
   private readonly head: SourceRecord[] = [];
+  private lineBytes: LineBytes | null = null;
 
   /** `table`: where the events go; the viewer's {@link EventTable} unless a streamed check brings its own. */
   constructor(private readonly sampleBase: SampleBase, private readonly maxLineBytes: number, format?: FormatName, forcedReason = '', table?: T) {
     this.table = table ?? (new EventTable() as EventSink as T);
     this.detection = format ? { format, confidence: 1, reason: forcedReason, candidates: [] } : null;
     this.builder = format ? formatModule(format).createBuilder(this.builderSource()) : null;
+  }
+
+  /**
+   * Lets the table keep only the labels the format cannot make again from a line, reading lines back through
+   * `lineBytes` when a label is asked for. Called before the first line is read.
+   */
+  readLinesAgainWith(lineBytes: LineBytes): void {
+    this.lineBytes = lineBytes;
+    if (this.detection) this.deriveLabels(this.detection.format);
+  }
+
+  private deriveLabels(format: FormatName): void {
+    const derive = formatModule(format).deriveLabel;
+    // The same decoding as parseLine, so a label made again sees the value the builder saw.
+    if (derive && this.lineBytes) this.table.deriveLabelsFrom(derive, this.lineBytes, (bytes) => JSON.parse(bytes.toString('utf8')));
   }
 
   /** Reads one line (the callback of `scanLines`). */
@@ -110,6 +127,7 @@ export class JsonlReading<T extends EventSink = EventTable> {
     this.detection = detectFormat({ ...this.sampleBase, values: this.head.map((r) => r.value), document: false });
     const builder = formatModule(this.detection.format).createBuilder(this.builderSource());
     this.builder = builder;
+    this.deriveLabels(this.detection.format);
     for (const rec of this.head) builder.add(rec, (d, r) => this.emit(d, r ?? rec));
     this.head.length = 0;
     return builder;
@@ -128,7 +146,8 @@ export class JsonlReading<T extends EventSink = EventTable> {
   emit(draft: EventDraft, rec: SourceRecord): number {
     const timeFinding = boundedTime(draft, rec.line);
     if (timeFinding) this.diagnostics.push(timeFinding);
-    return this.table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length });
+    // A record of its own line (not one a builder made up) can have its label made again from that line.
+    return this.table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length }, rec.length > 0 ? rec.value : undefined);
   }
 
   private builderSource(): BuilderSource {

@@ -17,6 +17,7 @@ import { boundedTime } from './lineFindings';
 import { PARSE_CATALOG } from './checks/genericCatalog';
 import { JsonlReading, SNIFF_VALUES } from './jsonlReading';
 import { finishModel, JsonlFileInfo, jsonlModel, partialModel } from './jsonlModel';
+import { fileLineBytes } from './derivedLabels';
 
 export type { MalformedLine, TraceModel };
 
@@ -52,6 +53,8 @@ export interface LoadOptions {
   parallelMinBytes?: number;
   /** Chunk size of the head read before the workers start (default 16 KiB; tests make it small). */
   parallelHeadChunk?: number;
+  /** Keep every label in memory instead of making the format's labels again from their lines when shown. */
+  storeLabels?: boolean;
 }
 
 const EARLY_BYTES = 4 * 1024 * 1024;
@@ -111,6 +114,9 @@ export async function loadTraceKeepingReading(file: TracePath, options: LoadOpti
   }
 
   const reading = new JsonlReading(sampleBase, maxLineBytes, options.format, FORCED_REASON);
+  // Lines of a plain file can be read again at their offsets; a compressed one's cannot.
+  const lineBytes = compression || options.storeLabels ? null : fileLineBytes(file);
+  if (lineBytes) reading.readLinesAgainWith(lineBytes);
   let bytesSeen = 0;
   const contentSize = await contentSizeHint(file, compression, info.size);
   const stopAfter = options.stopAfterBytes ?? Infinity;

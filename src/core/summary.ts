@@ -64,16 +64,20 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   for (let i = 0; i < t.size; i++) {
     if (include && !include(i)) continue;
     events++;
-    const e = t.get(i);
-    if (e.time !== null) {
-      if (e.time < min) min = e.time;
-      if (e.time > max) max = e.time;
+    // Columns, not t.get(i), which would decode every event's ids, mentions and label.
+    const time = t.timeOf(i);
+    if (time !== null) {
+      if (time < min) min = time;
+      if (time > max) max = time;
     }
-    if (e.category === 'tool') toolCalls++;
-    if (e.status === 'error') errors++;
-    else if (e.status === 'warning') warnings++;
-    if (e.group !== null) groups.add(e.group);
-    kinds[e.kind] = (kinds[e.kind] ?? 0) + 1;
+    if (t.categoryOf(i) === 'tool') toolCalls++;
+    const status = t.statusOf(i);
+    if (status === 'error') errors++;
+    else if (status === 'warning') warnings++;
+    const group = t.groupOf(i);
+    if (group !== null) groups.add(group);
+    const kind = t.kindOf(i);
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
   const ft = include ? {} : model.formatTotals;
   const extra: Record<string, number> = {};

@@ -11,8 +11,14 @@ export interface EventTree {
   childCount(i: number): number;
   /** Depth of event `i` (roots are 0). */
   depth(i: number): number;
-  /** Map from id to the index of the first event that defines it. */
-  idIndex: Map<string, number>;
+  /** From id to the index of the first event that defines it (the event table's typed-array hash index). */
+  idIndex: EventIdIndex;
+}
+
+/** Id → index of the first event with that id. */
+export interface EventIdIndex {
+  get(id: string): number | undefined;
+  has(id: string): boolean;
 }
 
 /**
@@ -22,27 +28,27 @@ export interface EventTree {
  */
 export function buildTree(table: EventTable, findings: Finding[], rulePrefix = 'tree'): EventTree {
   const n = table.size;
-  const idIndex = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    const id = table.id(i);
-    if (id === null) continue;
-    const first = idIndex.get(id);
-    if (first === undefined) idIndex.set(id, i);
-    else
-      findings.push({
-        rule: `${rulePrefix}/duplicate-id`,
-        severity: TREE_CATALOG.severityOf('tree/duplicate-id'),
-        line: table.lineOf(i),
-        eventId: id,
-        message: `Event id ${id} is already used by the event on line ${table.lineOf(first)}.`,
-      });
+  const idIndex: EventIdIndex = { get: (id) => table.indexOfId(id), has: (id) => table.indexOfId(id) !== undefined };
+  for (const i of table.duplicateIdEvents()) {
+    const id = table.id(i)!;
+    findings.push({
+      rule: `${rulePrefix}/duplicate-id`,
+      severity: TREE_CATALOG.severityOf('tree/duplicate-id'),
+      line: table.lineOf(i),
+      eventId: id,
+      message: `Event id ${id} is already used by the event on line ${table.lineOf(table.indexOfId(id)!)}.`,
+    });
   }
   for (let i = 0; i < n; i++) {
-    const structural = table.explicitParentIndex[i];
+    const structural = table.explicitParentOf(i);
     if (structural >= 0 && structural < n && structural !== i) {
       table.setParent(i, structural);
       continue;
     }
+    // A structural parent this tree cannot use (after the end of a view) is no link here.
+    if (structural !== -2 && !table.parentFromIdOf(i)) table.setParent(i, -1);
+    // Resolved when the event was added (its parent came first) or by an earlier build: nothing to look up.
+    if (table.parentFromIdOf(i)) continue;
     const pid = table.parentId(i);
     if (pid === null) continue;
     const p = idIndex.get(pid);
@@ -106,7 +112,7 @@ function breakCycles(table: EventTable, findings: Finding[], rulePrefix: string)
   }
 }
 
-function indexChildren(table: EventTable, idIndex: Map<string, number>): EventTree {
+function indexChildren(table: EventTable, idIndex: EventIdIndex): EventTree {
   const n = table.size;
   const counts = new Int32Array(n + 1);
   let rootCount = 0;

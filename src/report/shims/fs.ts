@@ -12,3 +12,11 @@ export function statSync(): never {
   err.code = 'ENOENT';
   throw err;
 }
+/** A report has no file to read lines from again: the loader then keeps every label (derivedLabels.ts). */
+export function openSync(): never {
+  throw new Error('files are not available in a report');
+}
+export function readSync(): never {
+  throw new Error('files are not available in a report');
+}
+export function closeSync(): void {}

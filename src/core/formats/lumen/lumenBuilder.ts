@@ -4,6 +4,7 @@ import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { isLumenKind } from './lumenFields';
 import { makeTimestampReader } from './lumenTime';
 import { jsonPreview } from '../../json/jsonPreview';
+import { lumenLineLabel } from './lumenLabels';
 
 /** An open container in the derived tree: the run, the entry cell, or a call frame. */
 interface Frame {
@@ -53,7 +54,7 @@ export class LumenTreeBuilder implements EventBuilder {
       case 'cell_start':
       case 'call_enter':
         draft.parentIndex = this.top()?.index ?? null;
-        draft.label = label(kind, cell);
+        draft.label = lumenLineLabel(v)!;
         return this.open(draft, kind === 'cell_start' ? 'cell' : 'call', cell, emit);
       case 'call_exit':
         this.callExit(v, cell, draft);
@@ -65,7 +66,7 @@ export class LumenTreeBuilder implements EventBuilder {
         this.runEnd(draft);
         break;
       default:
-        leafEvent(v, kind, cell, draft, this.counts);
+        leafEvent(v, kind, draft, this.counts);
         if (kind === 'error') this.runFailed = true;
         draft.parentIndex = this.leafParent(cell)?.index ?? null;
     }
@@ -158,15 +159,13 @@ export class LumenTreeBuilder implements EventBuilder {
 }
 
 /** Label, status, tool and duration of a leaf event (vm_step, tool_call, schema_validate, error, unknown kinds). */
-function leafEvent(v: Obj, kind: string, cell: string | null, draft: EventDraft, totals: Record<string, number>): void {
+function leafEvent(v: Obj, kind: string, draft: EventDraft, totals: Record<string, number>): void {
   const details = obj(v, 'details');
+  draft.label = lumenLineLabel(v)!;
   switch (kind) {
-    case 'vm_step': {
+    case 'vm_step':
       totals.vmSteps++;
-      const ip = num(details, 'ip');
-      draft.label = label(kind, str(details, 'opcode'), ip !== null && `ip ${ip}`);
       return;
-    }
     case 'tool_call': {
       const failed = details?.success === false;
       const latency = num(v, 'latency_ms');
@@ -177,25 +176,16 @@ function leafEvent(v: Obj, kind: string, cell: string | null, draft: EventDraft,
       draft.tool = str(v, 'tool_id');
       draft.durationMs = latency;
       draft.status = failed ? 'error' : 'ok';
-      const message = str(v, 'message');
-      draft.label = label(kind, draft.tool, formatDuration(latency), v.cached === true && 'cached', failed && 'failed', message && short(message, 60));
       return;
     }
-    case 'schema_validate': {
-      const valid = details?.valid;
-      draft.status = valid === false ? 'error' : 'ok';
-      draft.label = label(kind, str(details, 'schema'), valid === true ? 'valid' : valid === false ? 'invalid' : null);
+    case 'schema_validate':
+      draft.status = details?.valid === false ? 'error' : 'ok';
       return;
-    }
-    case 'error': {
+    case 'error':
       totals.errors++;
       draft.status = 'error';
-      const message = str(v, 'message');
-      draft.label = label(kind, message && short(message.split('\n')[0], 80));
       return;
-    }
     default:
       draft.status = isLumenKind(kind) ? 'ok' : 'warning';
-      draft.label = label(kind, cell);
   }
 }

@@ -1,6 +1,7 @@
 import type { FormatModule } from '../../format';
 import { lumenAdapter } from './adapter';
 import { lumenRules } from './rules';
+import { lumenLineLabel } from './lumenLabels';
 
 /** The lumen format: detection, reading, rules and what its verification proves. */
 export const lumenFormat: FormatModule = {
@@ -8,6 +9,7 @@ export const lumenFormat: FormatModule = {
   groupNoun: 'run',
   // Lumen writes `.lumen/trace/<run_id>.jsonl`.
   fileNamePatterns: ['**/.lumen/trace/*.jsonl'],
+  deriveLabel: lumenLineLabel,
   rules: lumenRules,
   sideFolders: ['cache'],
   strictText: true,

@@ -3,6 +3,7 @@ import { EventDraft } from '../../model';
 import { isObj, num, Obj, short, str } from '../common';
 import { MURMUR_EVENT_ID, murmurEventType, murmurHashRefs, murmurMentions } from './catalog';
 import { murmurView } from './labels';
+import type { LabelFacts } from '../../derivedLabels';
 import { EventBuilder, FormatAdapter, FormatTotals, SniffResult, SniffSample } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
 
@@ -107,6 +108,16 @@ export function murmurDraft(o: Obj, sessionModel: string | null): EventDraft {
     hashRefs: murmurHashRefs(o, type),
     mentions: murmurMentions(o),
   };
+}
+
+/**
+ * A murmur event's label made again from its line: every view reads only its own line, besides the session's
+ * model, which an inference event keeps in its model column (other kinds' labels do not use it).
+ */
+export function murmurLabel(value: unknown, facts: LabelFacts): string | null {
+  if (!isObj(value)) return null;
+  const type = str(value, 'event_type') ?? '(no event_type)';
+  return murmurView(type, value, type === 'session_start' ? str(value, 'model') : facts.model ?? null).label;
 }
 
 /** murmur `trace.jsonl` (capsule runtime): explicit parent_id tree session → task → turn → tool/hook events. */

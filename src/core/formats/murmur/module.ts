@@ -1,5 +1,5 @@
 import type { FormatModule } from '../../format';
-import { murmurAdapter } from './adapter';
+import { murmurAdapter, murmurLabel } from './adapter';
 import { murmurBlobLayout } from './blobLayout';
 import { murmurRules } from './rules';
 
@@ -9,6 +9,7 @@ export const murmurFormat: FormatModule = {
   groupNoun: 'session',
   // murmur writes `<session>/trace.jsonl`.
   fileNamePatterns: ['trace.jsonl'],
+  deriveLabel: murmurLabel,
   rules: murmurRules,
   blobs: murmurBlobLayout,
   verificationScope:

@@ -1,0 +1,88 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { TracePath } from './tracePath';
+
+/** The facts of an event a label may use besides its line: interned fields that never change after it was added. */
+export interface LabelFacts {
+  kind: string;
+  model?: string | null;
+  tool?: string | null;
+  group?: string | null;
+}
+
+/**
+ * A format's label of one event made again from its line's parsed value, or null when it cannot be (the label
+ * depends on other lines). The loader keeps only the labels this gives back unchanged, so it may be partial.
+ */
+export type LabelDeriver = (value: unknown, facts: LabelFacts) => string | null;
+
+/**
+ * Reads `length` bytes at `offset` of the trace file again, or null when they cannot be read. The bytes are
+ * valid until the next call.
+ */
+export type LineBytes = (offset: number, length: number) => Buffer | null;
+
+const WINDOW = 256 * 1024;
+
+/**
+ * Reads line bytes of a plain (not compressed) file on demand, through a window of 256 KiB read at once, so a
+ * page of neighbouring rows or a pass over every event costs a read per window, not per line. Synchronous:
+ * a label is asked for inside a synchronous row projection. The file is opened per window read, so a model
+ * holds no file handle. Null when the file cannot be opened (in a report page, which has no file system).
+ */
+export function fileLineBytes(path: TracePath): LineBytes | null {
+  let base = -1;
+  let window: Buffer = Buffer.alloc(0);
+  // One buffer for every window (the bytes are parsed at once, before the next read), so paging makes no garbage.
+  let store: Buffer | null = null;
+  const read: LineBytes = (offset, length) => {
+    if (base < 0 || offset < base || offset + length > base + window.length) {
+      const size = Math.max(WINDOW, length);
+      try {
+        const fd = openSync(path, 'r');
+        try {
+          if (!store || store.length < size) store = Buffer.allocUnsafeSlow(size);
+          const buf = store;
+          window = buf.subarray(0, readSync(fd, buf, 0, size, offset));
+          base = offset;
+        } finally {
+          closeSync(fd);
+        }
+      } catch {
+        return null;
+      }
+      if (window.length < length) return null;
+    }
+    return window.subarray(offset - base, offset - base + length);
+  };
+  if (read(0, 0) === null) return null;
+  // The probe's window is dropped: the first label asked for reads the bytes as they are then.
+  base = -1;
+  window = Buffer.alloc(0);
+  store = null;
+  return read;
+}
+
+/** A bounded least-recently-used cache of labels by event index. */
+export class LabelCache {
+  private readonly entries = new Map<number, string>();
+  constructor(private readonly max = 4096) {}
+  get(i: number): string | undefined {
+    const v = this.entries.get(i);
+    if (v !== undefined) {
+      // Map keeps insertion order: re-inserting marks the entry as used last.
+      this.entries.delete(i);
+      this.entries.set(i, v);
+    }
+    return v;
+  }
+  set(i: number, label: string): void {
+    this.entries.set(i, label);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as number);
+  }
+  clear(): void {
+    this.entries.clear();
+  }
+  get size(): number {
+    return this.entries.size;
+  }
+}

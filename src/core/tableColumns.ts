@@ -1,0 +1,86 @@
+/** Grows a typed array by doubling. */
+export class Column<T extends Float64Array | Int32Array | Uint8Array | Uint16Array | Uint32Array> {
+  constructor(public data: T, private readonly make: (n: number) => T) {}
+  set(i: number, v: number): void {
+    if (i >= this.data.length) {
+      let size = Math.max(1024, this.data.length * 2);
+      // A sparse column (set only for some events) may jump past twice its length.
+      while (size <= i) size *= 2;
+      const next = this.make(size);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[i] = v;
+  }
+}
+
+/** Interns repeated strings (kinds, models, tools, groups) as small integers. */
+export class Interner {
+  readonly values: string[] = [''];
+  private readonly ids = new Map<string, number>([['', 0]]);
+  id(value: string | null | undefined): number {
+    if (value === null || value === undefined) return 0;
+    let id = this.ids.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(value);
+      this.ids.set(value, id);
+    }
+    return id;
+  }
+  value(id: number): string | null {
+    return id === 0 ? null : this.values[id];
+  }
+}
+
+
+/**
+ * Small read-only objects of some events (usage facts), stored once per distinct shape: half a million
+ * inference events with the same `{ cacheRead: 0 }` then hold one object and a number each, not an object and
+ * a map entry each. Past `maxShapes` distinct shapes the rest are kept one by one.
+ */
+export class SharedValues<T extends object> {
+  private readonly refs = new Column(new Uint32Array(1024), (n) => new Uint32Array(n));
+  private readonly shapes: T[] = [];
+  private readonly keys = new Map<string, number>();
+  private readonly single = new Map<number, T>();
+  constructor(private readonly maxShapes = 4096) {}
+  set(i: number, value: T): void {
+    const key = JSON.stringify(value);
+    let ref = this.keys.get(key);
+    if (ref === undefined && this.shapes.length < this.maxShapes) {
+      ref = this.shapes.push(value);
+      this.keys.set(key, ref);
+    }
+    if (ref === undefined) this.single.set(i, value);
+    else this.refs.set(i, ref);
+  }
+  get(i: number): T | undefined {
+    const ref = i < this.refs.data.length ? this.refs.data[i] : 0;
+    return ref > 0 ? this.shapes[ref - 1] : this.single.get(i);
+  }
+}
+
+const NULL_INT = -0x80000000;
+const OVER_INT = -0x7fffffff;
+
+/**
+ * Numbers that are almost always small integers or absent (sequence numbers, token counts) in an Int32Array,
+ * half the size of a Float64Array: a value it cannot hold exactly (a fraction, past 2^31) goes to a sparse map.
+ */
+export class IntColumn {
+  private readonly col = new Column(new Int32Array(1024), (n) => new Int32Array(n));
+  private readonly over = new Map<number, number>();
+  set(i: number, v: number | null | undefined): void {
+    if (typeof v !== 'number' || !Number.isFinite(v)) this.col.set(i, NULL_INT);
+    else if (Number.isInteger(v) && v > OVER_INT && v <= 0x7fffffff) this.col.set(i, v);
+    else {
+      this.col.set(i, OVER_INT);
+      this.over.set(i, v);
+    }
+  }
+  get(i: number): number | null {
+    const v = this.col.data[i];
+    return v === NULL_INT ? null : v === OVER_INT ? this.over.get(i)! : v;
+  }
+}

@@ -1,0 +1,61 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { loadTrace } from '../../src/core/loadTrace';
+import { expandTraceFiles } from '../../src/core/traceFiles';
+import { shownPath } from '../../src/core/tracePath';
+import { CORPUS_ROOT, corpusPath, WRITER_CORPUS } from '../helpers/corpus';
+import { tempFile } from '../helpers/tmp';
+
+const SAMPLES = resolve(__dirname, '..', '..', 'samples');
+
+describe('labels made again from the line equal the labels the builder gave', function () {
+  this.timeout(300_000);
+
+  it('for every event of every corpus file and sample, in file order and from the end backwards', async () => {
+    const { files } = await expandTraceFiles([CORPUS_ROOT, WRITER_CORPUS, SAMPLES]);
+    assert.ok(files.length > 60, `${files.length} files`);
+    const derivedBy = new Map<string, number>();
+    const eventsBy = new Map<string, number>();
+    for (const file of files) {
+      const path = shownPath(file);
+      const stored = await loadTrace(path, { storeLabels: true });
+      const model = await loadTrace(path);
+      assert.equal(model.events.size, stored.events.size, path);
+      let derived = 0;
+      for (let i = 0; i < model.events.size; i++) {
+        assert.ok(!stored.events.labelIsDerived(i));
+        if (model.events.labelIsDerived(i)) derived++;
+      }
+      // Backwards first, so the labels come from the file and not from the cache the forward pass filled.
+      for (let i = model.events.size - 1; i >= 0; i--) assert.equal(model.events.labelOf(i), stored.events.labelOf(i), `${path} event ${i}`);
+      for (let i = 0; i < model.events.size; i++) assert.equal(model.events.get(i).label, stored.events.labelOf(i), `${path} event ${i}`);
+      derivedBy.set(model.format, (derivedBy.get(model.format) ?? 0) + derived);
+      eventsBy.set(model.format, (eventsBy.get(model.format) ?? 0) + model.events.size);
+    }
+    // The comparison compared labels made again, not only stored ones.
+    const share = (f: string) => (derivedBy.get(f) ?? 0) / (eventsBy.get(f) ?? 1);
+    assert.ok(share('murmur') > 0.9 && (eventsBy.get('murmur') ?? 0) > 40, `murmur: ${derivedBy.get('murmur')} of ${eventsBy.get('murmur')}`);
+    assert.ok(share('lumen') > 0.5 && (eventsBy.get('lumen') ?? 0) > 100, `lumen: ${derivedBy.get('lumen')} of ${eventsBy.get('lumen')}`);
+  });
+
+  it('keeps the labels that depend on other lines (lumen call_exit durations, run_start run id)', async () => {
+    const { files } = await expandTraceFiles([corpusPath('lumen')]);
+    const model = await loadTrace(shownPath(files[0]));
+    const kinds = new Set<string>();
+    for (let i = 0; i < model.events.size; i++) if (!model.events.labelIsDerived(i)) kinds.add(model.events.kindOf(i));
+    assert.ok(kinds.has('run_start') && kinds.has('call_exit'), [...kinds].join(', '));
+    assert.ok(!kinds.has('vm_step'), [...kinds].join(', '));
+  });
+
+  it('shows the kind, not a wrong label or an exception, when the file was cut under the model', async () => {
+    const { files } = await expandTraceFiles([corpusPath('murmur')]);
+    const source = files.map(shownPath).find((p) => p.endsWith('.jsonl'))!;
+    const path = tempFile('trace.jsonl', readFileSync(source));
+    const model = await loadTrace(path);
+    const last = model.events.size - 1;
+    assert.ok(model.events.labelIsDerived(last));
+    writeFileSync(path, '');
+    assert.equal(model.events.labelOf(last), model.events.kindOf(last));
+  });
+});
