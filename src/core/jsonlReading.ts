@@ -8,7 +8,7 @@ import type { LineSpan } from './lineIndexer';
 import { EventDraft, EventPlace, EventStatus, Finding, FormatName } from './model';
 import { appendAll } from './arrays';
 import { boundedTime, lineByteFindings } from './lineFindings';
-import type { LineBytes } from './derivedLabels';
+import type { LabelDeriver, LineBytes } from './derivedLabels';
 
 /** Values the detector sees before the builder starts. */
 export const SNIFF_VALUES = 20;
@@ -39,9 +39,12 @@ export interface OpenTail {
 
 /** Where a reading puts the events its builder emits. */
 export interface EventSink {
-  add(draft: EventDraft, place: EventPlace): number;
+  /** `value`: the line's parsed value, when the event is the line's own (so its label can be made again from it). */
+  add(draft: EventDraft, place: EventPlace, value?: unknown): number;
   setDuration(index: number, ms: number): void;
   setStatus(index: number, status: EventStatus): void;
+  /** Keep only the labels `derive` cannot make again from the line (the viewer's table; a check's facts keep none). */
+  deriveLabelsFrom?(derive: LabelDeriver, lineBytes: LineBytes, parse: (bytes: Buffer) => unknown): void;
 }
 
 /**
@@ -83,7 +86,7 @@ export class JsonlReading<T extends EventSink = EventTable> {
   private deriveLabels(format: FormatName): void {
     const derive = formatModule(format).deriveLabel;
     // The same decoding as parseLine, so a label made again sees the value the builder saw.
-    if (derive && this.lineBytes) this.table.deriveLabelsFrom(derive, this.lineBytes, (bytes) => JSON.parse(bytes.toString('utf8')));
+    if (derive && this.lineBytes) this.table.deriveLabelsFrom?.(derive, this.lineBytes, (bytes) => JSON.parse(bytes.toString('utf8')));
   }
 
   /** Reads one line (the callback of `scanLines`). */

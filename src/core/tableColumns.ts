@@ -57,7 +57,18 @@ export class SharedValues<T extends object> {
   }
   get(i: number): T | undefined {
     const ref = i < this.refs.data.length ? this.refs.data[i] : 0;
-    return ref > 0 ? this.shapes[ref - 1] : this.single.get(i);
+    return ref > 0 ? this.shapes[ref - 1] : this.single.size > 0 ? this.single.get(i) : undefined;
+  }
+  /** Every value with its index, in index order: one walk of the refs, the few values past the shape limit merged in. */
+  *entries(): IterableIterator<[number, T]> {
+    const singles = [...this.single.keys()].sort((a, b) => a - b);
+    const refs = this.refs.data;
+    let s = 0;
+    for (let i = 0; i < refs.length; i++) {
+      for (; s < singles.length && singles[s] <= i; s++) yield [singles[s], this.single.get(singles[s])!];
+      if (refs[i] > 0) yield [i, this.shapes[refs[i] - 1]];
+    }
+    for (; s < singles.length; s++) yield [singles[s], this.single.get(singles[s])!];
   }
 }
 
