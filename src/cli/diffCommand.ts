@@ -91,10 +91,11 @@ export async function diffCommand(argv: string[]): Promise<number> {
   if (!/^\d{1,6}$/.test(ctxText)) throw new UsageError(`--context needs a whole number, not ${ctxText}`);
   const prices = await pricingOption(args.options.get('--pricing'));
   const includeVolatile = args.flags.has('--include-volatile');
-  // Each run's lines are digested as it loads: one read per file.
+  // Each run's lines are digested as it loads: one read per file. The diff asks every event's label at least
+  // twice (digest, output): kept labels cost memory once instead of a line read and parse per ask.
   const lineDigests = { a: new LineDigests({ includeVolatile }), b: new LineDigests({ includeVolatile }) };
-  const a = await loadForCli(args.positional[0], { onRecord: lineDigests.a.add });
-  const b = await loadForCli(args.positional[1], { onRecord: lineDigests.b.add });
+  const a = await loadForCli(args.positional[0], { onRecord: lineDigests.a.add, storeLabels: true });
+  const b = await loadForCli(args.positional[1], { onRecord: lineDigests.b.add, storeLabels: true });
   const d = await diffTraces(a, b, { includeVolatile, prices, lineDigests });
   const code = d.firstDivergence < 0 ? 0 : 1;
   if (args.flags.has('--json')) // Depth 2: each op is written whole (one stringify per op is far faster than piece by piece).

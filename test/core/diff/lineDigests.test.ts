@@ -35,11 +35,11 @@ function editedCopy(file: string): string | null {
   return writeVariant(out, file.endsWith('trace') ? 'trace' : 'trace.jsonl');
 }
 
-/** The CLI's JSON and text output of one diff, with the lines digested during the load or read again after it. */
+/** The CLI's JSON and text output of one diff: as the CLI loads (lines digested during the load, labels kept) or read again after it. */
 async function bothWays(a: string, b: string, includeVolatile: boolean): Promise<{ during: string; after: string }> {
   const da = new LineDigests({ includeVolatile });
   const db = new LineDigests({ includeVolatile });
-  const during = await diffTraces(await loadTrace(a, { onRecord: da.add }), await loadTrace(b, { onRecord: db.add }), { includeVolatile, lineDigests: { a: da, b: db } });
+  const during = await diffTraces(await loadTrace(a, { onRecord: da.add, storeLabels: true }), await loadTrace(b, { onRecord: db.add, storeLabels: true }), { includeVolatile, lineDigests: { a: da, b: db } });
   const after = await diffTraces(await loadTrace(a), await loadTrace(b), { includeVolatile });
   const show = (d: typeof during): string => JSON.stringify(traceDiffJson(d)) + '\n' + diffText(d, 3).join('\n');
   return { during: show(during), after: show(after) };
