@@ -1,5 +1,6 @@
 import { diffTraces, TraceDiff, DiffOp } from '../core/diff/diffTraces';
 import { divergenceLines, traceDiffJson } from '../core/diff/diffJson';
+import { LineDigests } from '../core/diff/lineDigests';
 import { formatDuration } from '../core/display';
 import { parseArgs, UsageError } from './args';
 import { loadForCli, write, writeHuman, writeJson } from './io';
@@ -89,9 +90,13 @@ export async function diffCommand(argv: string[]): Promise<number> {
   const ctxText = args.options.get('--context') ?? '3';
   if (!/^\d{1,6}$/.test(ctxText)) throw new UsageError(`--context needs a whole number, not ${ctxText}`);
   const prices = await pricingOption(args.options.get('--pricing'));
-  const a = await loadForCli(args.positional[0]);
-  const b = await loadForCli(args.positional[1]);
-  const d = await diffTraces(a, b, { includeVolatile: args.flags.has('--include-volatile'), prices });
+  const includeVolatile = args.flags.has('--include-volatile');
+  // Each run's lines are digested as it loads: one read per file. The diff asks every event's label at least
+  // twice (digest, output): kept labels cost memory once instead of a line read and parse per ask.
+  const lineDigests = { a: new LineDigests({ includeVolatile }), b: new LineDigests({ includeVolatile }) };
+  const a = await loadForCli(args.positional[0], { onRecord: lineDigests.a.add, storeLabels: true });
+  const b = await loadForCli(args.positional[1], { onRecord: lineDigests.b.add, storeLabels: true });
+  const d = await diffTraces(a, b, { includeVolatile, prices, lineDigests });
   const code = d.firstDivergence < 0 ? 0 : 1;
   if (args.flags.has('--json')) // Depth 2: each op is written whole (one stringify per op is far faster than piece by piece).
     await writeJson(traceDiffJson(d), 2, false);

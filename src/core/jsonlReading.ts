@@ -64,6 +64,8 @@ export class JsonlReading<T extends EventSink = EventTable> {
   tail: OpenTail | null = null;
   /** The format was detected on fewer than {@link SNIFF_VALUES} values (a short file): more lines might say otherwise. */
   detectedOnFew = false;
+  /** Called with each line's parsed value before the builder sees it (see LoadOptions.onRecord). */
+  onRecord: ((rec: SourceRecord) => void) | null = null;
   private readonly head: SourceRecord[] = [];
   private lineBytes: LineBytes | null = null;
 
@@ -111,7 +113,9 @@ export class JsonlReading<T extends EventSink = EventTable> {
       return;
     }
     if (tail) tail.parsed = true;
-    this.addRecord({ value: parsed.value, line: span.line, offset: span.offset, length: span.length });
+    const rec = { value: parsed.value, line: span.line, offset: span.offset, length: span.length };
+    this.onRecord?.(rec);
+    this.addRecord(rec);
   }
 
   /** Hands one record to the builder, or keeps it for detection while fewer than {@link SNIFF_VALUES} were seen. */

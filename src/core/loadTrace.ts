@@ -53,6 +53,13 @@ export interface LoadOptions {
   parallelMinBytes?: number;
   /** Chunk size of the head read before the workers start (default 16 KiB; tests make it small). */
   parallelHeadChunk?: number;
+  /**
+   * Called once per parsed JSONL line, with its value, before the format's builder sees it: a caller that needs
+   * something of every line (the diff's digests) takes it during this read instead of reading the file again.
+   * The file is then read on this thread (`workers` is ignored: workers hand back only the fields the builder
+   * reads). Not called for a multi-line JSON document.
+   */
+  onRecord?: (rec: SourceRecord) => void;
   /** Keep every label in memory instead of making the format's labels again from their lines when shown. */
   storeLabels?: boolean;
 }
@@ -117,11 +124,12 @@ export async function loadTraceKeepingReading(file: TracePath, options: LoadOpti
   // Lines of a plain file can be read again at their offsets; a compressed one's cannot.
   const lineBytes = compression || options.storeLabels ? null : fileLineBytes(file);
   if (lineBytes) reading.readLinesAgainWith(lineBytes);
+  reading.onRecord = options.onRecord ?? null;
   let bytesSeen = 0;
   const contentSize = await contentSizeHint(file, compression, info.size);
   const stopAfter = options.stopAfterBytes ?? Infinity;
   const early = earlyPages(reading, options, { path, source, fileSize: info.size, compression });
-  const parallel = { workers: compression ? 0 : options.workers ?? 0, minBytes: options.parallelMinBytes, size: info.size, headChunkBytes: options.parallelHeadChunk };
+  const parallel = { workers: compression || options.onRecord ? 0 : options.workers ?? 0, minBytes: options.parallelMinBytes, size: info.size, headChunkBytes: options.parallelHeadChunk };
   const scan = await scanJsonl(file, reading, {
     maxLineBytes,
     chunkSize: options.chunkSize,

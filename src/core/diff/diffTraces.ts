@@ -2,6 +2,7 @@ import type { TraceModel } from '../traceModel';
 import { summarize } from '../summary';
 import { alignTrees, AlignedOp, DiffOpKind } from './alignTrees';
 import { digestEvents, eventFields } from './eventContent';
+import type { LineDigests } from './lineDigests';
 import { diffFields, FieldChange } from './fieldDiff';
 import { DiffContext, sameShape } from './signature';
 import { eventCostUsd, rollupOf } from './runCost';
@@ -19,6 +20,11 @@ export interface DiffOptions {
   includeVolatile?: boolean;
   /** The user's prices, looked up before the bundled table (see core/usage/prices). */
   prices?: Readonly<Record<string, ModelPrice>>;
+  /**
+   * Each run's line digests, taken while it loaded (`loadTrace`'s `onRecord`), so the files are not read again;
+   * used when they were taken with the same `includeVolatile`.
+   */
+  lineDigests?: { a?: LineDigests; b?: LineDigests };
 }
 
 /** One row of the diff with what changed and what it cost. Deltas are B − A; null when unknown. */
@@ -90,8 +96,8 @@ function totalTokens(s: TraceSummary): number | null {
 export async function diffTraces(a: TraceModel, b: TraceModel, options: DiffOptions = {}): Promise<TraceDiff> {
   const includeVolatile = options.includeVolatile ?? false;
   const ctx: DiffContext = {
-    a: { model: a, digests: await digestEvents(a, { includeVolatile }), facts: eventFacts(a) },
-    b: { model: b, digests: await digestEvents(b, { includeVolatile }), facts: eventFacts(b) },
+    a: { model: a, digests: await digestEvents(a, { includeVolatile }, options.lineDigests?.a), facts: eventFacts(a) },
+    b: { model: b, digests: await digestEvents(b, { includeVolatile }, options.lineDigests?.b), facts: eventFacts(b) },
     sameShape: sameShape(a, b),
   };
   const aligned = alignTrees(ctx);

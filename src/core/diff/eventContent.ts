@@ -1,9 +1,9 @@
 import type { TraceModel } from '../traceModel';
-import { scanLines } from '../lineIndexer';
-import { readSpan } from '../lineIndexer';
+import { readSpan, scanLines } from '../lineIndexer';
 import { tracePathToOpen } from '../tracePath';
 import { comparableLabel } from './neutralFields';
-import { findArguments, flattenEvent, FlatField, FlattenOptions, hashCanonical } from './flattenJson';
+import { flattenEvent, FlatField, FlattenOptions } from './flattenJson';
+import { LineDigests, MAX_DIFF_LINE_BYTES } from './lineDigests';
 import { TextHash } from './textHash';
 
 /** What the diff knows of each event's JSON, without keeping the JSON: two digests per event (see TextHash.value). */
@@ -13,9 +13,6 @@ export interface EventDigests {
   /** Digest of the normalized arguments of a tool call; NaN when the event has none. */
   args: Float64Array;
 }
-
-/** Lines longer than this are compared by their neutral facts only (kind, label, tokens…), never parsed here. */
-const MAX_DIFF_LINE_BYTES = 16 << 20;
 
 function parse(bytes: Buffer | null): unknown {
   if (bytes === null || bytes.length > MAX_DIFF_LINE_BYTES) return undefined;
@@ -38,34 +35,48 @@ function byLine(model: TraceModel): Int32Array {
 }
 
 /**
- * Reads the trace once, line by line, and digests each event's normalized JSON and its arguments. A line that
- * holds several events (derived formats) gives each of them the line's digests. A one-document trace (an OTLP
- * export) has no line per event: its digests stay empty and the diff compares the events' neutral facts.
+ * Digests each line of the trace that holds an event (its normalized JSON and its arguments) in one more read
+ * of the file: for a trace loaded without {@link LineDigests.add} as its `onRecord`, or with other options.
  */
-export async function digestEvents(model: TraceModel, options: FlattenOptions): Promise<EventDigests> {
+async function lineDigestsOf(model: TraceModel, options: FlattenOptions): Promise<LineDigests> {
+  const digests = new LineDigests(options);
+  const order = byLine(model);
+  const n = order.length;
+  let k = 0;
+  await scanLines(tracePathToOpen(model), (span, bytes) => {
+    while (k < n && model.events.lineOf(order[k]) < span.line) k++;
+    if (k >= n || model.events.lineOf(order[k]) !== span.line) return;
+    const value = parse(bytes);
+    if (value !== undefined) digests.add({ value, line: span.line, length: bytes!.length });
+  }, { maxLineBytes: MAX_DIFF_LINE_BYTES });
+  return digests;
+}
+
+/** True when `gathered` digested the lines with the options the diff asks for now. */
+function fits(gathered: LineDigests | undefined, options: FlattenOptions): gathered is LineDigests {
+  return gathered !== undefined && (gathered.options.includeVolatile ?? false) === (options.includeVolatile ?? false);
+}
+
+/**
+ * Digests each event's normalized JSON and its arguments, from its line's digests: `gathered` when it was taken
+ * with the same options while the trace loaded (see LineDigests), else from one more read of the file. A line
+ * that holds several events (derived formats) gives each of them the line's digests. A one-document trace (an
+ * OTLP export) has no line per event: its digests stay empty and the diff compares the events' neutral facts.
+ */
+export async function digestEvents(model: TraceModel, options: FlattenOptions, gathered?: LineDigests): Promise<EventDigests> {
   const n = model.events.size;
   const content = new Float64Array(n).fill(NaN);
   const args = new Float64Array(n).fill(NaN);
   if (model.document || n === 0) return { content, args };
-  const order = byLine(model);
-  const lines = model.events.lineOf.bind(model.events);
-  const line = new TextHash();
+  const lines = fits(gathered, options) ? gathered : await lineDigestsOf(model, options);
   const event = new TextHash();
-  let k = 0;
-  await scanLines(tracePathToOpen(model), (span, bytes) => {
-    while (k < n && lines(order[k]) < span.line) k++;
-    if (k >= n || lines(order[k]) !== span.line) return;
-    const value = parse(bytes);
-    if (value === undefined) return;
-    hashCanonical(value, options, line.reset());
-    const found = findArguments(value);
-    const a = found === undefined ? NaN : hashCanonical(found, options, event.reset()).value();
-    for (; k < n && lines(order[k]) === span.line; k++) {
-      // The label is what the adapter read, blobs included (agentledger span files keep the payload in a blob).
-      content[order[k]] = line.copyTo(event).update('\u0000').update(comparableLabel(model.events.labelOf(order[k]))).value();
-      args[order[k]] = a;
-    }
-  }, { maxLineBytes: MAX_DIFF_LINE_BYTES });
+  for (let i = 0; i < n; i++) {
+    const line = model.events.lineOf(i);
+    if (!lines.has(line)) continue;
+    // The label is what the adapter read, blobs included (agentledger span files keep the payload in a blob).
+    content[i] = lines.stateOf(line, event).update('\u0000').update(comparableLabel(model.events.labelOf(i))).value();
+    args[i] = lines.argsOf(line);
+  }
   return { content, args };
 }
 

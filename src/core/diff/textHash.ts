@@ -21,6 +21,19 @@ export class TextHash {
     return into;
   }
 
+  /** Writes this hasher's state at slot `at` of `into` (two int32 per slot), to go on from it later. */
+  saveTo(into: Int32Array, at: number): void {
+    into[2 * at] = this.h1;
+    into[2 * at + 1] = this.h2;
+  }
+
+  /** Takes the state {@link saveTo} wrote at slot `at` of `from`. */
+  loadFrom(from: Int32Array, at: number): this {
+    this.h1 = from[2 * at];
+    this.h2 = from[2 * at + 1];
+    return this;
+  }
+
   /** Adds `text`'s UTF-16 code units. */
   update(text: string): this {
     let h1 = this.h1;
