@@ -2,6 +2,7 @@ import { TraceModel } from './loadTrace';
 import { FormatName } from './model';
 import { ModelPrice } from './usage/prices';
 import { UsageRollup, usageRollupOf } from './usage/rollup';
+import { toolCallsOf } from './usage/toolStats';
 import { UsageReport, usageReport } from './usage/usageReport';
 
 /** The facts `agent-trace summary` and the viewer's header show. */
@@ -55,7 +56,6 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   const t = model.events;
   let min = Infinity;
   let max = -Infinity;
-  let toolCalls = 0;
   let errors = 0;
   let warnings = 0;
   const groups = new Set<string>();
@@ -70,7 +70,6 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
       if (time < min) min = time;
       if (time > max) max = time;
     }
-    if (t.categoryOf(i) === 'tool') toolCalls++;
     const status = t.statusOf(i);
     if (status === 'error') errors++;
     else if (status === 'warning') warnings++;
@@ -87,6 +86,10 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   // and a side no event reports stays unknown (never "0 in" for input nothing measured).
   const rollup = options.rollup ?? usageRollupOf(model);
   const usage = usageReport(model, options.prices, rollup);
+  // Counted from the events by the one definition of a call the usage report and statistics share (a result is
+  // part of its call), not the format's own total: murmur's counts shell commands apart, and every table agrees.
+  let toolCalls = 0;
+  for (const c of toolCallsOf(t, rollup).calls) if (!include || include(c.index)) toolCalls++;
   return {
     file: model.path,
     format: model.format,
@@ -105,7 +108,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
     totals: {
       inputTokens: ft.inputTokens ?? eventSum(rollup, 'input', include),
       outputTokens: ft.outputTokens ?? eventSum(rollup, 'output', include),
-      toolCalls: ft.toolCalls ?? toolCalls,
+      toolCalls,
       errors: ft.errors ?? errors,
       warnings,
       ...extra,

@@ -5,6 +5,7 @@
  * most a few thousand values and caps the text it copies. Nothing here interprets text as markup.
  */
 import type { ChatMessage, ChatPart } from '../protocol';
+import { CALL_ID_KEYS } from '../core/usage/toolStats';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -20,7 +21,6 @@ const TEXT_KEY = /(^|_)(system|prompt|instructions?|goal|task|query|question|res
 const ROLE_KEYS = ['role', 'author', 'speaker', 'source', 'lane', 'sender', 'from'];
 const NAME_KEYS = ['name', 'tool_name', 'toolName', 'tool', 'function'];
 const ARG_KEYS = ['arguments', 'input', 'args', 'parameters', 'params'];
-const CALL_ID_KEYS = ['call_id', 'tool_use_id', 'tool_call_id', 'callId', 'toolUseId', 'toolCallId'];
 const DIGEST = /^(sha256:|blob:\/\/)?[0-9a-f]{16,64}(\.json)?$/;
 
 /** The messages and text fields of one parsed event, in document order. */

@@ -1,6 +1,6 @@
 import type { TraceModel } from '../traceModel';
 import type { UsageRollup } from './rollup';
-import { toolCallOf } from './toolStats';
+import { toolCallsOf } from './toolStats';
 
 /** Retries in a run, by tool and by model. */
 export interface RetryCounts {
@@ -37,12 +37,13 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
     }
     return { source: 'recorded', total: rollup.retryIndex.length, byTool, byModel };
   }
+  const callOf = toolCallsOf(t, rollup).callOf;
   const failed = new Uint8Array(t.size);
   let failures = 0;
   for (let i = 0; i < t.size; i++) {
     if (t.statusOf(i) !== 'error') continue;
     const c = t.categoryOf(i);
-    if (c === 'tool' && rollup.tool[i] !== null) failed[toolCallOf(t, rollup, i)] = 1, failures++;
+    if (c === 'tool' && rollup.tool[i] !== null) failed[callOf[i]] = 1, failures++;
     else if (c === 'inference') (failed[i] = 1), failures++;
   }
   let total = 0;
@@ -56,7 +57,7 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
       const c = t.categoryOf(i);
       const tool = c === 'tool' ? rollup.tool[i] : null;
       const name = tool ?? (c === 'inference' ? rollup.model[i] : null);
-      if (name === null || (tool !== null && toolCallOf(t, rollup, i) !== i)) continue;
+      if (name === null || (tool !== null && callOf[i] !== i)) continue;
       const last = tool !== null ? lastTool : lastModel;
       const prev = last.get(name);
       last.set(name, i);

@@ -3,7 +3,7 @@ import { costOf } from './cost';
 import type { EventUsage } from './eventUsage';
 import type { ModelPrice } from './prices';
 import { UsageRollup, usageRollupOf } from './rollup';
-import { percentile, toolCallOf } from './toolStats';
+import { percentile, toolCallsOf } from './toolStats';
 import { priceLookup } from './usageReport';
 
 /** One event a statistics row jumps to. */
@@ -45,10 +45,12 @@ export interface RunStatistics {
   histogram: HistogramBin[];
 }
 
-function latency(groups: Map<string, number[]>): LatencyRow[] {
-  return [...groups].map(([name, list]) => {
-    const d = Float64Array.from(list).sort();
-    return { name, count: d.length, p50Ms: percentile(d, 50), p95Ms: percentile(d, 95), maxMs: d.length ? d[d.length - 1] : null };
+/** Latency rows; `counts` gives a name's calls where some have no duration (tools: every call is counted). */
+function latency(groups: Map<string, number[]>, counts?: ReadonlyMap<string, number>): LatencyRow[] {
+  const names = new Set([...(counts?.keys() ?? []), ...groups.keys()]);
+  return [...names].map((name) => {
+    const d = Float64Array.from(groups.get(name) ?? []).sort();
+    return { name, count: counts?.get(name) ?? d.length, p50Ms: percentile(d, 50), p95Ms: percentile(d, 95), maxMs: d.length ? d[d.length - 1] : null };
   }).sort((a, b) => (b.p95Ms ?? 0) - (a.p95Ms ?? 0) || a.name.localeCompare(b.name));
 }
 
@@ -97,8 +99,8 @@ function callCost(u: EventUsage, price: ModelPrice | undefined): number | null {
 
 /**
  * The run statistics: the `top` slowest tool calls and most expensive model calls, latency percentiles per tool
- * and per model, error and warning counts and a duration histogram. Tool calls are counted as in the usage
- * report (a tool event under one of the same tool is part of it).
+ * and per model, error and warning counts and a duration histogram. Tool calls are those of `toolCallsOf`, as in
+ * the usage report; a tool's latency row counts all its calls, its percentiles those with a duration.
  */
 export function runStatistics(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, top = 10, rollup: UsageRollup = usageRollupOf(model)): RunStatistics {
   const t = model.events;
@@ -112,12 +114,15 @@ export function runStatistics(model: TraceModel, prices: Readonly<Record<string,
     const status = t.statusOf(i);
     if (status === 'error') errors++;
     else if (status === 'warning') warnings++;
-    const tool = rollup.tool[i];
-    const d = rollup.durationMs[i];
-    if (tool === null || d !== d || t.categoryOf(i) !== 'tool' || toolCallOf(t, rollup, i) !== i) continue;
+  }
+  const toolCounts = new Map<string, number>();
+  for (const c of toolCallsOf(t, rollup).calls) {
+    const { index, tool, durationMs: d } = c;
+    toolCounts.set(tool, (toolCounts.get(tool) ?? 0) + 1);
+    if (d !== d) continue;
     push(byTool, tool, d);
     durations.push(d);
-    toolCalls.offer({ index: i, line: 0, name: tool, durationMs: d, tokens: null, costUsd: null }, () => ({ index: i, line: t.lineOf(i), name: tool, durationMs: d, tokens: null, costUsd: null }));
+    toolCalls.offer({ index, line: 0, name: tool, durationMs: d, tokens: null, costUsd: null }, () => ({ index, line: t.lineOf(index), name: tool, durationMs: d, tokens: null, costUsd: null }));
   }
   const price = priceLookup(prices);
   const modelCalls = new Top<StatEvent>(top, (a, b) => (a.costUsd ?? -1) > (b.costUsd ?? -1) || ((a.costUsd ?? -1) === (b.costUsd ?? -1) && (a.tokens ?? 0) > (b.tokens ?? 0)));
@@ -131,6 +136,6 @@ export function runStatistics(model: TraceModel, prices: Readonly<Record<string,
   }
   return {
     slowestToolCalls: toolCalls.items, mostExpensiveCalls: modelCalls.items,
-    latencyByTool: latency(byTool), latencyByModel: latency(byModel), errors, warnings, histogram: durationHistogram(durations),
+    latencyByTool: latency(byTool, toolCounts), latencyByModel: latency(byModel), errors, warnings, histogram: durationHistogram(durations),
   };
 }

@@ -21,34 +21,90 @@ export function percentile(sorted: ArrayLike<number>, p: number): number | null 
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 
+/** Keys under which formats record the id pairing a tool result with its call (Claude Code, Codex, OTLP, murmur). */
+export const CALL_ID_KEYS: readonly string[] = ['call_id', 'tool_use_id', 'tool_call_id', 'callId', 'toolUseId', 'toolCallId'];
+
+/** One tool call: the event of the call, with its result and progress events folded in. */
+export interface ToolCall {
+  index: number;
+  tool: string;
+  /** The call's duration, else the first of its parts that has one (a result line that measured it); NaN: unknown. */
+  durationMs: number;
+  /** The call or one of its parts failed. */
+  error: boolean;
+}
+
+/** Every tool call of a trace in event order, and for each event the call it belongs to (-1: not a tool event). */
+export interface ToolCalls {
+  calls: ToolCall[];
+  callOf: Int32Array;
+}
+
+const cache = new WeakMap<UsageRollup, ToolCalls>();
+
 /**
- * Tool calls grouped by tool, most called first. A call is a tool-category event with a tool name; a tool event
- * under an event of the same tool (its result, its progress) is part of that call, and its error is the call's.
+ * The one definition of a tool call that every count uses (header, summary, statistics, latency): a tool-category
+ * event with a tool name, except a result or progress event of an earlier call, which is part of that call. A
+ * part is found under its call in the tree (a tool event under one of the same tool), or, where the format leaves
+ * results outside their call (Claude Code transcripts, stream-json), by the call id it records (`tool_use_id`,
+ * `call_id`…) naming an id an earlier event of the same tool mentions.
  */
-export function toolUsage(t: EventTable, rollup: UsageRollup, retries: ReadonlyMap<string, number> = new Map()): ToolUsage[] {
-  const by = new Map<string, { calls: number; errors: Set<number>; durations: number[] }>();
-  const timed = new Set<number>();
+export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
+  let out = cache.get(rollup);
+  if (out) return out;
+  const calls: ToolCall[] = [];
+  const slotOf = new Map<number, number>();
+  const byId = new Map<string, number>();
+  const callOf = new Int32Array(t.size).fill(-1);
   for (let i = 0; i < t.size; i++) {
     const tool = rollup.tool[i];
     if (tool === null || t.categoryOf(i) !== 'tool') continue;
-    const call = toolCallOf(t, rollup, i);
-    let s = by.get(tool);
-    if (!s) by.set(tool, (s = { calls: 0, errors: new Set(), durations: [] }));
-    if (call === i) s.calls++;
-    // The call's duration, else the first of its parts that has one (a result line that measured it).
+    let call = toolCallOf(t, rollup, i);
+    if (call === i) call = pairedCall(t, rollup, i, byId);
+    let slot = slotOf.get(call);
+    if (slot === undefined) slotOf.set(call, (slot = calls.push({ index: call, tool, durationMs: NaN, error: false }) - 1));
+    slotOf.set(i, slot);
+    const c = calls[slot];
+    callOf[i] = c.index;
     const d = rollup.durationMs[i];
-    if (d === d && !timed.has(call)) timed.add(call), s.durations.push(d);
-    if (t.statusOf(i) === 'error') s.errors.add(call);
+    if (c.durationMs !== c.durationMs && d === d) c.durationMs = d;
+    if (t.statusOf(i) === 'error') c.error = true;
+  }
+  cache.set(rollup, (out = { calls, callOf }));
+  return out;
+}
+
+/** The earlier call of the same tool whose id event i records as a call id; else i, whose ids are remembered. */
+function pairedCall(t: EventTable, rollup: UsageRollup, i: number, byId: Map<string, number>): number {
+  const mentions = t.mentionsOf(i);
+  for (const m of mentions) {
+    const key = m.field.slice(m.field.lastIndexOf('.') + 1);
+    const j = CALL_ID_KEYS.includes(key) ? byId.get(m.id) : undefined;
+    if (j !== undefined && rollup.tool[j] === rollup.tool[i]) return j;
+  }
+  for (const m of mentions) if (m.id !== '' && !byId.has(m.id)) byId.set(m.id, i);
+  return i;
+}
+
+/** Tool calls grouped by tool, most called first (calls as {@link toolCallsOf} defines them). */
+export function toolUsage(t: EventTable, rollup: UsageRollup, retries: ReadonlyMap<string, number> = new Map()): ToolUsage[] {
+  const by = new Map<string, { calls: number; errors: number; durations: number[] }>();
+  for (const c of toolCallsOf(t, rollup).calls) {
+    let s = by.get(c.tool);
+    if (!s) by.set(c.tool, (s = { calls: 0, errors: 0, durations: [] }));
+    s.calls++;
+    if (c.durationMs === c.durationMs) s.durations.push(c.durationMs);
+    if (c.error) s.errors++;
   }
   return [...by].map(([tool, s]) => {
     // A typed array sorts numbers natively, several times faster than a comparator over a plain array.
     const d = Float64Array.from(s.durations).sort();
-    return { tool, calls: s.calls, errors: s.errors.size, durationMs: d.length > 0 ? d.reduce((a, b) => a + b, 0) : null, p50Ms: percentile(d, 50), p95Ms: percentile(d, 95), retries: retries.get(tool) ?? 0 };
+    return { tool, calls: s.calls, errors: s.errors, durationMs: d.length > 0 ? d.reduce((a, b) => a + b, 0) : null, p50Ms: percentile(d, 50), p95Ms: percentile(d, 95), retries: retries.get(tool) ?? 0 };
   }).sort((a, b) => b.calls - a.calls || a.tool.localeCompare(b.tool));
 }
 
-/** The call tool event i belongs to: the topmost chain of tool ancestors with the same tool. */
-export function toolCallOf(t: EventTable, rollup: UsageRollup, i: number): number {
+/** The call tool event i belongs to by the tree: the topmost chain of tool ancestors with the same tool. */
+function toolCallOf(t: EventTable, rollup: UsageRollup, i: number): number {
   const tool = rollup.tool[i];
   let c = i;
   for (let p = t.parent(c); p >= 0 && t.categoryOf(p) === 'tool' && rollup.tool[p] === tool; p = t.parent(c)) c = p;
