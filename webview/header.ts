@@ -34,12 +34,13 @@ export class Header {
     const tokens = tokenFact(h);
     if (tokens) parts.push(tokens);
     const cost = costFact(h);
-    if (cost) parts.push(el('span', { text: cost, title: 'Cost of the counted tokens: recorded in the trace, else from the price table (agentTrace.pricing adds or overrides models); unpriced models are never guessed.' }));
+    if (cost) parts.push(el('span', { text: cost, title: `Cost of the counted tokens: recorded in the trace, else from the price table (agentTrace.pricing adds or overrides models); unpriced models are never guessed.${recordedCostNote(h)}` }));
     if (h.toolCalls > 0) parts.push(plural(h.toolCalls, 'tool call'));
     if (h.errors > 0) parts.push(el('span', { class: 'fact-error', text: plural(h.errors, 'error') }));
     if (h.warnings > 0) parts.push(el('span', { class: 'fact-warning', text: plural(h.warnings, 'warning') }));
     if (h.malformedLines > 0) parts.push(el('span', { class: 'fact-error', text: plural(h.malformedLines, 'unparseable line') }));
-    for (const [k, v] of Object.entries(h.extraTotals)) if (v !== null && k !== 'totalTokens') parts.push(`${humanize(k)} ${k.toLowerCase().includes('usd') ? `$${v.toFixed(4)}` : formatInt(v)}`);
+    // A cost the file totals itself (Claude Code's total_cost_usd) is the cost fact's already: shown once.
+    for (const [k, v] of Object.entries(h.extraTotals)) if (v !== null && k !== 'totalTokens' && !(cost && isCostKey(k))) parts.push(`${humanize(k)} ${isCostKey(k) ? `$${v.toFixed(4)}` : formatInt(v)}`);
     if (h.partial) parts.push(el('span', { class: 'fact-warning', text: 'indexing… (first part shown)' }));
     this.facts.append(chip, file);
     for (const p of parts) this.facts.append(typeof p === 'string' ? el('span', { class: 'fact', text: p }) : (p.classList.add('fact'), p));
@@ -90,4 +91,15 @@ export class Header {
 
 function humanize(key: string): string {
   return key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').replace(/\bUsd\b/i, 'USD').toLowerCase();
+}
+
+function isCostKey(key: string): boolean {
+  return /usd/i.test(key);
+}
+
+/** The file's own cost total, when it differs from the counted cost the fact shows. */
+function recordedCostNote(h: HeaderInfo): string {
+  const recorded = Object.entries(h.extraTotals).find(([k, v]) => isCostKey(k) && v !== null)?.[1];
+  if (recorded === undefined || recorded === null || Math.abs(recorded - (h.usage?.costUsd ?? 0)) < 0.00005) return '';
+  return ` The file's own total says $${recorded.toFixed(4)}.`;
 }

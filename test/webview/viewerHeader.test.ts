@@ -85,4 +85,19 @@ describe('viewer header: results by cause, tokens, skipped checks (Chromium)', f
     await v.settle();
     assert.equal(await v.page.$('.check-chip.skipped'), null, 'results replace the note');
   });
+  it('Claude Code: the header shows the run\'s cost once, recorded or computed', async () => {
+    const facts = async (file: string): Promise<string[]> => {
+      const v = await view(file);
+      await v.page.waitForSelector('.header-facts .fact');
+      await v.screenshot(`header-cost-${file.split('/').pop()!.replace(/\W+/g, '-')}`);
+      return v.page.$$eval('.header-facts .fact', (es: Any[]) => es.map((e) => e.textContent));
+    };
+    // stream-json records the cost in its result line (total_cost_usd); the transcript's is computed from prices.
+    for (const file of [resolve('test/corpus/claude-code-2.1.332/shell-ok/stream-json.jsonl'), resolve('samples/claude-code/921f39d1-40c5-4a48-826b-c8319e0f40bc.jsonl')]) {
+      const list = await facts(file);
+      const dollars = list.filter((t) => /\$\d/.test(t));
+      assert.equal(dollars.length, 1, `one cost fact, got ${JSON.stringify(list)}`);
+      assert.equal(list.join(' ').match(/\$\d/g)?.length, 1, 'and one dollar figure in all');
+    }
+  });
 });
