@@ -36,6 +36,8 @@ const counters: Record<string, RawCounter> = {
   murmur: (v, ids) => ['tool_call', 'shell'].includes(v?.event_type) && ids.add(v.event_id),
   lumen: (v, ids) => v?.kind === 'tool_call' && ids.add(String(v.seq)),
   agentledger: (v, ids) => v?.type === 'tool_call_requested' && ids.add(v.event_id),
+  // The span log (trace.jsonl) keeps a request's payload, and so its tool name, in a blob.
+  agentledgerSpans: (v, ids) => v?.name === 'tool_call_requested' && ids.add(v.span_id),
 };
 
 function rawCalls(file: string, counter: RawCounter): number {
@@ -64,6 +66,9 @@ const FILES: [string, string][] = [
   [S('murmur/ses_583584f8e94410c93669237ac44d5d21/trace.jsonl'), 'murmur'],
   [corpusPath('lumen/.lumen/trace/ef05f773-1151-4c7a-817e-a78bf76ed21e.jsonl'), 'lumen'],
   [S('agentledger/run_4c6f798988127e13/events.jsonl'), 'agentledger'],
+  [corpusPath('agentledger/approval-granted/trace.jsonl'), 'agentledgerSpans'],
+  [corpusPath('agentledger/budget-exceeded/trace.jsonl'), 'agentledgerSpans'],
+  [corpusPath('agentledger/approval-denied/trace.jsonl'), 'agentledgerSpans'],
 ];
 
 const sum = (rows: { count?: number; calls?: number }[]): number => rows.reduce((a, r) => a + (r.calls ?? r.count ?? 0), 0);

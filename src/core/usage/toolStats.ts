@@ -56,11 +56,12 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   const slotOf = new Map<number, number>();
   const byId = new Map<string, number>();
   const callOf = new Int32Array(t.size).fill(-1);
+  const names = toolNames(t, rollup);
   for (let i = 0; i < t.size; i++) {
-    const tool = rollup.tool[i];
+    const tool = names[i];
     if (tool === null || t.categoryOf(i) !== 'tool') continue;
-    let call = toolCallOf(t, rollup, i);
-    if (call === i) call = pairedCall(t, rollup, i, byId);
+    let call = toolCallOf(t, names, i);
+    if (call === i) call = pairedCall(t, names, i, byId);
     let slot = slotOf.get(call);
     if (slot === undefined) slotOf.set(call, (slot = calls.push({ index: call, tool, durationMs: NaN, error: false }) - 1));
     slotOf.set(i, slot);
@@ -75,12 +76,12 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
 }
 
 /** The earlier call of the same tool whose id event i records as a call id; else i, whose ids are remembered. */
-function pairedCall(t: EventTable, rollup: UsageRollup, i: number, byId: Map<string, number>): number {
+function pairedCall(t: EventTable, names: readonly (string | null)[], i: number, byId: Map<string, number>): number {
   const mentions = t.mentionsOf(i);
   for (const m of mentions) {
     const key = m.field.slice(m.field.lastIndexOf('.') + 1);
     const j = CALL_ID_KEYS.includes(key) ? byId.get(m.id) : undefined;
-    if (j !== undefined && rollup.tool[j] === rollup.tool[i]) return j;
+    if (j !== undefined && names[j] === names[i]) return j;
   }
   for (const m of mentions) if (m.id !== '' && !byId.has(m.id)) byId.set(m.id, i);
   return i;
@@ -103,10 +104,23 @@ export function toolUsage(t: EventTable, rollup: UsageRollup, retries: ReadonlyM
   }).sort((a, b) => b.calls - a.calls || a.tool.localeCompare(b.tool));
 }
 
+/**
+ * Each event's tool name; a tool event that names none takes the name of its first child that does (agentledger's
+ * span log keeps a request's payload, and so its tool, in a blob, while its permission and sandbox events name it).
+ */
+function toolNames(t: EventTable, rollup: UsageRollup): (string | null)[] {
+  const names = rollup.tool.slice();
+  for (let i = 0; i < t.size; i++) {
+    const p = t.parent(i);
+    if (p >= 0 && names[p] === null && rollup.tool[i] !== null && t.categoryOf(p) === 'tool') names[p] = rollup.tool[i];
+  }
+  return names;
+}
+
 /** The call tool event i belongs to by the tree: the topmost chain of tool ancestors with the same tool. */
-function toolCallOf(t: EventTable, rollup: UsageRollup, i: number): number {
-  const tool = rollup.tool[i];
+function toolCallOf(t: EventTable, names: readonly (string | null)[], i: number): number {
+  const tool = names[i];
   let c = i;
-  for (let p = t.parent(c); p >= 0 && t.categoryOf(p) === 'tool' && rollup.tool[p] === tool; p = t.parent(c)) c = p;
+  for (let p = t.parent(c); p >= 0 && t.categoryOf(p) === 'tool' && names[p] === tool; p = t.parent(c)) c = p;
   return c;
 }
