@@ -43,7 +43,7 @@ const counters: Record<string, RawCounter> = {
 function rawCalls(file: string, counter: RawCounter): number {
   const text = readFileSync(file, 'utf8');
   const ids = new Set<string>();
-  const values = file.endsWith('.json') ? [JSON.parse(text)] : text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+  const values = file.endsWith('.json') ? [JSON.parse(text)].flatMap((d) => d.loglines ?? d) : text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
   for (const v of values) counter(v, ids);
   return ids.size;
 }
@@ -56,6 +56,8 @@ const FILES: [string, string][] = [
   [W('claude-code-2.1.332/subagent/stream-json.jsonl'), 'claude'],
   [W('claude-code-2.1.332/shell-fail/projects/-home-user-project/3dc26acc-d87d-484b-8039-4fff8b8812ed.jsonl'), 'claude'],
   [corpusPath('other/claude-code/sample_session.jsonl'), 'claude'],
+  // A JSON document of transcript lines (`loglines`): the Tools table said Bash 10, the header 12 calls in all, the latency table 5.
+  [corpusPath('other/claude-code/sample_session.json'), 'claude'],
   [S('codex/rollout-2026-01-01T10-00-00-019b78ff-f900-7000-b662-e79c6061077d.jsonl'), 'codex'],
   [W('codex-0.171.0/shell-ok/exec.jsonl'), 'codex'],
   [W('codex-0.171.0/shell-fail/sessions/2026/12/01/rollout-2026-12-01T16-25-02-01a2326c-85f2-7120-8246-9bbbb6d42b0e.jsonl'), 'codex'],
