@@ -3,6 +3,7 @@ import type { CheckEvents } from '../checks/types';
 import type { EventDraft, EventPlace, HashRef } from '../model';
 import { Growing } from './growing';
 import { TreeLinks } from './treeLinks';
+import { Interner } from '../tableColumns';
 
 /** Why a streamed run must hand the file to the model-based checks instead. */
 export type NeedsModel = 'usage';
@@ -19,8 +20,8 @@ export class CheckFacts implements EventSink, CheckEvents {
   private readonly seqs = new Growing(new Float64Array(1024), (k) => new Float64Array(k));
   private readonly times = new Growing(new Float64Array(1024), (k) => new Float64Array(k));
   private readonly groups = new Growing(new Int32Array(1024), (k) => new Int32Array(k));
-  private readonly groupNames: string[] = [];
-  private readonly groupIds = new Map<string, number>();
+  /** Group names interned: 0 stands for no group. */
+  private readonly groupNames = new Interner();
   private readonly refs = new Map<number, HashRef[]>();
   readonly links = new TreeLinks((i) => this.lineOf(i));
   /** Set once an event carries a fact only the model checks; null while none has. */
@@ -35,7 +36,7 @@ export class CheckFacts implements EventSink, CheckEvents {
     this.lines.push(i, place.line);
     this.seqs.push(i, finite(draft.seq));
     this.times.push(i, finite(draft.time));
-    this.groups.push(i, this.groupId(draft.group));
+    this.groups.push(i, this.groupNames.id(draft.group));
     if (draft.hashRefs && draft.hashRefs.length > 0) this.refs.set(i, draft.hashRefs);
     this.links.add(i, draft.id, draft.parentId, draft.parentIndex);
     if (draft.usage !== undefined || draft.tokensIn != null || draft.tokensOut != null) this.needsModel ??= 'usage';
@@ -56,8 +57,7 @@ export class CheckFacts implements EventSink, CheckEvents {
     return orNull(this.times.at(i));
   }
   groupOf(i: number): string | null {
-    const g = this.groups.at(i);
-    return g < 0 ? null : this.groupNames[g];
+    return this.groupNames.value(this.groups.at(i));
   }
   id(i: number): string | null {
     return this.links.id(i);
@@ -73,17 +73,6 @@ export class CheckFacts implements EventSink, CheckEvents {
   }
   eventsWithHashRefs(): number[] {
     return [...this.refs.keys()];
-  }
-
-  private groupId(group: string | null | undefined): number {
-    if (group === null || group === undefined) return -1;
-    let g = this.groupIds.get(group);
-    if (g === undefined) {
-      g = this.groupNames.length;
-      this.groupNames.push(group);
-      this.groupIds.set(group, g);
-    }
-    return g;
   }
 }
 
