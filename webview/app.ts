@@ -3,12 +3,13 @@
  * pane; routes host messages (exhaustive switch) and keeps the view state for hide/show and restarts.
  */
 import type { BlobContentMessage, DetailTab, EventDetail, FileState, HostMessage, InitMessage, PersistedViewState, RowFilter } from '../src/protocol';
+import type { HashRef } from '../src/core/model';
 import { loadState, post, saveState } from './api';
-import { actionButton, FileBanner } from './banner';
+import { FileBanner } from './banner';
 import { ChecksPanel } from './checksPanel';
 import { CompactToggle } from './compactToggle';
 import { DetailPane } from './detailPane';
-import { clear, el, icon, toolbarButton } from './dom';
+import { el, toolbarButton } from './dom';
 import { FilterBar } from './filterBar';
 import { FindBar } from './findBar';
 import { findMatcher, highlightMatches } from './findHighlight';
@@ -21,6 +22,7 @@ import { NavBar } from './navBar';
 import { PaneLayout } from './paneLayout';
 import { SelectionHistory } from './selectionHistory';
 import { StatisticsView } from './statisticsView';
+import { StatusAction, StatusView } from './statusView';
 import { TimelineView } from './timelineView';
 import { TreeView } from './treeView';
 
@@ -84,7 +86,7 @@ export class App {
   readonly mainViews = new MainViews(this.state.mainView ?? 'tree', (mainView) => this.persist({ mainView }));
   private panes!: PaneLayout;
   private split!: HTMLElement;
-  private readonly status = el('div', { class: 'status-view' });
+  private readonly status = new StatusView();
   private modelVersion = 0;
   private opened = false;
   private readonly compact = new CompactToggle((compact) => {
@@ -98,14 +100,7 @@ export class App {
 
   constructor(private readonly root: HTMLElement) {
     this.detail = new DetailPane({
-      copy: (text) => post({ type: 'copy', text }),
-      openLink: (url) => post({ type: 'openExternal', url }),
-      requestBlob: (ref, onAnswer) => {
-        const requestId = this.nextBlobRequest++;
-        this.blobWaiters.set(requestId, onAnswer);
-        post({ type: 'requestBlob', requestId, digest: ref.digest, algorithm: ref.algorithm });
-      },
-      openBlob: (ref) => post({ type: 'openBlob', digest: ref.digest, algorithm: ref.algorithm }),
+      ...this.contentHost(),
       revealNode: (node) => this.jump(node),
       revealLine: (line) => this.revealLine(line),
       revealInTextEditor: (line) => post({ type: 'revealInTextEditor', line }),
@@ -126,17 +121,24 @@ export class App {
     post({ type: 'ready', state: loadState() });
   }
 
-  /** The Transcript view: its blobs load as the Content tab's do; a block selects its event, its line opens the Tree. */
-  private makeTranscript(): TranscriptView {
-    return new TranscriptView({
-      copy: (text) => post({ type: 'copy', text }),
-      openLink: (url) => post({ type: 'openExternal', url }),
-      requestBlob: (ref, onAnswer) => {
+  /** What the detail pane and the transcript both ask of the host: clipboard, links and content blobs. */
+  private contentHost() {
+    return {
+      copy: (text: string) => post({ type: 'copy', text }),
+      openLink: (url: string) => post({ type: 'openExternal', url }),
+      requestBlob: (ref: HashRef, onAnswer: (m: BlobContentMessage) => void) => {
         const requestId = this.nextBlobRequest++;
         this.blobWaiters.set(requestId, onAnswer);
         post({ type: 'requestBlob', requestId, digest: ref.digest, algorithm: ref.algorithm });
       },
-      openBlob: (ref) => post({ type: 'openBlob', digest: ref.digest, algorithm: ref.algorithm }),
+      openBlob: (ref: HashRef) => post({ type: 'openBlob', digest: ref.digest, algorithm: ref.algorithm }),
+    };
+  }
+
+  /** The Transcript view: its blobs load as the Content tab's do; a block selects its event, its line opens the Tree. */
+  private makeTranscript(): TranscriptView {
+    return new TranscriptView({
+      ...this.contentHost(),
       select: (node) => {
         this.tree.selectedNode = node;
         post({ type: 'revealNode', node, select: true });
@@ -175,7 +177,7 @@ export class App {
       post({ type: 'layoutChanged', layout: this.panes.sizes() });
     });
     this.split = this.panes.element;
-    this.main.append(this.split, this.status);
+    this.main.append(this.split, this.status.element);
     // Tab order is the reading order: the tree, the detail pane, then the header, toolbar and bars (CSS
     // `order` still draws those above the tree).
     this.root.append(this.main, el('div', { class: 'top' }, this.header.element, toolbar), this.banner.element, this.find.element, this.find.results, this.filter.element);
@@ -265,7 +267,7 @@ export class App {
     this.timeline.reset(m.modelVersion);
     this.statistics.reset(m.modelVersion);
     this.idLinks.reset();
-    this.status.hidden = true;
+    this.status.hide();
     this.split.hidden = false;
     this.header.setInfo(m.header);
     this.panes.showColumns(m.header.columns);
@@ -347,27 +349,12 @@ export class App {
 
   private showStatus(kind: 'loading' | 'empty', text: string, fraction?: number): void {
     this.split.hidden = kind === 'loading' && this.modelVersion === 0;
-    this.status.hidden = false;
-    clear(this.status);
-    if (kind === 'loading') {
-      const bar = document.createElement('vscode-progress-bar') as HTMLElement & { value?: number; max: number };
-      if (fraction !== undefined) (bar.value = Math.round(fraction * 1000)), (bar.max = 1000);
-      this.status.appendChild(bar);
-    }
-    this.status.appendChild(el('p', { class: 'status-text', text }));
+    this.status.show(kind, text, fraction);
   }
 
-  private showError(message: string, actions: ('reload' | 'openAsText' | 'openAnyway')[]): void {
+  private showError(message: string, actions: StatusAction[]): void {
     this.split.hidden = true;
-    this.status.hidden = false;
-    clear(this.status);
-    const buttons = el('div', { class: 'status-actions' });
-    for (const a of actions) {
-      if (a === 'reload') buttons.appendChild(actionButton('Try Again', () => post({ type: 'reload' })));
-      if (a === 'openAnyway') buttons.appendChild(actionButton('Open Anyway', () => post({ type: 'reload', ignoreSizeLimit: true })));
-      if (a === 'openAsText') buttons.appendChild(actionButton('Open as Text', () => post({ type: 'openAsText' }), true));
-    }
-    this.status.append(el('div', { class: 'error-view' }, icon('error'), el('p', { class: 'status-text', text: message })), buttons);
+    this.status.showError(message, actions);
   }
 
   private onKey(e: KeyboardEvent): void {
