@@ -32,6 +32,11 @@ export class IdHashIndex {
     return this.count;
   }
 
+  /** Bytes of the slots (for the memory breakdown). */
+  get byteSize(): number {
+    return this.slots.byteLength + this.hashes.byteLength;
+  }
+
   /** Index of the first event with this id, or undefined. */
   get(id: string): number | undefined {
     const h = this.hash(id);

@@ -63,6 +63,20 @@ export class StringColumn {
     return this.get(k) === s;
   }
 
+  /** Bytes of the buffers (for the memory breakdown). */
+  get byteSize(): number {
+    return this.bytes.byteLength + this.ends.byteLength + this.present.byteLength;
+  }
+
+  /** Drops the spare capacity of a finished read; a later push grows the buffers again. */
+  trim(): void {
+    if (this.bytes.length > this.used) this.bytes = this.bytes.slice(0, this.used);
+    if (this.ends.length > this.count) {
+      this.ends = this.ends.slice(0, this.count);
+      this.present = this.present.slice(0, this.count);
+    }
+  }
+
   private write(s: string): void {
     // UTF-8 needs at most three bytes per UTF-16 unit.
     if (this.used + s.length * 3 > this.bytes.length) this.bytes = grown(this.bytes, this.used + s.length * 3);

@@ -1,15 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { IntColumn, SharedValues } from '../../src/core/tableColumns';
+import { SharedValues } from '../../src/core/tableColumns';
 import { StringColumn } from '../../src/core/stringColumn';
 
 describe('compact columns of the event table', () => {
-  it('IntColumn gives back nulls, small integers and the values an Int32Array cannot hold', () => {
-    const values = [null, 0, 1, -1, 2147483647, -2147483647, -2147483648, 2147483648, 1.5, 2 ** 53, -0.25, undefined, NaN, Infinity];
-    const col = new IntColumn();
-    values.forEach((v, i) => col.set(i * 700, v));
-    values.forEach((v, i) => assert.equal(col.get(i * 700), typeof v === 'number' && Number.isFinite(v) ? v : null, `value ${v}`));
-  });
-
   it('SharedValues keeps one object per shape, each event its own when past the limit', () => {
     const shared = new SharedValues<{ n: number }>(2);
     const a = { n: 1 };
