@@ -31,7 +31,7 @@ export class EventTable {
   private readonly groupCol = new NumberColumn();
   /** Own ids as UTF-8 bytes, and the index from id to the first event that has it. */
   private readonly ids = new StringColumn();
-  private readonly idIndex = new IdHashIndex((e, id) => this.ids.equals(e, id));
+  private readonly idIndex = new IdHashIndex((e, id) => this.ids.equals(e, id), (e) => this.ids.get(e)!);
   /**
    * Parent ids not resolved yet (named before their event was seen, or missing). A parent id that names an
    * earlier event is resolved when its event is added, and only the link is kept (`parentFromId`).
