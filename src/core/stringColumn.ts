@@ -50,14 +50,7 @@ export class StringColumn {
   /** Entry k, or null. */
   get(k: number): string | null {
     if (!this.has(k)) return null;
-    const start = k === 0 ? 0 : this.ends[k - 1];
-    const end = this.ends[k];
-    if (end > start && this.bytes[start] >= PACKED_INLINE) return unpackHex(this.bytes, start, end, this.prefixes);
-    // Ids and labels are mostly ASCII: char codes straight from the bytes avoid a decoder call.
-    let ascii = true;
-    for (let p = start; p < end; p++) if (this.bytes[p] >= 0x80) { ascii = false; break; }
-    if (!ascii) return DECODER.decode(this.bytes.subarray(start, end));
-    return end - start <= 1024 ? String.fromCharCode.apply(null, this.bytes.subarray(start, end) as unknown as number[]) : DECODER.decode(this.bytes.subarray(start, end));
+    return decodeText(this.bytes, k === 0 ? 0 : this.ends[k - 1], this.ends[k], this.prefixes);
   }
 
   /**
@@ -65,22 +58,7 @@ export class StringColumn {
    * differing byte (an id index compares every probe this way).
    */
   equals(k: number, s: string): boolean {
-    if (!this.has(k)) return false;
-    const start = k === 0 ? 0 : this.ends[k - 1];
-    const end = this.ends[k];
-    if (end > start && this.bytes[start] >= PACKED_INLINE) return packedEquals(this.bytes, start, end, this.prefixes, s);
-    // UTF-8 has at least as many bytes as the string has UTF-16 units, and exactly as many for ASCII.
-    if (end - start < s.length) return false;
-    if (end - start === s.length) {
-      let ascii = true;
-      for (let j = 0; j < s.length; j++) {
-        const c = s.charCodeAt(j);
-        if (c >= 0x80) { ascii = false; break; }
-        if (c !== this.bytes[start + j]) return false;
-      }
-      if (ascii) return true;
-    } else if (!/[^\x00-\x7f]/.test(s)) return false;
-    return this.get(k) === s;
+    return this.has(k) && textEquals(this.bytes, k === 0 ? 0 : this.ends[k - 1], this.ends[k], this.prefixes, s);
   }
 
   /** Bytes of the buffers (for the memory breakdown). */
@@ -98,23 +76,56 @@ export class StringColumn {
   }
 
   private write(s: string): void {
-    // UTF-8 needs at most three bytes per UTF-16 unit.
-    if (this.used + s.length * 3 > this.bytes.length) this.bytes = grown(this.bytes, this.used + s.length * 3);
-    const packed = packHex(s, this.bytes, this.used, this.prefixes);
-    if (packed > 0) {
-      this.used += packed;
-      return;
-    }
-    let p = this.used;
-    let j = 0;
-    for (; j < s.length; j++) {
-      const c = s.charCodeAt(j);
-      if (c >= 0x80) break;
-      this.bytes[p++] = c;
-    }
-    if (j < s.length) p += ENCODER.encodeInto(s.slice(j), this.bytes.subarray(p)).written;
-    this.used = p;
+    if (this.used + maxTextBytes(s) > this.bytes.length) this.bytes = grown(this.bytes, this.used + maxTextBytes(s));
+    this.used = encodeText(s, this.bytes, this.used, this.prefixes);
   }
+}
+
+/** Room `encodeText` may need for `s`: UTF-8 needs at most three bytes per UTF-16 unit. */
+export function maxTextBytes(s: string): number {
+  return s.length * 3 + 2;
+}
+
+/** Writes `s` at `at` (packed hex, else UTF-8) and returns where its bytes end; `out` has `maxTextBytes(s)` of room. */
+export function encodeText(s: string, out: Uint8Array, at: number, prefixes: PrefixTable): number {
+  const packed = packHex(s, out, at, prefixes);
+  if (packed > 0) return at + packed;
+  let p = at;
+  let j = 0;
+  for (; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c >= 0x80) break;
+    out[p++] = c;
+  }
+  if (j < s.length) p += ENCODER.encodeInto(s.slice(j), out.subarray(p)).written;
+  return p;
+}
+
+/** The string `encodeText` wrote in bytes [start, end). */
+export function decodeText(bytes: Uint8Array, start: number, end: number, prefixes: PrefixTable): string {
+  if (end > start && bytes[start] >= PACKED_INLINE) return unpackHex(bytes, start, end, prefixes);
+  // Ids and labels are mostly ASCII: char codes straight from the bytes avoid a decoder call.
+  let ascii = true;
+  for (let p = start; p < end; p++) if (bytes[p] >= 0x80) { ascii = false; break; }
+  if (!ascii || end - start > 1024) return DECODER.decode(bytes.subarray(start, end));
+  return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
+}
+
+/** Whether bytes [start, end) that `encodeText` wrote are `s`, without making a string of them. */
+export function textEquals(bytes: Uint8Array, start: number, end: number, prefixes: PrefixTable, s: string): boolean {
+  if (end > start && bytes[start] >= PACKED_INLINE) return packedEquals(bytes, start, end, prefixes, s);
+  // UTF-8 has at least as many bytes as the string has UTF-16 units, and exactly as many for ASCII.
+  if (end - start < s.length) return false;
+  if (end - start === s.length) {
+    let ascii = true;
+    for (let j = 0; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c >= 0x80) { ascii = false; break; }
+      if (c !== bytes[start + j]) return false;
+    }
+    if (ascii) return true;
+  } else if (!/[^\x00-\x7f]/.test(s)) return false;
+  return decodeText(bytes, start, end, prefixes) === s;
 }
 
 /**
@@ -129,7 +140,7 @@ const HEX = '0123456789abcdef';
 const HEX_CODES = Array.from(HEX, (c) => c.charCodeAt(0));
 
 /** The distinct prefixes of one column's packed entries, up to 256. */
-class PrefixTable {
+export class PrefixTable {
   readonly values: string[] = [];
   private readonly refs = new Map<string, number>();
   /** The prefix's number, or -1 when the table is full. */
@@ -207,7 +218,7 @@ function packedEquals(bytes: Uint8Array, start: number, end: number, prefixes: P
 const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
 
-function grown<T extends Uint8Array | Uint32Array>(a: T, atLeast: number): T {
+export function grown<T extends Uint8Array | Uint32Array>(a: T, atLeast: number): T {
   let n = Math.max(1024, a.length * 2);
   while (n < atLeast) n *= 2;
   const next = new (a.constructor as new (n: number) => T)(n);
