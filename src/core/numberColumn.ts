@@ -27,6 +27,9 @@ export class NumberColumn {
   private base = 0;
   private readonly over = new Map<number, number>();
   private seeded = false;
+  /** The range of differences the current integer width holds (above the null and overflow sentinels). */
+  private low = 0;
+  private high = 0;
 
   /**
    * @param useBase keep values as differences from the first one (times): a base only helps a column of large values
@@ -36,6 +39,16 @@ export class NumberColumn {
   constructor(private readonly useBase = false, private readonly dense = true) {}
 
   set(i: number, v: number | null | undefined): void {
+    const data = this.data;
+    // The common case first (an integer that fits, in an array): no call, no map.
+    if (data !== null && typeof v === 'number' && this.width < 3 && i < data.length) {
+      const d = v - this.base;
+      if ((d | 0) === d && d > this.low && d <= this.high && (v !== 0 || 1 / v > 0) && (this.base === 0 || Number.isSafeInteger(v))) {
+        if (this.over.size > 0) this.over.delete(i);
+        data[i] = d;
+        return;
+      }
+    }
     const x = typeof v === 'number' && Number.isFinite(v) ? v : NaN;
     if (this.data === null) {
       if (this.dense && !this.seeded) {
@@ -93,8 +106,14 @@ export class NumberColumn {
     this.base = this.useBase && Number.isSafeInteger(known) ? known : 0;
     this.width = 0;
     while (this.width < 3 && !(this.fits(c) && this.fits(x))) this.width++;
+    this.setRange();
     this.data = this.make(Math.max(1024, n));
     this.data.fill(this.encode(c));
+  }
+
+  private setRange(): void {
+    this.low = this.width < 3 ? WIDTHS[this.width].min + 1 : 0;
+    this.high = this.width < 3 ? WIDTHS[this.width].max : 0;
   }
 
   /** Whether the current width holds `x` exactly (-0 only as a Float64). */
@@ -133,6 +152,7 @@ export class NumberColumn {
     this.over.clear();
     this.width++;
     while (this.width < 3 && !values.every((v) => this.fits(v))) this.width++;
+    this.setRange();
     this.data = this.make(old.length);
     for (let k = 0; k < values.length; k++) this.data[k] = this.encode(values[k]);
   }
