@@ -41,7 +41,12 @@ export class NumberColumn {
   set(i: number, v: number | null | undefined): void {
     const data = this.data;
     // The common case first (an integer that fits, in an array): no call, no map.
-    if (data !== null && typeof v === 'number' && this.width < 3 && i < data.length) {
+    if (data !== null && this.width < 3 && i < data.length) {
+      if (v === null || v === undefined) {
+        if (this.over.size > 0) this.over.delete(i);
+        data[i] = this.low - 1;
+        return;
+      }
       const d = v - this.base;
       if ((d | 0) === d && d > this.low && d <= this.high && (v !== 0 || 1 / v > 0) && (this.base === 0 || Number.isSafeInteger(v))) {
         if (this.over.size > 0) this.over.delete(i);
@@ -50,7 +55,7 @@ export class NumberColumn {
       }
     }
     const x = typeof v === 'number' && Number.isFinite(v) ? v : NaN;
-    if (this.data === null) {
+    if (data === null) {
       if (this.dense && !this.seeded) {
         this.seeded = true;
         this.constant = x;
