@@ -5,7 +5,8 @@ import { NumberColumn } from './numberColumn';
 import { MentionColumns } from './mentionColumns';
 import { StringColumn } from './stringColumn';
 import { IdHashIndex } from './idHashIndex';
-import { LabelCache, LabelDeriver, LabelFacts, LineBytes } from './derivedLabels';
+import type { LabelDeriver, LineBytes } from './derivedLabels';
+import { LabelColumns } from './labelColumns';
 
 /**
  * Compact, column-wise store of a trace's events: numbers in typed arrays, repeated strings interned,
@@ -37,10 +38,7 @@ export class EventTable {
    * earlier event is resolved when its event is added, and only the link is kept (`parentFromId`).
    */
   private readonly pendingParentIds = new Map<number, string>();
-  /** Stored labels; null where the label is made again from the line when asked (`labelDerived`). */
-  private readonly labels = new StringColumn();
-  private readonly labelDerived = new NumberColumn();
-  private deriver: { derive: LabelDeriver; lineBytes: LineBytes; parse: (bytes: Buffer) => unknown; cache: LabelCache } | null = null;
+  private readonly labels = new LabelColumns();
   private readonly hashRefs = new Map<number, HashRef[]>();
   /** Cache, reasoning and source facts of the events that have them (core/usage reads them), shared by shape. */
   private readonly usageFacts = new SharedValues<UsageDraft>();
@@ -72,7 +70,7 @@ export class EventTable {
    * again from the line's bytes (`lineBytes`, parsed by `parse`) when asked, through a bounded cache.
    */
   deriveLabelsFrom(derive: LabelDeriver, lineBytes: LineBytes, parse: (bytes: Buffer) => unknown): void {
-    this.deriver = { derive, lineBytes, parse, cache: new LabelCache() };
+    this.labels.deriveFrom(derive, lineBytes, parse);
   }
 
   /** Appends an event and returns its index; `value` is the parsed line it came from, when labels may be derived. */
@@ -93,9 +91,7 @@ export class EventTable {
     this.toolCol.set(i, this.strings.id(draft.tool));
     this.groupCol.set(i, this.strings.id(draft.group));
     this.addLinks(i, draft);
-    const derived = value !== undefined && this.deriver !== null && deriveSafely(this.deriver.derive, value, draft) === draft.label;
-    this.labelDerived.set(i, derived ? 1 : 0);
-    this.labels.push(derived ? null : draft.label);
+    this.labels.add(i, draft.label, value, draft);
     if (draft.hashRefs && draft.hashRefs.length > 0) this.hashRefs.set(i, draft.hashRefs);
     if (draft.usage) this.usageFacts.set(i, draft.usage);
     this.mentions.add(i, draft.mentions);
@@ -180,20 +176,11 @@ export class EventTable {
     return this.strings.value(this.kind.raw(i)) ?? '';
   }
   labelOf(i: number): string {
-    if (this.labelDerived.raw(i) === 0 || this.deriver === null) return this.labels.get(i) ?? '';
-    const d = this.deriver;
-    const hit = d.cache.get(i);
-    if (hit !== undefined) return hit;
-    const bytes = d.lineBytes(this.offset.raw(i), this.length.raw(i));
-    const facts = { kind: this.kindOf(i), model: this.strings.value(this.modelCol.raw(i)), tool: this.strings.value(this.toolCol.raw(i)), group: this.groupOf(i) };
-    // The file changed under the model (a rewrite not yet read again): the kind is better than a wrong label.
-    const label = (bytes && deriveSafely(d.derive, parseSafely(d.parse, bytes), facts)) ?? facts.kind;
-    d.cache.set(i, label);
-    return label;
+    return this.labels.get(i, () => ({ offset: this.offset.raw(i), length: this.length.raw(i), facts: () => ({ kind: this.kindOf(i), model: this.modelOf(i), tool: this.toolOf(i), group: this.groupOf(i) }) }));
   }
   /** Whether event i's label is made again from its line rather than stored. */
   labelIsDerived(i: number): boolean {
-    return this.labelDerived.raw(i) === 1 && this.deriver !== null;
+    return this.labels.isDerived(i);
   }
   statusOf(i: number): TraceEvent['status'] {
     return EVENT_STATUSES[this.status.raw(i)];
@@ -259,20 +246,20 @@ export class EventTable {
    * a read that goes on (a tail) grows them again.
    */
   trim(): void {
-    for (const c of [this.lineDelta, this.offset, this.length, this.seq, this.time, this.duration, this.tokensIn, this.tokensOut, this.status, this.category, this.kind, this.modelCol, this.toolCol, this.groupCol, this.labelDerived, this.parentFromId, this.structural]) c.trim(this.n);
+    for (const c of [this.lineDelta, this.offset, this.length, this.seq, this.time, this.duration, this.tokensIn, this.tokensOut, this.status, this.category, this.kind, this.modelCol, this.toolCol, this.groupCol, this.parentFromId, this.structural]) c.trim(this.n);
     this.parentCol.trim(this.n);
     this.ids.trim();
-    this.labels.trim();
+    this.labels.trim(this.n);
     this.mentions.trim(this.n);
     this.usageFacts.trim();
   }
 
   /** Bytes held by each column and index, for the memory breakdown of `npm run bench`. */
   footprint(): Record<string, number> {
-    const cols = { line: this.lineDelta, offset: this.offset, length: this.length, seq: this.seq, time: this.time, duration: this.duration, tokensIn: this.tokensIn, tokensOut: this.tokensOut, status: this.status, category: this.category, kind: this.kind, model: this.modelCol, tool: this.toolCol, group: this.groupCol, labelDerived: this.labelDerived, parentFromId: this.parentFromId, structural: this.structural };
+    const cols = { line: this.lineDelta, offset: this.offset, length: this.length, seq: this.seq, time: this.time, duration: this.duration, tokensIn: this.tokensIn, tokensOut: this.tokensOut, status: this.status, category: this.category, kind: this.kind, model: this.modelCol, tool: this.toolCol, group: this.groupCol, parentFromId: this.parentFromId, structural: this.structural };
     const out: Record<string, number> = { parent: this.parentCol.data.byteLength };
     for (const [name, c] of Object.entries(cols)) out[name] = c.byteSize;
-    return { ...out, ids: this.ids.byteSize, idIndex: this.idIndex.byteSize, labels: this.labels.byteSize, ...this.mentions.footprint(), usageRefs: this.usageFacts.byteSize };
+    return { ...out, ids: this.ids.byteSize, idIndex: this.idIndex.byteSize, ...this.labels.footprint(), ...this.mentions.footprint(), usageRefs: this.usageFacts.byteSize };
   }
 
   /** Materializes event `i` as a plain object. */
@@ -306,19 +293,3 @@ export class EventTable {
     };
   }
 }
-
-function deriveSafely(derive: LabelDeriver, value: unknown, facts: LabelFacts): string | null {
-  try {
-    return derive(value, facts);
-  } catch {
-    return null;
-  }
-}
-function parseSafely(parse: (bytes: Buffer) => unknown, bytes: Buffer): unknown {
-  try {
-    return parse(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
