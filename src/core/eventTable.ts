@@ -1,14 +1,12 @@
 import { EVENT_CATEGORIES, EVENT_STATUSES, EventCategory, EventDraft, EventPlace, HashRef, IdMention, TraceEvent } from './model';
 import type { UsageDraft } from './usage/usageTypes';
-import { Column, IntColumn, Interner, SharedValues } from './tableColumns';
+import { Column, Interner, SharedValues } from './tableColumns';
+import { NumberColumn } from './numberColumn';
+import { MentionColumns } from './mentionColumns';
 import { StringColumn } from './stringColumn';
 import { IdHashIndex } from './idHashIndex';
-import { LabelCache, LabelDeriver, LabelFacts, LineBytes } from './derivedLabels';
-
-const f64 = (n: number) => new Float64Array(n);
-const i32 = (n: number) => new Int32Array(n);
-const u8 = (n: number) => new Uint8Array(n);
-const u32 = (n: number) => new Uint32Array(n);
+import type { LabelDeriver, LineBytes } from './derivedLabels';
+import { LabelColumns } from './labelColumns';
 
 /**
  * Compact, column-wise store of a trace's events: numbers in typed arrays, repeated strings interned,
@@ -16,49 +14,43 @@ const u32 = (n: number) => new Uint32Array(n);
  */
 export class EventTable {
   private n = 0;
-  private readonly line = new Column(i32(1024), i32);
-  private readonly offset = new Column(f64(1024), f64);
-  private readonly length = new Column(u32(1024), u32);
-  private readonly parentCol = new Column(i32(1024), i32);
-  private readonly seq = new IntColumn();
-  private readonly time = new Column(f64(1024), f64);
-  private readonly duration = new Column(f64(1024), f64);
-  private readonly tokensIn = new IntColumn();
-  private readonly tokensOut = new IntColumn();
-  private readonly status = new Column(u8(1024), u8);
-  private readonly category = new Column(u8(1024), u8);
-  private readonly kind = new Column(u32(1024), u32);
-  private readonly modelCol = new Column(u32(1024), u32);
-  private readonly toolCol = new Column(u32(1024), u32);
-  private readonly groupCol = new Column(u32(1024), u32);
+  /** Line numbers as the difference from the event's index: the same for every event of a plain JSONL file. */
+  private readonly lineDelta = new NumberColumn(true);
+  private readonly offset = new NumberColumn();
+  private readonly length = new NumberColumn();
+  private readonly parentCol = new Column(new Int32Array(1024), (n) => new Int32Array(n));
+  private readonly seq = new NumberColumn();
+  private readonly time = new NumberColumn(true);
+  private readonly duration = new NumberColumn();
+  private readonly tokensIn = new NumberColumn();
+  private readonly tokensOut = new NumberColumn();
+  private readonly status = new NumberColumn();
+  private readonly category = new NumberColumn();
+  private readonly kind = new NumberColumn();
+  private readonly modelCol = new NumberColumn();
+  private readonly toolCol = new NumberColumn();
+  private readonly groupCol = new NumberColumn();
   /** Own ids as UTF-8 bytes, and the index from id to the first event that has it. */
   private readonly ids = new StringColumn();
-  private readonly idIndex = new IdHashIndex((e, id) => this.ids.equals(e, id));
+  private readonly idIndex = new IdHashIndex((e, id) => this.ids.equals(e, id), (e) => this.ids.get(e)!);
   /**
    * Parent ids not resolved yet (named before their event was seen, or missing). A parent id that names an
    * earlier event is resolved when its event is added, and only the link is kept (`parentFromId`).
    */
   private readonly pendingParentIds = new Map<number, string>();
-  /** Stored labels; null where the label is made again from the line when asked (`labelDerived`). */
-  private readonly labels = new StringColumn();
-  private readonly labelDerived = new Column(u8(1024), u8);
-  private deriver: { derive: LabelDeriver; lineBytes: LineBytes; parse: (bytes: Buffer) => unknown; cache: LabelCache } | null = null;
+  private readonly labels = new LabelColumns();
   private readonly hashRefs = new Map<number, HashRef[]>();
   /** Cache, reasoning and source facts of the events that have them (core/usage reads them), shared by shape. */
   private readonly usageFacts = new SharedValues<UsageDraft>();
-  // Mentions live in flat columns: event i owns entries [mentionStart[i], mentionStart[i] + mentionCount[i]).
-  private readonly mentionStart = new Column(u32(1024), u32);
-  private readonly mentionCount = new Column(u8(1024), u8);
-  private readonly mentionField = new Column(u32(1024), u32);
-  private readonly mentionIds = new StringColumn();
-  /** 1 when the parent link came from the parent id (which `id(parent)` then gives back). */
-  private readonly parentFromId = new Column(u8(1024), u8);
   private readonly strings = new Interner();
+  private readonly mentions = new MentionColumns(this.strings);
+  /** 1 when the parent link came from the parent id (which `id(parent)` then gives back). */
+  private readonly parentFromId = new NumberColumn();
   /**
    * 1 when an adapter gave the parent as an index (a structural parent): it is kept in the parent column, and
    * here only when the tree changed that link (a cycle cut, a view that ends before the parent).
    */
-  private readonly structural = new Column(u8(1024), u8);
+  private readonly structural = new NumberColumn();
   private readonly structuralMoved = new Map<number, number>();
 
   get size(): number {
@@ -78,18 +70,18 @@ export class EventTable {
    * again from the line's bytes (`lineBytes`, parsed by `parse`) when asked, through a bounded cache.
    */
   deriveLabelsFrom(derive: LabelDeriver, lineBytes: LineBytes, parse: (bytes: Buffer) => unknown): void {
-    this.deriver = { derive, lineBytes, parse, cache: new LabelCache() };
+    this.labels.deriveFrom(derive, lineBytes, parse);
   }
 
   /** Appends an event and returns its index; `value` is the parsed line it came from, when labels may be derived. */
   add(draft: EventDraft, place: EventPlace, value?: unknown): number {
     const i = this.n++;
-    this.line.set(i, place.line);
+    this.lineDelta.set(i, place.line - i);
     this.offset.set(i, place.offset);
     this.length.set(i, place.length);
     this.seq.set(i, draft.seq);
-    this.time.set(i, num(draft.time));
-    this.duration.set(i, num(draft.durationMs));
+    this.time.set(i, draft.time);
+    this.duration.set(i, draft.durationMs);
     this.tokensIn.set(i, draft.tokensIn);
     this.tokensOut.set(i, draft.tokensOut);
     this.status.set(i, EVENT_STATUSES.indexOf(draft.status ?? 'ok'));
@@ -99,19 +91,10 @@ export class EventTable {
     this.toolCol.set(i, this.strings.id(draft.tool));
     this.groupCol.set(i, this.strings.id(draft.group));
     this.addLinks(i, draft);
-    const derived = value !== undefined && this.deriver !== null && deriveSafely(this.deriver.derive, value, draft) === draft.label;
-    this.labelDerived.set(i, derived ? 1 : 0);
-    this.labels.push(derived ? null : draft.label);
+    this.labels.add(i, draft.label, value, draft);
     if (draft.hashRefs && draft.hashRefs.length > 0) this.hashRefs.set(i, draft.hashRefs);
     if (draft.usage) this.usageFacts.set(i, draft.usage);
-    this.mentionStart.set(i, this.mentionIds.size);
-    const mentions = draft.mentions;
-    const count = mentions ? Math.min(255, mentions.length) : 0;
-    this.mentionCount.set(i, count);
-    for (let k = 0; k < count; k++) {
-      this.mentionField.set(this.mentionIds.size, this.strings.id(mentions![k].field));
-      this.mentionIds.push(mentions![k].id);
-    }
+    this.mentions.add(i, draft.mentions);
     return i;
   }
 
@@ -141,12 +124,12 @@ export class EventTable {
   }
   /** The structural parent an adapter gave (an index), or -2. */
   explicitParentOf(i: number): number {
-    if (this.structural.data[i] === 0) return -2;
+    if (this.structural.raw(i) === 0) return -2;
     return this.structuralMoved.get(i) ?? this.parentCol.data[i];
   }
   /** Whether the parent link is the one the parent id names (resolved when the event was added, or by the tree). */
   parentFromIdOf(i: number): boolean {
-    return this.parentFromId.data[i] === 1;
+    return this.parentFromId.raw(i) === 1;
   }
 
   /**
@@ -157,18 +140,18 @@ export class EventTable {
     this.parentCol.data[i] = parent;
     const pid = this.pendingParentIds.get(i);
     if (pid !== undefined && this.ids.equals(parent, pid)) {
-      this.parentFromId.data[i] = 1;
+      this.parentFromId.set(i, 1);
       this.pendingParentIds.delete(i);
     }
   }
 
   /** Sets the tree parent (-1 for a root). */
   setParent(i: number, parent: number): void {
-    if (this.structural.data[i] === 1 && this.parentCol.data[i] !== parent && !this.structuralMoved.has(i)) this.structuralMoved.set(i, this.parentCol.data[i]);
-    if (this.parentFromId.data[i] === 1) {
+    if (this.structural.raw(i) === 1 && this.parentCol.data[i] !== parent && !this.structuralMoved.has(i)) this.structuralMoved.set(i, this.parentCol.data[i]);
+    if (this.parentFromId.raw(i) === 1) {
       // The parent link is being cut (a cycle): keep the id the file named.
       this.pendingParentIds.set(i, this.ids.get(this.parentCol.data[i])!);
-      this.parentFromId.data[i] = 0;
+      this.parentFromId.set(i, 0);
     }
     this.parentCol.data[i] = parent;
   }
@@ -179,59 +162,50 @@ export class EventTable {
     return this.ids.get(i);
   }
   parentId(i: number): string | null {
-    if (this.parentFromId.data[i] === 1) return this.ids.get(this.parentCol.data[i]);
+    if (this.parentFromId.raw(i) === 1) return this.ids.get(this.parentCol.data[i]);
     return this.pendingParentIds.get(i) ?? null;
   }
   lineOf(i: number): number {
-    return this.line.data[i];
+    return this.lineDelta.raw(i) + i;
   }
   /** Byte length of the event's line. */
   lengthOf(i: number): number {
-    return this.length.data[i];
+    return this.length.raw(i);
   }
   kindOf(i: number): string {
-    return this.strings.value(this.kind.data[i]) ?? '';
+    return this.strings.value(this.kind.raw(i)) ?? '';
   }
   labelOf(i: number): string {
-    if (this.labelDerived.data[i] === 0 || this.deriver === null) return this.labels.get(i) ?? '';
-    const d = this.deriver;
-    const hit = d.cache.get(i);
-    if (hit !== undefined) return hit;
-    const bytes = d.lineBytes(this.offset.data[i], this.length.data[i]);
-    const facts = { kind: this.kindOf(i), model: this.strings.value(this.modelCol.data[i]), tool: this.strings.value(this.toolCol.data[i]), group: this.groupOf(i) };
-    // The file changed under the model (a rewrite not yet read again): the kind is better than a wrong label.
-    const label = (bytes && deriveSafely(d.derive, parseSafely(d.parse, bytes), facts)) ?? facts.kind;
-    d.cache.set(i, label);
-    return label;
+    return this.labels.get(i, () => ({ offset: this.offset.raw(i), length: this.length.raw(i), facts: () => ({ kind: this.kindOf(i), model: this.modelOf(i), tool: this.toolOf(i), group: this.groupOf(i) }) }));
   }
   /** Whether event i's label is made again from its line rather than stored. */
   labelIsDerived(i: number): boolean {
-    return this.labelDerived.data[i] === 1 && this.deriver !== null;
+    return this.labels.isDerived(i);
   }
   statusOf(i: number): TraceEvent['status'] {
-    return EVENT_STATUSES[this.status.data[i]];
+    return EVENT_STATUSES[this.status.raw(i)];
   }
   categoryOf(i: number): EventCategory {
-    return EVENT_CATEGORIES[this.category.data[i]];
+    return EVENT_CATEGORIES[this.category.raw(i)];
   }
   timeOf(i: number): number | null {
-    return orNull(this.time.data[i]);
+    return this.time.get(i);
   }
   seqOf(i: number): number | null {
     return this.seq.get(i);
   }
   groupOf(i: number): string | null {
-    return this.strings.value(this.groupCol.data[i]);
+    return this.strings.value(this.groupCol.raw(i));
   }
   modelOf(i: number): string | null {
-    return this.strings.value(this.modelCol.data[i]);
+    return this.strings.value(this.modelCol.raw(i));
   }
   toolOf(i: number): string | null {
-    return this.strings.value(this.toolCol.data[i]);
+    return this.strings.value(this.toolCol.raw(i));
   }
   /** The columns the usage rollups read, without materializing the event. */
   usageColumnsOf(i: number): { tokensIn: number | null; tokensOut: number | null; model: string | null; tool: string | null; durationMs: number | null } {
-    return { tokensIn: this.tokensIn.get(i), tokensOut: this.tokensOut.get(i), model: this.strings.value(this.modelCol.data[i]), tool: this.strings.value(this.toolCol.data[i]), durationMs: orNull(this.duration.data[i]) };
+    return { tokensIn: this.tokensIn.get(i), tokensOut: this.tokensOut.get(i), model: this.strings.value(this.modelCol.raw(i)), tool: this.strings.value(this.toolCol.raw(i)), durationMs: this.duration.get(i) };
   }
   /** The usage facts the adapter recorded beyond tokensIn/tokensOut, if any. */
   usageFactsOf(i: number): UsageDraft | undefined {
@@ -246,12 +220,7 @@ export class EventTable {
   }
   /** Ids this event mentions besides its own and its parent's. */
   mentionsOf(i: number): IdMention[] {
-    const start = this.mentionStart.data[i];
-    const out: IdMention[] = [];
-    for (let k = 0; k < this.mentionCount.data[i]; k++) {
-      out.push({ field: this.strings.value(this.mentionField.data[start + k]) ?? '', id: this.mentionIds.get(start + k) ?? '' });
-    }
-    return out;
+    return this.mentions.of(i);
   }
   /** Indices of events that hold at least one hash reference. */
   eventsWithHashRefs(): number[] {
@@ -259,17 +228,38 @@ export class EventTable {
   }
   /** Overrides the status of an event (checks may raise it). */
   setStatus(i: number, status: TraceEvent['status']): void {
-    this.status.data[i] = EVENT_STATUSES.indexOf(status);
+    this.status.set(i, EVENT_STATUSES.indexOf(status));
   }
   /** Sets a duration derived after the fact (e.g. from a matching end event). */
   setDuration(i: number, ms: number): void {
-    this.duration.data[i] = ms;
+    this.duration.set(i, ms);
   }
   /** Every distinct kind in the table. */
   kinds(): string[] {
     const seen = new Set<number>();
-    for (let i = 0; i < this.n; i++) seen.add(this.kind.data[i]);
+    for (let i = 0; i < this.n; i++) seen.add(this.kind.raw(i));
     return [...seen].map((k) => this.strings.value(k) ?? '').sort();
+  }
+
+  /**
+   * Drops the spare capacity of every column once a read is finished (a doubling buffer is up to half empty);
+   * a read that goes on (a tail) grows them again.
+   */
+  trim(): void {
+    for (const c of [this.lineDelta, this.offset, this.length, this.seq, this.time, this.duration, this.tokensIn, this.tokensOut, this.status, this.category, this.kind, this.modelCol, this.toolCol, this.groupCol, this.parentFromId, this.structural]) c.trim(this.n);
+    this.parentCol.trim(this.n);
+    this.ids.trim();
+    this.labels.trim(this.n);
+    this.mentions.trim(this.n);
+    this.usageFacts.trim();
+  }
+
+  /** Bytes held by each column and index, for the memory breakdown of `npm run bench`. */
+  footprint(): Record<string, number> {
+    const cols = { line: this.lineDelta, offset: this.offset, length: this.length, seq: this.seq, time: this.time, duration: this.duration, tokensIn: this.tokensIn, tokensOut: this.tokensOut, status: this.status, category: this.category, kind: this.kind, model: this.modelCol, tool: this.toolCol, group: this.groupCol, parentFromId: this.parentFromId, structural: this.structural };
+    const out: Record<string, number> = { parent: this.parentCol.data.byteLength };
+    for (const [name, c] of Object.entries(cols)) out[name] = c.byteSize;
+    return { ...out, ids: this.ids.byteSize, idIndex: this.idIndex.byteSize, ...this.labels.footprint(), ...this.mentions.footprint(), usageRefs: this.usageFacts.byteSize };
   }
 
   /** Materializes event `i` as a plain object. */
@@ -277,17 +267,17 @@ export class EventTable {
     const table = this;
     return {
       index: i,
-      line: this.line.data[i],
-      offset: this.offset.data[i],
-      length: this.length.data[i],
+      line: this.lineOf(i),
+      offset: this.offset.raw(i),
+      length: this.length.raw(i),
       kind: this.kindOf(i),
       category: this.categoryOf(i),
       id: this.id(i),
       parentId: this.parentId(i),
       parent: this.parentCol.data[i],
       seq: this.seq.get(i),
-      time: orNull(this.time.data[i]),
-      durationMs: orNull(this.duration.data[i]),
+      time: this.time.get(i),
+      durationMs: this.duration.get(i),
       status: this.statusOf(i),
       // Made from the line's bytes when derived: only a caller that reads it pays.
       get label() {
@@ -295,33 +285,11 @@ export class EventTable {
       },
       tokensIn: this.tokensIn.get(i),
       tokensOut: this.tokensOut.get(i),
-      model: this.strings.value(this.modelCol.data[i]),
-      tool: this.strings.value(this.toolCol.data[i]),
+      model: this.strings.value(this.modelCol.raw(i)),
+      tool: this.strings.value(this.toolCol.raw(i)),
       group: this.groupOf(i),
       hashRefs: this.hashRefsOf(i),
       mentions: this.mentionsOf(i),
     };
   }
-}
-
-function deriveSafely(derive: LabelDeriver, value: unknown, facts: LabelFacts): string | null {
-  try {
-    return derive(value, facts);
-  } catch {
-    return null;
-  }
-}
-function parseSafely(parse: (bytes: Buffer) => unknown, bytes: Buffer): unknown {
-  try {
-    return parse(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-function num(v: number | null | undefined): number {
-  return typeof v === 'number' && Number.isFinite(v) ? v : NaN;
-}
-function orNull(v: number): number | null {
-  return Number.isNaN(v) ? null : v;
 }

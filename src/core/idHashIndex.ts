@@ -13,65 +13,64 @@ export const fnv1aId: IdHash = (id) => {
 
 /**
  * Event ids → index of the first event that has each id, in typed arrays: open addressing over an Int32Array
- * of event indices (+1; 0 is empty) and a Uint32Array of their hashes. Replaces a `Map<string, number>`,
- * which cost about 40 bytes an entry plus the key string; here an entry costs 8 bytes a slot at a load of at
- * most one half. Equal hashes are checked against the stored id (`isId`), so a collision never mixes two ids.
+ * of event indices (+1; 0 is empty), the slot picked by the id's hash. Replaces a `Map<string, number>`, which
+ * cost about 40 bytes an entry plus the key string; here an entry costs 4 bytes a slot at a load of at most one
+ * half. The hash is not kept: each probe compares the stored id's bytes (`isId`, which rejects a different id at
+ * its first differing byte without making a string), so a collision never mixes two ids; growing hashes the
+ * stored ids again (`idOf`).
  */
 export class IdHashIndex {
   private slots = new Int32Array(1024);
-  private hashes = new Uint32Array(1024);
   private mask = 1023;
   private count = 0;
   /** Events whose id an earlier event already had, in file order. */
   readonly duplicates: number[] = [];
 
-  constructor(private readonly isId: (event: number, id: string) => boolean, private readonly hash: IdHash = fnv1aId) {}
+  constructor(private readonly isId: (event: number, id: string) => boolean, private readonly idOf: (event: number) => string, private readonly hash: IdHash = fnv1aId) {}
 
   /** Number of distinct ids. */
   get size(): number {
     return this.count;
   }
 
+  /** Bytes of the slots (for the memory breakdown). */
+  get byteSize(): number {
+    return this.slots.byteLength;
+  }
+
   /** Index of the first event with this id, or undefined. */
   get(id: string): number | undefined {
-    const h = this.hash(id);
-    for (let s = h & this.mask; ; s = (s + 1) & this.mask) {
+    for (let s = this.hash(id) & this.mask; ; s = (s + 1) & this.mask) {
       const e = this.slots[s];
       if (e === 0) return undefined;
-      if (this.hashes[s] === h && this.isId(e - 1, id)) return e - 1;
+      if (this.isId(e - 1, id)) return e - 1;
     }
   }
 
   /** Adds event `event` under `id` unless an earlier event has that id (then records it as a duplicate). */
   insert(event: number, id: string): void {
-    const h = this.hash(id);
-    let s = h & this.mask;
+    let s = this.hash(id) & this.mask;
     for (; ; s = (s + 1) & this.mask) {
       const e = this.slots[s];
       if (e === 0) break;
-      if (this.hashes[s] === h && this.isId(e - 1, id)) {
+      if (this.isId(e - 1, id)) {
         this.duplicates.push(event);
         return;
       }
     }
     this.slots[s] = event + 1;
-    this.hashes[s] = h;
     if (++this.count * 2 > this.slots.length) this.grow();
   }
 
   private grow(): void {
-    const oldSlots = this.slots;
-    const oldHashes = this.hashes;
-    this.slots = new Int32Array(oldSlots.length * 2);
-    this.hashes = new Uint32Array(oldSlots.length * 2);
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
     this.mask = this.slots.length - 1;
-    // The stored hashes place every entry again without reading an id.
-    for (let o = 0; o < oldSlots.length; o++) {
-      if (oldSlots[o] === 0) continue;
-      let s = oldHashes[o] & this.mask;
+    for (let o = 0; o < old.length; o++) {
+      if (old[o] === 0) continue;
+      let s = this.hash(this.idOf(old[o] - 1)) & this.mask;
       while (this.slots[s] !== 0) s = (s + 1) & this.mask;
-      this.slots[s] = oldSlots[o];
-      this.hashes[s] = oldHashes[o];
+      this.slots[s] = old[o];
     }
   }
 }

@@ -33,6 +33,7 @@ export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo): Pr
   const detection = reading.detection!;
   const tree = buildTree(reading.table, diagnostics);
   await resolveParentsElsewhere(formatModule(detection.format), info.path, reading.table, tree, diagnostics);
+  reading.table.trim();
   return finishModel({
     path: info.path, source: info.source, detection, table: reading.table, tree, diagnostics, malformed: reading.malformed.slice(),
     lineCount: info.scan.lines, blankLines: reading.blankLines, fileSize: info.fileSize, bytesIndexed: info.scan.bytesRead, bom: info.scan.bom,

@@ -117,6 +117,7 @@ export async function loadTraceKeepingReading(file: TracePath, options: LoadOpti
     }
     const tree = buildTree(table, diagnostics);
     await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
+    table.trim();
     return { kept: null, model: finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression }) };
   }
 

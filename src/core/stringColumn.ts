@@ -6,11 +6,13 @@
 export class StringColumn {
   private bytes = new Uint8Array(4096);
   private used = 0;
-  /** End offset (exclusive) of entry k in `bytes`; entry k starts where entry k-1 ends. */
+  /** End offset (exclusive) of entry k in `bytes`; entry k starts where entry k-1 ends. Empty while every entry is null. */
   private ends = new Uint32Array(0);
-  /** 1 when entry k holds a string (possibly empty), 0 for null. Both arrays stay empty while every entry is null. */
-  private present = new Uint8Array(0);
+  /** 1 when entry k holds a string (possibly empty), 0 for null; no array while no entry after the first string is null. */
+  private present: Uint8Array | null = null;
   private count = 0;
+  /** Prefixes of packed hex ids (`evt_`, `msg_`), each written once here and as one byte in an entry. */
+  private readonly prefixes = new PrefixTable();
 
   get size(): number {
     return this.count;
@@ -19,90 +21,162 @@ export class StringColumn {
   /** Appends a string (or null) as the next entry. */
   push(s: string | null | undefined): void {
     const k = this.count++;
+    const isNull = s === null || s === undefined;
     // A column of nulls (the ids of a format without ids) costs nothing.
-    if ((s === null || s === undefined) && this.used === 0 && this.present.length === 0) return;
+    if (this.ends.length === 0) {
+      if (isNull) return;
+      // Leading nulls: present[0..k) stay 0.
+      if (k > 0) this.present = new Uint8Array(this.ends.length);
+    }
     if (k >= this.ends.length) {
       this.ends = grown(this.ends, k + 1);
-      this.present = grown(this.present, k + 1);
+      if (this.present) this.present = grown(this.present, k + 1);
     }
-    if (s !== null && s !== undefined) {
-      this.present[k] = 1;
+    if (isNull) {
+      if (!this.present) this.present = new Uint8Array(this.ends.length).fill(1, 0, k);
+      this.present[k] = 0;
+    } else {
+      if (this.present) this.present[k] = 1;
       this.write(s);
     }
     this.ends[k] = this.used;
   }
 
-  /** Entry k, or null. */
-  get(k: number): string | null {
-    if (k >= this.present.length || this.present[k] === 0) return null;
-    const start = k === 0 ? 0 : this.ends[k - 1];
-    const end = this.ends[k];
-    if (end > start && this.bytes[start] === PACKED) return unpackHex(this.bytes, start, end);
-    // Ids and labels are mostly ASCII: char codes straight from the bytes avoid a decoder call.
-    let ascii = true;
-    for (let p = start; p < end; p++) if (this.bytes[p] >= 0x80) { ascii = false; break; }
-    if (!ascii) return DECODER.decode(this.bytes.subarray(start, end));
-    return end - start <= 1024 ? String.fromCharCode.apply(null, this.bytes.subarray(start, end) as unknown as number[]) : DECODER.decode(this.bytes.subarray(start, end));
+  /** Whether entry k holds a string. */
+  private has(k: number): boolean {
+    return k < this.count && k < this.ends.length && (this.present === null || this.present[k] === 1);
   }
 
-  /** Whether entry k is exactly `s`, without making a string of it when `s` is ASCII. */
+  /** Entry k, or null. */
+  get(k: number): string | null {
+    if (!this.has(k)) return null;
+    return decodeText(this.bytes, k === 0 ? 0 : this.ends[k - 1], this.ends[k], this.prefixes);
+  }
+
+  /**
+   * Whether entry k is exactly `s`, without making a string of it: a different id is rejected at its first
+   * differing byte (an id index compares every probe this way).
+   */
   equals(k: number, s: string): boolean {
-    if (k >= this.present.length || this.present[k] === 0) return false;
-    const start = k === 0 ? 0 : this.ends[k - 1];
-    const end = this.ends[k];
-    if (end - start === s.length && this.bytes[start] !== PACKED) {
-      let ascii = true;
-      for (let j = 0; j < s.length; j++) {
-        const c = s.charCodeAt(j);
-        if (c >= 0x80) { ascii = false; break; }
-        if (c !== this.bytes[start + j]) return false;
-      }
-      if (ascii) return true;
+    return this.has(k) && textEquals(this.bytes, k === 0 ? 0 : this.ends[k - 1], this.ends[k], this.prefixes, s);
+  }
+
+  /** Bytes of the buffers (for the memory breakdown). */
+  get byteSize(): number {
+    return this.bytes.byteLength + this.ends.byteLength + (this.present?.byteLength ?? 0);
+  }
+
+  /** Drops the spare capacity of a finished read; a later push grows the buffers again. */
+  trim(): void {
+    if (this.bytes.length > this.used) this.bytes = this.bytes.slice(0, this.used);
+    if (this.ends.length > this.count) {
+      this.ends = this.ends.slice(0, this.count);
+      if (this.present) this.present = this.present.slice(0, this.count);
     }
-    // Non-ASCII text has more bytes than UTF-16 units, so equal lengths above only matter for ASCII.
-    return this.get(k) === s;
   }
 
   private write(s: string): void {
-    // UTF-8 needs at most three bytes per UTF-16 unit.
-    if (this.used + s.length * 3 > this.bytes.length) this.bytes = grown(this.bytes, this.used + s.length * 3);
-    const packed = packHex(s, this.bytes, this.used);
-    if (packed > 0) {
-      this.used += packed;
-      return;
-    }
-    let p = this.used;
-    let j = 0;
-    for (; j < s.length; j++) {
-      const c = s.charCodeAt(j);
-      if (c >= 0x80) break;
-      this.bytes[p++] = c;
-    }
-    if (j < s.length) p += ENCODER.encodeInto(s.slice(j), this.bytes.subarray(p)).written;
-    this.used = p;
+    if (this.used + maxTextBytes(s) > this.bytes.length) this.bytes = grown(this.bytes, this.used + maxTextBytes(s));
+    this.used = encodeText(s, this.bytes, this.used, this.prefixes);
   }
 }
 
-/** First byte of an entry kept as prefix + hex digits two to a byte (0xFF never starts UTF-8). */
-const PACKED = 0xff;
+/** Room `encodeText` may need for `s`: UTF-8 needs at most three bytes per UTF-16 unit. */
+export function maxTextBytes(s: string): number {
+  return s.length * 3 + 2;
+}
+
+/** Writes `s` at `at` (packed hex, else UTF-8) and returns where its bytes end; `out` has `maxTextBytes(s)` of room. */
+export function encodeText(s: string, out: Uint8Array, at: number, prefixes: PrefixTable): number {
+  const packed = packHex(s, out, at, prefixes);
+  if (packed > 0) return at + packed;
+  let p = at;
+  let j = 0;
+  for (; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c >= 0x80) break;
+    out[p++] = c;
+  }
+  if (j < s.length) p += ENCODER.encodeInto(s.slice(j), out.subarray(p)).written;
+  return p;
+}
+
+/** The string `encodeText` wrote in bytes [start, end). */
+export function decodeText(bytes: Uint8Array, start: number, end: number, prefixes: PrefixTable): string {
+  if (end > start && bytes[start] >= PACKED_INLINE) return unpackHex(bytes, start, end, prefixes);
+  // Ids and labels are mostly ASCII: char codes straight from the bytes avoid a decoder call.
+  let ascii = true;
+  for (let p = start; p < end; p++) if (bytes[p] >= 0x80) { ascii = false; break; }
+  if (!ascii || end - start > 1024) return DECODER.decode(bytes.subarray(start, end));
+  return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
+}
+
+/** Whether bytes [start, end) that `encodeText` wrote are `s`, without making a string of them. */
+export function textEquals(bytes: Uint8Array, start: number, end: number, prefixes: PrefixTable, s: string): boolean {
+  if (end > start && bytes[start] >= PACKED_INLINE) return packedEquals(bytes, start, end, prefixes, s);
+  // UTF-8 has at least as many bytes as the string has UTF-16 units, and exactly as many for ASCII.
+  if (end - start < s.length) return false;
+  if (end - start === s.length) {
+    let ascii = true;
+    for (let j = 0; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c >= 0x80) { ascii = false; break; }
+      if (c !== bytes[start + j]) return false;
+    }
+    if (ascii) return true;
+  } else if (!/[^\x00-\x7f]/.test(s)) return false;
+  return decodeText(bytes, start, end, prefixes) === s;
+}
+
+/**
+ * First byte of an entry kept as a prefix and hex digits two to a byte: PACKED_REF is followed by the prefix's
+ * number in the column's prefix table, PACKED_INLINE by the prefix's length and the prefix itself (once the
+ * table is full). Neither byte ever starts UTF-8.
+ */
+const PACKED_REF = 0xff;
+const PACKED_INLINE = 0xfe;
 const MIN_HEX = 16;
 const HEX = '0123456789abcdef';
+const HEX_CODES = Array.from(HEX, (c) => c.charCodeAt(0));
+
+/** The distinct prefixes of one column's packed entries, up to 256. */
+export class PrefixTable {
+  readonly values: string[] = [];
+  private readonly refs = new Map<string, number>();
+  /** The prefix's number, or -1 when the table is full. */
+  ref(prefix: string): number {
+    let r = this.refs.get(prefix);
+    if (r === undefined) {
+      if (this.values.length > 0xff) return -1;
+      r = this.values.push(prefix) - 1;
+      this.refs.set(prefix, r);
+    }
+    return r;
+  }
+}
 
 /**
  * Ids are mostly a short prefix and a long run of lowercase hex (`evt_` + 32 digits, UUIDs' last group,
- * hashes): such a string is written as 0xFF, the prefix's length, the prefix, and the digits packed two to
- * a byte, about half its size. Returns the bytes written, or 0 when the string has no such tail.
+ * hashes): such a string is written as a marker, its prefix (one byte when the prefix table has it) and the
+ * digits packed two to a byte, about half its size. Returns the bytes written, or 0 when the string has no
+ * such tail.
  */
-function packHex(s: string, out: Uint8Array, at: number): number {
+function packHex(s: string, out: Uint8Array, at: number, prefixes: PrefixTable): number {
   let tail = s.length;
   while (tail > 0 && isHex(s.charCodeAt(tail - 1))) tail--;
   if ((s.length - tail) % 2 === 1) tail++;
   if (s.length - tail < MIN_HEX || tail > 255) return 0;
   for (let j = 0; j < tail; j++) if (s.charCodeAt(j) >= 0x80) return 0;
-  out[at] = PACKED;
-  out[at + 1] = tail;
+  const ref = prefixes.ref(s.slice(0, tail));
   let p = at + 2;
-  for (let j = 0; j < tail; j++) out[p++] = s.charCodeAt(j);
+  if (ref >= 0) {
+    out[at] = PACKED_REF;
+    out[at + 1] = ref;
+  } else {
+    out[at] = PACKED_INLINE;
+    out[at + 1] = tail;
+    for (let j = 0; j < tail; j++) out[p++] = s.charCodeAt(j);
+  }
   for (let j = tail; j < s.length; j += 2) out[p++] = (HEX.indexOf(s[j]) << 4) | HEX.indexOf(s[j + 1]);
   return p - at;
 }
@@ -111,21 +185,40 @@ function isHex(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
 }
 
-const HEX_CODES = Array.from(HEX, (c) => c.charCodeAt(0));
+/** The prefix of a packed entry and where its digits start. */
+function packedPrefix(bytes: Uint8Array, start: number, prefixes: PrefixTable): { prefix: string; digits: number } {
+  if (bytes[start] === PACKED_REF) return { prefix: prefixes.values[bytes[start + 1]], digits: start + 2 };
+  const tail = bytes[start + 1];
+  return { prefix: String.fromCharCode.apply(null, bytes.subarray(start + 2, start + 2 + tail) as unknown as number[]), digits: start + 2 + tail };
+}
+
 const codes: number[] = [];
 
-function unpackHex(bytes: Uint8Array, start: number, end: number): string {
-  const tail = bytes[start + 1];
+function unpackHex(bytes: Uint8Array, start: number, end: number, prefixes: PrefixTable): string {
+  const { prefix, digits } = packedPrefix(bytes, start, prefixes);
   codes.length = 0;
-  for (let p = start + 2; p < start + 2 + tail; p++) codes.push(bytes[p]);
-  for (let p = start + 2 + tail; p < end; p++) codes.push(HEX_CODES[bytes[p] >> 4], HEX_CODES[bytes[p] & 15]);
-  return String.fromCharCode.apply(null, codes);
+  for (let p = digits; p < end; p++) codes.push(HEX_CODES[bytes[p] >> 4], HEX_CODES[bytes[p] & 15]);
+  return prefix + String.fromCharCode.apply(null, codes);
+}
+
+function packedEquals(bytes: Uint8Array, start: number, end: number, prefixes: PrefixTable, s: string): boolean {
+  const ref = bytes[start] === PACKED_REF;
+  const prefixLength = ref ? prefixes.values[bytes[start + 1]].length : bytes[start + 1];
+  const digits = start + 2 + (ref ? 0 : prefixLength);
+  if (s.length !== prefixLength + 2 * (end - digits)) return false;
+  // Ids of one prefix differ in their digits, counters in the last ones: compare those first, backwards.
+  for (let p = end - 1, j = s.length - 2; p >= digits; p--, j -= 2) {
+    if (s.charCodeAt(j + 1) !== HEX_CODES[bytes[p] & 15] || s.charCodeAt(j) !== HEX_CODES[bytes[p] >> 4]) return false;
+  }
+  if (ref) return s.startsWith(prefixes.values[bytes[start + 1]]);
+  for (let j = 0; j < prefixLength; j++) if (s.charCodeAt(j) !== bytes[start + 2 + j]) return false;
+  return true;
 }
 
 const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
 
-function grown<T extends Uint8Array | Uint32Array>(a: T, atLeast: number): T {
+export function grown<T extends Uint8Array | Uint32Array>(a: T, atLeast: number): T {
   let n = Math.max(1024, a.length * 2);
   while (n < atLeast) n *= 2;
   const next = new (a.constructor as new (n: number) => T)(n);

@@ -1,3 +1,5 @@
+import { NumberColumn } from './numberColumn';
+
 /** Grows a typed array by doubling. */
 export class Column<T extends Float64Array | Int32Array | Uint8Array | Uint16Array | Uint32Array> {
   constructor(public data: T, private readonly make: (n: number) => T) {}
@@ -11,6 +13,10 @@ export class Column<T extends Float64Array | Int32Array | Uint8Array | Uint16Arr
       this.data = next;
     }
     this.data[i] = v;
+  }
+  /** Drops the spare capacity past the first `n` entries. */
+  trim(n: number): void {
+    if (this.data.length > n) this.data = this.data.slice(0, Math.max(1, n)) as T;
   }
 }
 
@@ -40,10 +46,12 @@ export class Interner {
  * a map entry each. Past `maxShapes` distinct shapes the rest are kept one by one.
  */
 export class SharedValues<T extends object> {
-  private readonly refs = new Column(new Uint32Array(1024), (n) => new Uint32Array(n));
+  private readonly refs = new NumberColumn(false, false);
   private readonly shapes: T[] = [];
   private readonly keys = new Map<string, number>();
   private readonly single = new Map<number, T>();
+  /** One past the last index set. */
+  private end = 0;
   constructor(private readonly maxShapes = 4096) {}
   set(i: number, value: T): void {
     const key = JSON.stringify(value);
@@ -54,44 +62,29 @@ export class SharedValues<T extends object> {
     }
     if (ref === undefined) this.single.set(i, value);
     else this.refs.set(i, ref);
+    if (i >= this.end) this.end = i + 1;
   }
   get(i: number): T | undefined {
-    const ref = i < this.refs.data.length ? this.refs.data[i] : 0;
-    return ref > 0 ? this.shapes[ref - 1] : this.single.size > 0 ? this.single.get(i) : undefined;
+    const ref = this.refs.get(i);
+    return ref !== null ? this.shapes[ref - 1] : this.single.size > 0 ? this.single.get(i) : undefined;
+  }
+  /** Drops the refs' spare capacity. */
+  trim(): void {
+    this.refs.trim(this.end);
+  }
+  /** Bytes of the refs (for the memory breakdown). */
+  get byteSize(): number {
+    return this.refs.byteSize;
   }
   /** Every value with its index, in index order: one walk of the refs, the few values past the shape limit merged in. */
   *entries(): IterableIterator<[number, T]> {
     const singles = [...this.single.keys()].sort((a, b) => a - b);
-    const refs = this.refs.data;
     let s = 0;
-    for (let i = 0; i < refs.length; i++) {
+    for (let i = 0; i < this.end; i++) {
       for (; s < singles.length && singles[s] <= i; s++) yield [singles[s], this.single.get(singles[s])!];
-      if (refs[i] > 0) yield [i, this.shapes[refs[i] - 1]];
+      const ref = this.refs.get(i);
+      if (ref !== null) yield [i, this.shapes[ref - 1]];
     }
     for (; s < singles.length; s++) yield [singles[s], this.single.get(singles[s])!];
-  }
-}
-
-const NULL_INT = -0x80000000;
-const OVER_INT = -0x7fffffff;
-
-/**
- * Numbers that are almost always small integers or absent (sequence numbers, token counts) in an Int32Array,
- * half the size of a Float64Array: a value it cannot hold exactly (a fraction, past 2^31) goes to a sparse map.
- */
-export class IntColumn {
-  private readonly col = new Column(new Int32Array(1024), (n) => new Int32Array(n));
-  private readonly over = new Map<number, number>();
-  set(i: number, v: number | null | undefined): void {
-    if (typeof v !== 'number' || !Number.isFinite(v)) this.col.set(i, NULL_INT);
-    else if (Number.isInteger(v) && v > OVER_INT && v <= 0x7fffffff) this.col.set(i, v);
-    else {
-      this.col.set(i, OVER_INT);
-      this.over.set(i, v);
-    }
-  }
-  get(i: number): number | null {
-    const v = this.col.data[i];
-    return v === NULL_INT ? null : v === OVER_INT ? this.over.get(i)! : v;
   }
 }

@@ -148,11 +148,19 @@ function indexChildren(table: EventTable, idIndex: EventIdIndex): EventTree {
       depth[k] = ++d;
     }
   }
+  const depths = narrowed(depth);
   return {
     roots,
     idIndex,
     children: (i) => list.subarray(start[i], start[i + 1]),
     childCount: (i) => start[i + 1] - start[i],
-    depth: (i) => depth[i],
+    depth: (i) => depths[i],
   };
+}
+
+/** Depths are small in any real trace: kept in one or two bytes an event when they fit. */
+function narrowed(depth: Int32Array): Uint8Array | Uint16Array | Int32Array {
+  let max = 0;
+  for (let i = 0; i < depth.length; i++) if (depth[i] > max) max = depth[i];
+  return max <= 0xff ? Uint8Array.from(depth) : max <= 0xffff ? Uint16Array.from(depth) : depth;
 }

@@ -5,7 +5,7 @@ import { StringColumn } from '../../src/core/stringColumn';
 /** An index over ids kept in a StringColumn, as the event table keeps them. */
 function indexOver(ids: (string | null)[], hash = fnv1aId): IdHashIndex {
   const column = new StringColumn();
-  const index = new IdHashIndex((e, id) => column.equals(e, id), hash);
+  const index = new IdHashIndex((e, id) => column.equals(e, id), (e) => column.get(e)!, hash);
   ids.forEach((id, i) => {
     column.push(id);
     if (id !== null) index.insert(i, id);

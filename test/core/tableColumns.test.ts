@@ -1,15 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { IntColumn, SharedValues } from '../../src/core/tableColumns';
+import { SharedValues } from '../../src/core/tableColumns';
 import { StringColumn } from '../../src/core/stringColumn';
 
 describe('compact columns of the event table', () => {
-  it('IntColumn gives back nulls, small integers and the values an Int32Array cannot hold', () => {
-    const values = [null, 0, 1, -1, 2147483647, -2147483647, -2147483648, 2147483648, 1.5, 2 ** 53, -0.25, undefined, NaN, Infinity];
-    const col = new IntColumn();
-    values.forEach((v, i) => col.set(i * 700, v));
-    values.forEach((v, i) => assert.equal(col.get(i * 700), typeof v === 'number' && Number.isFinite(v) ? v : null, `value ${v}`));
-  });
-
   it('SharedValues keeps one object per shape, each event its own when past the limit', () => {
     const shared = new SharedValues<{ n: number }>(2);
     const a = { n: 1 };
@@ -36,5 +29,33 @@ describe('compact columns of the event table', () => {
     col.push(null);
     assert.deepEqual([col.get(0), col.get(4999), col.get(5000), col.get(5001), col.size], [null, null, 'evt_1', null, 5002]);
     assert.ok(col.equals(5000, 'evt_1') && !col.equals(10, 'evt_1'));
+  });
+
+  it('StringColumn gives back every string and null, and tells each apart from every other, whatever its packing', () => {
+    const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+    const values: (string | null)[] = [null, null, 'evt_' + hex(1, 32), '', null, 'é' + hex(2, 32), hex(3, 40), 'x'];
+    // 300 distinct prefixes: past the 256 the prefix table holds, entries keep their prefix inline.
+    for (let p = 0; p < 300; p++) values.push(`p${p}_` + hex(p * 7919, 32), `p${p}_` + hex(p, 17), p % 9 === 0 ? null : `toolu_${p}`);
+    values.push('ü', 'evt_' + hex(1, 31), 'EVT_' + hex(1, 32), 'evt_' + hex(1, 32).toUpperCase(), 'ünïcödé ' + hex(9, 32));
+    const col = new StringColumn();
+    for (const v of values) col.push(v);
+    col.trim();
+    values.forEach((v, k) => assert.equal(col.get(k), v, `entry ${k}`));
+    const distinct = [...new Set(values.filter((v): v is string => v !== null))];
+    values.forEach((v, k) => {
+      for (const s of distinct) assert.equal(col.equals(k, s), v === s, `entry ${k} (${v}) against ${s}`);
+    });
+    assert.deepEqual([col.get(values.length), col.equals(values.length, 'x')], [null, false]);
+  });
+
+  it('StringColumn of strings only keeps no null flags, and one null after them is kept', () => {
+    const col = new StringColumn();
+    for (let k = 0; k < 3000; k++) col.push(`evt_${k.toString(16).padStart(32, '0')}`);
+    col.trim();
+    const before = col.byteSize;
+    assert.ok(before <= 3000 * (4 + 2 + 16), `${before} bytes`);
+    col.push(null);
+    col.push('a');
+    assert.deepEqual([col.get(2999), col.get(3000), col.get(3001), col.equals(3000, '')], ['evt_' + (2999).toString(16).padStart(32, '0'), null, 'a', false]);
   });
 });

@@ -1,0 +1,77 @@
+import { LabelCache, LabelDeriver, LabelFacts, LineBytes } from './derivedLabels';
+import { NumberColumn } from './numberColumn';
+import { StringColumn } from './stringColumn';
+
+/** Where event i's line is, and the facts its label may use: what the table gives a label made again. */
+export interface LabelSource {
+  offset: number;
+  length: number;
+  facts: () => LabelFacts;
+}
+
+/**
+ * The event table's labels: stored as UTF-8 bytes, or, for the events whose label the format's `deriveLabel`
+ * gives back unchanged from the line, made again from the line's bytes when asked, through a bounded cache.
+ */
+export class LabelColumns {
+  /** Stored labels; null where the label is made again from the line (`derived`). */
+  private readonly labels = new StringColumn();
+  private readonly derived = new NumberColumn();
+  private deriver: { derive: LabelDeriver; lineBytes: LineBytes; parse: (bytes: Buffer) => unknown; cache: LabelCache } | null = null;
+
+  /** From now on, labels that `derive` gives back unchanged from a line's value are not stored. */
+  deriveFrom(derive: LabelDeriver, lineBytes: LineBytes, parse: (bytes: Buffer) => unknown): void {
+    this.deriver = { derive, lineBytes, parse, cache: new LabelCache() };
+  }
+
+  /** Records event i's label; `value` is the parsed line it came from, when labels may be derived. */
+  add(i: number, label: string, value: unknown, facts: LabelFacts): void {
+    const derived = value !== undefined && this.deriver !== null && deriveSafely(this.deriver.derive, value, facts) === label;
+    this.derived.set(i, derived ? 1 : 0);
+    this.labels.push(derived ? null : label);
+  }
+
+  get(i: number, source: () => LabelSource): string {
+    if (!this.isDerived(i)) return this.labels.get(i) ?? '';
+    const d = this.deriver!;
+    const hit = d.cache.get(i);
+    if (hit !== undefined) return hit;
+    const { offset, length, facts } = source();
+    const bytes = d.lineBytes(offset, length);
+    const known = facts();
+    // The file changed under the model (a rewrite not yet read again): the kind is better than a wrong label.
+    const label = (bytes && deriveSafely(d.derive, parseSafely(d.parse, bytes), known)) ?? known.kind;
+    d.cache.set(i, label);
+    return label;
+  }
+
+  /** Whether event i's label is made again from its line rather than stored. */
+  isDerived(i: number): boolean {
+    return this.derived.raw(i) === 1 && this.deriver !== null;
+  }
+
+  trim(n: number): void {
+    this.derived.trim(n);
+    this.labels.trim();
+  }
+
+  footprint(): Record<string, number> {
+    return { labels: this.labels.byteSize, labelDerived: this.derived.byteSize };
+  }
+}
+
+function deriveSafely(derive: LabelDeriver, value: unknown, facts: LabelFacts): string | null {
+  try {
+    return derive(value, facts);
+  } catch {
+    return null;
+  }
+}
+
+function parseSafely(parse: (bytes: Buffer) => unknown, bytes: Buffer): unknown {
+  try {
+    return parse(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,164 @@
+type Store = Int8Array | Int16Array | Int32Array | Float64Array;
+
+const WIDTHS = [
+  { make: (n: number) => new Int8Array(n), min: -0x80, max: 0x7f },
+  { make: (n: number) => new Int16Array(n), min: -0x8000, max: 0x7fff },
+  { make: (n: number) => new Int32Array(n), min: -0x80000000, max: 0x7fffffff },
+] as const;
+
+/** Past this share of the events held one by one, a column widens instead (a map entry costs ~50 bytes). */
+const MAX_OVERFLOW_SHARE = 1 / 256;
+const MIN_OVERFLOW = 64;
+
+/**
+ * The numbers of one per-event field (or null), in the narrowest typed array that gives every value back exactly:
+ * no array while every value is the same (a column of nulls, or a flag no event sets, costs nothing), then Int8,
+ * Int16, Int32 (values kept as differences from a base, so epoch-millisecond times fit in 32 bits), Float64. A
+ * few values that do not fit (a fraction, a time far from the others, an offset past 2^31) are kept one by one
+ * in a sparse map; when they are more than a small share of the events, the column widens once and drains it.
+ * Most events carry no tokens, durations or sequence numbers, so those columns stay at one byte or none.
+ */
+export class NumberColumn {
+  private data: Store | null = null;
+  /** Index into WIDTHS, or 3 for Float64 (NaN stands for null). */
+  private width = -1;
+  /** The one value every entry has while `data` is null (NaN: null). */
+  private constant = NaN;
+  private base = 0;
+  private readonly over = new Map<number, number>();
+  private seeded = false;
+  /** The range of differences the current integer width holds (above the null and overflow sentinels). */
+  private low = 0;
+  private high = 0;
+
+  /**
+   * @param useBase keep values as differences from the first one (times): a base only helps a column of large values
+   * @param dense every entry is set, index 0 first (the event table's columns): the first value is then the
+   *   constant; otherwise (entries set for some events only) an entry never set is null
+   */
+  constructor(private readonly useBase = false, private readonly dense = true) {}
+
+  set(i: number, v: number | null | undefined): void {
+    const data = this.data;
+    // The common case first (an integer that fits, in an array): no call, no map.
+    if (data !== null && this.width < 3 && i < data.length) {
+      if (v === null || v === undefined) {
+        if (this.over.size > 0) this.over.delete(i);
+        data[i] = this.low - 1;
+        return;
+      }
+      const d = v - this.base;
+      if ((d | 0) === d && d > this.low && d <= this.high && (v !== 0 || 1 / v > 0) && (this.base === 0 || Number.isSafeInteger(v))) {
+        if (this.over.size > 0) this.over.delete(i);
+        data[i] = d;
+        return;
+      }
+    }
+    const x = typeof v === 'number' && Number.isFinite(v) ? v : NaN;
+    if (data === null) {
+      if (this.dense && !this.seeded) {
+        this.seeded = true;
+        this.constant = x;
+        return;
+      }
+      if (Object.is(x, this.constant)) return;
+      this.materialize(i + 1, x);
+    }
+    if (i >= this.data!.length) this.grow(i + 1);
+    if (this.width === 3) {
+      this.data![i] = x;
+      return;
+    }
+    if (this.over.size > 0) this.over.delete(i);
+    if (this.fits(x)) this.data![i] = this.encode(x);
+    else {
+      this.data![i] = WIDTHS[this.width].min + 1;
+      this.over.set(i, x);
+      if (this.over.size > Math.max(MIN_OVERFLOW, this.data!.length * MAX_OVERFLOW_SHARE)) this.widen();
+    }
+  }
+
+  get(i: number): number | null {
+    const d = this.data;
+    if (d === null) return Number.isNaN(this.constant) ? null : this.constant;
+    if (i >= d.length) return null;
+    const v = d[i];
+    if (this.width === 3) return Number.isNaN(v) ? null : v;
+    const min = WIDTHS[this.width].min;
+    return v === min ? null : v === min + 1 ? this.over.get(i)! : v + this.base;
+  }
+
+  /** The value as a number, NaN for null (no allocation of a null check in hot loops). */
+  raw(i: number): number {
+    const v = this.get(i);
+    return v === null ? NaN : v;
+  }
+
+  /** Bytes of the typed array (for the memory breakdown); the sparse map is counted as 48 bytes an entry. */
+  get byteSize(): number {
+    return (this.data?.byteLength ?? 0) + this.over.size * 48;
+  }
+
+  /** Drops the spare capacity past the first `n` entries (a finished read). */
+  trim(n: number): void {
+    if (this.data && this.data.length > n) this.data = this.data.slice(0, Math.max(n, 1)) as Store;
+  }
+
+  /** First value that differs from the constant: an array of the narrowest width that holds both. */
+  private materialize(n: number, x: number): void {
+    const c = this.constant;
+    const known = Number.isNaN(c) ? x : c;
+    this.base = this.useBase && Number.isSafeInteger(known) ? known : 0;
+    this.width = 0;
+    while (this.width < 3 && !(this.fits(c) && this.fits(x))) this.width++;
+    this.setRange();
+    this.data = this.make(Math.max(1024, n));
+    this.data.fill(this.encode(c));
+  }
+
+  private setRange(): void {
+    this.low = this.width < 3 ? WIDTHS[this.width].min + 1 : 0;
+    this.high = this.width < 3 ? WIDTHS[this.width].max : 0;
+  }
+
+  /** Whether the current width holds `x` exactly (-0 only as a Float64). */
+  private fits(x: number): boolean {
+    if (Number.isNaN(x) || this.width === 3) return true;
+    const d = x - this.base;
+    // Safe integers only: their difference from the (integer) base is exact, and so is adding it back.
+    return Number.isSafeInteger(x) && d > WIDTHS[this.width].min + 1 && d <= WIDTHS[this.width].max && !Object.is(x, -0);
+  }
+
+  /** What the array holds for `x`, which fits: the null sentinel (the type's minimum) or the difference from the base. */
+  private encode(x: number): number {
+    if (this.width === 3) return x;
+    return Number.isNaN(x) ? WIDTHS[this.width].min : x - this.base;
+  }
+
+  private make(n: number): Store {
+    return this.width === 3 ? new Float64Array(n) : WIDTHS[this.width].make(n);
+  }
+
+  private grow(atLeast: number): void {
+    let size = Math.max(1024, this.data!.length * 2);
+    // Set only for some events (usage refs), a column may jump past twice its length.
+    while (size < atLeast) size *= 2;
+    const next = this.make(size);
+    next.set(this.data as never);
+    // Entries not written yet read as null.
+    next.fill(this.encode(NaN), this.data!.length);
+    this.data = next;
+  }
+
+  /** Moves every value to the next width that holds the values kept one by one, and empties the map. */
+  private widen(): void {
+    const old = this.data!;
+    const values = Array.from({ length: old.length }, (_, k) => this.raw(k));
+    this.over.clear();
+    this.width++;
+    while (this.width < 3 && !values.every((v) => this.fits(v))) this.width++;
+    this.setRange();
+    this.data = this.make(old.length);
+    for (let k = 0; k < values.length; k++) this.data[k] = this.encode(values[k]);
+  }
+}

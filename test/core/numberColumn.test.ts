@@ -1,0 +1,85 @@
+import { strict as assert } from 'node:assert';
+import { NumberColumn } from '../../src/core/numberColumn';
+
+/** A small deterministic generator, so a failure names the same values on every run. */
+function lcg(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+/** Sets `values` in order (dense) and checks every one comes back as set, returning the column. */
+function roundTrip(values: (number | null)[], base = false): NumberColumn {
+  const col = new NumberColumn(base);
+  values.forEach((v, i) => col.set(i, v));
+  values.forEach((v, i) => assert.ok(Object.is(col.get(i), v), `entry ${i}: set ${v}, got ${col.get(i)}`));
+  return col;
+}
+
+describe('NumberColumn: per-event numbers in the narrowest array that holds them', () => {
+  it('gives back nulls, integers of every width, fractions, -0 and values past 2^31 and 2^32 exactly', () => {
+    const odd = [null, 0, 1, -1, 127, -126, 128, -32767, 32768, 2147483647, -2147483646, -2147483648, 2 ** 32, 2 ** 32 + 5, 2 ** 53, 1.5, -0.25, -0, 1e-300, 1767225600000];
+    const next = lcg(7);
+    const values: (number | null)[] = [];
+    for (let i = 0; i < 20000; i++) values.push(next() < 0.05 ? odd[Math.floor(next() * odd.length)] : Math.floor(next() * 100));
+    roundTrip(values);
+    roundTrip(values, true);
+  });
+
+  it('maps undefined, NaN and infinities to null, as the table did', () => {
+    const col = new NumberColumn();
+    [5, undefined, NaN, Infinity, -Infinity, 6].forEach((v, i) => col.set(i, v));
+    assert.deepEqual([0, 1, 2, 3, 4, 5].map((i) => col.get(i)), [5, null, null, null, null, 6]);
+  });
+
+  it('holds a column of one value (nulls, a flag, line = index + 1) in no array at all', () => {
+    const nulls = roundTrip(new Array(5000).fill(null));
+    const ones = roundTrip(new Array(5000).fill(1));
+    assert.deepEqual([nulls.byteSize, ones.byteSize], [0, 0]);
+  });
+
+  it('keeps epoch-millisecond times in 32 bits as differences from the first', () => {
+    const t0 = 1767225600000;
+    const times = Array.from({ length: 5000 }, (_, i) => (i % 7 === 3 ? null : t0 + i * 997));
+    const col = roundTrip(times, true);
+    assert.ok(col.byteSize <= 4 * 8192, `${col.byteSize} bytes`);
+    // Without a base the same times need a Float64Array.
+    assert.ok(roundTrip(times).byteSize >= 8 * 5000);
+  });
+
+  it('keeps a few values that do not fit one by one, and widens once they are more than a small share', () => {
+    const n = 100_000;
+    const few = Array.from({ length: n }, (_, i) => (i % 5000 === 17 ? 2 ** 32 + i : i % 100));
+    const narrow = roundTrip(few);
+    assert.ok(narrow.byteSize < 2 * 131072, `a few outliers keep the column at one byte an entry: ${narrow.byteSize}`);
+    const many = Array.from({ length: n }, (_, i) => (i % 50 === 17 ? 2 ** 32 + i : i % 100));
+    const wide = roundTrip(many);
+    assert.ok(wide.byteSize >= 8 * n && wide.byteSize < 8 * 2 * 131072, `many outliers widen to Float64: ${wide.byteSize}`);
+  });
+
+  it('gives back what is set again later (durations set after the fact, a status raised), also after widening', () => {
+    const next = lcg(11);
+    const shadow: (number | null)[] = Array.from({ length: 3000 }, () => null);
+    const col = new NumberColumn();
+    shadow.forEach((v, i) => col.set(i, v));
+    const kinds = [() => Math.floor(next() * 10), () => Math.floor(next() * 70000), () => 2 ** 33 * next(), () => null];
+    for (let r = 0; r < 20000; r++) {
+      const i = Math.floor(next() * shadow.length);
+      const v = kinds[Math.min(3, Math.floor(next() * (r < 10000 ? 2 : 4)))]();
+      shadow[i] = v;
+      col.set(i, v);
+    }
+    shadow.forEach((v, i) => assert.ok(Object.is(col.get(i), v), `entry ${i}: ${v} vs ${col.get(i)}`));
+  });
+
+  it('reads entries never set as null when sparse, and trims its spare capacity', () => {
+    const col = new NumberColumn(false, false);
+    col.set(3, 1);
+    col.set(70000, 2);
+    assert.deepEqual([col.get(0), col.get(3), col.get(4), col.get(70000), col.get(70001), col.get(10 ** 7)], [null, 1, null, 2, null, null]);
+    col.trim(70001);
+    assert.equal(col.byteSize, 70001);
+    assert.deepEqual([col.get(3), col.get(70000)], [1, 2]);
+    col.set(80000, 3);
+    assert.deepEqual([col.get(3), col.get(70000), col.get(75000), col.get(80000)], [1, 2, null, 3]);
+  });
+});
