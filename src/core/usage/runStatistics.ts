@@ -5,45 +5,9 @@ import type { ModelPrice } from './prices';
 import { UsageRollup, usageRollupOf } from './rollup';
 import { percentile, toolCallsOf } from './toolStats';
 import { priceLookup } from './usageReport';
+import type { HistogramBin, LatencyRow, RunStatistics, StatEvent } from './statisticsTypes';
 
-/** One event a statistics row jumps to. */
-export interface StatEvent {
-  index: number;
-  line: number;
-  name: string;
-  durationMs: number | null;
-  tokens: number | null;
-  costUsd: number | null;
-}
-
-/** Latency of one tool or model, from the events that have a duration. */
-export interface LatencyRow {
-  name: string;
-  count: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  maxMs: number | null;
-}
-
-/** One bar of the duration histogram: events whose duration is in [fromMs, toMs). */
-export interface HistogramBin {
-  fromMs: number;
-  toMs: number;
-  count: number;
-}
-
-/** The facts of the run statistics panel (issue 16 item 4), pure and vscode-free. */
-export interface RunStatistics {
-  slowestToolCalls: StatEvent[];
-  /** Counted model calls by cost, or by tokens where unpriced (cost null). */
-  mostExpensiveCalls: StatEvent[];
-  latencyByTool: LatencyRow[];
-  latencyByModel: LatencyRow[];
-  errors: number;
-  warnings: number;
-  /** Durations of tool calls and model calls, in power-of-two millisecond bins (1, 2, 4 … ms). */
-  histogram: HistogramBin[];
-}
+export type { HistogramBin, LatencyRow, RunStatistics, StatEvent } from './statisticsTypes';
 
 /** Latency rows; `counts` gives a name's calls where some have no duration (tools: every call is counted). */
 function latency(groups: Map<string, number[]>, counts?: ReadonlyMap<string, number>): LatencyRow[] {
