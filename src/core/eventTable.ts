@@ -3,6 +3,7 @@ import type { UsageDraft } from './usage/usageTypes';
 import { Column, IntColumn, Interner, SharedValues } from './tableColumns';
 import { StringColumn } from './stringColumn';
 import { IdHashIndex } from './idHashIndex';
+import { MentionColumns } from './mentionColumns';
 import { LabelCache, LabelDeriver, LabelFacts, LineBytes } from './derivedLabels';
 
 const f64 = (n: number) => new Float64Array(n);
@@ -46,14 +47,11 @@ export class EventTable {
   private readonly hashRefs = new Map<number, HashRef[]>();
   /** Cache, reasoning and source facts of the events that have them (core/usage reads them), shared by shape. */
   private readonly usageFacts = new SharedValues<UsageDraft>();
-  // Mentions live in flat columns: event i owns entries [mentionStart[i], mentionStart[i] + mentionCount[i]).
-  private readonly mentionStart = new Column(u32(1024), u32);
-  private readonly mentionCount = new Column(u8(1024), u8);
-  private readonly mentionField = new Column(u32(1024), u32);
-  private readonly mentionIds = new StringColumn();
   /** 1 when the parent link came from the parent id (which `id(parent)` then gives back). */
   private readonly parentFromId = new Column(u8(1024), u8);
   private readonly strings = new Interner();
+  /** The ids each event mentions besides its own and its parent's. */
+  readonly mentions = new MentionColumns(this.strings);
   /**
    * 1 when an adapter gave the parent as an index (a structural parent): it is kept in the parent column, and
    * here only when the tree changed that link (a cycle cut, a view that ends before the parent).
@@ -104,14 +102,7 @@ export class EventTable {
     this.labels.push(derived ? null : draft.label);
     if (draft.hashRefs && draft.hashRefs.length > 0) this.hashRefs.set(i, draft.hashRefs);
     if (draft.usage) this.usageFacts.set(i, draft.usage);
-    this.mentionStart.set(i, this.mentionIds.size);
-    const mentions = draft.mentions;
-    const count = mentions ? Math.min(255, mentions.length) : 0;
-    this.mentionCount.set(i, count);
-    for (let k = 0; k < count; k++) {
-      this.mentionField.set(this.mentionIds.size, this.strings.id(mentions![k].field));
-      this.mentionIds.push(mentions![k].id);
-    }
+    this.mentions.set(i, draft.mentions);
     return i;
   }
 
@@ -246,12 +237,7 @@ export class EventTable {
   }
   /** Ids this event mentions besides its own and its parent's. */
   mentionsOf(i: number): IdMention[] {
-    const start = this.mentionStart.data[i];
-    const out: IdMention[] = [];
-    for (let k = 0; k < this.mentionCount.data[i]; k++) {
-      out.push({ field: this.strings.value(this.mentionField.data[start + k]) ?? '', id: this.mentionIds.get(start + k) ?? '' });
-    }
-    return out;
+    return this.mentions.of(i);
   }
   /** Indices of events that hold at least one hash reference. */
   eventsWithHashRefs(): number[] {

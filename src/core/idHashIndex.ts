@@ -17,7 +17,7 @@ export const fnv1aId: IdHash = (id) => {
  * which cost about 40 bytes an entry plus the key string; here an entry costs 8 bytes a slot at a load of at
  * most one half. Equal hashes are checked against the stored id (`isId`), so a collision never mixes two ids.
  */
-export class IdHashIndex {
+export class IdHashIndex<K = string> {
   private slots = new Int32Array(1024);
   private hashes = new Uint32Array(1024);
   private mask = 1023;
@@ -25,7 +25,8 @@ export class IdHashIndex {
   /** Events whose id an earlier event already had, in file order. */
   readonly duplicates: number[] = [];
 
-  constructor(private readonly isId: (event: number, id: string) => boolean, private readonly hash: IdHash = fnv1aId) {}
+  /** `K`: how a probe names its id (the id itself by default; an entry of a string column in MentionColumns' case). */
+  constructor(private readonly isId: (event: number, id: K) => boolean, private readonly hash: (id: K) => number = fnv1aId as unknown as (id: K) => number) {}
 
   /** Number of distinct ids. */
   get size(): number {
@@ -33,7 +34,7 @@ export class IdHashIndex {
   }
 
   /** Index of the first event with this id, or undefined. */
-  get(id: string): number | undefined {
+  get(id: K): number | undefined {
     const h = this.hash(id);
     for (let s = h & this.mask; ; s = (s + 1) & this.mask) {
       const e = this.slots[s];
@@ -43,7 +44,7 @@ export class IdHashIndex {
   }
 
   /** Adds event `event` under `id` unless an earlier event has that id (then records it as a duplicate). */
-  insert(event: number, id: string): void {
+  insert(event: number, id: K): void {
     const h = this.hash(id);
     let s = h & this.mask;
     for (; ; s = (s + 1) & this.mask) {

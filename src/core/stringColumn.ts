@@ -63,6 +63,39 @@ export class StringColumn {
     return this.get(k) === s;
   }
 
+  /** Bytes of entry k (0 for null or empty). */
+  byteLength(k: number): number {
+    if (k >= this.present.length || this.present[k] === 0) return 0;
+    return this.ends[k] - (k === 0 ? 0 : this.ends[k - 1]);
+  }
+
+  /**
+   * FNV-1a over entry k's stored bytes. A string is always stored as the same bytes (packing is a function of
+   * the string), so equal strings have equal hashes; null hashes as empty.
+   */
+  hashAt(k: number): number {
+    let h = 0x811c9dc5;
+    const n = this.byteLength(k);
+    const start = n === 0 || k === 0 ? 0 : this.ends[k - 1];
+    for (let p = start; p < start + n; p++) h = Math.imul(h ^ this.bytes[p], 0x01000193);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    return (h ^ (h >>> 12)) >>> 0;
+  }
+
+  /** Whether entries a and b hold the same string (null equals only null), compared byte for byte. */
+  sameAt(a: number, b: number): boolean {
+    const pa = a < this.present.length && this.present[a] === 1;
+    const pb = b < this.present.length && this.present[b] === 1;
+    if (!pa || !pb) return pa === pb;
+    const sa = a === 0 ? 0 : this.ends[a - 1];
+    const sb = b === 0 ? 0 : this.ends[b - 1];
+    const len = this.ends[a] - sa;
+    if (len !== this.ends[b] - sb) return false;
+    for (let j = 0; j < len; j++) if (this.bytes[sa + j] !== this.bytes[sb + j]) return false;
+    return true;
+  }
+
   private write(s: string): void {
     // UTF-8 needs at most three bytes per UTF-16 unit.
     if (this.used + s.length * 3 > this.bytes.length) this.bytes = grown(this.bytes, this.used + s.length * 3);
