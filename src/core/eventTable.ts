@@ -224,6 +224,16 @@ export class EventTable {
   usageColumnsOf(i: number): { tokensIn: number | null; tokensOut: number | null; model: string | null; tool: string | null; durationMs: number | null } {
     return { tokensIn: this.tokensIn.get(i), tokensOut: this.tokensOut.get(i), model: this.strings.value(this.modelCol.data[i]), tool: this.strings.value(this.toolCol.data[i]), durationMs: orNull(this.duration.data[i]) };
   }
+  /** The event's duration in ms, NaN when it has none (for passes over numbers). */
+  durationOf(i: number): number {
+    return this.duration.data[i];
+  }
+  tokensInOf(i: number): number | null {
+    return this.tokensIn.get(i);
+  }
+  tokensOutOf(i: number): number | null {
+    return this.tokensOut.get(i);
+  }
   /** The usage facts the adapter recorded beyond tokensIn/tokensOut, if any. */
   usageFactsOf(i: number): UsageDraft | undefined {
     return this.usageFacts.get(i);

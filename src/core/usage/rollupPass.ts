@@ -1,6 +1,6 @@
 import type { EventTree } from '../tree';
-import type { EventUsage } from './eventUsage';
 import { Tally } from './tally';
+import { UsageColumns, UsageKind } from './usageColumns';
 
 const NO_KIDS = new Int32Array(0);
 
@@ -29,15 +29,14 @@ class Frames {
     return false;
   }
 
-  /** Adds a usage's counts into frame d. */
-  addCounts(d: number, u: EventUsage): void {
-    const c = u.counts;
-    this.put(d * F, c.input);
-    this.put(d * F + 1, c.output);
-    this.put(d * F + 2, c.cacheRead);
-    this.put(d * F + 3, c.cacheWrite);
-    this.put(d * F + 4, c.reasoning);
-    this.put(d * F + 5, c.total);
+  /** Adds event i's counts into frame d. */
+  addCounts(d: number, u: UsageColumns, i: number): void {
+    this.put(d * F, u.field(i, 'input'));
+    this.put(d * F + 1, u.field(i, 'output'));
+    this.put(d * F + 2, u.field(i, 'cacheRead'));
+    this.put(d * F + 3, u.field(i, 'cacheWrite'));
+    this.put(d * F + 4, u.field(i, 'reasoning'));
+    this.put(d * F + 5, u.totalOf(i));
   }
 
   /** Adds frame `from` into frame `to`. */
@@ -69,7 +68,7 @@ class Frames {
  * aggregate (`covers: 'parent'`) counts only when nothing else in its parent's subtree did. An aggregate that
  * does not count is returned in `shadowed` with the sum it stands beside.
  */
-export function settleUsage(tree: EventTree, usage: readonly (EventUsage | null)[], isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
+export function settleUsage(tree: EventTree, usage: UsageColumns, isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
   const frames = new Frames();
   let nodes: Int32Array = new Int32Array(64);
   let next: Int32Array = new Int32Array(64);
@@ -98,20 +97,19 @@ export function settleUsage(tree: EventTree, usage: readonly (EventUsage | null)
 }
 
 /** Event i, its children settled into frame d: decides its own record and its closing children's. */
-function settleOne(frames: Frames, d: number, i: number, kids: Int32Array, usage: readonly (EventUsage | null)[], isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
-  const u = usage[i];
-  if (u?.source === 'event') {
+function settleOne(frames: Frames, d: number, i: number, kids: Int32Array, usage: UsageColumns, isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
+  const kind = usage.kindOf(i);
+  if (kind === UsageKind.Event) {
     isCounted[i] = 1;
-    frames.addCounts(d, u);
-  } else if (u?.source === 'aggregate' && u.covers === 'self') {
+    frames.addCounts(d, usage, i);
+  } else if (kind === UsageKind.AggregateSelf) {
     if (frames.any(d)) shadowed.push({ index: i, children: frames.tally(d) });
-    else (isCounted[i] = 1), frames.addCounts(d, u);
+    else (isCounted[i] = 1), frames.addCounts(d, usage, i);
   }
   for (const k of kids) {
-    const c = usage[k];
-    if (c?.source !== 'aggregate' || c.covers !== 'parent') continue;
+    if (usage.kindOf(k) !== UsageKind.AggregateParent) continue;
     if (frames.any(d)) shadowed.push({ index: k, children: frames.tally(d) });
-    else (isCounted[k] = 1), frames.addCounts(d, c);
+    else (isCounted[k] = 1), frames.addCounts(d, usage, k);
   }
 }
 

@@ -1,6 +1,4 @@
 import type { TraceModel } from '../traceModel';
-import { costOf } from './cost';
-import type { EventUsage } from './eventUsage';
 import type { ModelPrice } from './prices';
 import { UsageRollup, usageRollupOf } from './rollup';
 import { percentile, toolCallsOf } from './toolStats';
@@ -56,11 +54,6 @@ class Top<T> {
   }
 }
 
-function callCost(u: EventUsage, price: ModelPrice | undefined): number | null {
-  if (u.costUsd !== null) return u.costUsd;
-  return price ? costOf(u.counts, price, u.reasoningApart) : null;
-}
-
 /**
  * The run statistics: the `top` slowest tool calls and most expensive model calls, latency percentiles per tool
  * and per model, error and warning counts and a duration histogram. Tool calls are those of `toolCallsOf`, as in
@@ -91,10 +84,10 @@ export function runStatistics(model: TraceModel, prices: Readonly<Record<string,
   const price = priceLookup(prices);
   const modelCalls = new Top<StatEvent>(top, (a, b) => (a.costUsd ?? -1) > (b.costUsd ?? -1) || ((a.costUsd ?? -1) === (b.costUsd ?? -1) && (a.tokens ?? 0) > (b.tokens ?? 0)));
   for (const i of rollup.countedIndex) {
-    const u = rollup.usage[i]!;
+    const u = rollup.usage;
     const name = rollup.model[i] ?? '(unknown model)';
     const d = rollup.durationMs[i];
-    const call: StatEvent = { index: i, line: 0, name, durationMs: d === d ? d : null, tokens: (u.counts.input ?? 0) + (u.counts.output ?? 0), costUsd: callCost(u, price(rollup.model[i])) };
+    const call: StatEvent = { index: i, line: 0, name, durationMs: d === d ? d : null, tokens: (u.field(i, 'input') ?? 0) + (u.field(i, 'output') ?? 0), costUsd: u.costAt(i, price(rollup.model[i])) };
     modelCalls.offer(call, () => ({ ...call, line: t.lineOf(i) }));
     if (d === d) push(byModel, name, d), durations.push(d);
   }

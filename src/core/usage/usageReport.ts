@@ -1,7 +1,5 @@
 import type { TraceModel } from '../traceModel';
-import { costOf } from './cost';
 import { ModelPrice, priceOf, PRICE_TABLE_DATE } from './prices';
-import type { EventUsage } from './eventUsage';
 import { UsageRollup, usageRollupOf } from './rollup';
 import { Tally } from './tally';
 import { retryCounts } from './retries';
@@ -68,18 +66,6 @@ function totalsJson(t: Tally, costUsd: number | null): UsageTotalsJson {
   return { inputTokens: t.input, outputTokens: t.output, cacheReadTokens: t.cacheRead, cacheWriteTokens: t.cacheWrite, reasoningTokens: t.reasoning, totalTokens: t.grand(), costUsd };
 }
 
-interface Priced {
-  cost: number | null;
-  source: 'trace' | 'table' | null;
-}
-
-/** A counted record's cost: what the trace records for it, else the price table's, else unpriced. */
-function recordCost(u: EventUsage, price: ModelPrice | undefined): Priced {
-  if (u.costUsd !== null) return { cost: u.costUsd, source: 'trace' };
-  const cost = price ? costOf(u.counts, price, u.reasoningApart) : null;
-  return cost === null ? { cost: null, source: null } : { cost, source: 'table' };
-}
-
 /** `priceOf` once per model name: the lookup normalizes the name, too slow to repeat for every record. */
 export function priceLookup(prices: Readonly<Record<string, ModelPrice>>): (model: string | null) => ModelPrice | undefined {
   const seen = new Map<string, ModelPrice | undefined>();
@@ -102,29 +88,29 @@ export function usageReport(model: TraceModel, prices: Readonly<Record<string, M
   let allTokens = 0;
   let cost: number | null = null;
   const price = priceLookup(prices);
+  const u = rollup.usage;
   for (const i of rollup.countedIndex) {
-    const u = rollup.usage[i]!;
-    total.add(u.counts);
+    u.addTo(total, i);
     const key = rollup.model[i] ?? '(unknown model)';
     let m = models.get(key);
     if (!m) models.set(key, (m = { t: new Tally(), calls: 0, cost: 0, priced: 0, tokens: 0, sources: new Set() }));
-    m.t.add(u.counts);
+    u.addTo(m.t, i);
     m.calls++;
-    const tokens = (u.counts.input ?? 0) + (u.counts.output ?? 0);
+    const tokens = (u.field(i, 'input') ?? 0) + (u.field(i, 'output') ?? 0);
     m.tokens += tokens;
     allTokens += tokens;
-    const p = recordCost(u, price(rollup.model[i]));
+    const c = u.costAt(i, price(rollup.model[i]));
     const group = model.events.groupOf(i);
     let g = groups.get(group);
     if (!g) groups.set(group, (g = { t: new Tally(), cost: null }));
-    g.t.add(u.counts);
-    if (p.cost !== null) {
-      m.cost += p.cost;
+    u.addTo(g.t, i);
+    if (c !== null) {
+      m.cost += c;
       m.priced += tokens;
-      m.sources.add(p.source!);
+      m.sources.add(u.recordedCostOf(i) !== null ? 'trace' : 'table');
       pricedTokens += tokens;
-      cost = (cost ?? 0) + p.cost;
-      g.cost = (g.cost ?? 0) + p.cost;
+      cost = (cost ?? 0) + c;
+      g.cost = (g.cost ?? 0) + c;
     }
   }
   const fromTotals = fillFromTotalsLines(rollup, total);
@@ -172,7 +158,7 @@ function fillFromTotalsLines(rollup: UsageRollup, total: Tally): (TokenField | '
  */
 function isComplete(model: TraceModel, rollup: UsageRollup, total: Tally, fromTotals: readonly string[]): boolean {
   if (model.partial || model.cancelled || rollup.unreported > 0 || total.input === null || total.output === null) return false;
-  return (['input', 'output'] as const).every((f) => fromTotals.includes(f) || rollup.countedIndex.every((i) => rollup.usage[i]!.counts[f] != null));
+  return (['input', 'output'] as const).every((f) => fromTotals.includes(f) || rollup.countedIndex.every((i) => rollup.usage.field(i, f) !== null));
 }
 
 /**
