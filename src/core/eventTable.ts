@@ -238,6 +238,14 @@ export class EventTable {
   usageFactsOf(i: number): UsageDraft | undefined {
     return this.usageFacts.get(i);
   }
+  /** The shape of event i's usage facts (see `SharedValues.shapeOf`): 0 none, -1 its own (`usageFactsOf`). */
+  usageFactShapeOf(i: number): number {
+    return this.usageFacts.shapeOf(i);
+  }
+  /** The usage facts of a shape number from `usageFactShapeOf`. */
+  usageFactShape(ref: number): UsageDraft {
+    return this.usageFacts.shape(ref);
+  }
   /** Every event's usage facts in index order (may run past a prefix view's size): one pass, not a lookup per event. */
   usageFactEntries(): IterableIterator<[number, UsageDraft]> {
     return this.usageFacts.entries();

@@ -31,19 +31,15 @@ class Frames {
 
   /** Adds event i's counts into frame d. */
   addCounts(d: number, u: UsageColumns, i: number): void {
-    this.put(d * F, u.field(i, 'input'));
-    this.put(d * F + 1, u.field(i, 'output'));
-    this.put(d * F + 2, u.field(i, 'cacheRead'));
-    this.put(d * F + 3, u.field(i, 'cacheWrite'));
-    this.put(d * F + 4, u.field(i, 'reasoning'));
-    this.put(d * F + 5, u.totalOf(i));
+    u.sumInto(this.a, d * F, i);
   }
 
   /** Adds frame `from` into frame `to`. */
   addFrame(to: number, from: number): void {
     for (let f = 0; f < F; f++) {
       const v = this.a[from * F + f];
-      if (v === v) this.put(to * F + f, v);
+      const k = to * F + f;
+      if (v === v) this.a[k] = this.a[k] === this.a[k] ? this.a[k] + v : v;
     }
   }
 
@@ -54,12 +50,6 @@ class Frames {
     t.input = v(0), t.output = v(1), t.cacheRead = v(2), t.cacheWrite = v(3), t.reasoning = v(4), t.total = v(5);
     return t;
   }
-
-  private put(k: number, v: number | null | undefined): void {
-    if (v === null || v === undefined) return;
-    const cur = this.a[k];
-    this.a[k] = cur === cur ? cur + v : v;
-  }
 }
 
 /**
@@ -69,27 +59,37 @@ class Frames {
  * does not count is returned in `shadowed` with the sum it stands beside.
  */
 export function settleUsage(tree: EventTree, usage: UsageColumns, isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
+  if (usage.count(UsageKind.AggregateSelf) + usage.count(UsageKind.AggregateParent) === 0) {
+    // Without aggregates every event's own usage counts and nothing else does: no walk is needed.
+    for (let i = 0; i < isCounted.length; i++) if (usage.kindOf(i) === UsageKind.Event) isCounted[i] = 1;
+    return;
+  }
+  const closing = usage.count(UsageKind.AggregateParent) > 0;
   const frames = new Frames();
   let nodes: Int32Array = new Int32Array(64);
   let next: Int32Array = new Int32Array(64);
+  // Each node's children, taken once when it is entered (a view made each time the walk came back to a node
+  // was most of the pass's garbage).
+  const kidsAt: Int32Array[] = [];
   for (const root of tree.roots) {
     let d = 0;
     nodes[0] = root;
     next[0] = 0;
+    kidsAt[0] = kidsOf(tree, root);
     frames.clear(0);
     while (d >= 0) {
       const i = nodes[d];
-      // Most events are leaves: no view of their (empty) children is made.
-      const kids = tree.childCount(i) === 0 ? NO_KIDS : tree.children(i);
+      const kids = kidsAt[d];
       if (next[d] < kids.length) {
         const k = kids[next[d]++];
         if (++d >= nodes.length) (nodes = grow(nodes)), (next = grow(next));
         nodes[d] = k;
         next[d] = 0;
+        kidsAt[d] = kidsOf(tree, k);
         frames.clear(d);
         continue;
       }
-      settleOne(frames, d, i, kids, usage, isCounted, shadowed);
+      settleOne(frames, d, i, closing ? kids : NO_KIDS, usage, isCounted, shadowed);
       if (d > 0 && frames.any(d)) frames.addFrame(d - 1, d);
       d--;
     }
@@ -111,6 +111,11 @@ function settleOne(frames: Frames, d: number, i: number, kids: Int32Array, usage
     if (frames.any(d)) shadowed.push({ index: k, children: frames.tally(d) });
     else (isCounted[k] = 1), frames.addCounts(d, usage, k);
   }
+}
+
+/** Most events are leaves: no view of their (empty) children is made. */
+function kidsOf(tree: EventTree, i: number): Int32Array {
+  return tree.childCount(i) === 0 ? NO_KIDS : tree.children(i);
 }
 
 function grow(a: Int32Array): Int32Array {

@@ -68,23 +68,20 @@ export class UsageColumns {
   /** Bit 1: reasoning priced apart from output; bit 2: the record carries running totals. */
   private flags = new Uint8Array(1024);
   private slots = 0;
+  private readonly perKind = [0, 0, 0, 0, 0];
 
   constructor(private readonly t: EventTable, private readonly models: readonly (string | null)[]) {
     this.slotOf = new Int32Array(t.size).fill(-1);
-    const templates = new Map<UsageDraft, Template>();
-    const facts = t.usageFactEntries();
-    let next = facts.next();
+    // Facts are shared by shape: each shape is worked out once.
+    const templates: (Template | undefined)[] = [];
     for (let i = 0; i < t.size; i++) {
-      let f: UsageDraft | undefined;
-      while (!next.done && next.value[0] < i) next = facts.next();
-      if (!next.done && next.value[0] === i) (f = next.value[1]), (next = facts.next());
-      if (f === undefined) {
+      const ref = t.usageFactShapeOf(i);
+      if (ref === 0) {
         const a = t.tokensInOf(i), b = t.tokensOutOf(i);
         if (a !== null || b !== null) this.add(i, UsageKind.Event, a, b, null, 0);
         continue;
       }
-      let tp = templates.get(f);
-      if (!tp) (tp = templateOf(f)), templates.size < 4096 && templates.set(f, tp);
+      const tp = ref > 0 ? (templates[ref] ??= templateOf(t.usageFactShape(ref))) : templateOf(t.usageFactsOf(i)!);
       if (tp.elsewhere) continue;
       const a = tp.input !== undefined ? tp.input : t.tokensInOf(i);
       const b = tp.output !== undefined ? tp.output : t.tokensOutOf(i);
@@ -98,6 +95,7 @@ export class UsageColumns {
     if (s >= this.kinds.length) this.grow();
     this.slotOf[i] = s;
     this.kinds[s] = kind;
+    this.perKind[kind]++;
     this.flags[s] = flags;
     const v = this.values;
     const o = s * STRIDE;
@@ -117,6 +115,10 @@ export class UsageColumns {
     (this.kinds = kinds), (this.flags = flags), (this.values = values);
   }
 
+  /** How many events have a record of this kind. */
+  count(kind: UsageKind): number {
+    return this.perKind[kind];
+  }
   /** Event i's kind of record. */
   kindOf(i: number): UsageKind {
     const s = this.slotOf[i];
@@ -170,6 +172,20 @@ export class UsageColumns {
     if ((x = v[o + TOTAL]) === x) t.total = (t.total ?? 0) + x;
   }
 
+  /**
+   * Adds event i's token fields and recorded total into `into[at]` … `into[at + 5]` (input, output, cache read,
+   * cache write, reasoning, total), where NaN stands for not reported yet.
+   */
+  sumInto(into: Float64Array, at: number, i: number): void {
+    const s = this.slotOf[i];
+    if (s < 0) return;
+    const v = this.values;
+    for (let f = 0, o = s * STRIDE; f <= TOTAL; f++, o++) {
+      const x = v[o];
+      if (x === x) into[at + f] = into[at + f] === into[at + f] ? into[at + f] + x : x;
+    }
+  }
+
   /** Event i's token counts into `out` (a scratch object reused by a loop), null where not reported. */
   countsInto(i: number, out: TokenCounts & { total?: number | null }): TokenCounts & { total?: number | null } {
     out.input = this.field(i, 'input');
@@ -186,9 +202,11 @@ export class UsageColumns {
    * unpriced (see `costOf`).
    */
   costAt(i: number, price: ModelPrice | undefined): number | null {
-    const recorded = this.recordedCostOf(i);
-    if (recorded !== null) return recorded;
-    return price && this.has(i) ? costOf(this.countsInto(i, scratch), price, this.reasoningApartOf(i)) : null;
+    const s = this.slotOf[i];
+    if (s < 0) return null;
+    const recorded = this.values[s * STRIDE + COST];
+    if (recorded === recorded) return recorded;
+    return price ? costOf(this.countsInto(i, scratch), price, (this.flags[s] & 1) === 1) : null;
   }
 
   /** Event i's usage as an object (made on request; null: reports none). */

@@ -52,6 +52,10 @@ describe('usage rollup: columns, shared, inclusive and exclusive', () => {
       const m = await loadTrace(file);
       const t = m.events;
       const r = rollUp(m);
+      // Every event is in the forest the settle pass walks (a trace without aggregates is settled without the walk).
+      let reached = 0;
+      for (const stack = [...m.tree.roots]; stack.length > 0; reached++) stack.push(...m.tree.children(stack.pop()!));
+      assert.equal(reached, t.size, file);
       for (let i = 0; i < t.size; i++) {
         // Read apart from the columns: the facts and the token columns, as the rollups read them before.
         const u = eventUsage(t.usageFactsOf(i), t.get(i).tokensIn, t.get(i).tokensOut);
