@@ -35,7 +35,11 @@ export class IdHashIndex<K = string> {
 
   /** Index of the first event with this id, or undefined. */
   get(id: K): number | undefined {
-    const h = this.hash(id);
+    return this.getHashed(this.hash(id), id);
+  }
+
+  /** `get` with the id's hash already made (a caller that probes and then inserts hashes once). */
+  getHashed(h: number, id: K): number | undefined {
     for (let s = h & this.mask; ; s = (s + 1) & this.mask) {
       const e = this.slots[s];
       if (e === 0) return undefined;
@@ -45,7 +49,11 @@ export class IdHashIndex<K = string> {
 
   /** Adds event `event` under `id` unless an earlier event has that id (then records it as a duplicate). */
   insert(event: number, id: K): void {
-    const h = this.hash(id);
+    this.insertHashed(this.hash(id), event, id);
+  }
+
+  /** `insert` with the id's hash already made. */
+  insertHashed(h: number, event: number, id: K): void {
     let s = h & this.mask;
     for (; ; s = (s + 1) & this.mask) {
       const e = this.slots[s];

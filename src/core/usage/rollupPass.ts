@@ -21,7 +21,9 @@ class Frames {
       b.set(this.a);
       this.a = b;
     }
-    this.a.fill(NaN, d * F, d * F + F);
+    const a = this.a;
+    const o = d * F;
+    a[o] = a[o + 1] = a[o + 2] = a[o + 3] = a[o + 4] = a[o + 5] = NaN;
   }
 
   any(d: number): boolean {
@@ -82,6 +84,12 @@ export function settleUsage(tree: EventTree, usage: UsageColumns, isCounted: Uin
       const kids = kidsAt[d];
       if (next[d] < kids.length) {
         const k = kids[next[d]++];
+        // A leaf settles straight into its parent's frame: its own record counts (nothing below it did).
+        if (tree.childCount(k) === 0) {
+          const kind = usage.kindOf(k);
+          if (kind === UsageKind.Event || kind === UsageKind.AggregateSelf) (isCounted[k] = 1), frames.addCounts(d, usage, k);
+          continue;
+        }
         if (++d >= nodes.length) (nodes = grow(nodes)), (next = grow(next));
         nodes[d] = k;
         next[d] = 0;

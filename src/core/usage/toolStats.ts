@@ -98,11 +98,15 @@ class CallIds {
     const end = start + m.countOf(i);
     for (let k = start; k < end; k++) {
       if (!this.callField(m.fieldAt(k))) continue;
-      const e = this.first.get(k);
+      const e = this.first.getHashed(m.idHashAt(k), k);
       const j = e === undefined ? -1 : m.eventAt(e);
       if (j >= 0 && names[j] === names[i]) return j;
     }
-    for (let k = start; k < end; k++) if (!m.emptyAt(k) && this.first.get(k) === undefined) this.first.insert(k, k);
+    for (let k = start; k < end; k++) {
+      if (m.emptyAt(k)) continue;
+      // One hash per entry: insert keeps the first entry of an id (a later one is only noted as a duplicate).
+      this.first.insertHashed(m.idHashAt(k), k, k);
+    }
     return i;
   }
 
