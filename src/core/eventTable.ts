@@ -43,7 +43,8 @@ export class EventTable {
   /** Cache, reasoning and source facts of the events that have them (core/usage reads them), shared by shape. */
   private readonly usageFacts = new SharedValues<UsageDraft>();
   private readonly strings = new Interner();
-  private readonly mentions = new MentionColumns(this.strings);
+  /** The ids each event mentions besides its own and its parent's. */
+  readonly mentions = new MentionColumns(this.strings);
   /** 1 when the parent link came from the parent id (which `id(parent)` then gives back). */
   private readonly parentFromId = new NumberColumn();
   /**
@@ -207,9 +208,27 @@ export class EventTable {
   usageColumnsOf(i: number): { tokensIn: number | null; tokensOut: number | null; model: string | null; tool: string | null; durationMs: number | null } {
     return { tokensIn: this.tokensIn.get(i), tokensOut: this.tokensOut.get(i), model: this.strings.value(this.modelCol.raw(i)), tool: this.strings.value(this.toolCol.raw(i)), durationMs: this.duration.get(i) };
   }
+  /** The event's duration in ms, NaN when it has none (for passes over numbers). */
+  durationOf(i: number): number {
+    return this.duration.get(i) ?? NaN;
+  }
+  tokensInOf(i: number): number | null {
+    return this.tokensIn.get(i);
+  }
+  tokensOutOf(i: number): number | null {
+    return this.tokensOut.get(i);
+  }
   /** The usage facts the adapter recorded beyond tokensIn/tokensOut, if any. */
   usageFactsOf(i: number): UsageDraft | undefined {
     return this.usageFacts.get(i);
+  }
+  /** The shape of event i's usage facts (see `SharedValues.shapeOf`): 0 none, -1 its own (`usageFactsOf`). */
+  usageFactShapeOf(i: number): number {
+    return this.usageFacts.shapeOf(i);
+  }
+  /** The usage facts of a shape number from `usageFactShapeOf`. */
+  usageFactShape(ref: number): UsageDraft {
+    return this.usageFacts.shape(ref);
   }
   /** Every event's usage facts in index order (may run past a prefix view's size): one pass, not a lookup per event. */
   usageFactEntries(): IterableIterator<[number, UsageDraft]> {

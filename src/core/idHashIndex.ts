@@ -17,16 +17,20 @@ export const fnv1aId: IdHash = (id) => {
  * cost about 40 bytes an entry plus the key string; here an entry costs 4 bytes a slot at a load of at most one
  * half. The hash is not kept: each probe compares the stored id's bytes (`isId`, which rejects a different id at
  * its first differing byte without making a string), so a collision never mixes two ids; growing hashes the
- * stored ids again (`idOf`).
+ * stored ids again (`keyOf`).
  */
-export class IdHashIndex {
+export class IdHashIndex<K = string> {
   private slots = new Int32Array(1024);
   private mask = 1023;
   private count = 0;
   /** Events whose id an earlier event already had, in file order. */
   readonly duplicates: number[] = [];
 
-  constructor(private readonly isId: (event: number, id: string) => boolean, private readonly idOf: (event: number) => string, private readonly hash: IdHash = fnv1aId) {}
+  /**
+   * `K`: how a probe names its id (the id itself by default; an entry of MentionColumns in the tool-call
+   * pairing's case). `keyOf` gives a stored event's key back, for hashing it again when the table grows.
+   */
+  constructor(private readonly isId: (event: number, id: K) => boolean, private readonly keyOf: (event: number) => K, private readonly hash: (id: K) => number = fnv1aId as unknown as (id: K) => number) {}
 
   /** Number of distinct ids. */
   get size(): number {
@@ -39,8 +43,13 @@ export class IdHashIndex {
   }
 
   /** Index of the first event with this id, or undefined. */
-  get(id: string): number | undefined {
-    for (let s = this.hash(id) & this.mask; ; s = (s + 1) & this.mask) {
+  get(id: K): number | undefined {
+    return this.getHashed(this.hash(id), id);
+  }
+
+  /** `get` with the id's hash already made (a caller that probes and then inserts hashes once). */
+  getHashed(h: number, id: K): number | undefined {
+    for (let s = h & this.mask; ; s = (s + 1) & this.mask) {
       const e = this.slots[s];
       if (e === 0) return undefined;
       if (this.isId(e - 1, id)) return e - 1;
@@ -48,8 +57,13 @@ export class IdHashIndex {
   }
 
   /** Adds event `event` under `id` unless an earlier event has that id (then records it as a duplicate). */
-  insert(event: number, id: string): void {
-    let s = this.hash(id) & this.mask;
+  insert(event: number, id: K): void {
+    this.insertHashed(this.hash(id), event, id);
+  }
+
+  /** `insert` with the id's hash already made. */
+  insertHashed(h: number, event: number, id: K): void {
+    let s = h & this.mask;
     for (; ; s = (s + 1) & this.mask) {
       const e = this.slots[s];
       if (e === 0) break;
@@ -68,7 +82,7 @@ export class IdHashIndex {
     this.mask = this.slots.length - 1;
     for (let o = 0; o < old.length; o++) {
       if (old[o] === 0) continue;
-      let s = this.hash(this.idOf(old[o] - 1)) & this.mask;
+      let s = this.hash(this.keyOf(old[o] - 1)) & this.mask;
       while (this.slots[s] !== 0) s = (s + 1) & this.mask;
       this.slots[s] = old[o];
     }

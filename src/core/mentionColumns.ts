@@ -65,6 +65,70 @@ export class MentionColumns {
     return decodeText(this.bytes, text, text + head / 2, this.prefixes);
   }
 
+  /**
+   * Entries read without objects (the tool-call pairing): an entry is named by the position of its field number
+   * in the buffer. Event i's entries run from `firstEntry(i)`, each to `nextEntry(k)`, until `endOf(i)`.
+   */
+  firstEntry(i: number): number {
+    return this.start.raw(i);
+  }
+  /** Where event i's entries end. */
+  endOf(i: number): number {
+    return i + 1 < this.events ? this.start.raw(i + 1) : this.used;
+  }
+  /** The entry after entry k. */
+  nextEntry(k: number): number {
+    const [head, text] = readVarint(this.bytes, readVarint(this.bytes, k)[1]);
+    return (head & 1) === 1 ? text : text + head / 2;
+  }
+  /** Entry k's field (an interned string: the same object for every entry of that field). */
+  fieldAt(k: number): string {
+    return this.strings.value(readVarint(this.bytes, k)[0]) ?? '';
+  }
+  /** The event that owns entry k (a binary search: entries are in event order). */
+  eventAt(k: number): number {
+    let lo = 0;
+    let hi = this.events - 1;
+    // The last event that starts at or before k: an event without entries starts where the next one does.
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.start.raw(mid) <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+  /** Whether entry k's id is empty. */
+  emptyAt(k: number): boolean {
+    return this.idBytesAt(k)[1] === 0;
+  }
+  /** A 32-bit hash of entry k's id, from its stored bytes (equal ids are stored as equal bytes). */
+  idHashAt(k: number): number {
+    const [from, n] = this.idBytesAt(k);
+    let h = 0x811c9dc5;
+    for (let p = from; p < from + n; p++) h = Math.imul(h ^ this.bytes[p], 0x01000193);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    return (h ^ (h >>> 12)) >>> 0;
+  }
+  /** Whether entries a and b hold the same id, compared byte for byte. */
+  sameIdAt(a: number, b: number): boolean {
+    const [pa, na] = this.idBytesAt(a);
+    const [pb, nb] = this.idBytesAt(b);
+    if (na !== nb) return false;
+    if (pa === pb) return true;
+    for (let j = 0; j < na; j++) if (this.bytes[pa + j] !== this.bytes[pb + j]) return false;
+    return true;
+  }
+  /** Where entry k's id text is stored and its byte length, a repeat followed back to the id written in full. */
+  private idBytesAt(k: number): [number, number] {
+    let at = readVarint(this.bytes, k)[1];
+    for (;;) {
+      const [head, text] = readVarint(this.bytes, at);
+      if ((head & 1) === 0) return [text, head / 2];
+      at -= (head - 1) / 2;
+    }
+  }
+
   /** Bytes per part (for the memory breakdown). */
   footprint(): Record<string, number> {
     return { 'mentions.start': this.start.byteSize, 'mentions.bytes': this.bytes.byteLength };

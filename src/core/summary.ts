@@ -124,8 +124,8 @@ function eventSum(rollup: UsageRollup, side: 'input' | 'output', include?: (i: n
   let sum: number | null = null;
   for (const i of rollup.countedIndex) {
     if (include && !include(i)) continue;
-    const v = rollup.usage[i]!.counts[side];
-    if (v !== null && v !== undefined) sum = (sum ?? 0) + v;
+    const v = rollup.usage.field(i, side);
+    if (v !== null) sum = (sum ?? 0) + v;
   }
   return sum;
 }

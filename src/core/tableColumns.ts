@@ -76,6 +76,19 @@ export class SharedValues<T extends object> {
   get byteSize(): number {
     return this.refs.byteSize;
   }
+  /**
+   * The shape number of index i's value (1-based; values equal by shape share one), 0 when it has none, -1
+   * when it is kept on its own (past the shape limit: read it with `get`). A pass keyed by shape works out
+   * each shape once.
+   */
+  shapeOf(i: number): number {
+    const ref = this.refs.get(i) ?? 0;
+    return ref > 0 ? ref : this.single.size > 0 && this.single.has(i) ? -1 : 0;
+  }
+  /** The value of a shape number from `shapeOf`. */
+  shape(ref: number): T {
+    return this.shapes[ref - 1];
+  }
   /** Every value with its index, in index order: one walk of the refs, the few values past the shape limit merged in. */
   *entries(): IterableIterator<[number, T]> {
     const singles = [...this.single.keys()].sort((a, b) => a - b);

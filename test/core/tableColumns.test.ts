@@ -22,6 +22,18 @@ describe('compact columns of the event table', () => {
     assert.equal(shared.get(4), undefined);
   });
 
+  it('SharedValues.shapeOf numbers equal shapes alike, marks values past the limit -1 and absent ones 0', () => {
+    const shared = new SharedValues<{ n: number }>(2);
+    shared.set(1, { n: 1 });
+    shared.set(3, { n: 2 });
+    shared.set(5000, { n: 1 });
+    shared.set(7, { n: 3 });
+    const [a, b, c, d] = [1, 3, 5000, 7].map((i) => shared.shapeOf(i));
+    assert.ok(a > 0 && b > 0 && a !== b && c === a && d === -1, `${[a, b, c, d]}`);
+    assert.deepEqual([shared.shape(a), shared.shape(b), shared.get(7)], [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    assert.deepEqual([shared.shapeOf(2), shared.shapeOf(99999)], [0, 0]);
+  });
+
   it('StringColumn of nulls holds no arrays, and a first string after many nulls is found', () => {
     const col = new StringColumn();
     for (let k = 0; k < 5000; k++) col.push(null);

@@ -1,5 +1,4 @@
 import type { TraceModel } from '../traceModel';
-import { costOf } from '../usage/cost';
 import { ModelPrice, priceOf } from '../usage/prices';
 import { UsageRollup, usageRollupOf } from '../usage/rollup';
 
@@ -28,10 +27,7 @@ function priceFor(name: string, prices: Readonly<Record<string, ModelPrice>>): M
 export function eventCostUsd(model: TraceModel, i: number, prices: Readonly<Record<string, ModelPrice>> = NO_PRICES): number | null {
   // The rollup's columns, not rowOf(i): a row object per event of both runs was a tenth of the diff's time.
   const r = rollupOf(model);
-  const usage = r.usage[i];
-  if (r.isCounted[i] !== 1 || !usage) return null;
-  if (usage.costUsd !== null) return usage.costUsd;
+  if (r.isCounted[i] !== 1 || !r.usage.has(i)) return null;
   const name = r.model[i];
-  const price = name !== null ? priceFor(name, prices) : undefined;
-  return price ? costOf(usage.counts, price, usage.reasoningApart) : null;
+  return r.usage.costAt(i, name !== null ? priceFor(name, prices) : undefined);
 }

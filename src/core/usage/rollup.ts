@@ -1,9 +1,9 @@
 import type { TraceModel } from '../traceModel';
 import type { EventCategory, EventStatus } from '../model';
-import { EventUsage, eventUsage, usageElsewhere } from './eventUsage';
+import { EventUsage, usageElsewhere } from './eventUsage';
+import { UsageColumns, UsageKind } from './usageColumns';
 import { settleUsage } from './rollupPass';
 import { Tally } from './tally';
-import type { UsageDraft } from './usageTypes';
 
 /** The facts of one event the rollups read (made on request from the rollup's columns). */
 export interface UsageRow {
@@ -28,8 +28,8 @@ export interface UsageRow {
  * one object per event cost more than the rest of the pass (issue 16: rollups under 10% of the load).
  */
 export interface UsageRollup {
-  /** Each event's usage (null: reports none). */
-  readonly usage: readonly (EventUsage | null)[];
+  /** Each event's usage record, as numbers (`usageOf(i)` for the object). */
+  readonly usage: UsageColumns;
   /** Each event's model, inherited from its group as in {@link UsageRow.model}. */
   readonly model: readonly (string | null)[];
   /** Each event's tool name (null: none). */
@@ -84,9 +84,9 @@ export function usageRollupOf(model: TraceModel): UsageRollup {
 export function rollUp(model: TraceModel): UsageRollup {
   const t = model.events;
   const n = t.size;
-  const usage: (EventUsage | null)[] = new Array(n);
-  const cols: Columns = { usage, model: new Array<string | null>(n), tool: new Array<string | null>(n), durationMs: new Float64Array(n), retries: [] };
+  const cols: Columns = { model: new Array<string | null>(n), tool: new Array<string | null>(n), durationMs: new Float64Array(n), retries: [] };
   readColumns(model, cols);
+  const usage = new UsageColumns(t, cols.model);
   const isCounted = new Uint8Array(n);
   const shadowedAt: { index: number; children: Tally }[] = [];
   settleUsage(model.tree, usage, isCounted, shadowedAt);
@@ -97,13 +97,12 @@ export function rollUp(model: TraceModel): UsageRollup {
   const covered = coveredEvents(model, usage, countedIndex);
   let unreported = 0;
   for (let i = 0; i < n; i++) {
-    if (usage[i] === null && covered[i] === 0 && t.categoryOf(i) === 'inference' && !usageElsewhere(t, i)) unreported++;
+    if (!usage.has(i) && covered[i] === 0 && t.categoryOf(i) === 'inference' && !usageElsewhere(t, i)) unreported++;
   }
-  return new Rollup(model, cols, isCounted, countedIndex, shadowedAt, unreported);
+  return new Rollup(model, usage, cols, isCounted, countedIndex, shadowedAt, unreported);
 }
 
 interface Columns {
-  usage: (EventUsage | null)[];
   model: (string | null)[];
   tool: (string | null)[];
   durationMs: Float64Array;
@@ -116,35 +115,27 @@ function readColumns(model: TraceModel, cols: Columns): void {
   // Events come in runs of one group: remember the last group's model instead of asking the map each time.
   let group: string | null | undefined;
   let groupModel: string | null = null;
-  const facts = t.usageFactEntries();
-  let next = facts.next();
   for (let i = 0; i < t.size; i++) {
     // Column reads, not t.get(i): materializing every event (labels, mentions) cost more than the load's parse.
-    const c = t.usageColumnsOf(i);
     const g = t.groupOf(i);
+    const own = t.modelOf(i);
     if (g !== group) (group = g), (groupModel = lastModel.get(g) ?? null);
-    if (c.model !== null && c.model !== groupModel) lastModel.set(g, c.model), (groupModel = c.model);
-    const m = c.model ?? groupModel;
-    cols.model[i] = m;
-    cols.tool[i] = c.tool;
-    cols.durationMs[i] = c.durationMs ?? NaN;
-    let f: UsageDraft | undefined;
-    while (!next.done && next.value[0] < i) next = facts.next();
-    if (!next.done && next.value[0] === i) (f = next.value[1]), (next = facts.next());
-    if (f?.retry) cols.retries.push(i);
-    const u = eventUsage(f, c.tokensIn, c.tokensOut);
-    if (u) u.model = m;
-    cols.usage[i] = u;
+    if (own !== null && own !== groupModel) lastModel.set(g, own), (groupModel = own);
+    cols.model[i] = own ?? groupModel;
+    cols.tool[i] = t.toolOf(i);
+    const d = t.durationOf(i);
+    cols.durationMs[i] = d;
   }
+  for (const [i, f] of t.usageFactEntries()) if (i < t.size && f.retry) cols.retries.push(i);
 }
 
 /** Events below a counted aggregate: their model calls are counted there. */
-function coveredEvents(model: TraceModel, usage: readonly (EventUsage | null)[], countedIndex: Int32Array): Uint8Array {
-  const covered = new Uint8Array(usage.length);
+function coveredEvents(model: TraceModel, usage: UsageColumns, countedIndex: Int32Array): Uint8Array {
+  const covered = new Uint8Array(model.events.size);
   for (const r of countedIndex) {
-    const u = usage[r]!;
-    if (u.source !== 'aggregate') continue;
-    const top = u.covers === 'parent' ? model.events.parent(r) : r;
+    const kind = usage.kindOf(r);
+    if (kind !== UsageKind.AggregateSelf && kind !== UsageKind.AggregateParent) continue;
+    const top = kind === UsageKind.AggregateParent ? model.events.parent(r) : r;
     if (top < 0) continue;
     const stack = [top];
     while (stack.length > 0) {
@@ -162,7 +153,6 @@ class Rollup implements UsageRollup {
   private countedCache: UsageRow[] | null = null;
   private totalsCache: UsageRow[] | null = null;
 
-  readonly usage: readonly (EventUsage | null)[];
   readonly model: readonly (string | null)[];
   readonly tool: readonly (string | null)[];
   readonly durationMs: Float64Array;
@@ -170,13 +160,13 @@ class Rollup implements UsageRollup {
 
   constructor(
     private readonly m: TraceModel,
+    readonly usage: UsageColumns,
     cols: Columns,
     readonly isCounted: Uint8Array,
     readonly countedIndex: Int32Array,
     shadowedAt: { index: number; children: Tally }[],
     readonly unreported: number,
   ) {
-    this.usage = cols.usage;
     this.model = cols.model;
     this.tool = cols.tool;
     this.durationMs = cols.durationMs;
@@ -190,13 +180,13 @@ class Rollup implements UsageRollup {
     const d = this.durationMs[i];
     return {
       index: i, line: t.lineOf(i), parent: t.parent(i), category: t.categoryOf(i), status: t.statusOf(i), group: t.groupOf(i), tool: this.tool[i],
-      durationMs: d === d ? d : null, model: this.model[i], usage: this.usage[i], counted: this.isCounted[i] === 1,
+      durationMs: d === d ? d : null, model: this.model[i], usage: this.usage.usageOf(i), counted: this.isCounted[i] === 1,
     };
   }
 
   get rows(): readonly UsageRow[] {
     if (!this.rowCache) {
-      const rows: UsageRow[] = new Array(this.usage.length);
+      const rows: UsageRow[] = new Array(this.model.length);
       for (let i = 0; i < rows.length; i++) rows[i] = this.rowOf(i);
       this.rowCache = rows;
     }
@@ -210,10 +200,7 @@ class Rollup implements UsageRollup {
   get totalsLines(): readonly UsageRow[] {
     if (!this.totalsCache) {
       const out: UsageRow[] = [];
-      for (let i = 0; i < this.usage.length; i++) {
-        const u = this.usage[i];
-        if (u && (u.source === 'totals' || u.runningTotals)) out.push(this.rowOf(i));
-      }
+      for (let i = 0; i < this.model.length; i++) if (this.usage.isTotalsOf(i)) out.push(this.rowOf(i));
       this.totalsCache = out;
     }
     return this.totalsCache;
@@ -224,9 +211,8 @@ class Rollup implements UsageRollup {
     const stack = [i];
     while (stack.length > 0) {
       const j = stack.pop()!;
-      const u = this.usage[j];
       // A closing aggregate sums its parent's subtree: it belongs to its parent's tally, not its own.
-      if (this.isCounted[j] && u && !(j === i && u.source === 'aggregate' && u.covers === 'parent')) sum.add(u.counts);
+      if (this.isCounted[j] && !(j === i && this.usage.kindOf(j) === UsageKind.AggregateParent)) this.usage.addTo(sum, j);
       for (const k of this.m.tree.children(j)) stack.push(k);
     }
     return sum.any() ? sum : null;

@@ -1,6 +1,6 @@
 import type { EventTree } from '../tree';
-import type { EventUsage } from './eventUsage';
 import { Tally } from './tally';
+import { UsageColumns, UsageKind } from './usageColumns';
 
 const NO_KIDS = new Int32Array(0);
 
@@ -21,7 +21,9 @@ class Frames {
       b.set(this.a);
       this.a = b;
     }
-    this.a.fill(NaN, d * F, d * F + F);
+    const a = this.a;
+    const o = d * F;
+    a[o] = a[o + 1] = a[o + 2] = a[o + 3] = a[o + 4] = a[o + 5] = NaN;
   }
 
   any(d: number): boolean {
@@ -29,22 +31,17 @@ class Frames {
     return false;
   }
 
-  /** Adds a usage's counts into frame d. */
-  addCounts(d: number, u: EventUsage): void {
-    const c = u.counts;
-    this.put(d * F, c.input);
-    this.put(d * F + 1, c.output);
-    this.put(d * F + 2, c.cacheRead);
-    this.put(d * F + 3, c.cacheWrite);
-    this.put(d * F + 4, c.reasoning);
-    this.put(d * F + 5, c.total);
+  /** Adds event i's counts into frame d. */
+  addCounts(d: number, u: UsageColumns, i: number): void {
+    u.sumInto(this.a, d * F, i);
   }
 
   /** Adds frame `from` into frame `to`. */
   addFrame(to: number, from: number): void {
     for (let f = 0; f < F; f++) {
       const v = this.a[from * F + f];
-      if (v === v) this.put(to * F + f, v);
+      const k = to * F + f;
+      if (v === v) this.a[k] = this.a[k] === this.a[k] ? this.a[k] + v : v;
     }
   }
 
@@ -55,12 +52,6 @@ class Frames {
     t.input = v(0), t.output = v(1), t.cacheRead = v(2), t.cacheWrite = v(3), t.reasoning = v(4), t.total = v(5);
     return t;
   }
-
-  private put(k: number, v: number | null | undefined): void {
-    if (v === null || v === undefined) return;
-    const cur = this.a[k];
-    this.a[k] = cur === cur ? cur + v : v;
-  }
 }
 
 /**
@@ -69,28 +60,44 @@ class Frames {
  * aggregate (`covers: 'parent'`) counts only when nothing else in its parent's subtree did. An aggregate that
  * does not count is returned in `shadowed` with the sum it stands beside.
  */
-export function settleUsage(tree: EventTree, usage: readonly (EventUsage | null)[], isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
+export function settleUsage(tree: EventTree, usage: UsageColumns, isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
+  if (usage.count(UsageKind.AggregateSelf) + usage.count(UsageKind.AggregateParent) === 0) {
+    // Without aggregates every event's own usage counts and nothing else does: no walk is needed.
+    for (let i = 0; i < isCounted.length; i++) if (usage.kindOf(i) === UsageKind.Event) isCounted[i] = 1;
+    return;
+  }
+  const closing = usage.count(UsageKind.AggregateParent) > 0;
   const frames = new Frames();
   let nodes: Int32Array = new Int32Array(64);
   let next: Int32Array = new Int32Array(64);
+  // Each node's children, taken once when it is entered (a view made each time the walk came back to a node
+  // was most of the pass's garbage).
+  const kidsAt: Int32Array[] = [];
   for (const root of tree.roots) {
     let d = 0;
     nodes[0] = root;
     next[0] = 0;
+    kidsAt[0] = kidsOf(tree, root);
     frames.clear(0);
     while (d >= 0) {
       const i = nodes[d];
-      // Most events are leaves: no view of their (empty) children is made.
-      const kids = tree.childCount(i) === 0 ? NO_KIDS : tree.children(i);
+      const kids = kidsAt[d];
       if (next[d] < kids.length) {
         const k = kids[next[d]++];
+        // A leaf settles straight into its parent's frame: its own record counts (nothing below it did).
+        if (tree.childCount(k) === 0) {
+          const kind = usage.kindOf(k);
+          if (kind === UsageKind.Event || kind === UsageKind.AggregateSelf) (isCounted[k] = 1), frames.addCounts(d, usage, k);
+          continue;
+        }
         if (++d >= nodes.length) (nodes = grow(nodes)), (next = grow(next));
         nodes[d] = k;
         next[d] = 0;
+        kidsAt[d] = kidsOf(tree, k);
         frames.clear(d);
         continue;
       }
-      settleOne(frames, d, i, kids, usage, isCounted, shadowed);
+      settleOne(frames, d, i, closing ? kids : NO_KIDS, usage, isCounted, shadowed);
       if (d > 0 && frames.any(d)) frames.addFrame(d - 1, d);
       d--;
     }
@@ -98,21 +105,25 @@ export function settleUsage(tree: EventTree, usage: readonly (EventUsage | null)
 }
 
 /** Event i, its children settled into frame d: decides its own record and its closing children's. */
-function settleOne(frames: Frames, d: number, i: number, kids: Int32Array, usage: readonly (EventUsage | null)[], isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
-  const u = usage[i];
-  if (u?.source === 'event') {
+function settleOne(frames: Frames, d: number, i: number, kids: Int32Array, usage: UsageColumns, isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
+  const kind = usage.kindOf(i);
+  if (kind === UsageKind.Event) {
     isCounted[i] = 1;
-    frames.addCounts(d, u);
-  } else if (u?.source === 'aggregate' && u.covers === 'self') {
+    frames.addCounts(d, usage, i);
+  } else if (kind === UsageKind.AggregateSelf) {
     if (frames.any(d)) shadowed.push({ index: i, children: frames.tally(d) });
-    else (isCounted[i] = 1), frames.addCounts(d, u);
+    else (isCounted[i] = 1), frames.addCounts(d, usage, i);
   }
   for (const k of kids) {
-    const c = usage[k];
-    if (c?.source !== 'aggregate' || c.covers !== 'parent') continue;
+    if (usage.kindOf(k) !== UsageKind.AggregateParent) continue;
     if (frames.any(d)) shadowed.push({ index: k, children: frames.tally(d) });
-    else (isCounted[k] = 1), frames.addCounts(d, c);
+    else (isCounted[k] = 1), frames.addCounts(d, usage, k);
   }
+}
+
+/** Most events are leaves: no view of their (empty) children is made. */
+function kidsOf(tree: EventTree, i: number): Int32Array {
+  return tree.childCount(i) === 0 ? NO_KIDS : tree.children(i);
 }
 
 function grow(a: Int32Array): Int32Array {

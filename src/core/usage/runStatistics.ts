@@ -1,49 +1,11 @@
 import type { TraceModel } from '../traceModel';
-import { costOf } from './cost';
-import type { EventUsage } from './eventUsage';
 import type { ModelPrice } from './prices';
 import { UsageRollup, usageRollupOf } from './rollup';
 import { percentile, toolCallsOf } from './toolStats';
 import { priceLookup } from './usageReport';
+import type { HistogramBin, LatencyRow, RunStatistics, StatEvent } from './statisticsTypes';
 
-/** One event a statistics row jumps to. */
-export interface StatEvent {
-  index: number;
-  line: number;
-  name: string;
-  durationMs: number | null;
-  tokens: number | null;
-  costUsd: number | null;
-}
-
-/** Latency of one tool or model, from the events that have a duration. */
-export interface LatencyRow {
-  name: string;
-  count: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  maxMs: number | null;
-}
-
-/** One bar of the duration histogram: events whose duration is in [fromMs, toMs). */
-export interface HistogramBin {
-  fromMs: number;
-  toMs: number;
-  count: number;
-}
-
-/** The facts of the run statistics panel (issue 16 item 4), pure and vscode-free. */
-export interface RunStatistics {
-  slowestToolCalls: StatEvent[];
-  /** Counted model calls by cost, or by tokens where unpriced (cost null). */
-  mostExpensiveCalls: StatEvent[];
-  latencyByTool: LatencyRow[];
-  latencyByModel: LatencyRow[];
-  errors: number;
-  warnings: number;
-  /** Durations of tool calls and model calls, in power-of-two millisecond bins (1, 2, 4 … ms). */
-  histogram: HistogramBin[];
-}
+export type { HistogramBin, LatencyRow, RunStatistics, StatEvent } from './statisticsTypes';
 
 /** Latency rows; `counts` gives a name's calls where some have no duration (tools: every call is counted). */
 function latency(groups: Map<string, number[]>, counts?: ReadonlyMap<string, number>): LatencyRow[] {
@@ -92,11 +54,6 @@ class Top<T> {
   }
 }
 
-function callCost(u: EventUsage, price: ModelPrice | undefined): number | null {
-  if (u.costUsd !== null) return u.costUsd;
-  return price ? costOf(u.counts, price, u.reasoningApart) : null;
-}
-
 /**
  * The run statistics: the `top` slowest tool calls and most expensive model calls, latency percentiles per tool
  * and per model, error and warning counts and a duration histogram. Tool calls are those of `toolCallsOf`, as in
@@ -127,10 +84,10 @@ export function runStatistics(model: TraceModel, prices: Readonly<Record<string,
   const price = priceLookup(prices);
   const modelCalls = new Top<StatEvent>(top, (a, b) => (a.costUsd ?? -1) > (b.costUsd ?? -1) || ((a.costUsd ?? -1) === (b.costUsd ?? -1) && (a.tokens ?? 0) > (b.tokens ?? 0)));
   for (const i of rollup.countedIndex) {
-    const u = rollup.usage[i]!;
+    const u = rollup.usage;
     const name = rollup.model[i] ?? '(unknown model)';
     const d = rollup.durationMs[i];
-    const call: StatEvent = { index: i, line: 0, name, durationMs: d === d ? d : null, tokens: (u.counts.input ?? 0) + (u.counts.output ?? 0), costUsd: callCost(u, price(rollup.model[i])) };
+    const call: StatEvent = { index: i, line: 0, name, durationMs: d === d ? d : null, tokens: (u.field(i, 'input') ?? 0) + (u.field(i, 'output') ?? 0), costUsd: u.costAt(i, price(rollup.model[i])) };
     modelCalls.offer(call, () => ({ ...call, line: t.lineOf(i) }));
     if (d === d) push(byModel, name, d), durations.push(d);
   }

@@ -1,4 +1,6 @@
 import type { EventTable } from '../eventTable';
+import { IdHashIndex } from '../idHashIndex';
+import type { MentionColumns } from '../mentionColumns';
 import type { UsageRollup } from './rollup';
 
 /** One tool's calls, as `summary --json` reports them. */
@@ -53,18 +55,19 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   let out = cache.get(rollup);
   if (out) return out;
   const calls: ToolCall[] = [];
-  const slotOf = new Map<number, number>();
-  const byId = new Map<string, number>();
+  // Typed arrays, not maps: every tool event is looked up here (a Map per event was most of the report's time).
+  const slotOf = new Int32Array(t.size).fill(-1);
+  const ids = new CallIds(t.mentions);
   const callOf = new Int32Array(t.size).fill(-1);
   const names = toolNames(t, rollup);
   for (let i = 0; i < t.size; i++) {
     const tool = names[i];
     if (tool === null || t.categoryOf(i) !== 'tool') continue;
     let call = toolCallOf(t, names, i);
-    if (call === i) call = pairedCall(t, names, i, byId);
-    let slot = slotOf.get(call);
-    if (slot === undefined) slotOf.set(call, (slot = calls.push({ index: call, tool, durationMs: NaN, error: false }) - 1));
-    slotOf.set(i, slot);
+    if (call === i) call = ids.pairedCall(names, i);
+    let slot = slotOf[call];
+    if (slot === -1) slotOf[call] = slot = calls.push({ index: call, tool, durationMs: NaN, error: false }) - 1;
+    slotOf[i] = slot;
     const c = calls[slot];
     callOf[i] = c.index;
     const d = rollup.durationMs[i];
@@ -75,16 +78,43 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   return out;
 }
 
-/** The earlier call of the same tool whose id event i records as a call id; else i, whose ids are remembered. */
-function pairedCall(t: EventTable, names: readonly (string | null)[], i: number, byId: Map<string, number>): number {
-  const mentions = t.mentionsOf(i);
-  for (const m of mentions) {
-    const key = m.field.slice(m.field.lastIndexOf('.') + 1);
-    const j = CALL_ID_KEYS.includes(key) ? byId.get(m.id) : undefined;
-    if (j !== undefined && names[j] === names[i]) return j;
+/**
+ * The ids tool calls mention, read from the table's mention entries (their bytes, not strings): the first event
+ * to mention each id, for a later result that records it as its call id.
+ */
+class CallIds {
+  /** Entry → the first entry that holds its id (the entry of the event that mentioned it first). */
+  private readonly first: IdHashIndex<number>;
+  private readonly isCallField = new Map<string, boolean>();
+
+  constructor(private readonly m: MentionColumns) {
+    this.first = new IdHashIndex<number>((a, b) => m.sameIdAt(a, b), (k) => k, (k) => m.idHashAt(k));
   }
-  for (const m of mentions) if (m.id !== '' && !byId.has(m.id)) byId.set(m.id, i);
-  return i;
+
+  /** The earlier call of the same tool whose id event i records as a call id; else i, whose ids are remembered. */
+  pairedCall(names: readonly (string | null)[], i: number): number {
+    const m = this.m;
+    const start = m.firstEntry(i);
+    const end = m.endOf(i);
+    for (let k = start; k < end; k = m.nextEntry(k)) {
+      if (!this.callField(m.fieldAt(k))) continue;
+      const e = this.first.getHashed(m.idHashAt(k), k);
+      const j = e === undefined ? -1 : m.eventAt(e);
+      if (j >= 0 && names[j] === names[i]) return j;
+    }
+    for (let k = start; k < end; k = m.nextEntry(k)) {
+      if (m.emptyAt(k)) continue;
+      // One hash per entry: insert keeps the first entry of an id (a later one is only noted as a duplicate).
+      this.first.insertHashed(m.idHashAt(k), k, k);
+    }
+    return i;
+  }
+
+  private callField(field: string): boolean {
+    let is = this.isCallField.get(field);
+    if (is === undefined) this.isCallField.set(field, (is = CALL_ID_KEYS.includes(field.slice(field.lastIndexOf('.') + 1))));
+    return is;
+  }
 }
 
 /** Tool calls grouped by tool, most called first (calls as {@link toolCallsOf} defines them). */

@@ -39,7 +39,7 @@ export function usageMismatches(model: TraceModel, rollup: UsageRollup = usageRo
     const group = model.events.groupOf(i);
     let t = sums.get(group);
     if (!t) sums.set(group, (t = new Tally()));
-    t.add(rollup.usage[i]!.counts);
+    rollup.usage.addTo(t, i);
   }
   const byGroup = new Map<string | null, { lines: UsageRow[]; running: UsageRow | null }>();
   for (const r of rollup.totalsLines) {

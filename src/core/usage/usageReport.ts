@@ -1,7 +1,5 @@
 import type { TraceModel } from '../traceModel';
-import { costOf } from './cost';
 import { ModelPrice, priceOf, PRICE_TABLE_DATE } from './prices';
-import type { EventUsage } from './eventUsage';
 import { UsageRollup, usageRollupOf } from './rollup';
 import { Tally } from './tally';
 import { retryCounts } from './retries';
@@ -68,18 +66,6 @@ function totalsJson(t: Tally, costUsd: number | null): UsageTotalsJson {
   return { inputTokens: t.input, outputTokens: t.output, cacheReadTokens: t.cacheRead, cacheWriteTokens: t.cacheWrite, reasoningTokens: t.reasoning, totalTokens: t.grand(), costUsd };
 }
 
-interface Priced {
-  cost: number | null;
-  source: 'trace' | 'table' | null;
-}
-
-/** A counted record's cost: what the trace records for it, else the price table's, else unpriced. */
-function recordCost(u: EventUsage, price: ModelPrice | undefined): Priced {
-  if (u.costUsd !== null) return { cost: u.costUsd, source: 'trace' };
-  const cost = price ? costOf(u.counts, price, u.reasoningApart) : null;
-  return cost === null ? { cost: null, source: null } : { cost, source: 'table' };
-}
-
 /** `priceOf` once per model name: the lookup normalizes the name, too slow to repeat for every record. */
 export function priceLookup(prices: Readonly<Record<string, ModelPrice>>): (model: string | null) => ModelPrice | undefined {
   const seen = new Map<string, ModelPrice | undefined>();
@@ -90,43 +76,71 @@ export function priceLookup(prices: Readonly<Record<string, ModelPrice>>): (mode
   };
 }
 
+type ModelSums = { t: Tally; calls: number; cost: number; priced: number; tokens: number; sources: Set<'trace' | 'table'> };
+type GroupSums = { t: Tally; cost: number | null };
+
+/** The counted records summed: in total, per model and per group, with their cost where priced. */
+class CountedSums {
+  readonly total = new Tally();
+  readonly models = new Map<string, ModelSums>();
+  readonly groups = new Map<string | null, GroupSums>();
+  pricedTokens = 0;
+  allTokens = 0;
+  cost: number | null = null;
+  // Records come in runs of one model and one group: the last entries are kept instead of asking the maps each time.
+  private key: string | undefined;
+  private m: ModelSums | undefined;
+  private group: string | null | undefined;
+  private g: GroupSums | undefined;
+
+  constructor(private readonly model: TraceModel, private readonly rollup: UsageRollup, private readonly price: (model: string | null) => ModelPrice | undefined) {}
+
+  add(i: number): void {
+    const u = this.rollup.usage;
+    u.addTo(this.total, i);
+    const m = this.modelSums(this.rollup.model[i] ?? '(unknown model)');
+    u.addTo(m.t, i);
+    m.calls++;
+    const tokens = (u.field(i, 'input') ?? 0) + (u.field(i, 'output') ?? 0);
+    m.tokens += tokens;
+    this.allTokens += tokens;
+    const c = u.costAt(i, this.price(this.rollup.model[i]));
+    const g = this.groupSums(this.model.events.groupOf(i));
+    u.addTo(g.t, i);
+    if (c === null) return;
+    m.cost += c;
+    m.priced += tokens;
+    m.sources.add(u.recordedCostOf(i) !== null ? 'trace' : 'table');
+    this.pricedTokens += tokens;
+    this.cost = (this.cost ?? 0) + c;
+    g.cost = (g.cost ?? 0) + c;
+  }
+
+  private modelSums(name: string): ModelSums {
+    if (name === this.key && this.m) return this.m;
+    let m = this.models.get(name);
+    if (!m) this.models.set(name, (m = { t: new Tally(), calls: 0, cost: 0, priced: 0, tokens: 0, sources: new Set() }));
+    return (this.key = name), (this.m = m);
+  }
+
+  private groupSums(group: string | null): GroupSums {
+    if (group === this.group && this.g) return this.g;
+    let g = this.groups.get(group);
+    if (!g) this.groups.set(group, (g = { t: new Tally(), cost: null }));
+    return (this.group = group), (this.g = g);
+  }
+}
+
 /**
  * The usage of a loaded trace: totals, per model, per tool and per group, with a completeness flag and the
  * priced share. `prices` are the user's (`agentTrace.pricing`), looked up before the bundled table.
  */
 export function usageReport(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, rollup: UsageRollup = usageRollupOf(model)): UsageReport {
-  const total = new Tally();
-  const models = new Map<string, { t: Tally; calls: number; cost: number; priced: number; tokens: number; sources: Set<'trace' | 'table'> }>();
-  const groups = new Map<string | null, { t: Tally; cost: number | null }>();
-  let pricedTokens = 0;
-  let allTokens = 0;
-  let cost: number | null = null;
-  const price = priceLookup(prices);
-  for (const i of rollup.countedIndex) {
-    const u = rollup.usage[i]!;
-    total.add(u.counts);
-    const key = rollup.model[i] ?? '(unknown model)';
-    let m = models.get(key);
-    if (!m) models.set(key, (m = { t: new Tally(), calls: 0, cost: 0, priced: 0, tokens: 0, sources: new Set() }));
-    m.t.add(u.counts);
-    m.calls++;
-    const tokens = (u.counts.input ?? 0) + (u.counts.output ?? 0);
-    m.tokens += tokens;
-    allTokens += tokens;
-    const p = recordCost(u, price(rollup.model[i]));
-    const group = model.events.groupOf(i);
-    let g = groups.get(group);
-    if (!g) groups.set(group, (g = { t: new Tally(), cost: null }));
-    g.t.add(u.counts);
-    if (p.cost !== null) {
-      m.cost += p.cost;
-      m.priced += tokens;
-      m.sources.add(p.source!);
-      pricedTokens += tokens;
-      cost = (cost ?? 0) + p.cost;
-      g.cost = (g.cost ?? 0) + p.cost;
-    }
-  }
+  const sums = new CountedSums(model, rollup, priceLookup(prices));
+  for (const i of rollup.countedIndex) sums.add(i);
+  const { total, models, groups } = sums;
+  let { pricedTokens, cost } = sums;
+  const allTokens = sums.allTokens;
   const fromTotals = fillFromTotalsLines(rollup, total);
   for (const [name, m] of models) {
     const recorded = m.sources.size === 0 ? recordedModelCost(rollup, name) : null;
@@ -172,7 +186,7 @@ function fillFromTotalsLines(rollup: UsageRollup, total: Tally): (TokenField | '
  */
 function isComplete(model: TraceModel, rollup: UsageRollup, total: Tally, fromTotals: readonly string[]): boolean {
   if (model.partial || model.cancelled || rollup.unreported > 0 || total.input === null || total.output === null) return false;
-  return (['input', 'output'] as const).every((f) => fromTotals.includes(f) || rollup.countedIndex.every((i) => rollup.usage[i]!.counts[f] != null));
+  return (['input', 'output'] as const).every((f) => fromTotals.includes(f) || rollup.countedIndex.every((i) => rollup.usage.field(i, f) !== null));
 }
 
 /**

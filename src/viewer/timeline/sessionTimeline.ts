@@ -53,9 +53,10 @@ export function statisticsOf(model: TraceModel): StatisticsData {
   const firstModel = new Map<string, number>();
   const firstTool = new Map<string, number>();
   for (let i = 0; i < model.events.size; i++) {
-    const c = model.events.usageColumnsOf(i);
-    if (c.model !== null && !firstModel.has(c.model)) firstModel.set(c.model, i);
-    if (c.tool !== null && !firstTool.has(c.tool)) firstTool.set(c.tool, i);
+    const m = model.events.modelOf(i);
+    const tool = model.events.toolOf(i);
+    if (m !== null && !firstModel.has(m)) firstModel.set(m, i);
+    if (tool !== null && !firstTool.has(tool)) firstTool.set(tool, i);
   }
   return {
     ...runStatistics(model, prices, 10, rollup),

@@ -72,8 +72,9 @@ export function buildTimeline(model: TraceModel): Timeline {
     const time = t.timeOf(i);
     const timed = time !== null && Number.isFinite(time);
     if (timed) {
-      const raw = t.usageColumnsOf(i).durationMs;
-      const dur = raw !== null && Number.isFinite(raw) && raw >= 0 ? raw : -1;
+      // The duration column itself (NaN: none), not an object of the event's usage columns per bar.
+      const raw = t.durationOf(i);
+      const dur = Number.isFinite(raw) && raw >= 0 ? raw : -1;
       const start = endStamped && dur > 0 ? time - dur : time;
       order[m] = i;
       depths[m] = d;

@@ -2,6 +2,7 @@
  * Messages of the Timeline and Statistics tabs (issue 16 items 1 and 4), kept beside their session code so the
  * shared protocol file only gains the union members.
  */
+import type { RunStatistics } from '../../core/usage/statisticsTypes';
 
 /** A slice of bars as sent to the webview: plain arrays (JSON-safe), labels only for the slice. */
 export interface TimelineSlice {
@@ -21,43 +22,13 @@ export interface TimelineSlice {
   labels: string[];
 }
 
-/**
- * The run statistics as sent (the shape of core/usage's RunStatistics, restated here because the webview's
- * build cannot follow imports into node-only core files; the host assigns one to the other, so tsc keeps them
- * in step).
- */
-export interface StatisticsData {
-  slowestToolCalls: StatEventData[];
-  mostExpensiveCalls: StatEventData[];
-  latencyByTool: LatencyData[];
-  latencyByModel: LatencyData[];
-  errors: number;
-  warnings: number;
-  histogram: { fromMs: number; toMs: number; count: number }[];
+/** The run statistics as sent: core/usage's RunStatistics plus the usage report's totals per model and tool. */
+export interface StatisticsData extends RunStatistics {
   /** Totals per model and per tool from the usage report; `first` is the event a row jumps to (-1: none). */
   byModel: { model: string; calls: number; inputTokens: number | null; outputTokens: number | null; costUsd: number | null; retries: number; first: number }[];
   byTool: { tool: string; calls: number; errors: number; retries: number; durationMs: number | null; first: number }[];
   /** Retries in the run: recorded by the trace, or inferred where it records none (core/usage/retries.ts). */
   retries: { total: number; source: 'recorded' | 'inferred' };
-}
-
-/** One event a statistics row jumps to. */
-export interface StatEventData {
-  index: number;
-  line: number;
-  name: string;
-  durationMs: number | null;
-  tokens: number | null;
-  costUsd: number | null;
-}
-
-/** Latency of one tool or model. */
-export interface LatencyData {
-  name: string;
-  count: number;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  maxMs: number | null;
 }
 
 /** Webview → host: bars [start, start+count); with `node`, the page holding that event's bar instead. */

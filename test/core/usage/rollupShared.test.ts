@@ -2,7 +2,11 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { rollUp, usageRollupOf } from '../../../src/core/usage/rollup';
-import { corpusPath } from '../../helpers/corpus';
+import { eventUsage } from '../../../src/core/usage/eventUsage';
+import { TOKEN_FIELDS } from '../../../src/core/usage/usageTypes';
+import { UsageKind } from '../../../src/core/usage/usageColumns';
+import { CORPUS_ROOT, WRITER_CORPUS, corpusPath } from '../../helpers/corpus';
+import { filesUnder } from '../../helpers/writerCorpus';
 
 const MURMUR = corpusPath('murmur', 'ses_39263059f28c105d1fb17c2390c192cf', 'trace.jsonl');
 
@@ -25,7 +29,8 @@ describe('usage rollup: columns, shared, inclusive and exclusive', () => {
     const end = [...Array(m.events.size).keys()].find((i) => m.events.kindOf(i) === 'task_end')!;
     const inc = r.inclusiveOf(task)!;
     assert.deepEqual([inc.input, inc.output], [calls[0].input + calls[1].input, calls[0].output + calls[1].output]);
-    assert.equal(r.usage[task], null, 'the task reports nothing itself (exclusive: none)');
+    assert.equal(r.usage.usageOf(task), null, 'the task reports nothing itself (exclusive: none)');
+    assert.equal(r.usage.has(task), false);
     assert.equal(r.isCounted[end], 0, 'task_end does not add to the calls it sums');
     assert.deepEqual(r.shadowed.map((s) => s.row.index), [end]);
     assert.deepEqual(Array.from(r.countedIndex, (i) => m.events.kindOf(i)), ['inference', 'inference']);
@@ -38,5 +43,36 @@ describe('usage rollup: columns, shared, inclusive and exclusive', () => {
     assert.equal(usageRollupOf(a), usageRollupOf(a));
     assert.notEqual(usageRollupOf(a), usageRollupOf(b));
     assert.deepEqual(Array.from(usageRollupOf(b).countedIndex), Array.from(usageRollupOf(a).countedIndex));
+  });
+
+  const traces = [...filesUnder(CORPUS_ROOT, (p) => /\.(jsonl|json)$/.test(p) && !/[\\/](blobs|sha256)[\\/]/.test(p)), ...filesUnder(WRITER_CORPUS, (p) => /\.(jsonl|json)$/.test(p))];
+  it(`the usage columns hold, for every event of ${traces.length} corpus and real-writer files, what eventUsage makes of its facts`, async () => {
+    const kinds = new Set<UsageKind>();
+    for (const file of traces) {
+      const m = await loadTrace(file);
+      const t = m.events;
+      const r = rollUp(m);
+      // Every event is in the forest the settle pass walks (a trace without aggregates is settled without the walk).
+      let reached = 0;
+      for (const stack = [...m.tree.roots]; stack.length > 0; reached++) stack.push(...m.tree.children(stack.pop()!));
+      assert.equal(reached, t.size, file);
+      for (let i = 0; i < t.size; i++) {
+        // Read apart from the columns: the facts and the token columns, as the rollups read them before.
+        const u = eventUsage(t.usageFactsOf(i), t.get(i).tokensIn, t.get(i).tokensOut);
+        const at = `${file} event ${i}`;
+        assert.equal(r.usage.has(i), u !== null, at);
+        if (!u) continue;
+        const kind = u.source === 'event' ? UsageKind.Event : u.source === 'totals' ? UsageKind.Totals : u.covers === 'parent' ? UsageKind.AggregateParent : UsageKind.AggregateSelf;
+        kinds.add(kind);
+        assert.equal(r.usage.kindOf(i), kind, at);
+        for (const f of TOKEN_FIELDS) assert.equal(r.usage.field(i, f), u.counts[f] ?? null, `${at} ${f}`);
+        assert.equal(r.usage.totalOf(i), u.counts.total ?? null, at);
+        assert.equal(r.usage.recordedCostOf(i), u.costUsd, at);
+        assert.equal(r.usage.reasoningApartOf(i), u.reasoningApart, at);
+        assert.equal(r.usage.isTotalsOf(i), u.source === 'totals' || u.runningTotals !== null, at);
+        assert.deepEqual(r.usage.usageOf(i), { ...u, model: r.model[i] }, at);
+      }
+    }
+    assert.deepEqual([...kinds].sort(), [UsageKind.Event, UsageKind.AggregateSelf, UsageKind.AggregateParent, UsageKind.Totals], 'every kind of record is met');
   });
 });

@@ -1,0 +1,219 @@
+import type { EventTable } from '../eventTable';
+import { EventUsage, eventUsage } from './eventUsage';
+import { costOf } from './cost';
+import type { ModelPrice } from './prices';
+import type { Tally } from './tally';
+import type { TokenCounts, TokenField, UsageDraft } from './usageTypes';
+
+/** What an event's usage record is, as {@link UsageColumns.kindOf} gives it. */
+export const enum UsageKind {
+  None = 0,
+  /** `source: 'event'`: its own work. */
+  Event = 1,
+  /** An aggregate of its own subtree (`covers: 'self'`). */
+  AggregateSelf = 2,
+  /** A closing aggregate of its parent's subtree (`covers: 'parent'`). */
+  AggregateParent = 3,
+  /** A totals line of the file. */
+  Totals = 4,
+}
+
+/** Slots of a record's numbers: the token fields, the recorded total, the recorded cost. NaN: not reported. */
+const INPUT = 0, OUTPUT = 1, CACHE_READ = 2, CACHE_WRITE = 3, REASONING = 4, TOTAL = 5, COST = 6;
+const STRIDE = 7;
+const FIELD_SLOT: Record<TokenField, number> = { input: INPUT, output: OUTPUT, cacheRead: CACHE_READ, cacheWrite: CACHE_WRITE, reasoning: REASONING };
+
+/** An adapter's facts as the columns need them, worked out once per distinct facts object (they are shared by shape). */
+interface Template {
+  elsewhere: boolean;
+  kind: UsageKind;
+  input: number | null | undefined;
+  output: number | null | undefined;
+  rest: [number, number, number, number, number];
+  /** The facts report something besides input and output (or are an aggregate, which counts even empty). */
+  reportsRest: boolean;
+  apart: boolean;
+  running: boolean;
+}
+
+/** The counts `costAt` hands to `costOf`, filled again for every record. */
+const scratch: TokenCounts & { total?: number | null } = {};
+
+const nan = (v: number | null | undefined): number => (v === null || v === undefined ? NaN : v);
+
+function templateOf(f: UsageDraft): Template {
+  const rest: Template['rest'] = [nan(f.cacheRead), nan(f.cacheWrite), nan(f.reasoning), nan(f.total), nan(f.costUsd)];
+  const source = f.source ?? 'event';
+  return {
+    elsewhere: f.elsewhere === true,
+    kind: source === 'event' ? UsageKind.Event : source === 'totals' ? UsageKind.Totals : f.covers === 'parent' ? UsageKind.AggregateParent : UsageKind.AggregateSelf,
+    input: f.input, output: f.output, rest,
+    reportsRest: rest.some((v) => v === v) || f.runningTotals !== undefined || (f.byModel !== undefined) || source === 'aggregate',
+    apart: f.reasoningApart === true,
+    running: f.runningTotals !== undefined,
+  };
+}
+
+/**
+ * Every event's usage record as numbers: a slot per event that reports usage, its kind, token fields, cost and
+ * flags in typed arrays, so the rollups are passes over numbers (an {@link EventUsage} object per event cost more
+ * than the rest of the rollups together). {@link usageOf} makes the object for the few callers that want one;
+ * it is `eventUsage` of the same facts, so both readings agree by construction.
+ */
+export class UsageColumns {
+  /** Per event: its slot, -1 when it reports no usage. */
+  readonly slotOf: Int32Array;
+  private kinds = new Uint8Array(1024);
+  private values = new Float64Array(1024 * STRIDE);
+  /** Bit 1: reasoning priced apart from output; bit 2: the record carries running totals. */
+  private flags = new Uint8Array(1024);
+  private slots = 0;
+  private readonly perKind = [0, 0, 0, 0, 0];
+
+  constructor(private readonly t: EventTable, private readonly models: readonly (string | null)[]) {
+    this.slotOf = new Int32Array(t.size).fill(-1);
+    // Facts are shared by shape: each shape is worked out once.
+    const templates: (Template | undefined)[] = [];
+    for (let i = 0; i < t.size; i++) {
+      const ref = t.usageFactShapeOf(i);
+      if (ref === 0) {
+        const a = t.tokensInOf(i), b = t.tokensOutOf(i);
+        if (a !== null || b !== null) this.add(i, UsageKind.Event, a, b, null, 0);
+        continue;
+      }
+      const tp = ref > 0 ? (templates[ref] ??= templateOf(t.usageFactShape(ref))) : templateOf(t.usageFactsOf(i)!);
+      if (tp.elsewhere) continue;
+      const a = tp.input !== undefined ? tp.input : t.tokensInOf(i);
+      const b = tp.output !== undefined ? tp.output : t.tokensOutOf(i);
+      if (a === null && b === null && !tp.reportsRest) continue;
+      this.add(i, tp.kind, a, b, tp.rest, (tp.apart ? 1 : 0) | (tp.running ? 2 : 0));
+    }
+  }
+
+  private add(i: number, kind: UsageKind, input: number | null, output: number | null, rest: Template['rest'] | null, flags: number): void {
+    const s = this.slots++;
+    if (s >= this.kinds.length) this.grow();
+    this.slotOf[i] = s;
+    this.kinds[s] = kind;
+    this.perKind[kind]++;
+    this.flags[s] = flags;
+    const v = this.values;
+    const o = s * STRIDE;
+    v[o + INPUT] = nan(input);
+    v[o + OUTPUT] = nan(output);
+    if (rest) for (let k = 0; k < 5; k++) v[o + CACHE_READ + k] = rest[k];
+    else v.fill(NaN, o + CACHE_READ, o + STRIDE);
+  }
+
+  private grow(): void {
+    const kinds = new Uint8Array(this.kinds.length * 2);
+    kinds.set(this.kinds);
+    const flags = new Uint8Array(this.flags.length * 2);
+    flags.set(this.flags);
+    const values = new Float64Array(this.values.length * 2);
+    values.set(this.values);
+    (this.kinds = kinds), (this.flags = flags), (this.values = values);
+  }
+
+  /** How many events have a record of this kind. */
+  count(kind: UsageKind): number {
+    return this.perKind[kind];
+  }
+  /** Event i's kind of record. */
+  kindOf(i: number): UsageKind {
+    const s = this.slotOf[i];
+    return s < 0 ? UsageKind.None : this.kinds[s];
+  }
+  /** Whether event i reports usage. */
+  has(i: number): boolean {
+    return this.slotOf[i] >= 0;
+  }
+  /** A token field of event i's record; null: not reported. */
+  field(i: number, f: TokenField): number | null {
+    const s = this.slotOf[i];
+    const v = s < 0 ? NaN : this.values[s * STRIDE + FIELD_SLOT[f]];
+    return v === v ? v : null;
+  }
+  /** The total event i's record states without an input/output split, or null. */
+  totalOf(i: number): number | null {
+    const s = this.slotOf[i];
+    const v = s < 0 ? NaN : this.values[s * STRIDE + TOTAL];
+    return v === v ? v : null;
+  }
+  /** The cost event i's record itself states (the trace's), or null. */
+  recordedCostOf(i: number): number | null {
+    const s = this.slotOf[i];
+    const v = s < 0 ? NaN : this.values[s * STRIDE + COST];
+    return v === v ? v : null;
+  }
+  /** Reasoning tokens of event i are counted apart from its output (priced on top). */
+  reasoningApartOf(i: number): boolean {
+    const s = this.slotOf[i];
+    return s >= 0 && (this.flags[s] & 1) === 1;
+  }
+  /** Event i is a totals line or records running totals. */
+  isTotalsOf(i: number): boolean {
+    const s = this.slotOf[i];
+    return s >= 0 && (this.kinds[s] === UsageKind.Totals || (this.flags[s] & 2) === 2);
+  }
+
+  /** Adds event i's counts (fields it reports) into `t`, as `Tally.add(usage.counts)` does. */
+  addTo(t: Tally, i: number): void {
+    const s = this.slotOf[i];
+    if (s < 0) return;
+    const v = this.values;
+    const o = s * STRIDE;
+    let x = v[o + INPUT];
+    if (x === x) t.input = (t.input ?? 0) + x;
+    if ((x = v[o + OUTPUT]) === x) t.output = (t.output ?? 0) + x;
+    if ((x = v[o + CACHE_READ]) === x) t.cacheRead = (t.cacheRead ?? 0) + x;
+    if ((x = v[o + CACHE_WRITE]) === x) t.cacheWrite = (t.cacheWrite ?? 0) + x;
+    if ((x = v[o + REASONING]) === x) t.reasoning = (t.reasoning ?? 0) + x;
+    if ((x = v[o + TOTAL]) === x) t.total = (t.total ?? 0) + x;
+  }
+
+  /**
+   * Adds event i's token fields and recorded total into `into[at]` … `into[at + 5]` (input, output, cache read,
+   * cache write, reasoning, total), where NaN stands for not reported yet.
+   */
+  sumInto(into: Float64Array, at: number, i: number): void {
+    const s = this.slotOf[i];
+    if (s < 0) return;
+    const v = this.values;
+    for (let f = 0, o = s * STRIDE; f <= TOTAL; f++, o++) {
+      const x = v[o];
+      if (x === x) into[at + f] = into[at + f] === into[at + f] ? into[at + f] + x : x;
+    }
+  }
+
+  /** Event i's token counts into `out` (a scratch object reused by a loop), null where not reported. */
+  countsInto(i: number, out: TokenCounts & { total?: number | null }): TokenCounts & { total?: number | null } {
+    out.input = this.field(i, 'input');
+    out.output = this.field(i, 'output');
+    out.cacheRead = this.field(i, 'cacheRead');
+    out.cacheWrite = this.field(i, 'cacheWrite');
+    out.reasoning = this.field(i, 'reasoning');
+    out.total = this.totalOf(i);
+    return out;
+  }
+
+  /**
+   * The cost of event i's record: what the trace records for it, else its tokens at `price`; null when
+   * unpriced (see `costOf`).
+   */
+  costAt(i: number, price: ModelPrice | undefined): number | null {
+    const s = this.slotOf[i];
+    if (s < 0) return null;
+    const recorded = this.values[s * STRIDE + COST];
+    if (recorded === recorded) return recorded;
+    return price ? costOf(this.countsInto(i, scratch), price, (this.flags[s] & 1) === 1) : null;
+  }
+
+  /** Event i's usage as an object (made on request; null: reports none). */
+  usageOf(i: number): EventUsage | null {
+    if (this.slotOf[i] < 0) return null;
+    const u = eventUsage(this.t.usageFactsOf(i), this.t.tokensInOf(i), this.t.tokensOutOf(i));
+    if (u) u.model = this.models[i];
+    return u;
+  }
+}
