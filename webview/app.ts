@@ -1,6 +1,7 @@
 /**
  * The viewer app: lays out header, toolbar, find and filter bars, the tree, the Checks list and the detail
- * pane; routes host messages (exhaustive switch) and keeps the view state for hide/show and restarts.
+ * pane; hands host messages to hostMessages.ts (the exhaustive switch) and moving between events to
+ * navigation.ts, and keeps the view state for hide/show and restarts.
  */
 import type { BlobContentMessage, DetailTab, EventDetail, FileState, HostMessage, InitMessage, PersistedViewState, RowFilter } from '../src/protocol';
 import type { HashRef } from '../src/core/model';
@@ -17,10 +18,10 @@ import { formatBytes } from './format';
 import { Header } from './header';
 import { IdLinks } from './idLinks';
 import { MainViews } from './mainViews';
+import { type MessageTargets, routeHostMessage } from './hostMessages';
+import { Navigation } from './navigation';
 import { TranscriptView } from './transcript/transcriptView';
-import { NavBar } from './navBar';
 import { PaneLayout } from './paneLayout';
-import { SelectionHistory } from './selectionHistory';
 import { StatisticsView } from './statisticsView';
 import { StatusAction, StatusView } from './statusView';
 import { TimelineView } from './timelineView';
@@ -32,11 +33,11 @@ const DEFAULT_STATE: PersistedViewState = {
 };
 
 /** See the file comment. */
-export class App {
+export class App implements MessageTargets {
   private state: PersistedViewState = { ...DEFAULT_STATE, ...(loadState() ?? {}) };
-  private readonly header = new Header({ revealLine: (l) => this.revealLine(l), showChecks: () => this.setChecksVisible(true), runChecks: (mode) => post({ type: 'runChecks', mode }) });
+  readonly header = new Header({ revealLine: (l) => this.nav.revealLine(l), showChecks: () => this.setChecksVisible(true), runChecks: (mode) => post({ type: 'runChecks', mode }) });
   private readonly banner = new FileBanner();
-  private readonly tree = new TreeView({
+  readonly tree = new TreeView({
     requestRows: (start, count) => post({ type: 'requestRows', rowsVersion: this.tree.cache.version, start, count }),
     toggle: (node, expand, recursive) => post({ type: 'toggle', node, expand, recursive }),
     select: (node) => this.select(node),
@@ -47,12 +48,11 @@ export class App {
     },
     idLink: (a, id) => this.idLinks.attach(a, id),
   });
-  private readonly idLinks = new IdLinks((requestId, id) => post({ type: 'resolveId', requestId, id }), (t) => this.jump(t.node));
-  private readonly history = new SelectionHistory();
-  private readonly navBar = new NavBar({ back: () => this.goHistory(-1), forward: () => this.goHistory(1), parent: () => this.goParent(), firstChild: () => this.goFirstChild() });
+  readonly idLinks = new IdLinks((requestId, id) => post({ type: 'resolveId', requestId, id }), (t) => this.nav.jump(t.node));
+  readonly nav = new Navigation(this.tree, () => this.detail.current);
   private idSet: { of: EventDetail | null; ids: Set<string> } = { of: null, ids: new Set() };
-  private readonly detail: DetailPane;
-  private readonly find = new FindBar({
+  readonly detail: DetailPane;
+  readonly find = new FindBar({
     find: (query, caseSensitive, regex) => {
       this.tree.findQuery = query;
       this.persist({ findQuery: query });
@@ -75,19 +75,19 @@ export class App {
   /** Find moved to a match: the next detail is its event, whose first match the transcript brings into view. */
   private findStepped = false;
   private readonly filter = new FilterBar((f) => this.setFilter(f));
-  private readonly checks = new ChecksPanel((line) => this.revealLine(line), () => this.setChecksVisible(false), (mode) => post({ type: 'runChecks', mode }));
-  private readonly timeline = new TimelineView({
+  readonly checks = new ChecksPanel((line) => this.nav.revealLine(line), () => this.setChecksVisible(false), (mode) => post({ type: 'runChecks', mode }));
+  readonly timeline = new TimelineView({
     request: (requestId, start, count, node, density) => post({ type: 'requestTimeline', requestId, start, count, node, ...(density ? { density } : {}) }),
-    reveal: (node) => this.jump(node),
+    reveal: (node) => this.nav.jump(node),
   });
-  private readonly statistics = new StatisticsView({ request: () => post({ type: 'requestStatistics' }), reveal: (node) => this.jump(node) });
+  readonly statistics = new StatisticsView({ request: () => post({ type: 'requestStatistics' }), reveal: (node) => this.nav.jump(node) });
   private readonly main = el('div', { class: 'main' });
   /** Tree | Transcript | … in the left pane; other views add themselves with `mainViews.add`. */
   readonly mainViews = new MainViews(this.state.mainView ?? 'tree', (mainView) => this.persist({ mainView }));
   private panes!: PaneLayout;
   private split!: HTMLElement;
   private readonly status = new StatusView();
-  private modelVersion = 0;
+  modelVersion = 0;
   private opened = false;
   private readonly compact = new CompactToggle((compact) => {
     this.persist({ compactChains: compact });
@@ -101,8 +101,8 @@ export class App {
   constructor(private readonly root: HTMLElement) {
     this.detail = new DetailPane({
       ...this.contentHost(),
-      revealNode: (node) => this.jump(node),
-      revealLine: (line) => this.revealLine(line),
+      revealNode: (node) => this.nav.jump(node),
+      revealLine: (line) => this.nav.revealLine(line),
       revealInTextEditor: (line) => post({ type: 'revealInTextEditor', line }),
       idLink: (id) => this.idLinks.link(id),
       decorateValue: (_key, value, span) => {
@@ -117,7 +117,7 @@ export class App {
     this.layout();
     this.showStatus('loading', 'Opening the trace…');
     document.addEventListener('keydown', (e) => this.onKey(e));
-    window.addEventListener('message', (e) => this.onMessage(e.data as HostMessage));
+    window.addEventListener('message', (e) => routeHostMessage(this, e.data as HostMessage));
     post({ type: 'ready', state: loadState() });
   }
 
@@ -146,7 +146,7 @@ export class App {
       request: (requestId, start, count, aroundNode) => post({ type: 'requestTranscript', requestId, start, count, ...(aroundNode !== undefined ? { aroundNode } : {}) }),
       reveal: (node) => {
         this.mainViews.show('tree');
-        this.jump(node);
+        this.nav.jump(node);
       },
     });
   }
@@ -172,7 +172,7 @@ export class App {
     this.mainViews.add({ id: 'transcript', title: 'Transcript', element: t.element, onShow: () => t.show(), onHide: () => t.hide(), onSelect: (node) => t.select(node) });
     this.mainViews.add({ id: 'timeline', title: 'Timeline', element: this.timeline.element, onShow: () => this.timeline.onShow(), onHide: () => this.timeline.onHide(), onSelect: (node) => this.timeline.onSelect(node) });
     this.mainViews.add({ id: 'statistics', title: 'Statistics', element: this.statistics.element, onShow: () => this.statistics.onShow(), onHide: () => this.statistics.onHide() });
-    this.panes = new PaneLayout(columns, [this.mainViews.element, this.checks.element], [this.navBar.element, this.detail.element], { splitPosition: this.state.splitPosition, eventColumnWidth: this.state.eventColumnWidth ?? null }, (patch) => {
+    this.panes = new PaneLayout(columns, [this.mainViews.element, this.checks.element], [this.nav.navBar.element, this.detail.element], { splitPosition: this.state.splitPosition, eventColumnWidth: this.state.eventColumnWidth ?? null }, (patch) => {
       this.persist(patch);
       post({ type: 'layoutChanged', layout: this.panes.sizes() });
     });
@@ -190,78 +190,12 @@ export class App {
     }
   }
 
-  private onMessage(m: HostMessage): void {
-    switch (m.type) {
-      case 'loading':
-        return this.onLoading(m.fileName, m.bytesRead, m.fileSize);
-      case 'init':
-        return this.onInit(m);
-      case 'rowsState':
-        this.tree.reset(m.rowsVersion, m.totalRows);
-        this.persist({ expandedLines: m.expandedLines, expandedAll: m.expandedAll });
-        if (m.reveal) {
-          this.tree.reveal(m.reveal.row);
-          if (m.reveal.select) this.tree.selectedNode = m.reveal.node;
-        }
-        return;
-      case 'rows':
-        return this.tree.put(m.rowsVersion, m.start, m.rows);
-      case 'detail':
-        if (m.modelVersion !== this.modelVersion || m.detail.node !== this.tree.selectedNode) return;
-        this.history.visit(m.detail.line);
-        this.persist({ selectedLine: m.detail.line });
-        // A different event starts at the top of the pane (a re-sent detail of the same one keeps its place).
-        if (this.detail.current?.node !== m.detail.node && this.detail.element.parentElement) this.detail.element.parentElement.scrollTop = 0;
-        this.detail.show(m.detail);
-        this.mainViews.select(m.detail.node);
-        this.highlightFind();
-        if (this.findStepped) this.transcript.revealMatch(m.detail.node);
-        this.findStepped = false;
-        return this.navBar.update(m.detail, this.history.canBack, this.history.canForward);
-      case 'detailError':
-        return this.detail.showError(m.message);
-      case 'findResults':
-        return this.find.update(m);
-      case 'fileState':
-        return this.setBanner(m.state, m.message);
-      case 'checkResults':
-        this.header.setCheck(m.summary);
-        this.checks.setResult(m.summary, m.findings);
-        return;
-      case 'loadFindings':
-        return this.checks.setLoad(m.findings);
-      case 'checksSkipped':
-        return this.header.setSkipped(m.message);
-      case 'idInfo':
-        return this.idLinks.answer(m);
-      case 'blobContent':
-        this.blobWaiters.get(m.requestId)?.(m);
-        this.blobWaiters.delete(m.requestId);
-        // Blob text arrives after the detail: a find match inside it is marked now.
-        return this.highlightFind();
-      case 'focusFind':
-        return this.find.open();
-      case 'error':
-        return this.showError(m.message, m.actions);
-      case 'transcriptPage':
-        return this.transcript.answer(m);
-      case 'transcriptReset':
-        return m.modelVersion === this.modelVersion ? this.transcript.reset(m.modelVersion) : undefined;
-      case 'timeline':
-        return this.timeline.put(m);
-      case 'statistics':
-        return this.statistics.put(m);
-      default:
-        return assertNever(m);
-    }
-  }
-
-  private onLoading(fileName: string, bytesRead: number, fileSize: number): void {
+  onLoading(fileName: string, bytesRead: number, fileSize: number): void {
     if (this.modelVersion > 0) return this.setBanner('loading', `Indexing ${fileName}: ${formatBytes(bytesRead)} of ${formatBytes(fileSize)}…`);
     this.showStatus('loading', `Indexing ${fileName}: ${formatBytes(bytesRead)} of ${formatBytes(fileSize)}`, fileSize > 0 ? bytesRead / fileSize : undefined);
   }
 
-  private onInit(m: InitMessage): void {
+  onInit(m: InitMessage): void {
     this.modelVersion = m.modelVersion;
     this.transcript.reset(m.modelVersion);
     this.timeline.reset(m.modelVersion);
@@ -291,7 +225,7 @@ export class App {
     this.opened = true;
     this.setBanner(m.fileState, m.fileMessage);
     if (m.selectedNode === null) this.detail.showEmpty(m.totalRows === 0 ? 'This trace has no events.' : 'Select an event to see its details.');
-    if (m.selectedNode === null) this.navBar.update(null, this.history.canBack, this.history.canForward);
+    if (m.selectedNode === null) this.nav.shown(null);
     if (m.totalRows === 0) this.showStatus('empty', 'This file holds no events (it is empty or only blank lines).');
   }
 
@@ -308,20 +242,8 @@ export class App {
     post({ type: 'select', node });
   }
 
-  /** Reveals, selects and focuses a node (parent links, breadcrumbs, ids). */
-  private jump(node: number): void {
-    this.tree.selectedNode = node;
-    post({ type: 'revealNode', node, select: true });
-    this.tree.focus();
-  }
-
-  private revealLine(line: number): void {
-    post({ type: 'revealLine', line });
-    this.tree.focus();
-  }
-
   /** Marks the find query in the detail pane while the find bar is open. */
-  private highlightFind(): void {
+  highlightFind(): void {
     const q = this.find.isOpen ? this.find.query : '';
     const query = { query: q, caseSensitive: this.find.caseSensitive, regex: this.find.regex };
     highlightMatches(this.detail.element, query);
@@ -343,7 +265,7 @@ export class App {
     this.persist({ showChecks: show });
   }
 
-  private setBanner(state: FileState, message: string | null): void {
+  setBanner(state: FileState, message: string | null): void {
     this.banner.set(state, message);
   }
 
@@ -352,7 +274,7 @@ export class App {
     this.status.show(kind, text, fraction);
   }
 
-  private showError(message: string, actions: StatusAction[]): void {
+  showError(message: string, actions: StatusAction[]): void {
     this.split.hidden = true;
     this.status.showError(message, actions);
   }
@@ -365,28 +287,20 @@ export class App {
     } else if (e.key === 'F3') {
       e.preventDefault();
       post({ type: 'findStep', direction: e.shiftKey ? -1 : 1 });
-    } else if (e.altKey && !mod && ALT_KEYS[e.key]) {
-      e.preventDefault();
-      ALT_KEYS[e.key](this);
-    }
+    } else this.nav.altKey(e);
   }
 
-  /** Back (-1) or forward (1) through the events looked at. */
-  goHistory(direction: -1 | 1): void {
-    const line = direction < 0 ? this.history.back() : this.history.forward();
-    if (line === null) return;
-    post({ type: 'revealLine', line });
-    this.tree.focus();
+  /** A blob's content: to the view that asked; a find match inside it is marked now (it arrives after the detail). */
+  onBlob(m: BlobContentMessage): void {
+    this.blobWaiters.get(m.requestId)?.(m);
+    this.blobWaiters.delete(m.requestId);
+    this.highlightFind();
   }
 
-  goParent(): void {
-    const parent = this.detail.current?.parent;
-    if (parent) this.jump(parent.node);
-  }
-
-  goFirstChild(): void {
-    const child = this.detail.current?.nav?.children[0];
-    if (child) this.jump(child.node);
+  takeFindStep(): boolean {
+    const stepped = this.findStepped;
+    this.findStepped = false;
+    return stepped;
   }
 
   /** The id values of the event shown (JSON values that are links), as a set built once per detail. */
@@ -396,20 +310,8 @@ export class App {
     return this.idSet.ids;
   }
 
-  private persist(patch: Partial<PersistedViewState>): void {
+  persist(patch: Partial<PersistedViewState>): void {
     this.state = { ...this.state, ...patch };
     saveState(this.state);
   }
-}
-
-/** Alt+arrows: history and tree navigation (the tree leaves modified keys to the app). */
-const ALT_KEYS: Record<string, (app: App) => void> = {
-  ArrowLeft: (a) => a.goHistory(-1),
-  ArrowRight: (a) => a.goHistory(1),
-  ArrowUp: (a) => a.goParent(),
-  ArrowDown: (a) => a.goFirstChild(),
-};
-
-function assertNever(x: never): never {
-  throw new Error(`unhandled message ${JSON.stringify(x)}`);
 }

@@ -7,6 +7,13 @@ import type { RowData } from '../src/protocol';
 
 export const PAGE_ROWS = 200;
 const MAX_PAGES = 40;
+/**
+ * Pages asked for and not yet answered, at most. A scrollbar drag passes a new position every frame; asking for
+ * each (and its margins) queued work on the host for places the drag had left, and the rows for where it is came
+ * last. With a bound, the next request goes when an answer comes, for where the view is then. Four: a view that
+ * straddles two pages, and as many where a drag lands next.
+ */
+export const MAX_IN_FLIGHT = 4;
 
 /** See the file comment. */
 export class RowCache<T = RowData> {
@@ -27,6 +34,8 @@ export class RowCache<T = RowData> {
   /** Stores rows from the host; false when they belong to another version. */
   put(version: number, start: number, rows: T[]): boolean {
     if (version !== this.version) return false;
+    // An answer with fewer rows than asked (the end of the list) still answers its first page.
+    this.requested.delete(Math.floor(start / PAGE_ROWS));
     for (let k = 0; k < rows.length; k += PAGE_ROWS) {
       const page = Math.floor((start + k) / PAGE_ROWS);
       if ((start + k) % PAGE_ROWS !== 0) continue;
@@ -50,9 +59,9 @@ export class RowCache<T = RowData> {
   }
 
   /**
-   * Requests [start, count] for the pages of rows [first, last] not loaded nor on their way, then for a page
-   * of margin on each side; marks them requested. The pages in view come first and apart from the margin,
-   * so the host builds (and the list draws) what is on screen before what may be scrolled to.
+   * Requests [start, count] for the pages of rows [first, last] not loaded nor on their way, and once those are
+   * loaded, a page of margin on each side; marks them requested. No more than {@link MAX_IN_FLIGHT} pages are
+   * on their way at once: the host builds (and the list draws) what is on screen before what may be scrolled to.
    */
   request(first: number, last: number): { start: number; count: number }[] {
     this.around = first;
@@ -63,10 +72,18 @@ export class RowCache<T = RowData> {
     const out: { start: number; count: number }[] = [];
     this.want(lo, hi, out);
     // Each call merges only its own pages: a margin page never joins the pages in view.
-    this.want(lo - 1, lo - 1, out);
-    this.want(hi + 1, Math.min(lastPage, hi + 1), out);
+    if (this.has(lo, hi)) {
+      this.want(lo - 1, lo - 1, out);
+      this.want(hi + 1, Math.min(lastPage, hi + 1), out);
+    }
     this.evict(first);
     return out;
+  }
+
+  /** Whether pages [lo, hi] are all loaded. */
+  private has(lo: number, hi: number): boolean {
+    for (let p = lo; p <= hi; p++) if (!this.pages.has(p)) return false;
+    return true;
   }
 
   /**
@@ -81,10 +98,10 @@ export class RowCache<T = RowData> {
     return out;
   }
 
-  /** Adds pages [lo, hi] that are neither loaded nor requested to `out`, merging neighbours. */
+  /** Adds pages [lo, hi] that are neither loaded nor requested to `out`, merging neighbours, within the in-flight bound. */
   private want(lo: number, hi: number, out: { start: number; count: number }[]): void {
     const from = out.length;
-    for (let p = Math.max(0, lo); p <= hi; p++) {
+    for (let p = Math.max(0, lo); p <= hi && this.requested.size < MAX_IN_FLIGHT; p++) {
       if (this.pages.has(p) || this.requested.has(p)) continue;
       this.requested.add(p);
       const prev = out.length > from ? out[out.length - 1] : undefined;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { buildOnce, connectViewer, launchBrowser, startServer, ViewerPage } from '../webview/harness';
 import { generateMurmurTrace } from './generateMurmur';
+import { formatCpu, traceMainThread } from './mainThreadCpu';
 
 const QUICK_LOOK_BYTES = 2 << 20;
 
@@ -48,6 +49,8 @@ export async function runBench(dir: string, events: number): Promise<void> {
     gc();
     const rssAfterGc = process.memoryUsage().rss;
     const scroll = await scrollThrough(v);
+    // Again under a performance trace: the main thread's own CPU, which the machine's load does not inflate.
+    const traced = await traceMainThread(v.page, () => scrollThrough(v));
     const heap = await webviewHeapMB(v);
     console.log(`editor: ${full.events.size} events, ${sizeMB.toFixed(0)} MB`);
     console.log(`  first rows visible in the webview: ${(tFirstRows / 1000).toFixed(2)} s after opening (page load and a quick look at the first ${QUICK_LOOK_BYTES >> 20} MB, ${quick.events.size} events, in parallel: ${(tQuick / 1000).toFixed(2)} s)`);
@@ -57,6 +60,7 @@ export async function runBench(dir: string, events: number): Promise<void> {
     console.log(`  webview JS heap ${heap.used.toFixed(1)} MB used of ${heap.total.toFixed(1)} MB, ${heap.nodes} DOM nodes`);
     console.log(`  scrolling all ${full.events.size} rows in ${scroll.steps} steps: median frame ${scroll.median.toFixed(1)} ms, worst ${scroll.worst.toFixed(1)} ms, ${scroll.long} frames over 50 ms`);
     console.log(`  rows shown while scrolling: ${scroll.filled}/${scroll.steps} steps had their rows within 2 frames`);
+    console.log(`  traced, the same scroll again: ${traced.result.filled}/${traced.result.steps} steps within 2 frames, ${traced.result.long} frames over 50 ms; ${formatCpu(traced.cpu, 2 * traced.result.steps)}`);
   } finally {
     await browser.close();
     server.close();

@@ -18,10 +18,12 @@ describe('webview state: row cache', () => {
   it('requests the pages around the viewport once, and serves rows after they arrive', () => {
     const c = new RowCache();
     c.reset(3, 1000);
-    // The page in view first, then a page of margin on each side as requests of their own.
-    assert.deepEqual(c.request(450, 480), [{ start: 400, count: 200 }, { start: 200, count: 200 }, { start: 600, count: 200 }]);
+    // The page in view first; once it is here, a page of margin on each side as requests of their own.
+    assert.deepEqual(c.request(450, 480), [{ start: 400, count: 200 }]);
     assert.deepEqual(c.request(450, 480), [], 'in flight pages are not asked twice');
     assert.equal(c.get(450), undefined);
+    assert.equal(c.put(3, 400, rows(400, 200)), true);
+    assert.deepEqual(c.request(450, 480), [{ start: 200, count: 200 }, { start: 600, count: 200 }]);
     assert.equal(c.put(3, 200, rows(200, 600)), true);
     assert.equal(c.get(450)?.label, 'r450');
     assert.equal(c.get(799)?.label, 'r799');
@@ -34,15 +36,48 @@ describe('webview state: row cache', () => {
     c.reset(4, 500);
     assert.equal(c.put(3, 0, rows(0, 200)), false);
     assert.equal(c.get(0), undefined);
-    assert.deepEqual(c.request(0, 10), [{ start: 0, count: 200 }, { start: 200, count: 200 }]);
+    assert.deepEqual(c.request(0, 10), [{ start: 0, count: 200 }]);
   });
 
   it('asks for a view across two pages in one request, before the margins (issue 14 item 5)', () => {
     const c = new RowCache();
     c.reset(1, 1000);
-    assert.deepEqual(c.request(390, 420), [{ start: 200, count: 400 }, { start: 0, count: 200 }, { start: 600, count: 200 }]);
+    assert.deepEqual(c.request(390, 420), [{ start: 200, count: 400 }]);
+    c.put(1, 200, rows(200, 400));
+    assert.deepEqual(c.request(390, 420), [{ start: 0, count: 200 }, { start: 600, count: 200 }]);
+    c.put(1, 0, rows(0, 200));
+    c.put(1, 600, rows(600, 200));
     // Scrolling on by a page: only the new margin is missing.
     assert.deepEqual(c.request(600, 630), [{ start: 800, count: 200 }]);
+  });
+
+  it('keeps at most four pages on their way during a drag; the next request goes when an answer comes (issue 14 item 5)', () => {
+    const c = new RowCache();
+    c.reset(1, 1_000_000);
+    const asked: number[] = [];
+    // A drag: a new position every frame, far from the last, before any answer arrives.
+    for (let k = 0; k < 20; k++) {
+      const first = k * 5000;
+      for (const p of c.request(first, first + 40)) asked.push(p.start);
+      for (const p of c.prefetch(first + 5000, first + 5040)) asked.push(p.start);
+    }
+    assert.deepEqual(asked, [0, 5000, 10_000, 15_000], 'four pages, then nothing until an answer');
+    // An answer frees a place: the next request is for where the view is now, not where it was.
+    c.put(1, 0, rows(0, 200));
+    assert.deepEqual(c.request(95_000, 95_040), [{ start: 95_000, count: 200 }]);
+    assert.deepEqual(c.request(95_000, 95_040), []);
+  });
+
+  it('an answer with fewer rows than asked (the end of the list, or none) still frees its request', () => {
+    const c = new RowCache();
+    c.reset(1, 1000);
+    c.request(0, 10);
+    c.request(200, 210);
+    c.request(400, 410);
+    c.request(800, 810);
+    assert.deepEqual(c.request(600, 610), [], 'four on their way');
+    c.put(1, 800, []);
+    assert.deepEqual(c.request(600, 610), [{ start: 600, count: 200 }]);
   });
 
   it('prefetches where a drag lands next without a margin, keeping the pages around the viewport (issue 14 item 5)', () => {
@@ -61,7 +96,7 @@ describe('webview state: row cache', () => {
   it('clamps to the total and keeps memory flat when scrolling through a million rows', () => {
     const c = new RowCache();
     c.reset(1, 1_000_000);
-    assert.deepEqual(c.request(999_990, 1_000_020), [{ start: 999_800, count: 200 }, { start: 999_600, count: 200 }]);
+    assert.deepEqual(c.request(999_990, 1_000_020), [{ start: 999_800, count: 200 }]);
     for (let first = 0; first < 1_000_000; first += 5000) {
       for (const p of c.request(first, first + 40)) c.put(1, p.start, rows(p.start, Math.min(p.count, 1_000_000 - p.start)));
     }

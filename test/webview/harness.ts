@@ -94,12 +94,14 @@ export class ViewerPage {
   readonly hostCalls: string[] = [];
   savedState: PersistedViewState | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Number of the next host message to this page load (see {@link deliver}). */
+  private seq = 0;
 
   constructor(readonly page: Page, private readonly origin: string, public model: TraceModel | null, private readonly theme: Theme, layoutStore?: { layout: ViewerLayout | null }) {
     this.session = new ViewerSession({
       post: (m) => {
         this.received.push(m);
-        this.queue = this.queue.then(() => this.page.evaluate((msg) => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage(msg, '*'), m as unknown).catch(() => undefined));
+        this.deliver(m);
       },
       revealInTextEditor: (line) => this.hostCalls.push(`revealInTextEditor:${line}`),
       copy: (text) => this.hostCalls.push(`copy:${text}`),
@@ -112,9 +114,23 @@ export class ViewerPage {
     });
   }
 
+  /**
+   * Host → webview, as VS Code's `webview.postMessage` does it: asynchronous, serialized as JSON, each message sent
+   * at once without waiting for the webview to take the one before (the page puts them back in order by number
+   * and gets each as its own `message` event). Awaiting every `page.evaluate` before sending the next message (as
+   * before) queued a scroll's row replies behind each other's round trips, seconds behind under load. Each
+   * message still crosses processes on its own (Node → browser → renderer), as VS Code's IPC does.
+   */
+  private deliver(m: HostMessage): void {
+    const n = this.seq++;
+    const put = ([k, json]: readonly [number, string]) => (globalThis as unknown as { __atvDeliver(k: number, json: string): void }).__atvDeliver(k, json);
+    this.queue = Promise.all([this.queue, this.page.evaluate(put, [n, JSON.stringify(m)] as const).catch(() => undefined)]);
+  }
+
   /** Loads the page (again: a hide/show of the real webview reloads it with the saved state). */
   async show(): Promise<void> {
     this.session.webviewReset();
+    this.seq = 0;
     await this.page.addInitScript(stubScript, { state: this.savedState, vars: THEMES[this.theme], bodyClass: THEME_CLASS[this.theme] });
     await this.page.goto(`${this.origin}/viewer.html`);
     await this.waitForRows();
@@ -193,6 +209,23 @@ function stubScript(arg: { state: unknown; vars: Record<string, string>; bodyCla
       w.__atvSaveState(s);
     },
   });
+  // Host messages in the order the host sent them (they may arrive out of it), each as its own message event.
+  const held = new Map<number, string>();
+  let next = 0;
+  let gap = 0;
+  w.__atvDeliver = (k: number, json: string) => {
+    held.set(k, json);
+    for (let j = held.get(next); j !== undefined; j = held.get(next)) {
+      held.delete(next++);
+      w.postMessage(JSON.parse(j), '*');
+    }
+    w.clearTimeout(gap);
+    if (held.size > 0) gap = w.setTimeout(() => {
+      console.error(`harness: host message ${next} never arrived`);
+      next = Math.min(...held.keys());
+      w.__atvDeliver(next, held.get(next));
+    }, 5000);
+  };
   w.document.addEventListener('securitypolicyviolation', (e: { violatedDirective: string; blockedURI: string }) => w.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
   w.document.addEventListener('DOMContentLoaded', () => {
     for (const [k, v] of Object.entries(arg.vars)) w.document.documentElement.style.setProperty(`--vscode-${k}`, v);

@@ -2,7 +2,8 @@
  * The Transcript main view: the run as one scrollable conversation in file order. Blocks come from the host a
  * page at a time (`requestTranscript`); only a window of pages is in the DOM (pages are added as the reader
  * nears an end and dropped from the far end past MAX_PAGES, the browser's scroll anchoring keeps the place), so
- * a 100,000-event trace costs what a few hundred blocks cost. Jumping to an event loads the page around it.
+ * a 100,000-event trace costs what a few hundred blocks cost. Jumping to an event loads the page around it. A page
+ * met while scrolling is built a few blocks a frame (FrameQueue), so its layout is spread over frames.
  *
  * Find reaches the view through `highlight(match)` (marks in the blocks shown and those loaded later) and
  * `revealMatch(node)`. A row filter narrows the pages on the host (sessionTranscript.ts), which then resets the
@@ -10,6 +11,7 @@
  */
 import type { TranscriptBlock, TranscriptPageMessage } from '../../src/protocol';
 import { el } from '../dom';
+import { FrameQueue } from '../frameQueue';
 import { blockElement, BlockHost, DEFERRED, turnElement } from './blockView';
 import { markMatches } from './transcriptMarks';
 
@@ -19,6 +21,11 @@ export const PAGE = 25;
 const FIRST_PAGE = 20;
 /** Pages kept in the DOM (counted, not measured: reading heights as a page arrives forced a layout mid-scroll). */
 const MAX_PAGES = 12;
+/**
+ * Blocks built per frame while scrolling: laying a block out costs more than building it (measured: a page of 25
+ * built in one frame cost 5–8 ms of layout alone), so the count is bounded as well as the time.
+ */
+const BUILD_BUDGET = { ms: 3, tasks: 6 };
 /** Pixels from an end at which the next page is asked for. */
 const NEAR = 1200;
 
@@ -46,6 +53,8 @@ export class TranscriptView {
   private visible = false;
   private modelVersion = 0;
   private match: RegExp | null = null;
+  /** Blocks of pages met while scrolling, built a few per frame. */
+  private readonly building = new FrameQueue(() => this.onScroll(), BUILD_BUDGET);
   /**
    * The node the last page was loaded around, and the index of the block shown for it. A selected event that is
    * not a conversation event has no block: the view shows the nearest one before it instead of asking again
@@ -75,6 +84,7 @@ export class TranscriptView {
   /** ARIA feed keys: ↓/PageDown and ↑/PageUp move between blocks, Enter selects the focused block's event. */
   private onKey(e: KeyboardEvent): void {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
+    this.building.flush();
     const blocks = [...this.element.querySelectorAll<HTMLElement>('.transcript-block')];
     const at = blocks.findIndex((b) => b === document.activeElement);
     const step = e.key === 'ArrowDown' || e.key === 'PageDown' ? 1 : e.key === 'ArrowUp' || e.key === 'PageUp' ? -1 : 0;
@@ -115,6 +125,7 @@ export class TranscriptView {
   /** The selected event changed: mark its block and, when shown, bring it into view (loading its page). */
   select(node: number): void {
     this.selected = node;
+    this.building.flush();
     for (const b of this.element.querySelectorAll('.transcript-block.selected')) b.classList.remove('selected');
     this.blockOf(node)?.classList.add('selected');
     if (this.visible) this.scrollToNode(node, false);
@@ -136,6 +147,7 @@ export class TranscriptView {
   /** Find stepped to `node`: its block's first match is the current one, brought into view. */
   revealMatch(node: number): void {
     this.matchAt = node;
+    this.building.flush();
     for (const m of this.element.querySelectorAll('mark.transcript-match.current')) m.classList.remove('current');
     // The block's body before its header: the header's label repeats (and truncates) what the body says.
     const block = this.blockOf(node);
@@ -156,7 +168,7 @@ export class TranscriptView {
     if (mode === 'reset') this.clearPages();
     if (m.total === 0) return this.setStatus(m.filtered ? 'No conversation event matches the filter.' : 'This trace has no conversation events (messages, inferences, tool calls).');
     this.setStatus(null);
-    const page = { start: m.start, count: m.blocks.length, element: this.pageElement(m.blocks) };
+    const page = { start: m.start, count: m.blocks.length, element: el('div', { class: 'transcript-page' }) };
     if (mode === 'prepend') {
       this.pages.unshift(page);
       this.element.insertBefore(page.element, this.pages[1]?.element ?? null);
@@ -166,7 +178,12 @@ export class TranscriptView {
       this.element.appendChild(page.element);
       if (this.pages.length > MAX_PAGES) this.drop(this.pages.shift()!);
     }
-    if (mode === 'reset' && m.focus !== null && around !== undefined) {
+    // A page met while scrolling is built over the next frames (see FrameQueue); the page opened or jumped to
+    // is what the reader waits for, so it is built now.
+    const tasks = m.blocks.map((b) => () => this.addBlock(page.element, b));
+    if (mode !== 'reset') return this.building.push(...tasks);
+    for (const t of tasks) t();
+    if (m.focus !== null && around !== undefined) {
       this.placed = { node: around, index: m.focus };
       if (this.selected !== null) this.scrollToNode(this.selected, true);
       if (this.matchAt !== null) this.revealMatch(this.matchAt);
@@ -174,22 +191,23 @@ export class TranscriptView {
     this.onScroll();
   }
 
-  private pageElement(blocks: TranscriptBlock[]): HTMLElement {
-    const page = el('div', { class: 'transcript-page' });
-    for (const b of blocks) this.addBlock(page, b);
-    if (this.match) markMatches(page, this.match);
-    return page;
-  }
-
   private addBlock(page: HTMLElement, b: TranscriptBlock): void {
-    if (b.turn) page.appendChild(turnElement(b.turn));
+    // A page dropped before its last blocks were built keeps no more of them.
+    if (!page.isConnected) return;
+    if (b.turn) page.appendChild(this.marked(turnElement(b.turn)));
     const e = blockElement(b, this.host);
     e.tabIndex = -1;
     e.setAttribute('aria-posinset', String(b.index + 1));
     e.setAttribute('aria-setsize', String(this.total));
     if (b.node === this.selected) e.classList.add('selected');
     if (DEFERRED.has(e)) this.near.observe(e);
-    page.appendChild(e);
+    page.appendChild(this.marked(e));
+  }
+
+  /** Find's marks in an element built while Find is open. */
+  private marked(e: HTMLElement): HTMLElement {
+    if (this.match) markMatches(e, this.match);
+    return e;
   }
 
   private load(around?: number): void {
@@ -206,6 +224,8 @@ export class TranscriptView {
   }
 
   private onScroll(): void {
+    // A page still being built is not at its full height, so a reader racing to the end asks for the next one
+    // early (never more than one request at a time); once built, the check runs again (FrameQueue's settled).
     if (this.pending || this.pages.length === 0 || !this.visible || this.element.clientHeight === 0) return;
     const first = this.pages[0];
     const last = this.pages[this.pages.length - 1];
@@ -215,6 +235,7 @@ export class TranscriptView {
   }
 
   private scrollToNode(node: number, exact: boolean): void {
+    this.building.flush();
     const b = this.blockOf(node) ?? (this.placed?.node === node ? this.blockAt(this.placed.index) : null);
     if (b) b.scrollIntoView({ block: exact ? 'start' : 'nearest' });
     else if (this.pending === null && this.placed?.node !== node) this.load(node);
@@ -234,6 +255,7 @@ export class TranscriptView {
   }
 
   private clearPages(): void {
+    this.building.clear();
     for (const p of this.pages) p.element.remove();
     this.pages = [];
     this.placed = null;
