@@ -30,8 +30,12 @@ function exact(needle: Buffer): ByteFinder {
   };
 }
 
+/** Below this length the pair table's shifts (at most m - 1) are too short to pay for its lookups. */
+const PAIR_MIN = 8;
+
 function foldedHorspool(needle: Buffer): ByteFinder {
   if (needle.length < 2) return foldedScan(needle);
+  if (needle.length < PAIR_MIN) return foldedByteHorspool(needle);
   const m = needle.length;
   const pat = Uint8Array.from(needle, (b) => fold[b]);
   // Shifts by the folded byte pair that ends the window (Horspool on 2-grams): in prose most pairs are not in
@@ -56,11 +60,38 @@ function foldedHorspool(needle: Buffer): ByteFinder {
   };
 }
 
-/** A one-byte needle, either case. */
-function foldedScan(needle: Buffer): ByteFinder {
-  const b = fold[needle[0]];
+/** Horspool on single bytes, for short needles: the table holds both cases of each letter. */
+function foldedByteHorspool(needle: Buffer): ByteFinder {
+  const m = needle.length;
+  const pat = Uint8Array.from(needle, (b) => fold[b]);
+  const shift = new Uint8Array(256).fill(m);
+  for (let k = 0; k < m - 1; k++) for (const b of cases(pat[k])) shift[b] = m - 1 - k;
+  const last = pat[m - 1];
   return (hay, end) => {
-    for (let i = 0; i < end; i++) if (fold[hay[i]] === b) return { index: i, length: 1 };
+    for (let i = m - 1; i < end; i += shift[hay[i]]) {
+      if (fold[hay[i]] !== last) continue;
+      const start = i - m + 1;
+      let k = m - 2;
+      while (k >= 0 && fold[hay[start + k]] === pat[k]) k--;
+      if (k < 0) return { index: start, length: m };
+    }
     return null;
+  };
+}
+
+/** The byte and, for an ASCII letter, its other case. */
+function cases(b: number): number[] {
+  return b >= 97 && b <= 122 ? [b, b - 32] : [b];
+}
+
+/** A one-byte needle, either case: the native search for each case. */
+function foldedScan(needle: Buffer): ByteFinder {
+  const [a, b] = cases(fold[needle[0]]);
+  return (hay, end) => {
+    const within = hay.subarray(0, end);
+    const i = within.indexOf(a);
+    const j = b === undefined ? -1 : within.subarray(0, i >= 0 ? i : end).indexOf(b);
+    const at = j >= 0 ? j : i;
+    return at >= 0 ? { index: at, length: 1 } : null;
   };
 }
