@@ -144,6 +144,7 @@ export class App {
         post({ type: 'revealNode', node, select: true });
       },
       request: (requestId, start, count, aroundNode) => post({ type: 'requestTranscript', requestId, start, count, ...(aroundNode !== undefined ? { aroundNode } : {}) }),
+      requestEarlier: (requestId, node) => post({ type: 'requestEarlierMessages', requestId, node }),
       reveal: (node) => {
         this.mainViews.show('tree');
         this.jump(node);
@@ -247,6 +248,8 @@ export class App {
         return this.transcript.answer(m);
       case 'transcriptReset':
         return m.modelVersion === this.modelVersion ? this.transcript.reset(m.modelVersion) : undefined;
+      case 'earlierMessages':
+        return this.transcript.answerEarlier(m);
       case 'timeline':
         return this.timeline.put(m);
       case 'statistics':
