@@ -27,7 +27,7 @@ export * from './protocolTypes';
 export * from './protocolTranscript';
 export * from './protocolTools';
 export * from './protocolRequests';
-import type { TranscriptPageMessage, TranscriptResetMessage } from './protocolTranscript';
+import type { EarlierMessagesMessage, TranscriptPageMessage, TranscriptResetMessage } from './protocolTranscript';
 
 /** The viewer's custom editor id (package.json `customEditors[].viewType`). */
 export const VIEW_TYPE = 'agentTrace.viewer';
@@ -234,6 +234,7 @@ export type HostMessage =
   | ErrorMessage
   | TranscriptPageMessage
   | TranscriptResetMessage
+  | EarlierMessagesMessage
   | TimelineMessage
   | StatisticsMessage;
 

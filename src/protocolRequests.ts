@@ -6,7 +6,7 @@ import type { CheckMode } from './core/checks/checkMode';
 import type { HashRef } from './core/model';
 import type { RequestStatisticsMessage, RequestTimelineMessage } from './viewer/timeline/timelineProtocol';
 import type { RowFilter, PersistedViewState, ViewerLayout } from './protocolTypes';
-import type { RequestTranscriptMessage } from './protocolTranscript';
+import type { RequestEarlierMessagesMessage, RequestTranscriptMessage } from './protocolTranscript';
 
 /** The webview started (or was re-shown) and restored this state; the host answers with `init`. */
 export interface ReadyMessage {
@@ -182,5 +182,6 @@ export type WebviewMessage =
   | ReloadMessage
   | OpenAsTextMessage
   | RequestTranscriptMessage
+  | RequestEarlierMessagesMessage
   | RequestTimelineMessage
   | RequestStatisticsMessage;

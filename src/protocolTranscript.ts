@@ -78,6 +78,22 @@ export interface TranscriptPageMessage {
   filtered?: boolean;
 }
 
+/** Webview → host: the messages a block's `earlier` stands for (the reader opened them in place). */
+export interface RequestEarlierMessagesMessage {
+  type: 'requestEarlierMessages';
+  requestId: number;
+  node: number;
+}
+
+/** Host → webview: the messages block `node` left out as re-sent history, oldest first (none if it has none). */
+export interface EarlierMessagesMessage {
+  type: 'earlierMessages';
+  requestId: number;
+  modelVersion: number;
+  node: number;
+  messages: ChatMessage[];
+}
+
 /** Host → webview: the transcript's blocks changed (a filter now keeps others): pages already shown are stale. */
 export interface TranscriptResetMessage {
   type: 'transcriptReset';

@@ -144,6 +144,7 @@ export class App implements MessageTargets {
         post({ type: 'revealNode', node, select: true });
       },
       request: (requestId, start, count, aroundNode) => post({ type: 'requestTranscript', requestId, start, count, ...(aroundNode !== undefined ? { aroundNode } : {}) }),
+      requestEarlier: (requestId, node) => post({ type: 'requestEarlierMessages', requestId, node }),
       reveal: (node) => {
         this.mainViews.show('tree');
         this.nav.jump(node);

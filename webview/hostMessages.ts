@@ -86,6 +86,8 @@ export function routeHostMessage(t: MessageTargets, m: HostMessage): void {
       return t.transcript.answer(m);
     case 'transcriptReset':
       return m.modelVersion === t.modelVersion ? t.transcript.reset(m.modelVersion) : undefined;
+    case 'earlierMessages':
+      return t.transcript.answerEarlier(m);
     case 'timeline':
       return t.timeline.put(m);
     case 'statistics':

@@ -7,6 +7,7 @@ import type { TraceModel } from '../core/loadTrace';
 import type { DigestAlgorithm } from '../core/model';
 import type { FindingView, HostMessage } from '../protocol';
 import { buildDetail } from './eventDetail';
+import { eventMessages } from './eventMessages';
 import type { SessionHost } from './sessionHost';
 import { idInfoOf, navigationOf } from './sessionNavigation';
 import { lineOfNode } from './traceRows';
@@ -36,7 +37,9 @@ export class SessionDetail {
     try {
       const detail = await buildDetail(model, node, line !== null ? this.ctx.findingsAt(line) : []);
       detail.nav = navigationOf(model, node, detail.json);
-      // Tool calls read as what they are in the Content tab too: diffs, shell commands and outcomes, forms.
+      // The span's own messages (an OTLP line holds many spans), as the transcript shows them; tool calls read
+      // as what they are in the Content tab too: diffs, shell commands and outcomes, forms.
+      if (node >= 0) detail.messages = eventMessages(model, node, detail.json, detail.messages);
       detail.messages = detail.messages.map((m) => ({ ...m, parts: m.parts.map((p) => enrich(p, new Map())) }));
       if (token === this.token && model === this.ctx.model()) this.ctx.post({ type: 'detail', modelVersion: this.ctx.modelVersion(), detail });
     } catch (err) {

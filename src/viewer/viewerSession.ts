@@ -207,6 +207,8 @@ export class ViewerSession {
         return this.detail.requestBlob(msg.requestId, msg.digest, msg.algorithm);
       case 'requestTranscript':
         return this.transcript.request(msg);
+      case 'requestEarlierMessages':
+        return this.transcript.earlier(msg);
       case 'revealInTextEditor':
       case 'copy':
       case 'openExternal':

@@ -41,4 +41,42 @@ describe('transcript turns (Chromium, issue 15)', function () {
     assert.deepEqual(r.map((x: string) => x.replace(/tokens.*/, 'tokens')), ['Turn 15.0k→42 tokens', 'user', 'assistant', 'assistant', 'Turn 25.1k→19 tokens', 'user', 'assistant']);
     await v.screenshot('transcript-turns-claude');
   });
+
+  it('OTLP GenAI: a collapsed history opens in place by keyboard and mouse, and stays open when the blocks are made again (issue 15 item 3)', async () => {
+    const v = await view(OTLP_MESSAGES, { width: 1300, height: 900 });
+    await openTranscript(v);
+    const toggles = '.transcript-block .earlier-toggle';
+    assert.equal((await v.page.$$(toggles)).length, 2);
+    const node = await v.page.locator('.transcript-block:has(.earlier-toggle) >> nth=1').getAttribute('data-node');
+    const second = `.transcript-block[data-node="${node}"]`;
+    const opened = (n: number) => v.page.waitForFunction(([sel, want]) => {
+      const b = (globalThis as Any).document.querySelector(sel);
+      const body = b?.querySelector('.earlier-body');
+      return b?.querySelector('.earlier-toggle').getAttribute('aria-expanded') === 'true' && !body.hidden && body.querySelectorAll('.message').length === want;
+    }, [second, n] as const, { polling: 100, timeout: 20_000 });
+    // Keyboard: focus the button and press Enter (a native button: Space works too).
+    await v.page.locator(second).locator('.earlier-toggle').focus();
+    await v.page.keyboard.press('Enter');
+    await opened(5);
+    const roles = await v.page.locator(second).locator('.earlier-body .message').evaluateAll((ms: Any[]) => ms.map((m) => m.getAttribute('aria-label')));
+    assert.deepEqual(roles, ['system message', 'user message', 'assistant message', 'tool message', 'assistant message']);
+    assert.match(await v.page.locator(second).locator('.earlier-body').innerText(), /list the files|src/i);
+    await v.screenshot('transcript-earlier-open');
+    assert.equal(v.sent.filter((m) => m.type === 'requestEarlierMessages').length, 1);
+    // Closed by a click, opened again from what was sent: no second request.
+    await v.page.locator(second).locator('.earlier-toggle').click();
+    await v.page.waitForFunction(() => [...(globalThis as Any).document.querySelectorAll('.earlier-body')].every((b: Any) => b.hidden), undefined, { polling: 100 });
+    await v.page.locator(second).locator('.earlier-toggle').click();
+    await opened(5);
+    // A filter that keeps other blocks makes every block again: the history opened stays open.
+    const all = await v.page.$eval('.transcript-block', (b: Any) => b.getAttribute('aria-setsize'));
+    await v.page.click('vscode-toolbar-button[label="Filter by Kind or Status"]');
+    await v.page.fill('.filter-expr', 'kind:chat');
+    await v.page.waitForFunction(() => (globalThis as Any).document.querySelector('.transcript-block')?.getAttribute('aria-setsize') === '3', undefined, { polling: 100, timeout: 20_000 });
+    await opened(5);
+    await v.page.fill('.filter-expr', '');
+    await v.page.waitForFunction((n) => (globalThis as Any).document.querySelector('.transcript-block')?.getAttribute('aria-setsize') === n, all, { polling: 100, timeout: 20_000 });
+    await opened(5);
+    assert.deepEqual(v.errors, []);
+  });
 });

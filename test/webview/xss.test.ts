@@ -7,6 +7,8 @@ import { TraceBlobs } from '../../src/viewer/blobResolver';
 import type { SessionHost } from '../../src/viewer/sessionHost';
 import { viewerSuite, ViewerPage } from './harness';
 import { hostileTrace, PAYLOADS } from '../helpers/xssPayloads';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../helpers/tmp';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -87,6 +89,37 @@ describe('trace viewer webview: hostile content in every view (Chromium, issue 1
     assert.deepEqual(await injected(v), { loaders: 0, foreignScripts: 0, handlers: 0, urls: [] });
     assert.ok(!v.hostCalls.some((c) => /^openExternal:\s*(javascript|data|vbscript):/i.test(c)), 'no script URL reached the host');
     assert.ok(details >= 3 * PAYLOADS.length * 2, `detail tabs shown: ${details}`);
+  });
+
+  it('GenAI chat messages stay text in the transcript, in a re-sent history opened in place and in the Content tab (issue 15 item 3)', async () => {
+    // The OpenTelemetry SDK's own file, every message text replaced by a payload (the history re-sent as written).
+    const file = join(tempDir(), 'otlp-hostile.jsonl');
+    const chosen = new Map<string, string>();
+    const payloadFor = (text: string) => chosen.get(text) ?? chosen.set(text, PAYLOADS[chosen.size % PAYLOADS.length]).get(text)!;
+    // The same text gets the same payload, so the history each call re-sends is still recognised as shown.
+    const hostile = readFileSync('test/corpus/otel-js-2.12.1/otlp-traces-messages.jsonl', 'utf8').replace(/\\"content\\":\\"(?:[^"\\]|\\\\.)*?\\"/g, (m) => `\\"content\\":${JSON.stringify(JSON.stringify(payloadFor(m))).slice(1, -1)}`);
+    assert.ok(chosen.size >= 3, `${chosen.size} message texts replaced`);
+    JSON.parse(hostile);
+    writeFileSync(file, hostile);
+    const v = await view(file, { width: 1300, height: 900 });
+    await v.page.click('#main-tab-transcript');
+    await v.page.waitForSelector('.transcript-block .earlier-toggle');
+    for (const t of await v.page.$$('.earlier-toggle')) await t.click();
+    await v.page.waitForFunction(() => [...(globalThis as Any).document.querySelectorAll('.earlier-body')].every((b: Any) => !b.hidden && b.querySelector('.message')), undefined, { polling: 100, timeout: 20_000 });
+    await v.screenshot('xss-transcript-earlier');
+    const text = await v.page.$eval('.transcript', (t: Any) => t.textContent as string);
+    assert.ok(text.includes(`<img src=x onerror="window.__pwned='img'">`), 'payloads are shown as text');
+    for (const chat of await v.page.$$('.transcript-block.category-inference .block-header')) {
+      await chat.click();
+      await v.waitForHost('detail');
+      await v.page.click('vscode-tab-header[data-tab="content"]');
+      await v.settle();
+    }
+    await v.page.waitForFunction(() => ((globalThis as Any).document.querySelector('.detail-pane')?.textContent ?? '').includes('<script>'), undefined, { polling: 100, timeout: 20_000 });
+    await v.screenshot('xss-otlp-content');
+    await v.page.waitForTimeout(300);
+    assert.equal(await v.page.evaluate(() => (globalThis as Any).__pwned), undefined, 'no trace content ran');
+    assert.deepEqual(await injected(v), { loaders: 0, foreignScripts: 0, handlers: 0, urls: [] });
   });
 
   it('shows bidi and control characters as visible markers and keeps the text in order', async () => {

@@ -4,7 +4,7 @@
  * each shown once: a blob an earlier block showed is one line ("same as line N", shown on demand), and a system
  * prompt or tool list that changed since the last turn says so.
  */
-import type { ChatPart, TranscriptBlock, TranscriptRef, TranscriptTurn } from '../../src/protocol';
+import type { ChatMessage, ChatPart, TranscriptBlock, TranscriptRef, TranscriptTurn } from '../../src/protocol';
 import { renderBlobSections } from '../blobView';
 import { ChatHost, renderChatPart } from '../chatView';
 import { el, icon } from '../dom';
@@ -17,6 +17,16 @@ export interface BlockHost extends ChatHost {
   reveal(node: number): void;
   /** Selects the block's event (the detail pane shows it; the tree follows). */
   select(node: number): void;
+  /** The re-sent histories the reader opened in place (absent: they cannot be opened). */
+  earlier?: EarlierHost;
+}
+
+/** Opened re-sent histories, kept by the view so a block made again (scrolled away and back) opens as it was. */
+export interface EarlierHost {
+  isOpen(node: number): boolean;
+  setOpen(node: number, open: boolean): void;
+  /** The block's left-out messages (asked of the host once); `done` gets them and the element they went in. */
+  load(node: number, done: (messages: ChatMessage[]) => HTMLElement): void;
 }
 
 const CATEGORY_ICONS: Record<string, string> = { inference: 'sparkle', tool: 'tools', message: 'comment', turn: 'debug-step-over', approval: 'shield', error: 'error', policy: 'law', session: 'folder', run: 'play' };
@@ -38,23 +48,8 @@ export function blockElement(b: TranscriptBlock, host: BlockHost): HTMLElement {
   const part = (p: ChatPart) => partElement(p, host);
   if (b.error) box.appendChild(el('p', { class: 'blob-message blob-message-unreadable', text: b.error }));
   // A history re-sent with this call: its messages were shown by an earlier block, only the new ones follow.
-  if (b.earlier) box.appendChild(el('p', { class: 'earlier-messages' }, icon('history'), ` ${b.earlier.count} earlier message${b.earlier.count === 1 ? '' : 's'} (shown at line ${b.earlier.line})`));
-  for (const m of b.messages) {
-    const role = m.role.toLowerCase();
-    const msg = el('section', { class: `message role-${ROLE_ICONS[role] ? role : 'field'}`, attrs: { 'aria-label': `${m.role} message` } });
-    if (!(m.parts.length === 1 && m.parts[0].type !== 'text')) msg.appendChild(el('header', { class: 'message-header' }, icon(ROLE_ICONS[role] ?? 'note'), el('span', { class: 'message-role', text: m.role })));
-    // A system prompt or developer instructions are setup, long and read once: collapsed to their first line.
-    if (SETUP_ROLES.has(role)) {
-      const first = m.parts.find((p) => p.type === 'text');
-      const lead = first && first.type === 'text' ? first.text.trim().split('\n', 1)[0].slice(0, 120) : '';
-      const d = el('details', { class: 'setup-message' }, el('summary', {}, el('span', { class: 'message-role', text: m.role }), ` ${lead}`));
-      d.addEventListener('toggle', () => {
-        if (d.open && d.children.length === 1) for (const p of m.parts) d.appendChild(part(p));
-      });
-      msg.replaceChildren(d);
-    } else for (const p of m.parts) msg.appendChild(part(p));
-    box.appendChild(msg);
-  }
+  if (b.earlier) box.appendChild(earlierElement(b.node, b.earlier, host, part));
+  for (const m of b.messages) box.appendChild(messageElement(m, part));
   const fresh = b.refs.filter((r) => r.sameAsLine === null);
   const repeated = b.refs.filter((r) => r.sameAsLine !== null);
   for (const r of fresh.filter((x) => x.changedSinceLine !== null)) box.appendChild(el('p', { class: 'changed-note' }, icon('diff-modified'), ` ${r.ref.field} changed since line ${r.changedSinceLine}`));
@@ -66,6 +61,63 @@ export function blockElement(b: TranscriptBlock, host: BlockHost): HTMLElement {
   }
   if (repeated.length > 0) box.appendChild(repeatedRefs(repeated, host, part));
   return box;
+}
+
+function messageElement(m: ChatMessage, part: (p: ChatPart) => HTMLElement): HTMLElement {
+  const role = m.role.toLowerCase();
+  const msg = el('section', { class: `message role-${ROLE_ICONS[role] ? role : 'field'}`, attrs: { 'aria-label': `${m.role} message` } });
+  if (!(m.parts.length === 1 && m.parts[0].type !== 'text')) msg.appendChild(el('header', { class: 'message-header' }, icon(ROLE_ICONS[role] ?? 'note'), el('span', { class: 'message-role', text: m.role })));
+  // A system prompt or developer instructions are setup, long and read once: collapsed to their first line.
+  if (SETUP_ROLES.has(role)) {
+    const first = m.parts.find((p) => p.type === 'text');
+    const lead = first && first.type === 'text' ? first.text.trim().split('\n', 1)[0].slice(0, 120) : '';
+    const d = el('details', { class: 'setup-message' }, el('summary', {}, el('span', { class: 'message-role', text: m.role }), ` ${lead}`));
+    d.addEventListener('toggle', () => {
+      if (d.open && d.children.length === 1) for (const p of m.parts) d.appendChild(part(p));
+    });
+    msg.replaceChildren(d);
+  } else for (const p of m.parts) msg.appendChild(part(p));
+  return msg;
+}
+
+/**
+ * "N earlier messages (shown at line L)", a button that opens them in place (asked of the host the first time);
+ * Enter and Space work as on any button. Whether it is open is kept by the view, not by this element.
+ */
+function earlierElement(node: number, earlier: NonNullable<TranscriptBlock['earlier']>, host: BlockHost, part: (p: ChatPart) => HTMLElement): HTMLElement {
+  const text = ` ${earlier.count} earlier message${earlier.count === 1 ? '' : 's'} (shown at line ${earlier.line})`;
+  const wrap = el('div', { class: 'earlier-messages' });
+  const store = host.earlier;
+  if (!store) {
+    wrap.append(icon('history'), text);
+    return wrap;
+  }
+  const chevron = icon('chevron-right');
+  const button = el('button', { class: 'link-button earlier-toggle', title: 'Show the messages this call sent again', attrs: { type: 'button', 'aria-expanded': 'false' } }, chevron, icon('history'), text);
+  const body = el('div', { class: 'earlier-body', attrs: { role: 'group', 'aria-label': 'Earlier messages' } });
+  body.hidden = true;
+  let loaded = false;
+  const show = (open: boolean) => {
+    button.setAttribute('aria-expanded', String(open));
+    chevron.className = `codicon codicon-chevron-${open ? 'down' : 'right'}`;
+    body.hidden = !open;
+    if (!open || loaded) return;
+    loaded = true;
+    body.replaceChildren(el('p', { class: 'empty-note', text: 'Loading…' }));
+    store.load(node, (messages) => {
+      body.replaceChildren(...messages.map((m) => messageElement(m, part)));
+      return body;
+    });
+  };
+  button.addEventListener('click', (e) => {
+    e.stopPropagation();
+    const open = button.getAttribute('aria-expanded') !== 'true';
+    store.setOpen(node, open);
+    show(open);
+  });
+  wrap.append(button, body);
+  if (store.isOpen(node)) show(true);
+  return wrap;
 }
 
 /** The line that opens a turn: its number, tokens and model latency. */

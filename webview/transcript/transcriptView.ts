@@ -9,10 +9,10 @@
  * `revealMatch(node)`. A row filter narrows the pages on the host (sessionTranscript.ts), which then resets the
  * view: no block is ever hidden here, so the pages' heights stay real.
  */
-import type { TranscriptBlock, TranscriptPageMessage } from '../../src/protocol';
+import type { ChatMessage, EarlierMessagesMessage, TranscriptBlock, TranscriptPageMessage } from '../../src/protocol';
 import { el } from '../dom';
 import { FrameQueue } from '../frameQueue';
-import { blockElement, BlockHost, DEFERRED, turnElement } from './blockView';
+import { blockElement, BlockHost, DEFERRED, EarlierHost, turnElement } from './blockView';
 import { markMatches } from './transcriptMarks';
 
 /** Blocks per page. */
@@ -33,6 +33,8 @@ const NEAR = 1200;
 export interface TranscriptHost extends BlockHost {
   /** Asks the host for a page; the answer comes to {@link TranscriptView.answer} with this request id. */
   request(requestId: number, start: number, count: number, aroundNode?: number): void;
+  /** Asks for a block's left-out history; the answer comes to {@link TranscriptView.answerEarlier}. */
+  requestEarlier(requestId: number, node: number): void;
 }
 
 interface Page {
@@ -63,6 +65,11 @@ export class TranscriptView {
   private placed: { node: number; index: number } | null = null;
   /** The event find last stepped to: its match is brought into view again when its page arrives. */
   private matchAt: number | null = null;
+  /** Re-sent histories the reader opened, their messages once sent, and the answers awaited (until a reset). */
+  private readonly opened = new Set<number>();
+  private readonly earlierSent = new Map<number, ChatMessage[]>();
+  private readonly earlierAwaited = new Map<number, { node: number; done: (messages: ChatMessage[]) => HTMLElement }>();
+  private readonly blockHost: BlockHost;
 
   /** Renders a block's deferred parts (its blob cards) when it comes within a screen of the viewport. */
   private readonly near = new IntersectionObserver((entries) => {
@@ -76,6 +83,7 @@ export class TranscriptView {
   }, { root: this.element, rootMargin: '100% 0px' });
 
   constructor(private readonly host: TranscriptHost) {
+    this.blockHost = { ...host, earlier: this.earlierHost() };
     this.element.appendChild(this.status);
     this.element.addEventListener('scroll', () => this.onScroll(), { passive: true });
     this.element.addEventListener('keydown', (e) => this.onKey(e));
@@ -102,6 +110,9 @@ export class TranscriptView {
 
   /** A new model, or a filter that keeps other blocks: forget the blocks (they are loaded again when shown). */
   reset(modelVersion: number): void {
+    if (modelVersion !== this.modelVersion) this.opened.clear();
+    this.earlierSent.clear();
+    this.earlierAwaited.clear();
     this.modelVersion = modelVersion;
     this.clearPages();
     this.total = -1;
@@ -191,11 +202,39 @@ export class TranscriptView {
     this.onScroll();
   }
 
+  /** A block's left-out history from the host: shown where it was opened, and marked if Find is open. */
+  answerEarlier(m: EarlierMessagesMessage): void {
+    const waiting = this.earlierAwaited.get(m.requestId);
+    this.earlierAwaited.delete(m.requestId);
+    if (m.modelVersion !== this.modelVersion || !waiting) return;
+    this.earlierSent.set(m.node, m.messages);
+    this.fillEarlier(waiting.done, m.messages);
+  }
+
+  private earlierHost(): EarlierHost {
+    return {
+      isOpen: (node) => this.opened.has(node),
+      setOpen: (node, open) => (open ? this.opened.add(node) : this.opened.delete(node)),
+      load: (node, done) => {
+        const sent = this.earlierSent.get(node);
+        if (sent) return this.fillEarlier(done, sent);
+        const id = this.nextRequest++;
+        this.earlierAwaited.set(id, { node, done });
+        this.host.requestEarlier(id, node);
+      },
+    };
+  }
+
+  private fillEarlier(done: (messages: ChatMessage[]) => HTMLElement, messages: ChatMessage[]): void {
+    const body = done(messages);
+    if (this.match) markMatches(body, this.match);
+  }
+
   private addBlock(page: HTMLElement, b: TranscriptBlock): void {
     // A page dropped before its last blocks were built keeps no more of them.
     if (!page.isConnected) return;
     if (b.turn) page.appendChild(this.marked(turnElement(b.turn)));
-    const e = blockElement(b, this.host);
+    const e = blockElement(b, this.blockHost);
     e.tabIndex = -1;
     e.setAttribute('aria-posinset', String(b.index + 1));
     e.setAttribute('aria-setsize', String(this.total));

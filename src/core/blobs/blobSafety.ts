@@ -106,3 +106,19 @@ export async function openLocated(realPath: string, checked: Stats): Promise<Fil
     throw e;
   }
 }
+
+/**
+ * Opens a blob file found by a folder listing (find): without following a final symbolic link or blocking,
+ * and only if it is a regular file; gives its size as the opened file reports it.
+ */
+export async function openBlobFile(realPath: string): Promise<{ handle: FileHandle; size: number }> {
+  const handle = await open(realPath, OPEN_FLAGS);
+  try {
+    const now = await handle.stat();
+    if (!now.isFile()) throw new Error(`${realPath}: not a regular file`);
+    return { handle, size: now.size };
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+}

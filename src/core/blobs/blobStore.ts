@@ -9,6 +9,7 @@ import { BlobHashMethod, BlobRefRole, checkHashRef } from './blobReference';
 import { findBlobRoots } from './blobRoots';
 import { blobLayoutOf } from './formatBlobs';
 import { BlobRoot, locateInRoot } from './blobSafety';
+import { FolderListings } from './blobListing';
 
 /** Integrity of one referenced blob. `too-large` means it could not be verified within the limits. */
 export type BlobStatus = 'verified' | 'mismatch' | 'missing' | 'unreadable' | 'too-large' | 'rejected' | 'unverifiable';
@@ -93,6 +94,29 @@ export class BlobStore {
     if (this.role(ref) === 'not-a-blob' || !checkHashRef(ref).ok) return null;
     const found = await this.lookup(ref.digest);
     return found.kind === 'found' ? { realPath: found.realPath, size: found.stats.size } : null;
+  }
+
+  /**
+   * A locator for many references in one pass (find): the same files {@link locate} finds, but each folder
+   * of a root is listed once instead of three calls per blob (see blobListing.ts). Gives the real path; the
+   * size is read when the file is opened.
+   */
+  locator(): (ref: HashRef) => Promise<string | null> {
+    const listings = new FolderListings();
+    return async (ref) => {
+      if (this.role(ref) === 'not-a-blob' || !checkHashRef(ref).ok) return null;
+      // Roots leading outside the trace's folder are refused, as lookup() refuses what it finds in them.
+      for (const root of this.roots.filter((r) => r.outside === undefined)) {
+        for (const name of this.layout.fileNames(ref.digest)) {
+          const listed = await listings.classify(root.realPath, name);
+          if (listed === 'file') return join(root.realPath, name);
+          if (listed === 'absent') continue;
+          const loc = await locateInRoot(root, name);
+          if (loc?.kind === 'found') return loc.realPath;
+        }
+      }
+      return null;
+    };
   }
 
   /** Finds the file a validated digest names, across roots and layouts. */

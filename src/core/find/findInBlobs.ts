@@ -5,7 +5,8 @@
  */
 import type { BlobStore } from '../blobs';
 import type { TraceModel } from '../traceModel';
-import { searchFile, type FileMatch, type TextQuery } from './textSearch';
+import { openBlobFile } from '../blobs/blobSafety';
+import { searchOpenFile, type FileMatch, type TextQuery } from './textSearch';
 
 /** A match inside a blob an event names. */
 export interface BlobHit {
@@ -19,7 +20,7 @@ export interface BlobHit {
 /** Options for {@link findInBlobs}. */
 export interface BlobFindOptions {
   isCancelled?: () => boolean;
-  /** Bytes read so far of this pass, and the total it will read at most. */
+  /** Bytes read so far of this pass, and the total it expects to read (see {@link findInBlobs}). */
   onProgress?: (bytesRead: number, bytesTotal: number) => void;
   /** Per blob, bytes searched at most (default 256 MiB). */
   maxBlobBytes?: number;
@@ -37,47 +38,103 @@ export interface BlobFindResult {
   cancelled: boolean;
 }
 
-/** Searches every blob the model's events reference; hits come in event order, one per event and blob. */
+/** Blobs read at once: libuv's thread pool (four threads by default) reads while this thread searches. */
+const CONCURRENT_READS = 4;
+
+/**
+ * Searches every blob the model's events reference; hits come in event order, one per event and blob.
+ * Blob folders are listed once (BlobStore.locator), each distinct file is opened and read once, a few at a
+ * time. Progress totals are the bytes of the blobs opened so far plus, for those not yet opened, their
+ * average: sizes are learnt when a file is opened, not by a call per file before.
+ */
 export async function findInBlobs(model: TraceModel, store: BlobStore, query: TextQuery, options: BlobFindOptions = {}): Promise<BlobFindResult> {
-  const perBlob = options.maxBlobBytes ?? 256 * 1024 * 1024;
-  let budget = options.maxTotalBytes ?? 4 * 1024 * 1024 * 1024;
-  const t = model.events;
-  // Locate first, so progress can say how much there is to read.
-  const refs: { event: number; field: string; digest: string; path: string }[] = [];
-  const sizes = new Map<string, number>();
-  for (const i of t.eventsWithHashRefs()) {
-    for (const ref of t.hashRefsOf(i)) {
-      if (options.isCancelled?.()) return { hits: [], blobsSearched: 0, bytesRead: 0, truncatedBlobs: 0, cancelled: true };
-      const loc = await store.locate(ref);
-      if (!loc) continue;
-      refs.push({ event: i, field: ref.field, digest: ref.digest, path: loc.realPath });
-      sizes.set(loc.realPath, loc.size);
-    }
-  }
-  let total = 0;
-  for (const s of sizes.values()) total += Math.min(s, perBlob);
+  const refs = await locateRefs(model, store, options.isCancelled);
   const result: BlobFindResult = { hits: [], blobsSearched: 0, bytesRead: 0, truncatedBlobs: 0, cancelled: false };
-  const seen = new Map<string, FileMatch | null>();
-  for (const r of refs) {
-    if (options.isCancelled?.()) return { ...result, cancelled: true };
-    let m = seen.get(r.path);
-    if (m === undefined) {
-      const size = sizes.get(r.path)!;
-      const limit = Math.min(perBlob, budget);
-      if (size > limit) result.truncatedBlobs++;
-      m = limit <= 0 ? null : await searchFile(r.path, query, {
-        maxBytes: limit,
-        isCancelled: options.isCancelled,
-        onBytes: (n) => {
-          result.bytesRead += n;
-          budget -= n;
-          options.onProgress?.(result.bytesRead, total);
-        },
-      });
-      result.blobsSearched++;
-      seen.set(r.path, m);
+  if (!refs) return { ...result, cancelled: true };
+  const paths = [...new Set(refs.map((r) => r.path))];
+  const found = new Map<string, FileMatch | null>();
+  const pass = new BlobPass(paths.length, options);
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length && !options.isCancelled?.()) {
+      const path = paths[next++];
+      found.set(path, await pass.search(path, query, result));
     }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENT_READS, paths.length) }, worker));
+  for (const r of refs) {
+    const m = found.get(r.path);
     if (m) result.hits.push({ event: r.event, field: r.field, digest: r.digest, match: m });
   }
   return { ...result, cancelled: options.isCancelled?.() ?? false };
+}
+
+interface LocatedRef {
+  event: number;
+  field: string;
+  digest: string;
+  path: string;
+}
+
+/** The blob files the events name, in event order; null when cancelled. */
+async function locateRefs(model: TraceModel, store: BlobStore, isCancelled?: () => boolean): Promise<LocatedRef[] | null> {
+  const t = model.events;
+  const locate = store.locator();
+  const refs: LocatedRef[] = [];
+  for (const i of t.eventsWithHashRefs()) {
+    for (const ref of t.hashRefsOf(i)) {
+      if (isCancelled?.()) return null;
+      const path = await locate(ref);
+      if (path !== null) refs.push({ event: i, field: ref.field, digest: ref.digest, path });
+    }
+  }
+  return refs;
+}
+
+/** The bounds and progress of one pass over the blobs. */
+class BlobPass {
+  private readonly perBlob: number;
+  private budget: number;
+  private opened = 0;
+  private openedBytes = 0;
+
+  constructor(private readonly files: number, private readonly options: BlobFindOptions) {
+    this.perBlob = options.maxBlobBytes ?? 256 * 1024 * 1024;
+    this.budget = options.maxTotalBytes ?? 4 * 1024 * 1024 * 1024;
+  }
+
+  /** Opens one blob and searches it within the bounds; a file that cannot be opened or read has no match. */
+  async search(path: string, query: TextQuery, result: BlobFindResult): Promise<FileMatch | null> {
+    let file: Awaited<ReturnType<typeof openBlobFile>>;
+    try {
+      file = await openBlobFile(path);
+    } catch {
+      return null;
+    }
+    try {
+      // The budget is taken when a file is opened, so the blobs read at once never overdraw it together.
+      const limit = Math.min(this.perBlob, this.budget, file.size);
+      this.budget -= limit;
+      if (limit < file.size) result.truncatedBlobs++;
+      this.opened++;
+      this.openedBytes += limit;
+      result.blobsSearched++;
+      if (limit <= 0) return null;
+      return await searchOpenFile(file.handle, limit, query, {
+        isCancelled: this.options.isCancelled,
+        onBytes: (n) => {
+          result.bytesRead += n;
+          this.options.onProgress?.(result.bytesRead, this.total());
+        },
+      });
+    } catch {
+      return null;
+    } finally {
+      await file.handle.close();
+    }
+  }
+
+  private total(): number {
+    return this.openedBytes + ((this.files - this.opened) * this.openedBytes) / this.opened;
+  }
 }

@@ -5,9 +5,9 @@
  * (not their ancestors, which the tree keeps as context), so the view needs no hidden blocks. vscode-free.
  */
 import type { TraceModel } from '../../core/loadTrace';
-import type { HostMessage, RequestTranscriptMessage } from '../../protocol';
+import type { HostMessage, RequestEarlierMessagesMessage, RequestTranscriptMessage } from '../../protocol';
 import { blockIndexOf, buildTranscriptIndex, TranscriptIndex } from './transcriptIndex';
-import { CallNames, transcriptPage } from './transcriptPage';
+import { CallNames, earlierMessages, transcriptPage } from './transcriptPage';
 
 /** What the transcript answers need of the session. */
 export interface TranscriptContext {
@@ -60,6 +60,18 @@ export class SessionTranscript {
     const blocks = await transcriptPage(model, index, start, msg.count, this.built.calls);
     if (model !== this.ctx.model()) return;
     this.ctx.post({ type: 'transcriptPage', requestId: msg.requestId, modelVersion: version, total: index.nodes.length, start, blocks, focus, filtered: this.keep !== null });
+  }
+
+  /** Answers a block's earlier messages opened in place: what its page left out (none for a node without a block). */
+  async earlier(msg: RequestEarlierMessagesMessage): Promise<void> {
+    const model = this.ctx.model();
+    const index = this.index();
+    if (!model || !index || !this.built) return;
+    const version = this.ctx.modelVersion();
+    const k = index.nodes.indexOf(msg.node);
+    const messages = k >= 0 ? await earlierMessages(model, index, k, this.built.calls) : [];
+    if (model !== this.ctx.model()) return;
+    this.ctx.post({ type: 'earlierMessages', requestId: msg.requestId, modelVersion: version, node: msg.node, messages });
   }
 }
 

@@ -5,10 +5,9 @@
  */
 import type { TraceModel } from '../../core/loadTrace';
 import type { ChatMessage, ChatPart, TranscriptBlock } from '../../protocol';
-import { extractChat } from '../chatContent';
-import { buildDetail, findObjectWithId } from '../eventDetail';
+import { buildDetail } from '../eventDetail';
+import { eventMessages } from '../eventMessages';
 import type { TranscriptIndex } from './transcriptIndex';
-import { otlpChatMessages, otlpToolMessage } from './otlpTool';
 import { shellOutcome, toolCallView } from './toolShapes';
 
 /** Most blocks one page carries (the webview asks for less). */
@@ -29,6 +28,16 @@ export async function transcriptPage(model: TraceModel, index: TranscriptIndex, 
     out.push(seen.collapse(b));
   }
   return out;
+}
+
+/**
+ * The messages block k leaves out as re-sent history (its `earlier`), for the reader who opens them in place:
+ * the block is read whole and collapsed as its page collapses it.
+ */
+export async function earlierMessages(model: TraceModel, index: TranscriptIndex, k: number, calls: CallNames): Promise<ChatMessage[]> {
+  const [shown] = await transcriptPage(model, index, k, 1, calls);
+  const n = shown?.earlier?.count ?? 0;
+  return n === 0 ? [] : (await block(model, index, k, calls)).messages.slice(0, n);
 }
 
 /** Blocks back that a re-sent history is looked for in. */
@@ -88,15 +97,8 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
   let error: string | null = null;
   try {
     const d = await buildDetail(model, node, []);
-    messages = d.messages;
+    messages = eventMessages(model, node, d.json, d.messages);
     error = d.jsonError;
-    // Several events on one line (an OTLP export written as one JSON line): the block shows its own object only.
-    const own = sharesLine(model, node) && e.id ? ownObject(d.json, e.id) : null;
-    if (own) {
-      const tool = otlpToolMessage(own);
-      const chat = otlpChatMessages(own);
-      messages = tool ? [tool, ...extractChat(own)] : chat.length > 0 ? chat : extractChat(own);
-    }
     const sidecar = (d.json as { toolUseResult?: unknown } | null)?.toolUseResult;
     messages = messages.map((m) => ({ ...m, parts: m.parts.map((p) => enrich(p, calls, sidecar)) }));
   } catch (err) {
@@ -107,16 +109,6 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
     tokensIn: e.tokensIn, tokensOut: e.tokensOut, durationMs: e.durationMs, messages, refs: index.refs.get(node) ?? [], error,
     ...(k === 0 || index.turnOf[k - 1] !== index.turnOf[k] ? { turn: index.turns[index.turnOf[k]] } : {}),
   };
-}
-
-function sharesLine(model: TraceModel, node: number): boolean {
-  const line = model.events.lineOf(node);
-  return (node > 0 && model.events.lineOf(node - 1) === line) || (node + 1 < model.events.size && model.events.lineOf(node + 1) === line);
-}
-
-/** The object of the line whose id field holds the event's id (OTLP ids are `traceId/spanId`: the span holds the last part). */
-function ownObject(json: unknown, id: string): Record<string, unknown> | null {
-  return findObjectWithId(json, id) ?? (id.includes('/') ? findObjectWithId(json, id.slice(id.lastIndexOf('/') + 1)) : null);
 }
 
 /** A tool call with its view; a tool result with its call's name and, for a shell call, its outcome. */

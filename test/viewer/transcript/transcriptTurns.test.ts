@@ -6,6 +6,9 @@ import { rollUp } from '../../../src/core/usage/rollup';
 import type { TranscriptBlock } from '../../../src/protocol';
 import { buildTranscriptIndex } from '../../../src/viewer/transcript/transcriptIndex';
 import { transcriptPage } from '../../../src/viewer/transcript/transcriptPage';
+import type { EarlierMessagesMessage, HostMessage } from '../../../src/protocol';
+import { SessionTranscript } from '../../../src/viewer/transcript/sessionTranscript';
+import { SessionDetail } from '../../../src/viewer/sessionDetail';
 
 const CLAUDE_FAIL = resolve('test/corpus/claude-code-2.1.332/shell-fail/projects/-home-user-project/3dc26acc-d87d-484b-8039-4fff8b8812ed.jsonl');
 const CODEX_FAIL = resolve('test/corpus/codex-0.171.0/shell-fail/sessions/2026/12/01/rollout-2026-12-01T16-25-02-01a2326c-85f2-7120-8246-9bbbb6d42b0e.jsonl');
@@ -103,5 +106,50 @@ describe('transcript turns and re-sent history (issue 15 item 1)', () => {
     const [alone] = await transcriptPage(model, index, k, 1, new Map());
     assert.deepEqual(alone.earlier, whole[k].earlier);
     assert.deepEqual(alone.messages, whole[k].messages);
+  });
+
+  it('the history a chat left out, asked for in place, is the raw input messages it re-sent, in order (issue 15 item 3)', async () => {
+    const model = await loadTrace(OTLP_MESSAGES);
+    const posted: HostMessage[] = [];
+    const t = new SessionTranscript({ model: () => model, modelVersion: () => 3, post: (m) => posted.push(m) });
+    await t.request({ type: 'requestTranscript', requestId: 1, start: 0, count: 200 });
+    const blocks = (posted[0] as { blocks: TranscriptBlock[] }).blocks.filter((b) => b.kind === 'chat');
+    const spans = (JSON.parse(readFileSync(OTLP_MESSAGES, 'utf8')).resourceSpans[0].scopeSpans[0].spans as { name: string; attributes: { key: string; value: { stringValue?: string } }[] }[]).filter((s) => s.name.startsWith('chat'));
+    const attr = (s: (typeof spans)[number], key: string) => JSON.parse(s.attributes.find((a) => a.key === key)!.value.stringValue!);
+    for (const [k, b] of blocks.entries()) {
+      await t.earlier({ type: 'requestEarlierMessages', requestId: 10 + k, node: b.node });
+      const answer = posted.at(-1) as EarlierMessagesMessage;
+      assert.equal(answer.type, 'earlierMessages');
+      assert.deepEqual([answer.requestId, answer.modelVersion, answer.node], [10 + k, 3, b.node]);
+      assert.equal(answer.messages.length, b.earlier?.count ?? 0, `chat ${k + 1}`);
+      // Left out + shown = system instructions, every input message, then the output: the span's own attributes.
+      const raw = [{ role: 'system' }, ...attr(spans[k], 'gen_ai.input.messages'), ...attr(spans[k], 'gen_ai.output.messages')].map((m: { role: string }) => m.role);
+      assert.deepEqual([...answer.messages, ...b.messages].map((m) => m.role), raw, `chat ${k + 1}`);
+      if (k > 0) assert.equal(JSON.stringify(answer.messages).includes(attr(spans[k], 'gen_ai.input.messages')[0].parts[0].content), true);
+    }
+    await t.earlier({ type: 'requestEarlierMessages', requestId: 99, node: 0 });
+    assert.deepEqual((posted.at(-1) as EarlierMessagesMessage).messages, [], 'a node without a collapsed history has none');
+  });
+
+  it("the Content tab shows a GenAI chat span's system instructions, input and output messages, as the transcript does", async () => {
+    const model = await loadTrace(OTLP_MESSAGES);
+    const posted: HostMessage[] = [];
+    const detail = new SessionDetail({ model: () => model, modelVersion: () => 1, findingsAt: () => [], post: (m) => posted.push(m), host: {} as never });
+    const { blocks } = await pageOf(OTLP_MESSAGES);
+    const chats = [...Array(model.events.size).keys()].filter((i) => model.events.kindOf(i) === 'chat');
+    assert.equal(chats.length, 3);
+    for (const node of chats) {
+      await detail.send(node);
+      const d = (posted.at(-1) as { detail: { messages: { role: string; parts: { type: string }[] }[] } }).detail;
+      const b = blocks.find((x) => x.node === node)!;
+      assert.equal(d.messages.length, (b.earlier?.count ?? 0) + b.messages.length);
+      assert.equal(d.messages[0].role, 'system');
+      assert.deepEqual(d.messages.slice(d.messages.length - b.messages.length).map((m) => m.role), b.messages.map((m) => m.role));
+    }
+    // A tool span's Content is its call and result, read from its attributes.
+    const tool = [...Array(model.events.size).keys()].find((i) => model.events.kindOf(i) === 'execute_tool')!;
+    await detail.send(tool);
+    const parts = (posted.at(-1) as { detail: { messages: { parts: { type: string }[] }[] } }).detail.messages[0].parts.map((p) => p.type);
+    assert.deepEqual(parts, ['toolCall', 'toolResult']);
   });
 });
