@@ -2,6 +2,7 @@ import { LumenChainVerifier } from './lumenChainVerifier';
 import { LUMEN_RULE_INFOS } from './lumenRuleCatalog';
 import { LumenRunChecker } from './lumenRunChecker';
 import { RuleModule } from '../../checks/types';
+import { LumenDigestWriter } from './lumenDigest';
 
 /**
  * Lumen rules (lumen.md §11): `verify` follows the hash chain of §6 and whether upstream can load each line;
@@ -14,6 +15,7 @@ export const lumenRules: RuleModule = {
   supersedes: ['parse/invalid-json'],
   // Both read the lines, the BOM and the torn tail only, so a streamed run may hand them the file in a worker.
   linesOnly: ['verify', 'check'],
+  lineDigest: (mode) => new LumenDigestWriter(mode),
   createVerifier: (ctx) => new LumenChainVerifier(ctx),
   createChecker: (ctx) => new LumenRunChecker(ctx),
 };
