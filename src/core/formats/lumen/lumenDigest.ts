@@ -35,10 +35,22 @@ export class LumenDigestWriter implements LineDigestWriter {
   private readonly reader = new LumenLineReader();
   private readonly ids = new Map<string, number>();
   private cols: LumenDigestColumns;
+  /** Byte views of the hash columns, for writing hex into them without a Buffer per line. */
+  private hashView!: Buffer;
+  private prevView!: Buffer;
+  /** The previous digested line's hash: a prev_hash equal to it is well-formed without a pattern test. */
+  private lastHash = '';
   private n = 0;
 
   constructor(private readonly mode: CheckMode, private capacity = 8192) {
     this.cols = emptyColumns(capacity);
+    this.viewColumns();
+  }
+
+  private viewColumns(): void {
+    const { hash, prev } = this.cols;
+    this.hashView = Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength);
+    this.prevView = Buffer.from(prev.buffer, prev.byteOffset, prev.byteLength);
   }
 
   /** Digests a line that parsed as a JSON object; -1 when the main thread must read its text itself. */
@@ -59,10 +71,12 @@ export class LumenDigestWriter implements LineDigestWriter {
     c.cell[row] = this.intern(r.string(CELL));
     c.docHash[row] = this.intern(r.string(DOC_HASH));
     if (verify) {
-      writeHex(c.hash, row, r.string(HASH)!);
+      const hash = r.string(HASH)!;
+      this.hashView.write(hash.slice(PREFIX), row * HASH_BYTES, HASH_BYTES, 'hex');
+      this.lastHash = hash;
       const prev = r.string(PREV_HASH)!;
       if (prev === GENESIS_HASH) c.genesis[row] = 1;
-      else writeHex(c.prev, row, prev);
+      else this.prevView.write(prev.slice(PREFIX), row * HASH_BYTES, HASH_BYTES, 'hex');
     }
     return row;
   }
@@ -76,6 +90,7 @@ export class LumenDigestWriter implements LineDigestWriter {
       hash: c.hash.slice(0, n * HASH_BYTES), prev: c.prev.slice(0, n * HASH_BYTES), genesis: c.genesis.slice(0, n), table: c.table.splice(0),
     };
     this.cols = emptyColumns(this.capacity);
+    this.viewColumns();
     this.ids.clear();
     this.n = 0;
     const transfer = [columns.seq, columns.kind, columns.cell, columns.docHash, columns.hash, columns.prev, columns.genesis].map((a) => a.buffer as ArrayBuffer);
@@ -87,7 +102,7 @@ export class LumenDigestWriter implements LineDigestWriter {
     const r = this.reader;
     const hash = r.string(HASH);
     const prev = r.string(PREV_HASH);
-    if (hash === null || prev === null || (prev !== GENESIS_HASH && !CHAIN_HASH_RE.test(prev))) return false;
+    if (hash === null || prev === null || (prev !== GENESIS_HASH && prev !== this.lastHash && !CHAIN_HASH_RE.test(prev))) return false;
     // A stored hash equal to the recomputed one is well-formed (`sha256:` and 64 lowercase hex digits).
     return r.computeHash() === hash;
   }
@@ -109,6 +124,7 @@ export class LumenDigestWriter implements LineDigestWriter {
     this.cols = emptyColumns(this.capacity);
     for (const key of ['seq', 'kind', 'cell', 'docHash', 'hash', 'prev', 'genesis'] as const) (this.cols[key] as Uint8Array).set(old[key] as Uint8Array);
     this.cols.table = old.table;
+    this.viewColumns();
   }
 }
 
@@ -117,10 +133,6 @@ function emptyColumns(n: number): LumenDigestColumns {
     count: 0, seq: new Float64Array(n), kind: new Int32Array(n), cell: new Int32Array(n), docHash: new Int32Array(n),
     hash: new Uint8Array(n * HASH_BYTES), prev: new Uint8Array(n * HASH_BYTES), genesis: new Uint8Array(n), table: [],
   };
-}
-
-function writeHex(into: Uint8Array, row: number, hash: string): void {
-  Buffer.from(into.buffer, into.byteOffset, into.byteLength).write(hash.slice(PREFIX), row * HASH_BYTES, HASH_BYTES, 'hex');
 }
 
 /** The `sha256:…` text of the 32 bytes at `row` (for messages and for comparing with a hash read from text). */
