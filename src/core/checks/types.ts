@@ -127,12 +127,6 @@ export interface RuleModule {
   createVerifier?(ctx: CheckContext): StreamCheck;
   createChecker?(ctx: CheckContext): StreamCheck;
   /**
-   * The modes whose check reads nothing of the trace but its lines, the BOM and the reading's torn and too-long
-   * lines (no events, no other finding): a streamed run may then give it the file in a worker thread of its own
-   * while this thread reads the file for the other checks (stream/lineChecks.ts). A test compares both ways.
-   */
-  linesOnly?: readonly CheckMode[];
-  /**
    * A writer that digests lines in a range worker for this module's check in `mode`, whose check then takes
    * `LineInput.digest` instead of the text (undefined: the check needs every line's text). A test compares the
    * findings with those of one thread.

@@ -13,8 +13,7 @@ export const lumenRules: RuleModule = {
   rules: LUMEN_RULE_INFOS,
   // lumen/line-json reports bad lines with upstream's wording (and blank lines, which upstream also rejects).
   supersedes: ['parse/invalid-json'],
-  // Both read the lines, the BOM and the torn tail only, so a streamed run may hand them the file in a worker.
-  linesOnly: ['verify', 'check'],
+  // Both can take lines digested in range workers (lumenDigest.ts), so a streamed run may read the file in ranges.
   lineDigest: (mode) => new LumenDigestWriter(mode),
   createVerifier: (ctx) => new LumenChainVerifier(ctx),
   createChecker: (ctx) => new LumenRunChecker(ctx),
