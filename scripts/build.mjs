@@ -20,10 +20,9 @@ const builds = [
   // bundles the core a second time, and the package has a size budget (test/vscode/package.test.ts).
   { ...common, minify: true, entryPoints: ['src/viewer/checksWorker.ts'], outfile: 'dist/checksWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
-  // The line-reading worker of src/core/parallel, started by the CLI and the extension from beside their bundle.
+  // The range-reading worker of src/core/parallel (the loader's and the streamed checks'), started by the CLI and the
+  // extension from beside their bundle.
   { ...common, entryPoints: ['src/core/parallel/rangeWorker.ts'], outfile: 'dist/rangeWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },
-  // The worker a streamed verify/check gives a lumen trace's own rules (src/core/stream/lineChecks.ts), beside the CLI.
-  { ...common, minify: true, entryPoints: ['src/core/stream/lineChecksWorker.ts'], outfile: 'dist/lineChecksWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
   { ...common, entryPoints: ['webview/styles.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
   // The HTML report's in-page host (issue 18): the core and the viewer session in the browser, over a trace in memory.

@@ -1,6 +1,7 @@
 // Writes the CLI's JSON output (summary, tree, verify, check, SARIF) for every corpus file and sample into a
 // folder, one file per command and input, so two builds can be compared byte for byte (`diff -r A B`).
 // Usage: node scripts/cli-snapshot.mjs OUT_DIR [ROOT…]   (roots default to ../shared/corpus and samples)
+// CLI_SNAPSHOT_ARGS adds arguments to every command (e.g. "--workers 2"); CLI_SNAPSHOT_CLI runs another build's cli.js.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -24,6 +25,8 @@ const walk = (dir) => {
   }
 };
 for (const r of roots) walk(r);
+const cli = process.env.CLI_SNAPSHOT_CLI ?? join(root, 'dist', 'cli.js');
+const extra = (process.env.CLI_SNAPSHOT_ARGS ?? '').split(' ').filter(Boolean);
 const commands = [
   ['summary', '--json'],
   ['tree', '--json'],
@@ -35,7 +38,7 @@ let n = 0;
 for (const file of files) {
   const rel = relative(join(root, '..'), file).replace(/[\\/]/g, '__');
   for (const [cmd, flag] of commands) {
-    const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), cmd, file, flag], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    const r = spawnSync(process.execPath, [cli, cmd, file, flag, ...extra], { encoding: 'utf8', maxBuffer: 1 << 30 });
     const dest = join(out, `${rel}.${cmd}${flag}.txt`);
     mkdirSync(dirname(dest), { recursive: true });
     writeFileSync(dest, `exit ${r.status}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);

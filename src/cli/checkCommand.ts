@@ -11,10 +11,10 @@ import { expandTraceFiles, SKIP_REASON_TEXT, TraceFileExpansion } from '../core/
 
 const JSON_SHAPE = `{"format": NAME, "ok": bool, "checked": n, "findings": [{"rule", "severity", "line", "seq"?, "eventId"?, "message"}], "file": PATH}`;
 
-const STREAM_HELP = `                  The file is read once, streamed, without the viewer's model. With workers, the format's own
-                  rules get the file in a worker of their own when they read only lines (lumen), and a file
-                  checked over the model instead (a multi-line JSON document; for check, a trace whose events
-                  report token usage) is parsed by them.`;
+const STREAM_HELP = `                  The file is read once, streamed, without the viewer's model. With workers, a lumen trace is
+                  read in N byte ranges, one worker each, which parse its lines and digest them for the checks;
+                  a file checked over the model instead (a multi-line JSON document; for check, a trace whose
+                  events report token usage) is parsed by them.`;
 
 export const VERIFY_HELP = `Usage: agent-trace verify FILE|DIR… [--json] [--format NAME] [--workers N]
 

@@ -4,12 +4,13 @@ import { defaultWorkers } from '../core/parallel/workerCount';
 export { defaultWorkers };
 
 /** The `--workers N` line of the commands' help. */
-export const WORKERS_HELP = '  --workers N     worker threads that parse lines of a large lumen trace (default 0: one thread;\n                  auto: all cores but one). The output is the same either way.';
+export const WORKERS_HELP = '  --workers N     worker threads that read a large lumen trace in N byte ranges (default 0: one\n                  thread; auto: all cores but one). The output is the same either way.';
 
 /**
  * Validates a `--workers` value: a whole number from 0 to 256, or `auto` ({@link defaultWorkers}). Absent
- * gives 0: on the 2-core machine the bench runs on, one worker cost about 65% more CPU than it saved and
- * verify took longer, so threads are opt-in until they pay for themselves.
+ * gives 0, by measurement on the 2-core machine the bench runs on (shared, load 10–16): with one range worker,
+ * summary, verify and check of the bench's 1M-event lumen trace took 40–70% more CPU time in all and longer
+ * wall time than one thread, so threads are opt-in until they pay for themselves (`npm run bench cliBench`).
  */
 export function workersOption(value: string | undefined): number {
   if (value === undefined) return 0;

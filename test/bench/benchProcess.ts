@@ -44,9 +44,11 @@ function retained(): number {
 async function main(): Promise<void> {
   const [what, a, b, c] = process.argv.slice(2);
   const t = performance.now();
+  const c0 = process.cpuUsage();
   if (what === 'floor') {
     const lines = await floor(b, a === 'sha');
-    console.log(JSON.stringify({ ms: performance.now() - t, lines }));
+    const c = process.cpuUsage(c0);
+    console.log(JSON.stringify({ ms: performance.now() - t, cpuMs: (c.user + c.system) / 1000, lines }));
     return;
   }
   if (what === 'model') {

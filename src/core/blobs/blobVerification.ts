@@ -63,6 +63,16 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>
 }
 
 /**
+ * Whether the blob verifier reads a line of this text (so a range worker must hand the text over). A layout that
+ * reads the capture mode from the lines needs each one parsed; others skip lines whose text cannot hold a
+ * reference, without parsing them.
+ */
+export function blobVerifierReadsLine(layout: BlobLayout, text: string): boolean {
+  if (layout.verifiedByFormatRules) return false;
+  return layout.contentCaptured !== undefined || layout.lineMayHoldRef(text);
+}
+
+/**
  * Verifies every blob the trace references: each distinct blob is rehashed once, and each problem is
  * reported at the line of every event that references it. References come from the adapter's hashRefs and,
  * independently, from the lines themselves (the layout's blob fields, `blob://` values), so malformed
@@ -88,10 +98,8 @@ export class BlobVerifier implements StreamCheck {
 
   add(input: LineInput): void {
     const layout = this.layout;
-    if (layout.verifiedByFormatRules) return;
-    // A layout that reads the capture mode from the lines needs each one parsed; others skip lines whose
-    // text cannot hold a reference, without parsing them.
-    if (!layout.contentCaptured && !layout.lineMayHoldRef(input.text)) return;
+    // A digested line is one whose text a range worker found this verifier would skip (blobVerifierReadsLine).
+    if (input.digest || !blobVerifierReadsLine(layout, input.text)) return;
     const value = input.value;
     if (value === undefined || !isObj(value)) return;
     this.lineRefs.push(...layout.scanLine(input.line, value, input.text));

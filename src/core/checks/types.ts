@@ -22,6 +22,33 @@ export interface LineInput {
    * runner sets it); checks that only need validity use it instead of `value`.
    */
   validJson?: boolean;
+  /**
+   * Set when a range worker read the line for the format's own check ({@link RuleModule.lineDigest}) and no line
+   * check needs its text: then `text` and `value` are not there, and the format's check reads these facts instead.
+   */
+  digest?: LineDigest;
+}
+
+/** One line's facts in a batch a range worker digested: the format's own columns and the line's row in them. */
+export interface LineDigest {
+  columns: LineDigestColumns;
+  row: number;
+}
+
+/** A batch of digested lines; each format's check knows its own columns. */
+export interface LineDigestColumns {
+  count: number;
+}
+
+/**
+ * Reads lines in a range worker for a format's own check: per line, the few facts the check's cross-line pass
+ * needs, as typed-array columns, so the line's text never crosses threads.
+ */
+export interface LineDigestWriter {
+  /** Digests a line that parsed as a JSON object and returns its row; -1 when the check must see the text. */
+  add(text: string, value: unknown): number;
+  /** Hands over the batch so far (the writer starts empty again) and the buffers to transfer. */
+  take(): { columns: LineDigestColumns; transfer: ArrayBuffer[] };
 }
 
 /**
@@ -100,11 +127,11 @@ export interface RuleModule {
   createVerifier?(ctx: CheckContext): StreamCheck;
   createChecker?(ctx: CheckContext): StreamCheck;
   /**
-   * The modes whose check reads nothing of the trace but its lines, the BOM and the reading's torn and too-long
-   * lines (no events, no other finding): a streamed run may then give it the file in a worker thread of its own
-   * while this thread reads the file for the other checks (stream/lineChecks.ts). A test compares both ways.
+   * A writer that digests lines in a range worker for this module's check in `mode`, whose check then takes
+   * `LineInput.digest` instead of the text (undefined: the check needs every line's text). A test compares the
+   * findings with those of one thread.
    */
-  linesOnly?: readonly CheckMode[];
+  lineDigest?(mode: CheckMode): LineDigestWriter | undefined;
 }
 
 /**

@@ -19,6 +19,11 @@ function isBlank(bytes: Buffer): boolean {
 
 /** Decodes and parses one JSONL line, turning every failure into a finding at that line. */
 export function parseLine(span: LineSpan, bytes: Buffer | null, maxLineBytes: number): ParsedLine {
+  return parseDecodedLine(span, bytes, bytes === null ? '' : bytes.toString('utf8'), maxLineBytes);
+}
+
+/** {@link parseLine} of a line its caller has decoded already (`text`: the bytes as UTF-8, '' when they are null). */
+export function parseDecodedLine(span: LineSpan, bytes: Buffer | null, text: string, maxLineBytes: number): ParsedLine {
   if (bytes === null) {
     return {
       kind: 'malformed',
@@ -30,7 +35,6 @@ export function parseLine(span: LineSpan, bytes: Buffer | null, maxLineBytes: nu
       },
     };
   }
-  const text = bytes.toString('utf8');
   if (isBlank(bytes)) return { kind: 'blank' };
   try {
     return { kind: 'value', value: JSON.parse(text) };

@@ -2,16 +2,24 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { JsonlReading } from '../jsonlReading';
 import type { ParsedLine } from '../json/jsonLine';
+import type { DigestJob, LineExtra } from '../stream/rangeDigest';
 import type { LineSpan } from '../lineIndexer';
 import type { Finding } from '../model';
 import { FieldPlan, planFields, readFacts } from './lineFacts';
 import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
 
+/** Where a parallel read hands its lines, in file order: a reading (the loader's), or a streamed check run. */
+export interface LineTaker {
+  /** `extra`: with a digest job, the line's digest for the checks, or its text. */
+  takeLine(span: LineSpan, byteFindings: Finding[], parsed: ParsedLine, extra?: LineExtra): void;
+}
+
 /** Options of {@link readInParallel}. */
 export interface ParallelReadOptions {
   workers: number;
+  /** Digest each line for these checks too (a streamed verify or check). */
+  digest?: DigestJob;
   maxLineBytes: number;
   onProgress?: (bytesRead: number) => void;
   isCancelled?: () => boolean;
@@ -31,7 +39,7 @@ export interface ParallelReadResult {
  * newline-aligned range each, and hands every line to `reading` in file order, exactly as a single-thread scan
  * would: the format's builder (the cross-line pass) runs here, over the facts the workers extracted.
  */
-export async function readInParallel(path: string, reading: JsonlReading, fields: readonly string[], at: { start: number; end: number; line: number }, options: ParallelReadOptions): Promise<ParallelReadResult> {
+export async function readInParallel(path: string, reading: LineTaker, fields: readonly string[], at: { start: number; end: number; line: number }, options: ParallelReadOptions): Promise<ParallelReadResult> {
   const bounds = await rangeBounds(path, at.start, at.end, Math.max(1, options.workers));
   const plan = planFields(fields);
   const queues: RangeBatch[][] = bounds.slice(1).map(() => []);
@@ -39,7 +47,10 @@ export async function readInParallel(path: string, reading: JsonlReading, fields
   let failure: Error | null = null;
   const taken = queues.map(() => new Int32Array(new SharedArrayBuffer(4)));
   const workers = queues.map((_, range) => {
-    const job: RangeJob = { path, range, start: bounds[range], end: bounds[range + 1], fields, maxLineBytes: options.maxLineBytes, taken: taken[range].buffer as SharedArrayBuffer };
+    const job: RangeJob = {
+      path, range, start: bounds[range], end: bounds[range + 1], fields, maxLineBytes: options.maxLineBytes, taken: taken[range].buffer as SharedArrayBuffer,
+      ...(options.digest ? { digest: options.digest } : {}),
+    };
     const w = startWorker(job);
     w.on('message', (m: RangeBatch | { error: string }) => {
       if ('error' in m) failure = new Error(`a reading worker failed: ${m.error}`);
@@ -84,11 +95,11 @@ export async function readInParallel(path: string, reading: JsonlReading, fields
 }
 
 /** Hands one batch's lines to the reading, numbering them from `firstLine`. */
-function takeBatch(reading: JsonlReading, plan: FieldPlan, b: RangeBatch, firstLine: number): void {
+function takeBatch(reading: LineTaker, plan: FieldPlan, b: RangeBatch, firstLine: number): void {
   let f = 0;
   let m = 0;
-  let facts = 0;
   let json = 0;
+  let text = 0;
   for (let row = 0; row < b.count; row++) {
     const lineNo = firstLine + row;
     const flags = b.flags[row];
@@ -101,14 +112,16 @@ function takeBatch(reading: JsonlReading, plan: FieldPlan, b: RangeBatch, firstL
       case LineKind.Blank: parsed = { kind: 'blank' }; break;
       case LineKind.Malformed: parsed = { kind: 'malformed', finding: { ...b.malformed[m++].finding, line: lineNo } }; break;
       case LineKind.Json: parsed = { kind: 'value', value: JSON.parse(b.json[json++]) }; break;
-      default: parsed = { kind: 'value', value: readFacts(plan, b.facts, b.factRows[facts++]) };
+      default: parsed = { kind: 'value', value: readFacts(plan, b.facts, b.factRows[row]) };
     }
-    reading.takeLine(span, byteFindings, parsed);
+    if (!b.digestRows) reading.takeLine(span, byteFindings, parsed);
+    else if (b.digestRows[row] >= 0) reading.takeLine(span, byteFindings, parsed, { digest: { columns: b.digest!, row: b.digestRows[row] } });
+    else reading.takeLine(span, byteFindings, parsed, { text: b.texts![text++] });
   }
 }
 
 /** Splits `[start, end)` into up to `n` ranges, each ending just after a line feed (or at `end`). */
-async function rangeBounds(path: string, start: number, end: number, n: number): Promise<number[]> {
+export async function rangeBounds(path: string, start: number, end: number, n: number): Promise<number[]> {
   const bounds = [start];
   const handle = await open(path, 'r');
   try {

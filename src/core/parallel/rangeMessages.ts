@@ -1,4 +1,6 @@
+import type { LineDigestColumns } from '../checks/types';
 import type { Finding } from '../model';
+import type { DigestJob } from '../stream/rangeDigest';
 import type { FactBatch } from './lineFacts';
 
 /** What one range worker is asked to read. */
@@ -12,6 +14,8 @@ export interface RangeJob {
   maxLineBytes: number;
   /** A SharedArrayBuffer of one Int32: batches of this range the main thread has taken (the worker's credit). */
   taken: SharedArrayBuffer;
+  /** For a streamed verify or check: digest each line for the checks too (stream/rangeDigest.ts). */
+  digest?: DigestJob;
 }
 
 /** What a line turned out to be. */
@@ -40,10 +44,14 @@ export interface RangeBatch {
   findings: { row: number; finding: Finding }[];
   /** Parse findings of malformed lines, in line order. */
   malformed: { row: number; finding: Finding }[];
-  /** For each Facts line, in order: its row in `facts`. */
-  factRows: number[];
+  /** Per line: its row in `facts` (-1 for a line that is not a JSON object). */
+  factRows: Int32Array;
   json: string[];
   facts: FactBatch;
+  /** With a digest job, per line: its row in `digest`, or -1 when its text is the next entry of `texts`. */
+  digestRows?: Int32Array;
+  digest?: LineDigestColumns;
+  texts?: string[];
   /** On the last batch of a range: what the scan saw. */
   done?: { bytesRead: number; lines: number; bom: boolean };
 }

@@ -5,10 +5,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { scanLines } from '../lineIndexer';
-import { parseLine } from '../json/jsonLine';
+import { parseDecodedLine } from '../json/jsonLine';
 import { lineByteFindings } from '../lineFindings';
 import { FactWriter, planFields } from './lineFacts';
 import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
+import { RangeDigester } from '../stream/rangeDigest';
 
 const BATCH_LINES = 8192;
 /**
@@ -19,16 +20,22 @@ const IN_FLIGHT = 6;
 
 async function run(job: RangeJob): Promise<void> {
   const plan = planFields(job.fields);
-  let batch = newBatch(job.range);
+  const digester = job.digest ? new RangeDigester(job.digest) : null;
+  let batch = newBatch(job.range, digester !== null);
   let facts = new FactWriter(plan, BATCH_LINES);
   const taken = new Int32Array(job.taken);
   let sent = 0;
   const flush = (): void => {
     const fb = facts.take();
     const out: RangeBatch = { ...batch, facts: fb };
-    const buffers = [out.kinds, out.offsets, out.lengths, out.flags, fb.tags, fb.numbers, fb.strings].map((a) => a.buffer as ArrayBuffer);
+    const buffers = [out.kinds, out.offsets, out.lengths, out.flags, out.factRows, fb.tags, fb.numbers, fb.strings].map((a) => a.buffer as ArrayBuffer);
+    if (digester) {
+      const d = digester.take();
+      out.digest = d.columns;
+      buffers.push(out.digestRows!.buffer as ArrayBuffer, ...d.transfer);
+    }
     parentPort!.postMessage(out, buffers);
-    batch = newBatch(job.range);
+    batch = newBatch(job.range, digester !== null);
     facts = new FactWriter(plan, BATCH_LINES);
     sent++;
     // Blocking is fine in a worker; the timeout re-checks, so a terminate() is never stuck behind the wait.
@@ -40,17 +47,27 @@ async function run(job: RangeJob): Promise<void> {
     batch.lengths[row] = span.length;
     batch.flags[row] = (span.terminated ? 1 : 0) | (span.crlf ? 2 : 0) | (span.cr ? 4 : 0);
     for (const f of lineByteFindings(span, bytes)) batch.findings.push({ row, finding: f });
-    const parsed = parseLine(span, bytes, job.maxLineBytes);
+    // Decoded once: the checks read the same text the single-thread path decodes (StreamLine).
+    const text = bytes ? bytes.toString('utf8') : '';
+    const parsed = parseDecodedLine(span, bytes, text, job.maxLineBytes);
+    const value = parsed.kind === 'value' ? parsed.value : undefined;
+    const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+    batch.factRows[row] = -1;
     if (parsed.kind === 'blank') batch.kinds[row] = LineKind.Blank;
     else if (parsed.kind === 'malformed') {
       batch.kinds[row] = LineKind.Malformed;
       batch.malformed.push({ row, finding: parsed.finding });
-    } else if (parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) {
+    } else if (isObject) {
       batch.kinds[row] = LineKind.Facts;
-      batch.factRows.push(facts.add(parsed.value));
+      batch.factRows[row] = facts.add(value);
     } else {
       batch.kinds[row] = LineKind.Json;
-      batch.json.push(JSON.stringify(parsed.value));
+      batch.json.push(JSON.stringify(value));
+    }
+    if (digester) {
+      const d = digester.add(text, isObject ? value : undefined);
+      batch.digestRows![row] = d;
+      if (d < 0) batch.texts!.push(text);
     }
     if (batch.count === BATCH_LINES) flush();
   }, { startOffset: job.start, endOffset: job.end, maxLineBytes: job.maxLineBytes, chunkSize: 1 << 20 });
@@ -58,10 +75,11 @@ async function run(job: RangeJob): Promise<void> {
   flush();
 }
 
-function newBatch(range: number): Omit<RangeBatch, 'facts'> {
+function newBatch(range: number, digest: boolean): Omit<RangeBatch, 'facts'> {
   return {
     range, count: 0, kinds: new Uint8Array(BATCH_LINES), offsets: new Float64Array(BATCH_LINES), lengths: new Float64Array(BATCH_LINES),
-    flags: new Uint8Array(BATCH_LINES), findings: [], malformed: [], factRows: [], json: [],
+    flags: new Uint8Array(BATCH_LINES), findings: [], malformed: [], factRows: new Int32Array(BATCH_LINES), json: [],
+    ...(digest ? { digestRows: new Int32Array(BATCH_LINES), texts: [] } : {}),
   };
 }
 

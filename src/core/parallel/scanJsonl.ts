@@ -1,8 +1,19 @@
 import { formatModule } from '../formats';
-import type { JsonlReading } from '../jsonlReading';
-import { scanLines, ScanOptions, ScanResult } from '../lineIndexer';
+import type { CheckMode } from '../checks/types';
+import { LineSpan, scanLines, ScanOptions, ScanResult } from '../lineIndexer';
+import type { Detection } from '../traceModel';
 import type { TracePath } from '../tracePath';
-import { readInParallel } from './parallelRead';
+import { canDigest } from '../stream/rangeDigest';
+import { LineTaker, readInParallel } from './parallelRead';
+
+/** What {@link scanJsonl} reads into: a reading (the loader's), or a streamed check run around one. */
+export interface JsonlSink extends LineTaker {
+  /** Reads one line on this thread. */
+  onLine(span: LineSpan, bytes: Buffer | null): void;
+  /** Set once detection started the format's builder: the head ends there. */
+  readonly builder: unknown;
+  readonly detection: Detection | null;
+}
 
 /** How a JSONL read may use worker threads. */
 export interface ParallelChoice {
@@ -14,6 +25,8 @@ export interface ParallelChoice {
   size: number;
   /** Chunk size of the head read on this thread (tests make it small so workers see most of a small file). */
   headChunkBytes?: number;
+  /** A streamed check of this mode: the workers digest lines for its checks too, or the rest is read here. */
+  digest?: CheckMode;
 }
 
 /**
@@ -21,7 +34,7 @@ export interface ParallelChoice {
  * the fields its builder reads (`lineFields`), its head here (until the builder starts, after detection) and the
  * rest in worker threads. Both give the same lines to the same builder in the same order, so the model is the same.
  */
-export async function scanJsonl(file: TracePath, reading: JsonlReading, scan: ScanOptions, choice: ParallelChoice): Promise<ScanResult> {
+export async function scanJsonl(file: TracePath, reading: JsonlSink, scan: ScanOptions, choice: ParallelChoice): Promise<ScanResult> {
   const minBytes = choice.minBytes ?? 4 << 20;
   if (choice.workers <= 0 || typeof file !== 'string' || choice.size < minBytes) return scanLines(file, (s, b) => reading.onLine(s, b), scan);
   // The head: small chunks, stopped once detection has started the builder, then resumed after the last whole line.
@@ -32,14 +45,17 @@ export async function scanJsonl(file: TracePath, reading: JsonlReading, scan: Sc
     next.line = span.line + 1;
   }, { ...scan, chunkSize: choice.headChunkBytes ?? 16 * 1024, isCancelled: () => reading.builder !== null || (scan.isCancelled?.() ?? false) });
   if (!head.cancelled || scan.isCancelled?.()) return head;
-  const fields = formatModule(reading.detection!.format).lineFields;
+  const format = reading.detection!.format;
+  const fields = formatModule(format).lineFields;
   const rest = { ...scan, startOffset: next.offset, startLine: next.line };
-  if (!fields || choice.size - next.offset < minBytes) {
+  const digestable = choice.digest === undefined || canDigest(format, choice.digest);
+  if (!fields || !digestable || choice.size - next.offset < minBytes) {
     const tail = await scanLines(file, (s, b) => reading.onLine(s, b), rest);
     return { ...tail, lines: next.line - 1 + tail.lines, bom: head.bom };
   }
   const par = await readInParallel(file, reading, fields, { start: next.offset, end: choice.size, line: next.line }, {
     workers: choice.workers, maxLineBytes: scan.maxLineBytes ?? 256 * 1024 * 1024, onProgress: scan.onProgress, isCancelled: scan.isCancelled,
+    ...(choice.digest ? { digest: { format, mode: choice.digest } } : {}),
   });
   return { bytesRead: par.bytesRead, lines: next.line - 1 + par.lines, bom: head.bom || par.bom, cancelled: par.cancelled, endedEarly: null };
 }

@@ -2,16 +2,19 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { contentName, probeFile, readHead } from '../byteSource';
 import { CheckSet, CheckResult, createChecks, finishChecks, RunOptions, runChecks } from '../checks/runChecks';
-import type { CheckMode, CheckSubject, RuleModule, StreamCheck } from '../checks/types';
-import { linesOnly, startLineChecks } from './lineChecks';
-import { parseLine } from '../json/jsonLine';
+import type { CheckMode, CheckSubject } from '../checks/types';
+import { parseLine, ParsedLine } from '../json/jsonLine';
 import { StreamLine } from './streamLine';
 import { JsonlReading } from '../jsonlReading';
 import { closingDiagnostics, finishDiagnostics } from '../jsonlModel';
 import { lineByteFindings } from '../lineFindings';
-import { LineSpan, scanLines, ScanResult } from '../lineIndexer';
+import type { LineSpan, ScanResult } from '../lineIndexer';
+import type { Finding } from '../model';
+import { scanJsonl } from '../parallel/scanJsonl';
+import { LineExtra, lineForChecks } from './rangeDigest';
 import { FORCED_REASON, loadTrace, tryReadDocument } from '../loadTrace';
 import type { FormatName } from '../model';
+import type { Detection } from '../traceModel';
 import { shownPath, TracePath } from '../tracePath';
 import { CheckFacts } from './checkFacts';
 import { appendAll } from '../arrays';
@@ -23,18 +26,23 @@ export interface StreamCheckOptions extends RunOptions {
   /** Read the file as this format instead of detecting it. */
   format?: FormatName;
   /**
-   * Worker threads: with one or more, a format whose own rules read only lines (`RuleModule.linesOnly`: lumen) gets
-   * them in a worker of their own while this thread reads the file for the rest; the model-based path uses them to
-   * parse. The result is the same either way.
+   * Worker threads: with one or more, a format whose own check digests lines (`RuleModule.lineDigest`: lumen) has
+   * the file read in that many newline-aligned byte ranges, one worker each, which parse the lines and digest them
+   * for the checks; this thread merges them in file order and runs the cross-line passes. The model-based path
+   * uses them to parse. The result is the same either way.
    */
   workers?: number;
   /** Files smaller than this read on one thread (default 4 MiB: a worker's start costs more below it). */
   workerMinBytes?: number;
+  /** Chunk size of the head read on this thread before the workers start (tests make it small). */
+  workerHeadChunk?: number;
 }
 
-/** How the last run went: streamed, or why it fell back to the model (for tests and the bench). */
-/** `apart`: streamed, with the format's own check in a worker thread of its own. */
-export type StreamOutcome = 'streamed' | 'apart' | 'document' | 'not-a-file' | 'usage' | 'head';
+/**
+ * How the last run went: streamed, or why it fell back to the model (for tests and the bench). `ranges`: streamed,
+ * with the lines after the head read and digested in range workers.
+ */
+export type StreamOutcome = 'streamed' | 'ranges' | 'document' | 'not-a-file' | 'usage' | 'head';
 
 const MAX_LINE_BYTES = 256 * 1024 * 1024;
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
@@ -58,18 +66,17 @@ export async function streamChecks(file: TracePath, mode: CheckMode, options: St
   if (!info.isFile()) return byModel('not-a-file'); // the loader says why, as before
   const compression = await probeFile(file); // refuses archives and binaries with the loader's message
   if (await tryReadDocument(file, MAX_DOCUMENT_BYTES)) return byModel('document');
-  // A worker reads the file again on its own: only a plain file, large enough, and both read the same bytes.
-  const apart = (options.workers ?? 0) > 0 && typeof file === 'string' && !compression && info.size >= (options.workerMinBytes ?? 4 << 20);
-  const run = new StreamRun(file, mode, options, await startsWithBom(file), apart ? info.size : null);
-  const scan = await scanLines(file, (span, bytes) => run.onLine(span, bytes), {
-    ...(apart ? { endOffset: info.size } : {}),
+  const run = new StreamRun(file, mode, options, await startsWithBom(file));
+  // Workers read ranges of a plain file only; the head (detection) is read here in any case.
+  const workers = typeof file === 'string' && !compression ? options.workers ?? 0 : 0;
+  const scan = await scanJsonl(file, run, {
     isCancelled: () => run.fallback !== null || (options.isCancelled?.() ?? false),
     onProgress: (n) => options.onProgress?.(n, info.size),
-  });
+  }, { workers, minBytes: options.workerMinBytes, size: info.size, headChunkBytes: options.workerHeadChunk, digest: mode });
   if (run.fallback === null) {
     const result = await run.finish(scan);
     if (run.fallback === null) {
-      onOutcome?.(run.usedWorker ? 'apart' : 'streamed');
+      onOutcome?.(run.ranged ? 'ranges' : 'streamed');
       return result;
     }
   }
@@ -85,10 +92,10 @@ class StreamRun {
   /** Lines read before detection chose the format (and so the checks), with copies of their bytes. */
   private head: StreamLine[] = [];
   fallback: StreamOutcome | null = null;
-  usedWorker = false;
+  /** Lines came from range workers. */
+  ranged = false;
 
-  /** `apartUpTo`: the bytes a worker may read for the format's own check (null: everything on this thread). */
-  constructor(file: TracePath, private readonly mode: CheckMode, private readonly options: StreamCheckOptions, bom: boolean, private readonly apartUpTo: number | null) {
+  constructor(file: TracePath, private readonly mode: CheckMode, private readonly options: StreamCheckOptions, bom: boolean) {
     const path = shownPath(file);
     const sampleBase = { fileName: contentName(basename(path)), path: contentName(path.replace(/\\/g, '/')) };
     this.reading = new JsonlReading(sampleBase, MAX_LINE_BYTES, options.format, FORCED_REASON, this.facts);
@@ -111,6 +118,27 @@ class StreamRun {
     else if (this.head.length > MAX_HEAD_LINES) this.fallback = 'head';
   }
 
+  /** Takes a line a range worker read, with its digest for the checks or its text. */
+  takeLine(span: LineSpan, byteFindings: Finding[], parsed: ParsedLine, extra?: LineExtra): void {
+    if (this.fallback !== null) return;
+    if (!extra) throw new Error('a streamed check needs each line\'s digest or text from the range workers');
+    this.ranged = true;
+    this.reading.takeLine(span, byteFindings, parsed);
+    if (this.needsModel()) return;
+    if (!this.set) this.startChecks();
+    const input = lineForChecks(span.line, parsed, extra);
+    for (const c of this.set!.checks) c.add(input);
+  }
+
+  /** The reading's builder: detection is done once it is set (the head read on this thread ends there). */
+  get builder(): unknown {
+    return this.reading.builder;
+  }
+
+  get detection(): Detection | null {
+    return this.reading.detection;
+  }
+
   /** Ends the reading as the loader does, then the checks; `fallback` is set when the model must check instead. */
   async finish(scan: ScanResult): Promise<CheckResult> {
     this.reading.startBuilding();
@@ -130,17 +158,9 @@ class StreamRun {
   private startChecks(): void {
     this.subject.format = this.reading.detection!.format;
     const ctx = { path: this.subject.path, model: this.subject, blobOptions: this.options.blobOptions, isCancelled: this.options.isCancelled };
-    this.set = createChecks(ctx, this.mode, (m) => this.apart(m));
+    this.set = createChecks(ctx, this.mode);
     for (const input of this.head) for (const c of this.set.checks) c.add(input);
     this.head = [];
-  }
-
-  /** The format's own check in a worker of its own, when it reads only lines and a worker may read the file. */
-  private apart(m: RuleModule): StreamCheck | undefined {
-    const format = this.subject.format;
-    if (this.apartUpTo === null || m !== formatModule(format).rules || !linesOnly(format, this.mode)) return undefined;
-    this.usedWorker = true;
-    return startLineChecks({ path: this.subject.path, format, mode: this.mode, endOffset: this.apartUpTo, bom: this.subject.bom });
   }
 
   /** Whether an event so far carries what only the model checks: usage, for check's totals rule. */

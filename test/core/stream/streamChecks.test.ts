@@ -5,7 +5,7 @@ import { CheckResult, runChecks } from '../../../src/core/checks/runChecks';
 import { CHECK_MODES } from '../../../src/core/checks/types';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { StreamOutcome, streamChecks } from '../../../src/core/stream/streamChecks';
-import { linesOnly } from '../../../src/core/stream/lineChecks';
+import { canDigest } from '../../../src/core/stream/rangeDigest';
 import { expandTraceFiles } from '../../../src/core/traceFiles';
 import { shownPath } from '../../../src/core/tracePath';
 import { CORPUS_ROOT, WRITER_CORPUS } from '../../helpers/corpus';
@@ -14,17 +14,28 @@ import { generateLumenTrace } from '../../bench/lumenBench';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
-/** The streamed result and how it ran, next to the result of the checks over the loaded model. */
-async function both(path: string, mode: 'verify' | 'check'): Promise<{ streamed: CheckResult; model: CheckResult; outcome: StreamOutcome }> {
+/** Range workers on any file, however small, after a tiny head, so most lines go through them. */
+const RANGES = (workers: number) => ({ workers, workerMinBytes: 0, workerHeadChunk: 256 });
+
+/**
+ * The streamed result and how it ran, next to the result of the checks over the loaded model; the streamed run
+ * with 1, 2 and 3 range workers must give the same result (`ranged`: how many of those read lines in workers).
+ */
+async function both(path: string, mode: 'verify' | 'check'): Promise<{ streamed: CheckResult; model: CheckResult; outcome: StreamOutcome; ranged: number }> {
   let outcome: StreamOutcome | undefined;
   const streamed = await streamChecks(path, mode, {}, (o) => (outcome = o));
   const model = await runChecks(await loadTrace(path), mode);
-  // With a worker for the format's own rules (lumen's), however small the file: the same result.
-  let apartOutcome: StreamOutcome | undefined;
-  const apart = await streamChecks(path, mode, { workers: 1, workerMinBytes: 0 }, (o) => (apartOutcome = o));
-  assert.deepStrictEqual(apart, streamed, `${path}: ${mode} with a worker`);
-  if (outcome === 'streamed') assert.equal(apartOutcome, linesOnly(streamed.format, mode) ? 'apart' : 'streamed', `${path}: ${mode}`);
-  return { streamed, model, outcome: outcome! };
+  let ranged = 0;
+  for (const n of [1, 2, 3]) {
+    let parallelOutcome: StreamOutcome | undefined;
+    const parallel = await streamChecks(path, mode, RANGES(n), (o) => (parallelOutcome = o));
+    assert.deepStrictEqual(parallel, streamed, `${path}: ${mode} with ${n} range workers`);
+    if (parallelOutcome === 'ranges') ranged++;
+    else assert.equal(parallelOutcome, outcome, `${path}: ${mode}, ${n} workers`);
+    // Workers are used only for a format whose own check digests lines.
+    if (parallelOutcome === 'ranges') assert.ok(canDigest(streamed.format, mode), `${path}: ${streamed.format}`);
+  }
+  return { streamed, model, outcome: outcome!, ranged };
 }
 
 describe('streamed verify and check give the findings of the model-based checks', function () {
@@ -37,11 +48,13 @@ describe('streamed verify and check give the findings of the model-based checks'
     const streamedFormats = new Set<string>();
     let streamedRuns = 0;
     let findings = 0;
+    let rangedRuns = 0;
     for (const file of files) {
       const path = shownPath(file);
       for (const mode of CHECK_MODES) {
         const r = await both(path, mode);
         assert.deepStrictEqual(r.streamed, r.model, `${path}: ${mode} (${r.outcome})`);
+        rangedRuns += r.ranged;
         if (r.outcome === 'streamed') {
           streamedRuns++;
           streamedFormats.add(r.model.format);
@@ -53,7 +66,8 @@ describe('streamed verify and check give the findings of the model-based checks'
     assert.ok(streamedRuns >= 40, `${streamedRuns} streamed runs`);
     assert.ok(findings >= 10, `${findings} findings in streamed runs`);
     assert.ok(streamedFormats.has('lumen'), [...streamedFormats].join(', '));
-    assert.ok([...streamedFormats].some((f) => linesOnly(f as never, 'verify')), 'a format whose checks ran in a worker');
+    // Lumen files with more lines than the head went through 1, 2 and 3 range workers in both modes.
+    assert.ok(rangedRuns >= 12, `${rangedRuns} runs read in range workers`);
   });
 
   it('on a damaged lumen trace: BOM, CRLF and lone CR, blank, torn, non-object, invalid UTF-8 and tampered lines', async () => {

@@ -5,6 +5,7 @@ import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
 import { findDocHashSource } from './lumenDocSource';
 import { LumenLineReader, nextSeq, seqNumber } from './lumenLine';
 import { bomFinding, EndTracker, LineSet, openLine, tornLines } from './lumenShared';
+import { hashText, LumenDigestColumns, sameHash } from './lumenDigest';
 
 const { seq: SEQ, kind: KIND, prev_hash: PREV_HASH, hash: HASH, doc_hash: DOC_HASH, details: DETAILS } = SLOT;
 const CHAIN_RULES = new Set(['lumen/chain-seq', 'lumen/chain-genesis', 'lumen/chain-prev-hash', 'lumen/event-hash']);
@@ -21,8 +22,11 @@ export class LumenChainVerifier implements StreamCheck {
   private readonly end = new EndTracker();
   /** Decimal text of the seq the next line must carry; null when a broken line made it unknown. */
   private expectedSeq: string | null = '1';
-  /** The previous line's stored hash; null when it could not be read. */
+  /** The previous line's stored hash; null when it could not be read (or when it is in `expectedBytes`). */
   private expectedPrev: string | null = GENESIS_HASH;
+  /** The previous line's stored hash when a range worker digested it: 32 bytes at `expectedRow` of these. */
+  private expectedBytes: Uint8Array | null = null;
+  private expectedRow = 0;
   private first = true;
   private docHash: string | null = null;
 
@@ -32,6 +36,7 @@ export class LumenChainVerifier implements StreamCheck {
   }
 
   add(input: LineInput): void {
+    if (input.digest) return this.addDigest(input.line, input.digest.columns as LumenDigestColumns, input.digest.row);
     const opened = openLine(input, this.torn, this.end, this.reader, this.findings);
     if (opened === 'invalid') this.breakChain();
     if (opened !== 'read') return;
@@ -42,6 +47,42 @@ export class LumenChainVerifier implements StreamCheck {
     this.chain(line);
     this.end.event(line, r.string(KIND), seqNumber(r.seqText()));
     if (this.docHash === null) this.docHash = r.string(DOC_HASH);
+  }
+
+  /**
+   * A line a range worker digested (lumenDigest.ts): its hash matched and it has nothing to report on its own, so
+   * only the links to the line before are left: seq and prev_hash, as {@link chain} checks them.
+   */
+  private addDigest(line: number, c: LumenDigestColumns, row: number): void {
+    const seq = c.seq[row];
+    const seqText = String(seq);
+    if (this.expectedSeq !== null && seqText !== this.expectedSeq) {
+      this.report('lumen/chain-seq', line, `trace sequence mismatch at seq ${seqText} (expected ${this.expectedSeq})`, seq);
+    }
+    this.expectedSeq = nextSeq(seqText);
+    if (!this.linksToExpected(c, row)) {
+      const prev = c.genesis[row] ? GENESIS_HASH : hashText(c.prev, row);
+      const rule = this.first ? 'lumen/chain-genesis' : 'lumen/chain-prev-hash';
+      this.report(rule, line, `trace hash chain mismatch at seq ${seqText} (expected prev '${this.expectedPrevText()}', got '${prev}')`, seq);
+    }
+    this.expectedPrev = null;
+    this.expectedBytes = c.hash;
+    this.expectedRow = row;
+    this.first = false;
+    this.end.event(line, c.table[c.kind[row]], seq);
+    if (this.docHash === null && c.docHash[row] >= 0) this.docHash = c.table[c.docHash[row]];
+  }
+
+  /** Whether a digested line's prev_hash is the expected one (or nothing is expected after a broken line). */
+  private linksToExpected(c: LumenDigestColumns, row: number): boolean {
+    if (this.expectedBytes !== null) return !c.genesis[row] && sameHash(c.prev, row, this.expectedBytes, this.expectedRow);
+    if (this.expectedPrev === null) return true;
+    return this.expectedPrev === (c.genesis[row] ? GENESIS_HASH : hashText(c.prev, row));
+  }
+
+  /** The previous line's stored hash as text, wherever it was read; null when it could not be read. */
+  private expectedPrevText(): string | null {
+    return this.expectedBytes !== null ? hashText(this.expectedBytes, this.expectedRow) : this.expectedPrev;
   }
 
   async finish(): Promise<Finding[]> {
@@ -59,6 +100,7 @@ export class LumenChainVerifier implements StreamCheck {
   private breakChain(): void {
     if (this.expectedSeq !== null) this.expectedSeq = nextSeq(this.expectedSeq);
     this.expectedPrev = null;
+    this.expectedBytes = null;
     this.first = false;
   }
 
@@ -78,12 +120,13 @@ export class LumenChainVerifier implements StreamCheck {
     if (seqText !== null && (intact || this.expectedSeq === null)) this.expectedSeq = nextSeq(seqText);
     else if (this.expectedSeq !== null) this.expectedSeq = nextSeq(this.expectedSeq);
     const prev = r.string(PREV_HASH);
-    if (prev !== null && this.expectedPrev !== null && prev !== this.expectedPrev) {
+    const expectedPrev = this.expectedPrevText();
+    if (prev !== null && expectedPrev !== null && prev !== expectedPrev) {
       const rule = this.first ? 'lumen/chain-genesis' : 'lumen/chain-prev-hash';
-      this.report(rule, line, `trace hash chain mismatch at seq ${shownSeq} (expected prev '${this.expectedPrev}', got '${prev}')`);
+      this.report(rule, line, `trace hash chain mismatch at seq ${shownSeq} (expected prev '${expectedPrev}', got '${prev}')`);
     }
     // A prev_hash equal to the checked predecessor's hash is well-formed already.
-    if (prev !== null && prev !== this.expectedPrev && prev !== GENESIS_HASH && !CHAIN_HASH_RE.test(prev)) {
+    if (prev !== null && prev !== expectedPrev && prev !== GENESIS_HASH && !CHAIN_HASH_RE.test(prev)) {
       this.report('lumen/hash-format', line, `prev_hash '${prev}' is neither sha256:genesis nor sha256: followed by 64 lowercase hex digits`);
     }
     if (hash !== null && !intact) {
@@ -92,11 +135,12 @@ export class LumenChainVerifier implements StreamCheck {
     }
     // Upstream chains on the stored hash, not the recomputed one: a tampered line breaks only itself.
     this.expectedPrev = hash;
+    this.expectedBytes = null;
     this.first = false;
   }
 
-  private report(rule: LumenRuleId, line: number, message: string): void {
-    const seq = seqNumber(this.reader.seqText());
+  /** `seq`: the line's, when a digest gave it (else the reader's line). */
+  private report(rule: LumenRuleId, line: number, message: string, seq = seqNumber(this.reader.seqText())): void {
     this.findings.push(LUMEN_CATALOG.finding(rule, line, message, seq !== undefined ? { seq } : undefined));
   }
 

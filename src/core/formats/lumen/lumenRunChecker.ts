@@ -7,6 +7,7 @@ import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
 import { kindFieldProblem } from './lumenKindSchemas';
 import { LumenLineReader, seqNumber } from './lumenLine';
 import { bomFinding, EndTracker, LineSet, openLine, tornLines } from './lumenShared';
+import type { LumenDigestColumns } from './lumenDigest';
 
 type RunState = 'start' | 'inRun' | 'inCell' | 'cellDone' | 'errored' | 'ended';
 const FRAME_EVENTS = new Set(['vm_step', 'tool_call', 'schema_validate']);
@@ -37,6 +38,7 @@ export class LumenRunChecker implements StreamCheck {
   }
 
   add(input: LineInput): void {
+    if (input.digest) return this.addDigest(input.line, input.digest.columns as LumenDigestColumns, input.digest.row);
     if (openLine(input, this.torn, this.end, this.reader, this.findings) !== 'read') return;
     const r = this.reader;
     this.line = input.line;
@@ -51,6 +53,16 @@ export class LumenRunChecker implements StreamCheck {
     }
     this.checkDocHash(r.string(SLOT.doc_hash));
     this.step(kind, r.string(SLOT.cell));
+  }
+
+  /** A line a range worker digested (lumenDigest.ts): it loads and its kind's fields are right, so only the run's state is left. */
+  private addDigest(line: number, c: LumenDigestColumns, row: number): void {
+    this.line = line;
+    this.seq = c.seq[row];
+    const kind = c.table[c.kind[row]];
+    this.end.event(line, kind, this.seq);
+    this.checkDocHash(c.docHash[row] >= 0 ? c.table[c.docHash[row]] : null);
+    this.step(kind, c.cell[row] >= 0 ? c.table[c.cell[row]] : null);
   }
 
   finish(): Finding[] {

@@ -2,6 +2,7 @@ import { LumenChainVerifier } from './lumenChainVerifier';
 import { LUMEN_RULE_INFOS } from './lumenRuleCatalog';
 import { LumenRunChecker } from './lumenRunChecker';
 import { RuleModule } from '../../checks/types';
+import { LumenDigestWriter } from './lumenDigest';
 
 /**
  * Lumen rules (lumen.md §11): `verify` follows the hash chain of §6 and whether upstream can load each line;
@@ -12,8 +13,8 @@ export const lumenRules: RuleModule = {
   rules: LUMEN_RULE_INFOS,
   // lumen/line-json reports bad lines with upstream's wording (and blank lines, which upstream also rejects).
   supersedes: ['parse/invalid-json'],
-  // Both read the lines, the BOM and the torn tail only, so a streamed run may hand them the file in a worker.
-  linesOnly: ['verify', 'check'],
+  // Both can take lines digested in range workers (lumenDigest.ts), so a streamed run may read the file in ranges.
+  lineDigest: (mode) => new LumenDigestWriter(mode),
   createVerifier: (ctx) => new LumenChainVerifier(ctx),
   createChecker: (ctx) => new LumenRunChecker(ctx),
 };
