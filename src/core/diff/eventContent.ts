@@ -1,5 +1,6 @@
 import type { TraceModel } from '../traceModel';
-import { readSpan, scanLines } from '../lineIndexer';
+import { scanLines } from '../lineIndexer';
+import { readRanges } from '../byteSource';
 import { tracePathToOpen } from '../tracePath';
 import { comparableLabel } from './neutralFields';
 import { flattenEvent, FlatField, FlattenOptions } from './flattenJson';
@@ -80,12 +81,17 @@ export async function digestEvents(model: TraceModel, options: FlattenOptions, g
   return { content, args };
 }
 
-/** The flattened JSON of one event, re-read from its line; null for a document trace or an unreadable line. */
-export async function eventFields(model: TraceModel, i: number, options: FlattenOptions): Promise<FlatField[] | null> {
-  if (model.document) return null;
-  const length = model.events.lengthOf(i);
-  if (length > MAX_DIFF_LINE_BYTES) return null;
-  const e = model.events.get(i);
-  const value = parse(await readSpan(tracePathToOpen(model), e.offset, e.length));
-  return value === undefined ? null : flattenEvent(value, options);
+/**
+ * The flattened JSON of events of one trace, their lines re-read through one open file; null for each event of a
+ * document trace, and for a line too long or unreadable.
+ */
+export async function eventFieldsOf(model: TraceModel, indices: readonly number[], options: FlattenOptions): Promise<(FlatField[] | null)[]> {
+  if (model.document) return indices.map(() => null);
+  const wanted = indices.filter((i) => model.events.lengthOf(i) <= MAX_DIFF_LINE_BYTES);
+  const bytes = await readRanges(tracePathToOpen(model), model.compression, wanted.map((i) => [model.events.get(i).offset, model.events.lengthOf(i)] as const));
+  const read = new Map(wanted.map((i, k) => [i, bytes[k]]));
+  return indices.map((i) => {
+    const value = parse(read.get(i) ?? null);
+    return value === undefined ? null : flattenEvent(value, options);
+  });
 }

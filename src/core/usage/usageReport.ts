@@ -90,52 +90,81 @@ export function priceLookup(prices: Readonly<Record<string, ModelPrice>>): (mode
   };
 }
 
-/**
- * The usage of a loaded trace: totals, per model, per tool and per group, with a completeness flag and the
- * priced share. `prices` are the user's (`agentTrace.pricing`), looked up before the bundled table.
- */
-export function usageReport(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, rollup: UsageRollup = usageRollupOf(model)): UsageReport {
-  const total = new Tally();
-  const models = new Map<string, { t: Tally; calls: number; cost: number; priced: number; tokens: number; sources: Set<'trace' | 'table'> }>();
-  const groups = new Map<string | null, { t: Tally; cost: number | null }>();
-  let pricedTokens = 0;
-  let allTokens = 0;
-  let cost: number | null = null;
+/** One model's share of the counted records. */
+interface ModelTally {
+  t: Tally;
+  calls: number;
+  cost: number;
+  priced: number;
+  tokens: number;
+  sources: Set<'trace' | 'table'>;
+}
+
+/** What the counted records add up to: the run, per model and per group, with the priced tokens and the cost. */
+interface UsageTallies {
+  total: Tally;
+  models: Map<string, ModelTally>;
+  groups: Map<string | null, { t: Tally; cost: number | null }>;
+  pricedTokens: number;
+  allTokens: number;
+  cost: number | null;
+}
+
+/** One pass over the counted records; a model nothing prices takes the cost its last totals line records. */
+function tallyUsage(model: TraceModel, prices: Readonly<Record<string, ModelPrice>>, rollup: UsageRollup): UsageTallies {
+  const x: UsageTallies = { total: new Tally(), models: new Map(), groups: new Map(), pricedTokens: 0, allTokens: 0, cost: null };
   const price = priceLookup(prices);
   for (const i of rollup.countedIndex) {
     const u = rollup.usage[i]!;
-    total.add(u.counts);
+    x.total.add(u.counts);
     const key = rollup.model[i] ?? '(unknown model)';
-    let m = models.get(key);
-    if (!m) models.set(key, (m = { t: new Tally(), calls: 0, cost: 0, priced: 0, tokens: 0, sources: new Set() }));
+    let m = x.models.get(key);
+    if (!m) x.models.set(key, (m = { t: new Tally(), calls: 0, cost: 0, priced: 0, tokens: 0, sources: new Set() }));
     m.t.add(u.counts);
     m.calls++;
     const tokens = (u.counts.input ?? 0) + (u.counts.output ?? 0);
     m.tokens += tokens;
-    allTokens += tokens;
+    x.allTokens += tokens;
     const p = recordCost(u, price(rollup.model[i]));
     const group = model.events.groupOf(i);
-    let g = groups.get(group);
-    if (!g) groups.set(group, (g = { t: new Tally(), cost: null }));
+    let g = x.groups.get(group);
+    if (!g) x.groups.set(group, (g = { t: new Tally(), cost: null }));
     g.t.add(u.counts);
     if (p.cost !== null) {
       m.cost += p.cost;
       m.priced += tokens;
       m.sources.add(p.source!);
-      pricedTokens += tokens;
-      cost = (cost ?? 0) + p.cost;
+      x.pricedTokens += tokens;
+      x.cost = (x.cost ?? 0) + p.cost;
       g.cost = (g.cost ?? 0) + p.cost;
     }
   }
-  const fromTotals = fillFromTotalsLines(rollup, total);
-  for (const [name, m] of models) {
+  for (const [name, m] of x.models) {
     const recorded = m.sources.size === 0 ? recordedModelCost(rollup, name) : null;
     if (recorded === null) continue;
     m.cost = recorded;
     m.sources.add('trace');
-    pricedTokens += m.tokens;
-    cost = (cost ?? 0) + recorded;
+    x.pricedTokens += m.tokens;
+    x.cost = (x.cost ?? 0) + recorded;
   }
+  return x;
+}
+
+/**
+ * The run's cost in USD, the same as {@link usageReport}'s `total.costUsd`, without the per-tool, retry and
+ * completeness parts of the report (the diff asks only this, for both runs).
+ */
+export function usageCostUsd(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, rollup: UsageRollup = usageRollupOf(model)): number | null {
+  return tallyUsage(model, prices, rollup).cost;
+}
+
+/**
+ * The usage of a loaded trace: totals, per model, per tool and per group, with a completeness flag and the
+ * priced share. `prices` are the user's (`agentTrace.pricing`), looked up before the bundled table.
+ */
+export function usageReport(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, rollup: UsageRollup = usageRollupOf(model)): UsageReport {
+  const { total, models, groups, pricedTokens, allTokens, cost } = tallyUsage(model, prices, rollup);
+  const fromTotals = fillFromTotalsLines(rollup, total);
   const retries = retryCounts(model, rollup);
   const byModel: ModelUsageJson[] = [...models].map(([name, m]) => ({
     model: name, ...totalsJson(m.t, m.sources.size > 0 ? m.cost : null), calls: m.calls,
