@@ -5,11 +5,31 @@ import type { FieldChange } from './fieldDiff';
 // Durations and times inside a label (`tool_call http.get 12 ms`) change on every run; they are not content.
 const LABEL_TIMES = /\d+(\.\d+)?\s?(ms|s|µs|us|ns|min|h)\b|\d{4}-\d\d-\d\dT[\d:.]+Z?/g;
 
+// Whitespace that is not one plain space: a run of spaces, a tab, a line break, a no-break space…
+const ODD_SPACE = /[^\S ]| {2}/;
+
+/** Whether a word of `s` (words between single spaces) looks like an id, a time or a digest. */
+function hasVolatileWord(s: string): boolean {
+  for (let start = 0; start < s.length; ) {
+    let end = s.indexOf(' ', start);
+    if (end < 0) end = s.length;
+    let digit = false;
+    for (let k = start; k < end && !digit; k++) digit = s.charCodeAt(k) >= 48 && s.charCodeAt(k) <= 57;
+    // Every id, time and digest has a digit: only those words are looked at.
+    if (digit && volatileValueClass(s.slice(start, end)) !== null) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 /** A label with its durations, times and ids taken out (`run_created run_ab0d…`), for comparing two runs' events. */
 export function comparableLabel(label: string): string {
   // Durations, times and ids all have digits; a label without any is kept as it is.
   if (!/\d/.test(label)) return label;
-  return label.replace(LABEL_TIMES, '').split(/\s+/).filter((w) => volatileValueClass(w) === null).join(' ');
+  const s = label.replace(LABEL_TIMES, '');
+  // Single spaces and no id: splitting into words and joining them again would give `s` back.
+  if (!ODD_SPACE.test(s) && !hasVolatileWord(s)) return s;
+  return s.split(/\s+/).filter((w) => volatileValueClass(w) === null).join(' ');
 }
 
 const NEUTRAL = ['kind', 'category', 'status', 'tool', 'model', 'tokensIn', 'tokensOut'] as const;
