@@ -8,6 +8,20 @@ const LABEL_TIMES = /\d+(\.\d+)?\s?(ms|s|µs|us|ns|min|h)\b|\d{4}-\d\d-\d\dT[\d:
 // Whitespace that is not one plain space: a run of spaces, a tab, a line break, a no-break space…
 const ODD_SPACE = /[^\S ]| {2}/;
 
+// Labels repeat their words (a model name, a tool) on every event: each word with a digit is classified once.
+const wordClasses = new Map<string, boolean>();
+const MAX_WORDS = 10_000;
+
+function volatileWord(w: string): boolean {
+  let v = wordClasses.get(w);
+  if (v === undefined) {
+    v = volatileValueClass(w) !== null;
+    if (wordClasses.size >= MAX_WORDS) wordClasses.clear();
+    wordClasses.set(w, v);
+  }
+  return v;
+}
+
 /** Whether a word of `s` (words between single spaces) looks like an id, a time or a digest. */
 function hasVolatileWord(s: string): boolean {
   for (let start = 0; start < s.length; ) {
@@ -16,7 +30,7 @@ function hasVolatileWord(s: string): boolean {
     let digit = false;
     for (let k = start; k < end && !digit; k++) digit = s.charCodeAt(k) >= 48 && s.charCodeAt(k) <= 57;
     // Every id, time and digest has a digit: only those words are looked at.
-    if (digit && volatileValueClass(s.slice(start, end)) !== null) return true;
+    if (digit && volatileWord(s.slice(start, end))) return true;
     start = end + 1;
   }
   return false;
