@@ -1,4 +1,4 @@
-import { volatileValueClass } from './volatileFields';
+import { mayBeVolatile, volatileValueClass } from './volatileFields';
 import type { TraceModel } from '../traceModel';
 import type { FieldChange } from './fieldDiff';
 
@@ -27,10 +27,8 @@ function hasVolatileWord(s: string): boolean {
   for (let start = 0; start < s.length; ) {
     let end = s.indexOf(' ', start);
     if (end < 0) end = s.length;
-    let digit = false;
-    for (let k = start; k < end && !digit; k++) digit = s.charCodeAt(k) >= 48 && s.charCodeAt(k) <= 57;
-    // Every id, time and digest has a digit: only those words are looked at.
-    if (digit && volatileWord(s.slice(start, end))) return true;
+    // Most words cannot be an id, a time or a digest (no digit, too short): only the others are sliced and looked at.
+    if (mayBeVolatile(s, start, end) && volatileWord(s.slice(start, end))) return true;
     start = end + 1;
   }
   return false;

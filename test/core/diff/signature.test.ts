@@ -3,7 +3,7 @@ import { CORPUS_ROOT, traceFilesUnder, WRITER_CORPUS } from '../../helpers/corpu
 import { loadTrace } from '../../../src/core/loadTrace';
 import { KeyIds } from '../../../src/core/diff/signature';
 import { comparableLabel } from '../../../src/core/diff/neutralFields';
-import { volatileValueClass } from '../../../src/core/diff/volatileFields';
+import { mayBeVolatile, volatileValueClass } from '../../../src/core/diff/volatileFields';
 
 const LABEL_TIMES = /\d+(\.\d+)?\s?(ms|s|µs|us|ns|min|h)\b|\d{4}-\d\d-\d\dT[\d:.]+Z?/g;
 
@@ -48,5 +48,14 @@ describe('diff signatures: interning and comparable labels', () => {
       if (/\d/.test(l)) withDigits++;
     }
     assert.ok(withDigits > 300, `${withDigits} labels with digits`);
+    // The quick test before a word is classified never passes over a word that has a class, at any offset.
+    const words = [...labels.flatMap((l) => l.split(/\s+/)), 'sha256:1', 'SHA1:2', 'blob://3', 'fnv1a64:9', 'Sha256:ab12', 'a'.repeat(39) + '1'];
+    let volatile = 0;
+    for (const w of words) {
+      if (volatileValueClass(w) === null) continue;
+      volatile++;
+      assert.ok(mayBeVolatile(w, 0, w.length) && mayBeVolatile(`x ${w} y`, 2, 2 + w.length), w);
+    }
+    assert.ok(volatile > 50, `${volatile} volatile words`);
   });
 });
