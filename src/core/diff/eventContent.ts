@@ -53,6 +53,27 @@ async function lineDigestsOf(model: TraceModel, options: FlattenOptions): Promis
   return digests;
 }
 
+// Line digests read again for a loaded model, by whether they keep volatile fields: the compare view diffs the
+// viewer's models, and its volatile toggle asks for both kinds in turn, so each file is read once per kind.
+const readDigests = new WeakMap<TraceModel, { events: number; bytes: number; byVolatile: Map<boolean, Promise<LineDigests>> }>();
+
+/** {@link lineDigestsOf}, kept for the model (until its table grows: a live tail's next model is read anew). */
+function readDigestsOnce(model: TraceModel, options: FlattenOptions): Promise<LineDigests> {
+  let memo = readDigests.get(model);
+  if (!memo || memo.events !== model.events.size || memo.bytes !== model.bytesIndexed) {
+    readDigests.set(model, (memo = { events: model.events.size, bytes: model.bytesIndexed, byVolatile: new Map() }));
+  }
+  const volatile = options.includeVolatile ?? false;
+  let digests = memo.byVolatile.get(volatile);
+  if (!digests) {
+    digests = lineDigestsOf(model, options);
+    memo.byVolatile.set(volatile, digests);
+    // A failed read is not kept: the next diff tries again.
+    digests.catch(() => memo!.byVolatile.delete(volatile));
+  }
+  return digests;
+}
+
 /** True when `gathered` digested the lines with the options the diff asks for now. */
 function fits(gathered: LineDigests | undefined, options: FlattenOptions): gathered is LineDigests {
   return gathered !== undefined && (gathered.options.includeVolatile ?? false) === (options.includeVolatile ?? false);
@@ -69,7 +90,7 @@ export async function digestEvents(model: TraceModel, options: FlattenOptions, g
   const content = new Float64Array(n).fill(NaN);
   const args = new Float64Array(n).fill(NaN);
   if (model.document || n === 0) return { content, args };
-  const lines = fits(gathered, options) ? gathered : await lineDigestsOf(model, options);
+  const lines = fits(gathered, options) ? gathered : await readDigestsOnce(model, options);
   const event = new TextHash();
   for (let i = 0; i < n; i++) {
     const line = model.events.lineOf(i);

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { unlinkSync } from 'node:fs';
 import { relative } from 'node:path';
 import { CORPUS_ROOT, traceFilesUnder, WRITER_CORPUS } from '../../helpers/corpus';
 import { loadTrace } from '../../../src/core/loadTrace';
@@ -7,7 +8,7 @@ import { digestEvents } from '../../../src/core/diff/eventContent';
 import { traceDiffJson } from '../../../src/core/diff/diffJson';
 import { LineDigests } from '../../../src/core/diff/lineDigests';
 import { diffText } from '../../../src/cli/diffCommand';
-import { editedCopy, linesOf } from './diffPairs';
+import { editedCopy, linesOf, writeVariant } from './diffPairs';
 
 /** The CLI's JSON and text output of one diff: as the CLI loads (lines digested during the load, labels kept) or read again after it. */
 async function bothWays(a: string, b: string, includeVolatile: boolean): Promise<{ during: string; after: string }> {
@@ -76,6 +77,21 @@ describe('diff: line digests taken while loading', () => {
     const d = await diffTraces(await loadTrace(f, { onRecord: da.add }), await loadTrace(edited, { onRecord: db.add }), { lineDigests: { a: da, b: db } });
     const fresh = await diffTraces(await loadTrace(f), await loadTrace(edited));
     assert.deepEqual(traceDiffJson(d), traceDiffJson(fresh));
+  });
+
+  it('reads a loaded model\'s lines again once per kind of digest: diffing the same models again needs no file', async () => {
+    const f = files.find((p) => p.includes('murmur') && p.endsWith('.jsonl'))!;
+    const a = writeVariant(linesOf(f));
+    const b = editedCopy(f)!;
+    const ma = await loadTrace(a);
+    const mb = await loadTrace(b);
+    const first = traceDiffJson(await diffTraces(ma, mb));
+    unlinkSync(a);
+    unlinkSync(b);
+    // The compare view diffs the viewer's models again (its volatile toggle, a second compare): no read.
+    assert.deepEqual(traceDiffJson(await diffTraces(ma, mb)), first);
+    // Digests with volatile fields were never read: they need the files.
+    await assert.rejects(diffTraces(ma, mb, { includeVolatile: true }), /ENOENT/);
   });
 
   it('calls onRecord once per parsed line, in line order', async () => {
