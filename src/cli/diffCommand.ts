@@ -82,14 +82,6 @@ export function diffText(d: TraceDiff, context: number): string[] {
   return out;
 }
 
-/** Both results; when either fails, A's error before B's, as when they were read one after the other. */
-async function bothOrFirstError<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
-  const [ra, rb] = await Promise.allSettled([a, b]);
-  if (ra.status === 'rejected') throw ra.reason;
-  if (rb.status === 'rejected') throw rb.reason;
-  return [ra.value, rb.value];
-}
-
 /** `agent-trace diff`. */
 export async function diffCommand(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['--json', '--help', '--include-volatile'], ['--context', '--pricing']);
@@ -102,11 +94,8 @@ export async function diffCommand(argv: string[]): Promise<number> {
   // Each run's lines are digested as it loads: one read per file. The diff asks every event's label at least
   // twice (digest, output): kept labels cost memory once instead of a line read and parse per ask.
   const lineDigests = { a: new LineDigests({ includeVolatile }), b: new LineDigests({ includeVolatile }) };
-  // Both read at once: one file's chunk is parsed while the other's is being read (the reads wait on the disk).
-  const [a, b] = await bothOrFirstError(
-    loadForCli(args.positional[0], { onRecord: lineDigests.a.add, storeLabels: true }),
-    loadForCli(args.positional[1], { onRecord: lineDigests.b.add, storeLabels: true }),
-  );
+  const a = await loadForCli(args.positional[0], { onRecord: lineDigests.a.add, storeLabels: true });
+  const b = await loadForCli(args.positional[1], { onRecord: lineDigests.b.add, storeLabels: true });
   const d = await diffTraces(a, b, { includeVolatile, prices, lineDigests });
   const code = d.firstDivergence < 0 ? 0 : 1;
   if (args.flags.has('--json')) await writePieces(traceDiffJsonPieces(d));
