@@ -1,9 +1,9 @@
 import { diffTraces, TraceDiff, DiffOp } from '../core/diff/diffTraces';
-import { divergenceLines, traceDiffJson } from '../core/diff/diffJson';
+import { divergenceLines, traceDiffJsonPieces } from '../core/diff/diffJson';
 import { LineDigests } from '../core/diff/lineDigests';
 import { formatDuration } from '../core/display';
 import { parseArgs, UsageError } from './args';
-import { loadForCli, write, writeHuman, writeJson } from './io';
+import { loadForCli, write, writeHuman, writePieces } from './io';
 import { pricingOption } from './pricingOption';
 
 export const DIFF_HELP = `Usage: agent-trace diff A B [--json] [--include-volatile] [--context N] [--pricing FILE]
@@ -98,8 +98,7 @@ export async function diffCommand(argv: string[]): Promise<number> {
   const b = await loadForCli(args.positional[1], { onRecord: lineDigests.b.add, storeLabels: true });
   const d = await diffTraces(a, b, { includeVolatile, prices, lineDigests });
   const code = d.firstDivergence < 0 ? 0 : 1;
-  if (args.flags.has('--json')) // Depth 2: each op is written whole (one stringify per op is far faster than piece by piece).
-    await writeJson(traceDiffJson(d), 2, false);
+  if (args.flags.has('--json')) await writePieces(traceDiffJsonPieces(d));
   else await writeHuman(diffText(d, Number(ctxText)).join('\n') + '\n');
   return code;
 }

@@ -104,9 +104,14 @@ export function writeError(message: string): void {
  * Writes `value` as `JSON.stringify(value, null, 2)` (or compact, with `pretty` false) plus a newline, in
  * pieces of about 64 KB: the same bytes, without ever holding the whole text.
  */
-export async function writeJson(value: unknown, depth: number, pretty = true): Promise<void> {
+export function writeJson(value: unknown, depth: number, pretty = true): Promise<void> {
+  return writePieces(jsonPieces(value, depth, pretty));
+}
+
+/** Writes the pieces of a text, then a newline, gathered into writes of about 64 KB. */
+export async function writePieces(pieces: Iterable<string>): Promise<void> {
   let buf = '';
-  for (const piece of jsonPieces(value, depth, pretty)) {
+  for (const piece of pieces) {
     buf += piece;
     if (buf.length >= 1 << 16) {
       await write(buf);

@@ -161,6 +161,32 @@ export async function readRange(path: TracePath, offset: number, length: number)
   return Buffer.concat(parts, got);
 }
 
+/**
+ * Reads several content ranges (`[offset, length]` pairs) of one file, each as {@link readRange} would, through
+ * one open handle for a plain file: the diff reads its changed events' lines this way, where a read each cost two
+ * opens (a probe and the read). A .gz reads each range with {@link readRange} (from its decompressed copy).
+ */
+export async function readRanges(path: TracePath, compression: Compression, ranges: readonly (readonly [number, number])[]): Promise<Buffer[]> {
+  if (compression !== null) {
+    const out: Buffer[] = [];
+    for (const [offset, length] of ranges) out.push(await readRange(path, offset, length));
+    return out;
+  }
+  const handle = await open(path, 'r');
+  try {
+    const out: Buffer[] = [];
+    for (const [offset, length] of ranges) {
+      const buf = Buffer.allocUnsafe(length);
+      let got = 0;
+      for (let n = 1; got < length && n > 0; got += n) n = (await handle.read(buf, got, length - got, offset + got)).bytesRead;
+      out.push(got < length ? buf.subarray(0, got) : buf);
+    }
+    return out;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The largest decompressed .gz content kept for random reads; larger ones decompress from the start each time. */
 const MAX_INFLATED_BYTES = 64 << 20;
 /** One file's decompressed content, for the viewer's detail reads (one open .gz at a time is the common case). */

@@ -54,8 +54,6 @@ export interface SummaryOptions {
 export function summarize(model: TraceModel, options: SummaryOptions = {}): TraceSummary {
   const include = options.include;
   const t = model.events;
-  let min = Infinity;
-  let max = -Infinity;
   let errors = 0;
   let warnings = 0;
   const groups = new Set<string>();
@@ -65,11 +63,6 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
     if (include && !include(i)) continue;
     events++;
     // Columns, not t.get(i), which would decode every event's ids, mentions and label.
-    const time = t.timeOf(i);
-    if (time !== null) {
-      if (time < min) min = time;
-      if (time > max) max = time;
-    }
     const status = t.statusOf(i);
     if (status === 'error') errors++;
     else if (status === 'warning') warnings++;
@@ -81,7 +74,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   const ft = include ? {} : model.formatTotals;
   const extra: Record<string, number> = {};
   for (const [k, v] of Object.entries(ft)) if (v !== undefined && !['inputTokens', 'outputTokens', 'toolCalls', 'errors'].includes(k)) extra[k] = v;
-  const hasTime = Number.isFinite(min);
+  const span = timeRange(model, include);
   // Tokens the format does not total itself are the usage rollup's: aggregates never add to their children,
   // and a side no event reports stays unknown (never "0 in" for input nothing measured).
   const rollup = options.rollup ?? usageRollupOf(model);
@@ -102,12 +95,11 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
     malformedLines: model.malformed.length,
     groups: [...groups],
     roots: model.tree.roots.length,
-    startTime: hasTime ? new Date(min).toISOString() : null,
-    endTime: hasTime ? new Date(max).toISOString() : null,
-    durationMs: hasTime ? max - min : null,
+    startTime: span ? new Date(span.min).toISOString() : null,
+    endTime: span ? new Date(span.max).toISOString() : null,
+    durationMs: span ? span.max - span.min : null,
     totals: {
-      inputTokens: ft.inputTokens ?? eventSum(rollup, 'input', include),
-      outputTokens: ft.outputTokens ?? eventSum(rollup, 'output', include),
+      ...tokenTotals(model, rollup, include),
       toolCalls,
       errors: ft.errors ?? errors,
       warnings,
@@ -117,6 +109,30 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
     diagnostics: model.diagnostics.length,
     usage,
   };
+}
+
+/** The earliest and latest event times (of the events `include` keeps), null when none has a time. */
+export function timeRange(model: TraceModel, include?: (i: number) => boolean): { min: number; max: number } | null {
+  const t = model.events;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < t.size; i++) {
+    if (include && !include(i)) continue;
+    const time = t.timeOf(i);
+    if (time === null) continue;
+    if (time < min) min = time;
+    if (time > max) max = time;
+  }
+  return Number.isFinite(min) ? { min, max } : null;
+}
+
+/**
+ * The run's input and output tokens as the summary reports them: the format's own totals, else the sum over the
+ * counted records (only those `include` keeps, and then never the format's totals). The diff's token delta too.
+ */
+export function tokenTotals(model: TraceModel, rollup: UsageRollup, include?: (i: number) => boolean): { inputTokens: number | null; outputTokens: number | null } {
+  const ft = include ? {} : model.formatTotals;
+  return { inputTokens: ft.inputTokens ?? eventSum(rollup, 'input', include), outputTokens: ft.outputTokens ?? eventSum(rollup, 'output', include) };
 }
 
 /** The counted records' sum of one side, null when none reports it (totals lines are not added in). */

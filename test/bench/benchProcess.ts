@@ -1,5 +1,5 @@
 // One benchmark inside its own process (started by cliBench.ts): prints one JSON line with its figures.
-//   floor parse|sha FILE   read in 1 MiB chunks, JSON.parse every line (and one SHA-256 per line for sha)
+//   floor parse|sha FILE…  read each file in 1 MiB chunks, JSON.parse every line (and one SHA-256 per line for sha)
 //   model FILE WORKERS     loadTrace, then the bytes the model keeps after GC, per event
 //   checks verify|check model|stream FILE   the checks over the loaded model (as before issue 14 item 3, and as
 //                          the viewer runs them), or streamed without a model (as agent-trace verify/check now run)
@@ -42,13 +42,14 @@ function retained(): number {
 }
 
 async function main(): Promise<void> {
-  const [what, a, b, c] = process.argv.slice(2);
+  const [what, a, b, c, ...more] = process.argv.slice(2);
   const t = performance.now();
   const c0 = process.cpuUsage();
   if (what === 'floor') {
-    const lines = await floor(b, a === 'sha');
-    const c = process.cpuUsage(c0);
-    console.log(JSON.stringify({ ms: performance.now() - t, cpuMs: (c.user + c.system) / 1000, lines }));
+    let lines = 0;
+    for (const file of [b, c, ...more].filter((f) => f !== undefined)) lines += await floor(file, a === 'sha');
+    const cpu = process.cpuUsage(c0);
+    console.log(JSON.stringify({ ms: performance.now() - t, cpuMs: (cpu.user + cpu.system) / 1000, lines }));
     return;
   }
   if (what === 'model') {

@@ -1,18 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { tempFile } from '../helpers/tmp';
-
-// Runs the built CLI (npm test builds before the unit suite).
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+import { requireBuiltCli, runCli as cli } from '../helpers/cli';
 
 describe('agent-trace CLI', () => {
-  before(function () {
-    if (!existsSync('dist/cli.js')) throw new Error('dist/cli.js missing: run `npm run build` first');
-  });
+  before(requireBuiltCli);
 
   it('lists its commands with --help and exits 0', () => {
     const r = cli('--help');

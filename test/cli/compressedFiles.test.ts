@@ -1,23 +1,16 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { tempDir, tempFile } from '../helpers/tmp';
 import { minimalZip, PNG_HEAD } from '../helpers/binaryFiles';
 import { corpusPath } from '../helpers/corpus';
-
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+import { requireBuiltCli, runCli as cli } from '../helpers/cli';
 
 const HARNESS = corpusPath('harness-ledger/tool-failed.jsonl');
 
 describe('agent-trace on compressed and binary files', () => {
-  before(function () {
-    if (!existsSync('dist/cli.js')) throw new Error('dist/cli.js missing: run `npm run build` first');
-  });
+  before(requireBuiltCli);
 
   it('verifies and checks file.jsonl.gz with the exit code and JSON of the plain file', () => {
     const dir = tempDir();

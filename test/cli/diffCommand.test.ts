@@ -1,19 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { agentledger, claudeSession, linesOf, MURMUR, writeVariant } from '../core/diff/diffPairs';
 import { tempFile } from '../helpers/tmp';
-
-// Runs the built CLI (npm test builds before the unit suite).
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+import { requireBuiltCli, runCli as cli } from '../helpers/cli';
 
 describe('agent-trace diff', () => {
-  before(function () {
-    if (!existsSync('dist/cli.js')) throw new Error('dist/cli.js missing: run `npm run build` first');
-  });
+  before(requireBuiltCli);
 
   it('exits 0 for two copies of a run, with no divergence and every event equal', () => {
     const copy = tempFile('copy.jsonl', readFileSync(MURMUR));

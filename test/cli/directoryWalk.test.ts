@@ -1,21 +1,16 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, tempFile } from '../helpers/tmp';
 import { corpusPath } from '../helpers/corpus';
-
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+import { requireBuiltCli, runCli as cli } from '../helpers/cli';
 
 const OTLP_DOC = corpusPath('other/otlp/trace.json');
 
 describe('agent-trace verify|check DIR with .json files', () => {
   let dir = '';
   before(function () {
-    if (!existsSync('dist/cli.js')) throw new Error('dist/cli.js missing: run `npm run build` first');
+    requireBuiltCli();
     dir = tempDir();
     tempFile('otel/trace.json', readFileSync(OTLP_DOC), dir);
     tempFile('package.json', '{"name":"x","version":"1.0.0"}\n', dir);

@@ -1,13 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-// Runs the built CLI (npm test builds before the unit suite).
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+import { requireBuiltCli, runCli as cli } from '../helpers/cli';
 
 const MURMUR = join('samples', 'murmur', 'ses_583584f8e94410c93669237ac44d5d21', 'trace.jsonl');
 
@@ -20,9 +14,7 @@ interface Node {
 }
 
 describe('agent-trace tree/summary --filter', () => {
-  before(function () {
-    if (!existsSync('dist/cli.js')) throw new Error('dist/cli.js missing: run `npm run build` first');
-  });
+  before(requireBuiltCli);
 
   it('tree --json keeps the matching events and their ancestors, with indices among the kept nodes', () => {
     const all = JSON.parse(cli('tree', MURMUR, '--json').out) as { nodes: Node[] };

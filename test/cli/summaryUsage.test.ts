@@ -1,20 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusPath } from '../helpers/corpus';
 import { tempFile } from '../helpers/tmp';
+import { requireBuiltCli, runCli as cli } from '../helpers/cli';
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 const MURMUR = corpusPath('murmur', 'ses_39263059f28c105d1fb17c2390c192cf', 'trace.jsonl');
 
 describe('agent-trace summary: usage', () => {
-  before(function () {
-    if (!existsSync('dist/cli.js')) throw new Error('dist/cli.js missing: run `npm run build` first');
-  });
+  before(requireBuiltCli);
 
   it('--json gains usage (total, byModel, byTool, complete, priced) and keeps every other field', () => {
     const j = JSON.parse(cli('summary', '--json', MURMUR).out);

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 /**
  * Where the test data lives, in one place: the shared corpus of the seed runtimes' own writers (`../shared/corpus`
@@ -12,4 +13,17 @@ export const WRITER_CORPUS = resolve(__dirname, '..', 'corpus');
 /** A path inside the shared corpus, e.g. `corpusPath('lumen', '.lumen', 'trace')`. */
 export function corpusPath(...segments: string[]): string {
   return resolve(CORPUS_ROOT, ...segments);
+}
+
+const TRACE_NAME = /\.(jsonl|ndjson|json)$|^trace$/;
+
+/** Every trace-like file under `dir` (JSONL, JSON, lumen's `trace`), in a stable order. */
+export function traceFilesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...traceFilesUnder(p));
+    else if (TRACE_NAME.test(name)) out.push(p);
+  }
+  return out;
 }

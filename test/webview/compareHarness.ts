@@ -4,6 +4,7 @@ import type { TraceDiff } from '../../src/core/diff/diffTraces';
 import { compareData, compareDetail, compareInit, compareRowsPage } from '../../src/viewer/compareSession';
 import { validateCompareMessage, CompareHostMessage } from '../../src/protocolCompare';
 import { renderViewerHtml } from '../../src/viewer/webviewHtml';
+import { stubPage } from './harness';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -12,18 +13,8 @@ type Any = any;
 export async function openCompare(page: Page, origin: string, diff: TraceDiff, errors: string[], vars: Record<string, string> = {}): Promise<{ sent: unknown[] }> {
   const sent: unknown[] = [];
   const data = compareData(diff, 1);
-  await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
-  await page.addInitScript((themeVars: Record<string, string>) => {
-    const w = globalThis as Any;
-    w.document.addEventListener('DOMContentLoaded', () => {
-      for (const [k, v] of Object.entries(themeVars)) w.document.documentElement.style.setProperty(`--vscode-${k}`, v);
-    });
-    w.__cspViolations = [];
-    w.acquireVsCodeApi = () => ({ postMessage: (m: unknown) => w.__cmpPost(m), getState: () => null, setState: () => undefined });
-    w.document.addEventListener('securitypolicyviolation', (e: Any) => w.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
-  }, vars);
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  // The viewer's VS Code API stub, posting to this page's own binding; the compare view keeps no state.
+  await stubPage(page, { state: null, vars, post: '__cmpPost' }, errors);
   const post = (m: CompareHostMessage) => page.evaluate((msg) => (globalThis as Any).postMessage(msg, '*'), m as unknown);
   await page.exposeBinding('__cmpPost', async (_src, raw: unknown) => {
     sent.push(raw);

@@ -1,18 +1,17 @@
 // The compare view on a large generated pair (Chromium): rows come in pages on request, F7 crosses pages, the
 // timeline mode draws both runs' bars for the rows in view, and every control answers the keyboard.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { loadTrace } from '../../src/core/loadTrace';
 import { diffTraces, TraceDiff } from '../../src/core/diff/diffTraces';
 import { compareData, compareInit } from '../../src/viewer/compareSession';
 import { MAX_COMPARE_PAGE } from '../../src/protocolCompare';
 import { editedMurmurCopy, generateMurmurTrace } from '../bench/generateMurmur';
 import { openCompare, selectedRow } from './compareHarness';
-import { buildOnce, launchBrowser, SCREENSHOTS, startServer } from './harness';
+import { browserSuite, SCREENSHOTS } from './harness';
 import { THEMES } from './themes';
 import { claudeSession } from '../core/diff/diffPairs';
 
@@ -30,26 +29,16 @@ const waitSelected = (page: Page, row: number) => page.waitForFunction((r) => {
 }, row);
 
 describe('compare view on a large pair, timeline, keyboard and theme (webview, Chromium)', () => {
-  let browser: Browser;
-  let server: Server;
-  let origin: string;
+  const suite = browserSuite();
   let large: TraceDiff;
   before(async function () {
     this.timeout(300_000);
-    buildOnce();
-    mkdirSync(SCREENSHOTS, { recursive: true });
     const dir = mkdtempSync(join(tmpdir(), 'atv-cmp-large-'));
     const a = join(dir, 'a.jsonl');
     const b = join(dir, 'b.jsonl');
     await generateMurmurTrace(a, EVENTS);
     editedMurmurCopy(a, b);
     large = await diffTraces(await loadTrace(a), await loadTrace(b));
-    browser = await launchBrowser();
-    ({ server, origin } = await startServer());
-  });
-  after(async () => {
-    await browser?.close();
-    server?.close();
   });
 
   it('asks for rows in pages as they come into view; F7 crosses pages; End reaches the last row without the rows between', async () => {
@@ -58,9 +47,9 @@ describe('compare view on a large pair, timeline, keyboard and theme (webview, C
     // The first message is small: counts, hunks and one page, never every row.
     const init = JSON.stringify(compareInit(compareData(large, 1), false));
     assert.ok(init.length < 100_000, `first message ${init.length} bytes`);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+    const page = await suite.browser().newPage({ viewport: { width: 1400, height: 800 } });
     const errors: string[] = [];
-    const { sent } = await openCompare(page, origin, large, errors, THEMES.dark);
+    const { sent } = await openCompare(page, suite.origin(), large, errors, THEMES.dark);
     const starts = large.ops.map((o, i) => (o.op !== 'equal' && (i === 0 || large.ops[i - 1].op === 'equal') ? i : -1)).filter((i) => i >= 0);
     assert.equal(await selectedRow(page), starts[0]);
     await page.focus('.compare-scroll');
@@ -115,9 +104,9 @@ describe('compare view on a large pair, timeline, keyboard and theme (webview, C
 
   it('shows both runs on one time axis in the timeline mode, the selection shared with the trees', async () => {
     const diff = await diffTraces(await loadTrace(claudeSession('shell-ok')), await loadTrace(claudeSession('shell-fail')));
-    const page = await browser.newPage({ viewport: { width: 1400, height: 700 } });
+    const page = await suite.browser().newPage({ viewport: { width: 1400, height: 700 } });
     const errors: string[] = [];
-    await openCompare(page, origin, diff, errors, THEMES.dark);
+    await openCompare(page, suite.origin(), diff, errors, THEMES.dark);
     const first = await selectedRow(page);
     // By keyboard: Tab to the Timeline button, Space presses it.
     await page.focus('.compare-mode[data-mode="trees"]');
@@ -167,9 +156,9 @@ describe('compare view on a large pair, timeline, keyboard and theme (webview, C
   it('reaches every control with Tab and colours rows with the diff editor theme colours', async () => {
     const diff = await diffTraces(await loadTrace(claudeSession('shell-ok')), await loadTrace(claudeSession('shell-fail')));
     const vars = { 'diffEditor-insertedLineBackground': 'rgb(1, 100, 1)', 'diffEditor-removedLineBackground': 'rgb(100, 1, 1)', 'editorGutter-modifiedBackground': 'rgb(1, 1, 100)' };
-    const page = await browser.newPage({ viewport: { width: 1400, height: 700 } });
+    const page = await suite.browser().newPage({ viewport: { width: 1400, height: 700 } });
     const errors: string[] = [];
-    await openCompare(page, origin, diff, errors, vars);
+    await openCompare(page, suite.origin(), diff, errors, vars);
     const bg = (sel: string) => page.$eval(sel, (e) => getComputedStyle(e).backgroundColor).catch(() => null);
     const ins = diff.ops.findIndex((o) => o.op === 'insert');
     const del = diff.ops.findIndex((o) => o.op === 'delete');

@@ -1,13 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { loadTrace } from '../../src/core/loadTrace';
 import { diffTraces } from '../../src/core/diff/diffTraces';
 import { openCompare, selectedRow } from './compareHarness';
-import { buildOnce, launchBrowser, SCREENSHOTS, startServer } from './harness';
+import { browserSuite, SCREENSHOTS } from './harness';
 import { agentledger, claudeSession } from '../core/diff/diffPairs';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,25 +35,13 @@ function hostilePair(): [string, string] {
 }
 
 describe('compare view (webview, Chromium)', () => {
-  let browser: Browser;
-  let server: Server;
-  let origin: string;
-  before(async () => {
-    buildOnce();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await launchBrowser();
-    ({ server, origin } = await startServer());
-  });
-  after(async () => {
-    await browser?.close();
-    server?.close();
-  });
+  const suite = browserSuite();
 
   it('shows approval-granted against approval-denied aligned row for row, the first divergence selected with its field diff; F7 stays on the one change', async () => {
     const diff = await diffTraces(await loadTrace(agentledger('approval-granted', 'events.jsonl')), await loadTrace(agentledger('approval-denied', 'events.jsonl')));
-    const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+    const page = await suite.browser().newPage({ viewport: { width: 1400, height: 800 } });
     const errors: string[] = [];
-    await openCompare(page, origin, diff, errors);
+    await openCompare(page, suite.origin(), diff, errors);
     // The first divergence is selected: the approval decision, row 11 (lines 1-11 equal before it).
     assert.equal(await selectedRow(page), diff.firstDivergence);
     assert.equal(diff.ops[diff.firstDivergence].op, 'change');
@@ -81,9 +67,9 @@ describe('compare view (webview, Chromium)', () => {
     const diff = await diffTraces(await loadTrace(claudeSession('shell-ok')), await loadTrace(claudeSession('shell-fail')));
     const starts = diff.ops.map((o, i) => (o.op !== 'equal' && (i === 0 || diff.ops[i - 1].op === 'equal') ? i : -1)).filter((i) => i >= 0);
     assert.ok(starts.length >= 3, `hunks ${starts}`);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+    const page = await suite.browser().newPage({ viewport: { width: 1400, height: 800 } });
     const errors: string[] = [];
-    await openCompare(page, origin, diff, errors);
+    await openCompare(page, suite.origin(), diff, errors);
     assert.equal(await selectedRow(page), starts[0]);
     await page.focus('.compare-scroll');
     const waitRow = (r: number) => page.waitForFunction((x) => (globalThis as Any).document.querySelector('.compare-row.selected')?.getAttribute('data-row') === String(x), r);
@@ -109,9 +95,9 @@ describe('compare view (webview, Chromium)', () => {
     const [a, b] = hostilePair();
     const diff = await diffTraces(await loadTrace(a), await loadTrace(b));
     assert.ok(diff.firstDivergence >= 0);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+    const page = await suite.browser().newPage({ viewport: { width: 1400, height: 800 } });
     const errors: string[] = [];
-    await openCompare(page, origin, diff, errors);
+    await openCompare(page, suite.origin(), diff, errors);
     await page.waitForSelector('.field-diff');
     // Visit every row's detail (a click, then the arrow keys) so every label, field and event JSON is rendered once.
     await page.click('.compare-row[data-row="0"]');

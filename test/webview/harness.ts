@@ -131,7 +131,7 @@ export class ViewerPage {
   async show(): Promise<void> {
     this.session.webviewReset();
     this.seq = 0;
-    await this.page.addInitScript(stubScript, { state: this.savedState, vars: THEMES[this.theme], bodyClass: THEME_CLASS[this.theme] });
+    await this.page.addInitScript(stubScript, { state: this.savedState, vars: THEMES[this.theme], bodyClass: THEME_CLASS[this.theme], post: '__atvPost', save: '__atvSaveState' });
     await this.page.goto(`${this.origin}/viewer.html`);
     await this.waitForRows();
   }
@@ -193,8 +193,19 @@ export class ViewerPage {
   }
 }
 
+/** What {@link stubScript} sets up: the saved state, theme variables and class, the bindings messages go to. */
+export interface PageStub {
+  state: unknown;
+  vars: Record<string, string>;
+  bodyClass?: string;
+  /** The exposed binding that receives the page's `postMessage`s. */
+  post: string;
+  /** The exposed binding that receives `setState`, if the test keeps the state. */
+  save?: string;
+}
+
 /** Runs in the page before any of its scripts: the VS Code API stub, theme variables, probes. */
-function stubScript(arg: { state: unknown; vars: Record<string, string>; bodyClass: string }): void {
+function stubScript(arg: PageStub): void {
   // Runs in the browser; typed loosely because the Node-side tsconfig has no DOM library.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const w = globalThis as any;
@@ -202,11 +213,11 @@ function stubScript(arg: { state: unknown; vars: Record<string, string>; bodyCla
   w.__pwned = undefined;
   w.__cspViolations = [];
   w.acquireVsCodeApi = () => ({
-    postMessage: (m: unknown) => w.__atvPost(m),
+    postMessage: (m: unknown) => w[arg.post](m),
     getState: () => state,
     setState: (s: unknown) => {
       state = s;
-      w.__atvSaveState(s);
+      if (arg.save) w[arg.save](s);
     },
   });
   // Host messages in the order the host sent them (they may arrive out of it), each as its own message event.
@@ -229,7 +240,7 @@ function stubScript(arg: { state: unknown; vars: Record<string, string>; bodyCla
   w.document.addEventListener('securitypolicyviolation', (e: { violatedDirective: string; blockedURI: string }) => w.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
   w.document.addEventListener('DOMContentLoaded', () => {
     for (const [k, v] of Object.entries(arg.vars)) w.document.documentElement.style.setProperty(`--vscode-${k}`, v);
-    w.document.body.classList.add(arg.bodyClass);
+    if (arg.bodyClass) w.document.body.classList.add(arg.bodyClass);
   });
 }
 
@@ -240,19 +251,37 @@ export async function openViewer(browser: Browser, origin: string, file: string,
   return connectViewer(page, origin, model, opts.theme ?? 'dark', opts.compactChains, opts.layoutStore);
 }
 
-/** Connects a page to a new session showing `model` (or nothing yet: the page waits, as while indexing), and loads the viewer. */
-export async function connectViewer(page: Page, origin: string, model: TraceModel | null, theme: Theme, compactChains?: boolean, layoutStore?: { layout: ViewerLayout | null }): Promise<ViewerPage> {
-  // tsx compiles with keepNames, so functions handed to the page call esbuild's `__name` helper.
-  await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
-  const v = new ViewerPage(page, origin, model, theme, layoutStore);
-  page.on('pageerror', (e) => v.errors.push(`pageerror: ${e.message}`));
+/**
+ * Prepares a page for a webview bundle: the VS Code API stub (see {@link PageStub}) and the helper tsx's keepNames
+ * needs, and records script errors, console errors and dialogs in `errors`. The viewer and the compare page both.
+ */
+export async function stubPage(page: Page, stub: PageStub, errors: string[]): Promise<void> {
+  await page.addInitScript(KEEP_NAMES);
+  await page.addInitScript(stubScript, stub);
+  watchErrors(page, errors);
+}
+
+// tsx compiles with keepNames, so functions handed to the page call esbuild's `__name` helper.
+const KEEP_NAMES = { content: 'globalThis.__name = (f) => f;' };
+
+/** Records a page's script errors, console errors and dialogs (dismissed) in `errors`. */
+function watchErrors(page: Page, errors: string[]): void {
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') v.errors.push(`console: ${m.text()}`);
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
   });
   page.on('dialog', (d) => {
-    v.errors.push(`dialog: ${d.message()}`);
+    errors.push(`dialog: ${d.message()}`);
     void d.dismiss();
   });
+}
+
+/** Connects a page to a new session showing `model` (or nothing yet: the page waits, as while indexing), and loads the viewer. */
+export async function connectViewer(page: Page, origin: string, model: TraceModel | null, theme: Theme, compactChains?: boolean, layoutStore?: { layout: ViewerLayout | null }): Promise<ViewerPage> {
+  const v = new ViewerPage(page, origin, model, theme, layoutStore);
+  // The stub itself is added by show(), with the state saved at each reload.
+  await page.addInitScript(KEEP_NAMES);
+  watchErrors(page, v.errors);
   await page.exposeBinding('__atvPost', (_src, raw: unknown) => {
     v.sent.push(raw as WebviewMessage);
     const msg = parseWebviewMessage(raw);
@@ -269,15 +298,13 @@ export async function connectViewer(page: Page, origin: string, model: TraceMode
 }
 
 /**
- * Registers a suite's browser and server hooks; `view` opens a trace in a fresh page. After each test the
- * page must have had no CSP violation, script error, dialog or invalid message (and a failure leaves a
- * screenshot in test-results/screenshots/).
+ * Registers a suite's hooks for Chromium and the page server: dist/ built once, the screenshot folder made, the
+ * browser launched and the server started before its tests, both closed after. Read them inside tests or hooks.
  */
-export function viewerSuite(): { view: (file: string, opts?: OpenOptions) => Promise<ViewerPage> } {
-  let browser: Browser;
-  let server: Server;
-  let origin: string;
-  const open: ViewerPage[] = [];
+export function browserSuite(): { browser: () => Browser; origin: () => string } {
+  let browser: Browser | undefined;
+  let server: Server | undefined;
+  let origin = '';
   before(async () => {
     buildOnce();
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -288,6 +315,17 @@ export function viewerSuite(): { view: (file: string, opts?: OpenOptions) => Pro
     await browser?.close();
     server?.close();
   });
+  return { browser: () => browser!, origin: () => origin };
+}
+
+/**
+ * Registers a suite's browser and server hooks; `view` opens a trace in a fresh page. After each test the
+ * page must have had no CSP violation, script error, dialog or invalid message (and a failure leaves a
+ * screenshot in test-results/screenshots/).
+ */
+export function viewerSuite(): { view: (file: string, opts?: OpenOptions) => Promise<ViewerPage> } {
+  const suite = browserSuite();
+  const open: ViewerPage[] = [];
   afterEach(async function () {
     for (const v of open.splice(0)) {
       if (this.currentTest?.state === 'failed') await v.screenshot(`failed-${this.currentTest.title.replace(/\W+/g, '-').slice(0, 60)}`).catch(() => undefined);
@@ -300,7 +338,7 @@ export function viewerSuite(): { view: (file: string, opts?: OpenOptions) => Pro
   });
   return {
     view: async (file, opts = {}) => {
-      const v = await openViewer(browser, origin, file, opts);
+      const v = await openViewer(suite.browser(), suite.origin(), file, opts);
       open.push(v);
       await v.settle();
       return v;

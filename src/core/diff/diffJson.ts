@@ -75,3 +75,41 @@ export function traceDiffJson(diff: TraceDiff): TraceDiffJson {
     summary: diff.summary,
   };
 }
+
+/** A finite number as JSON writes it (every number of a diff is finite; anything else would be null). */
+function jsonNumber(n: number): string {
+  return Number.isFinite(n) ? String(n) : 'null';
+}
+
+/**
+ * One op's JSON text, byte for byte `JSON.stringify` of {@link opJson}'s object (same keys, same order), written
+ * without that object: the diff of two large runs writes one per event. `kinds` holds each kind's JSON string.
+ */
+function opText(diff: TraceDiff, op: DiffOp, kinds: Map<string, string>): string {
+  const m = op.a >= 0 ? diff.a : diff.b;
+  const i = op.a >= 0 ? op.a : op.b;
+  const kind = m.events.kindOf(i);
+  let kindJson = kinds.get(kind);
+  if (kindJson === undefined) kinds.set(kind, (kindJson = JSON.stringify(kind)));
+  let s = `{"op":"${op.op}"`;
+  if (op.a >= 0) s += `,"aLine":${diff.a.events.lineOf(op.a)}`;
+  if (op.b >= 0) s += `,"bLine":${diff.b.events.lineOf(op.b)}`;
+  s += `,"kind":${kindJson},"label":${JSON.stringify(m.events.labelOf(i))},"depth":${op.depth}`;
+  if (op.fields) s += `,"fields":${JSON.stringify(op.fields)}`;
+  if (op.fieldsOmitted) s += `,"fieldsOmitted":${jsonNumber(op.fieldsOmitted)}`;
+  if (op.durationDeltaMs !== null) s += `,"durationDeltaMs":${jsonNumber(op.durationDeltaMs)}`;
+  if (op.tokensDelta !== null) s += `,"tokensDelta":${jsonNumber(op.tokensDelta)}`;
+  if (op.costDeltaUsd !== null) s += `,"costDeltaUsd":${jsonNumber(op.costDeltaUsd)}`;
+  return s + '}';
+}
+
+/**
+ * The text of `JSON.stringify(traceDiffJson(diff))` in pieces (an op each), the same bytes without building the
+ * document: `agent-trace diff --json` writes these.
+ */
+export function* traceDiffJsonPieces(diff: TraceDiff): Generator<string> {
+  yield `{"a":${JSON.stringify(side(diff.a))},"b":${JSON.stringify(side(diff.b))},"firstDivergence":${JSON.stringify(divergenceLines(diff))},"ops":[`;
+  const kinds = new Map<string, string>();
+  for (let k = 0; k < diff.ops.length; k++) yield (k > 0 ? ',' : '') + opText(diff, diff.ops[k], kinds);
+  yield `],"summary":${JSON.stringify(diff.summary)}}`;
+}

@@ -1,16 +1,15 @@
 import type { TraceModel } from '../traceModel';
-import { summarize } from '../summary';
 import { alignTrees, AlignedOp, DiffOpKind } from './alignTrees';
-import { digestEvents, eventFields } from './eventContent';
+import { digestEvents, eventFieldsOf } from './eventContent';
+import type { FlatField } from './flattenJson';
 import type { LineDigests } from './lineDigests';
 import { diffFields, FieldChange } from './fieldDiff';
 import { DiffContext, sameShape } from './signature';
-import { eventCostUsd, rollupOf } from './runCost';
+import { eventCostUsd, runTotals } from './runCost';
 import { neutralFieldChanges } from './neutralFields';
 import type { DiffSummary } from './diffTypes';
 import type { ModelPrice } from '../usage/prices';
 import { eventFacts, known } from './eventFacts';
-import type { TraceSummary } from '../summary';
 
 export type { DiffOpKind, AlignedOp, FieldChange, DiffSummary };
 
@@ -71,22 +70,28 @@ function deltas(ctx: DiffContext, op: AlignedOp, prices: Readonly<Record<string,
   };
 }
 
-async function changedFields(ctx: DiffContext, op: AlignedOp, includeVolatile: boolean): Promise<Pick<DiffOp, 'fields' | 'fieldsOmitted'>> {
-  if (ctx.sameShape) {
-    const fa = await eventFields(ctx.a.model, op.a, { includeVolatile });
-    const fb = await eventFields(ctx.b.model, op.b, { includeVolatile });
-    if (fa !== null && fb !== null) {
-      const { fields, omitted } = diffFields(fa, fb);
-      if (fields.length === 0) return { fields: neutralFieldChanges(ctx.a.model, op.a, ctx.b.model, op.b) };
-      return omitted > 0 ? { fields, fieldsOmitted: omitted } : { fields };
-    }
+function fieldChanges(ctx: DiffContext, op: AlignedOp, fa: FlatField[] | null, fb: FlatField[] | null): Pick<DiffOp, 'fields' | 'fieldsOmitted'> {
+  if (fa !== null && fb !== null) {
+    const { fields, omitted } = diffFields(fa, fb);
+    if (fields.length === 0) return { fields: neutralFieldChanges(ctx.a.model, op.a, ctx.b.model, op.b) };
+    return omitted > 0 ? { fields, fieldsOmitted: omitted } : { fields };
   }
   return { fields: neutralFieldChanges(ctx.a.model, op.a, ctx.b.model, op.b) };
 }
 
-function totalTokens(s: TraceSummary): number | null {
-  const t = s.totals;
-  return t.inputTokens === null && t.outputTokens === null ? null : (t.inputTokens ?? 0) + (t.outputTokens ?? 0);
+/** Changed events whose lines are read again at once: few enough that their flattened fields stay small. */
+const FIELD_BATCH = 1024;
+
+/** Lists the fields that differ for each `change` op, each side's lines re-read in batches through one open file. */
+async function addChangedFields(ctx: DiffContext, changes: DiffOp[], includeVolatile: boolean): Promise<void> {
+  const options = { includeVolatile };
+  for (let k = 0; k < changes.length; k += FIELD_BATCH) {
+    const batch = changes.slice(k, k + FIELD_BATCH);
+    // Fields compare only between files written the same way; across shapes, the neutral facts do.
+    const fa = ctx.sameShape ? await eventFieldsOf(ctx.a.model, batch.map((op) => op.a), options) : null;
+    const fb = ctx.sameShape ? await eventFieldsOf(ctx.b.model, batch.map((op) => op.b), options) : null;
+    batch.forEach((op, j) => Object.assign(op, fieldChanges(ctx, op, fa?.[j] ?? null, fb?.[j] ?? null)));
+  }
 }
 
 /**
@@ -104,23 +109,25 @@ export async function diffTraces(a: TraceModel, b: TraceModel, options: DiffOpti
   const ops: DiffOp[] = [];
   const counts: Record<DiffOpKind, number> = { equal: 0, insert: 0, delete: 0, change: 0 };
   let firstDivergence = -1;
+  const changes: DiffOp[] = [];
   for (const op of aligned) {
     counts[op.op]++;
     if (firstDivergence < 0 && op.op !== 'equal') firstDivergence = ops.length;
     const full: DiffOp = Object.assign(op as DiffOp, deltas(ctx, op, options.prices ?? {}));
-    if (op.op === 'change') Object.assign(full, await changedFields(ctx, op, includeVolatile));
+    if (op.op === 'change') changes.push(full);
     ops.push(full);
   }
-  // One rollup per run for the totals and every op's cost; the summary's usage report is the run's cost.
-  const sa = summarize(a, { prices: options.prices, rollup: rollupOf(a) });
-  const sb = summarize(b, { prices: options.prices, rollup: rollupOf(b) });
+  await addChangedFields(ctx, changes, includeVolatile);
+  // One rollup per run for the totals and every op's cost.
+  const sa = runTotals(a, options.prices);
+  const sb = runTotals(b, options.prices);
   return {
     a, b, sameShape: ctx.sameShape, ops, firstDivergence,
     summary: {
       equal: counts.equal, inserted: counts.insert, deleted: counts.delete, changed: counts.change,
       durationDeltaMs: minus(sb.durationMs, sa.durationMs),
-      tokensDelta: minus(totalTokens(sb), totalTokens(sa)),
-      costDeltaUsd: minus(sb.usage.total.costUsd, sa.usage.total.costUsd),
+      tokensDelta: minus(sb.tokens, sa.tokens),
+      costDeltaUsd: minus(sb.costUsd, sa.costUsd),
     },
   };
 }

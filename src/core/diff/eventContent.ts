@@ -1,5 +1,6 @@
 import type { TraceModel } from '../traceModel';
-import { readSpan, scanLines } from '../lineIndexer';
+import { scanLines } from '../lineIndexer';
+import { readRanges } from '../byteSource';
 import { tracePathToOpen } from '../tracePath';
 import { comparableLabel } from './neutralFields';
 import { flattenEvent, FlatField, FlattenOptions } from './flattenJson';
@@ -52,6 +53,27 @@ async function lineDigestsOf(model: TraceModel, options: FlattenOptions): Promis
   return digests;
 }
 
+// Line digests read again for a loaded model, by whether they keep volatile fields: the compare view diffs the
+// viewer's models, and its volatile toggle asks for both kinds in turn, so each file is read once per kind.
+const readDigests = new WeakMap<TraceModel, { events: number; bytes: number; byVolatile: Map<boolean, Promise<LineDigests>> }>();
+
+/** {@link lineDigestsOf}, kept for the model (until its table grows: a live tail's next model is read anew). */
+function readDigestsOnce(model: TraceModel, options: FlattenOptions): Promise<LineDigests> {
+  let memo = readDigests.get(model);
+  if (!memo || memo.events !== model.events.size || memo.bytes !== model.bytesIndexed) {
+    readDigests.set(model, (memo = { events: model.events.size, bytes: model.bytesIndexed, byVolatile: new Map() }));
+  }
+  const volatile = options.includeVolatile ?? false;
+  let digests = memo.byVolatile.get(volatile);
+  if (!digests) {
+    digests = lineDigestsOf(model, options);
+    memo.byVolatile.set(volatile, digests);
+    // A failed read is not kept: the next diff tries again.
+    digests.catch(() => memo!.byVolatile.delete(volatile));
+  }
+  return digests;
+}
+
 /** True when `gathered` digested the lines with the options the diff asks for now. */
 function fits(gathered: LineDigests | undefined, options: FlattenOptions): gathered is LineDigests {
   return gathered !== undefined && (gathered.options.includeVolatile ?? false) === (options.includeVolatile ?? false);
@@ -68,7 +90,7 @@ export async function digestEvents(model: TraceModel, options: FlattenOptions, g
   const content = new Float64Array(n).fill(NaN);
   const args = new Float64Array(n).fill(NaN);
   if (model.document || n === 0) return { content, args };
-  const lines = fits(gathered, options) ? gathered : await lineDigestsOf(model, options);
+  const lines = fits(gathered, options) ? gathered : await readDigestsOnce(model, options);
   const event = new TextHash();
   for (let i = 0; i < n; i++) {
     const line = model.events.lineOf(i);
@@ -80,12 +102,17 @@ export async function digestEvents(model: TraceModel, options: FlattenOptions, g
   return { content, args };
 }
 
-/** The flattened JSON of one event, re-read from its line; null for a document trace or an unreadable line. */
-export async function eventFields(model: TraceModel, i: number, options: FlattenOptions): Promise<FlatField[] | null> {
-  if (model.document) return null;
-  const length = model.events.lengthOf(i);
-  if (length > MAX_DIFF_LINE_BYTES) return null;
-  const e = model.events.get(i);
-  const value = parse(await readSpan(tracePathToOpen(model), e.offset, e.length));
-  return value === undefined ? null : flattenEvent(value, options);
+/**
+ * The flattened JSON of events of one trace, their lines re-read through one open file; null for each event of a
+ * document trace, and for a line too long or unreadable.
+ */
+export async function eventFieldsOf(model: TraceModel, indices: readonly number[], options: FlattenOptions): Promise<(FlatField[] | null)[]> {
+  if (model.document) return indices.map(() => null);
+  const wanted = indices.filter((i) => model.events.lengthOf(i) <= MAX_DIFF_LINE_BYTES);
+  const bytes = await readRanges(tracePathToOpen(model), model.compression, wanted.map((i) => [model.events.get(i).offset, model.events.lengthOf(i)] as const));
+  const read = new Map(wanted.map((i, k) => [i, bytes[k]]));
+  return indices.map((i) => {
+    const value = parse(read.get(i) ?? null);
+    return value === undefined ? null : flattenEvent(value, options);
+  });
 }

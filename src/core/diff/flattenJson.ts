@@ -1,5 +1,5 @@
-import { volatileKeyClass, volatileValueClass } from './volatileFields';
-import type { TextHash } from './textHash';
+import { volatileValueClass } from './volatileFields';
+import { sortedKeysOf } from './objectShapes';
 
 /** One leaf of an event's JSON: its path (`payload.args.title`, `messages[0].content`) and its value. */
 export interface FlatField {
@@ -20,7 +20,8 @@ const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const plainKeys = new Map<string, boolean>();
 const MAX_PLAIN_KEYS = 50_000;
 
-function plainKey(key: string): boolean {
+/** Whether a key shows in a path as `a.key` (else as `a["key"]`). */
+export function plainKey(key: string): boolean {
   let plain = plainKeys.get(key);
   if (plain === undefined) {
     plain = IDENT.test(key) || /^[A-Za-z_$][\w$.-]*$/.test(key);
@@ -75,73 +76,74 @@ function deepText(root: unknown): string {
   return s;
 }
 
+/** How {@link walkLeaves} names a value's place: a path of type `P` made from its parent's. */
+export interface LeafPaths<P> {
+  /** The path of the root value (`''` for text paths). */
+  root: P;
+  /** The path of member `key` of an object at `parent`. */
+  key(parent: P, key: string): P;
+  /** The path of element `i` of an array at `parent`. */
+  index(parent: P, i: number): P;
+  /** Called for each leaf, in canonical order. */
+  leaf(path: P, value: FlatField['value']): void;
+}
+
 /**
  * Walks a parsed event's leaves in a canonical order (object keys sorted), so that two events with the same
  * content give the same leaves whatever their key order. Ids, times and hashes are skipped unless asked for.
  * Iterative: a deeply nested value cannot overflow the stack; below {@link MAX_DEPTH} a value is one leaf.
+ * Paths are the caller's (`paths`): text for listing fields, hash states for digests (no string per path).
  */
-function walkLeaves(root: unknown, options: FlattenOptions, emit: (path: string, value: FlatField['value']) => void): void {
+export function walkLeaves<P>(root: unknown, options: FlattenOptions, paths: LeafPaths<P>): void {
   // Three parallel stacks rather than a tuple per value: this walk runs over every line of both runs.
-  const paths: string[] = [''];
+  const at: P[] = [paths.root];
   const values: unknown[] = [root];
   const depths: number[] = [0];
-  const push = (path: string, v: unknown, depth: number): void => {
-    paths.push(path);
+  const push = (path: P, v: unknown, depth: number): void => {
+    at.push(path);
     values.push(v);
     depths.push(depth);
   };
   while (values.length > 0) {
-    const path = paths.pop()!;
+    const path = at.pop()!;
     const v = values.pop();
     const depth = depths.pop()!;
     if (typeof v === 'string') {
       const inner = embeddedJson(v);
       if (inner !== undefined && typeof inner === 'object' && inner !== null) push(path, inner, depth + 1);
-      else if (options.includeVolatile || volatileValueClass(v) === null) emit(path, v);
+      else if (options.includeVolatile || volatileValueClass(v) === null) paths.leaf(path, v);
       continue;
     }
     if (typeof v !== 'object' || v === null) {
-      emit(path, v as FlatField['value']);
+      paths.leaf(path, v as FlatField['value']);
       continue;
     }
     if (depth >= MAX_DEPTH) {
-      emit(path, deepText(v));
+      paths.leaf(path, deepText(v));
       continue;
     }
     if (Array.isArray(v)) {
-      if (v.length === 0) emit(path, '[]');
-      for (let i = v.length - 1; i >= 0; i--) push(`${path}[${i}]`, v[i], depth + 1);
+      if (v.length === 0) paths.leaf(path, '[]');
+      for (let i = v.length - 1; i >= 0; i--) push(paths.index(path, i), v[i], depth + 1);
       continue;
     }
-    const keys = Object.keys(v).sort();
-    if (keys.length === 0) emit(path, '{}');
-    for (let k = keys.length - 1; k >= 0; k--) {
-      const key = keys[k];
-      if (!options.includeVolatile && volatileKeyClass(key) !== null) continue;
-      push(childPath(path, key), (v as Record<string, unknown>)[key], depth + 1);
-    }
+    const sorted = sortedKeysOf(v);
+    if (sorted.all.length === 0) paths.leaf(path, '{}');
+    const keys = options.includeVolatile ? sorted.all : sorted.content;
+    for (let k = keys.length - 1; k >= 0; k--) push(paths.key(path, keys[k]), (v as Record<string, unknown>)[keys[k]], depth + 1);
   }
 }
 
 /** The leaves of a parsed event (see {@link walkLeaves}), for listing the fields two events differ in. */
 export function flattenEvent(root: unknown, options: FlattenOptions): FlatField[] {
   const out: FlatField[] = [];
-  walkLeaves(root, options, (path, value) => out.push({ path, value }));
-  return out;
-}
-
-/**
- * Feeds an event's leaves in canonical order into `hash`: equal content, equal digest. A string is written with
- * its length, so no value can pass for a path or another value; no text of the whole event is ever built.
- */
-export function hashCanonical(root: unknown, options: FlattenOptions, hash: TextHash): TextHash {
-  walkLeaves(root, options, (path, value) => {
-    hash.update(path);
-    if (typeof value === 'string') hash.update(`=s${value.length}:`).update(value);
-    else hash.update(`=${String(value)}`);
-    hash.update('\n');
+  walkLeaves<string>(root, options, {
+    root: '',
+    key: childPath,
+    index: (path, i) => `${path}[${i}]`,
+    leaf: (path, value) => out.push({ path, value }),
   });
-  return hash;
+  return out;
 }
 
 const ARG_KEYS = new Set(['arguments', 'args', 'input', 'tool_input', 'toolInput', 'params', 'parameters', 'command']);

@@ -1,5 +1,6 @@
 import type { SourceRecord } from '../format';
-import { findArguments, FlattenOptions, hashCanonical } from './flattenJson';
+import { findArguments, FlattenOptions } from './flattenJson';
+import { hashCanonical } from './canonicalHash';
 import { TextHash } from './textHash';
 
 /** Lines longer than this are compared by their neutral facts only (kind, label, tokens…), never digested. */

@@ -1,6 +1,8 @@
 import type { TraceModel } from '../traceModel';
 import { ModelPrice, priceOf } from '../usage/prices';
 import { UsageRollup, usageRollupOf } from '../usage/rollup';
+import { usageCostUsd } from '../usage/usageReport';
+import { timeRange, tokenTotals } from '../summary';
 
 /**
  * The one place the diff asks what an event or a run cost, answered by the usage model (core/usage): what the
@@ -30,4 +32,27 @@ export function eventCostUsd(model: TraceModel, i: number, prices: Readonly<Reco
   if (r.isCounted[i] !== 1 || !r.usage.has(i)) return null;
   const name = r.model[i];
   return r.usage.costAt(i, name !== null ? priceFor(name, prices) : undefined);
+}
+
+/** What the diff's summary compares of a whole run; each as `agent-trace summary` reports it (null: unknown). */
+export interface RunTotals {
+  durationMs: number | null;
+  /** Input plus output tokens. */
+  tokens: number | null;
+  costUsd: number | null;
+}
+
+/**
+ * The run's duration, tokens and cost, read as the summary reads them (its `durationMs`, `totals` and
+ * `usage.total.costUsd`) but without the rest of the summary: tool calls and retries cost a pass of their own.
+ */
+export function runTotals(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = NO_PRICES): RunTotals {
+  const rollup = rollupOf(model);
+  const span = timeRange(model);
+  const t = tokenTotals(model, rollup);
+  return {
+    durationMs: span ? span.max - span.min : null,
+    tokens: t.inputTokens === null && t.outputTokens === null ? null : (t.inputTokens ?? 0) + (t.outputTokens ?? 0),
+    costUsd: usageCostUsd(model, prices, rollup),
+  };
 }

@@ -31,14 +31,52 @@ export function sameShape(a: TraceModel, b: TraceModel): boolean {
     && (a.detection.dialect ?? '') === (b.detection.dialect ?? '');
 }
 
-/** Interns digests to small integers, so the diff compares dense numbers. */
-class KeyIds {
-  private readonly ids = new Map<number, number>();
+/**
+ * Interns digests (whole numbers below 2^53) to small integers in order of first sight, so the diff compares
+ * dense numbers. An open-addressing table over typed arrays: a Map keyed by numbers this large boxes each key.
+ */
+export class KeyIds {
+  private keys = new Float64Array(1 << 12);
+  private ids = new Int32Array(1 << 12).fill(-1);
+  private count = 0;
+
   of(key: number): number {
-    let id = this.ids.get(key);
-    if (id === undefined) this.ids.set(key, (id = this.ids.size));
+    const mask = this.ids.length - 1;
+    for (let slot = slotOf(key, mask); ; slot = (slot + 1) & mask) {
+      const id = this.ids[slot];
+      if (id < 0) return this.insert(slot, key);
+      if (this.keys[slot] === key) return id;
+    }
+  }
+
+  private insert(slot: number, key: number): number {
+    const id = this.count++;
+    this.keys[slot] = key;
+    this.ids[slot] = id;
+    if (2 * this.count > this.ids.length) this.grow();
     return id;
   }
+
+  /** Doubles the table, placing every key again. */
+  private grow(): void {
+    const { keys, ids } = this;
+    this.keys = new Float64Array(2 * keys.length);
+    this.ids = new Int32Array(2 * ids.length).fill(-1);
+    const mask = this.ids.length - 1;
+    for (let k = 0; k < ids.length; k++) {
+      if (ids[k] < 0) continue;
+      let slot = slotOf(keys[k], mask);
+      while (this.ids[slot] >= 0) slot = (slot + 1) & mask;
+      this.keys[slot] = keys[k];
+      this.ids[slot] = ids[k];
+    }
+  }
+}
+
+/** A table slot for a digest: its low and high 32 bits mixed (they are hash bits already, but not evenly spread). */
+function slotOf(key: number, mask: number): number {
+  const h = Math.imul((key >>> 0) ^ Math.imul((key / 0x100000000) | 0, 0x9e3779b1), 0x85ebca6b);
+  return (h ^ (h >>> 15)) & mask;
 }
 
 /** Signatures of both sides at two levels, as small integers: `exact` refines `coarse` with the content. */

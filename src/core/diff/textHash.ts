@@ -48,6 +48,31 @@ export class TextHash {
     return this;
   }
 
+  /** Adds the decimal digits of a whole number ≥ 0, as `update(String(n))` does, without making the string. */
+  updateUint(n: number): this {
+    if (n > 0x7fffffff || n < 0 || !Number.isInteger(n)) return this.update(String(n));
+    let p = 1;
+    while (p <= n / 10) p *= 10;
+    let h1 = this.h1;
+    let h2 = this.h2;
+    for (let rest = n; p >= 1; p = (p / 10) | 0) {
+      const c = 48 + ((rest / p) | 0);
+      rest %= p;
+      h1 = Math.imul(h1 ^ c, 0x01000193);
+      h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h2 >>> 15);
+    }
+    this.h1 = h1;
+    this.h2 = h2;
+    return this;
+  }
+
+  /** Adds another hasher's whole state (a leaf's digest into its line's). */
+  absorb(other: TextHash): this {
+    this.h1 = Math.imul(Math.imul(this.h1 ^ other.h1, 0x01000193) ^ other.h2, 0x01000193);
+    this.h2 = Math.imul(Math.imul(this.h2 ^ other.h2, 0x01000193) ^ other.h1, 0x01000193) ^ (this.h2 >>> 15);
+    return this;
+  }
+
   /** Adds a number (a depth, another digest), NaN included, as its two 32-bit halves. */
   mix(n: number): this {
     const lo = Number.isNaN(n) ? 0x7ff80000 : n % 0x100000000;

@@ -45,6 +45,21 @@ const HEX_ID = /^[0-9a-f]{16}$|^[0-9a-f]{32}$/i;
 const MIN_ID_OR_TIME = 15;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?$/;
 
+/**
+ * Whether `text.slice(start, end)` may have a class (see {@link volatileValueClass}) at all, without making the
+ * slice: it has a digit, and is long enough for an id or a time, or starts like a tagged digest (`sha256:…`).
+ */
+export function mayBeVolatile(text: string, start: number, end: number): boolean {
+  const n = end - start;
+  if (n === 0 || n > 200) return false;
+  let digit = false;
+  for (let k = start; k < end && !digit; k++) digit = text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57;
+  if (!digit) return false;
+  // Shorter than every id and time shape: only a tagged digest (sha256:, sha1:, fnv1a64:, blob://) qualifies.
+  const c = text.charCodeAt(start) | 0x20;
+  return n >= MIN_ID_OR_TIME || c === 0x73 || c === 0x66 || c === 0x62;
+}
+
 /** The class of a string value that looks like an id, a time or a digest whatever its field is called. */
 export function volatileValueClass(value: string): VolatileClass | null {
   // Every id, time and digest shape below has a digit; most content strings (`bash`, `ok`) have none.

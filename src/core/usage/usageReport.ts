@@ -131,25 +131,36 @@ class CountedSums {
   }
 }
 
+/** The counted records summed; a model nothing prices takes the cost its last totals line records. */
+function tallyUsage(model: TraceModel, prices: Readonly<Record<string, ModelPrice>>, rollup: UsageRollup): CountedSums {
+  const x = new CountedSums(model, rollup, priceLookup(prices));
+  for (const i of rollup.countedIndex) x.add(i);
+  for (const [name, m] of x.models) {
+    const recorded = m.sources.size === 0 ? recordedModelCost(rollup, name) : null;
+    if (recorded === null) continue;
+    m.cost = recorded;
+    m.sources.add('trace');
+    x.pricedTokens += m.tokens;
+    x.cost = (x.cost ?? 0) + recorded;
+  }
+  return x;
+}
+
+/**
+ * The run's cost in USD, the same as {@link usageReport}'s `total.costUsd`, without the per-tool, retry and
+ * completeness parts of the report (the diff asks only this, for both runs).
+ */
+export function usageCostUsd(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, rollup: UsageRollup = usageRollupOf(model)): number | null {
+  return tallyUsage(model, prices, rollup).cost;
+}
+
 /**
  * The usage of a loaded trace: totals, per model, per tool and per group, with a completeness flag and the
  * priced share. `prices` are the user's (`agentTrace.pricing`), looked up before the bundled table.
  */
 export function usageReport(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, rollup: UsageRollup = usageRollupOf(model)): UsageReport {
-  const sums = new CountedSums(model, rollup, priceLookup(prices));
-  for (const i of rollup.countedIndex) sums.add(i);
-  const { total, models, groups } = sums;
-  let { pricedTokens, cost } = sums;
-  const allTokens = sums.allTokens;
+  const { total, models, groups, pricedTokens, allTokens, cost } = tallyUsage(model, prices, rollup);
   const fromTotals = fillFromTotalsLines(rollup, total);
-  for (const [name, m] of models) {
-    const recorded = m.sources.size === 0 ? recordedModelCost(rollup, name) : null;
-    if (recorded === null) continue;
-    m.cost = recorded;
-    m.sources.add('trace');
-    pricedTokens += m.tokens;
-    cost = (cost ?? 0) + recorded;
-  }
   const retries = retryCounts(model, rollup);
   const byModel: ModelUsageJson[] = [...models].map(([name, m]) => ({
     model: name, ...totalsJson(m.t, m.sources.size > 0 ? m.cost : null), calls: m.calls,

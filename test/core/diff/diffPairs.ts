@@ -42,3 +42,15 @@ export function opCounts(d: TraceDiff): Record<string, number> {
   for (const op of d.ops) c[op.op]++;
   return c;
 }
+
+/** `file` with a middle line dropped, another duplicated and a digit changed in a third: a run that differs. */
+export function editedCopy(file: string): string | null {
+  const lines = linesOf(file);
+  if (lines.length < 4) return null;
+  const m = lines.length >> 1;
+  const out = lines.slice();
+  out.splice(m, 1);
+  out.splice(1, 0, out[1]);
+  out[out.length - 1] = out[out.length - 1].replace(/\d/, (d) => String((Number(d) + 1) % 10));
+  return writeVariant(out, file.endsWith('trace') ? 'trace' : 'trace.jsonl');
+}

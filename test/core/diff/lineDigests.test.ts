@@ -1,39 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { CORPUS_ROOT, WRITER_CORPUS } from '../../helpers/corpus';
+import { unlinkSync } from 'node:fs';
+import { relative } from 'node:path';
+import { CORPUS_ROOT, traceFilesUnder, WRITER_CORPUS } from '../../helpers/corpus';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { diffTraces } from '../../../src/core/diff/diffTraces';
 import { digestEvents } from '../../../src/core/diff/eventContent';
 import { traceDiffJson } from '../../../src/core/diff/diffJson';
 import { LineDigests } from '../../../src/core/diff/lineDigests';
 import { diffText } from '../../../src/cli/diffCommand';
-import { linesOf, writeVariant } from './diffPairs';
-
-const TRACE_NAME = /\.(jsonl|ndjson|json)$|^trace$/;
-
-/** Every trace-like file under `dir` (JSONL, JSON, lumen's `trace`), in a stable order. */
-function traceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...traceFiles(p));
-    else if (TRACE_NAME.test(name)) out.push(p);
-  }
-  return out;
-}
-
-/** `file` with a middle line dropped, another duplicated and a digit changed in a third: a run that differs. */
-function editedCopy(file: string): string | null {
-  const lines = linesOf(file);
-  if (lines.length < 4) return null;
-  const m = lines.length >> 1;
-  const out = lines.slice();
-  out.splice(m, 1);
-  out.splice(1, 0, out[1]);
-  out[out.length - 1] = out[out.length - 1].replace(/\d/, (d) => String((Number(d) + 1) % 10));
-  return writeVariant(out, file.endsWith('trace') ? 'trace' : 'trace.jsonl');
-}
+import { editedCopy, linesOf, writeVariant } from './diffPairs';
 
 /** The CLI's JSON and text output of one diff: as the CLI loads (lines digested during the load, labels kept) or read again after it. */
 async function bothWays(a: string, b: string, includeVolatile: boolean): Promise<{ during: string; after: string }> {
@@ -46,7 +21,7 @@ async function bothWays(a: string, b: string, includeVolatile: boolean): Promise
 }
 
 describe('diff: line digests taken while loading', () => {
-  const files = [...traceFiles(CORPUS_ROOT), ...traceFiles(WRITER_CORPUS)];
+  const files = [...traceFilesUnder(CORPUS_ROOT), ...traceFilesUnder(WRITER_CORPUS)];
 
   it('finds the corpus and writer files to compare', () => {
     assert.ok(files.length >= 60, `only ${files.length} files`);
@@ -102,6 +77,21 @@ describe('diff: line digests taken while loading', () => {
     const d = await diffTraces(await loadTrace(f, { onRecord: da.add }), await loadTrace(edited, { onRecord: db.add }), { lineDigests: { a: da, b: db } });
     const fresh = await diffTraces(await loadTrace(f), await loadTrace(edited));
     assert.deepEqual(traceDiffJson(d), traceDiffJson(fresh));
+  });
+
+  it('reads a loaded model\'s lines again once per kind of digest: diffing the same models again needs no file', async () => {
+    const f = files.find((p) => p.includes('murmur') && p.endsWith('.jsonl'))!;
+    const a = writeVariant(linesOf(f));
+    const b = editedCopy(f)!;
+    const ma = await loadTrace(a);
+    const mb = await loadTrace(b);
+    const first = traceDiffJson(await diffTraces(ma, mb));
+    unlinkSync(a);
+    unlinkSync(b);
+    // The compare view diffs the viewer's models again (its volatile toggle, a second compare): no read.
+    assert.deepEqual(traceDiffJson(await diffTraces(ma, mb)), first);
+    // Digests with volatile fields were never read: they need the files.
+    await assert.rejects(diffTraces(ma, mb, { includeVolatile: true }), /ENOENT/);
   });
 
   it('calls onRecord once per parsed line, in line order', async () => {
