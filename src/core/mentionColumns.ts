@@ -78,12 +78,12 @@ export class MentionColumns {
   }
   /** The entry after entry k. */
   nextEntry(k: number): number {
-    const [head, text] = readVarint(this.bytes, readVarint(this.bytes, k)[1]);
-    return (head & 1) === 1 ? text : text + head / 2;
+    const head = this.varint(this.skip(k));
+    return (head & 1) === 1 ? this.at : this.at + head / 2;
   }
   /** Entry k's field (an interned string: the same object for every entry of that field). */
   fieldAt(k: number): string {
-    return this.strings.value(readVarint(this.bytes, k)[0]) ?? '';
+    return this.strings.value(this.varint(k)) ?? '';
   }
   /** The event that owns entry k (a binary search: entries are in event order). */
   eventAt(k: number): number {
@@ -99,33 +99,60 @@ export class MentionColumns {
   }
   /** Whether entry k's id is empty. */
   emptyAt(k: number): boolean {
-    return this.idBytesAt(k)[1] === 0;
+    return this.idText(k) === 0;
   }
   /** A 32-bit hash of entry k's id, from its stored bytes (equal ids are stored as equal bytes). */
   idHashAt(k: number): number {
-    const [from, n] = this.idBytesAt(k);
+    const n = this.idText(k);
+    const from = this.at;
+    const bytes = this.bytes;
     let h = 0x811c9dc5;
-    for (let p = from; p < from + n; p++) h = Math.imul(h ^ this.bytes[p], 0x01000193);
+    for (let p = from; p < from + n; p++) h = Math.imul(h ^ bytes[p], 0x01000193);
     h ^= h >>> 15;
     h = Math.imul(h, 0x2c1b3c6d);
     return (h ^ (h >>> 12)) >>> 0;
   }
   /** Whether entries a and b hold the same id, compared byte for byte. */
   sameIdAt(a: number, b: number): boolean {
-    const [pa, na] = this.idBytesAt(a);
-    const [pb, nb] = this.idBytesAt(b);
-    if (na !== nb) return false;
+    const na = this.idText(a);
+    const pa = this.at;
+    if (this.idText(b) !== na) return false;
+    const pb = this.at;
     if (pa === pb) return true;
     for (let j = 0; j < na; j++) if (this.bytes[pa + j] !== this.bytes[pb + j]) return false;
     return true;
   }
-  /** Where entry k's id text is stored and its byte length, a repeat followed back to the id written in full. */
-  private idBytesAt(k: number): [number, number] {
-    let at = readVarint(this.bytes, k)[1];
+
+  // Entry reading without allocation (these run once per mention in the tool-call pairing): a read leaves the
+  // position after it in `at`.
+  private at = 0;
+  /** The LEB128 number at `p`; `at` is set past it. */
+  private varint(p: number): number {
+    const bytes = this.bytes;
+    let v = 0;
+    let scale = 1;
     for (;;) {
-      const [head, text] = readVarint(this.bytes, at);
-      if ((head & 1) === 0) return [text, head / 2];
-      at -= (head - 1) / 2;
+      const b = bytes[p++];
+      v += (b & 0x7f) * scale;
+      if (b < 0x80) {
+        this.at = p;
+        return v;
+      }
+      scale *= 0x80;
+    }
+  }
+  /** Where entry k's id header is (past its field number). */
+  private skip(k: number): number {
+    this.varint(k);
+    return this.at;
+  }
+  /** Entry k's id text length; `at` is set to where the text is (a repeat followed back to the id written in full). */
+  private idText(k: number): number {
+    let p = this.skip(k);
+    for (;;) {
+      const head = this.varint(p);
+      if ((head & 1) === 0) return head / 2;
+      p -= (head - 1) / 2;
     }
   }
 

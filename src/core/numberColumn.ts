@@ -84,8 +84,9 @@ export class NumberColumn {
     if (i >= d.length) return null;
     const v = d[i];
     if (this.width === 3) return Number.isNaN(v) ? null : v;
-    const min = WIDTHS[this.width].min;
-    return v === min ? null : v === min + 1 ? this.over.get(i)! : v + this.base;
+    // `low` is the width's minimum + 1 (see setRange): the null sentinel is below it, the overflow one at it.
+    const min = this.low - 1;
+    return v === min ? null : v === this.low ? this.over.get(i)! : v + this.base;
   }
 
   /** The value as a number, NaN for null (no allocation of a null check in hot loops). */
