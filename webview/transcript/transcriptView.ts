@@ -56,7 +56,11 @@ export class TranscriptView {
   private modelVersion = 0;
   private match: RegExp | null = null;
   /** Blocks of pages met while scrolling, built a few per frame. */
-  private readonly building = new FrameQueue(() => this.onScroll(), BUILD_BUDGET);
+  private readonly building = new FrameQueue(() => {
+    // A feed is busy while it adds blocks (ARIA feed pattern): the last queued block is in the DOM now.
+    if (!this.pending) this.element.setAttribute('aria-busy', 'false');
+    this.onScroll();
+  }, BUILD_BUDGET);
   /**
    * The node the last page was loaded around, and the index of the block shown for it. A selected event that is
    * not a conversation event has no block: the view shows the nearest one before it instead of asking again
@@ -174,9 +178,10 @@ export class TranscriptView {
     if (m.modelVersion !== this.modelVersion || !this.pending || m.requestId !== this.pending.id) return;
     const { mode, around } = this.pending;
     this.pending = null;
-    this.element.setAttribute('aria-busy', 'false');
     this.total = m.total;
     if (mode === 'reset') this.clearPages();
+    // Still busy while blocks of an earlier page are being built (see `building`).
+    this.element.setAttribute('aria-busy', this.building.busy ? 'true' : 'false');
     if (m.total === 0) return this.setStatus(m.filtered ? 'No conversation event matches the filter.' : 'This trace has no conversation events (messages, inferences, tool calls).');
     this.setStatus(null);
     const page = { start: m.start, count: m.blocks.length, element: el('div', { class: 'transcript-page' }) };
@@ -192,7 +197,10 @@ export class TranscriptView {
     // A page met while scrolling is built over the next frames (see FrameQueue); the page opened or jumped to
     // is what the reader waits for, so it is built now.
     const tasks = m.blocks.map((b) => () => this.addBlock(page.element, b));
-    if (mode !== 'reset') return this.building.push(...tasks);
+    if (mode !== 'reset') {
+      this.element.setAttribute('aria-busy', 'true');
+      return this.building.push(...tasks);
+    }
     for (const t of tasks) t();
     if (m.focus !== null && around !== undefined) {
       this.placed = { node: around, index: m.focus };
