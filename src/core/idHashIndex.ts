@@ -5,11 +5,15 @@ export type IdHash = (id: string) => number;
 export const fnv1aId: IdHash = (id) => {
   let h = 0x811c9dc5;
   for (let j = 0; j < id.length; j++) h = Math.imul(h ^ id.charCodeAt(j), 0x01000193);
-  // A final mix so the low bits that pick the slot depend on every unit.
+  return finishHash(h);
+};
+
+/** The final mix of an FNV-1a state, so the low bits that pick a slot depend on every unit hashed. */
+export function finishHash(h: number): number {
   h ^= h >>> 15;
   h = Math.imul(h, 0x2c1b3c6d);
   return (h ^ (h >>> 12)) >>> 0;
-};
+}
 
 /**
  * Event ids → index of the first event that has each id, in typed arrays: open addressing over an Int32Array

@@ -1,3 +1,4 @@
+import { finishHash } from './idHashIndex';
 import type { IdMention } from './model';
 import { NumberColumn } from './numberColumn';
 import { decodeText, encodeText, grown, maxTextBytes, PrefixTable } from './stringColumn';
@@ -108,9 +109,7 @@ export class MentionColumns {
     const bytes = this.bytes;
     let h = 0x811c9dc5;
     for (let p = from; p < from + n; p++) h = Math.imul(h ^ bytes[p], 0x01000193);
-    h ^= h >>> 15;
-    h = Math.imul(h, 0x2c1b3c6d);
-    return (h ^ (h >>> 12)) >>> 0;
+    return finishHash(h);
   }
   /** Whether entries a and b hold the same id, compared byte for byte. */
   sameIdAt(a: number, b: number): boolean {

@@ -218,7 +218,8 @@ function packedEquals(bytes: Uint8Array, start: number, end: number, prefixes: P
 const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
 
-export function grown<T extends Uint8Array | Uint32Array>(a: T, atLeast: number): T {
+/** A copy of `a` in a typed array at least twice as long (and at least `atLeast` entries, and 1024). */
+export function grown<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(a: T, atLeast: number): T {
   let n = Math.max(1024, a.length * 2);
   while (n < atLeast) n *= 2;
   const next = new (a.constructor as new (n: number) => T)(n);

@@ -1,3 +1,4 @@
+import { grown } from '../stringColumn';
 /**
  * The facts a worker hands back for a batch of lines, as columns: for each line, the values at the few JSON paths
  * its format's builder reads (`FormatModule.lineFields`), not the parsed line. Numbers travel in one Float64Array,
@@ -143,14 +144,9 @@ export class FactWriter {
   }
 
   private grow(): void {
-    const grow = <T extends Uint8Array | Float64Array | Int32Array>(a: T, make: (n: number) => T): T => {
-      const b = make(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.tags = grow(this.tags, (n) => new Uint8Array(n));
-    this.numbers = grow(this.numbers, (n) => new Float64Array(n));
-    this.strings = grow(this.strings, (n) => new Int32Array(n));
+    this.tags = grown(this.tags, this.tags.length * 2);
+    this.numbers = grown(this.numbers, this.numbers.length * 2);
+    this.strings = grown(this.strings, this.strings.length * 2);
   }
 }
 
