@@ -55,6 +55,11 @@ describe('transcript scrolling (Chromium, issue 15)', function () {
       assert.equal(blocks[i].at, blocks[i - 1].at + 1, `block ${i} follows block ${i - 1}`);
       assert.ok(blocks[i].line > blocks[i - 1].line, `line ${blocks[i].line} after ${blocks[i - 1].line}`);
     }
+    // Every turn's rule above it stays, also where a turn opens a page; only the transcript's first turn has none.
+    const rules = await v.page.$$eval('.transcript-turn', (ts: Any[]) => ts.map((t) => ({ first: t.nextElementSibling?.getAttribute('aria-posinset') === '1', style: (globalThis as Any).getComputedStyle(t).borderTopStyle })));
+    const pageStarts = await v.page.$$eval('.transcript-page > .transcript-turn:first-child', (ts: Any[]) => ts.length);
+    assert.ok(rules.length > 10 && pageStarts > 1, `turns ${rules.length}, turns opening a page ${pageStarts}`);
+    assert.deepEqual(rules.filter((r) => r.style !== (r.first ? 'none' : 'solid')), [], 'a rule above every turn but the first');
     const tools = blocks.filter((b) => b.text.includes('README.md'));
     assert.ok(tools.length > 50, `tool call blocks in the DOM: ${tools.length}`);
     assert.deepEqual(tools.filter((b) => b.marks === 0).map((b) => b.line), [], 'every tool call block is marked');

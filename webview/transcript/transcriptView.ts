@@ -241,7 +241,12 @@ export class TranscriptView {
   private addBlock(page: HTMLElement, b: TranscriptBlock): void {
     // A page dropped before its last blocks were built keeps no more of them.
     if (!page.isConnected) return;
-    if (b.turn) page.appendChild(this.marked(turnElement(b.turn)));
+    if (b.turn) {
+      const turn = turnElement(b.turn);
+      // Only the transcript's first turn opens without a rule above it: a page's first turn still needs one.
+      if (b.index === 0) turn.classList.add('first-turn');
+      page.appendChild(this.marked(turn));
+    }
     const e = blockElement(b, this.blockHost);
     e.tabIndex = -1;
     e.setAttribute('aria-posinset', String(b.index + 1));
