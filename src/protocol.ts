@@ -138,6 +138,18 @@ export interface FindResultItem {
   length?: number;
 }
 
+/**
+ * The header and the filter's kinds and values of the model shown, sent after the rows when a growing trace's
+ * append was shown with the previous header (walking every event for it would hold the new rows back).
+ */
+export interface HeaderMessage {
+  type: 'header';
+  modelVersion: number;
+  header: HeaderInfo;
+  kinds: string[];
+  filterValues: Record<string, string[]>;
+}
+
 /** The file changed on disk or could not be read; the banner says so. */
 export interface FileStateMessage {
   type: 'fileState';
@@ -219,6 +231,7 @@ export interface ErrorMessage {
 export type HostMessage =
   | LoadingMessage
   | InitMessage
+  | HeaderMessage
   | RowsStateMessage
   | RowsMessage
   | DetailMessage

@@ -3,7 +3,7 @@
  * pane; hands host messages to hostMessages.ts (the exhaustive switch) and moving between events to
  * navigation.ts, and keeps the view state for hide/show and restarts.
  */
-import type { BlobContentMessage, DetailTab, EventDetail, FileState, HostMessage, InitMessage, PersistedViewState, RowFilter } from '../src/protocol';
+import type { BlobContentMessage, DetailTab, EventDetail, FileState, HeaderMessage, HostMessage, InitMessage, PersistedViewState, RowFilter } from '../src/protocol';
 import type { HashRef } from '../src/core/model';
 import { loadState, post, saveState } from './api';
 import { FileBanner } from './banner';
@@ -228,6 +228,15 @@ export class App implements MessageTargets {
     if (m.selectedNode === null) this.detail.showEmpty(m.totalRows === 0 ? 'This trace has no events.' : 'Select an event to see its details.');
     if (m.selectedNode === null) this.nav.shown(null);
     if (m.totalRows === 0) this.showStatus('empty', 'This file holds no events (it is empty or only blank lines).');
+  }
+
+  /** The whole header of a grown trace, after its rows were shown with the previous one. */
+  onHeader(m: HeaderMessage): void {
+    if (m.modelVersion !== this.modelVersion) return;
+    this.header.setInfo(m.header);
+    this.panes.showColumns(m.header.columns);
+    this.filter.setKinds(m.kinds);
+    this.filter.setValues(m.filterValues);
   }
 
   /** Focuses the tree now if the panel has the focus, else the first time it gets it with nothing focused inside. */

@@ -166,6 +166,12 @@ export class EventTable {
     if (this.parentFromId.raw(i) === 1) return this.ids.get(this.parentCol.data[i]);
     return this.pendingParentIds.get(i) ?? null;
   }
+  /** The parent ids of events before `end` that name no event before them (missing, forward, or a cut cycle). */
+  unresolvedParentIds(end: number): Set<string> {
+    const out = new Set<string>();
+    for (const [i, pid] of this.pendingParentIds) if (i < end) out.add(pid);
+    return out;
+  }
   lineOf(i: number): number {
     return this.lineDelta.raw(i) + i;
   }

@@ -7,6 +7,7 @@ import type { ScanResult } from './lineIndexer';
 import type { Finding, FormatName } from './model';
 import type { Detection, MalformedLine, TraceModel } from './traceModel';
 import { buildTree, EventTree } from './tree';
+import { extendTree } from './treeAppend';
 import { appendAll } from './arrays';
 import { resolveParentsElsewhere } from './crossFileParents';
 import { PARSE_CATALOG } from './checks/genericCatalog';
@@ -22,18 +23,42 @@ export interface JsonlFileInfo {
   partial: boolean;
 }
 
+/** The tree findings (after the sibling-file lookup) of each tree a model was made with, for the next append. */
+const treeFindingsOf = new WeakMap<EventTree, Finding[]>();
+
 /**
  * Turns what a {@link JsonlReading} has read into a model: the builder's closing findings, the tree over all
  * events, parents found in sibling files. The reading's own arrays are copied, so a reader kept open can go on
  * reading into them without changing a model it handed out (the event table is shared and only grows).
+ * `appendedTo`: the model of the same reading before an append and how many events it had (the table it shares
+ * has grown since), whose tree is extended by the new events when they allow it (see treeAppend.ts); the
+ * columns keep their spare room for the next append.
  */
-export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo): Promise<TraceModel> {
+export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo, appendedTo?: { model: TraceModel; events: number }): Promise<TraceModel> {
   const builder = reading.startBuilding();
   const diagnostics = closingDiagnostics(reading, info.scan);
   const detection = reading.detection!;
-  const tree = buildTree(reading.table, diagnostics);
-  await resolveParentsElsewhere(formatModule(detection.format), info.path, reading.table, tree, diagnostics);
-  reading.table.trim();
+  const module = formatModule(detection.format);
+  const before = appendedTo ? treeFindingsOf.get(appendedTo.model.tree) : undefined;
+  const added: Finding[] = [];
+  const extended = appendedTo && before ? extendTree(appendedTo.model.tree, appendedTo.events, reading.table, added) : null;
+  let tree: EventTree;
+  let treeFindings: Finding[];
+  if (extended && appendedTo && before) {
+    const from = appendedTo.events;
+    const t = reading.table;
+    const fresh = { size: t.size - from, parentId: (k: number) => t.parentId(from + k), parent: (k: number) => t.parent(from + k), lineOf: (k: number) => t.lineOf(from + k) };
+    await resolveParentsElsewhere(module, info.path, fresh, extended, added);
+    tree = extended;
+    treeFindings = before.concat(added);
+  } else {
+    treeFindings = [];
+    tree = buildTree(reading.table, treeFindings);
+    await resolveParentsElsewhere(module, info.path, reading.table, tree, treeFindings);
+  }
+  treeFindingsOf.set(tree, treeFindings);
+  appendAll(diagnostics, treeFindings);
+  if (!appendedTo) reading.table.trim();
   return finishModel({
     path: info.path, source: info.source, detection, table: reading.table, tree, diagnostics, malformed: reading.malformed.slice(),
     lineCount: info.scan.lines, blankLines: reading.blankLines, fileSize: info.fileSize, bytesIndexed: info.scan.bytesRead, bom: info.scan.bom,

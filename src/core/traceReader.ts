@@ -45,8 +45,8 @@ const EDGE_BYTES = 256;
  * complete one must come back unchanged). A shrunk file, changed bytes before the end of what was read, or a
  * torn line that had parsed and then grew make `append()` say `needs-full-read`.
  *
- * Cost of an append: reading and parsing the new bytes, plus the tree, which is rebuilt over all events
- * (typed arrays, linear; the format's per-line work is not redone).
+ * Cost of an append: reading and parsing the new bytes; the tree is extended by the new events (treeAppend.ts),
+ * or built again over all events (typed arrays, linear) when they change earlier events' links.
  */
 export async function openTraceReader(file: TracePath, options: LoadOptions = {}): Promise<TraceReader> {
   const { model, kept } = await loadTraceKeepingReading(file, options);
@@ -58,7 +58,7 @@ export async function openTraceReader(file: TracePath, options: LoadOptions = {}
     async append() {
       const why = state.dead ?? (kept ? notAppendable(kept, state.model) : 'the file is one multi-line JSON document');
       if (why || !kept || !state.edges) return { kind: 'needs-full-read', reason: why ?? 'the file cannot be followed' };
-      const outcome = await appendNew(file, kept, state.edges, options.maxLineBytes);
+      const outcome = await appendNew(file, kept, state.edges, state.model, options.maxLineBytes);
       // Once the file is not what was read, the kept state is of no use: every later append says so too.
       if (outcome.kind === 'needs-full-read') state.dead = outcome.reason;
       if (outcome.kind === 'appended') {
@@ -88,7 +88,7 @@ async function edgesOf(file: TracePath, end: number): Promise<{ head: Buffer; ta
 
 type Edges = { head: Buffer; tail: Buffer; end: number };
 
-async function appendNew(file: TracePath, kept: KeptReading, edges: Edges, maxLineBytes?: number): Promise<AppendOutcome | { kind: 'unchanged' }> {
+async function appendNew(file: TracePath, kept: KeptReading, edges: Edges, last: TraceModel, maxLineBytes?: number): Promise<AppendOutcome | { kind: 'unchanged' }> {
   const size = (await stat(file)).size;
   if (size < edges.end) return { kind: 'needs-full-read', reason: 'the file was truncated' };
   const now = await edgesOf(file, edges.end);
@@ -97,11 +97,11 @@ async function appendNew(file: TracePath, kept: KeptReading, edges: Edges, maxLi
   const after = await readRange(file, edges.end, 1);
   // A lone CR at the old end followed by LF was one CRLF line break, not two lines.
   if (edges.tail[edges.tail.length - 1] === 13 && after[0] === 10) return { kind: 'needs-full-read', reason: 'a line break was split between two writes' };
-  return readFrom(file, kept, size, maxLineBytes);
+  return readFrom(file, kept, size, last, maxLineBytes);
 }
 
 /** Scans from the open tail (or the end of what was read) to `size` with the kept reading. */
-async function readFrom(file: TracePath, kept: KeptReading, size: number, maxLineBytes?: number): Promise<AppendOutcome | { kind: 'unchanged' }> {
+async function readFrom(file: TracePath, kept: KeptReading, size: number, last: TraceModel, maxLineBytes?: number): Promise<AppendOutcome | { kind: 'unchanged' }> {
   const { reading, info } = kept;
   const tail = reading.tail;
   const firstNewEvent = reading.table.size;
@@ -123,6 +123,6 @@ async function readFrom(file: TracePath, kept: KeptReading, size: number, maxLin
   const bytesRead = scan.bytesRead - info.scan.bytesRead;
   info.scan = { ...info.scan, bytesRead: scan.bytesRead, lines: startLine - 1 + scan.lines, bom: info.scan.bom || (startOffset === 0 && scan.bom) };
   info.fileSize = Math.max(info.fileSize, size);
-  const model = await jsonlModel(reading, info);
+  const model = await jsonlModel(reading, info, { model: last, events: firstNewEvent });
   return { kind: 'appended', model, firstNewEvent, bytesRead };
 }

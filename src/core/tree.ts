@@ -39,41 +39,48 @@ export function buildTree(table: EventTable, findings: Finding[], rulePrefix = '
       message: `Event id ${id} is already used by the event on line ${table.lineOf(table.indexOfId(id)!)}.`,
     });
   }
-  for (let i = 0; i < n; i++) {
-    const structural = table.explicitParentOf(i);
-    if (structural >= 0 && structural < n && structural !== i) {
-      table.setParent(i, structural);
-      continue;
-    }
-    // A structural parent this tree cannot use (after the end of a view) is no link here.
-    if (structural !== -2 && !table.parentFromIdOf(i)) table.setParent(i, -1);
-    // Resolved when the event was added (its parent came first) or by an earlier build: nothing to look up.
-    if (table.parentFromIdOf(i)) continue;
-    const pid = table.parentId(i);
-    if (pid === null) continue;
-    const p = idIndex.get(pid);
-    if (p === undefined) {
-      findings.push({
-        rule: `${rulePrefix}/dangling-parent`,
-        severity: TREE_CATALOG.severityOf('tree/dangling-parent'),
-        line: table.lineOf(i),
-        eventId: table.id(i) ?? undefined,
-        message: `Parent ${pid} is not in this trace; the event is shown as a root.`,
-      });
-    } else if (p === i) {
-      findings.push({
-        rule: `${rulePrefix}/cycle`,
-        severity: TREE_CATALOG.severityOf('tree/cycle'),
-        line: table.lineOf(i),
-        eventId: table.id(i) ?? undefined,
-        message: `Event ${pid} names itself as its parent.`,
-      });
-    } else {
-      table.setParentById(i, p);
-    }
-  }
+  for (let i = 0; i < n; i++) linkParent(table, i, idIndex, findings, rulePrefix);
   breakCycles(table, findings, rulePrefix);
   return indexChildren(table, idIndex);
+}
+
+/**
+ * Sets event i's tree parent: its structural parent, else the event its parent id names (a missing parent or the
+ * event itself is a finding and leaves it a root). Cycles through several events are cut afterwards.
+ */
+export function linkParent(table: EventTable, i: number, idIndex: EventIdIndex, findings: Finding[], rulePrefix = 'tree'): void {
+  const n = table.size;
+  const structural = table.explicitParentOf(i);
+  if (structural >= 0 && structural < n && structural !== i) {
+    table.setParent(i, structural);
+    return;
+  }
+  // A structural parent this tree cannot use (after the end of a view) is no link here.
+  if (structural !== -2 && !table.parentFromIdOf(i)) table.setParent(i, -1);
+  // Resolved when the event was added (its parent came first) or by an earlier build: nothing to look up.
+  if (table.parentFromIdOf(i)) return;
+  const pid = table.parentId(i);
+  if (pid === null) return;
+  const p = idIndex.get(pid);
+  if (p === undefined) {
+    findings.push({
+      rule: `${rulePrefix}/dangling-parent`,
+      severity: TREE_CATALOG.severityOf('tree/dangling-parent'),
+      line: table.lineOf(i),
+      eventId: table.id(i) ?? undefined,
+      message: `Parent ${pid} is not in this trace; the event is shown as a root.`,
+    });
+  } else if (p === i) {
+    findings.push({
+      rule: `${rulePrefix}/cycle`,
+      severity: TREE_CATALOG.severityOf('tree/cycle'),
+      line: table.lineOf(i),
+      eventId: table.id(i) ?? undefined,
+      message: `Event ${pid} names itself as its parent.`,
+    });
+  } else {
+    table.setParentById(i, p);
+  }
 }
 
 /** Walks up from every event once, marking visits; a walk that meets its own mark is a cycle, cut at its start. */

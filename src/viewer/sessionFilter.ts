@@ -74,7 +74,8 @@ export class SessionFilter {
   }
 }
 
-const MAX_VALUES = 500;
+/** Distinct values kept per field for the completions. */
+export const MAX_FILTER_VALUES = 500;
 const values = new WeakMap<TraceModel, Record<string, string[]>>();
 
 /** Distinct tools, models, categories and groups of the trace (at most 500 each), for completions. */
@@ -83,7 +84,7 @@ export function filterValuesOf(model: TraceModel): Record<string, string[]> {
   if (known) return known;
   const sets = { tool: new Set<string>(), model: new Set<string>(), category: new Set<string>(), group: new Set<string>() };
   const t = model.events;
-  const add = (set: Set<string>, v: string | null) => v !== null && set.size < MAX_VALUES && set.add(v);
+  const add = (set: Set<string>, v: string | null) => v !== null && set.size < MAX_FILTER_VALUES && set.add(v);
   // Columns, not t.get(i): a whole event per row decodes its ids, mentions and label, for a million events.
   for (let i = 0; i < t.size; i++) {
     add(sets.tool, t.toolOf(i));

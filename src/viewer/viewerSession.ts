@@ -16,8 +16,8 @@ import { SessionTimeline } from './timeline/sessionTimeline';
 import { assertNever, forwardToHost, SessionHost, SessionOptions } from './sessionHost';
 import { FindingsState } from './findingsState';
 import { SessionFind } from './sessionFind';
-import { headerOf, kindsOf } from './sessionModelInfo';
-import { filterValuesOf, SessionFilter } from './sessionFilter';
+import { SessionFilter } from './sessionFilter';
+import { SessionHeader } from './sessionHeader';
 import { RowProjection } from './rowModel';
 import { SessionExpansion } from './sessionExpansion';
 
@@ -53,6 +53,9 @@ export class ViewerSession {
   private readonly detail: SessionDetail;
   private readonly transcript: SessionTranscript;
   private readonly timeline = new SessionTimeline(() => this.model, () => this.modelVersion, (m) => this.post(m));
+  private readonly header = new SessionHeader(() => (this.model ? { model: this.model, version: this.modelVersion } : null), (m) => this.post(m));
+  /** The init message about to be sent is for an append to the model shown (its header may follow later). */
+  private appending = false;
 
   constructor(private readonly host: SessionHost, options: SessionOptions = { expandAllMaxEvents: 20_000 }) {
     this.expansion = new SessionExpansion(options.expandAllMaxEvents);
@@ -88,6 +91,7 @@ export class ViewerSession {
   /** Shows a new model, carrying selection, expansion, filter, find and scroll position over by line. */
   setModel(model: TraceModel, fileState: FileState = 'ready', fileMessage: string | null = null): void {
     if (this.rows && this.model) this.expansion.capture(this.model, this.rows);
+    this.appending = fileState === 'appended' && this.model !== null;
     this.model = model;
     this.modelVersion++;
     this.error = null;
@@ -102,6 +106,11 @@ export class ViewerSession {
     this.selected = this.selectedLine !== null ? nodeAtLine(model, this.selectedLine) : null;
     this.sendInit();
     this.find.rerun();
+  }
+
+  /** Stops work scheduled for later (the panel closed). */
+  dispose(): void {
+    this.header.dispose();
   }
 
   /** The file changed on disk in a way that needs saying (deleted, rewritten, unreadable). */
@@ -260,12 +269,12 @@ export class ViewerSession {
     const rows = this.rows!;
     const topNode = this.topLine !== null ? nodeAtLine(model, this.topLine) : null;
     const topRow = topNode !== null ? Math.max(0, rows.rowOf(topNode)) : 0;
+    const facts = this.header.facts(model, this.appending);
+    this.appending = false;
     this.post({
       type: 'init',
       modelVersion: this.modelVersion,
-      header: headerOf(model),
-      kinds: kindsOf(model),
-      filterValues: filterValuesOf(model),
+      ...facts,
       rowsVersion: rows.version,
       totalRows: rows.size,
       selectedNode: this.selected,

@@ -141,6 +141,7 @@ export class TraceViewer implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.session.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }
