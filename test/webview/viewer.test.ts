@@ -173,6 +173,9 @@ describe('trace viewer webview (Chromium)', function () {
     await v.waitForHost('rowsState', (m) => m.totalRows === 10);
     await v.page.click('.row[data-line="4"] .label');
     await v.waitForHost('detail', (m) => m.detail.line === 4);
+    // The header's time fact: start · duration (the appended events end two seconds later).
+    const timeFact = () => v.page.$eval('.header-facts span[title*="→"]', (e: Any) => e.textContent as string);
+    const timeBefore = await timeFact();
     const beforeAppend = v.received.length;
     appendFileSync(file, '{"type":"tool_call","id":"t9","parent_id":"i2","name":"late.tool","timestamp":"2026-01-01T00:00:09.000Z"}\n{"type":"note","id":"n9","parent_id":"s1","timestamp":"2026-01-01T00:00:10.000Z","text":"appended while open"}\n');
     await v.replaceModel(await loadTrace(file, { format: 'generic' }), 'appended', '2 new events');
@@ -184,6 +187,14 @@ describe('trace viewer webview (Chromium)', function () {
     assert.ok(await v.page.$('.row[data-line="4"].selected'), 'the selection is kept');
     assert.equal(await v.page.$eval('.row[data-line="8"]', (r: Any) => r.getAttribute('aria-expanded')), 'false');
     assert.match(await v.page.$eval('.banner', (e: Any) => e.textContent), /2 new events/);
+    assert.match(await v.page.$eval('.header-facts', (e: Any) => e.textContent), /13 events/);
+    // The rows came with the header as it was plus the new counts; the whole header follows on its own.
+    const init = await v.waitForHost('init', (m) => m.header.events === 13, beforeAppend);
+    assert.equal(init.header.endTime, '2026-01-01T00:00:08.000Z', 'the time span is the one last computed until the header follows');
+    const header = await v.waitForHost('header', (m) => m.header.events === 13, beforeAppend);
+    assert.equal(header.header.endTime, '2026-01-01T00:00:10.000Z');
+    await v.settle();
+    assert.notEqual(await timeFact(), timeBefore);
     assert.match(await v.page.$eval('.header-facts', (e: Any) => e.textContent), /13 events/);
   });
 
