@@ -63,10 +63,8 @@ function knownTokens(model: TraceModel, side: 'in' | 'out', total: number | null
   if (total !== 0) return total;
   if (model.formatTotals[side === 'in' ? 'inputTokens' : 'outputTokens'] !== undefined) return total;
   const t = model.events;
-  for (let i = 0; i < t.size; i++) {
-    const e = t.get(i);
-    if ((side === 'in' ? e.tokensIn : e.tokensOut) !== null) return total;
-  }
+  // Columns, not t.get(i), which would decode every event's ids, mentions and hash references.
+  for (let i = 0; i < t.size; i++) if ((side === 'in' ? t.tokensInOf(i) : t.tokensOutOf(i)) !== null) return total;
   return null;
 }
 
@@ -76,9 +74,8 @@ function filledColumns(model: TraceModel): { duration: boolean; tokens: boolean 
   let duration = false;
   let tokens = false;
   for (let i = 0; i < t.size && !(duration && tokens); i++) {
-    const e = t.get(i);
-    duration ||= e.durationMs !== null;
-    tokens ||= e.tokensIn !== null || e.tokensOut !== null;
+    duration ||= !Number.isNaN(t.durationOf(i));
+    tokens ||= t.tokensInOf(i) !== null || t.tokensOutOf(i) !== null;
   }
   return { duration, tokens };
 }
