@@ -73,6 +73,16 @@ export interface InitMessage {
   layout: ViewerLayout | null;
 }
 
+/**
+ * The header's complete facts, after an `init` that came with `header.counting` (totals of a large model are
+ * counted once its first rows are out). Dropped by the webview when `modelVersion` is not the one shown.
+ */
+export interface HeaderMessage {
+  type: 'header';
+  modelVersion: number;
+  header: HeaderInfo;
+}
+
 /** The visible rows changed (expand, collapse, filter, find reveal) or a row should be revealed. */
 export interface RowsStateMessage {
   type: 'rowsState';
@@ -219,6 +229,7 @@ export interface ErrorMessage {
 export type HostMessage =
   | LoadingMessage
   | InitMessage
+  | HeaderMessage
   | RowsStateMessage
   | RowsMessage
   | DetailMessage

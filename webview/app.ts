@@ -3,7 +3,7 @@
  * pane; hands host messages to hostMessages.ts (the exhaustive switch) and moving between events to
  * navigation.ts, and keeps the view state for hide/show and restarts.
  */
-import type { BlobContentMessage, DetailTab, EventDetail, FileState, HostMessage, InitMessage, PersistedViewState, RowFilter } from '../src/protocol';
+import type { BlobContentMessage, DetailTab, EventDetail, FileState, HeaderInfo, HostMessage, InitMessage, PersistedViewState, RowFilter } from '../src/protocol';
 import type { HashRef } from '../src/core/model';
 import { loadState, post, saveState } from './api';
 import { FileBanner } from './banner';
@@ -194,6 +194,11 @@ export class App implements MessageTargets {
   onLoading(fileName: string, bytesRead: number, fileSize: number): void {
     if (this.modelVersion > 0) return this.setBanner('loading', `Indexing ${fileName}: ${formatBytes(bytesRead)} of ${formatBytes(fileSize)}…`);
     this.showStatus('loading', `Indexing ${fileName}: ${formatBytes(bytesRead)} of ${formatBytes(fileSize)}`, fileSize > 0 ? bytesRead / fileSize : undefined);
+  }
+
+  onHeader(header: HeaderInfo): void {
+    this.header.setInfo(header);
+    this.panes.showColumns(header.columns);
   }
 
   onInit(m: InitMessage): void {

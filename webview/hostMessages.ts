@@ -2,7 +2,7 @@
  * The host's messages to the viewer, routed to the view each is for: one exhaustive switch over the union (a new
  * message type does not compile until it is handled here).
  */
-import type { BlobContentMessage, DetailMessage, FileState, HostMessage, InitMessage, PersistedViewState } from '../src/protocol';
+import type { BlobContentMessage, DetailMessage, FileState, HeaderInfo, HostMessage, InitMessage, PersistedViewState } from '../src/protocol';
 import type { ChecksPanel } from './checksPanel';
 import type { DetailPane } from './detailPane';
 import type { FindBar } from './findBar';
@@ -33,6 +33,8 @@ export interface MessageTargets {
   readonly modelVersion: number;
   onLoading(fileName: string, bytesRead: number, fileSize: number): void;
   onInit(m: InitMessage): void;
+  /** The header's complete facts (after an init whose header was still counting). */
+  onHeader(header: HeaderInfo): void;
   onBlob(m: BlobContentMessage): void;
   /** Find moved to a match: true once, for the detail that follows (its first match is brought into view). */
   takeFindStep(): boolean;
@@ -49,6 +51,8 @@ export function routeHostMessage(t: MessageTargets, m: HostMessage): void {
       return t.onLoading(m.fileName, m.bytesRead, m.fileSize);
     case 'init':
       return t.onInit(m);
+    case 'header':
+      return m.modelVersion === t.modelVersion ? t.onHeader(m.header) : undefined;
     case 'rowsState':
       t.tree.reset(m.rowsVersion, m.totalRows);
       t.persist({ expandedLines: m.expandedLines, expandedAll: m.expandedAll });

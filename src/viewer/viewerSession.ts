@@ -16,7 +16,8 @@ import { SessionTimeline } from './timeline/sessionTimeline';
 import { assertNever, forwardToHost, SessionHost, SessionOptions } from './sessionHost';
 import { FindingsState } from './findingsState';
 import { SessionFind } from './sessionFind';
-import { headerOf, kindsOf } from './sessionModelInfo';
+import { kindsOf } from './sessionModelInfo';
+import { SessionHeader } from './sessionHeader';
 import { filterValuesOf, SessionFilter } from './sessionFilter';
 import { RowProjection } from './rowModel';
 import { SessionExpansion } from './sessionExpansion';
@@ -53,9 +54,11 @@ export class ViewerSession {
   private readonly detail: SessionDetail;
   private readonly transcript: SessionTranscript;
   private readonly timeline = new SessionTimeline(() => this.model, () => this.modelVersion, (m) => this.post(m));
+  private readonly header: SessionHeader;
 
   constructor(private readonly host: SessionHost, options: SessionOptions = { expandAllMaxEvents: 20_000 }) {
     this.expansion = new SessionExpansion(options.expandAllMaxEvents);
+    this.header = new SessionHeader({ model: () => this.model, modelVersion: () => this.modelVersion, post: (m) => this.post(m) }, options.countTotalsAfterRowsAbove);
     this.detail = new SessionDetail({ model: () => this.model, modelVersion: () => this.modelVersion, findingsAt: (line) => this.findings.atLine(line), post: (m) => this.post(m), host });
     this.transcript = new SessionTranscript({ model: () => this.model, modelVersion: () => this.modelVersion, post: (m) => this.post(m) });
     this.find = new SessionFind({
@@ -263,7 +266,7 @@ export class ViewerSession {
     this.post({
       type: 'init',
       modelVersion: this.modelVersion,
-      header: headerOf(model),
+      header: this.header.forInit(model),
       kinds: kindsOf(model),
       filterValues: filterValuesOf(model),
       rowsVersion: rows.version,
@@ -290,6 +293,7 @@ export class ViewerSession {
     if (!this.model || !this.rows) return;
     const deco = { badgeOfLine: (l: number) => this.findings.badgeOfLine(l), isMatch: (n: number) => this.find.isMatch(n) };
     this.post({ type: 'rows', rowsVersion: this.rows.version, start, rows: buildRows(this.model, this.rows, start, count, deco, this.t0) });
+    this.header.afterRows();
   }
 
   private sendRowsState(reveal?: { row: number; node: number; select: boolean }): void {
