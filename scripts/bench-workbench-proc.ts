@@ -1,6 +1,6 @@
 // Process facts for the workbench benchmark (Linux /proc): which process is the extension host of one
-// code-server, its resident memory, and a garbage collection inside it through Node's inspector.
-import { readdirSync, readFileSync } from 'node:fs';
+// code-server, its resident memory, and a garbage collection or a CPU profile inside it through Node's inspector.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 function cmdline(pid: number): string {
   try {
@@ -50,18 +50,19 @@ export function sampleRss(pid: number, ms = 50): { peak: () => number; stop: () 
   return { peak: () => peak, stop: () => clearInterval(t) };
 }
 
-/**
- * Collects garbage in a Node process: SIGUSR1 opens its inspector (port 9229), then two full collections
- * through the DevTools protocol. Needs `--experimental-websocket` on Node 20. False when it did not work.
- */
-export async function collectGarbage(pid: number): Promise<boolean> {
-  // An inspector that never answers must not hold up the benchmark.
-  return Promise.race([gcThroughInspector(pid), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000).unref())]);
+/** A DevTools-protocol session with a Node process's inspector: `call` sends a method and resolves with its result. */
+interface Inspector {
+  call(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  close(): void;
 }
 
-async function gcThroughInspector(pid: number): Promise<boolean> {
+/**
+ * Opens a Node process's inspector: SIGUSR1 starts it (port 9229), then a DevTools-protocol connection. Needs
+ * `--experimental-websocket` on Node 20. Null when it did not work.
+ */
+async function openInspector(pid: number): Promise<Inspector | null> {
   const WS = (globalThis as { WebSocket?: new (url: string) => WebSocketLike }).WebSocket;
-  if (!WS) return false;
+  if (!WS) return null;
   try {
     process.kill(pid, 'SIGUSR1');
     let url: string | undefined;
@@ -70,29 +71,65 @@ async function gcThroughInspector(pid: number): Promise<boolean> {
       const list = (await fetch('http://127.0.0.1:9229/json/list').then((r) => r.json(), () => [])) as { webSocketDebuggerUrl?: string }[];
       url = list[0]?.webSocketDebuggerUrl;
     }
-    if (!url) return false;
+    if (!url) return null;
     const ws = new WS(url);
     await new Promise<void>((resolve, reject) => {
       ws.onopen = () => resolve();
       ws.onerror = () => reject(new Error('inspector connection failed'));
     });
     let next = 1;
-    const call = (method: string) =>
-      new Promise<void>((resolve) => {
-        const id = next++;
-        ws.onmessage = (e) => {
-          if ((JSON.parse(String(e.data)) as { id?: number }).id === id) resolve();
-        };
-        ws.send(JSON.stringify({ id, method }));
-      });
-    await call('HeapProfiler.enable');
-    await call('HeapProfiler.collectGarbage');
-    await call('HeapProfiler.collectGarbage');
-    ws.close();
-    return true;
+    const waiting = new Map<number, (result: Record<string, unknown>) => void>();
+    ws.onmessage = (e) => {
+      const m = JSON.parse(String(e.data)) as { id?: number; result?: Record<string, unknown> };
+      if (m.id !== undefined) waiting.get(m.id)?.(m.result ?? {});
+    };
+    return {
+      call: (method, params) =>
+        new Promise((resolve) => {
+          const id = next++;
+          waiting.set(id, resolve);
+          ws.send(JSON.stringify({ id, method, ...(params ? { params } : {}) }));
+        }),
+      close: () => ws.close(),
+    };
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Collects garbage in a Node process (two full collections through its inspector). False when it did not work. */
+export async function collectGarbage(pid: number): Promise<boolean> {
+  // An inspector that never answers must not hold up the benchmark.
+  return Promise.race([gcThroughInspector(pid), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000).unref())]);
+}
+
+async function gcThroughInspector(pid: number): Promise<boolean> {
+  const inspector = await openInspector(pid);
+  if (!inspector) return false;
+  await inspector.call('HeapProfiler.enable');
+  await inspector.call('HeapProfiler.collectGarbage');
+  await inspector.call('HeapProfiler.collectGarbage');
+  inspector.close();
+  return true;
+}
+
+/**
+ * Starts a CPU profile of a Node process through its inspector; `stop` writes it to `file` (a .cpuprofile that
+ * Chrome's DevTools and VS Code open). Null when the inspector could not be opened.
+ */
+export async function startCpuProfile(pid: number): Promise<{ stop: (file: string) => Promise<void> } | null> {
+  const inspector = await openInspector(pid);
+  if (!inspector) return null;
+  await inspector.call('Profiler.enable');
+  await inspector.call('Profiler.setSamplingInterval', { interval: 500 });
+  await inspector.call('Profiler.start');
+  return {
+    stop: async (file) => {
+      const { profile } = await inspector.call('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      inspector.close();
+    },
+  };
 }
 
 interface WebSocketLike {

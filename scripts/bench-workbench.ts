@@ -3,13 +3,14 @@
 // 3): a fresh code-server, a click on the file in the Explorer, then the time to the first rows visible, to
 // the whole file indexed and to the last row after End, and the extension host's RSS (the
 // `--type=extensionHost` process of this code-server): before the click, at its peak, after a garbage
-// collection. Prints each run and the medians; asserts nothing.
+// collection. Prints each run and the medians; asserts nothing. BENCH_WORKBENCH_TRACE=1 prints what the viewer
+// shows every 100 ms; BENCH_WORKBENCH_PROFILE=1 saves a CPU profile of the extension host from the click to indexed.
 import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { generateLumenTrace } from '../test/bench/lumenBench';
-import { explorerRow, findViewerFrame, runCommand, startWorkbench } from '../test/e2e/workbench';
-import { collectGarbage, extensionHostPid, rssMiB, sampleRss } from './bench-workbench-proc';
+import { explorerRow, findViewerFrame, runCommand, SHOTS, startWorkbench } from '../test/e2e/workbench';
+import { collectGarbage, extensionHostPid, rssMiB, sampleRss, startCpuProfile } from './bench-workbench-proc';
 
 const ROOT = resolve(__dirname, '..');
 const TRACE = 'f3c1a9d2-5b7e-4c08-9a6d-2e4b8f0c7d15.jsonl';
@@ -92,6 +93,8 @@ async function oneRun(mb: number, ws: string, file: string): Promise<Run> {
     const target = explorerRow(page, TRACE, 3);
     await target.waitFor({ state: 'visible', timeout: 60_000 });
     const rssBase = await steadyRss(pid);
+    // BENCH_WORKBENCH_PROFILE=1: a CPU profile of the extension host from the click to the whole file indexed.
+    const profile = process.env.BENCH_WORKBENCH_PROFILE ? await startCpuProfile(pid) : null;
     rss = sampleRss(pid);
     const t0 = performance.now();
     await target.click();
@@ -101,6 +104,11 @@ async function oneRun(mb: number, ws: string, file: string): Promise<Run> {
     await poll('the whole file indexed', () => indexed(frame));
     const indexedS = (performance.now() - t0) / 1000;
     trace?.stop();
+    if (profile) {
+      const where = join(SHOTS, `bench-workbench-${mb}mb.cpuprofile`);
+      await profile.stop(where);
+      console.log(`    extension host CPU profile: ${where}`);
+    }
     await frame.locator('.tree-scroll .row[data-node]').first().click();
     const tEnd = performance.now();
     await page.keyboard.press('End');

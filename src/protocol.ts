@@ -73,6 +73,19 @@ export interface InitMessage {
   layout: ViewerLayout | null;
 }
 
+/**
+ * The header's complete facts, after an `init` that came with `header.counting` (totals of a large model are
+ * counted once its first rows are out), or after an append shown with the header it had (live tail), with the
+ * filter's kinds and values of the whole trace. Dropped by the webview when `modelVersion` is not the one shown.
+ */
+export interface HeaderMessage {
+  type: 'header';
+  modelVersion: number;
+  header: HeaderInfo;
+  kinds: string[];
+  filterValues: Record<string, string[]>;
+}
+
 /** The visible rows changed (expand, collapse, filter, find reveal) or a row should be revealed. */
 export interface RowsStateMessage {
   type: 'rowsState';
@@ -136,18 +149,6 @@ export interface FindResultItem {
   snippet?: string;
   at?: number;
   length?: number;
-}
-
-/**
- * The header and the filter's kinds and values of the model shown, sent after the rows when a growing trace's
- * append was shown with the previous header (walking every event for it would hold the new rows back).
- */
-export interface HeaderMessage {
-  type: 'header';
-  modelVersion: number;
-  header: HeaderInfo;
-  kinds: string[];
-  filterValues: Record<string, string[]>;
 }
 
 /** The file changed on disk or could not be read; the banner says so. */

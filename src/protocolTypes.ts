@@ -102,6 +102,11 @@ export interface HeaderInfo {
   /** Only part of the file is indexed so far (a quick first look, or indexing was cancelled). */
   partial: boolean;
   cancelled: boolean;
+  /**
+   * Runs, tokens, cost, tool calls, errors and warnings are still being counted (zero or null here): a `header`
+   * message with them follows the first rows.
+   */
+  counting?: boolean;
   /** Cost of the run (recorded in the trace or from the price table), the priced share 0..1, completeness (core/usage). */
   usage?: { costUsd: number | null; priced: number | null; complete: boolean };
 }

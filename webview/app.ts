@@ -230,9 +230,8 @@ export class App implements MessageTargets {
     if (m.totalRows === 0) this.showStatus('empty', 'This file holds no events (it is empty or only blank lines).');
   }
 
-  /** The whole header of a grown trace, after its rows were shown with the previous one. */
+  /** The whole header: after the first rows of a large trace, or after an append shown with the previous one. */
   onHeader(m: HeaderMessage): void {
-    if (m.modelVersion !== this.modelVersion) return;
     this.header.setInfo(m.header);
     this.panes.showColumns(m.header.columns);
     this.filter.setKinds(m.kinds);

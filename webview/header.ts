@@ -41,6 +41,7 @@ export class Header {
     if (h.malformedLines > 0) parts.push(el('span', { class: 'fact-error', text: plural(h.malformedLines, 'unparseable line') }));
     // A cost the file totals itself (Claude Code's total_cost_usd) is the cost fact's already: shown once.
     for (const [k, v] of Object.entries(h.extraTotals)) if (v !== null && k !== 'totalTokens' && !(cost && isCostKey(k))) parts.push(`${humanize(k)} ${isCostKey(k) ? `$${v.toFixed(4)}` : formatInt(v)}`);
+    if (h.counting) parts.push(el('span', { text: 'counting totals…', title: 'Runs, tokens, cost, tool calls, errors and warnings are counted once the first rows are shown.' }));
     if (h.partial) parts.push(el('span', { class: 'fact-warning', text: 'indexing… (first part shown)' }));
     this.facts.append(chip, file);
     for (const p of parts) this.facts.append(typeof p === 'string' ? el('span', { class: 'fact', text: p }) : (p.classList.add('fact'), p));

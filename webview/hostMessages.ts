@@ -33,6 +33,7 @@ export interface MessageTargets {
   readonly modelVersion: number;
   onLoading(fileName: string, bytesRead: number, fileSize: number): void;
   onInit(m: InitMessage): void;
+  /** The header's complete facts (after an init whose header was still counting, or after an append). */
   onHeader(m: HeaderMessage): void;
   onBlob(m: BlobContentMessage): void;
   /** Find moved to a match: true once, for the detail that follows (its first match is brought into view). */
@@ -51,7 +52,7 @@ export function routeHostMessage(t: MessageTargets, m: HostMessage): void {
     case 'init':
       return t.onInit(m);
     case 'header':
-      return t.onHeader(m);
+      return m.modelVersion === t.modelVersion ? t.onHeader(m) : undefined;
     case 'rowsState':
       t.tree.reset(m.rowsVersion, m.totalRows);
       t.persist({ expandedLines: m.expandedLines, expandedAll: m.expandedAll });

@@ -1,15 +1,25 @@
 /**
- * The header and the filter's kinds and values, as the viewer sends them with a model. On open they are computed
- * at once. While a big trace grows (live tail), they walk every event (the summary's usage rollups, tool pairing
- * and time range: seconds at a million events), so an append shows its rows first, with the header it had plus
- * the new counts and the new events' kinds and values, and the whole header follows in a `header` message once the
- * thread is free. Refreshes are coalesced and spaced by their own cost, so a trace written to every few
- * milliseconds cannot keep the extension host busy with headers.
+ * The header and the filter's kinds and values a session sends with a model. A small model's come with `init`.
+ * A large one's totals (runs, tokens, cost, tool calls: a summary that walks every event, about a second at a
+ * million events) would hold back the rows the webview asks for right after `init`, so `init` carries the facts
+ * that need no summary (`counting`) and the full header follows once the first rows have gone out.
+ * While a trace grows (live tail), an append is shown with the header last sent plus the new counts, kinds and
+ * filter values (read from the new events only), and the whole header follows, refreshes coalesced and spaced by
+ * twice their own cost, so a writer that appends every few milliseconds cannot keep the extension host busy with
+ * headers. vscode-free (the HTML report runs it too).
  */
 import type { TraceModel } from '../core/loadTrace';
 import type { HeaderInfo, HostMessage } from '../protocol';
-import { MALFORMED_KIND, headerOf, kindsOf } from './sessionModelInfo';
+import { cachedHeaderOf, headerOf, kindsOf, MALFORMED_KIND, quickHeaderOf } from './sessionModelInfo';
 import { filterValuesOf, MAX_FILTER_VALUES } from './sessionFilter';
+
+/** Models with more events than this get their totals after their first rows. */
+export const COUNT_AFTER_ROWS_ABOVE = 100_000;
+/** When no rows are asked for (a panel in the background), the totals are counted after this long anyway. */
+const COUNT_ANYWAY_MS = 1000;
+/** Least wait before an append's header refresh, and how many times its own last cost it waits at least. */
+const APPEND_DELAY_MS = 150;
+const APPEND_COST_FACTOR = 2;
 
 /** What an init message carries about the trace besides its rows. */
 export interface HeaderFacts {
@@ -18,28 +28,58 @@ export interface HeaderFacts {
   filterValues: Record<string, string[]>;
 }
 
-/** Least wait before a deferred refresh, and how many times its own last cost it waits at least. */
-const MIN_DELAY_MS = 150;
-const COST_FACTOR = 2;
+/** What the header needs from its session. */
+export interface SessionHeaderDeps {
+  model(): TraceModel | null;
+  modelVersion(): number;
+  post(msg: HostMessage): void;
+}
 
 /** See the file comment. */
 export class SessionHeader {
+  private pending: TraceModel | null = null;
+  /** The pending header is an append's: counted when its spacing has passed, not as soon as rows went out. */
+  private spaced = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private shown: (HeaderFacts & { events: number }) | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
   private lastCostMs = 0;
 
   constructor(
-    private readonly current: () => { model: TraceModel; version: number } | null,
-    private readonly post: (m: HostMessage) => void,
+    private readonly deps: SessionHeaderDeps,
+    private readonly countAfterRowsAbove = COUNT_AFTER_ROWS_ABOVE,
   ) {}
 
   /**
-   * The facts for the init message of `model`. `appended`: the model is the previous one plus events read from
-   * the file's new bytes; then the header is the one last shown with the new counts, and the full one follows.
+   * The facts to send with `init` for `model`. `appended`: the model is the one shown plus events read from the
+   * file's new bytes. A large model not counted yet gets the quick header (`counting`).
    */
-  facts(model: TraceModel, appended: boolean): HeaderFacts {
+  forInit(model: TraceModel, appended = false): HeaderFacts {
+    const known = cachedHeaderOf(model);
     const prev = this.shown;
-    if (!appended || !prev || prev.events > model.events.size) return this.computed(model);
+    if (appended && !known && prev && prev.events <= model.events.size) return this.remember(this.grown(prev, model), model);
+    const rest = { kinds: kindsOf(model), filterValues: filterValuesOf(model) };
+    if (known || model.events.size <= this.countAfterRowsAbove) {
+      this.cancel();
+      return this.remember({ header: known ?? this.counted(model), ...rest }, model);
+    }
+    this.pending = model;
+    this.spaced = false;
+    this.schedule(COUNT_ANYWAY_MS);
+    return this.remember({ header: quickHeaderOf(model), ...rest }, model);
+  }
+
+  /** Rows went out: the pending totals of a newly opened model are counted next, after the rows message. */
+  afterRows(): void {
+    if (this.pending && !this.spaced) this.schedule(0);
+  }
+
+  /** Stops a pending count (the viewer closed). */
+  dispose(): void {
+    this.cancel();
+  }
+
+  /** The facts last shown, with the counts of `model` and the kinds and values of its new events. */
+  private grown(prev: HeaderFacts & { events: number }, model: TraceModel): HeaderFacts {
     const t = model.events;
     const kinds = new Set(prev.kinds.filter((k) => k !== MALFORMED_KIND));
     const values = Object.fromEntries(Object.entries(prev.filterValues).map(([k, v]) => [k, new Set(v)]));
@@ -56,34 +96,53 @@ export class SessionHeader {
     }
     const kindList = [...kinds].sort();
     if (model.malformed.length > 0) kindList.push(MALFORMED_KIND);
-    const header: HeaderInfo = { ...prev.header, events: t.size, lines: model.lineCount, malformedLines: model.malformed.length, fileSize: model.fileSize };
-    this.shown = { header, kinds: kindList, filterValues: Object.fromEntries(Object.entries(values).map(([k, s]) => [k, [...s].sort()])), events: t.size };
-    this.schedule();
-    return this.shown;
+    // Spaced by the cost of the last count; appends meanwhile make the same refresh count their newer model.
+    this.pending = model;
+    if (!this.spaced || this.timer === undefined) {
+      this.spaced = true;
+      this.schedule(Math.max(APPEND_DELAY_MS, APPEND_COST_FACTOR * this.lastCostMs));
+    }
+    return {
+      header: { ...prev.header, events: t.size, lines: model.lineCount, malformedLines: model.malformed.length, fileSize: model.fileSize },
+      kinds: kindList,
+      filterValues: Object.fromEntries(Object.entries(values).map(([k, s]) => [k, [...s].sort()])),
+    };
   }
 
-  /** Stops a pending refresh (the viewer closed). */
-  dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-  }
-
-  private computed(model: TraceModel): HeaderFacts {
-    const t = performance.now();
-    const facts = { header: headerOf(model), kinds: kindsOf(model), filterValues: filterValuesOf(model) };
-    this.lastCostMs = performance.now() - t;
+  private remember(facts: HeaderFacts, model: TraceModel): HeaderFacts {
     this.shown = { ...facts, events: model.events.size };
     return facts;
   }
 
-  private schedule(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      const now = this.current();
-      if (!now) return;
-      const facts = this.computed(now.model);
-      this.post({ type: 'header', modelVersion: now.version, ...facts });
-    }, Math.max(MIN_DELAY_MS, COST_FACTOR * this.lastCostMs));
+  private counted(model: TraceModel): HeaderInfo {
+    const t = performance.now();
+    const header = headerOf(model);
+    this.lastCostMs = performance.now() - t;
+    return header;
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), ms);
+  }
+
+  private cancel(): void {
+    this.pending = null;
+    this.spaced = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private flush(): void {
+    const model = this.pending;
+    const spaced = this.spaced;
+    this.cancel();
+    // A newer model replaced it meanwhile: its own init said what to count.
+    if (!model || model !== this.deps.model()) return;
+    const header = this.counted(model);
+    // After appends, the kinds and values read from the new events only are replaced by the whole trace's.
+    const facts = { header, kinds: spaced || !this.shown ? kindsOf(model) : this.shown.kinds, filterValues: spaced || !this.shown ? filterValuesOf(model) : this.shown.filterValues };
+    this.remember(facts, model);
+    this.deps.post({ type: 'header', modelVersion: this.deps.modelVersion(), ...facts });
   }
 }

@@ -26,6 +26,8 @@ export interface SessionHost {
 export interface SessionOptions {
   /** Traces with at most this many events open fully expanded; larger ones show their roots' children. */
   expandAllMaxEvents: number;
+  /** Models with more events than this get their header's totals after their first rows (default 100,000). */
+  countTotalsAfterRowsAbove?: number;
 }
 
 /** Webview requests that only the host can carry out. */

@@ -4,7 +4,7 @@
  */
 import { formatModule } from '../core/formats';
 import type { TraceModel } from '../core/loadTrace';
-import { summarize } from '../core/summary';
+import { summarize, timeRange } from '../core/summary';
 import { viewerPricing } from './pricing';
 import type { HeaderInfo } from '../protocol';
 
@@ -22,23 +22,52 @@ export function headerOf(model: TraceModel): HeaderInfo {
   return h;
 }
 
+/** The header of `model` if {@link headerOf} has computed it already. */
+export function cachedHeaderOf(model: TraceModel): HeaderInfo | undefined {
+  return headers.get(model);
+}
+
+/**
+ * The header's facts that need no summary (file, format, events, lines, time span, columns), with the totals
+ * marked as still being counted: what a large model's rows are shown with while {@link headerOf} waits.
+ */
+export function quickHeaderOf(model: TraceModel): HeaderInfo {
+  const span = timeRange(model);
+  return {
+    ...fileFacts(model),
+    confidence: model.detection.confidence,
+    detectedBy: model.detection.reason,
+    events: model.events.size,
+    lines: model.lineCount,
+    malformedLines: model.malformed.length,
+    groups: 0,
+    startTime: span ? new Date(span.min).toISOString() : null,
+    endTime: span ? new Date(span.max).toISOString() : null,
+    durationMs: span ? span.max - span.min : null,
+    inputTokens: null,
+    outputTokens: null,
+    toolCalls: 0,
+    errors: 0,
+    warnings: 0,
+    extraTotals: {},
+    columns: { ...filledColumns(model), time: span !== null },
+    partial: (model as { partial?: boolean }).partial === true,
+    cancelled: model.cancelled,
+    counting: true,
+  };
+}
+
 function computeHeader(model: TraceModel): HeaderInfo {
   const s = summarize(model, { prices: viewerPricing() });
   const { inputTokens, outputTokens, toolCalls, errors, warnings, ...extra } = s.totals;
-  const path = model.path.replace(/\\/g, '/');
   return {
-    fileName: path.slice(path.lastIndexOf('/') + 1),
-    filePath: model.path,
-    format: model.format,
-    formatTitle: titleOf(model),
+    ...fileFacts(model),
     confidence: s.confidence,
     detectedBy: s.detectedBy,
     events: s.events,
     lines: s.lines,
     malformedLines: s.malformedLines,
-    fileSize: model.fileSize,
     groups: s.groups.length,
-    groupNoun: formatModule(model.format).groupNoun,
     startTime: s.startTime,
     endTime: s.endTime,
     durationMs: s.durationMs,
@@ -55,6 +84,18 @@ function computeHeader(model: TraceModel): HeaderInfo {
   };
 }
 
+function fileFacts(model: TraceModel): Pick<HeaderInfo, 'fileName' | 'filePath' | 'format' | 'formatTitle' | 'fileSize' | 'groupNoun'> {
+  const path = model.path.replace(/\\/g, '/');
+  return {
+    fileName: path.slice(path.lastIndexOf('/') + 1),
+    filePath: model.path,
+    format: model.format,
+    formatTitle: titleOf(model),
+    fileSize: model.fileSize,
+    groupNoun: formatModule(model.format).groupNoun,
+  };
+}
+
 /**
  * A token total, or null when nothing in the trace records it. The summary counts 0 input tokens for a
  * trace whose events record only output (deepstrike's token_count): the header must not say "0 in".
@@ -63,10 +104,8 @@ function knownTokens(model: TraceModel, side: 'in' | 'out', total: number | null
   if (total !== 0) return total;
   if (model.formatTotals[side === 'in' ? 'inputTokens' : 'outputTokens'] !== undefined) return total;
   const t = model.events;
-  for (let i = 0; i < t.size; i++) {
-    const e = t.get(i);
-    if ((side === 'in' ? e.tokensIn : e.tokensOut) !== null) return total;
-  }
+  // Columns, not t.get(i), which would decode every event's ids, mentions and hash references.
+  for (let i = 0; i < t.size; i++) if ((side === 'in' ? t.tokensInOf(i) : t.tokensOutOf(i)) !== null) return total;
   return null;
 }
 
@@ -76,9 +115,8 @@ function filledColumns(model: TraceModel): { duration: boolean; tokens: boolean 
   let duration = false;
   let tokens = false;
   for (let i = 0; i < t.size && !(duration && tokens); i++) {
-    const e = t.get(i);
-    duration ||= e.durationMs !== null;
-    tokens ||= e.tokensIn !== null || e.tokensOut !== null;
+    duration ||= !Number.isNaN(t.durationOf(i));
+    tokens ||= t.tokensInOf(i) !== null || t.tokensOutOf(i) !== null;
   }
   return { duration, tokens };
 }

@@ -53,12 +53,13 @@ export class ViewerSession {
   private readonly detail: SessionDetail;
   private readonly transcript: SessionTranscript;
   private readonly timeline = new SessionTimeline(() => this.model, () => this.modelVersion, (m) => this.post(m));
-  private readonly header = new SessionHeader(() => (this.model ? { model: this.model, version: this.modelVersion } : null), (m) => this.post(m));
+  private readonly header: SessionHeader;
   /** The init message about to be sent is for an append to the model shown (its header may follow later). */
   private appending = false;
 
   constructor(private readonly host: SessionHost, options: SessionOptions = { expandAllMaxEvents: 20_000 }) {
     this.expansion = new SessionExpansion(options.expandAllMaxEvents);
+    this.header = new SessionHeader({ model: () => this.model, modelVersion: () => this.modelVersion, post: (m) => this.post(m) }, options.countTotalsAfterRowsAbove);
     this.detail = new SessionDetail({ model: () => this.model, modelVersion: () => this.modelVersion, findingsAt: (line) => this.findings.atLine(line), post: (m) => this.post(m), host });
     this.transcript = new SessionTranscript({ model: () => this.model, modelVersion: () => this.modelVersion, post: (m) => this.post(m) });
     this.find = new SessionFind({
@@ -269,7 +270,7 @@ export class ViewerSession {
     const rows = this.rows!;
     const topNode = this.topLine !== null ? nodeAtLine(model, this.topLine) : null;
     const topRow = topNode !== null ? Math.max(0, rows.rowOf(topNode)) : 0;
-    const facts = this.header.facts(model, this.appending);
+    const facts = this.header.forInit(model, this.appending);
     this.appending = false;
     this.post({
       type: 'init',
@@ -299,6 +300,7 @@ export class ViewerSession {
     if (!this.model || !this.rows) return;
     const deco = { badgeOfLine: (l: number) => this.findings.badgeOfLine(l), isMatch: (n: number) => this.find.isMatch(n) };
     this.post({ type: 'rows', rowsVersion: this.rows.version, start, rows: buildRows(this.model, this.rows, start, count, deco, this.t0) });
+    this.header.afterRows();
   }
 
   private sendRowsState(reveal?: { row: number; node: number; select: boolean }): void {

@@ -1,9 +1,12 @@
 // The viewer's figures for `npm run bench`: time to the first rows visible in the real webview (Chromium),
-// time to fully indexed, peak memory of the host side and of the webview, and frame times while scrolling
+// time to fully indexed (beside the CLI's `summary` of the same file), peak memory of the host side and of the webview, and frame times while scrolling
 // through every row. Printed, never asserted.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadTrace } from '../../src/core/loadTrace';
+import { spawnSync } from 'node:child_process';
+import type { TraceModel } from '../../src/core/loadTrace';
+import { openTraceReader } from '../../src/core/traceReader';
+import { FULL_READ_CHUNK } from '../../src/vscode/editor/readChunks';
 import { buildOnce, connectViewer, launchBrowser, startServer, ViewerPage } from '../webview/harness';
 import { generateMurmurTrace } from './generateMurmur';
 import { formatCpu, traceMainThread } from './mainThreadCpu';
@@ -31,16 +34,28 @@ export async function runBench(dir: string, events: number): Promise<void> {
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const t0 = performance.now();
-    // What the editor does: the webview page loads while the document takes a quick look at the first
-    // megabytes; the full read follows.
-    const [v, quick] = await Promise.all([connectViewer(page, origin, null, 'dark'), loadTrace(file, { stopAfterBytes: QUICK_LOOK_BYTES })]);
-    const tQuick = performance.now() - t0;
-    v.session.setModel(quick, 'loading', null);
+    // What the editor does (TraceDocument): one read of the file, in the document's chunks, whose first pages
+    // are shown as soon as both they and the webview are there; the complete model replaces them at the end.
+    let v: ViewerPage | null = null;
+    let quick: TraceModel | null = null;
+    let tQuick = 0;
+    const reading = openTraceReader(file, {
+      chunkSize: FULL_READ_CHUNK,
+      earlyBytes: QUICK_LOOK_BYTES,
+      onEarlyModel: (partial) => {
+        tQuick = performance.now() - t0;
+        quick = partial;
+        v?.session.setModel(partial, 'loading', null);
+      },
+    });
+    v = await connectViewer(page, origin, null, 'dark');
+    if (quick) v.session.setModel(quick, 'loading', null);
     await v.waitForRows(true);
     const tFirstRows = performance.now() - t0;
-    const full = await loadTrace(file);
+    const full = (await reading).model;
+    v.session.setModel(full, 'ready', null);
     const tIndexed = performance.now() - t0;
-    await v.replaceModel(full, 'ready', null);
+    await v.settle();
     await v.waitForRows();
     const tFullRows = performance.now() - t0;
     peak = Math.max(peak, process.memoryUsage().rss);
@@ -53,8 +68,10 @@ export async function runBench(dir: string, events: number): Promise<void> {
     const traced = await traceMainThread(v.page, () => scrollThrough(v));
     const heap = await webviewHeapMB(v);
     console.log(`editor: ${full.events.size} events, ${sizeMB.toFixed(0)} MB`);
-    console.log(`  first rows visible in the webview: ${(tFirstRows / 1000).toFixed(2)} s after opening (page load and a quick look at the first ${QUICK_LOOK_BYTES >> 20} MB, ${quick.events.size} events, in parallel: ${(tQuick / 1000).toFixed(2)} s)`);
-    console.log(`  fully indexed: ${(tIndexed / 1000).toFixed(2)} s; full tree shown: ${(tFullRows / 1000).toFixed(2)} s`);
+    const earlyEvents = (quick as TraceModel | null)?.events.size ?? 0;
+    console.log(`  first rows visible in the webview: ${(tFirstRows / 1000).toFixed(2)} s after opening (page load, and the read's first ${QUICK_LOOK_BYTES >> 20} MB, ${earlyEvents} events, at ${(tQuick / 1000).toFixed(2)} s)`);
+    const cli = cliSummarySeconds(file);
+    console.log(`  fully indexed (read, tree and the session's model): ${(tIndexed / 1000).toFixed(2)} s = ${(tIndexed / 1000 / cli).toFixed(2)}× the CLI's \`summary\` of the same file (${cli.toFixed(2)} s, its own process, after this read; target ≤ 1.2×); full tree shown: ${(tFullRows / 1000).toFixed(2)} s`);
     const mb = (x: number) => (x / 2 ** 20).toFixed(0);
     console.log(`  viewer host RSS (this process, as the extension host): ${mb(rssBefore)} → peak ${mb(peak)} → ${mb(rssAfterGc)} MiB after GC with the model open (+${mb(peak - rssBefore)} peak, +${mb(rssAfterGc - rssBefore)} retained, ${((rssAfterGc - rssBefore) / full.events.size).toFixed(0)} B/event; file ${sizeMB.toFixed(0)} MB)`);
     console.log(`  webview JS heap ${heap.used.toFixed(1)} MB used of ${heap.total.toFixed(1)} MB, ${heap.nodes} DOM nodes`);
@@ -65,6 +82,14 @@ export async function runBench(dir: string, events: number): Promise<void> {
     await browser.close();
     server.close();
   }
+}
+
+/** Wall time of `agent-trace summary FILE` (the built CLI) in a process of its own, in seconds. */
+function cliSummarySeconds(file: string): number {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, [join(__dirname, '..', '..', 'dist', 'cli.js'), 'summary', file], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) throw new Error(`agent-trace summary exited with ${r.status}`);
+  return (performance.now() - t) / 1000;
 }
 
 function gc(): void {

@@ -19,4 +19,13 @@ describe('header facts: tokens as the trace records them', () => {
     const lumen = headerOf(await loadTrace(corpusPath('lumen/.lumen/trace/ef05f773-1151-4c7a-817e-a78bf76ed21e.jsonl')));
     assert.deepEqual([lumen.inputTokens, lumen.outputTokens, tokenFact(lumen)], [null, null, null], 'lumen records no tokens');
   });
+
+  it('offers the duration and tokens columns only when some event fills them', async () => {
+    const deepstrike = headerOf(await loadTrace(corpusPath('deepstrike/rust-core/97a2f782-238c-40a6-ae04-c4e2efb8f844.jsonl')));
+    assert.deepEqual(deepstrike.columns, { duration: false, tokens: true, time: false });
+    const lumen = headerOf(await loadTrace(corpusPath('lumen/.lumen/trace/ef05f773-1151-4c7a-817e-a78bf76ed21e.jsonl')));
+    assert.deepEqual(lumen.columns, { duration: true, tokens: false, time: true });
+    const sample = headerOf(await loadTrace(resolve('test/fixtures/viewer/sample.jsonl'), { format: 'generic' }));
+    assert.deepEqual(sample.columns, { duration: true, tokens: true, time: true });
+  });
 });

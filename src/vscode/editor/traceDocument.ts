@@ -78,7 +78,8 @@ export class TraceDocument implements vscode.CustomDocument {
   /** A full model was loaded (first open, append, reload). */
   readonly onDidLoadModel = this.loadedEmitter.event;
 
-  constructor(readonly uri: vscode.Uri, private readonly settings: () => { maxFileSizeMB: number; liveUpdates: boolean }) {}
+  /** `workers`: threads of the read (`agentTrace.workers`, resolved to a count); absent reads on this thread. */
+  constructor(readonly uri: vscode.Uri, private readonly settings: () => { maxFileSizeMB: number; liveUpdates: boolean; workers?: number }) {}
 
   get path(): string {
     return this.uri.fsPath;
@@ -133,7 +134,7 @@ export class TraceDocument implements vscode.CustomDocument {
     const early = size > QUICK_LOOK_ABOVE && !options.quiet ? (partial: TraceModel) => this.showEarly(run, partial) : undefined;
     this.reader = null;
     const reader = await this.withProgress(size, options.quiet === true, (onProgress, isCancelled) =>
-      openTraceReader(this.path, { onProgress, chunkSize: FULL_READ_CHUNK, isCancelled: () => isCancelled() || run !== this.loadRun, onEarlyModel: early, earlyBytes: QUICK_LOOK_BYTES }),
+      openTraceReader(this.path, { onProgress, chunkSize: FULL_READ_CHUNK, workers: this.settings().workers ?? 0, isCancelled: () => isCancelled() || run !== this.loadRun, onEarlyModel: early, earlyBytes: QUICK_LOOK_BYTES }),
     ).catch((err: unknown) => {
       // A zip or an image: say what it is (reloading will not help).
       if (run === this.loadRun && err instanceof NotATraceError) this.fail(`${this.uri.path.split('/').pop()} ${err.what}.`, ['openAsText']);
