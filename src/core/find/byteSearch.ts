@@ -1,10 +1,13 @@
 /**
  * Plain-text search on raw bytes, so blob text is searched at the speed it is read: no UTF-8 decoding and no
- * lower-casing copy. Needles of 8 bytes or more use Boyer-Moore-Horspool on byte pairs (faster here than the
- * native `Buffer.indexOf`), with ASCII letters folded when ignoring case (the skip table is built on folded
- * bytes, so either case skips alike); shorter needles use the native search matching case, and Horspool on
- * single bytes ignoring case.
+ * lower-casing copy. A needle of two bytes or more is looked for with the SIMD pair scan (pairScan.ts): its two
+ * rarest bytes at their distance, 16 positions at a time, each candidate checked in full here. Where that scan
+ * is missing, or where the pair turns out common in the text, needles of 8 bytes or more use
+ * Boyer-Moore-Horspool on byte pairs (faster than the native `Buffer.indexOf`), with ASCII letters folded when
+ * ignoring case (the skip table is built on folded bytes, so either case skips alike); shorter needles use the
+ * native search matching case, and Horspool on single bytes ignoring case.
  */
+import { pairScanner, placeInMemory } from './pairScan';
 
 /** Finds the first of several needles in `hay[0, end)`; returns where and which length, or null. */
 export type ByteFinder = (hay: Buffer, end: number) => { index: number; length: number } | null;
@@ -15,7 +18,10 @@ const same = Uint8Array.from({ length: 256 }, (_, b) => b);
 
 /** A finder for `needles` (non-empty byte strings); `ignoreCase` folds ASCII letters only. */
 export function byteFinder(needles: Buffer[], ignoreCase: boolean): ByteFinder {
-  const finders = needles.map((n) => (ignoreCase ? foldedHorspool(n) : exact(n)));
+  const finders = needles.map((n) => {
+    const fallback = ignoreCase ? foldedHorspool(n) : exact(n);
+    return n.length >= 2 ? pairFinder(n, ignoreCase, fallback) : fallback;
+  });
   return (hay, end) => {
     let best: { index: number; length: number } | null = null;
     for (const f of finders) {
@@ -24,6 +30,71 @@ export function byteFinder(needles: Buffer[], ignoreCase: boolean): ByteFinder {
     }
     return best;
   };
+}
+
+/**
+ * Bytes by how common they are in trace text (JSON, prose, code, logs), most common first, roughly; bytes not
+ * listed (capitals, most punctuation, non-ASCII) count as rare. Only the order matters: it picks which two of
+ * a needle's bytes the pair scan tests.
+ */
+const COMMON = ' e"tao,insr:lhcd1u0m2p.f-g_y345b6789w/v{}kx\\TSEAjIqz';
+const rank = new Uint8Array(256).fill(255);
+for (let k = 0; k < COMMON.length; k++) rank[COMMON.charCodeAt(k)] = Math.min(rank[COMMON.charCodeAt(k)], k);
+
+/**
+ * Candidates checked in full that were no match, beyond which the pair is taken for a common one in this text
+ * and the rest of the search goes to the fallback: more than 64 and more than one per 64 bytes scanned.
+ */
+const MISSES_MIN = 64;
+const MISS_SPACING = 64;
+
+/** The pair scan for `needle` (2 bytes or more), or `fallback` where the scan is not available. */
+function pairFinder(needle: Buffer, ignoreCase: boolean, fallback: ByteFinder): ByteFinder {
+  const s = pairScanner();
+  if (!s) return fallback;
+  const m = needle.length;
+  const t = ignoreCase ? fold : same;
+  const pat = Uint8Array.from(needle, (b) => t[b]);
+  const [p1, p2] = rarestPair(pat, ignoreCase);
+  const d = p2 - p1;
+  const orOf = (b: number) => (ignoreCase && b >= 97 && b <= 122 ? 0x20 : 0);
+  const [or1, b1, or2, b2] = [orOf(pat[p1]), pat[p1], orOf(pat[p2]), pat[p2]];
+  return (hay, end) => {
+    if (end < m) return null;
+    const base = placeInMemory(s, hay, end);
+    if (base < 0) return fallback(hay, end);
+    // Candidate i (a position of the first byte, relative to hay) starts a match at i - p1.
+    const limit = base + end - m + p2 + 1;
+    let misses = 0;
+    for (let at = base + p1; ; ) {
+      const c = s.scan(at, limit, d, or1, b1, or2, b2);
+      if (c < 0) return null;
+      const from = c - base - p1;
+      let k = 0;
+      while (k < m && t[hay[from + k]] === pat[k]) k++;
+      if (k === m) return { index: from, length: m };
+      at = c + 1;
+      if (++misses > MISSES_MIN && misses * MISS_SPACING > at - base) return offset(fallback(hay.subarray(from + 1), end - from - 1), from + 1);
+    }
+  };
+}
+
+/** Positions of the needle's two rarest bytes (distinct values where it has two), in order. */
+function rarestPair(pat: Uint8Array, ignoreCase: boolean): [number, number] {
+  const rarity = (k: number) => (ignoreCase && pat[k] >= 97 && pat[k] <= 122 ? Math.min(rank[pat[k]], rank[pat[k] - 32]) : rank[pat[k]]);
+  let a = 0;
+  for (let k = 1; k < pat.length; k++) if (rarity(k) > rarity(a)) a = k;
+  let b = a === 0 ? 1 : 0;
+  for (let k = 0; k < pat.length; k++) {
+    if (k === a) continue;
+    const better = (pat[k] !== pat[a]) !== (pat[b] !== pat[a]) ? pat[k] !== pat[a] : rarity(k) > rarity(b);
+    if (better) b = k;
+  }
+  return a < b ? [a, b] : [b, a];
+}
+
+function offset(m: { index: number; length: number } | null, by: number): { index: number; length: number } | null {
+  return m && { index: m.index + by, length: m.length };
 }
 
 function exact(needle: Buffer): ByteFinder {

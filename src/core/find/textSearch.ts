@@ -7,6 +7,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { jsonEscaped, asciiEscaped } from '../filter/textNeedles';
 import { byteFinder, type ByteFinder } from './byteSearch';
 import { requiredLiterals } from './regexLiterals';
+import { giveScanBuffer, takeScanBuffer } from './pairScan';
 
 /** How the query is read. */
 export interface QueryOptions {
@@ -126,16 +127,21 @@ export async function searchOpenFile(fh: FileHandle, size: number, query: TextQu
   return searchText(fh, size, query, options, m.read);
 }
 
-/** Read buffers kept for the next file: a blob store holds thousands of small files. */
+/**
+ * Read buffers kept for the next file: a blob store holds thousands of small files. They come from the pair
+ * scan's memory while it has room (a chunk read there is scanned where it landed, not copied), else from here.
+ */
 const pool: Buffer[] = [];
 
 function takeBuffer(bytes: number): Buffer {
+  const scan = takeScanBuffer(bytes);
+  if (scan) return scan;
   const i = pool.findIndex((b) => b.length >= bytes);
   return i >= 0 ? pool.splice(i, 1)[0] : Buffer.allocUnsafe(bytes);
 }
 
 function giveBack(buf: Buffer): void {
-  if (pool.length < 8) pool.push(buf);
+  if (!giveScanBuffer(buf) && pool.length < 8) pool.push(buf);
 }
 
 interface ByteHit {
