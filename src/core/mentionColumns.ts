@@ -108,7 +108,15 @@ export class MentionColumns {
   }
   /** A 32-bit hash of entry k's id, from its stored bytes (equal ids are stored as equal bytes). */
   idHashAt(k: number): number {
+    return this.hashText(this.idText(k));
+  }
+  /** {@link idHashAt}, or -1 when entry k's id is empty. */
+  idHashOrEmptyAt(k: number): number {
     const n = this.idText(k);
+    return n === 0 ? -1 : this.hashText(n);
+  }
+  /** The hash of the `n` bytes of id text at `at` (where `idText` left it). */
+  private hashText(n: number): number {
     const from = this.at;
     // A repeated id (the task id every event of a task names) is hashed once: its entries point at one text.
     const c = from & (HASH_CACHE - 1);

@@ -21,15 +21,21 @@ export class CallIds {
   private readonly first: IdHashIndex<number>;
   /** Per field number: 1 a call-id field, 0 not, undefined not asked yet. */
   private readonly isCallField: (0 | 1 | undefined)[] = [];
-  /** The call-id hashes of the calls ahead (filled by `expect`, in walk order), and how many are taken. */
+  /**
+   * The entries of the calls, read once by `expect` in walk order: each entry, its id's hash, and its flags
+   * (CALL: a call-id field; EMPTY: an empty id). `ends[c]`: where call c's entries end.
+   */
+  private keys = new Int32Array(1024);
   private hashes = new Uint32Array(1024);
-  private expected = 0;
-  private taken = 0;
-  /** Per call in walk order: where its hashes end in `hashes`; how many calls there are, how many were walked. */
+  private flags = new Uint8Array(1024);
+  private entries = 0;
   private ends = new Int32Array(1024);
   private calls = 0;
+  /** Walk position: calls and entries passed; lookups still ahead. */
   private walked = 0;
-  /** Per bucket of hashes (its low bits): how many lookups ahead fall in it. */
+  private taken = 0;
+  private pending = 0;
+  /** Per bucket of hashes (their low bits): how many lookups ahead fall in it. */
   private ahead = new Uint32Array(0);
   private mask = 0;
 
@@ -37,51 +43,59 @@ export class CallIds {
     this.first = new IdHashIndex<number>((a, b) => m.sameIdAt(a, b), (k) => k, (k) => m.idHashAt(k));
   }
 
-  /** Event i will be walked as a call (in this order): notes the call ids it will look up. */
+  /** Event i will be walked as a call (in this order): notes its entries and the call ids it will look up. */
   expect(i: number): void {
     const m = this.m;
     for (let k = m.firstEntry(i), end = m.endOf(i); k < end; k = m.nextEntry(k)) {
-      if (!this.callField(k)) continue;
-      if (this.expected === this.hashes.length) this.hashes = grown(this.hashes, this.expected + 1);
-      this.hashes[this.expected++] = m.idHashAt(k);
+      const n = this.entries++;
+      if (n === this.keys.length) this.grow();
+      const h = m.idHashOrEmptyAt(k);
+      this.keys[n] = k;
+      this.hashes[n] = h < 0 ? 0 : h;
+      this.flags[n] = (this.callField(k) ? CALL : 0) | (h < 0 ? EMPTY : 0);
+      if (this.flags[n] === CALL) this.pending++;
     }
     if (this.calls === this.ends.length) this.ends = grown(this.ends, this.calls + 1);
-    this.ends[this.calls++] = this.expected;
-  }
-
-  /** The earlier call of the same tool whose id event i records as a call id; else i, whose ids are remembered. */
-  pairedCall(names: readonly (string | null)[], i: number): number {
-    const m = this.m;
-    const start = m.firstEntry(i);
-    const end = m.endOf(i);
-    // This call's own lookups are no longer ahead.
-    const from = this.taken;
-    this.taken = this.ends[this.walked++];
-    for (let h = from; h < this.taken; h++) this.ahead[this.hashes[h] & this.mask]--;
-    if (this.first.size > 0) {
-      for (let k = start, h = from; k < end; k = m.nextEntry(k)) {
-        if (!this.callField(k)) continue;
-        const e = this.first.getHashed(this.hashes[h++], k);
-        const j = e === undefined ? -1 : m.eventAt(e);
-        if (j >= 0 && names[j] === names[i]) return j;
-      }
-    }
-    if (this.taken === this.expected) return i;
-    for (let k = start, h = from; k < end; k = m.nextEntry(k)) {
-      // A call id's hash is the one noted for its lookup; an empty id is not remembered.
-      const hash = this.callField(k) ? this.hashes[h++] : m.idHashAt(k);
-      if (this.ahead[hash & this.mask] > 0 && !m.emptyAt(k)) this.first.insertHashed(hash, k, k);
-    }
-    return i;
+    this.ends[this.calls++] = this.entries;
   }
 
   /** Every call has been expected: the walk may start. Buckets for the expected lookups, about four per lookup. */
   expectDone(): void {
     let size = 64;
-    while (size < this.expected * 4 && size < 1 << 22) size *= 2;
+    while (size < this.pending * 4 && size < 1 << 22) size *= 2;
     this.ahead = new Uint32Array(size);
     this.mask = size - 1;
-    for (let k = 0; k < this.expected; k++) this.ahead[this.hashes[k] & this.mask]++;
+    for (let n = 0; n < this.entries; n++) if (this.flags[n] === CALL) this.ahead[this.hashes[n] & this.mask]++;
+  }
+
+  /** The earlier call of the same tool whose id event i records as a call id; else i, whose ids are remembered. */
+  pairedCall(names: readonly (string | null)[], i: number): number {
+    const from = this.taken;
+    const to = (this.taken = this.ends[this.walked++]);
+    // This call's own lookups are no longer ahead (an empty id is never looked up: none is stored).
+    for (let n = from; n < to; n++) if (this.flags[n] === CALL) this.ahead[this.hashes[n] & this.mask]--, this.pending--;
+    if (this.first.size > 0) {
+      for (let n = from; n < to; n++) {
+        if (this.flags[n] !== CALL) continue;
+        const e = this.first.getHashed(this.hashes[n], this.keys[n]);
+        const j = e === undefined ? -1 : this.m.eventAt(e);
+        if (j >= 0 && names[j] === names[i]) return j;
+      }
+    }
+    if (this.pending === 0) return i;
+    for (let n = from; n < to; n++) {
+      // Insert keeps the first entry of an id (a later one is only noted as a duplicate).
+      if ((this.flags[n] & EMPTY) === 0 && this.ahead[this.hashes[n] & this.mask] > 0) this.first.insertHashed(this.hashes[n], this.keys[n], this.keys[n]);
+    }
+    return i;
+  }
+
+  private grow(): void {
+    this.keys = grown(this.keys, this.entries + 1);
+    this.hashes = grown(this.hashes, this.entries + 1);
+    const flags = new Uint8Array(this.keys.length);
+    flags.set(this.flags);
+    this.flags = flags;
   }
 
   /** Whether entry k's field is a call-id field (worked out once per field). */
@@ -95,3 +109,6 @@ export class CallIds {
     return is === 1;
   }
 }
+
+const CALL = 1;
+const EMPTY = 2;
