@@ -86,6 +86,10 @@ export class MentionColumns {
   fieldAt(k: number): string {
     return this.strings.value(this.varint(k)) ?? '';
   }
+  /** Entry k's field number (the same number for every entry of a field). */
+  fieldRefAt(k: number): number {
+    return this.varint(k);
+  }
   /** The event that owns entry k (a binary search: entries are in event order). */
   eventAt(k: number): number {
     let lo = 0;
@@ -104,12 +108,24 @@ export class MentionColumns {
   }
   /** A 32-bit hash of entry k's id, from its stored bytes (equal ids are stored as equal bytes). */
   idHashAt(k: number): number {
+    return this.hashText(this.idText(k));
+  }
+  /** {@link idHashAt}, or -1 when entry k's id is empty. */
+  idHashOrEmptyAt(k: number): number {
     const n = this.idText(k);
+    return n === 0 ? -1 : this.hashText(n);
+  }
+  /** The hash of the `n` bytes of id text at `at` (where `idText` left it). */
+  private hashText(n: number): number {
     const from = this.at;
+    // A repeated id (the task id every event of a task names) is hashed once: its entries point at one text.
+    const c = from & (HASH_CACHE - 1);
+    if (this.hashedAt[c] === from) return this.hashed[c];
     const bytes = this.bytes;
     let h = 0x811c9dc5;
     for (let p = from; p < from + n; p++) h = Math.imul(h ^ bytes[p], 0x01000193);
-    return finishHash(h);
+    this.hashedAt[c] = from;
+    return (this.hashed[c] = finishHash(h));
   }
   /** Whether entries a and b hold the same id, compared byte for byte. */
   sameIdAt(a: number, b: number): boolean {
@@ -121,6 +137,10 @@ export class MentionColumns {
     for (let j = 0; j < na; j++) if (this.bytes[pa + j] !== this.bytes[pb + j]) return false;
     return true;
   }
+
+  /** The last hashes made, by where their text is (a small direct-mapped cache; -1: empty). */
+  private readonly hashedAt = new Float64Array(HASH_CACHE).fill(-1);
+  private readonly hashed = new Uint32Array(HASH_CACHE);
 
   // Entry reading without allocation (these run once per mention in the tool-call pairing): a read leaves the
   // position after it in `at`.
@@ -165,6 +185,9 @@ export class MentionColumns {
     if (this.bytes.length > this.used) this.bytes = this.bytes.slice(0, this.used);
   }
 }
+
+/** Slots of the id hash cache (a power of two). */
+const HASH_CACHE = 64;
 
 /** Writes `v` (a non-negative integer) as LEB128 at `at`; returns the position after it. */
 function writeVarint(out: Uint8Array, at: number, v: number): number {

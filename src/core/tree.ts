@@ -9,6 +9,12 @@ export interface EventTree {
   /** Children of event `i`, in file order. */
   children(i: number): Int32Array;
   childCount(i: number): number;
+  /**
+   * The children lists themselves, for passes that walk the whole tree without a view per node: the children
+   * of i are `childList[childStart[i]]` … `childList[childStart[i + 1] - 1]`.
+   */
+  childStart: Int32Array;
+  childList: Int32Array;
   /** Depth of event `i` (roots are 0). */
   depth(i: number): number;
   /** From id to the index of the first event that defines it (the event table's typed-array hash index). */
@@ -159,6 +165,8 @@ function indexChildren(table: EventTable, idIndex: EventIdIndex): EventTree {
   return {
     roots,
     idIndex,
+    childStart: start,
+    childList: list,
     children: (i) => list.subarray(start[i], start[i + 1]),
     childCount: (i) => start[i + 1] - start[i],
     depth: (i) => depths[i],

@@ -84,7 +84,7 @@ export function usageRollupOf(model: TraceModel): UsageRollup {
 export function rollUp(model: TraceModel): UsageRollup {
   const t = model.events;
   const n = t.size;
-  const cols: Columns = { model: new Array<string | null>(n), tool: new Array<string | null>(n), durationMs: new Float64Array(n), retries: [] };
+  const cols: Columns = { model: new Array<string | null>(n), tool: new Array<string | null>(n), durationMs: new Float64Array(n) };
   readColumns(model, cols);
   const usage = new UsageColumns(t, cols.model);
   const isCounted = new Uint8Array(n);
@@ -106,7 +106,6 @@ interface Columns {
   model: (string | null)[];
   tool: (string | null)[];
   durationMs: Float64Array;
-  retries: number[];
 }
 
 function readColumns(model: TraceModel, cols: Columns): void {
@@ -126,7 +125,6 @@ function readColumns(model: TraceModel, cols: Columns): void {
     const d = t.durationOf(i);
     cols.durationMs[i] = d;
   }
-  for (const [i, f] of t.usageFactEntries()) if (i < t.size && f.retry) cols.retries.push(i);
 }
 
 /** Events below a counted aggregate: their model calls are counted there. */
@@ -170,7 +168,7 @@ class Rollup implements UsageRollup {
     this.model = cols.model;
     this.tool = cols.tool;
     this.durationMs = cols.durationMs;
-    this.retryIndex = Int32Array.from(cols.retries);
+    this.retryIndex = Int32Array.from(usage.retries);
     this.shadowed = shadowedAt.map((s) => ({ row: this.rowOf(s.index), children: s.children }));
   }
 

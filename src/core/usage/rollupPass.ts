@@ -2,8 +2,6 @@ import type { EventTree } from '../tree';
 import { Tally } from './tally';
 import { UsageColumns, UsageKind } from './usageColumns';
 
-const NO_KIDS = new Int32Array(0);
-
 /** Slots of one frame: the token fields, then the recorded total. NaN: not reported. */
 const F = 6;
 
@@ -68,44 +66,41 @@ export function settleUsage(tree: EventTree, usage: UsageColumns, isCounted: Uin
   }
   const closing = usage.count(UsageKind.AggregateParent) > 0;
   const frames = new Frames();
+  // The tree's flat children lists, read by position (a view of each node's children was most of the pass).
+  const start = tree.childStart;
+  const list = tree.childList;
   let nodes: Int32Array = new Int32Array(64);
   let next: Int32Array = new Int32Array(64);
-  // Each node's children, taken once when it is entered (a view made each time the walk came back to a node
-  // was most of the pass's garbage).
-  const kidsAt: Int32Array[] = [];
   for (const root of tree.roots) {
     let d = 0;
     nodes[0] = root;
-    next[0] = 0;
-    kidsAt[0] = kidsOf(tree, root);
+    next[0] = start[root];
     frames.clear(0);
     while (d >= 0) {
       const i = nodes[d];
-      const kids = kidsAt[d];
-      if (next[d] < kids.length) {
-        const k = kids[next[d]++];
+      if (next[d] < start[i + 1]) {
+        const k = list[next[d]++];
         // A leaf settles straight into its parent's frame: its own record counts (nothing below it did).
-        if (tree.childCount(k) === 0) {
+        if (start[k + 1] === start[k]) {
           const kind = usage.kindOf(k);
           if (kind === UsageKind.Event || kind === UsageKind.AggregateSelf) (isCounted[k] = 1), frames.addCounts(d, usage, k);
           continue;
         }
         if (++d >= nodes.length) (nodes = grow(nodes)), (next = grow(next));
         nodes[d] = k;
-        next[d] = 0;
-        kidsAt[d] = kidsOf(tree, k);
+        next[d] = start[k];
         frames.clear(d);
         continue;
       }
-      settleOne(frames, d, i, closing ? kids : NO_KIDS, usage, isCounted, shadowed);
+      settleOne(frames, d, i, closing ? start[i] : 0, closing ? start[i + 1] : 0, list, usage, isCounted, shadowed);
       if (d > 0 && frames.any(d)) frames.addFrame(d - 1, d);
       d--;
     }
   }
 }
 
-/** Event i, its children settled into frame d: decides its own record and its closing children's. */
-function settleOne(frames: Frames, d: number, i: number, kids: Int32Array, usage: UsageColumns, isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
+/** Event i, its children (`list[from]` … `list[to - 1]`) settled into frame d: decides its own record and its closing children's. */
+function settleOne(frames: Frames, d: number, i: number, from: number, to: number, list: Int32Array, usage: UsageColumns, isCounted: Uint8Array, shadowed: { index: number; children: Tally }[]): void {
   const kind = usage.kindOf(i);
   if (kind === UsageKind.Event) {
     isCounted[i] = 1;
@@ -114,16 +109,12 @@ function settleOne(frames: Frames, d: number, i: number, kids: Int32Array, usage
     if (frames.any(d)) shadowed.push({ index: i, children: frames.tally(d) });
     else (isCounted[i] = 1), frames.addCounts(d, usage, i);
   }
-  for (const k of kids) {
+  for (let c = from; c < to; c++) {
+    const k = list[c];
     if (usage.kindOf(k) !== UsageKind.AggregateParent) continue;
     if (frames.any(d)) shadowed.push({ index: k, children: frames.tally(d) });
     else (isCounted[k] = 1), frames.addCounts(d, usage, k);
   }
-}
-
-/** Most events are leaves: no view of their (empty) children is made. */
-function kidsOf(tree: EventTree, i: number): Int32Array {
-  return tree.childCount(i) === 0 ? NO_KIDS : tree.children(i);
 }
 
 function grow(a: Int32Array): Int32Array {

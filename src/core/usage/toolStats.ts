@@ -1,6 +1,5 @@
 import type { EventTable } from '../eventTable';
-import { IdHashIndex } from '../idHashIndex';
-import type { MentionColumns } from '../mentionColumns';
+import { CallIds } from './callIds';
 import type { UsageRollup } from './rollup';
 
 /** One tool's calls, as `summary --json` reports them. */
@@ -23,8 +22,7 @@ export function percentile(sorted: ArrayLike<number>, p: number): number | null 
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 
-/** Keys under which formats record the id pairing a tool result with its call (Claude Code, Codex, OTLP, murmur). */
-export const CALL_ID_KEYS: readonly string[] = ['call_id', 'tool_use_id', 'tool_call_id', 'callId', 'toolUseId', 'toolCallId'];
+export { CALL_ID_KEYS } from './callIds';
 
 /** One tool call: the event of the call, with its result and progress events folded in. */
 export interface ToolCall {
@@ -57,13 +55,13 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   const calls: ToolCall[] = [];
   // Typed arrays, not maps: every tool event is looked up here (a Map per event was most of the report's time).
   const slotOf = new Int32Array(t.size).fill(-1);
-  const ids = new CallIds(t.mentions);
-  const callOf = new Int32Array(t.size).fill(-1);
   const names = toolNames(t, rollup);
+  const ids = new CallIds(t.mentions);
+  const callOf = treeCalls(t, names, ids);
   for (let i = 0; i < t.size; i++) {
-    const tool = names[i];
-    if (tool === null || t.categoryOf(i) !== 'tool') continue;
-    let call = toolCallOf(t, names, i);
+    let call = callOf[i];
+    if (call === -1) continue;
+    const tool = names[i]!;
     if (call === i) call = ids.pairedCall(names, i);
     let slot = slotOf[call];
     if (slot === -1) slotOf[call] = slot = calls.push({ index: call, tool, durationMs: NaN, error: false }) - 1;
@@ -76,45 +74,6 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   }
   cache.set(rollup, (out = { calls, callOf }));
   return out;
-}
-
-/**
- * The ids tool calls mention, read from the table's mention entries (their bytes, not strings): the first event
- * to mention each id, for a later result that records it as its call id.
- */
-class CallIds {
-  /** Entry → the first entry that holds its id (the entry of the event that mentioned it first). */
-  private readonly first: IdHashIndex<number>;
-  private readonly isCallField = new Map<string, boolean>();
-
-  constructor(private readonly m: MentionColumns) {
-    this.first = new IdHashIndex<number>((a, b) => m.sameIdAt(a, b), (k) => k, (k) => m.idHashAt(k));
-  }
-
-  /** The earlier call of the same tool whose id event i records as a call id; else i, whose ids are remembered. */
-  pairedCall(names: readonly (string | null)[], i: number): number {
-    const m = this.m;
-    const start = m.firstEntry(i);
-    const end = m.endOf(i);
-    for (let k = start; k < end; k = m.nextEntry(k)) {
-      if (!this.callField(m.fieldAt(k))) continue;
-      const e = this.first.getHashed(m.idHashAt(k), k);
-      const j = e === undefined ? -1 : m.eventAt(e);
-      if (j >= 0 && names[j] === names[i]) return j;
-    }
-    for (let k = start; k < end; k = m.nextEntry(k)) {
-      if (m.emptyAt(k)) continue;
-      // One hash per entry: insert keeps the first entry of an id (a later one is only noted as a duplicate).
-      this.first.insertHashed(m.idHashAt(k), k, k);
-    }
-    return i;
-  }
-
-  private callField(field: string): boolean {
-    let is = this.isCallField.get(field);
-    if (is === undefined) this.isCallField.set(field, (is = CALL_ID_KEYS.includes(field.slice(field.lastIndexOf('.') + 1))));
-    return is;
-  }
 }
 
 /** Tool calls grouped by tool, most called first (calls as {@link toolCallsOf} defines them). */
@@ -132,6 +91,21 @@ export function toolUsage(t: EventTable, rollup: UsageRollup, retries: ReadonlyM
     const d = Float64Array.from(s.durations).sort();
     return { tool, calls: s.calls, errors: s.errors, durationMs: d.length > 0 ? d.reduce((a, b) => a + b, 0) : null, p50Ms: percentile(d, 50), p95Ms: percentile(d, 95), retries: retries.get(tool) ?? 0 };
   }).sort((a, b) => b.calls - a.calls || a.tool.localeCompare(b.tool));
+}
+
+/**
+ * Per tool event (a tool-category event with a tool name) the call it belongs to by the tree, -1 for other
+ * events; the ids of the events that are their own call by the tree are noted for the pairing by call id.
+ */
+function treeCalls(t: EventTable, names: readonly (string | null)[], ids: CallIds): Int32Array {
+  const call = new Int32Array(t.size).fill(-1);
+  for (let i = 0; i < t.size; i++) {
+    if (names[i] === null || t.categoryOf(i) !== 'tool') continue;
+    call[i] = toolCallOf(t, names, i);
+    if (call[i] === i) ids.expect(i);
+  }
+  ids.expectDone();
+  return call;
 }
 
 /**

@@ -34,6 +34,7 @@ interface Template {
   reportsRest: boolean;
   apart: boolean;
   running: boolean;
+  retry: boolean;
 }
 
 /** The counts `costAt` hands to `costOf`, filled again for every record. */
@@ -51,6 +52,7 @@ function templateOf(f: UsageDraft): Template {
     reportsRest: rest.some((v) => v === v) || f.runningTotals !== undefined || (f.byModel !== undefined) || source === 'aggregate',
     apart: f.reasoningApart === true,
     running: f.runningTotals !== undefined,
+    retry: Boolean(f.retry),
   };
 }
 
@@ -69,6 +71,8 @@ export class UsageColumns {
   private flags = new Uint8Array(1024);
   private slots = 0;
   private readonly perKind = [0, 0, 0, 0, 0];
+  /** Events whose facts record a retry (`retry`), in index order. */
+  readonly retries: number[] = [];
 
   constructor(private readonly t: EventTable, private readonly models: readonly (string | null)[]) {
     this.slotOf = new Int32Array(t.size).fill(-1);
@@ -82,6 +86,7 @@ export class UsageColumns {
         continue;
       }
       const tp = ref > 0 ? (templates[ref] ??= templateOf(t.usageFactShape(ref))) : templateOf(t.usageFactsOf(i)!);
+      if (tp.retry) this.retries.push(i);
       if (tp.elsewhere) continue;
       const a = tp.input !== undefined ? tp.input : t.tokensInOf(i);
       const b = tp.output !== undefined ? tp.output : t.tokensOutOf(i);
@@ -133,6 +138,25 @@ export class UsageColumns {
     const s = this.slotOf[i];
     const v = s < 0 ? NaN : this.values[s * STRIDE + FIELD_SLOT[f]];
     return v === v ? v : null;
+  }
+  /** Input + output of event i's record, a side it does not report as 0. */
+  inputOutputOf(i: number): number {
+    const s = this.slotOf[i];
+    if (s < 0) return 0;
+    const a = this.values[s * STRIDE + INPUT];
+    const b = this.values[s * STRIDE + OUTPUT];
+    return (a === a ? a : 0) + (b === b ? b : 0);
+  }
+  /** Whether every event of `events` reports token field f (one pass, the field's slot looked up once). */
+  allReport(events: Int32Array, f: TokenField): boolean {
+    const slot = FIELD_SLOT[f];
+    for (let k = 0; k < events.length; k++) {
+      const s = this.slotOf[events[k]];
+      if (s < 0) return false;
+      const v = this.values[s * STRIDE + slot];
+      if (v !== v) return false;
+    }
+    return true;
   }
   /** The total event i's record states without an input/output split, or null. */
   totalOf(i: number): number | null {
@@ -188,12 +212,16 @@ export class UsageColumns {
 
   /** Event i's token counts into `out` (a scratch object reused by a loop), null where not reported. */
   countsInto(i: number, out: TokenCounts & { total?: number | null }): TokenCounts & { total?: number | null } {
-    out.input = this.field(i, 'input');
-    out.output = this.field(i, 'output');
-    out.cacheRead = this.field(i, 'cacheRead');
-    out.cacheWrite = this.field(i, 'cacheWrite');
-    out.reasoning = this.field(i, 'reasoning');
-    out.total = this.totalOf(i);
+    const s = this.slotOf[i];
+    const v = this.values;
+    const o = s * STRIDE;
+    const at = (k: number): number | null => (s < 0 || v[o + k] !== v[o + k] ? null : v[o + k]);
+    out.input = at(INPUT);
+    out.output = at(OUTPUT);
+    out.cacheRead = at(CACHE_READ);
+    out.cacheWrite = at(CACHE_WRITE);
+    out.reasoning = at(REASONING);
+    out.total = at(TOTAL);
     return out;
   }
 

@@ -101,7 +101,7 @@ class CountedSums {
     const m = this.modelSums(this.rollup.model[i] ?? '(unknown model)');
     u.addTo(m.t, i);
     m.calls++;
-    const tokens = (u.field(i, 'input') ?? 0) + (u.field(i, 'output') ?? 0);
+    const tokens = u.inputOutputOf(i);
     m.tokens += tokens;
     this.allTokens += tokens;
     const c = u.costAt(i, this.price(this.rollup.model[i]));
@@ -197,7 +197,7 @@ function fillFromTotalsLines(rollup: UsageRollup, total: Tally): (TokenField | '
  */
 function isComplete(model: TraceModel, rollup: UsageRollup, total: Tally, fromTotals: readonly string[]): boolean {
   if (model.partial || model.cancelled || rollup.unreported > 0 || total.input === null || total.output === null) return false;
-  return (['input', 'output'] as const).every((f) => fromTotals.includes(f) || rollup.countedIndex.every((i) => rollup.usage.field(i, f) !== null));
+  return (['input', 'output'] as const).every((f) => fromTotals.includes(f) || rollup.usage.allReport(rollup.countedIndex, f));
 }
 
 /**

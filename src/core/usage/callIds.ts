@@ -1,0 +1,114 @@
+import { IdHashIndex } from '../idHashIndex';
+import type { MentionColumns } from '../mentionColumns';
+import { grown } from '../stringColumn';
+
+/** Keys under which formats record the id pairing a tool result with its call (Claude Code, Codex, OTLP, murmur). */
+export const CALL_ID_KEYS: readonly string[] = ['call_id', 'tool_use_id', 'tool_call_id', 'callId', 'toolUseId', 'toolCallId'];
+
+/**
+ * The ids tool calls mention, read from the table's mention entries (their bytes, not strings): the first event
+ * to mention each id, for a later result that records it as its call id.
+ *
+ * Only an id some later call looks up needs remembering: {@link expect} is told, before the walk, every call id
+ * the calls will look up (their hashes, counted per bucket); as the walk passes a call its own lookups are taken
+ * off, and an id whose bucket no call ahead still looks up is not stored. Most ids are never looked up (murmur's
+ * task ids, Claude Code's message ids, OTLP trace ids): storing each one, and growing the index for them, was
+ * most of the pairing's time. A skipped id could only have been found by a lookup with the same hash ahead, so
+ * the pairs are those of storing every id.
+ */
+export class CallIds {
+  /** Entry → the first entry that holds its id (the entry of the event that mentioned it first). */
+  private readonly first: IdHashIndex<number>;
+  /** Per field number: 1 a call-id field, 0 not, undefined not asked yet. */
+  private readonly isCallField: (0 | 1 | undefined)[] = [];
+  /**
+   * The entries of the calls, read once by `expect` in walk order: each entry, its id's hash, and its flags
+   * (CALL: a call-id field; EMPTY: an empty id). `ends[c]`: where call c's entries end.
+   */
+  private keys = new Int32Array(1024);
+  private hashes = new Uint32Array(1024);
+  private flags = new Uint8Array(1024);
+  private entries = 0;
+  private ends = new Int32Array(1024);
+  private calls = 0;
+  /** Walk position: calls and entries passed; lookups still ahead. */
+  private walked = 0;
+  private taken = 0;
+  private pending = 0;
+  /** Per bucket of hashes (their low bits): how many lookups ahead fall in it. */
+  private ahead = new Uint32Array(0);
+  private mask = 0;
+
+  constructor(private readonly m: MentionColumns) {
+    this.first = new IdHashIndex<number>((a, b) => m.sameIdAt(a, b), (k) => k, (k) => m.idHashAt(k));
+  }
+
+  /** Event i will be walked as a call (in this order): notes its entries and the call ids it will look up. */
+  expect(i: number): void {
+    const m = this.m;
+    for (let k = m.firstEntry(i), end = m.endOf(i); k < end; k = m.nextEntry(k)) {
+      const n = this.entries++;
+      if (n === this.keys.length) this.grow();
+      const h = m.idHashOrEmptyAt(k);
+      this.keys[n] = k;
+      this.hashes[n] = h < 0 ? 0 : h;
+      this.flags[n] = (this.callField(k) ? CALL : 0) | (h < 0 ? EMPTY : 0);
+      if (this.flags[n] === CALL) this.pending++;
+    }
+    if (this.calls === this.ends.length) this.ends = grown(this.ends, this.calls + 1);
+    this.ends[this.calls++] = this.entries;
+  }
+
+  /** Every call has been expected: the walk may start. Buckets for the expected lookups, about four per lookup. */
+  expectDone(): void {
+    let size = 64;
+    while (size < this.pending * 4 && size < 1 << 22) size *= 2;
+    this.ahead = new Uint32Array(size);
+    this.mask = size - 1;
+    for (let n = 0; n < this.entries; n++) if (this.flags[n] === CALL) this.ahead[this.hashes[n] & this.mask]++;
+  }
+
+  /** The earlier call of the same tool whose id event i records as a call id; else i, whose ids are remembered. */
+  pairedCall(names: readonly (string | null)[], i: number): number {
+    const from = this.taken;
+    const to = (this.taken = this.ends[this.walked++]);
+    // This call's own lookups are no longer ahead (an empty id is never looked up: none is stored).
+    for (let n = from; n < to; n++) if (this.flags[n] === CALL) this.ahead[this.hashes[n] & this.mask]--, this.pending--;
+    if (this.first.size > 0) {
+      for (let n = from; n < to; n++) {
+        if (this.flags[n] !== CALL) continue;
+        const e = this.first.getHashed(this.hashes[n], this.keys[n]);
+        const j = e === undefined ? -1 : this.m.eventAt(e);
+        if (j >= 0 && names[j] === names[i]) return j;
+      }
+    }
+    if (this.pending === 0) return i;
+    for (let n = from; n < to; n++) {
+      // Insert keeps the first entry of an id (a later one is only noted as a duplicate).
+      if ((this.flags[n] & EMPTY) === 0 && this.ahead[this.hashes[n] & this.mask] > 0) this.first.insertHashed(this.hashes[n], this.keys[n], this.keys[n]);
+    }
+    return i;
+  }
+
+  private grow(): void {
+    this.keys = grown(this.keys, this.entries + 1);
+    this.hashes = grown(this.hashes, this.entries + 1);
+    const flags = new Uint8Array(this.keys.length);
+    flags.set(this.flags);
+    this.flags = flags;
+  }
+
+  /** Whether entry k's field is a call-id field (worked out once per field). */
+  private callField(k: number): boolean {
+    const ref = this.m.fieldRefAt(k);
+    let is = this.isCallField[ref];
+    if (is === undefined) {
+      const field = this.m.fieldAt(k);
+      this.isCallField[ref] = is = CALL_ID_KEYS.includes(field.slice(field.lastIndexOf('.') + 1)) ? 1 : 0;
+    }
+    return is === 1;
+  }
+}
+
+const CALL = 1;
+const EMPTY = 2;
