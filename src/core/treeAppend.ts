@@ -89,9 +89,18 @@ export function overlaidEvents(tree: EventTree): number | null {
 
 function overlaid(o: Overlay, idIndex: EventIdIndex): EventTree {
   const merged = new Map<number, Int32Array>();
+  let flat: { start: Int32Array; list: Int32Array } | null = null;
+  // The flat lists are made only when a pass over the whole tree asks for them (the header's rollups, later).
+  const flatLists = () => (flat ??= flatten(tree, o.baseSize + o.depths.length));
   const tree: EventTree = {
     roots: o.roots,
     idIndex,
+    get childStart() {
+      return flatLists().start;
+    },
+    get childList() {
+      return flatLists().list;
+    },
     children(i) {
       const more = o.extra.get(i);
       if (!more) return i < o.baseSize ? o.base.children(i) : EMPTY;
@@ -110,6 +119,15 @@ function overlaid(o: Overlay, idIndex: EventIdIndex): EventTree {
   };
   overlays.set(tree, o);
   return tree;
+}
+
+/** The children lists of all `n` events in one array, as a whole build makes them. */
+function flatten(tree: EventTree, n: number): { start: Int32Array; list: Int32Array } {
+  const start = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) start[i + 1] = start[i] + tree.childCount(i);
+  const list = new Int32Array(start[n]);
+  for (let i = 0; i < n; i++) if (start[i + 1] > start[i]) list.set(tree.children(i), start[i]);
+  return { start, list };
 }
 
 const EMPTY = new Int32Array(0);

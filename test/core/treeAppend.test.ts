@@ -23,7 +23,10 @@ async function follow(chunks: string[]): Promise<boolean[]> {
     const r = await reader.append();
     assert.equal(r.kind, 'appended', r.kind === 'needs-full-read' ? r.reason : '');
     extended.push(overlaidEvents(reader.model.tree) !== null);
-    assert.deepStrictEqual(modelDigest(reader.model), modelDigest(await loadTrace(path)), `after appending ${JSON.stringify(chunk.slice(0, 80))}`);
+    const whole = await loadTrace(path);
+    assert.deepStrictEqual(modelDigest(reader.model), modelDigest(whole), `after appending ${JSON.stringify(chunk.slice(0, 80))}`);
+    // The flat children lists the usage passes walk, too.
+    assert.deepStrictEqual([[...reader.model.tree.childStart], [...reader.model.tree.childList]], [[...whole.tree.childStart], [...whole.tree.childList]]);
   }
   return extended;
 }
