@@ -52,15 +52,7 @@ export function formatTokens(input: number | null | undefined, output: number | 
 
 /** Joins label parts, skipping empty ones. */
 export function label(...parts: (string | null | undefined | false)[]): string {
-  // A loop instead of filter and join: a label is made for most events of a read, and on the 1M-event lumen
-  // bench the filter and join were the builder's largest own cost (0.6 s of a 12.7 s summary profile).
-  let out = '';
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i];
-    if (typeof p !== 'string' || p.length === 0) continue;
-    out = out.length === 0 ? p : out + ' ' + p;
-  }
-  return out;
+  return parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join(' ');
 }
 
 const LABEL_SPACE = /[\s\u0080-\u009f]+/g;
