@@ -94,6 +94,8 @@ export async function readInParallel(path: string, reading: LineTaker, fields: r
   return { bytesRead, lines: line - at.line, cancelled: false, bom };
 }
 
+const NO_FINDINGS: Finding[] = [];
+
 /** Hands one batch's lines to the reading, numbering them from `firstLine`. */
 function takeBatch(reading: LineTaker, plan: FieldPlan, b: RangeBatch, firstLine: number): void {
   let f = 0;
@@ -105,7 +107,9 @@ function takeBatch(reading: LineTaker, plan: FieldPlan, b: RangeBatch, firstLine
     const flags = b.flags[row];
     const span: LineSpan = { line: lineNo, offset: b.offsets[row], length: b.lengths[row], terminated: (flags & 1) !== 0, crlf: (flags & 2) !== 0 };
     if (flags & 4) span.cr = true;
-    const byteFindings: Finding[] = [];
+    // Most lines have no byte finding: they share one empty list (the reading only copies from it).
+    let byteFindings = NO_FINDINGS;
+    if (f < b.findings.length && b.findings[f].row === row) byteFindings = [];
     while (f < b.findings.length && b.findings[f].row === row) byteFindings.push({ ...b.findings[f++].finding, line: lineNo });
     let parsed: ParsedLine;
     switch (b.kinds[row]) {

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { contentName, probeFile, readHead } from '../byteSource';
 import { CheckSet, CheckResult, createChecks, finishChecks, RunOptions, runChecks } from '../checks/runChecks';
 import type { CheckMode, CheckSubject } from '../checks/types';
-import { parseLine, ParsedLine } from '../json/jsonLine';
+import { parseDecodedLine, ParsedLine } from '../json/jsonLine';
 import { StreamLine } from './streamLine';
 import { JsonlReading } from '../jsonlReading';
 import { closingDiagnostics, finishDiagnostics } from '../jsonlModel';
@@ -89,7 +89,7 @@ class StreamRun {
   private readonly reading: JsonlReading<CheckFacts>;
   private readonly subject: CheckSubject;
   private set: CheckSet | null = null;
-  /** Lines read before detection chose the format (and so the checks), with copies of their bytes. */
+  /** Lines read before detection chose the format (and so the checks), with their text. */
   private head: StreamLine[] = [];
   fallback: StreamOutcome | null = null;
   /** Lines came from range workers. */
@@ -105,15 +105,17 @@ class StreamRun {
 
   onLine(span: LineSpan, bytes: Buffer | null): void {
     if (this.fallback !== null) return;
-    const parsed = parseLine(span, bytes, MAX_LINE_BYTES);
+    // Decoded once, for the parse and for the checks that read the text (lumen's hash chain reads every line).
+    const text = bytes ? bytes.toString('utf8') : '';
+    const parsed = parseDecodedLine(span, bytes, text, MAX_LINE_BYTES);
     this.reading.takeLine(span, lineByteFindings(span, bytes), parsed);
     if (this.needsModel()) return;
+    const input = new StreamLine(span.line, text, parsed);
     if (this.set) {
-      const input = new StreamLine(span.line, bytes, parsed);
       for (const c of this.set.checks) c.add(input);
       return;
     }
-    this.head.push(new StreamLine(span.line, bytes && Buffer.from(bytes), parsed));
+    this.head.push(input);
     if (this.reading.builder) this.startChecks();
     else if (this.head.length > MAX_HEAD_LINES) this.fallback = 'head';
   }

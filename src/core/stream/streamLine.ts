@@ -1,13 +1,13 @@
 import type { LineInput } from '../checks/types';
 import type { ParsedLine } from '../json/jsonLine';
 
-/** A line handed to the checks with the value the reading parsed, so each line is parsed once. */
+/**
+ * A line handed to the checks with the text and value the reading decoded and parsed, so each line is decoded
+ * and parsed once.
+ */
 export class StreamLine implements LineInput {
-  private decoded: string | undefined;
-  constructor(readonly line: number, private readonly bytes: Buffer | null, private readonly parsed: ParsedLine) {}
-  get text(): string {
-    return (this.decoded ??= this.bytes ? this.bytes.toString('utf8') : '');
-  }
+  /** `text`: the line's bytes as UTF-8 ('' when they were not kept: a line over the size limit). */
+  constructor(readonly line: number, readonly text: string, private readonly parsed: ParsedLine) {}
   get value(): unknown {
     return this.parsed.kind === 'value' ? this.parsed.value : undefined;
   }

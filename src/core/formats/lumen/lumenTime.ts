@@ -26,8 +26,19 @@ export function makeTimestampReader(): (ts: unknown) => number | null {
       day = ts.slice(0, 10);
       dayMs = ms;
     }
-    const frac = n > 21 ? digits(ts.slice(20, Math.min(23, n - 1)).padEnd(3, '0'), 0, 3) : 0;
+    const frac = n > 21 ? millis(ts, Math.min(23, n - 1)) : 0;
     const t = dayMs + ((digits(ts, 11, 2) * 60 + digits(ts, 14, 2)) * 60 + digits(ts, 17, 2)) * 1000 + frac;
     return Number.isNaN(t) ? parseTime(ts) : t;
   };
+}
+
+/** The milliseconds of a fraction that starts at index 20 and ends before `end` (at most 3 digits, missing ones 0). */
+function millis(ts: string, end: number): number {
+  let x = 0;
+  for (let i = 20; i < 23; i++) {
+    const c = i < end ? ts.charCodeAt(i) - 48 : 0;
+    if (c < 0 || c > 9) return NaN;
+    x = x * 10 + c;
+  }
+  return x;
 }
