@@ -195,6 +195,7 @@ describe('trace viewer webview (Chromium)', function () {
     assert.equal(header.header.endTime, '2026-01-01T00:00:10.000Z');
     await v.settle();
     assert.notEqual(await timeFact(), timeBefore);
+    await v.screenshot('live-append-header');
     assert.match(await v.page.$eval('.header-facts', (e: Any) => e.textContent), /13 events/);
   });
 
