@@ -26,19 +26,29 @@ export function makeTimestampReader(): (ts: unknown) => number | null {
       day = ts.slice(0, 10);
       dayMs = ms;
     }
-    const frac = n > 21 ? millis(ts, Math.min(23, n - 1)) : 0;
-    const t = dayMs + ((digits(ts, 11, 2) * 60 + digits(ts, 14, 2)) * 60 + digits(ts, 17, 2)) * 1000 + frac;
+    const frac = n > 20 ? millis(ts, n - 1) : 0;
+    const h = digits(ts, 11, 2);
+    const m = digits(ts, 14, 2);
+    const sec = digits(ts, 17, 2);
+    // Out of range (hour 24, minute or second 60) or not digits: Date.parse decides, as for any other layout.
+    if (!(h < 24 && m < 60 && sec < 60)) return parseTime(ts);
+    const t = dayMs + ((h * 60 + m) * 60 + sec) * 1000 + frac;
     return Number.isNaN(t) ? parseTime(ts) : t;
   };
 }
 
-/** The milliseconds of a fraction that starts at index 20 and ends before `end` (at most 3 digits, missing ones 0). */
+/**
+ * The milliseconds of a fraction that starts at index 20 and ends before `end`: its first 3 digits (missing ones
+ * 0); NaN when it has no digit or any character of it is not a digit, as Date.parse rejects such a fraction.
+ */
 function millis(ts: string, end: number): number {
+  if (end <= 20) return NaN;
   let x = 0;
-  for (let i = 20; i < 23; i++) {
-    const c = i < end ? ts.charCodeAt(i) - 48 : 0;
+  for (let i = 20; i < end; i++) {
+    const c = ts.charCodeAt(i) - 48;
     if (c < 0 || c > 9) return NaN;
-    x = x * 10 + c;
+    if (i < 23) x = x * 10 + c;
   }
+  for (let i = end; i < 23; i++) x *= 10;
   return x;
 }

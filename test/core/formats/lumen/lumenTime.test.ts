@@ -22,4 +22,25 @@ describe('lumen timestamps', () => {
     }
     assert.equal(read(12), null);
   });
+
+  it('agrees with Date.parse on near-miss timestamps: an empty fraction, a letter deep in it, hour, minute or second out of range', () => {
+    const read = makeTimestampReader();
+    const cases = ['2026-11-29T15:20:28.Z', '2026-11-29T15:20:28.1234a6Z', '2026-11-29T15:20:28.123 Z', '2026-11-29T24:00:00Z',
+      '2026-11-29T25:20:28Z', '2026-11-29T15:60:28Z', '2026-11-29T15:20:60Z', '2026-11-29T15:20:28.9999999999Z'];
+    for (const ts of cases) assert.equal(read(ts), parseTime(ts), ts);
+  });
+
+  it('agrees with Date.parse on 5,000 random strings in the writer\'s layout with random characters swapped in', () => {
+    const read = makeTimestampReader();
+    let seed = 7;
+    const rnd = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const alphabet = '0123456789.:TZx ';
+    for (let k = 0; k < 5000; k++) {
+      const base = `2026-11-${String(1 + rnd(28)).padStart(2, '0')}T${String(rnd(26)).padStart(2, '0')}:${String(rnd(61)).padStart(2, '0')}:${String(rnd(61)).padStart(2, '0')}${rnd(2) ? '.' + '1234567890'.slice(0, rnd(10)) : ''}Z`;
+      const chars = base.split('');
+      if (rnd(2)) chars[11 + rnd(chars.length - 11)] = alphabet[rnd(alphabet.length)];
+      const ts = chars.join('');
+      assert.equal(read(ts), parseTime(ts), ts);
+    }
+  });
 });
