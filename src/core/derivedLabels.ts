@@ -1,19 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { TracePath } from './tracePath';
-
-/** The facts of an event a label may use besides its line: interned fields that never change after it was added. */
-export interface LabelFacts {
-  kind: string;
-  model?: string | null;
-  tool?: string | null;
-  group?: string | null;
-}
-
-/**
- * A format's label of one event made again from its line's parsed value, or null when it cannot be (the label
- * depends on other lines). The loader keeps only the labels this gives back unchanged, so it may be partial.
- */
-export type LabelDeriver = (value: unknown, facts: LabelFacts) => string | null;
+import type { LabelDeriver } from './lineLabels';
+export type { LabelDeriver, LabelFacts } from './lineLabels';
 
 /**
  * Reads `length` bytes at `offset` of the trace file again, or null when they cannot be read. The bytes are
@@ -86,3 +74,4 @@ export class LabelCache {
     return this.entries.size;
   }
 }
+

@@ -74,6 +74,11 @@ export class EventTable {
     this.labels.deriveFrom(derive, lineBytes, parse);
   }
 
+  /** Whether labels `derive` makes from a line are made again from the line when asked (see EventDraft.lineLabel). */
+  labelsOnDemand(derive: LabelDeriver): boolean {
+    return this.labels.derives(derive);
+  }
+
   /** Appends an event and returns its index; `value` is the parsed line it came from, when labels may be derived. */
   add(draft: EventDraft, place: EventPlace, value?: unknown): number {
     const i = this.n++;
@@ -92,7 +97,7 @@ export class EventTable {
     this.toolCol.set(i, this.strings.id(draft.tool));
     this.groupCol.set(i, this.strings.id(draft.group));
     this.addLinks(i, draft);
-    this.labels.add(i, draft.label, value, draft);
+    this.labels.add(i, draft.label, value, draft, draft.lineLabel !== undefined);
     if (draft.hashRefs && draft.hashRefs.length > 0) this.hashRefs.set(i, draft.hashRefs);
     if (draft.usage) this.usageFacts.set(i, draft.usage);
     this.mentions.add(i, draft.mentions);

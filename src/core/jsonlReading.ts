@@ -9,6 +9,7 @@ import { EventDraft, EventPlace, EventStatus, Finding, FormatName } from './mode
 import { appendAll } from './arrays';
 import { boundedTime, lineByteFindings } from './lineFindings';
 import type { LabelDeriver, LineBytes } from './derivedLabels';
+import { settleLineLabel } from './lineLabels';
 
 /** Values the detector sees before the builder starts. */
 export const SNIFF_VALUES = 20;
@@ -43,6 +44,8 @@ export interface EventSink {
   add(draft: EventDraft, place: EventPlace, value?: unknown): number;
   setDuration(index: number, ms: number): void;
   setStatus(index: number, status: EventStatus): void;
+  /** Whether labels `derive` makes from a line need not be made now (made again when asked, or not kept at all). */
+  labelsOnDemand?(derive: LabelDeriver): boolean;
   /** Keep only the labels `derive` cannot make again from the line (the viewer's table; a check's facts keep none). */
   deriveLabelsFrom?(derive: LabelDeriver, lineBytes: LineBytes, parse: (bytes: Buffer) => unknown): void;
 }
@@ -154,7 +157,9 @@ export class JsonlReading<T extends EventSink = EventTable> {
     const timeFinding = boundedTime(draft, rec.line);
     if (timeFinding) this.diagnostics.push(timeFinding);
     // A record of its own line (not one a builder made up) can have its label made again from that line.
-    return this.table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length }, rec.length > 0 ? rec.value : undefined);
+    const value = rec.length > 0 ? rec.value : undefined;
+    if (draft.lineLabel) settleLineLabel(draft, rec.value, value !== undefined && this.table.labelsOnDemand?.(draft.lineLabel) === true);
+    return this.table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length }, value);
   }
 
   private builderSource(): BuilderSource {

@@ -1,4 +1,5 @@
 import { LabelCache, LabelDeriver, LabelFacts, LineBytes } from './derivedLabels';
+import { deriveSafely } from './lineLabels';
 import { NumberColumn } from './numberColumn';
 import { StringColumn } from './stringColumn';
 
@@ -24,9 +25,17 @@ export class LabelColumns {
     this.deriver = { derive, lineBytes, parse, cache: new LabelCache() };
   }
 
-  /** Records event i's label; `value` is the parsed line it came from, when labels may be derived. */
-  add(i: number, label: string, value: unknown, facts: LabelFacts): void {
-    const derived = value !== undefined && this.deriver !== null && deriveSafely(this.deriver.derive, value, facts) === label;
+  /** Whether labels that `derive` makes from a line are made again from the line when asked (so need not be made now). */
+  derives(derive: LabelDeriver): boolean {
+    return this.deriver !== null && this.deriver.derive === derive;
+  }
+
+  /**
+   * Records event i's label; `value` is the parsed line it came from, when labels may be derived. `fromLine`:
+   * the builder left the label to the line, and {@link derives} said it is made again from it.
+   */
+  add(i: number, label: string, value: unknown, facts: LabelFacts, fromLine = false): void {
+    const derived = value !== undefined && this.deriver !== null && (fromLine || deriveSafely(this.deriver.derive, value, facts) === label);
     this.derived.set(i, derived ? 1 : 0);
     this.labels.push(derived ? null : label);
   }
@@ -57,14 +66,6 @@ export class LabelColumns {
 
   footprint(): Record<string, number> {
     return { labels: this.labels.byteSize, labelDerived: this.derived.byteSize };
-  }
-}
-
-function deriveSafely(derive: LabelDeriver, value: unknown, facts: LabelFacts): string | null {
-  try {
-    return derive(value, facts);
-  } catch {
-    return null;
   }
 }
 

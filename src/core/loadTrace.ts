@@ -18,6 +18,7 @@ import { PARSE_CATALOG } from './checks/genericCatalog';
 import { JsonlReading, SNIFF_VALUES } from './jsonlReading';
 import { finishModel, JsonlFileInfo, jsonlModel, partialModel } from './jsonlModel';
 import { fileLineBytes } from './derivedLabels';
+import { settleLineLabel } from './lineLabels';
 
 export type { MalformedLine, TraceModel };
 
@@ -181,6 +182,7 @@ function makeEmit(table: EventTable, diagnostics: Finding[]) {
   return (draft: EventDraft, rec: SourceRecord): number => {
     const timeFinding = boundedTime(draft, rec.line);
     if (timeFinding) diagnostics.push(timeFinding);
+    settleLineLabel(draft, rec.value, false);
     return table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length });
   };
 }

@@ -2,6 +2,7 @@ export { FORMAT_NAMES } from './formatNames';
 export type { FormatName } from './formatNames';
 import type { FormatName } from './formatNames';
 import type { UsageDraft } from './usage/usageTypes';
+import type { LabelDeriver } from './lineLabels';
 
 /** Status of one event as a person scanning the tree would see it. */
 export type EventStatus = 'ok' | 'warning' | 'error';
@@ -76,6 +77,12 @@ export interface EventDraft {
   status?: EventStatus;
   /** One line a person wants to read, e.g. `tool_call http.get 12 ms`. */
   label: string;
+  /**
+   * Set when the builder left `label` empty because the label is this function of the value of the record the
+   * draft is emitted with (the format's `deriveLabel`): the emitter makes it only when the sink will not make it
+   * again from the line when asked.
+   */
+  lineLabel?: LabelDeriver;
   tokensIn?: number | null;
   tokensOut?: number | null;
   /** Cache and reasoning tokens, recorded cost, and whether the numbers are the event's own (core/usage). */

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { basename, resolve } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { expandTraceFiles } from '../../src/core/traceFiles';
 import { shownPath } from '../../src/core/tracePath';
@@ -57,5 +58,29 @@ describe('labels made again from the line equal the labels the builder gave', fu
     assert.ok(model.events.labelIsDerived(last));
     writeFileSync(path, '');
     assert.equal(model.events.labelOf(last), model.events.kindOf(last));
+  });
+
+  it('makes a lumen label the builder left to its line at once when the line cannot be read again (gzip, stored labels)', async () => {
+    const { files } = await expandTraceFiles([corpusPath('lumen')]);
+    for (const source of files.map(shownPath)) {
+      const plain = await loadTrace(source);
+      // The same name (lumen's run id is the file's), compressed.
+      const gz = await loadTrace(tempFile(basename(source) + '.gz', gzipSync(readFileSync(source))));
+      const stored = await loadTrace(source, { storeLabels: true });
+      assert.equal(gz.events.size, plain.events.size, source);
+      let leaves = 0;
+      for (let i = 0; i < plain.events.size; i++) {
+        const label = plain.events.labelOf(i);
+        assert.equal(gz.events.labelOf(i), label, `${source} event ${i}`);
+        assert.equal(stored.events.labelOf(i), label, `${source} event ${i}`);
+        assert.ok(!gz.events.labelIsDerived(i) && !stored.events.labelIsDerived(i));
+        // A leaf's label is made from its line: never left empty or as the bare kind.
+        if (['vm_step', 'tool_call', 'schema_validate'].includes(plain.events.kindOf(i))) {
+          leaves++;
+          assert.ok(label.startsWith(plain.events.kindOf(i) + ' '), `${source} event ${i}: ${label}`);
+        }
+      }
+      assert.ok(leaves > 10, `${source}: ${leaves} leaves`);
+    }
   });
 });

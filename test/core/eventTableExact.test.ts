@@ -25,7 +25,10 @@ async function loadRecording(path: string): Promise<{ table: EventTable; plain: 
   const proto = EventTable.prototype;
   const { add, setDuration, setStatus } = proto;
   proto.add = function (this: EventTable, draft, place, value) {
-    plain.push({ draft: structuredClone(draft), place: { ...place } });
+    // A label the builder left to its line is what the format's deriver makes of the line's value.
+    const { lineLabel, ...rest } = draft;
+    const label = lineLabel ? lineLabel(value, draft) ?? '' : draft.label;
+    plain.push({ draft: structuredClone({ ...rest, label }), place: { ...place } });
     return add.call(this, draft, place, value);
   };
   proto.setDuration = function (this: EventTable, i, ms) {

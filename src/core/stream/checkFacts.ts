@@ -43,6 +43,11 @@ export class CheckFacts implements EventSink, CheckEvents {
     return i;
   }
 
+  /** A check's facts keep no labels: a builder's label left to its line is never made. */
+  labelsOnDemand(): boolean {
+    return true;
+  }
+
   // Durations and statuses are the views' facts; no check reads them.
   setDuration(): void {}
   setStatus(): void {}

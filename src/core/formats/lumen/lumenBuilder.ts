@@ -54,7 +54,7 @@ export class LumenTreeBuilder implements EventBuilder {
       case 'cell_start':
       case 'call_enter':
         draft.parentIndex = this.top()?.index ?? null;
-        draft.label = lumenLineLabel(v)!;
+        draft.lineLabel = lumenLineLabel;
         return this.open(draft, kind === 'cell_start' ? 'cell' : 'call', cell, emit);
       case 'call_exit':
         this.callExit(v, cell, draft);
@@ -161,7 +161,7 @@ export class LumenTreeBuilder implements EventBuilder {
 /** Label, status, tool and duration of a leaf event (vm_step, tool_call, schema_validate, error, unknown kinds). */
 function leafEvent(v: Obj, kind: string, draft: EventDraft, totals: Record<string, number>): void {
   const details = obj(v, 'details');
-  draft.label = lumenLineLabel(v)!;
+  draft.lineLabel = lumenLineLabel;
   switch (kind) {
     case 'vm_step':
       totals.vmSteps++;

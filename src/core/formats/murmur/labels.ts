@@ -110,7 +110,22 @@ const VIEWS: Record<string, Viewer> = {
 
 /** Label and status of a murmur event; `model` is the session's model, used when an inference names none. */
 export function murmurView(type: string, o: Obj, model: string | null): MurmurView {
+  // The builder asks first and the loader's label check right after, with the same line: answer that once, unless
+  // the model the view reads differs (a viewer that takes it declares a second parameter).
   const viewer = Object.prototype.hasOwnProperty.call(VIEWS, type) ? VIEWS[type] : undefined;
+  const used = !viewer || viewer.length < 2 ? null : type === 'inference' ? str(o, 'model') ?? model : model;
+  if (o === last.o && type === last.type && used === last.model) return last.view;
+  const view = viewOf(viewer, type, o, model);
+  last.o = o;
+  last.type = type;
+  last.model = used;
+  last.view = view;
+  return view;
+}
+
+const last: { o: Obj | null; type: string; model: string | null; view: MurmurView } = { o: null, type: '', model: null, view: v('') };
+
+function viewOf(viewer: Viewer | undefined, type: string, o: Obj, model: string | null): MurmurView {
   if (viewer) return viewer(o, model);
   // A type newer than the spec: still readable, with whatever generic words it carries.
   const word = str(o, 'status') ?? str(o, 'outcome') ?? str(o, 'exit_status');

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { murmurAdapter } from '../../../../src/core/formats/murmur/adapter';
+import { murmurView } from '../../../../src/core/formats/murmur/labels';
 import { MURMUR_EVENT_TYPES } from '../../../../src/core/formats/murmur/catalog';
 import { murmurSchemaTypes } from '../../../../src/core/formats/murmur/schemas';
 import { cleanup, CORPUS_SESSION, CORPUS_TRACE, edit, ID, META_TRACE, parentLines, readLines, run, writeTrace } from './murmurTestKit';
@@ -186,5 +187,23 @@ describe('murmur adapter', () => {
     assert.deepEqual(model.malformed.map((x) => x.line), [4]);
     assert.deepEqual(result.findings.filter((f) => !f.rule.startsWith('blob/')).map((f) => `${f.rule} ${f.severity} ${f.line}`), ['murmur/line-json warning 4']);
     assert.equal(result.ok, true);
+  });
+});
+
+describe('murmur views asked twice for one line', () => {
+  it('answer again when the model a view reads differs, and equal a view of a copy of the line', () => {
+    const start = { event_type: 'session_start', capsule_name: 'cap', capsule_version: '1' };
+    const inference = { event_type: 'inference', turn: 2, input_tokens: 10, output_tokens: 5 };
+    const named = { ...inference, model: 'named-model' };
+    const step = { event_type: 'plan_step_start', step_id: 's1', kind: 'edit' };
+    for (const [type, line] of [['session_start', start], ['inference', inference], ['inference', named], ['plan_step_start', step]] as const) {
+      for (const model of ['model-a', 'model-b', null, 'model-a']) {
+        const view = murmurView(type, line, model);
+        assert.deepEqual(view, murmurView(type, { ...line }, model), `${type} ${model}`);
+      }
+    }
+    assert.notEqual(murmurView('session_start', start, 'model-a').label, murmurView('session_start', start, 'model-b').label);
+    assert.notEqual(murmurView('inference', inference, 'model-a').label, murmurView('inference', inference, 'model-b').label);
+    assert.equal(murmurView('inference', named, 'model-a').label, murmurView('inference', named, 'model-b').label);
   });
 });
