@@ -5,6 +5,8 @@ import { UsageColumns, UsageKind } from './usageColumns';
 /** Slots of one frame: the token fields, then the recorded total. NaN: not reported. */
 const F = 6;
 
+const orNull = (x: number): number | null => (x === x ? x : null);
+
 /**
  * Sums held for the events on the current path from a root: frame d is the running sum of the depth-d event's
  * settled children. One frame per depth, reused, so the pass allocates nothing per event (a tally per event
@@ -46,8 +48,10 @@ class Frames {
   /** Frame d as a tally (for the few aggregates the totals check compares). */
   tally(d: number): Tally {
     const t = new Tally();
-    const v = (f: number): number | null => (this.a[d * F + f] === this.a[d * F + f] ? this.a[d * F + f] : null);
-    t.input = v(0), t.output = v(1), t.cacheRead = v(2), t.cacheWrite = v(3), t.reasoning = v(4), t.total = v(5);
+    const a = this.a;
+    const o = d * F;
+    t.input = orNull(a[o]), t.output = orNull(a[o + 1]), t.cacheRead = orNull(a[o + 2]);
+    t.cacheWrite = orNull(a[o + 3]), t.reasoning = orNull(a[o + 4]), t.total = orNull(a[o + 5]);
     return t;
   }
 }

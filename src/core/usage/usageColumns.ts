@@ -41,6 +41,8 @@ interface Template {
 const scratch: TokenCounts & { total?: number | null } = {};
 
 const nan = (v: number | null | undefined): number => (v === null || v === undefined ? NaN : v);
+/** NaN (not reported) as null. */
+const orNull = (x: number): number | null => (x === x ? x : null);
 
 function templateOf(f: UsageDraft): Template {
   const rest: Template['rest'] = [nan(f.cacheRead), nan(f.cacheWrite), nan(f.reasoning), nan(f.total), nan(f.costUsd)];
@@ -212,16 +214,16 @@ export class UsageColumns {
 
   /** Event i's token counts into `out` (a scratch object reused by a loop), null where not reported. */
   countsInto(i: number, out: TokenCounts & { total?: number | null }): TokenCounts & { total?: number | null } {
+    // No closure per record: under keepNames (tsx, the tests) each one paid a naming call, 15% of the report.
     const s = this.slotOf[i];
     const v = this.values;
     const o = s * STRIDE;
-    const at = (k: number): number | null => (s < 0 || v[o + k] !== v[o + k] ? null : v[o + k]);
-    out.input = at(INPUT);
-    out.output = at(OUTPUT);
-    out.cacheRead = at(CACHE_READ);
-    out.cacheWrite = at(CACHE_WRITE);
-    out.reasoning = at(REASONING);
-    out.total = at(TOTAL);
+    out.input = s < 0 ? null : orNull(v[o + INPUT]);
+    out.output = s < 0 ? null : orNull(v[o + OUTPUT]);
+    out.cacheRead = s < 0 ? null : orNull(v[o + CACHE_READ]);
+    out.cacheWrite = s < 0 ? null : orNull(v[o + CACHE_WRITE]);
+    out.reasoning = s < 0 ? null : orNull(v[o + REASONING]);
+    out.total = s < 0 ? null : orNull(v[o + TOTAL]);
     return out;
   }
 
