@@ -59,7 +59,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   const groups = new Set<string>();
   const kinds: Record<string, number> = {};
   let events = 0;
-  for (let i = 0; i < t.size; i++) {
+  for (let i = 0, end = t.size; i < end; i++) {
     if (include && !include(i)) continue;
     events++;
     // Columns, not t.get(i), which would decode every event's ids, mentions and label.
@@ -116,7 +116,7 @@ export function timeRange(model: TraceModel, include?: (i: number) => boolean): 
   const t = model.events;
   let min = Infinity;
   let max = -Infinity;
-  for (let i = 0; i < t.size; i++) {
+  for (let i = 0, end = t.size; i < end; i++) {
     if (include && !include(i)) continue;
     const time = t.timeOf(i);
     if (time === null) continue;

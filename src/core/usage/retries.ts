@@ -40,7 +40,7 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
   const callOf = toolCallsOf(t, rollup).callOf;
   const failed = new Uint8Array(t.size);
   let failures = 0;
-  for (let i = 0; i < t.size; i++) {
+  for (let i = 0, end = t.size; i < end; i++) {
     if (t.statusOf(i) !== 'error') continue;
     const c = t.categoryOf(i);
     if (c === 'tool' && rollup.tool[i] !== null) failed[callOf[i]] = 1, failures++;
@@ -66,6 +66,6 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
   };
   if (failures === 0) return { source: 'inferred', total, byTool, byModel };
   scan(model.tree.roots);
-  for (let i = 0; i < t.size; i++) if (model.tree.childCount(i) >= 2) scan(model.tree.children(i));
+  for (let i = 0, end = t.size; i < end; i++) if (model.tree.childCount(i) >= 2) scan(model.tree.children(i));
   return { source: 'inferred', total, byTool, byModel };
 }

@@ -114,7 +114,7 @@ function readColumns(model: TraceModel, cols: Columns): void {
   // Events come in runs of one group: remember the last group's model instead of asking the map each time.
   let group: string | null | undefined;
   let groupModel: string | null = null;
-  for (let i = 0; i < t.size; i++) {
+  for (let i = 0, end = t.size; i < end; i++) {
     // Column reads, not t.get(i): materializing every event (labels, mentions) cost more than the load's parse.
     const g = t.groupOf(i);
     const own = t.modelOf(i);

@@ -67,7 +67,7 @@ export function runStatistics(model: TraceModel, prices: Readonly<Record<string,
   const toolCalls = new Top<StatEvent>(top, (a, b) => a.durationMs! > b.durationMs!);
   let errors = 0;
   let warnings = 0;
-  for (let i = 0; i < t.size; i++) {
+  for (let i = 0, end = t.size; i < end; i++) {
     const status = t.statusOf(i);
     if (status === 'error') errors++;
     else if (status === 'warning') warnings++;

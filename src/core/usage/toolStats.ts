@@ -36,22 +36,35 @@ export interface ToolCall {
 
 /**
  * Every tool call of a trace in event order, and for each event the call it belongs to (-1: not a tool event).
- * The calls are columns (call k: `index[k]`, `tool[k]`, `durationMs[k]`, `error[k]`): an object per call was a
- * fifth of the usage report's time on murmur's 93k calls. `calls` makes the objects on first use.
+ * The calls are columns (call k: `index[k]`, `tool[k]`, `durationMs[k]`, `error[k]`; typed arrays sized once): an
+ * object per call was a fifth of the usage report's time on murmur's 93k calls. `calls` makes the objects on first use.
  */
 export class ToolCalls {
-  readonly index: number[] = [];
+  readonly index: Int32Array;
   readonly tool: string[] = [];
   /** NaN: unknown. */
-  readonly durationMs: number[] = [];
+  readonly durationMs: Float64Array;
   /** 1: the call or one of its parts failed. */
-  readonly error: number[] = [];
+  readonly error: Uint8Array;
+  private n = 0;
   private objects: ToolCall[] | null = null;
 
-  constructor(readonly callOf: Int32Array) {}
+  /** `capacity`: at most this many calls (the tool events). */
+  constructor(readonly callOf: Int32Array, capacity: number) {
+    this.index = new Int32Array(capacity);
+    this.durationMs = new Float64Array(capacity).fill(NaN);
+    this.error = new Uint8Array(capacity);
+  }
 
   get count(): number {
-    return this.index.length;
+    return this.n;
+  }
+
+  /** Adds the call of event `index` and returns its slot. */
+  add(index: number, tool: string): number {
+    this.index[this.n] = index;
+    this.tool.push(tool);
+    return this.n++;
   }
 
   get calls(): ToolCall[] {
@@ -81,17 +94,17 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   const names = toolNames(t, rollup);
   const ids = new CallIds(t.mentions);
   const callOf = treeCalls(t, names, ids);
-  out = new ToolCalls(callOf);
-  const { index, tool, durationMs, error } = out;
-  for (let i = 0; i < t.size; i++) {
+  // Every tool event at most starts a call.
+  let tools = 0;
+  for (let i = 0; i < callOf.length; i++) if (callOf[i] !== -1) tools++;
+  out = new ToolCalls(callOf, tools);
+  const { durationMs, error } = out;
+  for (let i = 0, end = t.size; i < end; i++) {
     let call = callOf[i];
     if (call === -1) continue;
     if (call === i) call = ids.pairedCall(names, i);
     let slot = slotOf[call];
-    if (slot === -1) {
-      slotOf[call] = slot = index.push(call) - 1;
-      tool.push(names[i]!), durationMs.push(NaN), error.push(0);
-    }
+    if (slot === -1) slotOf[call] = slot = out.add(call, names[i]!);
     slotOf[i] = slot;
     callOf[i] = call;
     const d = rollup.durationMs[i];
@@ -133,7 +146,7 @@ export function toolUsage(t: EventTable, rollup: UsageRollup, retries: ReadonlyM
  */
 function treeCalls(t: EventTable, names: readonly (string | null)[], ids: CallIds): Int32Array {
   const call = new Int32Array(t.size).fill(-1);
-  for (let i = 0; i < t.size; i++) {
+  for (let i = 0, end = t.size; i < end; i++) {
     if (names[i] === null || t.categoryOf(i) !== 'tool') continue;
     call[i] = toolCallOf(t, names, i);
     if (call[i] === i) ids.expect(i);
@@ -148,7 +161,7 @@ function treeCalls(t: EventTable, names: readonly (string | null)[], ids: CallId
  */
 function toolNames(t: EventTable, rollup: UsageRollup): (string | null)[] {
   const names = rollup.tool.slice();
-  for (let i = 0; i < t.size; i++) {
+  for (let i = 0, end = t.size; i < end; i++) {
     const p = t.parent(i);
     if (p >= 0 && names[p] === null && rollup.tool[i] !== null && t.categoryOf(p) === 'tool') names[p] = rollup.tool[i];
   }

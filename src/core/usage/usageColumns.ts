@@ -80,7 +80,7 @@ export class UsageColumns {
     this.slotOf = new Int32Array(t.size).fill(-1);
     // Facts are shared by shape: each shape is worked out once.
     const templates: (Template | undefined)[] = [];
-    for (let i = 0; i < t.size; i++) {
+    for (let i = 0, end = t.size; i < end; i++) {
       const ref = t.usageFactShapeOf(i);
       if (ref === 0) {
         const a = t.tokensInOf(i), b = t.tokensOutOf(i);
