@@ -50,28 +50,37 @@ export function fileLineBytes(path: TracePath): LineBytes | null {
   return read;
 }
 
-/** A bounded least-recently-used cache of labels by event index. */
+/**
+ * A bounded cache of labels by event index that keeps the recently used ones: two generations of at most half
+ * the bound each; when the newer one is full it becomes the older one and the oldest generation is dropped, and a
+ * label found in the older one moves to the newer. No step walks the entries (evicting the first key of one Map
+ * walked past the holes every delete leaves, and cost a page of labels more than reading them).
+ */
 export class LabelCache {
-  private readonly entries = new Map<number, string>();
+  private recent = new Map<number, string>();
+  private older = new Map<number, string>();
   constructor(private readonly max = 4096) {}
   get(i: number): string | undefined {
-    const v = this.entries.get(i);
-    if (v !== undefined) {
-      // Map keeps insertion order: re-inserting marks the entry as used last.
-      this.entries.delete(i);
-      this.entries.set(i, v);
-    }
-    return v;
+    const v = this.recent.get(i);
+    if (v !== undefined) return v;
+    const old = this.older.get(i);
+    if (old !== undefined) this.set(i, old);
+    return old;
   }
   set(i: number, label: string): void {
-    this.entries.set(i, label);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as number);
+    this.older.delete(i);
+    if (!this.recent.has(i) && this.recent.size >= this.max / 2) {
+      this.older = this.recent;
+      this.recent = new Map();
+    }
+    this.recent.set(i, label);
   }
   clear(): void {
-    this.entries.clear();
+    this.recent.clear();
+    this.older.clear();
   }
   get size(): number {
-    return this.entries.size;
+    return this.recent.size + this.older.size;
   }
 }
 

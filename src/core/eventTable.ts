@@ -5,7 +5,7 @@ import { NumberColumn } from './numberColumn';
 import { MentionColumns } from './mentionColumns';
 import { StringColumn } from './stringColumn';
 import { IdHashIndex } from './idHashIndex';
-import type { LabelDeriver, LineBytes } from './derivedLabels';
+import type { LabelDeriver, LabelFacts, LineBytes } from './derivedLabels';
 import { LabelColumns } from './labelColumns';
 
 /**
@@ -188,7 +188,15 @@ export class EventTable {
     return this.strings.value(this.kind.raw(i)) ?? '';
   }
   labelOf(i: number): string {
-    return this.labels.get(i, () => ({ offset: this.offset.raw(i), length: this.length.raw(i), facts: () => ({ kind: this.kindOf(i), model: this.modelOf(i), tool: this.toolOf(i), group: this.groupOf(i) }) }));
+    return this.labels.get(i, this);
+  }
+  /** Byte offset of the event's line (where its label is made again from). */
+  offsetOf(i: number): number {
+    return this.offset.raw(i);
+  }
+  /** The facts a label made again may use besides the line. */
+  labelFactsOf(i: number): LabelFacts {
+    return { kind: this.kindOf(i), model: this.modelOf(i), tool: this.toolOf(i), group: this.groupOf(i) };
   }
   /** Whether event i's label is made again from its line rather than stored. */
   labelIsDerived(i: number): boolean {

@@ -5,9 +5,9 @@ import { StringColumn } from './stringColumn';
 
 /** Where event i's line is, and the facts its label may use: what the table gives a label made again. */
 export interface LabelSource {
-  offset: number;
-  length: number;
-  facts: () => LabelFacts;
+  offsetOf(i: number): number;
+  lengthOf(i: number): number;
+  labelFactsOf(i: number): LabelFacts;
 }
 
 /**
@@ -40,14 +40,14 @@ export class LabelColumns {
     this.labels.push(derived ? null : label);
   }
 
-  get(i: number, source: () => LabelSource): string {
+  /** Event i's label; `source` is asked only for a label made again (no closure per call: this runs per row). */
+  get(i: number, source: LabelSource): string {
     if (!this.isDerived(i)) return this.labels.get(i) ?? '';
     const d = this.deriver!;
     const hit = d.cache.get(i);
     if (hit !== undefined) return hit;
-    const { offset, length, facts } = source();
-    const bytes = d.lineBytes(offset, length);
-    const known = facts();
+    const bytes = d.lineBytes(source.offsetOf(i), source.lengthOf(i));
+    const known = source.labelFactsOf(i);
     // The file changed under the model (a rewrite not yet read again): the kind is better than a wrong label.
     const label = (bytes && deriveSafely(d.derive, parseSafely(d.parse, bytes), known)) ?? known.kind;
     d.cache.set(i, label);

@@ -102,6 +102,19 @@ export class MentionColumns {
     }
     return lo;
   }
+  /**
+   * Entry k's id, the string `of` gives for it, made without the mention object. A repeated id (the task id every
+   * event of a task names) is decoded once: its entries point at one text, and the last decodes are kept by where
+   * that text is.
+   */
+  idAt(k: number): string {
+    const n = this.idText(k);
+    const from = this.at;
+    const c = from & (HASH_CACHE - 1);
+    if (this.decodedAt[c] === from) return this.decoded[c];
+    this.decodedAt[c] = from;
+    return (this.decoded[c] = decodeText(this.bytes, from, from + n, this.prefixes));
+  }
   /** Whether entry k's id is empty. */
   emptyAt(k: number): boolean {
     return this.idText(k) === 0;
@@ -138,6 +151,9 @@ export class MentionColumns {
     return true;
   }
 
+  /** The last ids decoded by `idAt`, by where their text is (direct-mapped like the hashes; -1: empty). */
+  private readonly decodedAt = new Float64Array(HASH_CACHE).fill(-1);
+  private readonly decoded: string[] = new Array<string>(HASH_CACHE).fill('');
   /** The last hashes made, by where their text is (a small direct-mapped cache; -1: empty). */
   private readonly hashedAt = new Float64Array(HASH_CACHE).fill(-1);
   private readonly hashed = new Uint32Array(HASH_CACHE);

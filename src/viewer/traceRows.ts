@@ -6,6 +6,7 @@ import type { MalformedLine, TraceModel } from '../core/loadTrace';
 import type { Severity } from '../core/model';
 import type { EventSummary, IdSpan, RowData } from '../protocol';
 import { compactChains } from './compactChains';
+import { idSpansOf, PageIds } from './labelIdSpans';
 import { malformedIndex, malformedNode, RowProjection, TreeSource } from './rowModel';
 
 /** The projection's view of a trace model; `compact`: linear parent chains as runs of rows (compactChains.ts). */
@@ -49,67 +50,50 @@ export function buildRows(
   const from = Math.max(0, Math.floor(start));
   const to = Math.min(rows.size, from + Math.min(MAX_PAGE_ROWS, Math.max(0, Math.floor(count))));
   const out: RowData[] = [];
+  const ids = new PageIds(model.events);
   for (let r = from; r < to; r++) {
     const node = rows.nodeAt(r);
-    out.push(node < 0 ? malformedRow(model.malformed[malformedIndex(node)], node, rows, deco) : eventRow(model, rows, node, deco, traceStartMs));
+    out.push(node < 0 ? malformedRow(model.malformed[malformedIndex(node)], node, rows, deco) : eventRow(model, rows, node, deco, traceStartMs, ids));
   }
   return out;
 }
 
-function eventRow(model: TraceModel, rows: RowProjection, i: number, deco: RowDecorations, t0: number | null): RowData {
-  const e = model.events.get(i);
+function eventRow(model: TraceModel, rows: RowProjection, i: number, deco: RowDecorations, t0: number | null, ids: PageIds): RowData {
+  // Only the columns a row shows: materializing the whole event (`events.get`) decoded its ids and mentions too.
+  const t = model.events;
+  const line = t.lineOf(i);
+  const label = t.labelOf(i);
+  const time = t.timeOf(i);
+  const duration = t.durationOf(i);
   const row: RowData = {
     node: i,
-    line: e.line,
+    line,
     depth: rows.depthOf(i),
-    parent: e.parent,
-    kind: e.kind,
-    category: e.category,
-    label: e.label,
-    status: e.status,
+    parent: t.parent(i),
+    kind: t.kindOf(i),
+    category: t.categoryOf(i),
+    label,
+    status: t.statusOf(i),
     hasChildren: rows.hasChildren(i),
     expanded: rows.isExpanded(i),
-    durationMs: e.durationMs,
-    tokensIn: e.tokensIn,
-    tokensOut: e.tokensOut,
-    offsetMs: e.time !== null && t0 !== null ? e.time - t0 : null,
+    durationMs: Number.isNaN(duration) ? null : duration,
+    tokensIn: t.tokensInOf(i),
+    tokensOut: t.tokensOutOf(i),
+    offsetMs: time !== null && t0 !== null ? time - t0 : null,
   };
-  const badge = deco.badgeOfLine(e.line);
+  const badge = deco.badgeOfLine(line);
   if (badge) row.badge = badge;
   if (deco.isMatch(i)) row.match = true;
   if (rows.isContext(i)) row.context = true;
   if (rows.chained(i)) row.chained = true;
-  const spans = labelIdSpans(model, i, e.label);
+  const spans = idSpansOf(ids, i, label);
   if (spans.length > 0) row.idSpans = spans;
   return row;
 }
 
-/** Most id links one row label carries; labels are short, and each link costs the webview listeners. */
-const MAX_ID_SPANS = 4;
-/** Ids shorter than this ("1", "a") would match inside ordinary words. */
-const MIN_ID_LENGTH = 3;
-
-/**
- * The ids known to the trace (the event's own, its parent's, its mentions) that appear verbatim in its label,
- * first occurrence each, in label order, non-overlapping (a longer id wins over one it contains).
- */
+/** The id links of event i's label (see labelIdSpans.ts); a page builds them with one {@link PageIds}. */
 export function labelIdSpans(model: TraceModel, i: number, label: string): IdSpan[] {
-  const t = model.events;
-  const ids = new Set<string>();
-  const own = t.id(i);
-  if (own !== null) ids.add(own);
-  const pid = t.parentId(i);
-  if (pid !== null) ids.add(pid);
-  for (const m of t.mentionsOf(i)) ids.add(m.id);
-  const found: IdSpan[] = [];
-  for (const id of [...ids].sort((a, b) => b.length - a.length)) {
-    if (id.length < MIN_ID_LENGTH) continue;
-    const start = label.indexOf(id);
-    if (start < 0) continue;
-    const end = start + id.length;
-    if (!found.some((s) => start < s.end && end > s.start)) found.push({ start, end, id });
-  }
-  return found.sort((a, b) => a.start - b.start).slice(0, MAX_ID_SPANS);
+  return idSpansOf(new PageIds(model.events), i, label);
 }
 
 function malformedRow(m: MalformedLine, node: number, rows: RowProjection, deco: RowDecorations): RowData {

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { basename, resolve } from 'node:path';
+import { LabelCache } from '../../src/core/derivedLabels';
 import { loadTrace } from '../../src/core/loadTrace';
 import { expandTraceFiles } from '../../src/core/traceFiles';
 import { shownPath } from '../../src/core/tracePath';
@@ -82,5 +83,25 @@ describe('labels made again from the line equal the labels the builder gave', fu
       }
       assert.ok(leaves > 10, `${source}: ${leaves} leaves`);
     }
+  });
+});
+
+describe('the cache of labels made again', () => {
+  it('stays within its bound, keeps the labels used recently and drops the others', () => {
+    const cache = new LabelCache(100);
+    cache.set(-1, 'kept');
+    for (let i = 0; i < 10_000; i++) {
+      cache.set(i, `label ${i}`);
+      assert.ok(cache.size <= 100, `${cache.size} entries`);
+      // Read every 40 sets: used more often than half the bound, so it is never dropped.
+      if (i % 40 === 0) assert.equal(cache.get(-1), 'kept', `after ${i}`);
+    }
+    assert.equal(cache.get(9_999), 'label 9999');
+    assert.equal(cache.get(9_960), 'label 9960');
+    assert.equal(cache.get(5_000), undefined);
+    assert.equal(cache.get(0), undefined);
+    cache.clear();
+    assert.equal(cache.size, 0);
+    assert.equal(cache.get(-1), undefined);
   });
 });

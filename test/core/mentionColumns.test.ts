@@ -20,6 +20,7 @@ describe('mention columns: entries read without objects', () => {
           const k = keys[j];
           assert.equal(t.mentions.eventAt(k), i, `${file} entry ${k}`);
           assert.equal(t.mentions.fieldAt(k), m.field);
+          assert.equal(t.mentions.idAt(k), m.id, `${file} entry ${k}`);
           assert.equal(t.mentions.emptyAt(k), m.id === '');
           const first = seen.get(m.id);
           if (first === undefined) seen.set(m.id, k);
