@@ -59,8 +59,13 @@ export class CallIds {
     this.ends[this.calls++] = this.entries;
   }
 
-  /** Every call has been expected: the walk may start. Buckets for the expected lookups, about four per lookup. */
+  /**
+   * Every call has been expected: the walk may start. A lookup whose hash no earlier call's entry has can find
+   * nothing, so it is dropped (murmur's calls each look up their own new `tool_call_id`); buckets for the rest,
+   * about four per lookup.
+   */
   expectDone(): void {
+    this.dropHopelessLookups();
     let size = 64;
     while (size < this.pending * 4 && size < 1 << 22) size *= 2;
     this.ahead = new Uint32Array(size);
@@ -90,6 +95,24 @@ export class CallIds {
     return i;
   }
 
+  /** Clears the CALL flag of every lookup whose hash no entry of an earlier call has (see {@link expectDone}). */
+  private dropHopelessLookups(): void {
+    const seen = new HashSet32(this.entries);
+    let from = 0;
+    for (let c = 0; c < this.calls; c++) {
+      const to = this.ends[c];
+      // A call's lookups are made before its own entries are stored: test them against earlier calls only.
+      for (let n = from; n < to; n++) {
+        if (this.flags[n] === CALL && !seen.has(this.hashes[n])) {
+          this.flags[n] = 0;
+          this.pending--;
+        }
+      }
+      for (let n = from; n < to; n++) if ((this.flags[n] & EMPTY) === 0) seen.add(this.hashes[n]);
+      from = to;
+    }
+  }
+
   private grow(): void {
     this.keys = grown(this.keys, this.entries + 1);
     this.hashes = grown(this.hashes, this.entries + 1);
@@ -112,3 +135,30 @@ export class CallIds {
 
 const CALL = 1;
 const EMPTY = 2;
+
+/** A set of 32-bit hashes, open addressing with linear probing (sized for `n` values at most). */
+class HashSet32 {
+  private readonly keys: Uint32Array;
+  private readonly used: Uint8Array;
+  private readonly mask: number;
+
+  constructor(n: number) {
+    let size = 16;
+    while (size < n * 2) size *= 2;
+    this.keys = new Uint32Array(size);
+    this.used = new Uint8Array(size);
+    this.mask = size - 1;
+  }
+
+  has(h: number): boolean {
+    for (let s = Math.imul(h, 0x9e3779b1) & this.mask; this.used[s] === 1; s = (s + 1) & this.mask) if (this.keys[s] === h) return true;
+    return false;
+  }
+
+  add(h: number): void {
+    let s = Math.imul(h, 0x9e3779b1) & this.mask;
+    for (; this.used[s] === 1; s = (s + 1) & this.mask) if (this.keys[s] === h) return;
+    this.used[s] = 1;
+    this.keys[s] = h;
+  }
+}
