@@ -1,11 +1,9 @@
 import type { EventTree } from '../tree';
 import { Tally } from './tally';
-import { UsageColumns, UsageKind } from './usageColumns';
+import { orNull, UsageColumns, UsageKind } from './usageColumns';
 
 /** Slots of one frame: the token fields, then the recorded total. NaN: not reported. */
 const F = 6;
-
-const orNull = (x: number): number | null => (x === x ? x : null);
 
 /**
  * Sums held for the events on the current path from a root: frame d is the running sum of the depth-d event's

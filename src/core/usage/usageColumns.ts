@@ -42,7 +42,7 @@ const scratch: TokenCounts & { total?: number | null } = {};
 
 const nan = (v: number | null | undefined): number => (v === null || v === undefined ? NaN : v);
 /** NaN (not reported) as null. */
-const orNull = (x: number): number | null => (x === x ? x : null);
+export const orNull = (x: number): number | null => (x === x ? x : null);
 
 function templateOf(f: UsageDraft): Template {
   const rest: Template['rest'] = [nan(f.cacheRead), nan(f.cacheWrite), nan(f.reasoning), nan(f.total), nan(f.costUsd)];

@@ -3,20 +3,10 @@ import { formatDuration, isObj, label, num, obj, short, str } from '../common';
 /**
  * The label of a lumen line that depends on that line alone; null for the kinds whose label shows what the
  * tree builder knows from other lines (run_start's run id, the durations of call_exit, cell_end and run_end).
- * The builder uses it for those lines, and the loader makes labels again with it when a page is shown.
+ * The builder leaves those lines' labels to it (`EventDraft.lineLabel`): the table makes them again when a page is
+ * shown, or once while reading where the line cannot be read again.
  */
 export function lumenLineLabel(v: unknown): string | null {
-  // The builder asks first and the loader's check right after, with the same object: answer that once.
-  if (v === last.value) return last.label;
-  const label = lineLabel(v);
-  last.value = v;
-  last.label = label;
-  return label;
-}
-
-const last: { value: unknown; label: string | null } = { value: undefined, label: null };
-
-function lineLabel(v: unknown): string | null {
   if (!isObj(v)) return null;
   const kind = str(v, 'kind') ?? 'record';
   const details = obj(v, 'details');
