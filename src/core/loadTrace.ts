@@ -131,6 +131,7 @@ export async function loadTraceKeepingReading(file: TracePath, options: LoadOpti
   const contentSize = await contentSizeHint(file, compression, info.size);
   const stopAfter = options.stopAfterBytes ?? Infinity;
   const early = earlyPages(reading, options, { path, source, fileSize: info.size, compression });
+  const sizeColumns = compression ? null : columnSizer(reading, info.size);
   const parallel = { workers: compression || options.onRecord ? 0 : options.workers ?? 0, minBytes: options.parallelMinBytes, size: info.size, headChunkBytes: options.parallelHeadChunk };
   const scan = await scanJsonl(file, reading, {
     maxLineBytes,
@@ -139,6 +140,7 @@ export async function loadTraceKeepingReading(file: TracePath, options: LoadOpti
     onProgress: (n) => {
       bytesSeen = n;
       options.onProgress?.(n, Math.max(n, contentSize));
+      sizeColumns?.(n);
       early?.(n);
     },
   }, parallel);
@@ -160,6 +162,27 @@ function earlyPages(reading: JsonlReading, options: LoadOptions, file: Omit<Json
     if (fired || bytes < after || !reading.builder) return;
     fired = true;
     hook(partialModel(reading, { ...file, bytesRead: bytes }));
+  };
+}
+
+/** Bytes read before the events per byte are taken as the file's. */
+const SIZE_FROM_BYTES = 1 << 20;
+
+/**
+ * Sizes the table's columns for the events the whole file will have, estimated from the events of the bytes
+ * read so far (with 3% to spare), and again whenever the estimate grows past what was reserved: the columns
+ * are then made about once, not doubled ten times and trimmed (a copy of every column at the end of the read).
+ */
+function columnSizer(reading: JsonlReading, fileSize: number): (bytes: number) => void {
+  let reserved = 0;
+  return (bytes) => {
+    const events = reading.table.size;
+    if (bytes < SIZE_FROM_BYTES || bytes >= fileSize || events < 1024) return;
+    const expected = Math.ceil((events / bytes) * fileSize * 1.03) + 1024;
+    if (expected <= reserved) return;
+    // Upward corrections in steps of at least a sixteenth: each one copies the columns.
+    reserved = Math.max(expected, Math.ceil(reserved * 1.0625));
+    reading.table.reserve(reserved);
   };
 }
 
