@@ -165,23 +165,27 @@ function earlyPages(reading: JsonlReading, options: LoadOptions, file: Omit<Json
   };
 }
 
-/** Bytes read before the events per byte are taken as the file's. */
+/** Bytes read before the events per byte are taken as the file's: at least this, and a sixteenth of the file. */
 const SIZE_FROM_BYTES = 1 << 20;
+const SIZE_FROM_SHARE = 16;
 
 /**
  * Sizes the table's columns for the events the whole file will have, estimated from the events of the bytes
- * read so far (with 3% to spare), and again whenever the estimate grows past what was reserved: the columns
- * are then made about once, not doubled ten times and trimmed (a copy of every column at the end of the read).
+ * read so far (with 3% to spare), and again whenever the estimate grows past what was reserved by a sixteenth:
+ * the columns are made about once for the events they will hold, not doubled past them and trimmed (a copy of
+ * every column at the end of the read, when memory peaks). The estimate waits for a sixteenth of the file, so
+ * a head of short lines before long ones makes room for at most sixteen times the events it has; room that is
+ * not written yet costs address space, not memory (NumberColumn leaves it untouched).
  */
 function columnSizer(reading: JsonlReading, fileSize: number): (bytes: number) => void {
   let reserved = 0;
+  const from = Math.max(SIZE_FROM_BYTES, fileSize / SIZE_FROM_SHARE);
   return (bytes) => {
     const events = reading.table.size;
-    if (bytes < SIZE_FROM_BYTES || bytes >= fileSize || events < 1024) return;
+    if (bytes < from || bytes >= fileSize || events < 1024) return;
     const expected = Math.ceil((events / bytes) * fileSize * 1.03) + 1024;
-    if (expected <= reserved) return;
-    // Upward corrections in steps of at least a sixteenth: each one copies the columns.
-    reserved = Math.max(expected, Math.ceil(reserved * 1.0625));
+    if (expected <= reserved + (reserved >> 4)) return;
+    reserved = expected;
     reading.table.reserve(reserved);
   };
 }

@@ -32,6 +32,8 @@ export class NumberColumn {
   private high = 0;
   /** Entries a read expects (see {@link reserve}): the array is made this long at once. */
   private reserved = 0;
+  /** Entries set while `data` is null (they hold the constant). */
+  private constantUpTo = 0;
 
   /**
    * @param useBase keep values as differences from the first one (times): a base only helps a column of large values
@@ -58,6 +60,7 @@ export class NumberColumn {
     }
     const x = typeof v === 'number' && Number.isFinite(v) ? v : NaN;
     if (data === null) {
+      if (i >= this.constantUpTo) this.constantUpTo = i + 1;
       if (this.dense && !this.seeded) {
         this.seeded = true;
         this.constant = x;
@@ -117,7 +120,7 @@ export class NumberColumn {
   reserve(n: number): void {
     if (n <= this.reserved) return;
     this.reserved = n;
-    if (this.data !== null && this.data.length < n) this.resize(n);
+    if (this.data !== null && this.data.length < n) this.resize(n, true);
   }
 
   /** First value that differs from the constant: an array of the narrowest width that holds both. */
@@ -129,7 +132,9 @@ export class NumberColumn {
     while (this.width < 3 && !(this.fits(c) && this.fits(x))) this.width++;
     this.setRange();
     this.data = this.make(Math.max(1024, n, this.reserved));
-    this.data.fill(this.encode(c));
+    // Entries past the ones set so far are written before they are read when every entry is set (dense): room
+    // reserved ahead is then left untouched (no memory is used for it until it is written).
+    this.data.fill(this.encode(c), 0, this.dense ? Math.max(n, this.constantUpTo) : this.data.length);
   }
 
   private setRange(): void {
@@ -162,11 +167,11 @@ export class NumberColumn {
     this.resize(size);
   }
 
-  private resize(size: number): void {
+  private resize(size: number, reserving = false): void {
     const next = this.make(size);
     next.set(this.data as never);
-    // Entries not written yet read as null.
-    next.fill(this.encode(NaN), this.data!.length);
+    // Entries not written yet read as null; room reserved for a dense column is written before it is read.
+    if (!reserving || !this.dense) next.fill(this.encode(NaN), this.data!.length);
     this.data = next;
   }
 
