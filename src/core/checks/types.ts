@@ -14,6 +14,12 @@ export interface LineInput {
   line: number;
   /** The line's exact text (without the line break, BOM removed), for byte-exact hashing. */
   text: string;
+  /**
+   * The line's bytes (without the line break, BOM removed), when the reader kept them: a check may read them
+   * instead of `text` (lumen's chain hashes a canonical line's own bytes). A view of the read buffer: valid only
+   * during `add`.
+   */
+  bytes?: Buffer;
   /** The parsed value (standard `JSON.parse`); undefined when the line is not valid JSON or blank. */
   value: unknown;
   blank: boolean;
