@@ -51,8 +51,11 @@ export interface LineDigestColumns {
  * needs, as typed-array columns, so the line's text never crosses threads.
  */
 export interface LineDigestWriter {
-  /** Digests a line that parsed as a JSON object and returns its row; -1 when the check must see the text. */
-  add(text: string, value: unknown): number;
+  /**
+   * Digests a line that parsed as a JSON object and returns its row; -1 when the check must see the text.
+   * `bytes`: the line's bytes, when the reader has them (a view valid during the call only).
+   */
+  add(text: string, value: unknown, bytes?: Buffer): number;
   /** Hands over the batch so far (the writer starts empty again) and the buffers to transfer. */
   take(): { columns: LineDigestColumns; transfer: ArrayBuffer[] };
 }

@@ -199,6 +199,12 @@ export class LumenFastLine {
     return true;
   }
 
+  /** The 64 hex digits of a chain hash at `slot` (see {@link isChainHash}). */
+  hexOf(slot: number): string {
+    const s = this.start[slot] + 8;
+    return this.buf.toString('latin1', s, s + 64);
+  }
+
   /** The index in LUMEN_KINDS of the string at `slot`, or -1. */
   kindIndex(slot: number): number {
     if (this.tok[slot] !== Tok.Str) return -1;
