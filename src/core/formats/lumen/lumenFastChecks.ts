@@ -45,12 +45,17 @@ export class FastTimestamps {
     const b = f.buf;
     const s = f.start[TIMESTAMP] + 1;
     const n = f.end[TIMESTAMP] - 1 - s;
-    if (this.hasDay && n >= 20 && this.day.compare(b, s, s + 10) === 0 && utcTimeTail(b, s, n)) return true;
+    if (this.hasDay && n >= 20 && this.sameDay(b, s) && utcTimeTail(b, s, n)) return true;
     const text = f.string(TIMESTAMP);
     if (!isRfc3339(text)) return false;
     // A valid RFC 3339 string starts with its ten-character date, all ASCII.
     this.day.write(text.slice(0, 10), 'latin1');
     this.hasDay = true;
+    return true;
+  }
+
+  private sameDay(b: Buffer, s: number): boolean {
+    for (let i = 0; i < 10; i++) if (b[s + i] !== this.day[i]) return false;
     return true;
   }
 }

@@ -8,6 +8,7 @@ import { fastFieldsClean, fastHashMatches, FastTimestamps } from '../../../../sr
 import { LumenLineReader, sha256Hex } from '../../../../src/core/formats/lumen/lumenLine';
 import { LUMEN_KEYS, SLOT } from '../../../../src/core/formats/lumen/lumenFields';
 import { LumenChainVerifier } from '../../../../src/core/formats/lumen/lumenChainVerifier';
+import { LumenRunChecker } from '../../../../src/core/formats/lumen/lumenRunChecker';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import type { LineInput } from '../../../../src/core/checks/types';
 import { corpusPath } from '../../../helpers/corpus';
@@ -60,7 +61,7 @@ describe('lumen fast line reader', () => {
     for (const [k, n] of Object.entries(tally)) assert.ok(n > 300, `${k}: ${n} (${JSON.stringify(tally)})`);
   });
 
-  it('verify with the fast path reports exactly what the slow path reports, on corpus files and edited copies', async () => {
+  it('verify and check with the fast path report exactly what the slow path reports, on corpus files and edited copies', async () => {
     const { files } = await expandTraceFiles([corpusPath('lumen'), join(ROOT, 'samples', 'lumen'), join(ROOT, 'test', 'fixtures', 'lumen')]);
     const r = rng(7);
     const traces = files.map(shownPath).filter((f) => f.endsWith('.jsonl'));
@@ -77,9 +78,13 @@ describe('lumen fast line reader', () => {
     let compared = 0;
     let findings = 0;
     let prevHashFindings = 0;
+    let checkFindings = 0;
     for (const file of traces) {
       const [withBytes, withoutBytes] = await Promise.all([verifyLines(file, true), verifyLines(file, false)]);
       assert.deepEqual(withBytes, withoutBytes, file);
+      const [checkedWithBytes, checkedWithout] = await Promise.all([verifyLines(file, true, 'check'), verifyLines(file, false, 'check')]);
+      assert.deepEqual(checkedWithBytes, checkedWithout, file);
+      checkFindings += checkedWithBytes.length;
       compared++;
       findings += withBytes.length;
       prevHashFindings += withBytes.filter((f) => f.rule === 'lumen/chain-prev-hash').length;
@@ -87,6 +92,7 @@ describe('lumen fast line reader', () => {
     assert.ok(compared >= 14 && findings > 50, `${compared} files, ${findings} findings`);
     // The forged lines are intact themselves: only the link from the line after them shows the edit.
     assert.ok(prevHashFindings > 5, `${prevHashFindings} chain-prev-hash findings`);
+    assert.ok(checkFindings > 20, `${checkFindings} check findings`);
   });
 });
 
@@ -97,10 +103,11 @@ function rehashed(line: string): string {
   return line.replace(/"hash":"[^"]*"/, `"hash":"${reader.computeHash()}"`);
 }
 
-/** The chain verifier's findings over a file's lines, handed with their bytes (fast path) or only their text. */
-async function verifyLines(file: string, bytes: boolean) {
+/** The chain verifier's (or run checker's) findings over a file's lines, handed with their bytes (fast path) or only their text. */
+async function verifyLines(file: string, bytes: boolean, mode: 'verify' | 'check' = 'verify') {
   const model = await loadTrace(file);
-  const verifier = new LumenChainVerifier({ path: file, model, traceModel: model });
+  const ctx = { path: file, model, traceModel: model };
+  const verifier = mode === 'verify' ? new LumenChainVerifier(ctx) : new LumenRunChecker(ctx);
   const raw = readFileSync(file);
   const start = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0;
   let line = 0;
