@@ -43,20 +43,24 @@ class LazyLine implements LineInput {
   readonly line: number;
   private decoded: string | undefined;
   private parsedLine: ParsedLine | undefined;
-  constructor(private readonly span: LineSpan, private readonly bytes: Buffer | null, private readonly loaderMalformed: ReadonlySet<number>) {
+  constructor(private readonly span: LineSpan, private readonly lineBytes: Buffer | null, private readonly loaderMalformed: ReadonlySet<number>) {
     this.line = span.line;
   }
   get validJson(): boolean {
     if (this.parsedLine) return this.parsedLine.kind === 'value';
-    if (this.bytes === null || this.loaderMalformed.has(this.line)) return false;
+    if (this.lineBytes === null || this.loaderMalformed.has(this.line)) return false;
     // The loader parsed this line without error; only a blank line is left to rule out.
     return !this.blank;
   }
   get text(): string {
-    return (this.decoded ??= this.bytes ? this.bytes.toString('utf8') : '');
+    return (this.decoded ??= this.lineBytes ? this.lineBytes.toString('utf8') : '');
+  }
+  /** The line's bytes in the scan's read buffer, during this line's `add` only. */
+  get bytes(): Buffer | undefined {
+    return this.lineBytes ?? undefined;
   }
   private get parsed(): ParsedLine {
-    return (this.parsedLine ??= parseLine(this.span, this.bytes, Number.MAX_SAFE_INTEGER));
+    return (this.parsedLine ??= parseLine(this.span, this.lineBytes, Number.MAX_SAFE_INTEGER));
   }
   get value(): unknown {
     const p = this.parsed;
@@ -64,8 +68,8 @@ class LazyLine implements LineInput {
   }
   get blank(): boolean {
     if (this.parsedLine) return this.parsedLine.kind === 'blank';
-    if (this.bytes === null) return false;
-    for (let i = 0; i < this.bytes.length; i++) if (this.bytes[i] !== 32 && this.bytes[i] !== 9 && this.bytes[i] !== 13) return false;
+    if (this.lineBytes === null) return false;
+    for (let i = 0; i < this.lineBytes.length; i++) if (this.lineBytes[i] !== 32 && this.lineBytes[i] !== 9 && this.lineBytes[i] !== 13) return false;
     return true;
   }
 }

@@ -14,6 +14,12 @@ export interface LineInput {
   line: number;
   /** The line's exact text (without the line break, BOM removed), for byte-exact hashing. */
   text: string;
+  /**
+   * The line's bytes (without the line break, BOM removed), when the reader kept them: a check may read them
+   * instead of `text` (lumen's chain hashes a canonical line's own bytes). A view of the read buffer: valid only
+   * during `add`.
+   */
+  bytes?: Buffer;
   /** The parsed value (standard `JSON.parse`); undefined when the line is not valid JSON or blank. */
   value: unknown;
   blank: boolean;
@@ -45,8 +51,11 @@ export interface LineDigestColumns {
  * needs, as typed-array columns, so the line's text never crosses threads.
  */
 export interface LineDigestWriter {
-  /** Digests a line that parsed as a JSON object and returns its row; -1 when the check must see the text. */
-  add(text: string, value: unknown): number;
+  /**
+   * Digests a line that parsed as a JSON object and returns its row; -1 when the check must see the text.
+   * `bytes`: the line's bytes, when the reader has them (a view valid during the call only).
+   */
+  add(text: string, value: unknown, bytes?: Buffer): number;
   /** Hands over the batch so far (the writer starts empty again) and the buffers to transfer. */
   take(): { columns: LineDigestColumns; transfer: ArrayBuffer[] };
 }

@@ -65,7 +65,7 @@ async function run(job: RangeJob): Promise<void> {
       batch.json.push(JSON.stringify(value));
     }
     if (digester) {
-      const d = digester.add(text, isObject ? value : undefined);
+      const d = digester.add(text, isObject ? value : undefined, bytes ?? undefined);
       batch.digestRows![row] = d;
       if (d < 0) batch.texts!.push(text);
     }

@@ -38,10 +38,10 @@ export class RangeDigester {
   }
 
   /** The line's row in the digest, or -1 when its text must go to the main thread. `value` only for an object line. */
-  add(text: string, objectValue: unknown | undefined): number {
+  add(text: string, objectValue: unknown | undefined, bytes?: Buffer): number {
     if (objectValue === undefined) return -1;
     if (this.job.mode === 'verify' && blobVerifierReadsLine(this.layout, text)) return -1;
-    return this.writer.add(text, objectValue);
+    return this.writer.add(text, objectValue, bytes);
   }
 
   take(): { columns: LineDigestColumns; transfer: ArrayBuffer[] } {

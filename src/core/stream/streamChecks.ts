@@ -110,12 +110,13 @@ class StreamRun {
     const parsed = parseDecodedLine(span, bytes, text, MAX_LINE_BYTES);
     this.reading.takeLine(span, lineByteFindings(span, bytes), parsed);
     if (this.needsModel()) return;
-    const input = new StreamLine(span.line, text, parsed);
     if (this.set) {
+      const input = new StreamLine(span.line, text, parsed, bytes ?? undefined);
       for (const c of this.set.checks) c.add(input);
       return;
     }
-    this.head.push(input);
+    // Held until detection: without the bytes, a view of a read buffer that the next chunk reuses.
+    this.head.push(new StreamLine(span.line, text, parsed));
     if (this.reading.builder) this.startChecks();
     else if (this.head.length > MAX_HEAD_LINES) this.fallback = 'head';
   }

@@ -7,7 +7,7 @@ import type { ParsedLine } from '../json/jsonLine';
  */
 export class StreamLine implements LineInput {
   /** `text`: the line's bytes as UTF-8 ('' when they were not kept: a line over the size limit). */
-  constructor(readonly line: number, readonly text: string, private readonly parsed: ParsedLine) {}
+  constructor(readonly line: number, readonly text: string, private readonly parsed: ParsedLine, readonly bytes?: Buffer) {}
   get value(): unknown {
     return this.parsed.kind === 'value' ? this.parsed.value : undefined;
   }

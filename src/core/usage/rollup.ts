@@ -41,8 +41,8 @@ export interface UsageRollup {
   readonly retryIndex: Int32Array;
   /** 1 where the event's usage counts. */
   readonly isCounted: Uint8Array;
-  /** Aggregates that did not count because their children did, with their children's sum (for the check). */
-  readonly shadowed: { row: UsageRow; children: Tally }[];
+  /** Aggregates that did not count because their children did, with their children's sum (for the check; made on first use). */
+  readonly shadowed: readonly { row: UsageRow; children: Tally }[];
   /** Model calls (inference events) that report no usage and are not covered by a counted aggregate. */
   readonly unreported: number;
   /** Event i's row. */
@@ -57,6 +57,8 @@ export interface UsageRollup {
   readonly counted: readonly UsageRow[];
   /** Totals lines and running totals, in file order. */
   readonly totalsLines: readonly UsageRow[];
+  /** The events of {@link totalsLines}. */
+  readonly totalsIndex: Int32Array;
   /**
    * The inclusive tally of event i's subtree (the counted records in it; a closing aggregate such as murmur
    * `task_end` counts for its parent's subtree), or null when nothing in it counted. Exclusive: `usage[i]`.
@@ -159,8 +161,9 @@ function coveredEvents(model: TraceModel, usage: UsageColumns, countedIndex: Int
 }
 
 class Rollup implements UsageRollup {
-  readonly shadowed: { row: UsageRow; children: Tally }[];
   private rowCache: UsageRow[] | null = null;
+  private shadowedCache: { row: UsageRow; children: Tally }[] | null = null;
+  private totalsIndexCache: Int32Array | null = null;
   private countedCache: UsageRow[] | null = null;
   private totalsCache: UsageRow[] | null = null;
 
@@ -172,11 +175,16 @@ class Rollup implements UsageRollup {
     private readonly models: ModelColumn,
     readonly isCounted: Uint8Array,
     readonly countedIndex: Int32Array,
-    shadowedAt: { index: number; children: Tally }[],
+    private readonly shadowedAt: { index: number; children: Tally }[],
     readonly unreported: number,
   ) {
     this.retryIndex = Int32Array.from(usage.retries);
-    this.shadowed = shadowedAt.map((s) => ({ row: this.rowOf(s.index), children: s.children }));
+  }
+
+  get shadowed(): readonly { row: UsageRow; children: Tally }[] {
+    // Only the totals check reads them: the report does not pay for a row per shadowed aggregate (murmur's
+    // task_end, OTLP's agent spans: thousands of rows, and compiling the row code, for nothing).
+    return (this.shadowedCache ??= this.shadowedAt.map((s) => ({ row: this.rowOf(s.index), children: s.children })));
   }
 
   modelOf(i: number): string | null {
@@ -206,13 +214,17 @@ class Rollup implements UsageRollup {
     return (this.countedCache ??= Array.from(this.countedIndex, (i) => this.rowOf(i)));
   }
 
-  get totalsLines(): readonly UsageRow[] {
-    if (!this.totalsCache) {
-      const out: UsageRow[] = [];
-      for (let i = 0, n = this.m.events.size; i < n; i++) if (this.usage.isTotalsOf(i)) out.push(this.rowOf(i));
-      this.totalsCache = out;
+  get totalsIndex(): Int32Array {
+    if (!this.totalsIndexCache) {
+      const out: number[] = [];
+      for (let i = 0, end = this.m.events.size; i < end; i++) if (this.usage.isTotalsOf(i)) out.push(i);
+      this.totalsIndexCache = Int32Array.from(out);
     }
-    return this.totalsCache;
+    return this.totalsIndexCache;
+  }
+
+  get totalsLines(): readonly UsageRow[] {
+    return (this.totalsCache ??= Array.from(this.totalsIndex, (i) => this.rowOf(i)));
   }
 
   inclusiveOf(i: number): Tally | null {

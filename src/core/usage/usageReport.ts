@@ -2,6 +2,7 @@ import type { TraceModel } from '../traceModel';
 import { ModelPrice, priceOf, PRICE_TABLE_DATE } from './prices';
 import { UsageRollup, usageRollupOf } from './rollup';
 import { Tally } from './tally';
+import { UsageKind } from './usageColumns';
 import { retryCounts } from './retries';
 import { ToolUsage, toolUsage } from './toolStats';
 import { TOKEN_FIELDS, TokenField } from './usageTypes';
@@ -182,7 +183,9 @@ export function usageReport(model: TraceModel, prices: Readonly<Record<string, M
 /** Fields no counted record reports but the file's totals lines do (summed over them) fill the total. */
 function fillFromTotalsLines(rollup: UsageRollup, total: Tally): (TokenField | 'total')[] {
   const lines = new Tally();
-  for (const r of rollup.totalsLines) if (r.usage!.source === 'totals') lines.add(r.usage!.counts);
+  // From the columns, not a row per totals line (Claude Code writes thousands of running totals).
+  const u = rollup.usage;
+  for (const i of rollup.totalsIndex) if (u.kindOf(i) === UsageKind.Totals) u.addTo(lines, i);
   const filled: (TokenField | 'total')[] = [];
   for (const f of TOKEN_FIELDS) {
     if (total[f] === null && lines[f] !== null) (total[f] = lines[f]), filled.push(f);
@@ -205,8 +208,9 @@ function isComplete(model: TraceModel, rollup: UsageRollup, total: Tally, fromTo
  * used for a model the price table does not know. These are the session's running totals as of that line.
  */
 function recordedModelCost(rollup: UsageRollup, name: string): number | null {
-  for (let k = rollup.totalsLines.length - 1; k >= 0; k--) {
-    const m = rollup.totalsLines[k].usage!.byModel?.[name];
+  // From the last line back, a row each until one names the model (not a row for every totals line).
+  for (let k = rollup.totalsIndex.length - 1; k >= 0; k--) {
+    const m = rollup.rowOf(rollup.totalsIndex[k]).usage?.byModel?.[name];
     if (m) return m.costUsd ?? null;
   }
   return null;

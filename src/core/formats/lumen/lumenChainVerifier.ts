@@ -1,4 +1,4 @@
-import { CHAIN_HASH_RE, GENESIS_HASH, SLOT } from './lumenFields';
+import { CHAIN_HASH_RE, GENESIS_HASH, LUMEN_KINDS, SLOT } from './lumenFields';
 import { Finding } from '../../model';
 import { LUMEN_CATALOG, LumenRuleId } from './lumenRuleCatalog';
 import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
@@ -6,6 +6,8 @@ import { findDocHashSource } from './lumenDocSource';
 import { LumenLineReader, nextSeq, seqNumber } from './lumenLine';
 import { bomFinding, EndTracker, LineSet, openLine, tornLines } from './lumenShared';
 import { hashText, LumenDigestColumns, sameHash } from './lumenDigest';
+import { LumenFastLine } from './lumenFastLine';
+import { fastFieldsClean, fastHashMatches, FastTimestamps } from './lumenFastChecks';
 
 const { seq: SEQ, kind: KIND, prev_hash: PREV_HASH, hash: HASH, doc_hash: DOC_HASH, details: DETAILS } = SLOT;
 const CHAIN_RULES = new Set(['lumen/chain-seq', 'lumen/chain-genesis', 'lumen/chain-prev-hash', 'lumen/event-hash']);
@@ -17,6 +19,8 @@ const CHAIN_RULES = new Set(['lumen/chain-seq', 'lumen/chain-genesis', 'lumen/ch
  */
 export class LumenChainVerifier implements StreamCheck {
   private readonly reader = new LumenLineReader();
+  private readonly fast = new LumenFastLine();
+  private readonly times = new FastTimestamps();
   private readonly findings: Finding[] = [];
   private readonly torn: LineSet;
   private readonly end = new EndTracker();
@@ -27,6 +31,8 @@ export class LumenChainVerifier implements StreamCheck {
   /** The previous line's stored hash when a range worker digested it: 32 bytes at `expectedRow` of these. */
   private expectedBytes: Uint8Array | null = null;
   private expectedRow = 0;
+  /** The previous line's hash when the fast path read it: `sha256:` + these 64 hex digits (else null). */
+  private expectedHex: string | null = null;
   private first = true;
   private docHash: string | null = null;
 
@@ -37,6 +43,7 @@ export class LumenChainVerifier implements StreamCheck {
 
   add(input: LineInput): void {
     if (input.digest) return this.addDigest(input.line, input.digest.columns as LumenDigestColumns, input.digest.row);
+    if (input.bytes !== undefined && this.addFast(input)) return;
     const opened = openLine(input, this.torn, this.end, this.reader, this.findings);
     if (opened === 'invalid') this.breakChain();
     if (opened !== 'read') return;
@@ -66,6 +73,7 @@ export class LumenChainVerifier implements StreamCheck {
       this.report(rule, line, `trace hash chain mismatch at seq ${seqText} (expected prev '${this.expectedPrevText()}', got '${prev}')`, seq);
     }
     this.expectedPrev = null;
+    this.expectedHex = null;
     this.expectedBytes = c.hash;
     this.expectedRow = row;
     this.first = false;
@@ -73,15 +81,49 @@ export class LumenChainVerifier implements StreamCheck {
     if (this.docHash === null && c.docHash[row] >= 0) this.docHash = c.table[c.docHash[row]];
   }
 
+  /**
+   * A line in the fast reader's subset (lumenFastLine.ts) that has nothing to report: it parses, its fields are
+   * right, its hash matches, its seq is the expected one and its prev_hash links to the line before (or nothing is
+   * expected after a broken line). Then the state moves on as {@link chain} moves it; false (and no change) for
+   * any other line, which the slow path reads.
+   */
+  private addFast(input: LineInput): boolean {
+    const f = this.fast;
+    if (input.blank || !(input.validJson ?? input.value !== undefined) || this.torn.has(input.line) || !f.read(input.bytes!) || !fastFieldsClean(f, this.times)) return false;
+    const seq = f.integer(SEQ);
+    if ((this.expectedSeq !== null && String(seq) !== this.expectedSeq) || !this.fastLinks()) return false;
+    const hex = fastHashMatches(f);
+    if (hex === null) return false;
+    this.expectedSeq = String(seq + 1);
+    this.expectedPrev = null;
+    this.expectedBytes = null;
+    this.expectedHex = hex;
+    this.first = false;
+    this.end.event(input.line, LUMEN_KINDS[f.kindIndex(KIND)], seq);
+    if (this.docHash === null) this.docHash = f.string(DOC_HASH);
+    return true;
+  }
+
+  /** Whether the fast reader's prev_hash is the expected one, or well-formed when nothing is expected. */
+  private fastLinks(): boolean {
+    const f = this.fast;
+    if (this.expectedHex !== null) return f.hashEquals(PREV_HASH, this.expectedHex);
+    if (this.expectedBytes !== null) return f.stringEquals(PREV_HASH, hashText(this.expectedBytes, this.expectedRow));
+    if (this.expectedPrev !== null) return f.stringEquals(PREV_HASH, this.expectedPrev);
+    return f.stringEquals(PREV_HASH, GENESIS_HASH) || f.isChainHash(PREV_HASH);
+  }
+
   /** Whether a digested line's prev_hash is the expected one (or nothing is expected after a broken line). */
   private linksToExpected(c: LumenDigestColumns, row: number): boolean {
     if (this.expectedBytes !== null) return !c.genesis[row] && sameHash(c.prev, row, this.expectedBytes, this.expectedRow);
-    if (this.expectedPrev === null) return true;
-    return this.expectedPrev === (c.genesis[row] ? GENESIS_HASH : hashText(c.prev, row));
+    const expected = this.expectedPrevText();
+    if (expected === null) return true;
+    return expected === (c.genesis[row] ? GENESIS_HASH : hashText(c.prev, row));
   }
 
   /** The previous line's stored hash as text, wherever it was read; null when it could not be read. */
   private expectedPrevText(): string | null {
+    if (this.expectedHex !== null) return 'sha256:' + this.expectedHex;
     return this.expectedBytes !== null ? hashText(this.expectedBytes, this.expectedRow) : this.expectedPrev;
   }
 
@@ -101,6 +143,7 @@ export class LumenChainVerifier implements StreamCheck {
     if (this.expectedSeq !== null) this.expectedSeq = nextSeq(this.expectedSeq);
     this.expectedPrev = null;
     this.expectedBytes = null;
+    this.expectedHex = null;
     this.first = false;
   }
 
@@ -136,6 +179,7 @@ export class LumenChainVerifier implements StreamCheck {
     // Upstream chains on the stored hash, not the recomputed one: a tampered line breaks only itself.
     this.expectedPrev = hash;
     this.expectedBytes = null;
+    this.expectedHex = null;
     this.first = false;
   }
 

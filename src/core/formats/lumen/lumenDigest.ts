@@ -7,11 +7,13 @@
  * finding comes from the same code with the right line number.
  */
 import type { CheckMode, LineDigestColumns, LineDigestWriter } from '../../checks/types';
-import { CHAIN_HASH_RE, GENESIS_HASH, isLumenKind, SLOT } from './lumenFields';
+import { CHAIN_HASH_RE, GENESIS_HASH, isLumenKind, LUMEN_KINDS, SLOT } from './lumenFields';
 import { kindFieldProblem } from './lumenKindSchemas';
 import { LumenLineReader, seqNumber } from './lumenLine';
+import { LumenFastLine, Tok } from './lumenFastLine';
+import { fastFieldsClean, fastHashMatches, FastTimestamps } from './lumenFastChecks';
 
-const { kind: KIND, prev_hash: PREV_HASH, hash: HASH, doc_hash: DOC_HASH, cell: CELL } = SLOT;
+const { seq: SEQ, kind: KIND, prev_hash: PREV_HASH, hash: HASH, doc_hash: DOC_HASH, cell: CELL } = SLOT;
 /** Bytes of a digest: `sha256:` + 64 hex digits. */
 const HASH_BYTES = 32;
 const PREFIX = 'sha256:'.length;
@@ -33,6 +35,10 @@ export interface LumenDigestColumns extends LineDigestColumns {
 /** Digests the lines of one batch in a range worker (see the file's comment). */
 export class LumenDigestWriter implements LineDigestWriter {
   private readonly reader = new LumenLineReader();
+  private readonly fast = new LumenFastLine();
+  private readonly times = new FastTimestamps();
+  /** The previous line's hash digits when the fast path digested it ('' otherwise). */
+  private lastHex = '';
   private readonly ids = new Map<string, number>();
   private cols: LumenDigestColumns;
   /** Byte views of the hash columns, for writing hex into them without a Buffer per line. */
@@ -54,7 +60,8 @@ export class LumenDigestWriter implements LineDigestWriter {
   }
 
   /** Digests a line that parsed as a JSON object; -1 when the main thread must read its text itself. */
-  add(text: string, value: unknown): number {
+  add(text: string, value: unknown, bytes?: Buffer): number {
+    if (bytes !== undefined && this.fast.read(bytes) && fastFieldsClean(this.fast, this.times)) return this.addFast(value);
     const r = this.reader;
     if (!r.read(text, true) || r.unknownKeys.length > 0 || r.floatInDetails || r.loadFindings(0).length > 0) return -1;
     const seqText = r.seqText();
@@ -77,6 +84,38 @@ export class LumenDigestWriter implements LineDigestWriter {
       const prev = r.string(PREV_HASH)!;
       if (prev === GENESIS_HASH) c.genesis[row] = 1;
       else this.prevView.write(prev.slice(PREFIX), row * HASH_BYTES, HASH_BYTES, 'hex');
+    }
+    return row;
+  }
+
+  /**
+   * {@link add} for a line the fast reader read (lumenFastLine.ts) whose fields leave nothing to report: the same
+   * tests and the same row, from the line's bytes.
+   */
+  private addFast(value: unknown): number {
+    const f = this.fast;
+    const seq = f.integer(SEQ);
+    const kind = LUMEN_KINDS[f.kindIndex(KIND)];
+    const verify = this.mode === 'verify';
+    let hex: string | null = null;
+    let prevHex: string | null = null;
+    if (verify) {
+      const genesis = f.stringEquals(PREV_HASH, GENESIS_HASH);
+      if (!genesis) prevHex = f.hashEquals(PREV_HASH, this.lastHex) ? this.lastHex : f.isChainHash(PREV_HASH) ? f.hexOf(PREV_HASH) : null;
+      if ((!genesis && prevHex === null) || (hex = fastHashMatches(f)) === null) return -1;
+    } else if (kindFieldProblem(kind, value) !== null) return -1;
+    if (this.n === this.capacity) this.grow();
+    const row = this.n++;
+    const c = this.cols;
+    c.seq[row] = seq;
+    c.kind[row] = this.intern(kind);
+    c.cell[row] = this.intern(f.tok[CELL] === Tok.Str ? f.string(CELL) : null);
+    c.docHash[row] = this.intern(f.string(DOC_HASH));
+    if (hex !== null) {
+      this.hashView.write(hex, row * HASH_BYTES, HASH_BYTES, 'hex');
+      this.lastHex = hex;
+      if (prevHex === null) c.genesis[row] = 1;
+      else this.prevView.write(prevHex, row * HASH_BYTES, HASH_BYTES, 'hex');
     }
     return row;
   }

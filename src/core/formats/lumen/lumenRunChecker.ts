@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { contentName } from '../../byteSource';
-import { isLumenKind, isRunIdFileName, runIdFromFileName, SLOT, UUID_RE } from './lumenFields';
+import { isLumenKind, isRunIdFileName, LUMEN_KINDS, runIdFromFileName, SLOT, UUID_RE } from './lumenFields';
 import { Finding } from '../../model';
 import { LUMEN_CATALOG, LumenRuleId } from './lumenRuleCatalog';
 import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
@@ -8,6 +8,8 @@ import { kindFieldProblem } from './lumenKindSchemas';
 import { LumenLineReader, seqNumber } from './lumenLine';
 import { bomFinding, EndTracker, LineSet, openLine, tornLines } from './lumenShared';
 import type { LumenDigestColumns } from './lumenDigest';
+import { LumenFastLine, Tok } from './lumenFastLine';
+import { fastFieldsClean, FastTimestamps } from './lumenFastChecks';
 
 type RunState = 'start' | 'inRun' | 'inCell' | 'cellDone' | 'errored' | 'ended';
 const FRAME_EVENTS = new Set(['vm_step', 'tool_call', 'schema_validate']);
@@ -18,6 +20,9 @@ const FRAME_EVENTS = new Set(['vm_step', 'tool_call', 'schema_validate']);
  */
 export class LumenRunChecker implements StreamCheck {
   private readonly reader = new LumenLineReader();
+  private readonly fast = new LumenFastLine();
+  private readonly times = new FastTimestamps();
+  private lastCell: string | null = null;
   private readonly findings: Finding[] = [];
   private readonly torn: LineSet;
   private readonly end = new EndTracker();
@@ -39,6 +44,7 @@ export class LumenRunChecker implements StreamCheck {
 
   add(input: LineInput): void {
     if (input.digest) return this.addDigest(input.line, input.digest.columns as LumenDigestColumns, input.digest.row);
+    if (input.bytes !== undefined && this.addFast(input)) return;
     if (openLine(input, this.torn, this.end, this.reader, this.findings) !== 'read') return;
     const r = this.reader;
     this.line = input.line;
@@ -53,6 +59,32 @@ export class LumenRunChecker implements StreamCheck {
     }
     this.checkDocHash(r.string(SLOT.doc_hash));
     this.step(kind, r.string(SLOT.cell));
+  }
+
+  /**
+   * A line in the fast reader's subset (lumenFastLine.ts) that loads without a finding: its kind's fields and the
+   * run's state are checked as for any line, from its bytes instead of a lossless re-read; false for other lines.
+   */
+  private addFast(input: LineInput): boolean {
+    const f = this.fast;
+    if (input.blank || !(input.validJson ?? input.value !== undefined) || this.torn.has(input.line) || !f.read(input.bytes!) || !fastFieldsClean(f, this.times)) return false;
+    this.line = input.line;
+    this.seq = f.integer(SLOT.seq);
+    const kind = LUMEN_KINDS[f.kindIndex(SLOT.kind)];
+    this.end.event(input.line, kind, this.seq);
+    const problem = kindFieldProblem(kind, input.value);
+    if (problem) this.report('lumen/kind-fields', problem);
+    // The same doc_hash and cell as the line before, mostly: compared in place, decoded only when they change.
+    const docHash = this.lastDocHash !== null && f.stringEquals(SLOT.doc_hash, this.lastDocHash) ? this.lastDocHash : f.string(SLOT.doc_hash);
+    this.checkDocHash(docHash);
+    this.step(kind, f.tok[SLOT.cell] === Tok.Str ? this.cellOf(f) : null);
+    return true;
+  }
+
+  /** The fast reader's cell, as the string of the line before when it is the same. */
+  private cellOf(f: LumenFastLine): string {
+    if (this.lastCell === null || !f.stringEquals(SLOT.cell, this.lastCell)) this.lastCell = f.string(SLOT.cell);
+    return this.lastCell;
   }
 
   /** A line a range worker digested (lumenDigest.ts): it loads and its kind's fields are right, so only the run's state is left. */
