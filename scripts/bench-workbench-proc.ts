@@ -44,10 +44,19 @@ export function rssMiB(pid: number): number {
 }
 
 /** Samples a process's RSS every `ms` until stopped; `peak` is the highest sample. */
-export function sampleRss(pid: number, ms = 50): { peak: () => number; stop: () => void } {
+export function sampleRss(pid: number, ms = 50): { peak: () => number; stop: () => void; timeline: () => string } {
   let peak = rssMiB(pid);
-  const t = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), ms);
-  return { peak: () => peak, stop: () => clearInterval(t) };
+  const t0 = performance.now();
+  // Every 250 ms, the highest sample of that quarter second (BENCH_WORKBENCH_TRACE prints it: where the peak is).
+  const quarters: number[] = [];
+  const t = setInterval(() => {
+    const now = rssMiB(pid);
+    peak = Math.max(peak, now);
+    const q = Math.floor((performance.now() - t0) / 250);
+    quarters[q] = Math.max(quarters[q] ?? 0, now);
+  }, ms);
+  const timeline = () => Array.from(quarters, (v, q) => `${(q / 4).toFixed(2)}s:${(v ?? 0).toFixed(0)}`).join(' ');
+  return { peak: () => peak, stop: () => clearInterval(t), timeline };
 }
 
 /** A DevTools-protocol session with a Node process's inspector: `call` sends a method and resolves with its result. */

@@ -119,6 +119,7 @@ async function oneRun(mb: number, ws: string, file: string): Promise<Run> {
     if (mb <= 50) await poll('the checks on open', () => frame.evaluate(() => /conforms:|findings?\b/.test(document.querySelector('.header-checks')?.textContent ?? '')));
     await new Promise((r) => setTimeout(r, 1000));
     rss.stop();
+    if (process.env.BENCH_WORKBENCH_TRACE) console.log(`    extension host RSS (MiB, highest of each quarter second from the click): ${rss.timeline()}`);
     const gc = await collectGarbage(pid);
     await new Promise((r) => setTimeout(r, 1000));
     await wb.shot(`bench-workbench-${mb}mb`);

@@ -2,6 +2,7 @@ import { EVENT_CATEGORIES, EVENT_STATUSES, EventCategory, EventDraft, EventPlace
 import type { UsageDraft } from './usage/usageTypes';
 import { Column, Interner, SharedValues } from './tableColumns';
 import { NumberColumn } from './numberColumn';
+import { CounterColumn } from './counterColumn';
 import { MentionColumns } from './mentionColumns';
 import { StringColumn } from './stringColumn';
 import { IdHashIndex } from './idHashIndex';
@@ -19,7 +20,8 @@ export class EventTable {
   private readonly offset = new NumberColumn();
   private readonly length = new NumberColumn();
   private readonly parentCol = new Column(new Int32Array(1024), (n) => new Int32Array(n));
-  private readonly seq = new NumberColumn();
+  /** Sequence numbers as the difference from the event's index: nothing stored while they count with the events. */
+  private readonly seq = new CounterColumn();
   private readonly time = new NumberColumn(true);
   private readonly duration = new NumberColumn();
   private readonly tokensIn = new NumberColumn();
@@ -280,16 +282,34 @@ export class EventTable {
   }
 
   /**
-   * Drops the spare capacity of every column once a read is finished (a doubling buffer is up to half empty);
-   * a read that goes on (a tail) grows them again.
+   * Drops the spare capacity of every column once a read is finished (a doubling buffer is up to half empty),
+   * except a spare of at most a sixteenth (left by {@link reserve}), which costs less than the moment of twice
+   * the memory a copy takes; a read that goes on (a tail) grows them again.
    */
   trim(): void {
-    for (const c of [this.lineDelta, this.offset, this.length, this.seq, this.time, this.duration, this.tokensIn, this.tokensOut, this.status, this.category, this.kind, this.modelCol, this.toolCol, this.groupCol, this.parentFromId, this.structural]) c.trim(this.n);
-    this.parentCol.trim(this.n);
-    this.ids.trim();
-    this.labels.trim(this.n);
-    this.mentions.trim(this.n);
+    const slack = this.n >> 4;
+    for (const c of this.numberColumns()) c.trim(this.n, slack);
+    this.parentCol.trim(this.n, slack);
+    this.ids.trim(slack);
+    this.labels.trim(this.n, slack);
+    this.mentions.trim(this.n, slack);
     this.usageFacts.trim();
+  }
+
+  /**
+   * Room for about `n` events in every per-event column: a read that can tell how many events the file holds
+   * (from its size and the events of the bytes read so far) sizes its columns once instead of doubling them.
+   */
+  reserve(n: number): void {
+    for (const c of this.numberColumns()) c.reserve(n);
+    this.parentCol.reserve(n);
+    this.ids.reserve(n);
+    this.labels.reserve(n);
+    this.mentions.reserve(n);
+  }
+
+  private numberColumns(): (NumberColumn | CounterColumn)[] {
+    return [this.lineDelta, this.offset, this.length, this.seq, this.time, this.duration, this.tokensIn, this.tokensOut, this.status, this.category, this.kind, this.modelCol, this.toolCol, this.groupCol, this.parentFromId, this.structural];
   }
 
   /** Bytes held by each column and index, for the memory breakdown of `npm run bench`. */

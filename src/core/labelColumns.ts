@@ -59,9 +59,14 @@ export class LabelColumns {
     return this.derived.raw(i) === 1 && this.deriver !== null;
   }
 
-  trim(n: number): void {
-    this.derived.trim(n);
-    this.labels.trim();
+  trim(n: number, slack = 0): void {
+    this.derived.trim(n, slack);
+    this.labels.trim(slack);
+  }
+
+  reserve(n: number): void {
+    this.derived.reserve(n);
+    this.labels.reserve(n);
   }
 
   footprint(): Record<string, number> {

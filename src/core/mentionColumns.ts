@@ -1,7 +1,7 @@
 import { finishHash } from './idHashIndex';
 import type { IdMention } from './model';
 import { NumberColumn } from './numberColumn';
-import { decodeText, encodeText, grown, maxTextBytes, PrefixTable } from './stringColumn';
+import { decodeText, encodeText, grown, grownTo, maxTextBytes, PrefixTable } from './stringColumn';
 import type { Interner } from './tableColumns';
 
 /**
@@ -196,9 +196,17 @@ export class MentionColumns {
     return { 'mentions.start': this.start.byteSize, 'mentions.bytes': this.bytes.byteLength };
   }
 
-  trim(n: number): void {
-    this.start.trim(n);
-    if (this.bytes.length > this.used) this.bytes = this.bytes.slice(0, this.used);
+  /** Drops the spare capacity past `n` events (unless at most `slack` events' worth, see NumberColumn.trim). */
+  trim(n: number, slack = 0): void {
+    this.start.trim(n, slack);
+    if (this.bytes.length > this.used + Math.ceil((this.used / Math.max(1, this.events)) * slack)) this.bytes = this.bytes.slice(0, this.used);
+  }
+
+  /** Room for about `n` events: their starts, and as many bytes as the events so far took on average. */
+  reserve(n: number): void {
+    this.start.reserve(n);
+    const bytes = this.events > 0 ? Math.ceil((this.used / this.events) * n) : 0;
+    if (bytes > this.bytes.length) this.bytes = grownTo(this.bytes, bytes);
   }
 }
 

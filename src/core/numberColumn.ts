@@ -30,6 +30,10 @@ export class NumberColumn {
   /** The range of differences the current integer width holds (above the null and overflow sentinels). */
   private low = 0;
   private high = 0;
+  /** Entries a read expects (see {@link reserve}): the array is made this long at once. */
+  private reserved = 0;
+  /** Entries set while `data` is null (they hold the constant). */
+  private constantUpTo = 0;
 
   /**
    * @param useBase keep values as differences from the first one (times): a base only helps a column of large values
@@ -56,6 +60,7 @@ export class NumberColumn {
     }
     const x = typeof v === 'number' && Number.isFinite(v) ? v : NaN;
     if (data === null) {
+      if (i >= this.constantUpTo) this.constantUpTo = i + 1;
       if (this.dense && !this.seeded) {
         this.seeded = true;
         this.constant = x;
@@ -100,9 +105,22 @@ export class NumberColumn {
     return (this.data?.byteLength ?? 0) + this.over.size * 48;
   }
 
-  /** Drops the spare capacity past the first `n` entries (a finished read). */
-  trim(n: number): void {
-    if (this.data && this.data.length > n) this.data = this.data.slice(0, Math.max(n, 1)) as Store;
+  /**
+   * Drops the spare capacity past the first `n` entries (a finished read), unless it is at most `slack`
+   * entries: a copy of a large column costs a moment of twice its memory, a little spare room costs little.
+   */
+  trim(n: number, slack = 0): void {
+    if (this.data && this.data.length > n + slack) this.data = this.data.slice(0, Math.max(n, 1)) as Store;
+  }
+
+  /**
+   * Room for `n` entries: a read that knows about how many events to expect makes its arrays that long once,
+   * instead of doubling them (each doubling copies, and the last one leaves up to half the array spare).
+   */
+  reserve(n: number): void {
+    if (n <= this.reserved) return;
+    this.reserved = n;
+    if (this.data !== null && this.data.length < n) this.resize(n, true);
   }
 
   /** First value that differs from the constant: an array of the narrowest width that holds both. */
@@ -113,8 +131,10 @@ export class NumberColumn {
     this.width = 0;
     while (this.width < 3 && !(this.fits(c) && this.fits(x))) this.width++;
     this.setRange();
-    this.data = this.make(Math.max(1024, n));
-    this.data.fill(this.encode(c));
+    this.data = this.make(Math.max(1024, n, this.reserved));
+    // Entries past the ones set so far are written before they are read when every entry is set (dense): room
+    // reserved ahead is then left untouched (no memory is used for it until it is written).
+    this.data.fill(this.encode(c), 0, this.dense ? Math.max(n, this.constantUpTo) : this.data.length);
   }
 
   private setRange(): void {
@@ -144,10 +164,14 @@ export class NumberColumn {
     let size = Math.max(1024, this.data!.length * 2);
     // Set only for some events (usage refs), a column may jump past twice its length.
     while (size < atLeast) size *= 2;
+    this.resize(size);
+  }
+
+  private resize(size: number, reserving = false): void {
     const next = this.make(size);
     next.set(this.data as never);
-    // Entries not written yet read as null.
-    next.fill(this.encode(NaN), this.data!.length);
+    // Entries not written yet read as null; room reserved for a dense column is written before it is read.
+    if (!reserving || !this.dense) next.fill(this.encode(NaN), this.data!.length);
     this.data = next;
   }
 

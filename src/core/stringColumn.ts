@@ -11,6 +11,8 @@ export class StringColumn {
   /** 1 when entry k holds a string (possibly empty), 0 for null; no array while no entry after the first string is null. */
   private present: Uint8Array | null = null;
   private count = 0;
+  /** Entries a read expects (see {@link reserve}). */
+  private reserved = 0;
   /** Prefixes of packed hex ids (`evt_`, `msg_`), each written once here and as one byte in an entry. */
   private readonly prefixes = new PrefixTable();
 
@@ -29,8 +31,8 @@ export class StringColumn {
       if (k > 0) this.present = new Uint8Array(this.ends.length);
     }
     if (k >= this.ends.length) {
-      this.ends = grown(this.ends, k + 1);
-      if (this.present) this.present = grown(this.present, k + 1);
+      this.ends = k < this.reserved ? grownTo(this.ends, this.reserved) : grown(this.ends, k + 1);
+      if (this.present) this.present = grownTo(this.present, this.ends.length);
     }
     if (isNull) {
       if (!this.present) this.present = new Uint8Array(this.ends.length).fill(1, 0, k);
@@ -66,10 +68,28 @@ export class StringColumn {
     return this.bytes.byteLength + this.ends.byteLength + (this.present?.byteLength ?? 0);
   }
 
-  /** Drops the spare capacity of a finished read; a later push grows the buffers again. */
-  trim(): void {
-    if (this.bytes.length > this.used) this.bytes = this.bytes.slice(0, this.used);
-    if (this.ends.length > this.count) {
+  /**
+   * Room for about `n` entries (see NumberColumn.reserve): the entry arrays at once, the bytes as many more
+   * as the entries so far took on average.
+   */
+  reserve(n: number): void {
+    if (n <= this.reserved) return;
+    this.reserved = n;
+    if (this.ends.length > 0 && this.ends.length < n) {
+      this.ends = grownTo(this.ends, n);
+      if (this.present) this.present = grownTo(this.present, n);
+    }
+    const bytes = this.count > 0 ? Math.ceil((this.used / this.count) * n) : 0;
+    if (bytes > this.bytes.length) this.bytes = grownTo(this.bytes, bytes);
+  }
+
+  /**
+   * Drops the spare capacity of a finished read (unless it is at most `slack` of the entries, and as large a
+   * share of the bytes); a later push grows the buffers again.
+   */
+  trim(slack = 0): void {
+    if (this.bytes.length > this.used + Math.ceil((this.used / Math.max(1, this.count)) * slack)) this.bytes = this.bytes.slice(0, this.used);
+    if (this.ends.length > this.count + slack) {
       this.ends = this.ends.slice(0, this.count);
       if (this.present) this.present = this.present.slice(0, this.count);
     }
@@ -217,6 +237,13 @@ function packedEquals(bytes: Uint8Array, start: number, end: number, prefixes: P
 
 const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
+
+/** A copy of `a` in a typed array of `n` entries (n ≥ its length). */
+export function grownTo<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(a: T, n: number): T {
+  const next = new (a.constructor as new (n: number) => T)(n);
+  next.set(a);
+  return next;
+}
 
 /** A copy of `a` in a typed array at least twice as long (and at least `atLeast` entries, and 1024). */
 export function grown<T extends Uint8Array | Uint32Array | Int32Array | Float64Array>(a: T, atLeast: number): T {

@@ -14,9 +14,16 @@ export class Column<T extends Float64Array | Int32Array | Uint8Array | Uint16Arr
     }
     this.data[i] = v;
   }
-  /** Drops the spare capacity past the first `n` entries. */
-  trim(n: number): void {
-    if (this.data.length > n) this.data = this.data.slice(0, Math.max(1, n)) as T;
+  /** Drops the spare capacity past the first `n` entries, unless it is at most `slack` entries. */
+  trim(n: number, slack = 0): void {
+    if (this.data.length > n + slack) this.data = this.data.slice(0, Math.max(1, n)) as T;
+  }
+  /** Room for `n` entries at once (see NumberColumn.reserve). */
+  reserve(n: number): void {
+    if (this.data.length >= n) return;
+    const next = this.make(n);
+    next.set(this.data);
+    this.data = next;
   }
 }
 

@@ -92,6 +92,10 @@ export function linkParent(table: EventTable, i: number, idIndex: EventIdIndex, 
 /** Walks up from every event once, marking visits; a walk that meets its own mark is a cycle, cut at its start. */
 function breakCycles(table: EventTable, findings: Finding[], rulePrefix: string): void {
   const n = table.size;
+  // Parents that all come before their children (most traces) cannot form a cycle: no marks needed.
+  let forward = false;
+  for (let i = 0; i < n && !forward; i++) forward = table.parent(i) >= i;
+  if (!forward) return;
   const mark = new Int32Array(n).fill(-1); // -1 unvisited, n = done, else the walk's start index
   for (let start = 0; start < n; start++) {
     if (mark[start] !== -1) continue;
@@ -125,43 +129,34 @@ function breakCycles(table: EventTable, findings: Finding[], rulePrefix: string)
   }
 }
 
+/**
+ * The children lists in file order, and every depth. Only what the tree keeps is allocated (a million events
+ * made four more arrays of 4 MB each here, at the moment the viewer's memory peaks): the counts are made in
+ * the start array itself, and the depths in one byte each unless one is deeper (then two, then four).
+ */
 function indexChildren(table: EventTable, idIndex: EventIdIndex): EventTree {
   const n = table.size;
-  const counts = new Int32Array(n + 1);
+  // start[p + 1] counts p's children; summed, start[p] is where they begin.
+  const start = new Int32Array(n + 1);
   let rootCount = 0;
   for (let i = 0; i < n; i++) {
     const p = table.parent(i);
     if (p < 0) rootCount++;
-    else counts[p]++;
+    else start[p + 1]++;
   }
-  const start = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) start[i + 1] = start[i] + counts[i];
-  const fill = start.slice(0, n);
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
   const list = new Int32Array(Math.max(0, n - rootCount));
   const roots = new Int32Array(rootCount);
   let r = 0;
+  // Filling moves start[p] to where p's children end (the next one's start): moved back one place after.
   for (let i = 0; i < n; i++) {
     const p = table.parent(i);
     if (p < 0) roots[r++] = i;
-    else list[fill[p]++] = i;
+    else list[start[p]++] = i;
   }
-  // Depths in file order work only when parents precede children; compute them iteratively instead.
-  const depth = new Int32Array(n).fill(-1);
-  const stack: number[] = [];
-  for (let i = 0; i < n; i++) {
-    let j = i;
-    while (depth[j] < 0 && table.parent(j) >= 0) {
-      stack.push(j);
-      j = table.parent(j);
-    }
-    if (depth[j] < 0) depth[j] = 0;
-    let d = depth[j];
-    while (stack.length > 0) {
-      const k = stack.pop()!;
-      depth[k] = ++d;
-    }
-  }
-  const depths = narrowed(depth);
+  for (let i = n; i > 0; i--) start[i] = start[i - 1];
+  start[0] = 0;
+  const depths = depthsOf(table, new Uint8Array(n)) ?? depthsOf(table, new Uint16Array(n)) ?? depthsOf(table, new Int32Array(n))!;
   return {
     roots,
     idIndex,
@@ -169,13 +164,28 @@ function indexChildren(table: EventTable, idIndex: EventIdIndex): EventTree {
     childList: list,
     children: (i) => list.subarray(start[i], start[i + 1]),
     childCount: (i) => start[i + 1] - start[i],
-    depth: (i) => depths[i],
+    depth: (i) => depths[i] - 1,
   };
 }
 
-/** Depths are small in any real trace: kept in one or two bytes an event when they fit. */
-function narrowed(depth: Int32Array): Uint8Array | Uint16Array | Int32Array {
-  let max = 0;
-  for (let i = 0; i < depth.length; i++) if (depth[i] > max) max = depth[i];
-  return max <= 0xff ? Uint8Array.from(depth) : max <= 0xffff ? Uint16Array.from(depth) : depth;
+/**
+ * Every event's depth + 1 (0: not known yet) in `depth`, or null when one does not fit its type. Iterative:
+ * depths in file order work only when parents precede children.
+ */
+function depthsOf<T extends Uint8Array | Uint16Array | Int32Array>(table: EventTable, depth: T): T | null {
+  const max = depth instanceof Uint8Array ? 0xff : depth instanceof Uint16Array ? 0xffff : 0x7fffffff;
+  const n = table.size;
+  const stack: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let j = i;
+    while (depth[j] === 0 && table.parent(j) >= 0) {
+      stack.push(j);
+      j = table.parent(j);
+    }
+    if (depth[j] === 0) depth[j] = 1;
+    let d = depth[j];
+    if (d + stack.length > max) return null;
+    while (stack.length > 0) depth[stack.pop()!] = ++d;
+  }
+  return depth;
 }

@@ -53,7 +53,8 @@ export class RowProjection {
 
   constructor(private readonly src: TreeSource) {
     const n = src.eventCount;
-    this.rows = new Int32Array(n + src.malformedLines.length);
+    // Grown as rows are shown (see room): a large trace opens with a few rows of its million events visible.
+    this.rows = new Int32Array(Math.min(n + src.malformedLines.length, 4096));
     this.expandedNormal = new Uint8Array(n);
     this.bad = placeMalformed(src);
     this.top = this.bad.childrenOf(-1, src.roots);
@@ -234,11 +235,20 @@ export class RowProjection {
     const exp = this.expanded();
     while (stack.length > 0) {
       const i = stack.pop()!;
+      if (k === this.rows.length) this.room(k + 1);
       this.rows[k++] = i;
       if (i >= 0 && exp[i] === 1) this.pushChildrenReversed(i, stack);
     }
     this.count = k;
     this.version++;
+  }
+
+  /** Room for `n` rows: the array doubles, up to every event and malformed line. */
+  private room(n: number): void {
+    if (n <= this.rows.length) return;
+    const next = new Int32Array(Math.min(this.src.eventCount + this.src.malformedLines.length, Math.max(n, this.rows.length * 2)));
+    next.set(this.rows);
+    this.rows = next;
   }
 
   private expanded(): Uint8Array {
@@ -268,6 +278,7 @@ export class RowProjection {
       if (exp[i] === 1) this.pushChildrenReversed(i, stack);
     }
     if (add.length === 0) return;
+    this.room(this.count + add.length);
     this.rows.copyWithin(row + 1 + add.length, row + 1, this.count);
     this.rows.set(add, row + 1);
     this.count += add.length;

@@ -71,6 +71,26 @@ describe('NumberColumn: per-event numbers in the narrowest array that holds them
     shadow.forEach((v, i) => assert.ok(Object.is(col.get(i), v), `entry ${i}: ${v} vs ${col.get(i)}`));
   });
 
+  it('gives back the same with room reserved ahead (before and after it materializes), also set again later', () => {
+    const next = lcg(5);
+    const values = Array.from({ length: 20000 }, (_, i) => (i < 7000 ? 3 : next() < 0.1 ? null : next() < 0.02 ? 2 ** 40 + i : Math.floor(next() * 300)));
+    const early = new NumberColumn();
+    early.reserve(25000);
+    const late = new NumberColumn();
+    const plain = new NumberColumn();
+    values.forEach((v, i) => {
+      early.set(i, v);
+      late.set(i, v);
+      plain.set(i, v);
+      if (i === 9000) late.reserve(30000);
+    });
+    for (let r = 0; r < 2000; r++) {
+      const i = Math.floor(next() * values.length);
+      for (const c of [early, late, plain]) c.set(i, r);
+    }
+    for (let i = 0; i < values.length; i++) assert.ok(Object.is(early.get(i), plain.get(i)) && Object.is(late.get(i), plain.get(i)), `entry ${i}: ${early.get(i)}, ${late.get(i)} vs ${plain.get(i)}`);
+  });
+
   it('reads entries never set as null when sparse, and trims its spare capacity', () => {
     const col = new NumberColumn(false, false);
     col.set(3, 1);

@@ -146,6 +146,19 @@ describe('row projection', () => {
     assert.deepEqual(visible(q), visible(p));
   });
 
+  it('grows its rows as subtrees are expanded one by one, to the same rows as expand all', () => {
+    // 12,000 events: roots every 4,000 events, each with 3,999 children, every hundredth of those with one child.
+    const parents = Array.from({ length: 12_000 }, (_, i) => (i % 4000 === 0 ? -1 : i % 100 === 1 && i % 4000 > 1 ? i - 1 : i - (i % 4000)));
+    const one = new RowProjection(treeOf(parents));
+    assert.deepEqual(visible(one), [0, 4000, 8000]);
+    for (const root of [8000, 0, 4000]) one.toggle(root, true);
+    for (let i = 0; i < parents.length; i++) if (i % 100 === 0 && i % 4000 !== 0) one.toggle(i, true);
+    const all = new RowProjection(treeOf(parents));
+    all.expandAll();
+    assert.equal(one.size, 12_000);
+    assert.deepEqual(visible(one), visible(all));
+  });
+
   it('handles a million events without recursion (deep chain and wide fan-out)', () => {
     const n = 1_000_000;
     // first half: one deep chain; second half: children of event 0

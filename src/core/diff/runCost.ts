@@ -30,7 +30,7 @@ export function eventCostUsd(model: TraceModel, i: number, prices: Readonly<Reco
   // The rollup's columns, not rowOf(i): a row object per event of both runs was a tenth of the diff's time.
   const r = rollupOf(model);
   if (r.isCounted[i] !== 1 || !r.usage.has(i)) return null;
-  const name = r.model[i];
+  const name = r.modelOf(i);
   return r.usage.costAt(i, name !== null ? priceFor(name, prices) : undefined);
 }
 

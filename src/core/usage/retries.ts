@@ -31,9 +31,10 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
   const byModel = new Map<string, number>();
   if (rollup.retryIndex.length > 0) {
     for (const i of rollup.retryIndex) {
-      const tool = rollup.tool[i];
+      const tool = t.toolOf(i);
+      const modelName = rollup.modelOf(i);
       if (tool !== null) bump(byTool, tool);
-      else if (t.categoryOf(i) === 'inference' && rollup.model[i] !== null) bump(byModel, rollup.model[i]!);
+      else if (t.categoryOf(i) === 'inference' && modelName !== null) bump(byModel, modelName);
     }
     return { source: 'recorded', total: rollup.retryIndex.length, byTool, byModel };
   }
@@ -43,7 +44,7 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
   for (let i = 0, end = t.size; i < end; i++) {
     if (t.statusOf(i) !== 'error') continue;
     const c = t.categoryOf(i);
-    if (c === 'tool' && rollup.tool[i] !== null) failed[callOf[i]] = 1, failures++;
+    if (c === 'tool' && t.toolOf(i) !== null) failed[callOf[i]] = 1, failures++;
     else if (c === 'inference') (failed[i] = 1), failures++;
   }
   let total = 0;
@@ -55,8 +56,8 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
     for (let k = 0; k < kids.length; k++) {
       const i = kids[k];
       const c = t.categoryOf(i);
-      const tool = c === 'tool' ? rollup.tool[i] : null;
-      const name = tool ?? (c === 'inference' ? rollup.model[i] : null);
+      const tool = c === 'tool' ? t.toolOf(i) : null;
+      const name = tool ?? (c === 'inference' ? rollup.modelOf(i) : null);
       if (name === null || (tool !== null && callOf[i] !== i)) continue;
       const last = tool !== null ? lastTool : lastModel;
       const prev = last.get(name);

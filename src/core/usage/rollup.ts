@@ -30,12 +30,11 @@ export interface UsageRow {
 export interface UsageRollup {
   /** Each event's usage record, as numbers (`usageOf(i)` for the object). */
   readonly usage: UsageColumns;
-  /** Each event's model, inherited from its group as in {@link UsageRow.model}. */
-  readonly model: readonly (string | null)[];
-  /** Each event's tool name (null: none). */
-  readonly tool: readonly (string | null)[];
-  /** Each event's duration in ms; NaN: none. */
-  readonly durationMs: Float64Array;
+  /**
+   * Each event's model, inherited from its group as in {@link UsageRow.model}. (Its tool and duration are the
+   * table's `toolOf` and `durationOf`: copies of them were 15 MB at a million events, kept with the model.)
+   */
+  modelOf(i: number): string | null;
   /** Events whose usage counts, in file order (see {@link counted}). */
   readonly countedIndex: Int32Array;
   /** Events that record a retry (an adapter's `usage.retry`), in file order. */
@@ -86,9 +85,8 @@ export function usageRollupOf(model: TraceModel): UsageRollup {
 export function rollUp(model: TraceModel): UsageRollup {
   const t = model.events;
   const n = t.size;
-  const cols: Columns = { model: new Array<string | null>(n), tool: new Array<string | null>(n), durationMs: new Float64Array(n) };
-  readColumns(model, cols);
-  const usage = new UsageColumns(t, cols.model);
+  const models = inheritedModels(model);
+  const usage = new UsageColumns(t, models);
   const isCounted = new Uint8Array(n);
   const shadowedAt: { index: number; children: Tally }[] = [];
   settleUsage(model.tree, usage, isCounted, shadowedAt);
@@ -101,17 +99,34 @@ export function rollUp(model: TraceModel): UsageRollup {
   for (let i = 0; i < n; i++) {
     if (!usage.has(i) && covered[i] === 0 && t.categoryOf(i) === 'inference' && !usageElsewhere(t, i)) unreported++;
   }
-  return new Rollup(model, usage, cols, isCounted, countedIndex, shadowedAt, unreported);
+  return new Rollup(model, usage, models, isCounted, countedIndex, shadowedAt, unreported);
 }
 
-interface Columns {
-  model: (string | null)[];
-  tool: (string | null)[];
-  durationMs: Float64Array;
+/** Each event's model as a number into a list of the trace's model names (4 bytes an event, not 8 and a string). */
+export class ModelColumn {
+  private readonly names: (string | null)[] = [null];
+  private readonly refs = new Map<string, number>();
+  private readonly ids: Int32Array;
+
+  constructor(n: number) {
+    this.ids = new Int32Array(n);
+  }
+
+  set(i: number, name: string | null): void {
+    if (name === null) return;
+    let ref = this.refs.get(name);
+    if (ref === undefined) this.refs.set(name, (ref = this.names.push(name) - 1));
+    this.ids[i] = ref;
+  }
+
+  get(i: number): string | null {
+    return this.names[this.ids[i]];
+  }
 }
 
-function readColumns(model: TraceModel, cols: Columns): void {
+function inheritedModels(model: TraceModel): ModelColumn {
   const t = model.events;
+  const out = new ModelColumn(t.size);
   const lastModel = new Map<string | null, string>();
   // Events come in runs of one group: remember the last group's model instead of asking the map each time.
   let group: string | null | undefined;
@@ -122,11 +137,9 @@ function readColumns(model: TraceModel, cols: Columns): void {
     const own = t.modelOf(i);
     if (g !== group) (group = g), (groupModel = lastModel.get(g) ?? null);
     if (own !== null && own !== groupModel) lastModel.set(g, own), (groupModel = own);
-    cols.model[i] = own ?? groupModel;
-    cols.tool[i] = t.toolOf(i);
-    const d = t.durationOf(i);
-    cols.durationMs[i] = d;
+    out.set(i, own ?? groupModel);
   }
+  return out;
 }
 
 /** Events below a counted aggregate: their model calls are counted there. */
@@ -154,23 +167,17 @@ class Rollup implements UsageRollup {
   private countedCache: UsageRow[] | null = null;
   private totalsCache: UsageRow[] | null = null;
 
-  readonly model: readonly (string | null)[];
-  readonly tool: readonly (string | null)[];
-  readonly durationMs: Float64Array;
   readonly retryIndex: Int32Array;
 
   constructor(
     private readonly m: TraceModel,
     readonly usage: UsageColumns,
-    cols: Columns,
+    private readonly models: ModelColumn,
     readonly isCounted: Uint8Array,
     readonly countedIndex: Int32Array,
     private readonly shadowedAt: { index: number; children: Tally }[],
     readonly unreported: number,
   ) {
-    this.model = cols.model;
-    this.tool = cols.tool;
-    this.durationMs = cols.durationMs;
     this.retryIndex = Int32Array.from(usage.retries);
   }
 
@@ -180,19 +187,23 @@ class Rollup implements UsageRollup {
     return (this.shadowedCache ??= this.shadowedAt.map((s) => ({ row: this.rowOf(s.index), children: s.children })));
   }
 
+  modelOf(i: number): string | null {
+    return this.models.get(i);
+  }
+
   rowOf(i: number): UsageRow {
     if (this.rowCache) return this.rowCache[i];
     const t = this.m.events;
-    const d = this.durationMs[i];
+    const d = t.durationOf(i);
     return {
-      index: i, line: t.lineOf(i), parent: t.parent(i), category: t.categoryOf(i), status: t.statusOf(i), group: t.groupOf(i), tool: this.tool[i],
-      durationMs: d === d ? d : null, model: this.model[i], usage: this.usage.usageOf(i), counted: this.isCounted[i] === 1,
+      index: i, line: t.lineOf(i), parent: t.parent(i), category: t.categoryOf(i), status: t.statusOf(i), group: t.groupOf(i), tool: t.toolOf(i),
+      durationMs: d === d ? d : null, model: this.models.get(i), usage: this.usage.usageOf(i), counted: this.isCounted[i] === 1,
     };
   }
 
   get rows(): readonly UsageRow[] {
     if (!this.rowCache) {
-      const rows: UsageRow[] = new Array(this.model.length);
+      const rows: UsageRow[] = new Array(this.m.events.size);
       for (let i = 0; i < rows.length; i++) rows[i] = this.rowOf(i);
       this.rowCache = rows;
     }
@@ -206,7 +217,7 @@ class Rollup implements UsageRollup {
   get totalsIndex(): Int32Array {
     if (!this.totalsIndexCache) {
       const out: number[] = [];
-      for (let i = 0, end = this.model.length; i < end; i++) if (this.usage.isTotalsOf(i)) out.push(i);
+      for (let i = 0, end = this.m.events.size; i < end; i++) if (this.usage.isTotalsOf(i)) out.push(i);
       this.totalsIndexCache = Int32Array.from(out);
     }
     return this.totalsIndexCache;

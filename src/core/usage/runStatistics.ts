@@ -85,9 +85,10 @@ export function runStatistics(model: TraceModel, prices: Readonly<Record<string,
   const modelCalls = new Top<StatEvent>(top, (a, b) => (a.costUsd ?? -1) > (b.costUsd ?? -1) || ((a.costUsd ?? -1) === (b.costUsd ?? -1) && (a.tokens ?? 0) > (b.tokens ?? 0)));
   for (const i of rollup.countedIndex) {
     const u = rollup.usage;
-    const name = rollup.model[i] ?? '(unknown model)';
-    const d = rollup.durationMs[i];
-    const call: StatEvent = { index: i, line: 0, name, durationMs: d === d ? d : null, tokens: (u.field(i, 'input') ?? 0) + (u.field(i, 'output') ?? 0), costUsd: u.costAt(i, price(rollup.model[i])) };
+    const own = rollup.modelOf(i);
+    const name = own ?? '(unknown model)';
+    const d = t.durationOf(i);
+    const call: StatEvent = { index: i, line: 0, name, durationMs: d === d ? d : null, tokens: (u.field(i, 'input') ?? 0) + (u.field(i, 'output') ?? 0), costUsd: u.costAt(i, price(own)) };
     modelCalls.offer(call, () => ({ ...call, line: t.lineOf(i) }));
     if (d === d) push(byModel, name, d), durations.push(d);
   }

@@ -91,7 +91,7 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   if (out) return out;
   // Typed arrays, not maps: every tool event is looked up here (a Map per event was most of the report's time).
   const slotOf = new Int32Array(t.size).fill(-1);
-  const names = toolNames(t, rollup);
+  const names = toolNames(t);
   const ids = new CallIds(t.mentions);
   const callOf = treeCalls(t, names, ids);
   // Every tool event at most starts a call.
@@ -107,7 +107,7 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
     if (slot === -1) slotOf[call] = slot = out.add(call, names[i]!);
     slotOf[i] = slot;
     callOf[i] = call;
-    const d = rollup.durationMs[i];
+    const d = t.durationOf(i);
     if (durationMs[slot] !== durationMs[slot] && d === d) durationMs[slot] = d;
     if (t.statusOf(i) === 'error') error[slot] = 1;
   }
@@ -159,11 +159,13 @@ function treeCalls(t: EventTable, names: readonly (string | null)[], ids: CallId
  * Each event's tool name; a tool event that names none takes the name of its first child that does (agentledger's
  * span log keeps a request's payload, and so its tool, in a blob, while its permission and sandbox events name it).
  */
-function toolNames(t: EventTable, rollup: UsageRollup): (string | null)[] {
-  const names = rollup.tool.slice();
-  for (let i = 0, end = t.size; i < end; i++) {
+function toolNames(t: EventTable): (string | null)[] {
+  const end = t.size;
+  const names = new Array<string | null>(end);
+  for (let i = 0; i < end; i++) names[i] = t.toolOf(i);
+  for (let i = 0; i < end; i++) {
     const p = t.parent(i);
-    if (p >= 0 && names[p] === null && rollup.tool[i] !== null && t.categoryOf(p) === 'tool') names[p] = rollup.tool[i];
+    if (p >= 0 && names[p] === null && t.toolOf(i) !== null && t.categoryOf(p) === 'tool') names[p] = t.toolOf(i);
   }
   return names;
 }

@@ -76,7 +76,7 @@ export class UsageColumns {
   /** Events whose facts record a retry (`retry`), in index order. */
   readonly retries: number[] = [];
 
-  constructor(private readonly t: EventTable, private readonly models: readonly (string | null)[]) {
+  constructor(private readonly t: EventTable, private readonly models: { get(i: number): string | null }) {
     this.slotOf = new Int32Array(t.size).fill(-1);
     // Facts are shared by shape: each shape is worked out once.
     const templates: (Template | undefined)[] = [];
@@ -243,7 +243,7 @@ export class UsageColumns {
   usageOf(i: number): EventUsage | null {
     if (this.slotOf[i] < 0) return null;
     const u = eventUsage(this.t.usageFactsOf(i), this.t.tokensInOf(i), this.t.tokensOutOf(i));
-    if (u) u.model = this.models[i];
+    if (u) u.model = this.models.get(i);
     return u;
   }
 }

@@ -99,13 +99,13 @@ class CountedSums {
   add(i: number): void {
     const u = this.rollup.usage;
     u.addTo(this.total, i);
-    const m = this.modelSums(this.rollup.model[i] ?? '(unknown model)');
+    const m = this.modelSums(this.rollup.modelOf(i) ?? '(unknown model)');
     u.addTo(m.t, i);
     m.calls++;
     const tokens = u.inputOutputOf(i);
     m.tokens += tokens;
     this.allTokens += tokens;
-    const c = u.costAt(i, this.price(this.rollup.model[i]));
+    const c = u.costAt(i, this.price(this.rollup.modelOf(i)));
     const g = this.groupSums(this.model.events.groupOf(i));
     u.addTo(g.t, i);
     if (c === null) return;

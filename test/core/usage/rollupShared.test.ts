@@ -70,7 +70,7 @@ describe('usage rollup: columns, shared, inclusive and exclusive', () => {
         assert.equal(r.usage.recordedCostOf(i), u.costUsd, at);
         assert.equal(r.usage.reasoningApartOf(i), u.reasoningApart, at);
         assert.equal(r.usage.isTotalsOf(i), u.source === 'totals' || u.runningTotals !== null, at);
-        assert.deepEqual(r.usage.usageOf(i), { ...u, model: r.model[i] }, at);
+        assert.deepEqual(r.usage.usageOf(i), { ...u, model: r.modelOf(i) }, at);
       }
     }
     assert.deepEqual([...kinds].sort(), [UsageKind.Event, UsageKind.AggregateSelf, UsageKind.AggregateParent, UsageKind.Totals], 'every kind of record is met');
