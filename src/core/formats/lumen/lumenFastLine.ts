@@ -92,7 +92,6 @@ export class LumenFastLine {
       return integerEnd(buf, p);
     }
     if (c === 123) {
-      this.lastTok = Tok.Obj;
       const end = depth < MAX_DEPTH ? this.object(p, depth + 1) : -1;
       this.lastTok = Tok.Obj;
       return end;
