@@ -225,6 +225,14 @@ export class EventTable {
   toolOf(i: number): string | null {
     return this.strings.value(this.toolCol.raw(i));
   }
+  /** Event i's tool as a number (0: none; equal numbers, equal names), for passes that compare tools; `stringOf` names it. */
+  toolRefOf(i: number): number {
+    return this.toolCol.raw(i);
+  }
+  /** The string of a number from `toolRefOf`. */
+  stringOf(ref: number): string | null {
+    return this.strings.value(ref);
+  }
   /** The columns the usage rollups read, without materializing the event. */
   usageColumnsOf(i: number): { tokensIn: number | null; tokensOut: number | null; model: string | null; tool: string | null; durationMs: number | null } {
     return { tokensIn: this.tokensIn.get(i), tokensOut: this.tokensOut.get(i), model: this.strings.value(this.modelCol.raw(i)), tool: this.strings.value(this.toolCol.raw(i)), durationMs: this.duration.get(i) };

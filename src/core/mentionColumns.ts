@@ -86,10 +86,6 @@ export class MentionColumns {
   fieldAt(k: number): string {
     return this.strings.value(this.varint(k)) ?? '';
   }
-  /** Entry k's field number (the same number for every entry of a field). */
-  fieldRefAt(k: number): number {
-    return this.varint(k);
-  }
   /** The event that owns entry k (a binary search: entries are in event order). */
   eventAt(k: number): number {
     let lo = 0;
@@ -115,6 +111,27 @@ export class MentionColumns {
     this.decodedAt[c] = from;
     return (this.decoded[c] = decodeText(this.bytes, from, from + n, this.prefixes));
   }
+  /** The field number of the entry {@link readEntry} read last. */
+  entryField = 0;
+  /** The id hash of the entry {@link readEntry} read last ({@link idHashAt}), -1 for an empty id. */
+  entryHash = -1;
+  /**
+   * Reads entry k in one pass (its field number and id hash into `entryField` and `entryHash`) and returns the
+   * entry after it: the tool-call pairing reads every call's entries, and reading each number once halved it.
+   */
+  readEntry(k: number): number {
+    this.entryField = this.varint(k);
+    let p = this.at;
+    let head = this.varint(p);
+    const next = (head & 1) === 1 ? this.at : this.at + head / 2;
+    // A repeat is followed back to the id written in full (as idText does).
+    while ((head & 1) === 1) {
+      p -= (head - 1) / 2;
+      head = this.varint(p);
+    }
+    this.entryHash = head === 0 ? -1 : this.hashText(head / 2);
+    return next;
+  }
   /** Whether entry k's id is empty. */
   emptyAt(k: number): boolean {
     return this.idText(k) === 0;
@@ -122,11 +139,6 @@ export class MentionColumns {
   /** A 32-bit hash of entry k's id, from its stored bytes (equal ids are stored as equal bytes). */
   idHashAt(k: number): number {
     return this.hashText(this.idText(k));
-  }
-  /** {@link idHashAt}, or -1 when entry k's id is empty. */
-  idHashOrEmptyAt(k: number): number {
-    const n = this.idText(k);
-    return n === 0 ? -1 : this.hashText(n);
   }
   /** The hash of the `n` bytes of id text at `at` (where `idText` left it). */
   private hashText(n: number): number {

@@ -11,6 +11,7 @@ describe('mention columns: entries read without objects', () => {
     for (const file of traces) {
       const t = (await loadTrace(file)).events;
       const seen = new Map<string, number>();
+      const fieldRefs = new Map<string, number>();
       for (let i = 0; i < t.size; i++) {
         const objects = t.mentionsOf(i);
         const keys: number[] = [];
@@ -22,6 +23,14 @@ describe('mention columns: entries read without objects', () => {
           assert.equal(t.mentions.fieldAt(k), m.field);
           assert.equal(t.mentions.idAt(k), m.id, `${file} entry ${k}`);
           assert.equal(t.mentions.emptyAt(k), m.id === '');
+          // One pass over the entry reads the same: the next entry, the field (one number per field name), the hash.
+          const next = t.mentions.readEntry(k);
+          assert.equal(next, t.mentions.nextEntry(k), `${file} entry ${k}`);
+          assert.equal(t.mentions.entryHash, m.id === '' ? -1 : t.mentions.idHashAt(k), `${file} entry ${k}`);
+          const ref = fieldRefs.get(m.field) ?? t.mentions.entryField;
+          fieldRefs.set(m.field, ref);
+          assert.equal(t.mentions.entryField, ref, `${file}: ${m.field}`);
+          assert.equal(t.stringOf(ref), m.field);
           const first = seen.get(m.id);
           if (first === undefined) seen.set(m.id, k);
           else assert.ok(t.mentions.sameIdAt(first, k) && t.mentions.idHashAt(first) === t.mentions.idHashAt(k), `${file}: ${m.id}`);

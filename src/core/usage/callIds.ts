@@ -1,6 +1,8 @@
 import { IdHashIndex } from '../idHashIndex';
-import type { MentionColumns } from '../mentionColumns';
+import { MentionColumns } from '../mentionColumns';
 import { grown } from '../stringColumn';
+import { Interner } from '../tableColumns';
+import { keepShape } from '../keepShape';
 
 /** Keys under which formats record the id pairing a tool result with its call (Claude Code, Codex, OTLP, murmur). */
 export const CALL_ID_KEYS: readonly string[] = ['call_id', 'tool_use_id', 'tool_call_id', 'callId', 'toolUseId', 'toolCallId'];
@@ -46,14 +48,16 @@ export class CallIds {
   /** Event i will be walked as a call (in this order): notes its entries and the call ids it will look up. */
   expect(i: number): void {
     const m = this.m;
-    for (let k = m.firstEntry(i), end = m.endOf(i); k < end; k = m.nextEntry(k)) {
+    for (let k = m.firstEntry(i), end = m.endOf(i); k < end;) {
+      const next = m.readEntry(k);
       const n = this.entries++;
       if (n === this.keys.length) this.grow();
-      const h = m.idHashOrEmptyAt(k);
+      const h = m.entryHash;
       this.keys[n] = k;
       this.hashes[n] = h < 0 ? 0 : h;
-      this.flags[n] = (this.callField(k) ? CALL : 0) | (h < 0 ? EMPTY : 0);
+      this.flags[n] = (this.callField(m.entryField, k) ? CALL : 0) | (h < 0 ? EMPTY : 0);
       if (this.flags[n] === CALL) this.pending++;
+      k = next;
     }
     if (this.calls === this.ends.length) this.ends = grown(this.ends, this.calls + 1);
     this.ends[this.calls++] = this.entries;
@@ -74,7 +78,7 @@ export class CallIds {
   }
 
   /** The earlier call of the same tool whose id event i records as a call id; else i, whose ids are remembered. */
-  pairedCall(names: readonly (string | null)[], i: number): number {
+  pairedCall(names: ArrayLike<string | number | null>, i: number): number {
     const from = this.taken;
     const to = (this.taken = this.ends[this.walked++]);
     // This call's own lookups are no longer ahead (an empty id is never looked up: none is stored).
@@ -121,9 +125,8 @@ export class CallIds {
     this.flags = flags;
   }
 
-  /** Whether entry k's field is a call-id field (worked out once per field). */
-  private callField(k: number): boolean {
-    const ref = this.m.fieldRefAt(k);
+  /** Whether entry k, of field number `ref`, is in a call-id field (worked out once per field). */
+  private callField(ref: number, k: number): boolean {
     let is = this.isCallField[ref];
     if (is === undefined) {
       const field = this.m.fieldAt(k);
@@ -136,29 +139,36 @@ export class CallIds {
 const CALL = 1;
 const EMPTY = 2;
 
-/** A set of 32-bit hashes, open addressing with linear probing (sized for `n` values at most). */
+/**
+ * A set of 32-bit hashes, open addressing with linear probing (sized for `n` values at most). A slot holding 0 is
+ * empty, so hash 0 is kept as 1: a test may then say "seen" for a hash it was not given, which only keeps a
+ * lookup that the pairing's index, comparing the ids themselves, then finds nothing for.
+ */
 class HashSet32 {
   private readonly keys: Uint32Array;
-  private readonly used: Uint8Array;
   private readonly mask: number;
 
   constructor(n: number) {
     let size = 16;
     while (size < n * 2) size *= 2;
     this.keys = new Uint32Array(size);
-    this.used = new Uint8Array(size);
     this.mask = size - 1;
   }
 
   has(h: number): boolean {
-    for (let s = Math.imul(h, 0x9e3779b1) & this.mask; this.used[s] === 1; s = (s + 1) & this.mask) if (this.keys[s] === h) return true;
+    const key = h === 0 ? 1 : h;
+    for (let s = Math.imul(key, 0x9e3779b1) & this.mask; this.keys[s] !== 0; s = (s + 1) & this.mask) if (this.keys[s] === key) return true;
     return false;
   }
 
   add(h: number): void {
-    let s = Math.imul(h, 0x9e3779b1) & this.mask;
-    for (; this.used[s] === 1; s = (s + 1) & this.mask) if (this.keys[s] === h) return;
-    this.used[s] = 1;
-    this.keys[s] = h;
+    const key = h === 0 ? 1 : h;
+    let s = Math.imul(key, 0x9e3779b1) & this.mask;
+    for (; this.keys[s] !== 0; s = (s + 1) & this.mask) if (this.keys[s] === key) return;
+    this.keys[s] = key;
   }
 }
+
+// Made for every tool-call pass: their maps are kept (see keepShape).
+keepShape(new HashSet32(0));
+keepShape(new CallIds(new MentionColumns(new Interner())));

@@ -4,6 +4,8 @@ import { EventUsage, usageElsewhere } from './eventUsage';
 import { UsageColumns, UsageKind } from './usageColumns';
 import { settleUsage } from './rollupPass';
 import { Tally } from './tally';
+import { keepShape } from '../keepShape';
+import { EventTable } from '../eventTable';
 
 /** The facts of one event the rollups read (made on request from the rollup's columns). */
 export interface UsageRow {
@@ -239,3 +241,7 @@ class Rollup implements UsageRollup {
     return sum.any() ? sum : null;
   }
 }
+
+// Made for every rollup: their maps are kept (see keepShape).
+keepShape(new ModelColumn(0));
+keepShape(new Rollup(null as never, new UsageColumns(new EventTable(), new ModelColumn(0)), new ModelColumn(0), new Uint8Array(0), new Int32Array(0), [], 0));

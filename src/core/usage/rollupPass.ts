@@ -1,6 +1,7 @@
 import type { EventTree } from '../tree';
 import { Tally } from './tally';
 import { orNull, UsageColumns, UsageKind } from './usageColumns';
+import { keepShape } from '../keepShape';
 
 /** Slots of one frame: the token fields, then the recorded total. NaN: not reported. */
 const F = 6;
@@ -12,30 +13,37 @@ const F = 6;
  */
 class Frames {
   private a = new Float64Array(F * 64);
+  /** 1 where frame d holds something (so a test is one read, not six). */
+  private has = new Uint8Array(64);
 
   clear(d: number): void {
     if ((d + 1) * F > this.a.length) {
       const b = new Float64Array(this.a.length * 2);
       b.set(this.a);
       this.a = b;
+      const h = new Uint8Array(this.has.length * 2);
+      h.set(this.has);
+      this.has = h;
     }
     const a = this.a;
     const o = d * F;
     a[o] = a[o + 1] = a[o + 2] = a[o + 3] = a[o + 4] = a[o + 5] = NaN;
+    this.has[d] = 0;
   }
 
   any(d: number): boolean {
-    for (let f = d * F; f < d * F + F; f++) if (this.a[f] === this.a[f]) return true;
-    return false;
+    return this.has[d] === 1;
   }
 
   /** Adds event i's counts into frame d. */
   addCounts(d: number, u: UsageColumns, i: number): void {
-    u.sumInto(this.a, d * F, i);
+    if (u.sumInto(this.a, d * F, i)) this.has[d] = 1;
   }
 
   /** Adds frame `from` into frame `to`. */
   addFrame(to: number, from: number): void {
+    if (this.has[from] === 0) return;
+    this.has[to] = 1;
     for (let f = 0; f < F; f++) {
       const v = this.a[from * F + f];
       const k = to * F + f;
@@ -73,10 +81,13 @@ export function settleUsage(tree: EventTree, usage: UsageColumns, isCounted: Uin
   const list = tree.childList;
   let nodes: Int32Array = new Int32Array(64);
   let next: Int32Array = new Int32Array(64);
+  // 1 where the depth-d event has a closing aggregate among its children (only those are looked for again).
+  let closes: Uint8Array = new Uint8Array(64);
   for (const root of tree.roots) {
     let d = 0;
     nodes[0] = root;
     next[0] = start[root];
+    closes[0] = 0;
     frames.clear(0);
     while (d >= 0) {
       const i = nodes[d];
@@ -86,16 +97,20 @@ export function settleUsage(tree: EventTree, usage: UsageColumns, isCounted: Uin
         if (start[k + 1] === start[k]) {
           const kind = usage.kindOf(k);
           if (kind === UsageKind.Event || kind === UsageKind.AggregateSelf) (isCounted[k] = 1), frames.addCounts(d, usage, k);
+          else if (kind === UsageKind.AggregateParent) closes[d] = 1;
           continue;
         }
-        if (++d >= nodes.length) (nodes = grow(nodes)), (next = grow(next));
+        if (closing && usage.kindOf(k) === UsageKind.AggregateParent) closes[d] = 1;
+        if (++d >= nodes.length) (nodes = grow(nodes)), (next = grow(next)), (closes = growBytes(closes));
         nodes[d] = k;
         next[d] = start[k];
+        closes[d] = 0;
         frames.clear(d);
         continue;
       }
-      settleOne(frames, d, i, closing ? start[i] : 0, closing ? start[i + 1] : 0, list, usage, isCounted, shadowed);
-      if (d > 0 && frames.any(d)) frames.addFrame(d - 1, d);
+      const closer = closes[d] === 1;
+      settleOne(frames, d, i, closer ? start[i] : 0, closer ? start[i + 1] : 0, list, usage, isCounted, shadowed);
+      if (d > 0) frames.addFrame(d - 1, d);
       d--;
     }
   }
@@ -119,8 +134,17 @@ function settleOne(frames: Frames, d: number, i: number, from: number, to: numbe
   }
 }
 
+function growBytes(a: Uint8Array): Uint8Array {
+  const b = new Uint8Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
 function grow(a: Int32Array): Int32Array {
   const b = new Int32Array(a.length * 2);
   b.set(a);
   return b;
 }
+
+// Made for every rollup: its map is kept (see keepShape).
+keepShape(new Frames());

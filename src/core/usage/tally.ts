@@ -1,4 +1,5 @@
 import { TOKEN_FIELDS, TokenCounts, TokenField } from './usageTypes';
+import { keepShape } from '../keepShape';
 
 /** Token counts being summed: a field stays null until some record reports it, so "0" always means counted zero. */
 export class Tally {
@@ -51,3 +52,6 @@ export interface UsageTotals {
   reasoning: number | null;
   total: number | null;
 }
+
+// Made for every rollup and report: its map is kept (see keepShape).
+keepShape(new Tally());

@@ -1,6 +1,7 @@
-import type { EventTable } from '../eventTable';
+import { EventTable } from '../eventTable';
 import { CallIds } from './callIds';
 import type { UsageRollup } from './rollup';
+import { keepShape } from '../keepShape';
 
 /** One tool's calls, as `summary --json` reports them. */
 export interface ToolUsage {
@@ -41,17 +42,20 @@ export interface ToolCall {
  */
 export class ToolCalls {
   readonly index: Int32Array;
-  readonly tool: string[] = [];
+  /** Call k's tool as the table's number for it (`toolRefOf`); `tool` has the names. */
+  readonly toolRef: Int32Array;
   /** NaN: unknown. */
   readonly durationMs: Float64Array;
   /** 1: the call or one of its parts failed. */
   readonly error: Uint8Array;
   private n = 0;
   private objects: ToolCall[] | null = null;
+  private names: string[] | null = null;
 
   /** `capacity`: at most this many calls (the tool events). */
-  constructor(readonly callOf: Int32Array, capacity: number) {
+  constructor(private readonly t: EventTable, readonly callOf: Int32Array, capacity: number) {
     this.index = new Int32Array(capacity);
+    this.toolRef = new Int32Array(capacity);
     this.durationMs = new Float64Array(capacity).fill(NaN);
     this.error = new Uint8Array(capacity);
   }
@@ -60,17 +64,27 @@ export class ToolCalls {
     return this.n;
   }
 
-  /** Adds the call of event `index` and returns its slot. */
-  add(index: number, tool: string): number {
+  /** Adds the call of event `index`, of the tool numbered `toolRef`, and returns its slot. */
+  add(index: number, toolRef: number): number {
     this.index[this.n] = index;
-    this.tool.push(tool);
+    this.toolRef[this.n] = toolRef;
     return this.n++;
+  }
+
+  /** Call k's tool. */
+  toolOf(k: number): string {
+    return this.t.stringOf(this.toolRef[k])!;
+  }
+
+  /** Every call's tool, in call order (made on first use). */
+  get tool(): readonly string[] {
+    return (this.names ??= Array.from(this.toolRef.subarray(0, this.n), (ref) => this.t.stringOf(ref)!));
   }
 
   get calls(): ToolCall[] {
     if (!this.objects) {
       const out: ToolCall[] = new Array(this.count);
-      for (let k = 0; k < out.length; k++) out[k] = { index: this.index[k], tool: this.tool[k], durationMs: this.durationMs[k], error: this.error[k] === 1 };
+      for (let k = 0; k < out.length; k++) out[k] = { index: this.index[k], tool: this.toolOf(k), durationMs: this.durationMs[k], error: this.error[k] === 1 };
       this.objects = out;
     }
     return this.objects;
@@ -90,6 +104,7 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   let out = cache.get(rollup);
   if (out) return out;
   // Typed arrays, not maps: every tool event is looked up here (a Map per event was most of the report's time).
+  // Tools are compared as the table's numbers for their names, not as strings.
   const slotOf = new Int32Array(t.size).fill(-1);
   const names = toolNames(t);
   const ids = new CallIds(t.mentions);
@@ -97,14 +112,14 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   // Every tool event at most starts a call.
   let tools = 0;
   for (let i = 0; i < callOf.length; i++) if (callOf[i] !== -1) tools++;
-  out = new ToolCalls(callOf, tools);
+  out = new ToolCalls(t, callOf, tools);
   const { durationMs, error } = out;
   for (let i = 0, end = t.size; i < end; i++) {
     let call = callOf[i];
     if (call === -1) continue;
     if (call === i) call = ids.pairedCall(names, i);
     let slot = slotOf[call];
-    if (slot === -1) slotOf[call] = slot = out.add(call, names[i]!);
+    if (slot === -1) slotOf[call] = slot = out.add(call, names[i]);
     slotOf[i] = slot;
     callOf[i] = call;
     const d = t.durationOf(i);
@@ -117,37 +132,56 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
 
 /** Tool calls grouped by tool, most called first (calls as {@link toolCallsOf} defines them). */
 export function toolUsage(t: EventTable, rollup: UsageRollup, retries: ReadonlyMap<string, number> = new Map()): ToolUsage[] {
-  const by = new Map<string, { calls: number; errors: number; durations: number[] }>();
   const calls = toolCallsOf(t, rollup);
-  let name: string | undefined;
-  let s: { calls: number; errors: number; durations: number[] } | undefined;
+  // Per tool: its calls, errors and known durations. Durations go straight into one typed array per tool,
+  // sized by its calls (counted first), which then sorts natively (a plain array copied with
+  // Float64Array.from went through the iterator protocol).
+  const by = new Map<string, ToolTally>();
+  let ref = -1;
+  let s: ToolTally | undefined;
   for (let k = 0; k < calls.count; k++) {
     // Calls come in runs of one tool: the last tool's entry is kept instead of asking the map each time.
-    if (calls.tool[k] !== name || !s) {
-      name = calls.tool[k];
+    if (calls.toolRef[k] !== ref || !s) {
+      ref = calls.toolRef[k];
+      const name = calls.toolOf(k);
       s = by.get(name);
-      if (!s) by.set(name, (s = { calls: 0, errors: 0, durations: [] }));
+      if (!s) by.set(name, (s = new ToolTally()));
     }
     s.calls++;
-    const d = calls.durationMs[k];
-    if (d === d) s.durations.push(d);
     s.errors += calls.error[k];
   }
+  ref = -1;
+  for (let k = 0; k < calls.count; k++) {
+    const d = calls.durationMs[k];
+    if (d !== d) continue;
+    if (calls.toolRef[k] !== ref || !s) (ref = calls.toolRef[k]), (s = by.get(calls.toolOf(k))!);
+    (s.durations ??= new Float64Array(s.calls))[s.known++] = d;
+  }
   return [...by].map(([tool, s]) => {
-    // A typed array sorts numbers natively, several times faster than a comparator over a plain array.
-    const d = Float64Array.from(s.durations).sort();
-    return { tool, calls: s.calls, errors: s.errors, durationMs: d.length > 0 ? d.reduce((a, b) => a + b, 0) : null, p50Ms: percentile(d, 50), p95Ms: percentile(d, 95), retries: retries.get(tool) ?? 0 };
+    const d = s.durations ? s.durations.subarray(0, s.known).sort() : new Float64Array(0);
+    let sum = 0;
+    for (let k = 0; k < d.length; k++) sum += d[k];
+    return { tool, calls: s.calls, errors: s.errors, durationMs: d.length > 0 ? sum : null, p50Ms: percentile(d, 50), p95Ms: percentile(d, 95), retries: retries.get(tool) ?? 0 };
   }).sort((a, b) => b.calls - a.calls || a.tool.localeCompare(b.tool));
+}
+
+/** One tool's calls summed by {@link toolUsage} (a class, not a literal, so its map can be kept: see keepShape). */
+class ToolTally {
+  calls = 0;
+  errors = 0;
+  /** Durations known so far, in `durations`. */
+  known = 0;
+  durations: Float64Array | null = null;
 }
 
 /**
  * Per tool event (a tool-category event with a tool name) the call it belongs to by the tree, -1 for other
  * events; the ids of the events that are their own call by the tree are noted for the pairing by call id.
  */
-function treeCalls(t: EventTable, names: readonly (string | null)[], ids: CallIds): Int32Array {
+function treeCalls(t: EventTable, names: Int32Array, ids: CallIds): Int32Array {
   const call = new Int32Array(t.size).fill(-1);
   for (let i = 0, end = t.size; i < end; i++) {
-    if (names[i] === null || t.categoryOf(i) !== 'tool') continue;
+    if (names[i] === 0 || t.categoryOf(i) !== 'tool') continue;
     call[i] = toolCallOf(t, names, i);
     if (call[i] === i) ids.expect(i);
   }
@@ -156,24 +190,29 @@ function treeCalls(t: EventTable, names: readonly (string | null)[], ids: CallId
 }
 
 /**
- * Each event's tool name; a tool event that names none takes the name of its first child that does (agentledger's
- * span log keeps a request's payload, and so its tool, in a blob, while its permission and sandbox events name it).
+ * Each event's tool (the table's number for its name, 0: none); a tool event that names none takes the tool of
+ * its first child that does (agentledger's span log keeps a request's payload, and so its tool, in a blob, while
+ * its permission and sandbox events name it).
  */
-function toolNames(t: EventTable): (string | null)[] {
+function toolNames(t: EventTable): Int32Array {
   const end = t.size;
-  const names = new Array<string | null>(end);
-  for (let i = 0; i < end; i++) names[i] = t.toolOf(i);
+  const names = new Int32Array(end);
+  for (let i = 0; i < end; i++) names[i] = t.toolRefOf(i);
   for (let i = 0; i < end; i++) {
     const p = t.parent(i);
-    if (p >= 0 && names[p] === null && t.toolOf(i) !== null && t.categoryOf(p) === 'tool') names[p] = t.toolOf(i);
+    if (p >= 0 && names[p] === 0 && t.toolRefOf(i) !== 0 && t.categoryOf(p) === 'tool') names[p] = t.toolRefOf(i);
   }
   return names;
 }
 
 /** The call tool event i belongs to by the tree: the topmost chain of tool ancestors with the same tool. */
-function toolCallOf(t: EventTable, names: readonly (string | null)[], i: number): number {
+function toolCallOf(t: EventTable, names: Int32Array, i: number): number {
   const tool = names[i];
   let c = i;
   for (let p = t.parent(c); p >= 0 && t.categoryOf(p) === 'tool' && names[p] === tool; p = t.parent(c)) c = p;
   return c;
 }
+
+// Made for every tool-call pass and report: their maps are kept (see keepShape).
+keepShape(new ToolCalls(new EventTable(), new Int32Array(0), 0));
+keepShape(new ToolTally());

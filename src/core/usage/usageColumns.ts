@@ -1,9 +1,10 @@
-import type { EventTable } from '../eventTable';
+import { EventTable } from '../eventTable';
 import { EventUsage, eventUsage } from './eventUsage';
 import { costOf } from './cost';
 import type { ModelPrice } from './prices';
 import type { Tally } from './tally';
 import type { TokenCounts, TokenField, UsageDraft } from './usageTypes';
+import { keepShape } from '../keepShape';
 
 /** What an event's usage record is, as {@link UsageColumns.kindOf} gives it. */
 export const enum UsageKind {
@@ -200,16 +201,18 @@ export class UsageColumns {
 
   /**
    * Adds event i's token fields and recorded total into `into[at]` … `into[at + 5]` (input, output, cache read,
-   * cache write, reasoning, total), where NaN stands for not reported yet.
+   * cache write, reasoning, total), where NaN stands for not reported yet. True when the record reports any of them.
    */
-  sumInto(into: Float64Array, at: number, i: number): void {
+  sumInto(into: Float64Array, at: number, i: number): boolean {
     const s = this.slotOf[i];
-    if (s < 0) return;
+    if (s < 0) return false;
     const v = this.values;
+    let any = false;
     for (let f = 0, o = s * STRIDE; f <= TOTAL; f++, o++) {
       const x = v[o];
-      if (x === x) into[at + f] = into[at + f] === into[at + f] ? into[at + f] + x : x;
+      if (x === x) (into[at + f] = into[at + f] === into[at + f] ? into[at + f] + x : x), (any = true);
     }
+    return any;
   }
 
   /** Event i's token counts into `out` (a scratch object reused by a loop), null where not reported. */
@@ -247,3 +250,6 @@ export class UsageColumns {
     return u;
   }
 }
+
+// Made for every rollup: its map is kept (see keepShape).
+keepShape(new UsageColumns(new EventTable(), { get: () => null }));

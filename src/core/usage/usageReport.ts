@@ -6,6 +6,7 @@ import { UsageKind } from './usageColumns';
 import { retryCounts } from './retries';
 import { ToolUsage, toolUsage } from './toolStats';
 import { TOKEN_FIELDS, TokenField } from './usageTypes';
+import { keepShape } from '../keepShape';
 
 /** Token and cost totals of one scope (the run, a model, a group). Null: nothing in the scope reported it. */
 export interface UsageTotalsJson {
@@ -77,8 +78,21 @@ export function priceLookup(prices: Readonly<Record<string, ModelPrice>>): (mode
   };
 }
 
-type ModelSums = { t: Tally; calls: number; cost: number; priced: number; tokens: number; sources: Set<'trace' | 'table'> };
-type GroupSums = { t: Tally; cost: number | null };
+/** One model's counted records summed (a class, not a literal, so its map can be kept: see keepShape). */
+class ModelSums {
+  readonly t = new Tally();
+  calls = 0;
+  cost = 0;
+  priced = 0;
+  tokens = 0;
+  readonly sources = new Set<'trace' | 'table'>();
+}
+
+/** One group's counted records summed. */
+class GroupSums {
+  readonly t = new Tally();
+  cost: number | null = null;
+}
 
 /** The counted records summed: in total, per model and per group, with their cost where priced. */
 class CountedSums {
@@ -88,26 +102,38 @@ class CountedSums {
   pricedTokens = 0;
   allTokens = 0;
   cost: number | null = null;
-  // Records come in runs of one model and one group: the last entries are kept instead of asking the maps each time.
-  private key: string | undefined;
+  // Records come in runs of one model and one group: a run's tokens are summed into `run` (NaN: not reported)
+  // and added to the total, the model's and the group's tallies once, when the run ends, instead of three tally
+  // updates per record. Costs are still added record by record, in the same order, so they round as before.
+  private readonly run = new Float64Array(6).fill(NaN);
+  private runModel: string | null | undefined;
+  private runGroup: string | null | undefined;
   private m: ModelSums | undefined;
-  private group: string | null | undefined;
   private g: GroupSums | undefined;
+  private price: ModelPrice | undefined;
 
-  constructor(private readonly model: TraceModel, private readonly rollup: UsageRollup, private readonly price: (model: string | null) => ModelPrice | undefined) {}
+  constructor(private readonly model: TraceModel, private readonly rollup: UsageRollup, private readonly priceFor: (model: string | null) => ModelPrice | undefined) {}
 
   add(i: number): void {
     const u = this.rollup.usage;
-    u.addTo(this.total, i);
-    const m = this.modelSums(this.rollup.modelOf(i) ?? '(unknown model)');
-    u.addTo(m.t, i);
+    const name = this.rollup.modelOf(i);
+    const group = this.model.events.groupOf(i);
+    let m = this.m;
+    let g = this.g;
+    if (name !== this.runModel || group !== this.runGroup || !m || !g) {
+      this.flush();
+      this.runModel = name;
+      this.runGroup = group;
+      this.m = m = this.modelSums(name ?? '(unknown model)');
+      this.g = g = this.groupSums(group);
+      this.price = this.priceFor(name);
+    }
+    u.sumInto(this.run, 0, i);
     m.calls++;
     const tokens = u.inputOutputOf(i);
     m.tokens += tokens;
     this.allTokens += tokens;
-    const c = u.costAt(i, this.price(this.rollup.modelOf(i)));
-    const g = this.groupSums(this.model.events.groupOf(i));
-    u.addTo(g.t, i);
+    const c = u.costAt(i, this.price);
     if (c === null) return;
     m.cost += c;
     m.priced += tokens;
@@ -117,18 +143,31 @@ class CountedSums {
     g.cost = (g.cost ?? 0) + c;
   }
 
+  /** Adds the run's tokens to the total, its model's and its group's tallies. Called after the last record. */
+  flush(): void {
+    if (!this.m || !this.g) return;
+    const r = this.run;
+    for (const t of [this.total, this.m.t, this.g.t]) {
+      if (r[0] === r[0]) t.input = (t.input ?? 0) + r[0];
+      if (r[1] === r[1]) t.output = (t.output ?? 0) + r[1];
+      if (r[2] === r[2]) t.cacheRead = (t.cacheRead ?? 0) + r[2];
+      if (r[3] === r[3]) t.cacheWrite = (t.cacheWrite ?? 0) + r[3];
+      if (r[4] === r[4]) t.reasoning = (t.reasoning ?? 0) + r[4];
+      if (r[5] === r[5]) t.total = (t.total ?? 0) + r[5];
+    }
+    r.fill(NaN);
+  }
+
   private modelSums(name: string): ModelSums {
-    if (name === this.key && this.m) return this.m;
     let m = this.models.get(name);
-    if (!m) this.models.set(name, (m = { t: new Tally(), calls: 0, cost: 0, priced: 0, tokens: 0, sources: new Set() }));
-    return (this.key = name), (this.m = m);
+    if (!m) this.models.set(name, (m = new ModelSums()));
+    return m;
   }
 
   private groupSums(group: string | null): GroupSums {
-    if (group === this.group && this.g) return this.g;
     let g = this.groups.get(group);
-    if (!g) this.groups.set(group, (g = { t: new Tally(), cost: null }));
-    return (this.group = group), (this.g = g);
+    if (!g) this.groups.set(group, (g = new GroupSums()));
+    return g;
   }
 }
 
@@ -136,6 +175,7 @@ class CountedSums {
 function tallyUsage(model: TraceModel, prices: Readonly<Record<string, ModelPrice>>, rollup: UsageRollup): CountedSums {
   const x = new CountedSums(model, rollup, priceLookup(prices));
   for (const i of rollup.countedIndex) x.add(i);
+  x.flush();
   for (const [name, m] of x.models) {
     const recorded = m.sources.size === 0 ? recordedModelCost(rollup, name) : null;
     if (recorded === null) continue;
@@ -220,3 +260,8 @@ function costSourceOf(sources: ReadonlySet<'trace' | 'table'>): ModelUsageJson['
   if (sources.size === 0) return null;
   return sources.size > 1 ? 'mixed' : [...sources][0];
 }
+
+// Made for every report: their maps are kept (see keepShape).
+keepShape(new CountedSums(null as never, null as never, () => undefined));
+keepShape(new ModelSums());
+keepShape(new GroupSums());
