@@ -104,25 +104,29 @@ export function rollUp(model: TraceModel): UsageRollup {
   return new Rollup(model, usage, models, isCounted, countedIndex, shadowedAt, unreported);
 }
 
-/** Each event's model as a number into a list of the trace's model names (4 bytes an event, not 8 and a string). */
+/**
+ * Each event's model as a number into a list of the trace's model names: a byte an event while the trace names at
+ * most 255 models (two, then four, past that), and nothing while no event has one (a lumen run).
+ */
 export class ModelColumn {
   private readonly names: (string | null)[] = [null];
   private readonly refs = new Map<string, number>();
-  private readonly ids: Int32Array;
+  private ids: Uint8Array | Uint16Array | Int32Array | null = null;
 
-  constructor(n: number) {
-    this.ids = new Int32Array(n);
-  }
+  constructor(private readonly n: number) {}
 
   set(i: number, name: string | null): void {
     if (name === null) return;
     let ref = this.refs.get(name);
-    if (ref === undefined) this.refs.set(name, (ref = this.names.push(name) - 1));
-    this.ids[i] = ref;
+    if (ref === undefined) {
+      this.refs.set(name, (ref = this.names.push(name) - 1));
+      if (this.ids && ref > (this.ids instanceof Uint8Array ? 0xff : this.ids instanceof Uint16Array ? 0xffff : Infinity)) this.ids = (ref > 0xffff ? Int32Array : Uint16Array).from(this.ids);
+    }
+    (this.ids ??= new Uint8Array(this.n))[i] = ref;
   }
 
   get(i: number): string | null {
-    return this.names[this.ids[i]];
+    return this.ids === null ? null : this.names[this.ids[i]];
   }
 }
 

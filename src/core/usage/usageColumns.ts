@@ -66,8 +66,12 @@ function templateOf(f: UsageDraft): Template {
  * it is `eventUsage` of the same facts, so both readings agree by construction.
  */
 export class UsageColumns {
-  /** Per event: its slot, -1 when it reports no usage. */
-  readonly slotOf: Int32Array;
+  /**
+   * Per event: its slot, -1 when it reports no usage. Made with the first record: a trace without usage (a lumen
+   * run) keeps no array of an entry per event.
+   */
+  private slotOf: Int32Array | null = null;
+  private readonly n: number;
   private kinds = new Uint8Array(1024);
   private values = new Float64Array(1024 * STRIDE);
   /** Bit 1: reasoning priced apart from output; bit 2: the record carries running totals. */
@@ -78,7 +82,7 @@ export class UsageColumns {
   readonly retries: number[] = [];
 
   constructor(private readonly t: EventTable, private readonly models: { get(i: number): string | null }) {
-    this.slotOf = new Int32Array(t.size).fill(-1);
+    this.n = t.size;
     // Facts are shared by shape: each shape is worked out once.
     const templates: (Template | undefined)[] = [];
     for (let i = 0, end = t.size; i < end; i++) {
@@ -101,7 +105,7 @@ export class UsageColumns {
   private add(i: number, kind: UsageKind, input: number | null, output: number | null, rest: Template['rest'] | null, flags: number): void {
     const s = this.slots++;
     if (s >= this.kinds.length) this.grow();
-    this.slotOf[i] = s;
+    (this.slotOf ??= new Int32Array(this.n).fill(-1))[i] = s;
     this.kinds[s] = kind;
     this.perKind[kind]++;
     this.flags[s] = flags;
@@ -123,28 +127,34 @@ export class UsageColumns {
     (this.kinds = kinds), (this.flags = flags), (this.values = values);
   }
 
+  /** Event i's slot, -1 when it reports no usage. */
+  private slotAt(i: number): number {
+    const s = this.slotOf;
+    return s === null ? -1 : s[i];
+  }
+
   /** How many events have a record of this kind. */
   count(kind: UsageKind): number {
     return this.perKind[kind];
   }
   /** Event i's kind of record. */
   kindOf(i: number): UsageKind {
-    const s = this.slotOf[i];
+    const s = this.slotAt(i);
     return s < 0 ? UsageKind.None : this.kinds[s];
   }
   /** Whether event i reports usage. */
   has(i: number): boolean {
-    return this.slotOf[i] >= 0;
+    return this.slotAt(i) >= 0;
   }
   /** A token field of event i's record; null: not reported. */
   field(i: number, f: TokenField): number | null {
-    const s = this.slotOf[i];
+    const s = this.slotAt(i);
     const v = s < 0 ? NaN : this.values[s * STRIDE + FIELD_SLOT[f]];
     return v === v ? v : null;
   }
   /** Input + output of event i's record, a side it does not report as 0. */
   inputOutputOf(i: number): number {
-    const s = this.slotOf[i];
+    const s = this.slotAt(i);
     if (s < 0) return 0;
     const a = this.values[s * STRIDE + INPUT];
     const b = this.values[s * STRIDE + OUTPUT];
@@ -154,7 +164,7 @@ export class UsageColumns {
   allReport(events: Int32Array, f: TokenField): boolean {
     const slot = FIELD_SLOT[f];
     for (let k = 0; k < events.length; k++) {
-      const s = this.slotOf[events[k]];
+      const s = this.slotAt(events[k]);
       if (s < 0) return false;
       const v = this.values[s * STRIDE + slot];
       if (v !== v) return false;
@@ -163,30 +173,30 @@ export class UsageColumns {
   }
   /** The total event i's record states without an input/output split, or null. */
   totalOf(i: number): number | null {
-    const s = this.slotOf[i];
+    const s = this.slotAt(i);
     const v = s < 0 ? NaN : this.values[s * STRIDE + TOTAL];
     return v === v ? v : null;
   }
   /** The cost event i's record itself states (the trace's), or null. */
   recordedCostOf(i: number): number | null {
-    const s = this.slotOf[i];
+    const s = this.slotAt(i);
     const v = s < 0 ? NaN : this.values[s * STRIDE + COST];
     return v === v ? v : null;
   }
   /** Reasoning tokens of event i are counted apart from its output (priced on top). */
   reasoningApartOf(i: number): boolean {
-    const s = this.slotOf[i];
+    const s = this.slotAt(i);
     return s >= 0 && (this.flags[s] & 1) === 1;
   }
   /** Event i is a totals line or records running totals. */
   isTotalsOf(i: number): boolean {
-    const s = this.slotOf[i];
+    const s = this.slotAt(i);
     return s >= 0 && (this.kinds[s] === UsageKind.Totals || (this.flags[s] & 2) === 2);
   }
 
   /** Adds event i's counts (fields it reports) into `t`, as `Tally.add(usage.counts)` does. */
   addTo(t: Tally, i: number): void {
-    const s = this.slotOf[i];
+    const s = this.slotAt(i);
     if (s < 0) return;
     const v = this.values;
     const o = s * STRIDE;
@@ -204,7 +214,7 @@ export class UsageColumns {
    * cache write, reasoning, total), where NaN stands for not reported yet. True when the record reports any of them.
    */
   sumInto(into: Float64Array, at: number, i: number): boolean {
-    const s = this.slotOf[i];
+    const s = this.slotAt(i);
     if (s < 0) return false;
     const v = this.values;
     let any = false;
@@ -218,7 +228,7 @@ export class UsageColumns {
   /** Event i's token counts into `out` (a scratch object reused by a loop), null where not reported. */
   countsInto(i: number, out: TokenCounts & { total?: number | null }): TokenCounts & { total?: number | null } {
     // No closure per record: under keepNames (tsx, the tests) each one paid a naming call, 15% of the report.
-    const s = this.slotOf[i];
+    const s = this.slotAt(i);
     const v = this.values;
     const o = s * STRIDE;
     out.input = s < 0 ? null : orNull(v[o + INPUT]);
@@ -235,7 +245,7 @@ export class UsageColumns {
    * unpriced (see `costOf`).
    */
   costAt(i: number, price: ModelPrice | undefined): number | null {
-    const s = this.slotOf[i];
+    const s = this.slotAt(i);
     if (s < 0) return null;
     const recorded = this.values[s * STRIDE + COST];
     if (recorded === recorded) return recorded;
@@ -244,7 +254,7 @@ export class UsageColumns {
 
   /** Event i's usage as an object (made on request; null: reports none). */
   usageOf(i: number): EventUsage | null {
-    if (this.slotOf[i] < 0) return null;
+    if (this.slotAt(i) < 0) return null;
     const u = eventUsage(this.t.usageFactsOf(i), this.t.tokensInOf(i), this.t.tokensOutOf(i));
     if (u) u.model = this.models.get(i);
     return u;
