@@ -117,7 +117,7 @@ export class MentionColumns {
   entryHash = -1;
   /**
    * Reads entry k in one pass (its field number and id hash into `entryField` and `entryHash`) and returns the
-   * entry after it: the tool-call pairing reads every call's entries, and reading each number once halved it.
+   * entry after it (the tool-call pairing reads every call's entries: each number is decoded once, not once per question).
    */
   readEntry(k: number): number {
     this.entryField = this.varint(k);

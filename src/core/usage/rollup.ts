@@ -118,11 +118,11 @@ export class ModelColumn {
   set(i: number, name: string | null): void {
     if (name === null) return;
     let ref = this.refs.get(name);
-    if (ref === undefined) {
-      this.refs.set(name, (ref = this.names.push(name) - 1));
-      if (this.ids && ref > (this.ids instanceof Uint8Array ? 0xff : this.ids instanceof Uint16Array ? 0xffff : Infinity)) this.ids = (ref > 0xffff ? Int32Array : Uint16Array).from(this.ids);
-    }
-    (this.ids ??= new Uint8Array(this.n))[i] = ref;
+    if (ref === undefined) this.refs.set(name, (ref = this.names.push(name) - 1));
+    if (this.ids === null) this.ids = new Uint8Array(this.n);
+    if (ref > 0xff && this.ids instanceof Uint8Array) this.ids = Uint16Array.from(this.ids);
+    if (ref > 0xffff && this.ids instanceof Uint16Array) this.ids = Int32Array.from(this.ids);
+    this.ids[i] = ref;
   }
 
   get(i: number): string | null {
