@@ -42,7 +42,7 @@ export interface ToolCall {
  */
 export class ToolCalls {
   readonly index: Int32Array;
-  /** Call k's tool as the table's number for it (`toolRefOf`); `tool` has the names. */
+  /** Call k's tool as the table's number for it (`toolRefOf`); `toolOf(k)` names it. */
   readonly toolRef: Int32Array;
   /** NaN: unknown. */
   readonly durationMs: Float64Array;
@@ -50,7 +50,6 @@ export class ToolCalls {
   readonly error: Uint8Array;
   private n = 0;
   private objects: ToolCall[] | null = null;
-  private names: string[] | null = null;
 
   /** `capacity`: at most this many calls (the tool events). */
   constructor(private readonly t: EventTable, readonly callOf: Int32Array, capacity: number) {
@@ -74,11 +73,6 @@ export class ToolCalls {
   /** Call k's tool. */
   toolOf(k: number): string {
     return this.t.stringOf(this.toolRef[k])!;
-  }
-
-  /** Every call's tool, in call order (made on first use). */
-  get tool(): readonly string[] {
-    return (this.names ??= Array.from(this.toolRef.subarray(0, this.n), (ref) => this.t.stringOf(ref)!));
   }
 
   get calls(): ToolCall[] {
