@@ -32,7 +32,7 @@ function withBlobs(v: ViewerPage, trace: string, format: 'murmur' | 'generic'): 
 async function find(v: ViewerPage, query: string): Promise<void> {
   await v.page.focus('.tree-scroll');
   await v.page.keyboard.press('Control+f');
-  await v.page.waitForSelector('.find-bar:not([hidden])');
+  await v.findOpen();
   await v.page.keyboard.type(query);
   await v.waitForHost('findResults', (m) => m.query === query && !m.searching);
 }

@@ -144,6 +144,18 @@ export class ViewerPage {
     }, rowsOnly);
   }
 
+  /**
+   * Waits until the find bar is shown and its query field has the focus (the bar focuses it a frame after it
+   * opens): keys typed before that went to the tree, which selected rows instead of searching.
+   */
+  async findOpen(): Promise<void> {
+    await this.page.waitForSelector('.find-bar:not([hidden])');
+    await this.page.waitForFunction(() => {
+      const d = (globalThis as unknown as { document: { activeElement: { closest?(s: string): unknown } | null } }).document;
+      return d.activeElement?.closest?.('.find-bar') != null;
+    });
+  }
+
   /** Resolves when the host has sent a message matching `pred` (after `since`). */
   async waitForHost<T extends HostMessage['type']>(type: T, pred: (m: Extract<HostMessage, { type: T }>) => boolean = () => true, since = 0): Promise<Extract<HostMessage, { type: T }>> {
     for (let i = 0; i < 500; i++) {

@@ -42,7 +42,7 @@ describe('transcript with find and filters (Chromium, issue 15)', function () {
     await openTranscript(v);
     const before = pageRequests(v);
     await v.page.keyboard.press('Control+f');
-    await v.page.waitForSelector('.find-bar:not([hidden])');
+    await v.findOpen();
     await v.page.keyboard.type('NONEXISTENT');
     await v.waitForHost('findResults', (m) => m.query === 'NONEXISTENT' && !m.searching);
     const marks = () => v.page.$$eval('.transcript mark.transcript-match', (ms: Any[]) => ms.map((m) => m.textContent));

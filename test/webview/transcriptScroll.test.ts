@@ -23,7 +23,7 @@ describe('transcript scrolling (Chromium, issue 15)', function () {
   it('builds pages met while scrolling a few blocks a frame, in file order, with Find marks in the blocks built later', async () => {
     const v = await view(file, { width: 1280, height: 800 });
     await v.page.keyboard.press('Control+f');
-    await v.page.waitForSelector('.find-bar:not([hidden])');
+    await v.findOpen();
     await v.page.keyboard.type('README');
     await v.waitForHost('findResults', (m) => m.query === 'README' && !m.searching);
     await v.page.click('#main-tab-transcript');

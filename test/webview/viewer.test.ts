@@ -110,7 +110,7 @@ describe('trace viewer webview (Chromium)', function () {
     await v.waitForHost('rowsState', (m) => m.totalRows === 2);
     await v.page.focus('.tree-scroll');
     await v.page.keyboard.press('Control+f');
-    await v.page.waitForSelector('.find-bar:not([hidden])');
+    await v.findOpen();
     await v.page.keyboard.type('zebra42');
     await v.waitForHost('findResults', (m) => m.query === 'zebra42' && !m.searching && m.current === 1);
     await v.waitForHost('detail', (m) => m.detail.line === 2);

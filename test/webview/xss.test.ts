@@ -76,7 +76,7 @@ describe('trace viewer webview: hostile content in every view (Chromium, issue 1
     await v.screenshot('xss-checks');
     await v.page.focus('.tree-scroll');
     await v.page.keyboard.press('Control+f');
-    await v.page.waitForSelector('.find-bar:not([hidden])');
+    await v.findOpen();
     await v.page.fill('.find-bar vscode-textfield input', 'onerror');
     await v.waitForHost('findResults', (m) => m.query === 'onerror' && !m.searching && m.total > 0);
     await v.settle();
