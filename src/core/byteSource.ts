@@ -51,23 +51,52 @@ export function contentName(name: string): string {
 }
 
 /** Opens a chunk reader over the file's content from `startOffset` (a content offset). */
-export async function openChunks(path: TracePath, options: { chunkSize?: number; startOffset?: number } = {}): Promise<ChunkSource> {
+export async function openChunks(path: TracePath, options: { chunkSize?: number; startOffset?: number; readAhead?: boolean } = {}): Promise<ChunkSource> {
   const chunkSize = options.chunkSize ?? 1 << 20;
   const start = options.startOffset ?? 0;
-  return (await probeFile(path)) === 'gzip' ? gunzipChunks(path, chunkSize, start) : plainChunks(path, chunkSize, start);
+  return (await probeFile(path)) === 'gzip' ? gunzipChunks(path, chunkSize, start) : plainChunks(path, chunkSize, start, options.readAhead === true);
 }
 
-async function plainChunks(path: TracePath, chunkSize: number, start: number): Promise<ChunkSource> {
+/**
+ * A plain file's chunks. With `readAhead` (a whole-file read), each next chunk is read while the caller works on
+ * the last: two buffers take turns, so the caller does not wait for the disk (or the thread pool) between chunks.
+ * Either way a chunk is valid until the next call to `next`: the read ahead goes into the other buffer, and the
+ * one after it into this one.
+ */
+async function plainChunks(path: TracePath, chunkSize: number, start: number, readAhead: boolean): Promise<ChunkSource> {
   const handle = await open(path, 'r');
-  const chunk = Buffer.allocUnsafe(chunkSize);
+  const buffers = readAhead ? [Buffer.allocUnsafe(chunkSize), Buffer.allocUnsafe(chunkSize)] : [Buffer.allocUnsafe(chunkSize)];
+  let turn = 0;
   let pos = start;
+  let done = false;
+  const readInto = async (b: Buffer): Promise<number> => {
+    const { bytesRead } = await handle.read(b, 0, chunkSize, pos);
+    pos += bytesRead;
+    return bytesRead;
+  };
+  let ahead: Promise<number> | null = null;
   return {
     async next() {
-      const { bytesRead } = await handle.read(chunk, 0, chunkSize, pos);
-      pos += bytesRead;
-      return bytesRead === 0 ? null : chunk.subarray(0, bytesRead);
+      if (done) return null;
+      const b = buffers[turn];
+      const n = await (ahead ?? readInto(b));
+      ahead = null;
+      if (n === 0) {
+        done = true;
+        return null;
+      }
+      if (!readAhead) return b.subarray(0, n);
+      turn ^= 1;
+      ahead = readInto(buffers[turn]);
+      // Its failure, if any, is the next call's to report; never an unhandled rejection meanwhile.
+      ahead.catch(() => undefined);
+      return b.subarray(0, n);
     },
-    close: () => handle.close(),
+    async close() {
+      // A read still under way finishes before the file is closed under it.
+      await ahead?.catch(() => undefined);
+      await handle.close();
+    },
     endedEarly: () => null,
   };
 }

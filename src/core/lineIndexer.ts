@@ -103,7 +103,7 @@ export async function scanLines(
   const chunkSize = options.chunkSize ?? 1 << 20;
   const endOffset = options.endOffset ?? Infinity;
   // The byte source hands over the content (a `.gz` decompressed); offsets below are content offsets.
-  const source = await openChunks(path, { chunkSize, startOffset: options.startOffset });
+  const source = await openChunks(path, { chunkSize, startOffset: options.startOffset, readAhead: true });
   const kept = new LineBytes(options.maxLineBytes ?? 256 * 1024 * 1024);
   let filePos = options.startOffset ?? 0;
   let lineNo = options.startLine ?? 1;

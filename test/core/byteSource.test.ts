@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { classifyHead } from '../../src/core/binaryKinds';
-import { NotATraceError, probeFile, readRange, readText } from '../../src/core/byteSource';
+import { NotATraceError, openChunks, probeFile, readRange, readText } from '../../src/core/byteSource';
 import { scanLines } from '../../src/core/lineIndexer';
 import { loadTrace } from '../../src/core/loadTrace';
 import { tempFile } from '../helpers/tmp';
@@ -21,6 +21,32 @@ async function rejection(p: string): Promise<string> {
 }
 
 describe('byte source', () => {
+  it('reading ahead gives the same chunks, each intact until the next is asked for, and closes mid-read', async () => {
+    // Text (a binary file is refused before any chunk is read): 300,000 bytes of base64 lines.
+    const content = Buffer.from(randomBytes(225_000).toString('base64').replace(/(.{99})/g, '$1\n'));
+    const file = tempFile('ahead.jsonl', content);
+    for (const chunkSize of [1000, 4096, 65_536, 299_999, 300_000, 1 << 20]) {
+      for (const startOffset of [0, 1, 150_001]) {
+        const src = await openChunks(file, { chunkSize, startOffset, readAhead: true });
+        const got: Buffer[] = [];
+        for (let c = await src.next(); c; c = await src.next()) {
+          const copy = Buffer.from(c);
+          // The read ahead (into the other buffer) finishes meanwhile: this chunk must still hold its bytes.
+          await new Promise((r) => setTimeout(r, 0));
+          assert.ok(c.equals(copy), `chunk ${got.length} of ${chunkSize} changed under its reader`);
+          got.push(copy);
+        }
+        assert.ok(Buffer.concat(got).equals(content.subarray(startOffset)) && content.length > 300_000, `${chunkSize} from ${startOffset}`);
+        assert.equal(await src.next(), null);
+        await src.close();
+      }
+    }
+    // Closed with a read ahead under way: no error, no unhandled rejection.
+    const src = await openChunks(file, { chunkSize: 1000, readAhead: true });
+    assert.equal((await src.next())!.length, 1000);
+    await src.close();
+  });
+
   it('names known binary formats by their magic and calls NUL bytes binary', () => {
     assert.equal(classifyHead(minimalZip('header.json', Buffer.from('{}'))), 'zip');
     assert.equal(classifyHead(PNG_HEAD), 'png');
