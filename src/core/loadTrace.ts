@@ -46,14 +46,18 @@ export interface LoadOptions {
   onEarlyModel?: (model: TraceModel) => void;
   earlyBytes?: number;
   /**
-   * Worker threads that parse a plain JSONL file's lines in newline-aligned ranges while this thread runs the
-   * format's cross-line pass; 0 (the default) reads on this thread. The model is the same either way. Formats
+   * Worker threads that parse a plain JSONL file's lines in newline-aligned pieces while this thread parses its
+   * own share and runs the format's cross-line pass; 0 (the default) reads on this thread. The model is the same either way. Formats
    * without `lineFields`, `.gz` files and files under `parallelMinBytes` (default 4 MiB) read on this thread.
    */
   workers?: number;
   parallelMinBytes?: number;
   /** Chunk size of the head read before the workers start (default 16 KiB; tests make it small). */
   parallelHeadChunk?: number;
+  /** Share of the bytes this thread parses beside the workers (tests place piece boundaries with it). */
+  parallelMainShare?: number;
+  /** Bytes of one round of pieces (default 8 MiB; tests make it small to have many rounds). */
+  parallelRoundBytes?: number;
   /**
    * Called once per parsed JSONL line, with its value, before the format's builder sees it: a caller that needs
    * something of every line (the diff's digests) takes it during this read instead of reading the file again.
@@ -132,7 +136,7 @@ export async function loadTraceKeepingReading(file: TracePath, options: LoadOpti
   const stopAfter = options.stopAfterBytes ?? Infinity;
   const early = earlyPages(reading, options, { path, source, fileSize: info.size, compression });
   const sizeColumns = compression ? null : columnSizer(reading, info.size);
-  const parallel = { workers: compression || options.onRecord ? 0 : options.workers ?? 0, minBytes: options.parallelMinBytes, size: info.size, headChunkBytes: options.parallelHeadChunk };
+  const parallel = { workers: compression || options.onRecord ? 0 : options.workers ?? 0, minBytes: options.parallelMinBytes, size: info.size, headChunkBytes: options.parallelHeadChunk, mainShare: options.parallelMainShare, roundBytes: options.parallelRoundBytes };
   const scan = await scanJsonl(file, reading, {
     maxLineBytes,
     chunkSize: options.chunkSize,

@@ -49,7 +49,10 @@ export function planFields(fields: readonly string[]): FieldPlan {
   return { paths, parent, container };
 }
 
-/** Facts of consecutive lines: `count` lines × `fields` columns. */
+/**
+ * Facts of consecutive lines: a tag for each of `count` lines × `fields` columns; the numbers, and the string
+ * table indices of strings and JSON texts, in line and field order (only the fields that hold one).
+ */
 export interface FactBatch {
   count: number;
   tags: Uint8Array;
@@ -65,13 +68,20 @@ export class FactWriter {
   private strings: Int32Array;
   private readonly table: string[] = [];
   private readonly ids = new Map<string, number>();
+  /** Per field, the last long string (not interned) and its index: a value repeated line after line is sent once. */
+  private readonly lastLong: (string | null)[];
+  private readonly lastLongId: Int32Array;
   private n = 0;
+  private nNumbers = 0;
+  private nStrings = 0;
 
   constructor(private readonly plan: FieldPlan, capacity = 4096) {
     const f = plan.paths.length;
     this.tags = new Uint8Array(capacity * f);
-    this.numbers = new Float64Array(capacity * f);
-    this.strings = new Int32Array(capacity * f);
+    this.numbers = new Float64Array(capacity * 2);
+    this.strings = new Int32Array(capacity * 4);
+    this.lastLong = new Array<string | null>(f).fill(null);
+    this.lastLongId = new Int32Array(f);
   }
 
   get count(): number {
@@ -81,7 +91,9 @@ export class FactWriter {
   /** Writes the facts of one parsed line and returns its row in the batch. */
   add(value: unknown): number {
     const f = this.plan.paths.length;
-    if ((this.n + 1) * f > this.tags.length) this.grow();
+    if ((this.n + 1) * f > this.tags.length) this.tags = grown(this.tags, this.tags.length * 2);
+    if (this.nNumbers + f > this.numbers.length) this.numbers = grown(this.numbers, (this.numbers.length + f) * 2);
+    if (this.nStrings + f > this.strings.length) this.strings = grown(this.strings, (this.strings.length + f) * 2);
     const row = this.n++;
     const base = row * f;
     const { paths, parent, container } = this.plan;
@@ -94,7 +106,7 @@ export class FactWriter {
       if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) continue;
       const key = paths[k][paths[k].length - 1];
       if (!Object.prototype.hasOwnProperty.call(holder, key)) continue;
-      this.put(base + k, (holder as Record<string, unknown>)[key], container[k] === 1);
+      this.put(base + k, k, (holder as Record<string, unknown>)[key], container[k] === 1);
     }
     return row;
   }
@@ -103,36 +115,42 @@ export class FactWriter {
   take(): FactBatch {
     const f = this.plan.paths.length;
     const out: FactBatch = {
-      count: this.n, tags: this.tags.slice(0, this.n * f), numbers: this.numbers.slice(0, this.n * f),
-      strings: this.strings.slice(0, this.n * f), table: this.table.splice(0),
+      count: this.n, tags: this.tags.slice(0, this.n * f), numbers: this.numbers.slice(0, this.nNumbers),
+      strings: this.strings.slice(0, this.nStrings), table: this.table.splice(0),
     };
     this.ids.clear();
+    this.lastLong.fill(null);
     this.n = 0;
+    this.nNumbers = 0;
+    this.nStrings = 0;
     return out;
   }
 
-  private put(at: number, v: unknown, container: boolean): void {
+  private put(at: number, field: number, v: unknown, container: boolean): void {
     if (v === null) this.tags[at] = Tag.Null;
     else if (typeof v === 'number') {
       this.tags[at] = Tag.Number;
-      this.numbers[at] = v;
+      this.numbers[this.nNumbers++] = v;
     } else if (typeof v === 'string') {
       this.tags[at] = Tag.String;
-      this.strings[at] = this.intern(v);
+      this.strings[this.nStrings++] = this.intern(v, field);
     } else if (typeof v === 'boolean') this.tags[at] = v ? Tag.True : Tag.False;
     else if (container && typeof v === 'object' && !Array.isArray(v)) this.tags[at] = Tag.Object;
     else {
       this.tags[at] = Tag.Json;
-      this.strings[at] = this.intern(JSON.stringify(v));
+      this.strings[this.nStrings++] = this.intern(JSON.stringify(v), field);
     }
   }
 
-  private intern(s: string): number {
+  private intern(s: string, field: number): number {
     // Long strings (timestamps, digests) rarely repeat within a batch: hashing each into the map cost more than
-    // cloning it (measured: interning was a sixth of a lumen range worker's time).
+    // cloning it (measured: interning was a sixth of a lumen range worker's time). One that repeats the same
+    // field's value on the line before (a run's document hash) is compared, not hashed, and sent once.
     if (s.length > INTERN_MAX) {
+      if (this.lastLong[field] === s) return this.lastLongId[field];
       this.table.push(s);
-      return this.table.length - 1;
+      this.lastLong[field] = s;
+      return (this.lastLongId[field] = this.table.length - 1);
     }
     let id = this.ids.get(s);
     if (id === undefined) {
@@ -141,12 +159,6 @@ export class FactWriter {
       this.ids.set(s, id);
     }
     return id;
-  }
-
-  private grow(): void {
-    this.tags = grown(this.tags, this.tags.length * 2);
-    this.numbers = grown(this.numbers, this.numbers.length * 2);
-    this.strings = grown(this.strings, this.strings.length * 2);
   }
 }
 
@@ -159,32 +171,44 @@ function valueAt(value: unknown, path: readonly string[]): unknown {
   return v;
 }
 
-/** Rebuilds row `row` of a batch as an object holding the read paths (keys in field order). */
-export function readFacts(plan: FieldPlan, batch: FactBatch, row: number): Record<string, unknown> {
-  const f = plan.paths.length;
-  const base = row * f;
-  const made: (Record<string, unknown> | undefined)[] = new Array(f);
-  const root: Record<string, unknown> = {};
-  for (let k = 0; k < f; k++) {
-    const tag = batch.tags[base + k];
-    if (tag === Tag.Absent) continue;
-    const up = plan.parent[k];
-    const holder = up < 0 ? root : made[up];
-    if (!holder) continue;
-    const key = plan.paths[k][plan.paths[k].length - 1];
-    if (tag === Tag.Object) holder[key] = made[k] = {};
-    else holder[key] = tagValue(tag, batch, base + k);
-  }
-  return root;
-}
+/**
+ * Reads a batch's lines back, in order (numbers and strings are stored in line order, so rows are read one after
+ * the other): each as an object holding the read paths (keys in field order).
+ */
+export class FactReader {
+  private row = 0;
+  private nNumbers = 0;
+  private nStrings = 0;
 
-function tagValue(tag: number, batch: FactBatch, at: number): unknown {
-  switch (tag) {
-    case Tag.Null: return null;
-    case Tag.Number: return batch.numbers[at];
-    case Tag.String: return batch.table[batch.strings[at]];
-    case Tag.True: return true;
-    case Tag.False: return false;
-    default: return JSON.parse(batch.table[batch.strings[at]]);
+  constructor(private readonly plan: FieldPlan, private readonly batch: FactBatch) {}
+
+  /** Row `row`, which must be the next one. */
+  read(row: number): Record<string, unknown> {
+    if (row !== this.row) throw new Error(`facts read out of order: row ${row} where ${this.row} was next`);
+    this.row++;
+    const { plan, batch } = this;
+    const f = plan.paths.length;
+    const base = row * f;
+    const made: (Record<string, unknown> | undefined)[] = new Array(f);
+    const root: Record<string, unknown> = {};
+    for (let k = 0; k < f; k++) {
+      const tag = batch.tags[base + k];
+      if (tag === Tag.Absent) continue;
+      const up = plan.parent[k];
+      const holder = up < 0 ? root : made[up];
+      // Never the case: a child's tag is set only under an object parent (FactWriter.add); nothing to consume.
+      if (!holder) continue;
+      const key = plan.paths[k][plan.paths[k].length - 1];
+      switch (tag) {
+        case Tag.Object: holder[key] = made[k] = {}; break;
+        case Tag.Null: holder[key] = null; break;
+        case Tag.Number: holder[key] = batch.numbers[this.nNumbers++]; break;
+        case Tag.String: holder[key] = batch.table[batch.strings[this.nStrings++]]; break;
+        case Tag.True: holder[key] = true; break;
+        case Tag.False: holder[key] = false; break;
+        default: holder[key] = JSON.parse(batch.table[batch.strings[this.nStrings++]]);
+      }
+    }
+    return root;
   }
 }

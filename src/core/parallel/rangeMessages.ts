@@ -6,13 +6,14 @@ import type { FactBatch } from './lineFacts';
 /** What one range worker is asked to read. */
 export interface RangeJob {
   path: string;
-  range: number;
-  /** Byte offsets: `start` is a line start, `end` is just after a line break or the end of the file. */
-  start: number;
-  end: number;
+  /**
+   * Its pieces of the file, in file order: `piece` is the piece's number in the whole read; byte offsets: `start`
+   * is a line start, `end` is just after a line break or the end of the file.
+   */
+  pieces: { piece: number; start: number; end: number }[];
   fields: readonly string[];
   maxLineBytes: number;
-  /** A SharedArrayBuffer of one Int32: batches of this range the main thread has taken (the worker's credit). */
+  /** A SharedArrayBuffer of one Int32: batches of this worker the main thread has taken (the worker's credit). */
   taken: SharedArrayBuffer;
   /** For a streamed verify or check: digest each line for the checks too (stream/rangeDigest.ts). */
   digest?: DigestJob;
@@ -29,11 +30,12 @@ export const enum LineKind {
 }
 
 /**
- * Consecutive lines of one range, as a worker posts them. Line numbers are not known in the worker (they depend
- * on the ranges before); findings carry the row, and the main thread sets their line.
+ * Consecutive lines of one piece, as a worker posts them. Line numbers are not known in the worker (they depend
+ * on the pieces before); findings carry the row, and the main thread sets their line.
  */
 export interface RangeBatch {
-  range: number;
+  /** The piece these lines are of (RangeJob.pieces). */
+  piece: number;
   count: number;
   kinds: Uint8Array;
   offsets: Float64Array;
@@ -52,6 +54,6 @@ export interface RangeBatch {
   digestRows?: Int32Array;
   digest?: LineDigestColumns;
   texts?: string[];
-  /** On the last batch of a range: what the scan saw. */
+  /** On the last batch of a piece: what its scan saw. */
   done?: { bytesRead: number; lines: number; bom: boolean };
 }

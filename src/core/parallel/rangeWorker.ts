@@ -1,10 +1,10 @@
 /**
- * A worker thread that reads one newline-aligned byte range of a trace: splits lines, checks their bytes, parses
- * them and posts their facts (see lineFacts.ts) in batches, in file order. It knows nothing of the format beyond
+ * A worker thread that reads newline-aligned pieces of a trace, in file order: splits lines, checks their bytes,
+ * parses them and posts their facts (see lineFacts.ts) in batches, in file order. It knows nothing of the format beyond
  * the JSON paths its builder reads, so every cross-line decision stays in the main thread's one ordered pass.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { scanLines } from '../lineIndexer';
+import { LineSpan, scanLines } from '../lineIndexer';
 import { parseDecodedLine } from '../json/jsonLine';
 import { lineByteFindings } from '../lineFindings';
 import { FactWriter, planFields } from './lineFacts';
@@ -13,15 +13,17 @@ import { RangeDigester } from '../stream/rangeDigest';
 
 const BATCH_LINES = 8192;
 /**
- * Batches posted but not yet taken by the main thread before this worker waits: the main thread takes ranges in
- * file order, so without a bound a fast worker (or one whose range comes later) would queue its whole range.
+ * Batches posted but not yet taken by the main thread before this worker waits: the main thread takes pieces in
+ * file order (reading its own in between), so without a bound a fast worker would queue all its pieces. Six
+ * batches hold a few of a worker's pieces (a round is 8 MiB): enough to keep it busy while the main thread reads.
  */
 const IN_FLIGHT = 6;
 
 async function run(job: RangeJob): Promise<void> {
   const plan = planFields(job.fields);
   const digester = job.digest ? new RangeDigester(job.digest) : null;
-  let batch = newBatch(job.range, digester !== null);
+  let piece = job.pieces[0]?.piece ?? 0;
+  let batch = newBatch(piece, digester !== null);
   let facts = new FactWriter(plan, BATCH_LINES);
   const taken = new Int32Array(job.taken);
   let sent = 0;
@@ -35,13 +37,13 @@ async function run(job: RangeJob): Promise<void> {
       buffers.push(out.digestRows!.buffer as ArrayBuffer, ...d.transfer);
     }
     parentPort!.postMessage(out, buffers);
-    batch = newBatch(job.range, digester !== null);
+    batch = newBatch(piece, digester !== null);
     facts = new FactWriter(plan, BATCH_LINES);
     sent++;
     // Blocking is fine in a worker; the timeout re-checks, so a terminate() is never stuck behind the wait.
     for (let seen = Atomics.load(taken, 0); sent - seen > IN_FLIGHT; seen = Atomics.load(taken, 0)) Atomics.wait(taken, 0, seen, 200);
   };
-  const scan = await scanLines(job.path, (span, bytes) => {
+  const onLine = (span: LineSpan, bytes: Buffer | null): void => {
     const row = batch.count++;
     batch.offsets[row] = span.offset;
     batch.lengths[row] = span.length;
@@ -70,14 +72,19 @@ async function run(job: RangeJob): Promise<void> {
       if (d < 0) batch.texts!.push(text);
     }
     if (batch.count === BATCH_LINES) flush();
-  }, { startOffset: job.start, endOffset: job.end, maxLineBytes: job.maxLineBytes, chunkSize: 1 << 20 });
-  batch.done = { bytesRead: scan.bytesRead, lines: scan.lines, bom: scan.bom };
-  flush();
+  };
+  for (const p of job.pieces) {
+    piece = p.piece;
+    batch.piece = piece;
+    const scan = await scanLines(job.path, onLine, { startOffset: p.start, endOffset: p.end, maxLineBytes: job.maxLineBytes, chunkSize: 1 << 20 });
+    batch.done = { bytesRead: scan.bytesRead, lines: scan.lines, bom: scan.bom };
+    flush();
+  }
 }
 
-function newBatch(range: number, digest: boolean): Omit<RangeBatch, 'facts'> {
+function newBatch(piece: number, digest: boolean): Omit<RangeBatch, 'facts'> {
   return {
-    range, count: 0, kinds: new Uint8Array(BATCH_LINES), offsets: new Float64Array(BATCH_LINES), lengths: new Float64Array(BATCH_LINES),
+    piece, count: 0, kinds: new Uint8Array(BATCH_LINES), offsets: new Float64Array(BATCH_LINES), lengths: new Float64Array(BATCH_LINES),
     flags: new Uint8Array(BATCH_LINES), findings: [], malformed: [], factRows: new Int32Array(BATCH_LINES), json: [],
     ...(digest ? { digestRows: new Int32Array(BATCH_LINES), texts: [] } : {}),
   };

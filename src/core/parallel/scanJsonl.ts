@@ -27,12 +27,17 @@ export interface ParallelChoice {
   headChunkBytes?: number;
   /** A streamed check of this mode: the workers digest lines for its checks too, or the rest is read here. */
   digest?: CheckMode;
+  /** Share of the bytes after the head that this thread parses itself (default: `mainShare(workers)`; tests place cuts with it). */
+  mainShare?: number;
+  /** Bytes of one round of pieces (default ROUND_BYTES). */
+  roundBytes?: number;
 }
 
 /**
  * Scans a JSONL file into `reading`: on this thread, or, when workers are allowed and the detected format names
  * the fields its builder reads (`lineFields`), its head here (until the builder starts, after detection) and the
- * rest in worker threads. Both give the same lines to the same builder in the same order, so the model is the same.
+ * rest in pieces shared by this thread and the worker threads (see readInParallel). Both give the same lines to the
+ * same builder in the same order, so the model is the same.
  */
 export async function scanJsonl(file: TracePath, reading: JsonlSink, scan: ScanOptions, choice: ParallelChoice): Promise<ScanResult> {
   const minBytes = choice.minBytes ?? 4 << 20;
@@ -54,8 +59,9 @@ export async function scanJsonl(file: TracePath, reading: JsonlSink, scan: ScanO
     return { ...tail, lines: next.line - 1 + tail.lines, bom: head.bom };
   }
   const par = await readInParallel(file, reading, fields, { start: next.offset, end: choice.size, line: next.line }, {
-    workers: choice.workers, maxLineBytes: scan.maxLineBytes ?? 256 * 1024 * 1024, onProgress: scan.onProgress, isCancelled: scan.isCancelled,
-    ...(choice.digest ? { digest: { format, mode: choice.digest } } : {}),
+    workers: choice.workers, maxLineBytes: scan.maxLineBytes ?? 256 * 1024 * 1024, chunkSize: scan.chunkSize, onProgress: scan.onProgress, isCancelled: scan.isCancelled,
+    ...(choice.digest ? { digest: { format, mode: choice.digest } } : {}), ...(choice.mainShare !== undefined ? { mainShare: choice.mainShare } : {}),
+    ...(choice.roundBytes !== undefined ? { roundBytes: choice.roundBytes } : {}),
   });
   return { bytesRead: par.bytesRead, lines: next.line - 1 + par.lines, bom: head.bom || par.bom, cancelled: par.cancelled, endedEarly: null };
 }

@@ -27,8 +27,8 @@ export interface StreamCheckOptions extends RunOptions {
   format?: FormatName;
   /**
    * Worker threads: with one or more, a format whose own check digests lines (`RuleModule.lineDigest`: lumen) has
-   * the file read in that many newline-aligned byte ranges, one worker each, which parse the lines and digest them
-   * for the checks; this thread merges them in file order and runs the cross-line passes. The model-based path
+   * the file read in newline-aligned pieces shared by this thread and the workers, which parse their lines and
+   * digest them for the checks; this thread takes them in file order and runs the cross-line passes. The model-based path
    * uses them to parse. The result is the same either way.
    */
   workers?: number;
@@ -36,6 +36,8 @@ export interface StreamCheckOptions extends RunOptions {
   workerMinBytes?: number;
   /** Chunk size of the head read on this thread before the workers start (tests make it small). */
   workerHeadChunk?: number;
+  /** Share of the bytes this thread parses beside the workers (tests place piece boundaries with it). */
+  workerMainShare?: number;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function streamChecks(file: TracePath, mode: CheckMode, options: St
   const scan = await scanJsonl(file, run, {
     isCancelled: () => run.fallback !== null || (options.isCancelled?.() ?? false),
     onProgress: (n) => options.onProgress?.(n, info.size),
-  }, { workers, minBytes: options.workerMinBytes, size: info.size, headChunkBytes: options.workerHeadChunk, digest: mode });
+  }, { workers, minBytes: options.workerMinBytes, size: info.size, headChunkBytes: options.workerHeadChunk, digest: mode, mainShare: options.workerMainShare });
   if (run.fallback === null) {
     const result = await run.finish(scan);
     if (run.fallback === null) {

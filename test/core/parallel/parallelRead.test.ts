@@ -9,6 +9,7 @@ import { CORPUS_ROOT, WRITER_CORPUS } from '../../helpers/corpus';
 import { modelDigest } from '../../helpers/modelDigest';
 import { tempDir, tempFile } from '../../helpers/tmp';
 import { generateLumenTrace } from '../../bench/lumenBench';
+import { planPieces } from '../../../src/core/parallel/parallelRead';
 
 const SAMPLES = resolve(__dirname, '..', '..', '..', 'samples');
 
@@ -71,5 +72,33 @@ describe('reading on worker threads gives the model of one thread', function () 
     await generateLumenTrace(path, { targetBytes: 100_000 });
     const one = await everything(path, { workers: 0, format: 'lumen' });
     assert.deepStrictEqual(await everything(path, { ...PARALLEL(2), format: 'lumen' }), one);
+  });
+
+  it('splits a read into rounds of pieces, this thread first, each cut after a line feed, shares as asked', async () => {
+    const dir = join(tempDir('atv-par-'), '.lumen', 'trace');
+    require('node:fs').mkdirSync(dir, { recursive: true });
+    const path = join(dir, '0f3e6c1a-7b2d-4e59-9a41-5c8d2e7f1b30.jsonl');
+    await generateLumenTrace(path, { targetBytes: 2_000_000 });
+    const bytes = readFileSync(path);
+    const start = bytes.indexOf(10) + 1;
+    for (const [workers, share] of [[1, 0.4], [2, 0.2], [3, 0], [1, 0.9]]) {
+      const pieces = await planPieces(path, start, bytes.length, workers, share, 200_000);
+      // Contiguous, cut after line feeds, in rounds of this thread's piece then each worker's.
+      assert.equal(pieces[0].start, start);
+      assert.equal(pieces[pieces.length - 1].end, bytes.length);
+      pieces.forEach((p, i) => {
+        assert.ok(p.end > p.start);
+        if (i > 0) assert.equal(p.start, pieces[i - 1].end);
+        assert.equal(bytes[p.start - 1], 10, `piece ${i} starts after a line feed`);
+        const order = share > 0 ? [-1, ...Array.from({ length: workers }, (_, k) => k)] : Array.from({ length: workers }, (_, k) => k);
+        assert.equal(p.worker, order[i % order.length], `piece ${i} of ${workers} workers, share ${share}`);
+      });
+      assert.equal(pieces.length, 10 * (workers + (share > 0 ? 1 : 0)));
+      const mine = pieces.filter((p) => p.worker < 0).reduce((n, p) => n + p.end - p.start, 0);
+      assert.ok(Math.abs(mine / (bytes.length - start) - share) < 0.02, `share ${share}: ${mine}`);
+    }
+    // Many rounds, 1 and 2 workers: the model of one thread.
+    const one = await everything(path, { workers: 0 });
+    for (const workers of [1, 2]) assert.deepStrictEqual(await everything(path, { ...PARALLEL(workers), parallelRoundBytes: 150_000 }), one, `${workers} workers, rounds of 150 kB`);
   });
 });

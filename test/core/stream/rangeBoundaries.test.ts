@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runChecks } from '../../../src/core/checks/runChecks';
 import { CHECK_MODES } from '../../../src/core/checks/types';
 import { loadTrace } from '../../../src/core/loadTrace';
-import { rangeBounds } from '../../../src/core/parallel/parallelRead';
+import { planPieces, ROUND_BYTES } from '../../../src/core/parallel/parallelRead';
 import { StreamOutcome, streamChecks } from '../../../src/core/stream/streamChecks';
 import { generateLumenTrace } from '../../bench/lumenBench';
 import { tempDir, tempFile } from '../../helpers/tmp';
@@ -18,22 +18,14 @@ function traceDir(): string {
   return dir;
 }
 
-/** Streamed checks with `n` range workers over the whole file (the format given, so no head is read on this thread). */
-async function ranged(path: string, mode: 'verify' | 'check', n: number): Promise<{ result: unknown; outcome: StreamOutcome }> {
+/**
+ * Streamed checks with `n` workers over the whole file (the format given, so no head is read on this thread), this
+ * thread reading the first `share` of it (then the workers, in equal pieces: one round, the file is small).
+ */
+async function ranged(path: string, mode: 'verify' | 'check', n: number, share?: number): Promise<{ result: unknown; outcome: StreamOutcome }> {
   let outcome: StreamOutcome = 'streamed';
-  const result = await streamChecks(path, mode, { format: 'lumen', workers: n, workerMinBytes: 0 }, (o) => (outcome = o));
+  const result = await streamChecks(path, mode, { format: 'lumen', workers: n, workerMinBytes: 0, workerMainShare: share }, (o) => (outcome = o));
   return { result, outcome };
-}
-
-/** The smallest worker count (up to 24) whose split of the file probes a byte inside `[from, to)` (each probe's cut is the next line feed). */
-function countProbingInside(size: number, from: number, to: number): number {
-  for (let n = 2; n <= 24; n++) {
-    for (let k = 1; k < n; k++) {
-      const probe = Math.floor((size * k) / n);
-      if (probe >= from && probe < to) return n;
-    }
-  }
-  throw new Error(`no split into up to 24 ranges probes bytes ${from}–${to}`);
 }
 
 describe('range workers split a lumen trace anywhere and give the findings of one thread', function () {
@@ -44,8 +36,7 @@ describe('range workers split a lumen trace anywhere and give the findings of on
     const clean = join(dir, 'clean.jsonl');
     await generateLumenTrace(clean, { targetBytes: 60_000 });
     const lines = readFileSync(clean, 'latin1').split('\n').slice(0, -1);
-    // Each kind of damage on a run of lines placed where a split into 2 to 5 ranges probes for a cut (so few
-    // workers are started); the last line is torn and long enough that a split into a few ranges probes inside it.
+    // Each kind of damage on a run of lines, spread over the file; the last line is torn and long (12,000 bytes).
     const damage: [string, (l: string) => string][] = [
       ['crlf', (l) => l + '\r'],
       ['lone-cr', (l) => l.replace('"kind":', '\r"kind":')],
@@ -89,15 +80,21 @@ describe('range workers split a lumen trace anywhere and give the findings of on
       const expected = ['parse/bom', 'parse/lone-cr', 'parse/invalid-utf8', 'parse/torn-tail', 'lumen/line-json', ...(mode === 'verify' ? ['lumen/unknown-key', 'lumen/chain-seq'] : [])];
       for (const rule of expected) assert.ok(rules.has(rule), `${mode}: ${rule}`);
       for (const [name, from, to] of regions) {
-        // The BOM's region is split only by range 0's start; any count covers it.
-        const n = name === 'bom' ? 2 : countProbingInside(size, from, to);
-        const bounds = await rangeBounds(path, 0, size, n);
-        // A probe inside a region cuts after its next line feed: inside or at the end of the region (none in a torn tail).
-        if (name === 'torn') assert.ok(bounds.every((b) => b <= from || b === size), `${name}: ${bounds.join(' ')}`);
-        else if (name !== 'bom') assert.ok(bounds.some((b) => b > from && b <= to), `${name} ${from}–${to}: ${bounds.join(' ')}`);
-        const r = await ranged(path, mode, n);
-        assert.equal(r.outcome, 'ranges', `${mode} ${name}`);
-        assert.deepStrictEqual(r.result, one, `${mode}: ${n} range workers, a boundary in the ${name} region`);
+        // This thread's share ends inside the region (its cut is the next line feed: inside or at the end of the
+        // region); for the BOM, no share, so a worker reads from the first byte; for the torn tail, the share ends
+        // just before it, so the workers' cuts all probe inside it (and find no line feed).
+        const share = name === 'bom' ? 0 : name === 'torn' ? (from - 1) / size : (from + to) / 2 / size;
+        for (const n of [1, 3]) {
+          const pieces = await planPieces(path, 0, size, n, share, ROUND_BYTES);
+          const starts = pieces.map((p) => p.start);
+          assert.equal(pieces[pieces.length - 1].end, size);
+          if (name === 'bom') assert.deepEqual([pieces[0].start, pieces[0].worker], [0, 0], `${name}: ${starts.join(' ')}`);
+          else if (name === 'torn') assert.ok(starts.includes(from) && starts.every((b) => b <= from), `${name}: ${starts.join(' ')}`);
+          else assert.ok(starts.some((b) => b > from && b <= to), `${name} ${from}–${to}: ${starts.join(' ')}`);
+          const r = await ranged(path, mode, n, share);
+          assert.equal(r.outcome, 'ranges', `${mode} ${name}`);
+          assert.deepStrictEqual(r.result, one, `${mode}: ${n} range workers, a piece boundary in the ${name} region`);
+        }
       }
     }
   });
