@@ -12,7 +12,8 @@ import { expandTraceFiles, SKIP_REASON_TEXT, TraceFileExpansion } from '../core/
 const JSON_SHAPE = `{"format": NAME, "ok": bool, "checked": n, "findings": [{"rule", "severity", "line", "seq"?, "eventId"?, "message"}], "file": PATH}`;
 
 const STREAM_HELP = `                  The file is read once, streamed, without the viewer's model. With workers, a lumen trace is
-                  read in N byte ranges, one worker each, which parse its lines and digest them for the checks;
+                  read in newline-aligned pieces shared by this thread and the N workers, which parse their lines
+                  and digest them for the checks;
                   a file checked over the model instead (a multi-line JSON document; for check, a trace whose
                   events report token usage) is parsed by them.`;
 

@@ -4,7 +4,7 @@ import { defaultWorkers } from '../core/parallel/workerCount';
 export { defaultWorkers };
 
 /** The `--workers N` line of the commands' help. */
-export const WORKERS_HELP = '  --workers N     worker threads that read a large lumen trace in N byte ranges (default 0: one\n                  thread; auto: all cores but one). The output is the same either way.';
+export const WORKERS_HELP = '  --workers N     worker threads that read a large lumen trace beside this one, in newline-aligned\n                  pieces (default 0: one thread; auto: all cores but one). The output is the same either way.';
 
 /**
  * Validates a `--workers` value: a whole number from 0 to 256, or `auto` ({@link defaultWorkers}). Absent

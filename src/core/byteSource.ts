@@ -50,11 +50,33 @@ export function contentName(name: string): string {
   return name.replace(/\.gz$/i, '');
 }
 
+/** Options of {@link openChunks}. */
+export interface ChunkOptions {
+  chunkSize?: number;
+  startOffset?: number;
+  readAhead?: boolean;
+  /**
+   * A plain file's read buffers, reused instead of made: two with `readAhead`, else one, each `chunkSize` long
+   * (see {@link readBuffers}). A caller that reads many pieces of a file in turn passes the same ones, so each piece
+   * does not leave megabytes of buffers behind for the garbage collector.
+   */
+  buffers?: Buffer[];
+}
+
+/** Read buffers for {@link ChunkOptions.buffers}. */
+export function readBuffers(chunkSize: number, readAhead: boolean): Buffer[] {
+  return readAhead ? [Buffer.allocUnsafe(chunkSize), Buffer.allocUnsafe(chunkSize)] : [Buffer.allocUnsafe(chunkSize)];
+}
+
 /** Opens a chunk reader over the file's content from `startOffset` (a content offset). */
-export async function openChunks(path: TracePath, options: { chunkSize?: number; startOffset?: number; readAhead?: boolean } = {}): Promise<ChunkSource> {
+export async function openChunks(path: TracePath, options: ChunkOptions = {}): Promise<ChunkSource> {
   const chunkSize = options.chunkSize ?? 1 << 20;
   const start = options.startOffset ?? 0;
-  return (await probeFile(path)) === 'gzip' ? gunzipChunks(path, chunkSize, start) : plainChunks(path, chunkSize, start, options.readAhead === true);
+  if ((await probeFile(path)) === 'gzip') return gunzipChunks(path, chunkSize, start);
+  const readAhead = options.readAhead === true;
+  const given = options.buffers;
+  const fits = given !== undefined && given.length >= (readAhead ? 2 : 1) && given.every((b) => b.length === chunkSize);
+  return plainChunks(path, chunkSize, start, readAhead, fits ? given : readBuffers(chunkSize, readAhead));
 }
 
 /**
@@ -63,9 +85,8 @@ export async function openChunks(path: TracePath, options: { chunkSize?: number;
  * Either way a chunk is valid until the next call to `next`: the read ahead goes into the other buffer, and the
  * one after it into this one.
  */
-async function plainChunks(path: TracePath, chunkSize: number, start: number, readAhead: boolean): Promise<ChunkSource> {
+async function plainChunks(path: TracePath, chunkSize: number, start: number, readAhead: boolean, buffers: Buffer[]): Promise<ChunkSource> {
   const handle = await open(path, 'r');
-  const buffers = readAhead ? [Buffer.allocUnsafe(chunkSize), Buffer.allocUnsafe(chunkSize)] : [Buffer.allocUnsafe(chunkSize)];
   let turn = 0;
   let pos = start;
   let done = false;

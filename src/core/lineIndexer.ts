@@ -40,6 +40,11 @@ export interface ScanOptions {
   onProgress?: (bytesRead: number) => void;
   /** Polled between chunks; returning true stops the scan early. */
   isCancelled?: () => boolean;
+  /**
+   * Read buffers to reuse (`readBuffers(chunkSize, true)`): a reader of many pieces of one file passes the same ones
+   * to each scan, in turn (never to two scans at once).
+   */
+  buffers?: Buffer[];
 }
 
 /** What a scan saw of the file as a whole. */
@@ -103,7 +108,7 @@ export async function scanLines(
   const chunkSize = options.chunkSize ?? 1 << 20;
   const endOffset = options.endOffset ?? Infinity;
   // The byte source hands over the content (a `.gz` decompressed); offsets below are content offsets.
-  const source = await openChunks(path, { chunkSize, startOffset: options.startOffset, readAhead: true });
+  const source = await openChunks(path, { chunkSize, startOffset: options.startOffset, readAhead: true, buffers: options.buffers });
   const kept = new LineBytes(options.maxLineBytes ?? 256 * 1024 * 1024);
   let filePos = options.startOffset ?? 0;
   let lineNo = options.startLine ?? 1;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { classifyHead } from '../../src/core/binaryKinds';
-import { NotATraceError, openChunks, probeFile, readRange, readText } from '../../src/core/byteSource';
+import { NotATraceError, openChunks, probeFile, readBuffers, readRange, readText } from '../../src/core/byteSource';
 import { scanLines } from '../../src/core/lineIndexer';
 import { loadTrace } from '../../src/core/loadTrace';
 import { tempFile } from '../helpers/tmp';
@@ -45,6 +45,22 @@ describe('byte source', () => {
     const src = await openChunks(file, { chunkSize: 1000, readAhead: true });
     assert.equal((await src.next())!.length, 1000);
     await src.close();
+    // Given buffers are read into (and reused by the next reader of another piece); buffers of another size are not.
+    const buffers = readBuffers(4096, true);
+    for (const [from, to] of [[0, 100_000], [100_000, 300_001]]) {
+      const piece = await openChunks(file, { chunkSize: 4096, startOffset: from, readAhead: true, buffers });
+      const got: Buffer[] = [];
+      for (let c = await piece.next(); c && got.length * 4096 < to - from; c = await piece.next()) {
+        assert.ok(buffers.some((b) => b.buffer === c!.buffer && b.byteOffset === c!.byteOffset), 'a given buffer');
+        got.push(Buffer.from(c));
+      }
+      await piece.close();
+      assert.ok(Buffer.concat(got).subarray(0, to - from).equals(content.subarray(from, to)));
+    }
+    const other = await openChunks(file, { chunkSize: 1000, readAhead: true, buffers });
+    const c = (await other.next())!;
+    assert.ok(!buffers.some((b) => b.buffer === c.buffer && b.byteOffset === c.byteOffset) && c.equals(content.subarray(0, 1000)));
+    await other.close();
   });
 
   it('names known binary formats by their magic and calls NUL bytes binary', () => {

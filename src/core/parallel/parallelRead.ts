@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { ParsedLine } from '../json/jsonLine';
 import type { DigestJob, LineExtra } from '../stream/rangeDigest';
 import { LineSpan, scanLines } from '../lineIndexer';
+import { readBuffers } from '../byteSource';
 import type { Finding } from '../model';
 import { FactReader, FieldPlan, planFields } from './lineFacts';
 import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
@@ -105,6 +106,8 @@ export async function readInParallel(path: string, reading: LineTaker, fields: r
   let line = at.line;
   let bytesRead = at.start;
   let bom = false;
+  const chunkSize = options.chunkSize ?? 1 << 20;
+  const chunks = readBuffers(chunkSize, true);
   try {
     for (let i = 0; i < pieces.length; i++) {
       const piece = pieces[i];
@@ -112,7 +115,7 @@ export async function readInParallel(path: string, reading: LineTaker, fields: r
       if (options.isCancelled?.()) return { bytesRead, lines: line - at.line, cancelled: true, bom };
       if (piece.worker < 0) {
         const scan = await scanLines(path, (s, b) => reading.onLine(s, b), {
-          startOffset: piece.start, endOffset: piece.end, startLine: line, maxLineBytes: options.maxLineBytes, chunkSize: options.chunkSize,
+          startOffset: piece.start, endOffset: piece.end, startLine: line, maxLineBytes: options.maxLineBytes, chunkSize, buffers: chunks,
           onProgress: options.onProgress, isCancelled: options.isCancelled,
         });
         line += scan.lines;

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineSpan, scanLines } from '../lineIndexer';
+import { readBuffers } from '../byteSource';
 import { parseDecodedLine } from '../json/jsonLine';
 import { lineByteFindings } from '../lineFindings';
 import { FactWriter, planFields } from './lineFacts';
@@ -12,6 +13,7 @@ import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
 import { RangeDigester } from '../stream/rangeDigest';
 
 const BATCH_LINES = 8192;
+const CHUNK_BYTES = 1 << 20;
 /**
  * Batches posted but not yet taken by the main thread before this worker waits: the main thread takes pieces in
  * file order (reading its own in between), so without a bound a fast worker would queue all its pieces. Six
@@ -73,10 +75,11 @@ async function run(job: RangeJob): Promise<void> {
     }
     if (batch.count === BATCH_LINES) flush();
   };
+  const chunks = readBuffers(CHUNK_BYTES, true);
   for (const p of job.pieces) {
     piece = p.piece;
     batch.piece = piece;
-    const scan = await scanLines(job.path, onLine, { startOffset: p.start, endOffset: p.end, maxLineBytes: job.maxLineBytes, chunkSize: 1 << 20 });
+    const scan = await scanLines(job.path, onLine, { startOffset: p.start, endOffset: p.end, maxLineBytes: job.maxLineBytes, chunkSize: CHUNK_BYTES, buffers: chunks });
     batch.done = { bytesRead: scan.bytesRead, lines: scan.lines, bom: scan.bom };
     flush();
   }
