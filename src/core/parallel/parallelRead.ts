@@ -154,8 +154,9 @@ export async function readInParallel(path: string, reading: LineTaker, fields: r
 
 /**
  * Splits `[start, end)` into rounds of `roundBytes` (one round for a smaller range): in each, a piece of `share`
- * of the round for this thread (none when `share` is 0), then equal pieces for each of `workers`. Each cut is just after a line feed (a
- * cut that would fall in the same line as the one before is dropped, its bytes going to the piece before).
+ * of the round for this thread (none when `share` is 0), then equal pieces for each of `workers`. Each cut is just
+ * after a line feed (a cut that would fall in the same line as the one before is dropped, its bytes going to the
+ * piece before).
  */
 export async function planPieces(path: string, start: number, end: number, workers: number, share: number, roundBytes: number): Promise<Piece[]> {
   const total = end - start;
@@ -176,15 +177,6 @@ export async function planPieces(path: string, start: number, end: number, worke
     from = Math.max(from, to);
   }
   return pieces;
-}
-
-/** Splits `[start, end)` into up to `n` ranges, each ending just after a line feed (or at `end`). */
-export async function rangeBounds(path: string, start: number, end: number, n: number): Promise<number[]> {
-  const cuts = await cutsAfterLineFeeds(path, Array.from({ length: n - 1 }, (_, k) => Math.floor(start + ((end - start) * (k + 1)) / n)), start, end);
-  const bounds = [start];
-  for (const c of cuts) if (c > bounds[bounds.length - 1] && c < end) bounds.push(c);
-  bounds.push(end);
-  return bounds;
 }
 
 /**
