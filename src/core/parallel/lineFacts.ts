@@ -179,8 +179,15 @@ export class FactReader {
   private row = 0;
   private nNumbers = 0;
   private nStrings = 0;
+  /**
+   * The objects made for container fields, by field; kept from row to row: a child's tag is set only when its
+   * parent was an object on the same line (FactWriter.add), and parents come first, so a child never meets a stale one.
+   */
+  private readonly made: (Record<string, unknown> | undefined)[];
 
-  constructor(private readonly plan: FieldPlan, private readonly batch: FactBatch) {}
+  constructor(private readonly plan: FieldPlan, private readonly batch: FactBatch) {
+    this.made = new Array(plan.paths.length).fill(undefined);
+  }
 
   /** Row `row`, which must be the next one. */
   read(row: number): Record<string, unknown> {
@@ -189,15 +196,14 @@ export class FactReader {
     const { plan, batch } = this;
     const f = plan.paths.length;
     const base = row * f;
-    const made: (Record<string, unknown> | undefined)[] = new Array(f);
+    const made = this.made;
     const root: Record<string, unknown> = {};
     for (let k = 0; k < f; k++) {
       const tag = batch.tags[base + k];
       if (tag === Tag.Absent) continue;
       const up = plan.parent[k];
       const holder = up < 0 ? root : made[up];
-      // Never the case: a child's tag is set only under an object parent (FactWriter.add); nothing to consume.
-      if (!holder) continue;
+      if (!holder) continue; // never: see `made`
       const key = plan.paths[k][plan.paths[k].length - 1];
       switch (tag) {
         case Tag.Object: holder[key] = made[k] = {}; break;
