@@ -1,7 +1,7 @@
 /**
  * A worker thread that reads newline-aligned pieces of a trace, in file order: splits lines, checks their bytes,
- * parses them and posts their facts (see lineFacts.ts) in batches, in file order. It knows nothing of the format beyond
- * the JSON paths its builder reads, so every cross-line decision stays in the main thread's one ordered pass.
+ * parses them and posts their facts (see lineFacts.ts) in batches. It knows nothing of the format beyond the JSON
+ * paths its builder reads, so every cross-line decision stays in the main thread's one ordered pass.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineSpan, scanLines } from '../lineIndexer';
