@@ -312,6 +312,7 @@ export class EventTable {
     for (const c of this.numberColumns()) c.reserve(n);
     this.parentCol.reserve(n);
     this.ids.reserve(n);
+    this.idIndex.reserve(n);
     this.labels.reserve(n);
     this.mentions.reserve(n);
   }

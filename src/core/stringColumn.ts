@@ -163,6 +163,19 @@ const HEX_CODES = Array.from(HEX, (c) => c.charCodeAt(0));
 export class PrefixTable {
   readonly values: string[] = [];
   private readonly refs = new Map<string, number>();
+  /** The prefix last asked for and its number: a column's entries mostly share one prefix (`evt_`). */
+  private last = '';
+  private lastRef = -1;
+
+  /** `ref` of the first `length` units of `s`, without making the prefix's string when it is the last one asked for. */
+  refOf(s: string, length: number): number {
+    if (this.lastRef >= 0 && this.last.length === length && s.startsWith(this.last)) return this.lastRef;
+    const prefix = s.slice(0, length);
+    const r = this.ref(prefix);
+    if (r >= 0) (this.last = prefix), (this.lastRef = r);
+    return r;
+  }
+
   /** The prefix's number, or -1 when the table is full. */
   ref(prefix: string): number {
     let r = this.refs.get(prefix);
@@ -187,7 +200,7 @@ function packHex(s: string, out: Uint8Array, at: number, prefixes: PrefixTable):
   if ((s.length - tail) % 2 === 1) tail++;
   if (s.length - tail < MIN_HEX || tail > 255) return 0;
   for (let j = 0; j < tail; j++) if (s.charCodeAt(j) >= 0x80) return 0;
-  const ref = prefixes.ref(s.slice(0, tail));
+  const ref = prefixes.refOf(s, tail);
   let p = at + 2;
   if (ref >= 0) {
     out[at] = PACKED_REF;
@@ -197,12 +210,17 @@ function packHex(s: string, out: Uint8Array, at: number, prefixes: PrefixTable):
     out[at + 1] = tail;
     for (let j = 0; j < tail; j++) out[p++] = s.charCodeAt(j);
   }
-  for (let j = tail; j < s.length; j += 2) out[p++] = (HEX.indexOf(s[j]) << 4) | HEX.indexOf(s[j + 1]);
+  for (let j = tail; j < s.length; j += 2) out[p++] = (nibble(s.charCodeAt(j)) << 4) | nibble(s.charCodeAt(j + 1));
   return p - at;
 }
 
 function isHex(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
+}
+
+/** The value of a lowercase hex digit's char code (`isHex`). */
+function nibble(c: number): number {
+  return c <= 57 ? c - 48 : c - 87;
 }
 
 /** The prefix of a packed entry and where its digits start. */

@@ -25,6 +25,26 @@ describe('IdHashIndex: event ids in typed arrays', () => {
     assert.deepEqual(index.duplicates, []);
   });
 
+  it('reserved for n ids up front, takes them all without growing, and keeps what it held before the reserve', () => {
+    const column = new StringColumn();
+    const index = new IdHashIndex((e, id) => column.equals(e, id), (e) => column.get(e)!);
+    const add = (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        column.push(ids[i]);
+        if (ids[i] !== null) index.insert(i, ids[i]!);
+      }
+    };
+    add(0, 300);
+    index.reserve(ids.length);
+    const size = index.byteSize;
+    assert.ok(size >= ids.length * 2 * 4, `${size} bytes hold ${ids.length} ids at a load of at most one half`);
+    add(300, ids.length);
+    assert.equal(index.byteSize, size, 'no growth after the reserve');
+    ids.forEach((id, i) => id !== null && assert.equal(index.get(id), i, id));
+    index.reserve(10);
+    assert.equal(index.byteSize, size, 'a smaller reserve changes nothing');
+  });
+
   it('with every id hashed to the same value, still tells ids apart by their bytes (collisions forced)', () => {
     const some = ids.slice(0, 600);
     const index = indexOver(some, () => 42);
@@ -56,5 +76,18 @@ describe('StringColumn: strings as UTF-8 bytes', () => {
       if (v !== null) assert.ok(column.equals(k, v), `equals ${k}`);
       assert.ok(!column.equals(k, `${v}z`));
     }
+  });
+
+  it('packs ids of many prefixes, alternating, past the 256 its prefix table names', () => {
+    const hex = (i: number) => i.toString(16).padStart(32, '0');
+    // A common prefix between others, prefixes that extend it, and 300 distinct ones (the table fills at 256).
+    const values = Array.from({ length: 1200 }, (_, i) => (i % 2 === 0 ? `evt_${hex(i)}` : i % 3 === 0 ? `evt_x${hex(i)}` : `p${i}_${hex(i)}`));
+    const column = new StringColumn();
+    for (const v of values) column.push(v);
+    values.forEach((v, k) => {
+      assert.equal(column.get(k), v, `entry ${k}`);
+      assert.ok(column.equals(k, v));
+      assert.ok(!column.equals(k, v.replace('evt_', 'evt_x')) || !v.startsWith('evt_'));
+    });
   });
 });
