@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { basename, resolve } from 'node:path';
 import { LabelCache } from '../../src/core/derivedLabels';
+import { murmurLabelOf } from '../../src/core/formats/murmur/labels';
 import { loadTrace } from '../../src/core/loadTrace';
 import { expandTraceFiles } from '../../src/core/traceFiles';
 import { shownPath } from '../../src/core/tracePath';
@@ -39,6 +40,27 @@ describe('labels made again from the line equal the labels the builder gave', fu
     const share = (f: string) => (derivedBy.get(f) ?? 0) / (eventsBy.get(f) ?? 1);
     assert.ok(share('murmur') > 0.9 && (eventsBy.get('murmur') ?? 0) > 40, `murmur: ${derivedBy.get('murmur')} of ${eventsBy.get('murmur')}`);
     assert.ok(share('lumen') > 0.5 && (eventsBy.get('lumen') ?? 0) > 100, `lumen: ${derivedBy.get('lumen')} of ${eventsBy.get('lumen')}`);
+  });
+
+  it('gives murmur events the label of their line and of the model of the session_start before them', async () => {
+    // murmur's builder leaves every label to its line: the reference here follows the session's model itself.
+    const { files } = await expandTraceFiles([corpusPath('murmur'), WRITER_CORPUS, SAMPLES]);
+    let inferences = 0;
+    let fromSession = 0;
+    for (const path of files.map(shownPath)) {
+      const model = await loadTrace(path);
+      if (model.format !== 'murmur' || path.endsWith('.gz')) continue;
+      const lines = readFileSync(path, 'utf8').split('\n');
+      let session: string | null = null;
+      for (let i = 0; i < model.events.size; i++) {
+        const o = JSON.parse(lines[model.events.lineOf(i) - 1]) as Record<string, unknown>;
+        const type = typeof o.event_type === 'string' ? o.event_type : '(no event_type)';
+        if (type === 'session_start' && typeof o.model === 'string') session = o.model;
+        assert.equal(model.events.labelOf(i), murmurLabelOf(type, o, type === 'session_start' ? (typeof o.model === 'string' ? o.model : null) : session), `${path} event ${i}`);
+        if (type === 'inference') (inferences++, typeof o.model !== 'string' && session !== null && fromSession++);
+      }
+    }
+    assert.ok(inferences > 20 && fromSession > 0, `${inferences} inferences, ${fromSession} labelled with the session's model`);
   });
 
   it('keeps the labels that depend on other lines (lumen call_exit durations, run_start run id)', async () => {

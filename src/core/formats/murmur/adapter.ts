@@ -2,7 +2,7 @@ import { murmurUsage } from './usage';
 import { EventDraft } from '../../model';
 import { isObj, num, Obj, short, str } from '../common';
 import { MURMUR_EVENT_ID, murmurEventType, murmurHashRefs, murmurMentions } from './catalog';
-import { murmurView } from './labels';
+import { murmurLabelOf, murmurStatus } from './labels';
 import type { LabelFacts } from '../../derivedLabels';
 import { EventBuilder, FormatAdapter, FormatTotals, SniffResult, SniffSample } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
@@ -83,11 +83,13 @@ const TOOL_FIELD: Record<string, string> = {
   shell_detach_unrecorded: 'binary', shell_completed: 'binary', shell_abandoned: 'binary', shell_lost: 'binary',
 };
 
-/** Turns one murmur line into its event draft; `sessionModel` is the model of the latest session_start. */
+/**
+ * Turns one murmur line into its event draft; `sessionModel` is the model of the latest session_start. The label
+ * is left to the line (`murmurLabel`, from the line and the event's model column): made again for the rows shown.
+ */
 export function murmurDraft(o: Obj, sessionModel: string | null): EventDraft {
   const type = str(o, 'event_type') ?? '(no event_type)';
   const info = murmurEventType(type);
-  const { label, status } = murmurView(type, o, type === 'session_start' ? str(o, 'model') : sessionModel);
   const isInference = type === 'inference';
   const parent = o.parent_id;
   return {
@@ -97,8 +99,9 @@ export function murmurDraft(o: Obj, sessionModel: string | null): EventDraft {
     parentId: typeof parent === 'string' ? parent : null,
     time: Number.isFinite(o.timestamp) ? (o.timestamp as number) : null,
     durationMs: num(o, 'duration_ms') ?? num(o, 'running_ms'),
-    status,
-    label,
+    status: murmurStatus(type, o),
+    label: '',
+    lineLabel: murmurLabel,
     tokensIn: isInference ? num(o, 'input_tokens') : null,
     tokensOut: isInference ? num(o, 'output_tokens') : null,
     usage: murmurUsage(type, o),
@@ -117,7 +120,7 @@ export function murmurDraft(o: Obj, sessionModel: string | null): EventDraft {
 export function murmurLabel(value: unknown, facts: LabelFacts): string | null {
   if (!isObj(value)) return null;
   const type = str(value, 'event_type') ?? '(no event_type)';
-  return murmurView(type, value, type === 'session_start' ? str(value, 'model') : facts.model ?? null).label;
+  return murmurLabelOf(type, value, type === 'session_start' ? str(value, 'model') : facts.model ?? null);
 }
 
 /** murmur `trace.jsonl` (capsule runtime): explicit parent_id tree session → task → turn → tool/hook events. */
