@@ -63,6 +63,23 @@ export class StringColumn {
     return this.has(k) && textEquals(this.bytes, k === 0 ? 0 : this.ends[k - 1], this.ends[k], this.prefixes, s);
   }
 
+  /**
+   * Whether entries a and b hold the same string (both null counts as the same), comparing their bytes: one
+   * column writes a string the same way every time (its prefix is named, or written inline, from its first use on).
+   */
+  sameAs(a: number, b: number): boolean {
+    const ha = this.has(a);
+    if (ha !== this.has(b)) return false;
+    if (!ha) return true;
+    const sa = a === 0 ? 0 : this.ends[a - 1];
+    const sb = b === 0 ? 0 : this.ends[b - 1];
+    const length = this.ends[a] - sa;
+    if (this.ends[b] - sb !== length) return false;
+    // Ids of one prefix differ in their last digits: compare from the end.
+    for (let j = length - 1; j >= 0; j--) if (this.bytes[sa + j] !== this.bytes[sb + j]) return false;
+    return true;
+  }
+
   /** Bytes of the buffers (for the memory breakdown). */
   get byteSize(): number {
     return this.bytes.byteLength + this.ends.byteLength + (this.present?.byteLength ?? 0);

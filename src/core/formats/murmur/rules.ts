@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Finding } from '../../model';
 import { FieldCheck } from './fieldChecks';
 import { LifecycleCheck } from './lifecycle';
 import { LineJsonCheck } from './lineJson';
@@ -24,39 +23,44 @@ function hasBlobDir(tracePath: string): boolean {
  * The rules that replace the loader's generic parse and tree findings. The runner drops those generic findings
  * in both modes, so both the verifier and the checker report these, as the generic ones would have been.
  */
-function structuralChecks(formats: boolean): { add(input: LineInput): void; finish(): Finding[] }[] {
-  return [new LineJsonCheck(), new LinkCheck(formats)];
+function structuralChecks(formats: boolean): { json: LineJsonCheck; links: LinkCheck } {
+  return { json: new LineJsonCheck(), links: new LinkCheck(formats) };
 }
 
 /** `agent-trace verify` for murmur: there is no hash chain, so integrity is the parent chain, ids and digest syntax (§5). */
 function createMurmurVerifier(): StreamCheck {
-  const checks = structuralChecks(true);
+  const { json, links } = structuralChecks(true);
   return {
-    add: (input) => checks.forEach((c) => c.add(input)),
-    finish: () => checks.flatMap((c) => c.finish()),
+    add(input) {
+      json.add(input);
+      links.add(input);
+    },
+    finish: () => [...json.finish(), ...links.finish()],
   };
 }
 
 /** `agent-trace check` for murmur: schemas, parent rules, lifecycle, counters, order and capture mode (§4, §8). */
 function createMurmurChecker(ctx: CheckContext): StreamCheck {
-  const structural = structuralChecks(false);
+  const { json, links } = structuralChecks(false);
   const fields = new FieldCheck();
   const segmenter = new Segmenter();
   const lifecycle = new LifecycleCheck();
-  const parents = new ParentRulesCheck();
-  const sequence = new SequenceCheck(hasBlobDir(ctx.path));
+  // The parent and capture rules read the link check's store: its event numbers, ids and parents.
+  const parents = new ParentRulesCheck(links.store);
+  const sequence = new SequenceCheck(hasBlobDir(ctx.path), links.store);
   return {
     add(input) {
-      structural.forEach((c) => c.add(input));
+      json.add(input);
+      const k = links.add(input);
       fields.add(input);
       const read = toCheckEvent(input);
       if (!read) return;
       const at = segmenter.place(read.ev);
       lifecycle.add(read.ev, read.o, at);
-      parents.add(read.ev, read.o, at);
-      sequence.add(read.ev, read.o);
+      parents.add(k, read.ev, read.o, at);
+      sequence.add(k, read.ev, read.o);
     },
-    finish: () => [...structural.flatMap((c) => c.finish()), ...fields.finish(), ...lifecycle.finish(), ...parents.finish(), ...sequence.finish()],
+    finish: () => [...json.finish(), ...links.finish(), ...fields.finish(), ...lifecycle.finish(), ...parents.finish(), ...sequence.finish()],
   };
 }
 

@@ -3,6 +3,7 @@ import { MURMUR_EVENT_ID } from './catalog';
 import { Finding } from '../../model';
 import { MURMUR_CATALOG, MurmurRuleId } from './ruleCatalog';
 import { CheckEvent } from './segments';
+import { MurmurEventStore } from './eventStore';
 
 /** Start event → result events, keyed by the id field they share (murmur.md §8 start-before-result). */
 const STARTS: Record<string, string> = { shell_detached: 'work_id', delegation_start: 'delegation_id', member_call_start: 'call_id', plan_start: 'plan_id' };
@@ -34,15 +35,17 @@ export class SequenceCheck {
   private maxIdMs = -Infinity;
   private firstOutput: number | null = null;
   private anyHash = false;
-  private readonly noOutput: CheckEvent[] = [];
-  private readonly noHashes: CheckEvent[] = [];
+  /** Tool calls without output and agent-loop inferences without wire hashes, as numbers in the store: findings if capture is content. */
+  private readonly noOutput: number[] = [];
+  private readonly noHashes: number[] = [];
 
-  constructor(private readonly blobsDir: boolean) {}
+  constructor(private readonly blobsDir: boolean, private readonly store: MurmurEventStore) {}
 
-  add(ev: CheckEvent, o: Obj): void {
+  /** Event `k` of the store, read from `ev` and `o`. */
+  add(k: number, ev: CheckEvent, o: Obj): void {
     this.order(ev, o);
     this.monotonic(ev);
-    this.capture(ev, o);
+    this.capture(k, ev, o);
   }
 
   finish(): Finding[] {
@@ -53,8 +56,8 @@ export class SequenceCheck {
     const content = this.blobsDir || this.firstOutput !== null;
     if (content) {
       const why = this.blobsDir ? 'blobs/ exists next to the trace' : `the tool_call on line ${this.firstOutput} carries output`;
-      for (const ev of this.noOutput) this.push('murmur/capture-mode', ev, `Capture mode is content (${why}), but this tool_call has no output.`);
-      for (const ev of this.noHashes) this.push('murmur/capture-mode', ev, `Capture mode is content (${why}), but this agent-loop inference carries no wire hashes (no wire passed, or mixed capture modes).`);
+      for (const k of this.noOutput) this.push('murmur/capture-mode', this.at(k), `Capture mode is content (${why}), but this tool_call has no output.`);
+      for (const k of this.noHashes) this.push('murmur/capture-mode', this.at(k), `Capture mode is content (${why}), but this agent-loop inference carries no wire hashes (no wire passed, or mixed capture modes).`);
     }
     if (this.firstOutput !== null && !this.blobsDir && this.anyHash) {
       this.out.push(MURMUR_CATALOG.finding('murmur/capture-mode', this.firstOutput,
@@ -94,10 +97,14 @@ export class SequenceCheck {
     if (back.length > 0) this.push('murmur/monotonic', ev, `Out of order: ${back.join('; ')}.`);
   }
 
-  private capture(ev: CheckEvent, o: Obj): void {
+  private at(k: number): { line: number; id: string | null } {
+    return { line: this.store.line(k), id: this.store.id(k) };
+  }
+
+  private capture(k: number, ev: CheckEvent, o: Obj): void {
     if (ev.type === 'tool_call') {
       if (o.output !== undefined) this.firstOutput ??= ev.line;
-      else this.noOutput.push(ev);
+      else this.noOutput.push(k);
     }
     if (ev.type !== 'inference') return;
     const single = (['system_sha', 'tools_sha', 'response_sha'] as const).filter((k) => o[k] !== undefined);
@@ -105,10 +112,10 @@ export class SequenceCheck {
     if (single.length > 0 && single.length < 3) {
       this.push('murmur/capture-mode', ev, `The inference carries ${single.join(', ')} but not the other wire hashes; the writer records system, tools and response hashes together.`);
     }
-    if (!ev.hook && o.error_code === undefined && single.length === 0) this.noHashes.push(ev);
+    if (!ev.hook && o.error_code === undefined && single.length === 0) this.noHashes.push(k);
   }
 
-  private push(rule: MurmurRuleId, ev: CheckEvent, message: string): void {
+  private push(rule: MurmurRuleId, ev: { line: number; id: string | null }, message: string): void {
     this.out.push(MURMUR_CATALOG.finding(rule, ev.line, message, ev.id ? { eventId: ev.id } : undefined));
   }
 }

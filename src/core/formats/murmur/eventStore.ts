@@ -1,0 +1,75 @@
+import { IdHashIndex } from '../../idHashIndex';
+import { NumberColumn } from '../../numberColumn';
+import { StringColumn } from '../../stringColumn';
+import { Interner } from '../../tableColumns';
+
+/**
+ * What murmur's cross-line rules keep of every event line, as columns: its line, type, event_id and parent_id,
+ * and the index of the first event that has each id. A million events cost about 60 bytes each here, where an
+ * object per event, a Map from id to it and the id strings cost several hundred in each rule that kept them.
+ * Events are numbered in file order (0, 1, …) among the lines that are JSON objects.
+ */
+export class MurmurEventStore {
+  private n = 0;
+  private readonly lines = new NumberColumn();
+  private readonly types = new Interner();
+  private readonly typeCol = new NumberColumn();
+  /** event_id of event k at entry 2k, parent_id (when a string) at 2k + 1: one column, so the two compare as bytes. */
+  private readonly idsAndParents = new StringColumn();
+  private readonly index = new IdHashIndex((e, id) => this.idsAndParents.equals(2 * e, id), (e) => this.idsAndParents.get(2 * e)!);
+  /** The first event with event k's parent_id when it came before k (the usual case), else -1: found again by id. */
+  private readonly parentIndex = new NumberColumn();
+
+  get size(): number {
+    return this.n;
+  }
+
+  /**
+   * Adds the next event and returns its number; the first event with an id is the one `first` gives for it.
+   * `parentIndex`: `first(parent)` as the caller found it before this add, or undefined.
+   */
+  add(line: number, type: string, id: string | null, parent: string | null, parentIndex: number | undefined): number {
+    const k = this.n++;
+    this.lines.set(k, line);
+    this.parentIndex.set(k, parentIndex ?? -1);
+    this.typeCol.set(k, this.types.id(type));
+    this.idsAndParents.push(id);
+    this.idsAndParents.push(parent);
+    if (id !== null) this.index.insert(k, id);
+    return k;
+  }
+
+  /** The first event with this id, or undefined. */
+  first(id: string): number | undefined {
+    return this.index.get(id);
+  }
+
+  /** The first event whose id is event k's parent_id, or undefined (no parent, or none has that id). */
+  parentOf(k: number): number | undefined {
+    const known = this.parentIndex.get(k) ?? -1;
+    if (known >= 0) return known;
+    const parent = this.parent(k);
+    return parent === null ? undefined : this.index.get(parent);
+  }
+
+  line(k: number): number {
+    return this.lines.get(k) ?? 0;
+  }
+
+  type(k: number): string {
+    return this.types.value(this.typeCol.get(k) ?? 0) ?? '';
+  }
+
+  id(k: number): string | null {
+    return this.idsAndParents.get(2 * k);
+  }
+
+  parent(k: number): string | null {
+    return this.idsAndParents.get(2 * k + 1);
+  }
+
+  /** Whether event k's parent_id is event e's event_id (both null counts as the same). */
+  parentIsIdOf(k: number, e: number): boolean {
+    return this.idsAndParents.sameAs(2 * k + 1, 2 * e);
+  }
+}
