@@ -24,6 +24,16 @@ export class MurmurEventStore {
     return this.n;
   }
 
+  /** Bytes of the id index's slots. */
+  get indexBytes(): number {
+    return this.index.byteSize;
+  }
+
+  /** Room for about `n` events at once: the id index then never hashes its ids again to grow. */
+  reserve(n: number): void {
+    this.index.reserve(n);
+  }
+
   /**
    * Adds the next event and returns its number; the first event with an id is the one `first` gives for it.
    * `parentIndex`: `first(parent)` as the caller found it before this add, or undefined.

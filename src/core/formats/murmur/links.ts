@@ -26,10 +26,20 @@ export class LinkCheck {
   private readonly pending: number[] = [];
   private readonly out: Finding[] = [];
 
-  constructor(private readonly formats: boolean, readonly store = new MurmurEventStore()) {}
+  /** Characters of the lines read (line breaks counted), while the store waits to be sized. */
+  private chars = 0;
+
+  /**
+   * `size`: the file's line count when known (a loaded model's), else its bytes: the store is sized once a
+   * sixteenth of the file was read, from the events per byte so far.
+   */
+  constructor(private readonly formats: boolean, private readonly size: { lines: number; bytes: number } = { lines: 0, bytes: 0 }, readonly store = new MurmurEventStore()) {
+    if (size.lines > 0) store.reserve(size.lines);
+  }
 
   /** Reads one line; returns its event's number in the store, or -1 for a line that is not a JSON object. */
   add(input: LineInput): number {
+    if (this.size.lines === 0 && this.size.bytes > 0) this.sizeStore(input);
     const o = input.value;
     if (!isObj(o)) return -1;
     const type = typeof o.event_type === 'string' ? o.event_type : '';
@@ -56,6 +66,13 @@ export class LinkCheck {
     const k = store.add(input.line, type, id, parent, parentIndex);
     if (pending) this.pending.push(k);
     return k;
+  }
+
+  private sizeStore(input: LineInput): void {
+    this.chars += input.text.length + 1;
+    if (this.chars < this.size.bytes / 16 || this.store.size < 1024) return;
+    this.store.reserve(Math.ceil((this.store.size / this.chars) * this.size.bytes * 1.03) + 1024);
+    this.size.bytes = 0;
   }
 
   finish(): Finding[] {

@@ -23,13 +23,21 @@ function hasBlobDir(tracePath: string): boolean {
  * The rules that replace the loader's generic parse and tree findings. The runner drops those generic findings
  * in both modes, so both the verifier and the checker report these, as the generic ones would have been.
  */
-function structuralChecks(formats: boolean): { json: LineJsonCheck; links: LinkCheck } {
-  return { json: new LineJsonCheck(), links: new LinkCheck(formats) };
+function structuralChecks(formats: boolean, ctx: CheckContext): { json: LineJsonCheck; links: LinkCheck } {
+  return { json: new LineJsonCheck(), links: new LinkCheck(formats, { lines: ctx.model.lineCount, bytes: fileBytes(ctx.path) }) };
+}
+
+function fileBytes(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** `agent-trace verify` for murmur: there is no hash chain, so integrity is the parent chain, ids and digest syntax (§5). */
-function createMurmurVerifier(): StreamCheck {
-  const { json, links } = structuralChecks(true);
+function createMurmurVerifier(ctx: CheckContext): StreamCheck {
+  const { json, links } = structuralChecks(true, ctx);
   return {
     add(input) {
       json.add(input);
@@ -41,7 +49,7 @@ function createMurmurVerifier(): StreamCheck {
 
 /** `agent-trace check` for murmur: schemas, parent rules, lifecycle, counters, order and capture mode (§4, §8). */
 function createMurmurChecker(ctx: CheckContext): StreamCheck {
-  const { json, links } = structuralChecks(false);
+  const { json, links } = structuralChecks(false, ctx);
   const fields = new FieldCheck();
   const segmenter = new Segmenter();
   const lifecycle = new LifecycleCheck();
@@ -69,6 +77,6 @@ export const murmurRules: RuleModule = {
   format: 'murmur',
   rules: MURMUR_RULES,
   supersedes: ['parse/invalid-json', 'parse/torn-tail', 'tree/duplicate-id', 'tree/dangling-parent', 'tree/cycle', 'generic/time-backwards'],
-  createVerifier: () => createMurmurVerifier(),
+  createVerifier: (ctx) => createMurmurVerifier(ctx),
   createChecker: (ctx) => createMurmurChecker(ctx),
 };

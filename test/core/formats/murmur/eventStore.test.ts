@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { MurmurEventStore } from '../../../../src/core/formats/murmur/eventStore';
 import { StringColumn } from '../../../../src/core/stringColumn';
+import { LinkCheck } from '../../../../src/core/formats/murmur/links';
 
 const id = (i: number) => `evt_${i.toString(16).padStart(32, '0')}`;
 
@@ -28,6 +29,32 @@ describe('MurmurEventStore: what the cross-line rules keep per event', () => {
     assert.ok(store.parentIsIdOf(4, 1) && store.parentIsIdOf(4, 3), 'parent_id compared with an id as bytes');
     assert.ok(!store.parentIsIdOf(4, 0) && !store.parentIsIdOf(0, 1), 'a different id; no parent against an id');
     assert.ok(store.parentIsIdOf(0, 6), 'no parent and no id count as the same');
+  });
+});
+
+describe('LinkCheck sizes its store once', () => {
+  const lines = Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ event_type: 'tool_call', event_id: id(i + 1), parent_id: id(0) }));
+  const bytes = lines.reduce((n, l) => n + l.length + 1, 0);
+  const feed = (check: LinkCheck, from: number, to: number) => {
+    for (let i = from; i < to; i++) check.add({ line: i + 1, text: lines[i], value: JSON.parse(lines[i]), blank: false });
+  };
+
+  it('from the file\'s bytes, once a sixteenth of it was read', () => {
+    const check = new LinkCheck(false, { lines: 0, bytes });
+    feed(check, 0, lines.length / 16 + 10);
+    const sized = check.store.indexBytes;
+    assert.ok(sized >= lines.length * 2 * 4, `${sized} bytes for ${lines.length} ids`);
+    feed(check, lines.length / 16 + 10, lines.length);
+    assert.equal(check.store.indexBytes, sized);
+  });
+
+  it('from the line count, when a loaded model gives it', () => {
+    const check = new LinkCheck(false, { lines: lines.length, bytes: 0 });
+    const sized = check.store.indexBytes;
+    assert.ok(sized >= lines.length * 2 * 4);
+    feed(check, 0, lines.length);
+    assert.equal(check.store.indexBytes, sized);
+    assert.equal(check.store.first(id(lines.length)), lines.length - 1);
   });
 });
 
