@@ -48,6 +48,25 @@ export class Interner {
 
 
 /**
+ * Whether a and b have the same JSON text (the key SharedValues stores shapes by) when their keys come in the
+ * same order, without making it: the same keys, and values that are equal primitives or equal JSON. False
+ * where it cannot tell cheaply (NaN, a key whose value is undefined in one only): the caller then makes the key.
+ */
+function sameShape(a: object, b: object): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let j = 0; j < ka.length; j++) {
+    if (ka[j] !== kb[j]) return false;
+    const x = (a as Record<string, unknown>)[ka[j]];
+    const y = (b as Record<string, unknown>)[ka[j]];
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null || JSON.stringify(x) !== JSON.stringify(y)) return false;
+  }
+  return true;
+}
+
+/**
  * Small read-only objects of some events (usage facts), stored once per distinct shape: half a million
  * inference events with the same `{ cacheRead: 0 }` then hold one object and a number each, not an object and
  * a map entry each. Past `maxShapes` distinct shapes the rest are kept one by one.
@@ -59,8 +78,15 @@ export class SharedValues<T extends object> {
   private readonly single = new Map<number, T>();
   /** One past the last index set. */
   private end = 0;
+  /** The shape number last stored: a run of events with one shape skips making and looking up its key. */
+  private lastRef = 0;
   constructor(private readonly maxShapes = 4096) {}
   set(i: number, value: T): void {
+    if (i >= this.end) this.end = i + 1;
+    if (this.lastRef > 0 && sameShape(value, this.shapes[this.lastRef - 1])) {
+      this.refs.set(i, this.lastRef);
+      return;
+    }
     const key = JSON.stringify(value);
     let ref = this.keys.get(key);
     if (ref === undefined && this.shapes.length < this.maxShapes) {
@@ -68,8 +94,7 @@ export class SharedValues<T extends object> {
       this.keys.set(key, ref);
     }
     if (ref === undefined) this.single.set(i, value);
-    else this.refs.set(i, ref);
-    if (i >= this.end) this.end = i + 1;
+    else (this.refs.set(i, ref), (this.lastRef = ref));
   }
   get(i: number): T | undefined {
     const ref = this.refs.get(i);

@@ -14,6 +14,24 @@ describe('compact columns of the event table', () => {
     assert.deepEqual([shared.get(5), shared.get(9), shared.get(10), shared.get(6), shared.get(99999)], [{ n: 1 }, { n: 2 }, { n: 3 }, undefined, undefined]);
   });
 
+  it('SharedValues numbers shapes as their JSON text does, in runs of one shape and across them', () => {
+    const values: object[] = [
+      { a: 0 }, { a: 0 }, { a: -0 }, { a: 1 }, { a: 1 }, { b: 1, a: 1 }, { a: 1, b: 1 }, { a: 1, b: 1 }, { a: NaN }, { a: null },
+      { a: NaN }, { a: undefined }, {}, { a: undefined }, { r: { attempt: 2 } }, { r: { attempt: 2 } }, { r: { attempt: 3 } },
+      { a: 'x' }, { a: 'x' }, { a: 'y' }, { a: 0 }, { a: [1, 2] }, { a: [1, 2] }, { a: [1] },
+    ];
+    const shared = new SharedValues<object>();
+    values.forEach((v, i) => shared.set(i, v));
+    // The reference: shapes numbered by their JSON text, in the order first seen.
+    const numbers = new Map<string, number>();
+    values.forEach((v, i) => {
+      const key = JSON.stringify(v);
+      if (!numbers.has(key)) numbers.set(key, numbers.size + 1);
+      assert.equal(shared.shapeOf(i), numbers.get(key), `value ${i}: ${key}`);
+      assert.equal(JSON.stringify(shared.get(i)), key);
+    });
+  });
+
   it('SharedValues.entries walks every set value in index order, shared shapes and those past the limit alike', () => {
     const shared = new SharedValues<{ n: number }>(1);
     const set: [number, { n: number }][] = [[5000, { n: 3 }], [2, { n: 1 }], [7, { n: 2 }], [3, { n: 1 }], [9, { n: 4 }]];
