@@ -28,12 +28,20 @@ export interface ApplyFilterOptions {
   onProgress?: (bytesRead: number) => void;
 }
 
-/** The subject of event `i`. */
+/**
+ * The subject of event `i`, read from the table's columns. Its label is made only when a term reads it: most
+ * labels are made again from their line's bytes, and `kind:tool_call` over a million events need read none.
+ */
 export function eventSubject(model: TraceModel, i: number, badge?: Severity): FilterSubject {
-  const e = model.events.get(i);
+  const t = model.events;
+  const durationMs = t.durationOf(i);
   return {
-    kind: e.kind, category: e.category, status: e.status, badge, tool: e.tool, model: e.model, id: e.id, label: e.label,
-    group: e.group, durationMs: e.durationMs, tokensIn: e.tokensIn, tokensOut: e.tokensOut, line: e.line, seq: e.seq,
+    kind: t.kindOf(i), category: t.categoryOf(i), status: t.statusOf(i), badge, tool: t.toolOf(i), model: t.modelOf(i), id: t.id(i),
+    get label() {
+      return t.labelOf(i);
+    },
+    group: t.groupOf(i), durationMs: Number.isNaN(durationMs) ? null : durationMs, tokensIn: t.tokensInOf(i), tokensOut: t.tokensOutOf(i),
+    line: t.lineOf(i), seq: t.seqOf(i),
   };
 }
 

@@ -40,6 +40,21 @@ describe('filter language on corpus traces', () => {
     assert.deepEqual(await passingLines(MURMUR, 'not kind:inference'), rest);
   });
 
+  it('makes labels only for the terms that read them (kind: makes none, label: one per event)', async () => {
+    const model = await loadTrace(MURMUR);
+    const labelOf = model.events.labelOf.bind(model.events);
+    let made = 0;
+    model.events.labelOf = (i: number) => (made++, labelOf(i));
+    const kind = await applyFilter(model, compileFilter('kind:inference status:ok -tool:x')!);
+    assert.equal(made, 0);
+    assert.ok(Array.from({ length: model.events.size }, (_, i) => kind.events(i)).some(Boolean));
+    const label = await applyFilter(model, compileFilter('label:turn')!);
+    assert.equal(made, model.events.size);
+    const want = Array.from({ length: model.events.size }, (_, i) => labelOf(i).includes('turn'));
+    assert.deepEqual(Array.from({ length: model.events.size }, (_, i) => label.events(i)), want);
+    assert.ok(want.some(Boolean) && !want.every(Boolean));
+  });
+
   it('tokens>1k counts input plus output tokens of the murmur inference records', async () => {
     const inference = murmur.filter((r) => r.rec.event_type === 'inference');
     const want = inference.filter((r) => (r.rec.input_tokens as number) + (r.rec.output_tokens as number) > 1200).map((r) => r.line);
