@@ -312,7 +312,8 @@ export class EventTable {
     for (const c of this.numberColumns()) c.reserve(n);
     this.parentCol.reserve(n);
     this.ids.reserve(n);
-    this.idIndex.reserve(n);
+    // Ids in the same share of the events as so far: a format whose events have none keeps no index for them.
+    if (this.n > 0) this.idIndex.reserve(Math.ceil((n * this.idIndex.size) / this.n));
     this.labels.reserve(n);
     this.mentions.reserve(n);
   }

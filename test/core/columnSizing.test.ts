@@ -46,6 +46,17 @@ describe('column sizing from the events per byte', () => {
     assert.ok(r.categoryBytes >= 44_000 && r.categoryBytes <= 44_000 + (44_000 >> 4), `kind column ${r.categoryBytes} bytes`);
   });
 
+  it('sizes the id index for the share of events that have ids: none for a file without ids', async () => {
+    const withIds = Array.from({ length: 60_000 }, (_, k) => line(k, 20)).join('');
+    const index = (await loadTrace(tempFile('events.jsonl', withIds), { chunkSize: 64 << 10 })).events.footprint().idIndex;
+    // 60,000 ids at a load of at most one half: 2^17 slots of 4 bytes, not more.
+    assert.equal(index, 4 << 17);
+    const noIds = Array.from({ length: 60_000 }, (_, k) => `${JSON.stringify({ kind: k % 3 ? 'step' : 'tool_call', pad: 'x'.repeat(40) })}\n`).join('');
+    const none = await loadTrace(tempFile('events.jsonl', noIds), { chunkSize: 64 << 10 });
+    assert.equal(none.events.size, 60_000);
+    assert.ok(none.events.footprint().idIndex <= 4096, `${none.events.footprint().idIndex} bytes of index for no ids`);
+  });
+
   it('gives the same model as a read that reserves nothing', async () => {
     const text = Array.from({ length: 30_000 }, (_, k) => line(k, 40)).join('');
     const path = tempFile('events.jsonl', text);
