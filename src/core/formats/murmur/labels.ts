@@ -1,11 +1,6 @@
 import { EventStatus } from '../../model';
 import { formatCount, formatDuration, formatTokens, label, num, Obj, short, statusFromWord, str } from '../common';
 
-/** What a person reads in the tree for one murmur event: its label and status. */
-export interface MurmurView {
-  label: string;
-  status: EventStatus;
-}
 
 /**
  * A type's label (`model`: the session's model, for the viewers that declare it) and its status, when the status
@@ -125,7 +120,3 @@ export function murmurLabelOf(type: string, o: Obj, model: string | null): strin
   return viewer ? viewer[0](o, model) : label(type, wordOf(o), ms(o));
 }
 
-/** Label and status of a murmur event; `model` is the session's model, used when an inference names none. */
-export function murmurView(type: string, o: Obj, model: string | null): MurmurView {
-  return { label: murmurLabelOf(type, o, model), status: murmurStatus(type, o) };
-}

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { murmurAdapter } from '../../../../src/core/formats/murmur/adapter';
-import { murmurView } from '../../../../src/core/formats/murmur/labels';
+import { murmurLabelOf, murmurStatus } from '../../../../src/core/formats/murmur/labels';
 import { MURMUR_EVENT_TYPES } from '../../../../src/core/formats/murmur/catalog';
 import { murmurSchemaTypes } from '../../../../src/core/formats/murmur/schemas';
 import { cleanup, CORPUS_SESSION, CORPUS_TRACE, edit, ID, META_TRACE, parentLines, readLines, run, writeTrace } from './murmurTestKit';
@@ -190,20 +190,23 @@ describe('murmur adapter', () => {
   });
 });
 
-describe('murmur views asked twice for one line', () => {
-  it('answer again when the model a view reads differs, and equal a view of a copy of the line', () => {
+describe('murmur labels and statuses', () => {
+  it('read the session\'s model only where the line names none, and equal those of a copy of the line', () => {
     const start = { event_type: 'session_start', capsule_name: 'cap', capsule_version: '1' };
     const inference = { event_type: 'inference', turn: 2, input_tokens: 10, output_tokens: 5 };
     const named = { ...inference, model: 'named-model' };
     const step = { event_type: 'plan_step_start', step_id: 's1', kind: 'edit' };
     for (const [type, line] of [['session_start', start], ['inference', inference], ['inference', named], ['plan_step_start', step]] as const) {
       for (const model of ['model-a', 'model-b', null, 'model-a']) {
-        const view = murmurView(type, line, model);
-        assert.deepEqual(view, murmurView(type, { ...line }, model), `${type} ${model}`);
+        assert.equal(murmurLabelOf(type, line, model), murmurLabelOf(type, { ...line }, model), `${type} ${model}`);
+        assert.equal(murmurStatus(type, line), 'ok');
       }
     }
-    assert.notEqual(murmurView('session_start', start, 'model-a').label, murmurView('session_start', start, 'model-b').label);
-    assert.notEqual(murmurView('inference', inference, 'model-a').label, murmurView('inference', inference, 'model-b').label);
-    assert.equal(murmurView('inference', named, 'model-a').label, murmurView('inference', named, 'model-b').label);
+    assert.notEqual(murmurLabelOf('session_start', start, 'model-a'), murmurLabelOf('session_start', start, 'model-b'));
+    assert.notEqual(murmurLabelOf('inference', inference, 'model-a'), murmurLabelOf('inference', inference, 'model-b'));
+    assert.equal(murmurLabelOf('inference', named, 'model-a'), murmurLabelOf('inference', named, 'model-b'));
+    assert.equal(murmurStatus('inference', { ...inference, error_code: 'overloaded' }), 'error');
+    assert.equal(murmurStatus('task_failed', {}), 'error');
+    assert.equal(murmurStatus('brand_new_type', { outcome: 'failed' }), 'error');
   });
 });
