@@ -60,24 +60,28 @@ export class IdHashIndex<K = string> {
     }
   }
 
-  /** Adds event `event` under `id` unless an earlier event has that id (then records it as a duplicate). */
-  insert(event: number, id: K): void {
-    this.insertHashed(this.hash(id), event, id);
+  /**
+   * Adds event `event` under `id` unless an earlier event has that id (then records it as a duplicate); returns
+   * the first event with the id: `event` itself, or the earlier one.
+   */
+  insert(event: number, id: K): number {
+    return this.insertHashed(this.hash(id), event, id);
   }
 
   /** `insert` with the id's hash already made. */
-  insertHashed(h: number, event: number, id: K): void {
+  insertHashed(h: number, event: number, id: K): number {
     let s = h & this.mask;
     for (; ; s = (s + 1) & this.mask) {
       const e = this.slots[s];
       if (e === 0) break;
       if (this.isId(e - 1, id)) {
         this.duplicates.push(event);
-        return;
+        return e - 1;
       }
     }
     this.slots[s] = event + 1;
     if (++this.count * 2 > this.slots.length) this.grow();
+    return event;
   }
 
   /**

@@ -35,18 +35,17 @@ export class MurmurEventStore {
   }
 
   /**
-   * Adds the next event and returns its number; the first event with an id is the one `first` gives for it.
-   * `parentIndex`: `first(parent)` as the caller found it before this add, or undefined.
+   * Adds the next event (its number is the size before) and returns the first event with its id: itself, an
+   * earlier one, or undefined when it has none. `parentIndex`: `first(parent)` as the caller found it, or undefined.
    */
-  add(line: number, type: string, id: string | null, parent: string | null, parentIndex: number | undefined): number {
+  add(line: number, type: string, id: string | null, parent: string | null, parentIndex: number | undefined): number | undefined {
     const k = this.n++;
     this.lines.set(k, line);
     this.parentIndex.set(k, parentIndex ?? -1);
     this.typeCol.set(k, this.types.id(type));
     this.idsAndParents.push(id);
     this.idsAndParents.push(parent);
-    if (id !== null) this.index.insert(k, id);
-    return k;
+    return id === null ? undefined : this.index.insert(k, id);
   }
 
   /** The first event with this id, or undefined. */
@@ -76,6 +75,11 @@ export class MurmurEventStore {
 
   parent(k: number): string | null {
     return this.idsAndParents.get(2 * k + 1);
+  }
+
+  /** Event k's line and id: what a finding about it names. */
+  at(k: number): { line: number; id: string | null } {
+    return { line: this.line(k), id: this.id(k) };
   }
 
   /** Whether event k's parent_id is event e's event_id (both null counts as the same). */

@@ -56,14 +56,12 @@ export class LinkCheck {
     const store = this.store;
     const parentIndex = parent === null ? undefined : store.first(parent);
     const pending = parent !== null && parent !== id && parentIndex === undefined;
-    if (id !== null) {
-      const first = store.first(id);
-      // One writer may write session_start twice with its one session event id (§7.3).
-      if (first !== undefined && !(store.type(first) === 'session_start' && type === 'session_start')) {
-        this.push('murmur/event-id-unique', at, `event_id ${id} is already used by the ${store.type(first) || 'event'} on line ${store.line(first)}; only a repeated session_start may reuse its id.`);
-      }
+    const k = store.size;
+    const first = store.add(input.line, type, id, parent, parentIndex);
+    // One writer may write session_start twice with its one session event id (§7.3).
+    if (first !== undefined && first !== k && !(store.type(first) === 'session_start' && type === 'session_start')) {
+      this.push('murmur/event-id-unique', at, `event_id ${id} is already used by the ${store.type(first) || 'event'} on line ${store.line(first)}; only a repeated session_start may reuse its id.`);
     }
-    const k = store.add(input.line, type, id, parent, parentIndex);
     if (pending) this.pending.push(k);
     return k;
   }
@@ -82,10 +80,6 @@ export class LinkCheck {
     return this.out;
   }
 
-  private at(k: number): At {
-    return { line: this.store.line(k), id: this.store.id(k) };
-  }
-
   /** A parent not seen before this line: written later (a forward reference) or not in the file. */
   private resolveLate(k: number): void {
     const store = this.store;
@@ -94,13 +88,13 @@ export class LinkCheck {
     const type = store.type(k);
     const writer = murmurEventType(type)?.writer;
     if (target === undefined) {
-      this.push('murmur/parent-exists', this.at(k), `parent_id ${parent} names no event in this file (expected an event_id written earlier); the ${type || 'event'} is shown as a root.`);
+      this.push('murmur/parent-exists', this.store.at(k), `parent_id ${parent} names no event in this file (expected an event_id written earlier); the ${type || 'event'} is shown as a root.`);
     } else if (writer === 'prior') {
       return; // shell_lost is appended later by the next session; its parent may be anywhere in the file.
     } else if ((writer === 'resource' || writer === 'plan') && store.type(target) === 'session_start') {
-      this.push('murmur/parent-exists', this.at(k), `parent_id ${parent} names the session_start on line ${store.line(target)}, after this line: an appender wrote before session_start (a forward reference).`, true);
+      this.push('murmur/parent-exists', this.store.at(k), `parent_id ${parent} names the session_start on line ${store.line(target)}, after this line: an appender wrote before session_start (a forward reference).`, true);
     } else {
-      this.push('murmur/parent-exists', this.at(k), `parent_id ${parent} names the ${store.type(target) || 'event'} on line ${store.line(target)}, after this line; a parent is always written before its children.`);
+      this.push('murmur/parent-exists', this.store.at(k), `parent_id ${parent} names the ${store.type(target) || 'event'} on line ${store.line(target)}, after this line; a parent is always written before its children.`);
     }
   }
 
@@ -130,7 +124,7 @@ export class LinkCheck {
       const e = this.store.first(cur);
       cur = e === undefined ? null : this.store.parent(e);
     }
-    this.push('murmur/parent-depth', this.at(k), `Following parent_id takes more than ${MAX_HOPS} hops (${path.join(' → ')} …); the tree is at most session → task → turn → event.`);
+    this.push('murmur/parent-depth', this.store.at(k), `Following parent_id takes more than ${MAX_HOPS} hops (${path.join(' → ')} …); the tree is at most session → task → turn → event.`);
   }
 
   /** Walks up at most MAX_HOPS + 1 links; returns the hop count, or NO_ROOT for a cycle or a dangling end. */
@@ -144,7 +138,7 @@ export class LinkCheck {
     let hops = 0;
     while (cur !== null) {
       if (seen.has(cur)) {
-        if (cur === id) this.push('murmur/parent-depth', this.at(k), `Parent links form a cycle: ${[id, ...path, cur].join(' → ')}.`);
+        if (cur === id) this.push('murmur/parent-depth', this.store.at(k), `Parent links form a cycle: ${[id, ...path, cur].join(' → ')}.`);
         return NO_ROOT;
       }
       const p = store.first(cur);

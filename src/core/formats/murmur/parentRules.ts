@@ -167,8 +167,8 @@ export class ParentRulesCheck {
   }
 
   private push(rule: MurmurRuleId, k: number, message: string): false {
-    const id = this.store.id(k);
-    this.out.push(MURMUR_CATALOG.finding(rule, this.store.line(k), message, id ? { eventId: id } : undefined));
+    const { line, id } = this.store.at(k);
+    this.out.push(MURMUR_CATALOG.finding(rule, line, message, id ? { eventId: id } : undefined));
     return false;
   }
 }

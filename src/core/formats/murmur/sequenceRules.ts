@@ -56,8 +56,8 @@ export class SequenceCheck {
     const content = this.blobsDir || this.firstOutput !== null;
     if (content) {
       const why = this.blobsDir ? 'blobs/ exists next to the trace' : `the tool_call on line ${this.firstOutput} carries output`;
-      for (const k of this.noOutput) this.push('murmur/capture-mode', this.at(k), `Capture mode is content (${why}), but this tool_call has no output.`);
-      for (const k of this.noHashes) this.push('murmur/capture-mode', this.at(k), `Capture mode is content (${why}), but this agent-loop inference carries no wire hashes (no wire passed, or mixed capture modes).`);
+      for (const k of this.noOutput) this.push('murmur/capture-mode', this.store.at(k), `Capture mode is content (${why}), but this tool_call has no output.`);
+      for (const k of this.noHashes) this.push('murmur/capture-mode', this.store.at(k), `Capture mode is content (${why}), but this agent-loop inference carries no wire hashes (no wire passed, or mixed capture modes).`);
     }
     if (this.firstOutput !== null && !this.blobsDir && this.anyHash) {
       this.out.push(MURMUR_CATALOG.finding('murmur/capture-mode', this.firstOutput,
@@ -95,10 +95,6 @@ export class SequenceCheck {
     if (ev.time !== null) this.maxTime = Math.max(this.maxTime, ev.time);
     if (idOk) this.maxIdMs = Math.max(this.maxIdMs, idMillis(ev.id!));
     if (back.length > 0) this.push('murmur/monotonic', ev, `Out of order: ${back.join('; ')}.`);
-  }
-
-  private at(k: number): { line: number; id: string | null } {
-    return { line: this.store.line(k), id: this.store.id(k) };
   }
 
   private capture(k: number, ev: CheckEvent, o: Obj): void {

@@ -15,7 +15,8 @@ describe('MurmurEventStore: what the cross-line rules keep per event', () => {
     ];
     rows.forEach(([type, eventId, parent], k) => {
       const parentIndex = parent === null ? undefined : store.first(parent);
-      assert.equal(store.add(10 + k, type, eventId, parent, parentIndex), k);
+      // add gives the first holder of the event's id: itself, an earlier event, or none without an id.
+      assert.equal(store.add(10 + k, type, eventId, parent, parentIndex), [0, 1, 2, 1, 4, 5, undefined][k]);
     });
     assert.equal(store.size, rows.length);
     rows.forEach(([type, eventId, parent], k) => {
