@@ -1,12 +1,20 @@
 // Labels made from a line's value. Kept apart from derivedLabels.ts (which reads files) so every reader of lines,
 // and the webview's types, may use it.
 
-/** The facts of an event a label may use besides its line: interned fields that never change after it was added. */
+import type { EventStatus } from './model';
+
+/**
+ * The facts of an event a label may use besides its line: its interned fields, and its duration and status as
+ * the table holds them. A format whose labels read `durationMs` or `status` must not change them after the event
+ * was added (`BuilderSource.setDuration`/`setStatus`), or a label made again would differ from the one first made.
+ */
 export interface LabelFacts {
   kind: string;
   model?: string | null;
   tool?: string | null;
   group?: string | null;
+  durationMs?: number | null;
+  status?: EventStatus;
 }
 
 /**

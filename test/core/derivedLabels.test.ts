@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { basename, resolve } from 'node:path';
 import { LabelCache } from '../../src/core/derivedLabels';
 import { murmurLabelOf } from '../../src/core/formats/murmur/labels';
+import { formatDuration } from '../../src/core/display';
 import { loadTrace } from '../../src/core/loadTrace';
 import { expandTraceFiles } from '../../src/core/traceFiles';
 import { shownPath } from '../../src/core/tracePath';
@@ -63,13 +64,33 @@ describe('labels made again from the line equal the labels the builder gave', fu
     assert.ok(inferences > 20 && fromSession > 0, `${inferences} inferences, ${fromSession} labelled with the session's model`);
   });
 
-  it('keeps the labels that depend on other lines (lumen call_exit durations, run_start run id)', async () => {
-    const { files } = await expandTraceFiles([corpusPath('lumen')]);
-    const model = await loadTrace(shownPath(files[0]));
-    const kinds = new Set<string>();
-    for (let i = 0; i < model.events.size; i++) if (!model.events.labelIsDerived(i)) kinds.add(model.events.kindOf(i));
-    assert.ok(kinds.has('run_start') && kinds.has('call_exit'), [...kinds].join(', '));
-    assert.ok(!kinds.has('vm_step'), [...kinds].join(', '));
+  it("makes lumen's labels that show other lines from the event's columns: the run id, a frame's duration, a failed run", async () => {
+    const { files } = await expandTraceFiles([corpusPath('lumen'), WRITER_CORPUS]);
+    const closing = new Map<string, number>();
+    let failedRuns = 0;
+    for (const path of files.map(shownPath)) {
+      const model = await loadTrace(path);
+      if (model.format !== 'lumen' || path.endsWith('.gz')) continue;
+      const t = model.events;
+      for (let i = 0; i < t.size; i++) {
+        const kind = t.kindOf(i);
+        // Nothing is stored: every label is made again from the line when it is shown.
+        assert.ok(t.labelIsDerived(i), `${path} event ${i} (${kind})`);
+        const label = t.labelOf(i);
+        if (kind === 'run_start') assert.ok(label.startsWith(`run_start ${t.groupOf(i)} doc `), `${path} event ${i}: ${label}`);
+        if (kind !== 'call_exit' && kind !== 'cell_end' && kind !== 'run_end') continue;
+        // A closing event's duration, worked out here from the times of the event and of the frame it closes (its parent).
+        const p = t.parent(i);
+        const [at, from] = [t.timeOf(i), p >= 0 ? t.timeOf(p) : null];
+        if (at === null || from === null) continue;
+        assert.ok(label.endsWith(` ${formatDuration(Math.max(0, at - from))}`), `${path} event ${i}: ${label}`);
+        closing.set(kind, (closing.get(kind) ?? 0) + 1);
+        if (kind === 'run_end' && t.statusOf(i) === 'error') (failedRuns++, assert.ok(label.startsWith('run_end failed '), `${path} event ${i}: ${label}`));
+        if (kind === 'run_end' && t.statusOf(i) !== 'error') assert.ok(!label.includes('failed'), `${path} event ${i}: ${label}`);
+      }
+    }
+    assert.ok((closing.get('call_exit') ?? 0) > 5 && (closing.get('cell_end') ?? 0) > 2 && (closing.get('run_end') ?? 0) > 2, JSON.stringify([...closing]));
+    assert.ok(failedRuns > 0, 'no failed run in the corpus');
   });
 
   it('shows the kind, not a wrong label or an exception, when the file was cut under the model', async () => {

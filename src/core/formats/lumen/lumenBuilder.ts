@@ -1,5 +1,5 @@
 import { EventCategory, EventDraft, EventStatus, HashRef } from '../../model';
-import { formatDuration, isObj, label, num, obj, Obj, parseDigest, short, str } from '../common';
+import { isObj, num, obj, Obj, parseDigest, short, str } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { isLumenKind } from './lumenFields';
 import { makeTimestampReader } from './lumenTime';
@@ -45,6 +45,8 @@ export class LumenTreeBuilder implements EventBuilder {
     const kind = str(v, 'kind') ?? 'record';
     const draft: EventDraft = {
       kind, category: CATEGORY[kind] ?? 'other', seq: num(v, 'seq'), time: this.timeOf(v.timestamp), group: this.runId, label: kind, status: 'ok',
+      // Every label is made from the line and the event's columns (lumenLabels.ts), when it is shown.
+      lineLabel: lumenLineLabel,
       hashRefs: this.hashRefsOf(v, kind),
     };
     const cell = str(v, 'cell');
@@ -54,10 +56,9 @@ export class LumenTreeBuilder implements EventBuilder {
       case 'cell_start':
       case 'call_enter':
         draft.parentIndex = this.top()?.index ?? null;
-        draft.lineLabel = lumenLineLabel;
         return this.open(draft, kind === 'cell_start' ? 'cell' : 'call', cell, emit);
       case 'call_exit':
-        this.callExit(v, cell, draft);
+        this.callExit(cell, draft);
         break;
       case 'cell_end':
         this.cellEnd(cell, draft);
@@ -81,7 +82,6 @@ export class LumenTreeBuilder implements EventBuilder {
     this.runDocHash = str(v, 'doc_hash');
     this.frames.length = 0;
     draft.parentIndex = null;
-    draft.label = label('run_start', this.runId, this.runDocHash && `doc ${short(this.runDocHash.replace(/^sha256:/, ''), 13)}`);
     return draft;
   }
 
@@ -93,20 +93,17 @@ export class LumenTreeBuilder implements EventBuilder {
    * Each Return closes one frame: the named call (unwinding exits that tail calls or the JIT skipped), else the
    * entry cell's own return (it has no call_enter), else the innermost call returning under another name.
    */
-  private callExit(v: Obj, cell: string | null, draft: EventDraft): void {
+  private callExit(cell: string | null, draft: EventDraft): void {
     const call = this.find('call', cell, true);
     const entry = call || this.frames.some((f) => f.type === 'call') ? undefined : this.find('cell', cell, false);
     const other = call || entry ? undefined : this.find('call', undefined, true);
     this.closeWith(draft, call ?? entry ?? other, call || entry ? 'ok' : 'warning');
-    const result = str(obj(v, 'details'), 'result_type');
-    draft.label = label('call_exit', cell, result && `→ ${result}`, formatDuration(draft.durationMs));
   }
 
   /** cell_end closes the innermost cell (and any call left open in it). */
   private cellEnd(cell: string | null, draft: EventDraft): void {
     const open = this.find('cell', undefined, true);
     this.closeWith(draft, open, open && open.name === cell ? 'ok' : 'warning');
-    draft.label = label('cell_end', cell, formatDuration(draft.durationMs));
   }
 
   /** run_end closes everything; it shows the run's outcome and duration. */
@@ -114,7 +111,6 @@ export class LumenTreeBuilder implements EventBuilder {
     const run = this.find('run', undefined, false);
     this.frames.length = run ? 1 : 0;
     this.closeWith(draft, run, this.runFailed ? 'error' : 'ok');
-    draft.label = label('run_end', this.runFailed && 'failed', formatDuration(draft.durationMs));
   }
 
   /** Makes the closing event the frame's child, with the frame's duration. */
@@ -158,10 +154,9 @@ export class LumenTreeBuilder implements EventBuilder {
   }
 }
 
-/** Label, status, tool and duration of a leaf event (vm_step, tool_call, schema_validate, error, unknown kinds). */
+/** Status, tool and duration of a leaf event (vm_step, tool_call, schema_validate, error, unknown kinds). */
 function leafEvent(v: Obj, kind: string, draft: EventDraft, totals: Record<string, number>): void {
   const details = obj(v, 'details');
-  draft.lineLabel = lumenLineLabel;
   switch (kind) {
     case 'vm_step':
       totals.vmSteps++;

@@ -1,21 +1,30 @@
+import type { LabelFacts } from '../../lineLabels';
 import { formatDuration, isObj, label, num, obj, short, str } from '../common';
 
 /**
- * The label of a lumen line that depends on that line alone; null for the kinds whose label shows what the
- * tree builder knows from other lines (run_start's run id, the durations of call_exit, cell_end and run_end).
- * The builder leaves those lines' labels to it (`EventDraft.lineLabel`): the table makes them again when a page is
- * shown, or once while reading where the line cannot be read again.
+ * The label of a lumen line, from the line and what the tree builder put in the event's columns: the run id (its
+ * group) on run_start, the duration of the frame a call_exit, cell_end or run_end closes, and run_end's status
+ * (an error when the run failed). The builder leaves every label to it (`EventDraft.lineLabel`): the table makes
+ * them again when a page is shown, or once while reading where the line cannot be read again. The builder never
+ * changes an event's duration or status after adding it, so a label made again is the one it would have made.
  */
-export function lumenLineLabel(v: unknown): string | null {
+export function lumenLineLabel(v: unknown, facts?: LabelFacts): string | null {
   if (!isObj(v)) return null;
   const kind = str(v, 'kind') ?? 'record';
   const details = obj(v, 'details');
   switch (kind) {
-    case 'run_start':
-    case 'call_exit':
+    case 'run_start': {
+      const doc = str(v, 'doc_hash');
+      return label(kind, facts?.group, doc && `doc ${short(doc.replace(/^sha256:/, ''), 13)}`);
+    }
+    case 'call_exit': {
+      const result = str(details, 'result_type');
+      return label(kind, str(v, 'cell'), result && `→ ${result}`, formatDuration(facts?.durationMs));
+    }
     case 'cell_end':
+      return label(kind, str(v, 'cell'), formatDuration(facts?.durationMs));
     case 'run_end':
-      return null;
+      return label(kind, facts?.status === 'error' && 'failed', formatDuration(facts?.durationMs));
     case 'vm_step': {
       const ip = num(details, 'ip');
       return label(kind, str(details, 'opcode'), ip !== null && `ip ${ip}`);
