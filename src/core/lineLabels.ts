@@ -1,8 +1,6 @@
 // Labels made from a line's value. Kept apart from derivedLabels.ts (which reads files) so every reader of lines,
 // and the webview's types, may use it.
 
-import type { EventStatus } from './model';
-
 /**
  * The facts of an event a label may use besides its line: its interned fields, and its duration and status as
  * the table holds them. A format whose labels read `durationMs` or `status` must not change them after the event
@@ -14,7 +12,8 @@ export interface LabelFacts {
   tool?: string | null;
   group?: string | null;
   durationMs?: number | null;
-  status?: EventStatus;
+  /** The event's status (model.ts's EventStatus, spelled out here: model.ts imports this file). */
+  status?: 'ok' | 'warning' | 'error';
 }
 
 /**
