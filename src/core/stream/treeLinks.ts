@@ -1,19 +1,23 @@
 import { TREE_CATALOG } from '../checks/genericCatalog';
 import type { Finding } from '../model';
+import { NumberColumn } from '../numberColumn';
 import { growingInt32 } from './growing';
 import { IdStore } from './idStore';
 
 /**
  * The tree's facts of a streamed read, in typed arrays: each event's id and named parent id as numbers of one
- * {@link IdStore}, the first event of each id and the structural parent index. `findings` then makes the tree
+ * {@link IdStore} and its structural parent as a distance back (in {@link NumberColumn}s: nothing for a format
+ * without ids, a byte or two for parents a few events back), and the first event of each id. `findings` then makes the tree
  * builder's findings (tree.ts `buildTree`: duplicate ids, dangling parents, cycles) from them, in its order and
  * with its messages, without the viewer's id map and children lists.
  */
 export class TreeLinks {
   private readonly store = new IdStore();
-  private readonly idRef = growingInt32();
-  private readonly parentRef = growingInt32();
-  private readonly structural = growingInt32();
+  /** Id numbers; null: none. */
+  private readonly idRef = new NumberColumn();
+  private readonly parentRef = new NumberColumn();
+  /** Event index minus the structural parent's index; null: none (-2). */
+  private readonly structural = new NumberColumn();
   /** Id number → index of the first event with that id, -1 for a parent id no event has (yet). */
   private readonly firstEvent = growingInt32();
   private readonly duplicates: Finding[] = [];
@@ -23,11 +27,11 @@ export class TreeLinks {
 
   /** Records event `i`'s links; a repeated id is reported here, as the tree builder's first pass does. */
   add(i: number, id: string | null | undefined, parentId: string | null | undefined, parentIndex: number | null | undefined): void {
-    this.structural.push(i, parentIndex ?? -2);
-    this.parentRef.push(i, parentId == null ? -1 : this.ref(parentId));
-    if (id == null) return this.idRef.push(i, -1);
+    this.structural.set(i, parentIndex == null ? null : i - parentIndex);
+    this.parentRef.set(i, parentId == null ? null : this.ref(parentId));
+    if (id == null) return this.idRef.set(i, null);
     const r = this.ref(id);
-    this.idRef.push(i, r);
+    this.idRef.set(i, r);
     const first = this.firstEvent.at(r);
     if (first < 0) return this.firstEvent.push(r, i);
     this.duplicates.push({
@@ -37,19 +41,24 @@ export class TreeLinks {
   }
 
   id(i: number): string | null {
-    const r = this.idRef.at(i);
-    return r < 0 ? null : this.store.get(r);
+    const r = this.idRef.get(i);
+    return r === null ? null : this.store.get(r);
   }
 
   /** The parent id event `i` names, or null. */
   parentId(i: number): string | null {
-    const r = this.parentRef.at(i);
-    return r < 0 ? null : this.store.get(r);
+    const r = this.parentRef.get(i);
+    return r === null ? null : this.store.get(r);
   }
 
   /** The resolved parent of event `i` after {@link findings} (-1: a root). */
   parent(i: number): number {
     return this.parents ? this.parents[i] : -1;
+  }
+
+  /** Bytes of the per-event columns (the parents resolved by {@link findings} included). */
+  get byteSize(): number {
+    return this.idRef.byteSize + this.parentRef.byteSize + this.structural.byteSize + (this.parents?.byteLength ?? 0);
   }
 
   /** Whether some event has this id. */
@@ -64,13 +73,14 @@ export class TreeLinks {
     const parents = new Int32Array(n).fill(-1);
     this.parents = parents;
     for (let i = 0; i < n; i++) {
-      const s = this.structural.at(i);
+      const back = this.structural.get(i);
+      const s = back === null ? -2 : i - back;
       if (s >= 0 && s < n && s !== i) {
         parents[i] = s;
         continue;
       }
-      const pr = this.parentRef.at(i);
-      if (pr < 0) continue;
+      const pr = this.parentRef.get(i);
+      if (pr === null) continue;
       const p = this.firstEvent.at(pr);
       const pid = this.store.get(pr);
       if (p < 0) out.push(this.finding('tree/dangling-parent', i, `Parent ${pid} is not in this trace; the event is shown as a root.`));
@@ -84,6 +94,10 @@ export class TreeLinks {
   /** tree.ts `breakCycles` over the parent array: each cycle cut at its member last in the file. */
   private breakCycles(parents: Int32Array, out: Finding[]): void {
     const n = parents.length;
+    // Parents that all come before their children (most traces) cannot form a cycle: no marks needed.
+    let forward = false;
+    for (let i = 0; i < n && !forward; i++) forward = parents[i] >= i;
+    if (!forward) return;
     const mark = new Int32Array(n).fill(-1);
     for (let start = 0; start < n; start++) {
       if (mark[start] !== -1) continue;
