@@ -46,6 +46,12 @@ export class CheckFacts implements EventSink, CheckEvents {
     return i;
   }
 
+  /** Room for about `n` events in every column at once (see loadTrace's columnSizer). */
+  reserve(n: number): void {
+    for (const c of [this.lines, this.seqs, this.times, this.groups]) c.reserve(n);
+    this.links.reserve(n, this.n);
+  }
+
   /** A check's facts keep no labels: a builder's label left to its line is never made. */
   labelsOnDemand(): boolean {
     return true;

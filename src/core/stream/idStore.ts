@@ -1,5 +1,8 @@
+import { decodeText, encodeText, grownTo, maxTextBytes, PrefixTable } from '../stringColumn';
+
 /**
- * Distinct strings (event ids) kept as UTF-8 bytes in one growing buffer, found again through an open-addressing
+ * Distinct strings (event ids) kept as bytes in one growing buffer (packed as the event table packs them: a hex
+ * id in half its length after a byte naming its prefix, other text as UTF-8), found again through an open-addressing
  * hash table of typed arrays: a few bytes over the ids' own length, where a `Map<string, number>` of a million ids
  * costs about 100 bytes each. Lookups compare the bytes, so a hash collision never merges two ids.
  */
@@ -12,9 +15,34 @@ export class IdStore {
   /** Slot → string number + 1 (0: empty); sized to stay at most half full. */
   private slots = new Int32Array(2048);
   private hashes = new Uint32Array(2048);
+  /** Prefixes of packed hex ids: a string is written the same way every time, so equal strings have equal bytes. */
+  private readonly prefixes = new PrefixTable();
 
   get size(): number {
     return this.count;
+  }
+
+  /** Bytes the ids take in the buffer. */
+  get textBytes(): number {
+    return this.used;
+  }
+
+  /**
+   * Room for about `n` ids at once (their bytes as many as the ids so far took on average): a buffer doubled near
+   * the end of a read holds its old and new copies at once, and each doubling of the table hashes every slot again.
+   */
+  reserve(n: number): void {
+    if (n > this.starts.length) {
+      this.starts = grownTo(this.starts, n);
+      this.ends = grownTo(this.ends, n);
+    }
+    const bytes = this.count > 0 ? Math.ceil((this.used / this.count) * n) : 0;
+    if (bytes > this.bytes.length) {
+      const next = Buffer.allocUnsafe(bytes);
+      this.bytes.copy(next, 0, 0, this.used);
+      this.bytes = next;
+    }
+    while (n * 2 > this.slots.length) this.rehash();
   }
 
   /** The number of `id`, adding it when new; `added` tells which. */
@@ -53,18 +81,18 @@ export class IdStore {
 
   /** The string of number `ref`. */
   get(ref: number): string {
-    return this.bytes.toString('utf8', this.starts[ref], this.ends[ref]);
+    return decodeText(this.bytes, this.starts[ref], this.ends[ref], this.prefixes);
   }
 
   private append(id: string): number {
-    const need = this.used + id.length * 3;
+    const need = this.used + maxTextBytes(id);
     if (need > this.bytes.length) {
       const next = Buffer.allocUnsafe(Math.max(need, this.bytes.length * 2));
       this.bytes.copy(next, 0, 0, this.used);
       this.bytes = next;
     }
     const start = this.used;
-    this.used += this.bytes.write(id, start, 'utf8');
+    this.used = encodeText(id, this.bytes, start, this.prefixes);
     return start;
   }
 

@@ -68,7 +68,7 @@ export async function streamChecks(file: TracePath, mode: CheckMode, options: St
   if (!info.isFile()) return byModel('not-a-file'); // the loader says why, as before
   const compression = await probeFile(file); // refuses archives and binaries with the loader's message
   if (await tryReadDocument(file, MAX_DOCUMENT_BYTES)) return byModel('document');
-  const run = new StreamRun(file, mode, options, await startsWithBom(file));
+  const run = new StreamRun(file, mode, options, await startsWithBom(file), compression ? 0 : info.size);
   // Workers read ranges of a plain file only; the head (detection) is read here in any case.
   const workers = typeof file === 'string' && !compression ? options.workers ?? 0 : 0;
   const scan = await scanJsonl(file, run, {
@@ -97,7 +97,11 @@ class StreamRun {
   /** Lines came from range workers. */
   ranged = false;
 
-  constructor(file: TracePath, private readonly mode: CheckMode, private readonly options: StreamCheckOptions, bom: boolean) {
+  /**
+   * `sizeBytes`: the plain file's size, else 0. Once a sixteenth of it was read, the facts are sized for the events
+   * the whole file will have, from those of the bytes read so far (with 3% to spare).
+   */
+  constructor(file: TracePath, private readonly mode: CheckMode, private readonly options: StreamCheckOptions, bom: boolean, private sizeBytes = 0) {
     const path = shownPath(file);
     const sampleBase = { fileName: contentName(basename(path)), path: contentName(path.replace(/\\/g, '/')) };
     this.reading = new JsonlReading(sampleBase, MAX_LINE_BYTES, options.format, FORCED_REASON, this.facts);
@@ -107,6 +111,7 @@ class StreamRun {
 
   onLine(span: LineSpan, bytes: Buffer | null): void {
     if (this.fallback !== null) return;
+    if (this.sizeBytes > 0) this.size(span);
     // Decoded once, for the parse and for the checks that read the text (lumen's hash chain reads every line).
     const text = bytes ? bytes.toString('utf8') : '';
     const parsed = parseDecodedLine(span, bytes, text, MAX_LINE_BYTES);
@@ -128,11 +133,19 @@ class StreamRun {
     if (this.fallback !== null) return;
     if (!extra) throw new Error('a streamed check needs each line\'s digest or text from the range workers');
     this.ranged = true;
+    if (this.sizeBytes > 0) this.size(span);
     this.reading.takeLine(span, byteFindings, parsed);
     if (this.needsModel()) return;
     if (!this.set) this.startChecks();
     const input = lineForChecks(span.line, parsed, extra);
     for (const c of this.set!.checks) c.add(input);
+  }
+
+  private size(span: LineSpan): void {
+    const events = this.facts.size;
+    if (span.offset < this.sizeBytes / 16 || events < 1024) return;
+    this.facts.reserve(Math.ceil((events / span.offset) * this.sizeBytes * 1.03) + 1024);
+    this.sizeBytes = 0;
   }
 
   /** The reading's builder: detection is done once it is set (the head read on this thread ends there). */

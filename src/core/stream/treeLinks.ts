@@ -25,6 +25,14 @@ export class TreeLinks {
 
   constructor(private readonly lineOf: (i: number) => number) {}
 
+  /** Room for about `n` events, and for ids in the same share of them as so far (none for a format without ids). */
+  reserve(n: number, eventsSoFar: number): void {
+    this.idRef.reserve(n);
+    this.parentRef.reserve(n);
+    this.structural.reserve(n);
+    if (eventsSoFar > 0 && this.store.size > 0) this.store.reserve(Math.ceil((n * this.store.size) / eventsSoFar));
+  }
+
   /** Records event `i`'s links; a repeated id is reported here, as the tree builder's first pass does. */
   add(i: number, id: string | null | undefined, parentId: string | null | undefined, parentIndex: number | null | undefined): void {
     this.structural.set(i, parentIndex == null ? null : i - parentIndex);

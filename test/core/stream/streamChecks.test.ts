@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CheckResult, runChecks } from '../../../src/core/checks/runChecks';
 import { CHECK_MODES } from '../../../src/core/checks/types';
@@ -11,6 +11,7 @@ import { shownPath } from '../../../src/core/tracePath';
 import { CORPUS_ROOT, WRITER_CORPUS } from '../../helpers/corpus';
 import { tempDir, tempFile } from '../../helpers/tmp';
 import { generateLumenTrace } from '../../bench/lumenBench';
+import { generateMurmurTrace } from '../../bench/generateMurmur';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -109,4 +110,46 @@ describe('streamed verify and check give the findings of the model-based checks'
       assert.deepStrictEqual(tree, ['2 tree/dangling-parent', '3 tree/duplicate-id', '5 tree/cycle', '6 tree/cycle']);
     }
   });
+
+  it('sizes its columns and id store once a sixteenth of a large file is read, and finds what the model finds', async () => {
+    // 20,000 murmur events: sized after about 1,250 of them; then ids, parents and links all past that point.
+    const path = join(tempDir(), 'trace.jsonl');
+    await generateMurmurTrace(path, 20_000);
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    const first = JSON.parse(lines[0]) as { session_id: string; timestamp: number };
+    const evt = (n: number) => `evt_${n.toString(16).padStart(32, 'f')}`;
+    const extra = [
+      { event_id: evt(1), parent_id: null },
+      { event_id: evt(2), parent_id: evt(3) },
+      { event_id: evt(3), parent_id: evt(2) },
+      { event_id: evt(4), parent_id: evt(99) },
+      { event_id: (JSON.parse(lines[15_000]) as { event_id: string }).event_id, parent_id: null },
+    ].map((e, k) => JSON.stringify({ event_type: 'agent_note', ...e, session_id: first.session_id, timestamp: first.timestamp + k }));
+    writeFileSync(path, [...lines, ...extra].join('\n') + '\n');
+    for (const mode of CHECK_MODES) {
+      const r = await both(path, mode);
+      if (mode === 'verify') assert.equal(r.outcome, 'streamed');
+      assert.deepStrictEqual(r.streamed, r.model, mode);
+      // murmur's link rules (its store, sized the same way), in place of the generic tree rules.
+      if (mode === 'verify') assert.deepStrictEqual(tail(r.model, lines.length), ['2 murmur/parent-depth', '2 murmur/parent-exists', '4 murmur/parent-exists', '5 murmur/event-id-unique']);
+    }
+  });
+
+  it('sizes the id store of a generic trace with ids the same way, and reports its tree findings past that point', async () => {
+    const n = 20_000;
+    const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ id: `evt_${i.toString(16).padStart(32, '0')}`, parent_id: i === 0 ? null : `evt_${Math.floor(i / 2).toString(16).padStart(32, '0')}`, type: 'step' }));
+    const extra = ['{"id":"x1","parent_id":"missing"}', lines[15_000], '{"id":"x2","parent_id":"x3"}', '{"id":"x3","parent_id":"x2"}', '{"id":"x4","parent_id":"x4"}'];
+    const path = tempFile('ids.jsonl', [...lines, ...extra].join('\n') + '\n');
+    for (const mode of CHECK_MODES) {
+      const r = await both(path, mode);
+      assert.equal(r.outcome, 'streamed', mode);
+      assert.deepStrictEqual(r.streamed, r.model, mode);
+      assert.deepStrictEqual(tail(r.model, n).filter((f) => f.includes('tree/')), ['1 tree/dangling-parent', '2 tree/duplicate-id', '4 tree/cycle', '5 tree/cycle'], mode);
+    }
+  });
 });
+
+/** The findings on lines past the first `n`, as "line rule" with lines counted from there. */
+function tail(result: CheckResult, n: number): string[] {
+  return result.findings.filter((f) => f.line > n).map((f) => `${f.line - n} ${f.rule}`);
+}

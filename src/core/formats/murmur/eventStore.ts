@@ -29,9 +29,16 @@ export class MurmurEventStore {
     return this.index.byteSize;
   }
 
-  /** Room for about `n` events at once: the id index then never hashes its ids again to grow. */
+  /**
+   * Room for about `n` events at once: the id index then never hashes its ids again to grow, and the columns are
+   * made once (a buffer doubled near the end of a read holds its old and new copies at once, at the read's peak).
+   */
   reserve(n: number): void {
     this.index.reserve(n);
+    this.idsAndParents.reserve(2 * n);
+    this.lines.reserve(n);
+    this.typeCol.reserve(n);
+    this.parentIndex.reserve(n);
   }
 
   /**
