@@ -4,6 +4,8 @@ import { LocateBudget } from '../locateBudget';
 import { describeStreamLine, StreamPlacer } from './claudeStream';
 import { ClaudeToolTotals } from './claudeTotals';
 import { EventBuilder, FormatAdapter, SniffResult, SniffSample, SourceRecord } from '../../format';
+import type { EventDraft } from '../../model';
+import { deriveSafely } from '../../lineLabels';
 
 /** The line types the format documents; others exist in newer versions and are shown generically. */
 export const CLAUDE_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'system', 'summary']);
@@ -128,6 +130,15 @@ class ElementLocator {
   }
 }
 
+/** `d` with the label it leaves to its line made now from `value` (see EventDraft.lineLabel). */
+function settled(d: EventDraft, value: unknown): EventDraft {
+  if (d.lineLabel) {
+    d.label = deriveSafely(d.lineLabel, value, d) ?? '';
+    d.lineLabel = undefined;
+  }
+  return d;
+}
+
 /** Claude Code session transcripts: a tree by uuid/parentUuid, labels from message content. */
 export const claudeCodeAdapter: FormatAdapter = {
   name: 'claude-code',
@@ -144,7 +155,8 @@ export const claudeCodeAdapter: FormatAdapter = {
         // The first record decides the dialect: stream-json has no parentUuid, so its tree is derived.
         if (stream === undefined) stream = isStreamLine(rec.value) ? new StreamPlacer() : null;
         if (stream && isObj(rec.value)) {
-          const d = describeClaudeLine(rec.value, state);
+          // stream-json labels some lines its own way (describeStreamLine): made now, not left to the line.
+          const d = settled(describeClaudeLine(rec.value, state), rec.value);
           describeStreamLine(rec.value, d);
           if (rec.value.type === 'result' && d.status === 'error') state.countError();
           d.parentId = null;
@@ -158,7 +170,8 @@ export const claudeCodeAdapter: FormatAdapter = {
           return;
         }
         if (lines.length === 0) emit({ kind: 'loglines', category: 'other', label: 'transcript document with no lines' }, rec);
-        for (const el of lines) emit(describeClaudeLine(el, state), locator.place(rec, el));
+        // An element of a document is not a line of its own: its label is made from it now.
+        for (const el of lines) emit(settled(describeClaudeLine(el, state), el), locator.place(rec, el));
       },
       totals: () => own.apply(state.totals()),
     };

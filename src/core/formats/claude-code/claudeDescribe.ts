@@ -4,6 +4,7 @@ import { FormatTotals } from '../../format';
 import { costStateUsage } from './claudeUsage';
 import { contentBlocks, isInterruption, toolInputPreview, messageText, thinkingText, toolResults, toolUses, usageOf } from './claudeContent';
 import { jsonPreview } from '../../json/jsonPreview';
+import type { LabelFacts } from '../../lineLabels';
 
 /** What the builder remembers across lines: tool calls by id, API responses by message id, totals. */
 export class ClaudeState {
@@ -96,16 +97,57 @@ function describeUser(v: Obj, d: EventDraft, st: ClaudeState): void {
     d.durationMs = d.time != null && first?.time != null ? Math.max(0, d.time - first.time) : null;
     d.status = failed ? 'error' : interrupted ? 'warning' : 'ok';
     if (failed) results.forEach((r) => r.isError && st.countError());
-    d.label = withText(label('tool_result', names.join(', '), failed ? 'error' : null, formatDuration(d.durationMs)), results[0].text || '(empty)', 60);
+    // One result (the usual line): its call's name is the event's tool, so the label is made from the line.
+    if (results.length === 1) d.lineLabel = claudeLineLabel;
+    else d.label = toolResultLabel(results, names.join(', '), d.durationMs);
     results.forEach((r) => r.toolUseId && d.mentions!.push({ field: `message.content[${r.index}].tool_use_id`, id: r.toolUseId }));
     return;
   }
   const text = messageText(blocks) || (typeof msg?.content === 'string' ? msg.content : '');
-  const images = blocks.filter((b) => b.type === 'image').length;
   d.category = 'message';
   d.status = isInterruption(text) ? 'warning' : 'ok';
+  d.lineLabel = claudeLineLabel;
+}
+
+function toolResultLabel(results: ReturnType<typeof toolResults>, names: string, durationMs: number | null | undefined): string {
+  const failed = results.some((r) => r.isError);
+  return withText(label('tool_result', names, failed ? 'error' : null, formatDuration(durationMs)), results[0].text || '(empty)', 60);
+}
+
+/** A user line's label: a prompt's text, or its one tool result with the call's name (`tool`) and duration. */
+function userLabel(v: Obj, tool: string | null, durationMs: number | null | undefined): string | null {
+  const msg = obj(v, 'message');
+  const blocks = contentBlocks(msg);
+  const results = toolResults(blocks);
+  if (results.length > 1) return null;
+  if (results.length === 1) return toolResultLabel(results, tool ?? '', durationMs);
+  const text = messageText(blocks) || (typeof msg?.content === 'string' ? msg.content : '');
+  const images = blocks.filter((b) => b.type === 'image').length;
   const prefix = v.isCompactSummary === true ? 'compact summary' : v.isMeta === true ? 'user (meta)' : 'user';
-  d.label = withText(label(prefix, images > 0 ? `[${images} image${images > 1 ? 's' : ''}]` : null), text || '(no text)', 72);
+  return withText(label(prefix, images > 0 ? `[${images} image${images > 1 ? 's' : ''}]` : null), text || '(no text)', 72);
+}
+
+/**
+ * The label of a transcript line made from the line, and for a tool result from the event's tool and duration
+ * (the call's name and time come from an earlier line; the builder never changes them after the event is added).
+ * Null for assistant lines: whether a response continues an earlier line is known only from the lines before.
+ * The builder leaves these labels to the line (`EventDraft.lineLabel`), so a large transcript keeps no text for them.
+ */
+export function claudeLineLabel(v: unknown, facts?: LabelFacts): string | null {
+  if (!isObj(v)) return null;
+  const type = str(v, 'type') ?? 'record';
+  switch (type) {
+    case 'user':
+      return userLabel(v, facts?.tool ?? null, facts?.durationMs);
+    case 'assistant':
+      return null;
+    case 'system':
+      return withText(label('system', str(v, 'subtype')), typeof v.content === 'string' ? v.content : '', 60);
+    case 'summary':
+      return withText('summary', str(v, 'summary') ?? '', 72);
+    default:
+      return label(type, str(v, 'subtype'), str(v, 'operation'));
+  }
 }
 
 function assistantStatus(v: Obj, msg: Obj | null): EventStatus {
@@ -161,11 +203,10 @@ function describeAssistant(v: Obj, d: EventDraft, st: ClaudeState): void {
 
 function describeSystem(v: Obj, d: EventDraft): void {
   const subtype = str(v, 'subtype');
-  const content = typeof v.content === 'string' ? v.content : '';
   const level = str(v, 'level');
   d.category = subtype === 'api_error' ? 'error' : 'other';
   d.status = level === 'error' || subtype === 'api_error' ? 'error' : level === 'warning' ? 'warning' : statusFromWord(subtype) ?? 'ok';
-  d.label = withText(label('system', subtype), content, 60);
+  d.lineLabel = claudeLineLabel;
 }
 
 /** Turns one Claude Code transcript line into an event. Unknown types keep their type as the kind. */
@@ -186,11 +227,11 @@ export function describeClaudeLine(v: unknown, st: ClaudeState): EventDraft {
       describeSystem(v, d);
       break;
     case 'summary':
-      d.label = withText('summary', str(v, 'summary') ?? '', 72);
+      d.lineLabel = claudeLineLabel;
       break;
     default:
       d.status = statusFromWord(type) ?? 'ok';
-      d.label = label(type, str(v, 'subtype'), str(v, 'operation'));
+      d.lineLabel = claudeLineLabel;
       if (type === 'cost-state') d.usage = costStateUsage(v);
   }
   return d;
