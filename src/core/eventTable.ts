@@ -198,7 +198,7 @@ export class EventTable {
   }
   /** The facts a label made again may use besides the line. */
   labelFactsOf(i: number): LabelFacts {
-    return { kind: this.kindOf(i), model: this.modelOf(i), tool: this.toolOf(i), group: this.groupOf(i), durationMs: this.duration.get(i), status: this.statusOf(i) };
+    return { kind: this.kindOf(i), model: this.modelOf(i), tool: this.toolOf(i), group: this.groupOf(i), durationMs: this.duration.get(i), tokensIn: this.tokensIn.get(i), tokensOut: this.tokensOut.get(i), status: this.statusOf(i) };
   }
   /** Whether event i's label is made again from its line rather than stored. */
   labelIsDerived(i: number): boolean {

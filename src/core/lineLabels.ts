@@ -2,8 +2,8 @@
 // and the webview's types, may use it.
 
 /**
- * The facts of an event a label may use besides its line: its interned fields, and its duration and status as
- * the table holds them. A format whose labels read `durationMs` or `status` must not change them after the event
+ * The facts of an event a label may use besides its line: its interned fields, and its duration, tokens and status
+ * as the table holds them. A format whose labels read `durationMs` or `status` must not change them after the event
  * was added (`BuilderSource.setDuration`/`setStatus`), or a label made again would differ from the one first made.
  */
 export interface LabelFacts {
@@ -12,6 +12,8 @@ export interface LabelFacts {
   tool?: string | null;
   group?: string | null;
   durationMs?: number | null;
+  tokensIn?: number | null;
+  tokensOut?: number | null;
   /** The event's status (model.ts's EventStatus, spelled out here: model.ts imports this file). */
   status?: 'ok' | 'warning' | 'error';
 }

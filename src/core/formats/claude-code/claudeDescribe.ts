@@ -130,8 +130,9 @@ function userLabel(v: Obj, tool: string | null, durationMs: number | null | unde
 /**
  * The label of a transcript line made from the line, and for a tool result from the event's tool and duration
  * (the call's name and time come from an earlier line; the builder never changes them after the event is added).
- * Null for assistant lines: whether a response continues an earlier line is known only from the lines before.
- * The builder leaves these labels to the line (`EventDraft.lineLabel`), so a large transcript keeps no text for them.
+ * An assistant line's is that of a response's first line, with the event's tokens: the builder keeps the label of
+ * a line that continues a response (known only from the lines before), and leaves the others to the line
+ * (`EventDraft.lineLabel`), so a large transcript keeps no text for them.
  */
 export function claudeLineLabel(v: unknown, facts?: LabelFacts): string | null {
   if (!isObj(v)) return null;
@@ -140,7 +141,7 @@ export function claudeLineLabel(v: unknown, facts?: LabelFacts): string | null {
     case 'user':
       return userLabel(v, facts?.tool ?? null, facts?.durationMs);
     case 'assistant':
-      return null;
+      return assistantLabel(v, formatTokens(facts?.tokensIn ?? null, facts?.tokensOut ?? null), null);
     case 'system':
       return withText(label('system', str(v, 'subtype')), typeof v.content === 'string' ? v.content : '', 60);
     case 'summary':
@@ -185,20 +186,28 @@ function describeAssistant(v: Obj, d: EventDraft, st: ClaudeState): void {
       d.mentions!.push({ field: `message.content[${u.index}].id`, id: u.id });
     }
   }
-  const tokens = formatTokens(d.tokensIn, d.tokensOut);
-  const cont = continued ? '(cont.)' : null;
+  d.category = uses.length > 0 ? 'tool' : 'inference';
+  if (uses.length > 0) d.tool = uses[0].name;
+  // A response's first line: its label is the line's, with the event's tokens. A line that continues a response
+  // says so ("(cont.)"), which only the lines before tell: its label is kept.
+  if (continued) d.label = assistantLabel(v, formatTokens(d.tokensIn, d.tokensOut), '(cont.)');
+  else d.lineLabel = claudeLineLabel;
+}
+
+/** An assistant line's label: its tool calls or text, with the response's model, `tokens` and `cont`. */
+function assistantLabel(v: Obj, tokens: string | null, cont: string | null): string {
+  const msg = obj(v, 'message');
+  const blocks = contentBlocks(msg);
+  const uses = toolUses(blocks);
+  const model = str(msg, 'model');
   if (uses.length > 0) {
-    d.category = 'tool';
-    d.tool = uses[0].name;
     const text = messageText(blocks) || (uses.length === 1 ? toolInputPreview(blocks[uses[0].index].input) : '');
-    d.label = withText(label('tool_use', uses.map((u) => u.name).join(', '), d.model, tokens, cont), text, 48);
-    return;
+    return withText(label('tool_use', uses.map((u) => u.name).join(', '), model, tokens, cont), text, 48);
   }
-  d.category = 'inference';
   const text = messageText(blocks);
   const thinking = thinkingText(blocks);
   const word = text ? 'assistant' : thinking ? 'thinking' : 'assistant';
-  d.label = withText(label(word, d.model, tokens, cont), text || thinking || '(no text)', 60);
+  return withText(label(word, model, tokens, cont), text || thinking || '(no text)', 60);
 }
 
 function describeSystem(v: Obj, d: EventDraft): void {
