@@ -125,7 +125,7 @@ export function maxTextBytes(s: string): number {
 
 /** Writes `s` at `at` (packed hex, else UTF-8) and returns where its bytes end; `out` has `maxTextBytes(s)` of room. */
 export function encodeText(s: string, out: Uint8Array, at: number, prefixes: PrefixTable): number {
-  const packed = packHex(s, out, at, prefixes);
+  const packed = packUuid(s, out, at) || packHex(s, out, at, prefixes);
   if (packed > 0) return at + packed;
   let p = at;
   let j = 0;
@@ -140,7 +140,7 @@ export function encodeText(s: string, out: Uint8Array, at: number, prefixes: Pre
 
 /** The string `encodeText` wrote in bytes [start, end). */
 export function decodeText(bytes: Uint8Array, start: number, end: number, prefixes: PrefixTable): string {
-  if (end > start && bytes[start] >= PACKED_INLINE) return unpackHex(bytes, start, end, prefixes);
+  if (end > start && bytes[start] >= PACKED_UUID) return bytes[start] === PACKED_UUID ? unpackUuid(bytes, start) : unpackHex(bytes, start, end, prefixes);
   // Ids and labels are mostly ASCII: char codes straight from the bytes avoid a decoder call.
   let ascii = true;
   for (let p = start; p < end; p++) if (bytes[p] >= 0x80) { ascii = false; break; }
@@ -150,7 +150,7 @@ export function decodeText(bytes: Uint8Array, start: number, end: number, prefix
 
 /** Whether bytes [start, end) that `encodeText` wrote are `s`, without making a string of them. */
 export function textEquals(bytes: Uint8Array, start: number, end: number, prefixes: PrefixTable, s: string): boolean {
-  if (end > start && bytes[start] >= PACKED_INLINE) return packedEquals(bytes, start, end, prefixes, s);
+  if (end > start && bytes[start] >= PACKED_UUID) return bytes[start] === PACKED_UUID ? uuidEquals(bytes, start, end, s) : packedEquals(bytes, start, end, prefixes, s);
   // UTF-8 has at least as many bytes as the string has UTF-16 units, and exactly as many for ASCII.
   if (end - start < s.length) return false;
   if (end - start === s.length) {
@@ -168,10 +168,14 @@ export function textEquals(bytes: Uint8Array, start: number, end: number, prefix
 /**
  * First byte of an entry kept as a prefix and hex digits two to a byte: PACKED_REF is followed by the prefix's
  * number in the column's prefix table, PACKED_INLINE by the prefix's length and the prefix itself (once the
- * table is full). Neither byte ever starts UTF-8.
+ * table is full). PACKED_UUID is followed by the 16 bytes of a lowercase UUID. None of them ever starts UTF-8.
  */
 const PACKED_REF = 0xff;
 const PACKED_INLINE = 0xfe;
+const PACKED_UUID = 0xfd;
+/** Where a UUID's 36 characters have dashes, and where the two digits of each of its 16 bytes start. */
+const UUID_DASHES = [8, 13, 18, 23];
+const UUID_DIGITS = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 const MIN_HEX = 16;
 const HEX = '0123456789abcdef';
 const HEX_CODES = Array.from(HEX, (c) => c.charCodeAt(0));
@@ -267,6 +271,47 @@ function packedEquals(bytes: Uint8Array, start: number, end: number, prefixes: P
   }
   if (ref) return s.startsWith(prefixes.values[bytes[start + 1]]);
   for (let j = 0; j < prefixLength; j++) if (s.charCodeAt(j) !== bytes[start + 2 + j]) return false;
+  return true;
+}
+
+/**
+ * A lowercase UUID (Claude Code's and Gemini's message ids, lumen's run ids) as a marker and its 16 bytes, 17 in
+ * all for its 36 characters (its last group alone would leave a prefix as long as the digits). Returns the bytes
+ * written, or 0 for any other string (upper case included: it must read back exactly).
+ */
+function packUuid(s: string, out: Uint8Array, at: number): number {
+  if (s.length !== 36 || s.charCodeAt(8) !== 45 || s.charCodeAt(13) !== 45 || s.charCodeAt(18) !== 45 || s.charCodeAt(23) !== 45) return 0;
+  // Every group has an even number of digits, so no byte's pair of digits spans a dash.
+  for (let k = 0; k < 16; k++) {
+    const j = UUID_DIGITS[k];
+    const a = s.charCodeAt(j);
+    const b = s.charCodeAt(j + 1);
+    if (!isHex(a) || !isHex(b)) return 0;
+    out[at + 1 + k] = (nibble(a) << 4) | nibble(b);
+  }
+  out[at] = PACKED_UUID;
+  return 17;
+}
+
+function unpackUuid(bytes: Uint8Array, start: number): string {
+  codes.length = 0;
+  for (let k = 0; k < 16; k++) {
+    if (k === 4 || k === 6 || k === 8 || k === 10) codes.push(45);
+    const b = bytes[start + 1 + k];
+    codes.push(HEX_CODES[b >> 4], HEX_CODES[b & 15]);
+  }
+  return String.fromCharCode.apply(null, codes);
+}
+
+function uuidEquals(bytes: Uint8Array, start: number, end: number, s: string): boolean {
+  if (end - start !== 17 || s.length !== 36) return false;
+  // Compared from the end, where ids of one writer differ most.
+  for (let k = 15; k >= 0; k--) {
+    const j = UUID_DIGITS[k];
+    const b = bytes[start + 1 + k];
+    if (s.charCodeAt(j) !== HEX_CODES[b >> 4] || s.charCodeAt(j + 1) !== HEX_CODES[b & 15]) return false;
+  }
+  for (const d of UUID_DASHES) if (s.charCodeAt(d) !== 45) return false;
   return true;
 }
 

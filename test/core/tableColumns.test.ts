@@ -67,6 +67,12 @@ describe('compact columns of the event table', () => {
     // 300 distinct prefixes: past the 256 the prefix table holds, entries keep their prefix inline.
     for (let p = 0; p < 300; p++) values.push(`p${p}_` + hex(p * 7919, 32), `p${p}_` + hex(p, 17), p % 9 === 0 ? null : `toolu_${p}`);
     values.push('ü', 'evt_' + hex(1, 31), 'EVT_' + hex(1, 32), 'evt_' + hex(1, 32).toUpperCase(), 'ünïcödé ' + hex(9, 32));
+    // UUIDs (packed to 16 bytes) and look-alikes that must keep every character: upper case, a non-hex digit,
+    // a dash moved, one character more or less, a dash where a digit was.
+    const uuid = (n: number) => `${hex(n, 8)}-${hex(n & 0xffff, 4)}-4${hex(n, 3)}-a${hex(n, 3)}-${hex(n * 31, 12)}`;
+    for (let n = 1; n < 40; n++) values.push(uuid(n * 2654435761));
+    const u = uuid(77);
+    values.push(u, u.toUpperCase(), u.slice(0, 35) + 'g', u.slice(0, 8) + u.slice(9, 10) + '-' + u.slice(10), u + '0', u.slice(1), u.slice(0, 20) + '-' + u.slice(21), `${u}`.replace(/-/g, '_'));
     const col = new StringColumn();
     for (const v of values) col.push(v);
     col.trim();
@@ -76,6 +82,15 @@ describe('compact columns of the event table', () => {
       for (const s of distinct) assert.equal(col.equals(k, s), v === s, `entry ${k} (${v}) against ${s}`);
     });
     assert.deepEqual([col.get(values.length), col.equals(values.length, 'x')], [null, false]);
+  });
+
+  it('StringColumn keeps a lowercase UUID in 17 bytes', () => {
+    const col = new StringColumn();
+    const ids = Array.from({ length: 3000 }, (_, k) => `${(k * 2654435761 >>> 0).toString(16).padStart(8, '0')}-0a1b-4c2d-8e3f-${k.toString(16).padStart(12, '0')}`);
+    for (const id of ids) col.push(id);
+    col.trim();
+    assert.ok(col.byteSize <= 3000 * (4 + 17), `${col.byteSize} bytes`);
+    ids.forEach((id, k) => assert.ok(col.get(k) === id && col.equals(k, id) && !col.equals(k, id.toUpperCase()), id));
   });
 
   it('StringColumn of strings only keeps no null flags, and one null after them is kept', () => {
