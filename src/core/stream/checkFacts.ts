@@ -13,7 +13,7 @@ export type NeedsModel = 'usage';
  * the tree's links ({@link TreeLinks}: ids as numbers of one byte store), where the viewer's table keeps labels,
  * kinds, mentions and a map of every id. Each is a {@link NumberColumn}, so a column that holds one value (a
  * run's group, a format without ids, lines one event each) costs nothing and the others take the narrowest width:
- * a 1M-event lumen trace keeps about 8 bytes an event (was 36 in plain Int32 and Float64 arrays). It records when an
+ * a lumen run keeps under 12 bytes an event (was 36 in plain Int32 and Float64 arrays). It records when an
  * event carries usage, which only the model can check (the totals rule needs the tree), so the runner can fall back.
  */
 export class CheckFacts implements EventSink, CheckEvents {

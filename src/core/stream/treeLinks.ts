@@ -7,9 +7,9 @@ import { IdStore } from './idStore';
 /**
  * The tree's facts of a streamed read, in typed arrays: each event's id and named parent id as numbers of one
  * {@link IdStore} and its structural parent as a distance back (in {@link NumberColumn}s: nothing for a format
- * without ids, a byte or two for parents a few events back), and the first event of each id. `findings` then makes the tree
- * builder's findings (tree.ts `buildTree`: duplicate ids, dangling parents, cycles) from them, in its order and
- * with its messages, without the viewer's id map and children lists.
+ * without ids, a byte or two for parents a few events back), and the first event of each id. `findings` then
+ * makes the tree builder's findings (tree.ts `buildTree`: duplicate ids, dangling parents, cycles) from them, in
+ * its order and with its messages, without the viewer's id map and children lists.
  */
 export class TreeLinks {
   private readonly store = new IdStore();

@@ -13,7 +13,7 @@ export const claudeCodeFormat: FormatModule = {
   // Each message names the one before it (parentUuid, parent_id): a staircase unless shown compact.
   linearChains: true,
   rules: claudeCodeRules,
-  // Labels of user, system and other lines are made from the line when shown (assistant lines keep theirs).
+  // Labels are made from the line when shown; a line that continues a response keeps its own.
   deriveLabel: claudeLineLabel,
   // Opening a subagent or compaction file finds its parents in the session's main file (a smaller budget than verify's).
   findElsewhere: async (path, ids) => findIdsIn(await relatedTranscripts(path), new Set(ids), 'uuid', LOAD_LIMITS),
