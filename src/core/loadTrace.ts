@@ -19,6 +19,7 @@ import { JsonlReading, SNIFF_VALUES } from './jsonlReading';
 import { finishModel, JsonlFileInfo, jsonlModel, partialModel } from './jsonlModel';
 import { fileLineBytes } from './derivedLabels';
 import { settleLineLabel } from './lineLabels';
+import { eventSizer } from './eventSizer';
 
 export type { MalformedLine, TraceModel };
 
@@ -135,7 +136,7 @@ export async function loadTraceKeepingReading(file: TracePath, options: LoadOpti
   const contentSize = await contentSizeHint(file, compression, info.size);
   const stopAfter = options.stopAfterBytes ?? Infinity;
   const early = earlyPages(reading, options, { path, source, fileSize: info.size, compression });
-  const sizeColumns = compression ? null : columnSizer(reading, info.size);
+  const sizeColumns = compression ? null : eventSizer(info.size, () => reading.table.size, (n) => reading.table.reserve(n), SIZE_FROM_BYTES);
   const parallel = { workers: compression || options.onRecord ? 0 : options.workers ?? 0, minBytes: options.parallelMinBytes, size: info.size, headChunkBytes: options.parallelHeadChunk, mainShare: options.parallelMainShare, roundBytes: options.parallelRoundBytes };
   const scan = await scanJsonl(file, reading, {
     maxLineBytes,
@@ -169,30 +170,8 @@ function earlyPages(reading: JsonlReading, options: LoadOptions, file: Omit<Json
   };
 }
 
-/** Bytes read before the events per byte are taken as the file's: at least this, and a sixteenth of the file. */
+/** Bytes read before the events per byte are taken as the file's: at least this (see eventSizer). */
 const SIZE_FROM_BYTES = 1 << 20;
-const SIZE_FROM_SHARE = 16;
-
-/**
- * Sizes the table's columns for the events the whole file will have, estimated from the events of the bytes
- * read so far (with 3% to spare), and again whenever the estimate grows past what was reserved by a sixteenth:
- * the columns are made about once for the events they will hold, not doubled past them and trimmed (a copy of
- * every column at the end of the read, when memory peaks). The estimate waits for a sixteenth of the file, so
- * a head of short lines before long ones makes room for at most sixteen times the events it has; room that is
- * not written yet costs address space, not memory (NumberColumn leaves it untouched).
- */
-function columnSizer(reading: JsonlReading, fileSize: number): (bytes: number) => void {
-  let reserved = 0;
-  const from = Math.max(SIZE_FROM_BYTES, fileSize / SIZE_FROM_SHARE);
-  return (bytes) => {
-    const events = reading.table.size;
-    if (bytes < from || bytes >= fileSize || events < 1024) return;
-    const expected = Math.ceil((events / bytes) * fileSize * 1.03) + 1024;
-    if (expected <= reserved + (reserved >> 4)) return;
-    reserved = expected;
-    reading.table.reserve(reserved);
-  };
-}
 
 function builderSource(base: { fileName: string; path: string }, table: EventTable): BuilderSource {
   return {

@@ -17,6 +17,7 @@ import type { FormatName } from '../model';
 import type { Detection } from '../traceModel';
 import { shownPath, TracePath } from '../tracePath';
 import { CheckFacts } from './checkFacts';
+import { eventSizer } from '../eventSizer';
 import { appendAll } from '../arrays';
 import { resolveParentsElsewhere } from '../crossFileParents';
 import { formatModule } from '../formats';
@@ -97,11 +98,12 @@ class StreamRun {
   /** Lines came from range workers. */
   ranged = false;
 
-  /**
-   * `sizeBytes`: the plain file's size, else 0. Once a sixteenth of it was read, the facts are sized for the events
-   * the whole file will have, from those of the bytes read so far (with 3% to spare).
-   */
-  constructor(file: TracePath, private readonly mode: CheckMode, private readonly options: StreamCheckOptions, bom: boolean, private sizeBytes = 0) {
+  /** Sizes the facts for the events of the whole file (see eventSizer); null for a compressed file. */
+  private readonly size: ((bytesRead: number) => void) | null;
+
+  /** `sizeBytes`: the plain file's size, else 0. */
+  constructor(file: TracePath, private readonly mode: CheckMode, private readonly options: StreamCheckOptions, bom: boolean, sizeBytes = 0) {
+    this.size = sizeBytes > 0 ? eventSizer(sizeBytes, () => this.facts.size, (n) => this.facts.reserve(n)) : null;
     const path = shownPath(file);
     const sampleBase = { fileName: contentName(basename(path)), path: contentName(path.replace(/\\/g, '/')) };
     this.reading = new JsonlReading(sampleBase, MAX_LINE_BYTES, options.format, FORCED_REASON, this.facts);
@@ -111,7 +113,7 @@ class StreamRun {
 
   onLine(span: LineSpan, bytes: Buffer | null): void {
     if (this.fallback !== null) return;
-    if (this.sizeBytes > 0) this.size(span);
+    this.size?.(span.offset);
     // Decoded once, for the parse and for the checks that read the text (lumen's hash chain reads every line).
     const text = bytes ? bytes.toString('utf8') : '';
     const parsed = parseDecodedLine(span, bytes, text, MAX_LINE_BYTES);
@@ -133,19 +135,12 @@ class StreamRun {
     if (this.fallback !== null) return;
     if (!extra) throw new Error('a streamed check needs each line\'s digest or text from the range workers');
     this.ranged = true;
-    if (this.sizeBytes > 0) this.size(span);
+    this.size?.(span.offset);
     this.reading.takeLine(span, byteFindings, parsed);
     if (this.needsModel()) return;
     if (!this.set) this.startChecks();
     const input = lineForChecks(span.line, parsed, extra);
     for (const c of this.set!.checks) c.add(input);
-  }
-
-  private size(span: LineSpan): void {
-    const events = this.facts.size;
-    if (span.offset < this.sizeBytes / 16 || events < 1024) return;
-    this.facts.reserve(Math.ceil((events / span.offset) * this.sizeBytes * 1.03) + 1024);
-    this.sizeBytes = 0;
   }
 
   /** The reading's builder: detection is done once it is set (the head read on this thread ends there). */

@@ -4,6 +4,7 @@ import { Finding } from '../../model';
 import { MURMUR_CATALOG, MurmurRuleId } from './ruleCatalog';
 import { LineInput } from '../../checks/types';
 import { MurmurEventStore } from './eventStore';
+import { eventSizer } from '../../eventSizer';
 
 /** The event a finding is about: its line and id. */
 interface At {
@@ -26,20 +27,23 @@ export class LinkCheck {
   private readonly pending: number[] = [];
   private readonly out: Finding[] = [];
 
-  /** Characters of the lines read (line breaks counted), while the store waits to be sized. */
+  /** Characters of the lines read (line breaks counted), for the store's sizer. */
   private chars = 0;
+  /** Sizes the store from the events per character read so far (see eventSizer), when the line count is not known. */
+  private readonly sizer: ((read: number) => void) | null;
 
   /**
-   * `size`: the file's line count when known (a loaded model's), else its bytes: the store is sized once a
-   * sixteenth of the file was read, from the events per byte so far.
+   * `size`: the file's line count when known (a loaded model's), else its bytes: the store is sized from the
+   * events read so far (see eventSizer).
    */
-  constructor(private readonly formats: boolean, private readonly size: { lines: number; bytes: number } = { lines: 0, bytes: 0 }, readonly store = new MurmurEventStore()) {
+  constructor(private readonly formats: boolean, size: { lines: number; bytes: number } = { lines: 0, bytes: 0 }, readonly store = new MurmurEventStore()) {
     if (size.lines > 0) store.reserve(size.lines);
+    this.sizer = size.lines === 0 && size.bytes > 0 ? eventSizer(size.bytes, () => store.size, (n) => store.reserve(n)) : null;
   }
 
   /** Reads one line; returns its event's number in the store, or -1 for a line that is not a JSON object. */
   add(input: LineInput): number {
-    if (this.size.lines === 0 && this.size.bytes > 0) this.sizeStore(input);
+    if (this.sizer) this.sizer((this.chars += input.text.length + 1));
     const o = input.value;
     if (!isObj(o)) return -1;
     const type = typeof o.event_type === 'string' ? o.event_type : '';
@@ -64,13 +68,6 @@ export class LinkCheck {
     }
     if (pending) this.pending.push(k);
     return k;
-  }
-
-  private sizeStore(input: LineInput): void {
-    this.chars += input.text.length + 1;
-    if (this.chars < this.size.bytes / 16 || this.store.size < 1024) return;
-    this.store.reserve(Math.ceil((this.store.size / this.chars) * this.size.bytes * 1.03) + 1024);
-    this.size.bytes = 0;
   }
 
   finish(): Finding[] {
