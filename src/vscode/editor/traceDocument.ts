@@ -155,9 +155,12 @@ export class TraceDocument implements vscode.CustomDocument {
       : options.appendedTo !== undefined
         ? `${added} new event${added === 1 ? '' : 's'}${options.message ? ` · ${options.message}` : ''}`
         : options.message ?? null;
-    this.setModel(model, state, message);
+    // Fingerprinted before the model is shown: a change made once it is on screen must differ from what was read.
     // A .gz is fingerprinted on its bytes on disk: its model's offsets are in the decompressed content.
-    this.fingerprint = await fingerprintFile(this.path, model.compression ? model.fileSize : model.bytesIndexed).catch(() => null);
+    const fingerprint = await fingerprintFile(this.path, model.compression ? model.fileSize : model.bytesIndexed).catch(() => null);
+    if (run !== this.loadRun) return;
+    this.fingerprint = fingerprint;
+    this.setModel(model, state, message);
   }
 
   /** The first pages of the read that is still going on: shown at once, replayed to panels resolved later. */
@@ -298,8 +301,11 @@ export class TraceDocument implements vscode.CustomDocument {
     }
     this.lastAppendBytes = outcome.bytesRead;
     const added = outcome.model.events.size - before;
+    // Fingerprinted before the model is shown (see doLoad): a rewrite right after this append is then seen.
+    const fingerprint = await fingerprintFile(this.path, outcome.model.bytesIndexed).catch(() => null);
+    if (run !== this.loadRun) return;
+    this.fingerprint = fingerprint;
     this.setModel(outcome.model, 'appended', `${added} new event${added === 1 ? '' : 's'}`);
-    this.fingerprint = await fingerprintFile(this.path, outcome.model.bytesIndexed).catch(() => null);
   }
 
   private fileState(state: FileState, message: string): void {
