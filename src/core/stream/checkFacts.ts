@@ -46,7 +46,7 @@ export class CheckFacts implements EventSink, CheckEvents {
     return i;
   }
 
-  /** Room for about `n` events in every column at once (see loadTrace's columnSizer). */
+  /** Room for about `n` events in every column at once (sized by eventSizer as the file is read). */
   reserve(n: number): void {
     for (const c of [this.lines, this.seqs, this.times, this.groups]) c.reserve(n);
     this.links.reserve(n, this.n);
