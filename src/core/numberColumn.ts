@@ -43,8 +43,26 @@ export class NumberColumn {
   constructor(private readonly useBase = false, private readonly dense = true) {}
 
   set(i: number, v: number | null | undefined): void {
+    // Small enough to be inlined where it is called: the common cases (an integer that fits in the array, the
+    // value every entry has so far), with no map and no call; anything else goes to setOther.
     const data = this.data;
-    // The common case first (an integer that fits, in an array): no call, no map.
+    if (data !== null) {
+      if (typeof v === 'number' && this.width < 3 && i < data.length) {
+        const d = v - this.base;
+        if ((d | 0) === d && d > this.low && d <= this.high && (v !== 0 || 1 / v > 0) && (this.base === 0 || Number.isSafeInteger(v)) && this.over.size === 0) {
+          data[i] = d;
+          return;
+        }
+      }
+    } else if (this.seeded && (typeof v === 'number' ? v === this.constant && (v !== 0 || 1 / v === 1 / this.constant) : v == null && this.constant !== this.constant)) {
+      if (i >= this.constantUpTo) this.constantUpTo = i + 1;
+      return;
+    }
+    this.setOther(i, v);
+  }
+
+  private setOther(i: number, v: number | null | undefined): void {
+    const data = this.data;
     if (data !== null && this.width < 3 && i < data.length) {
       if (v === null || v === undefined) {
         if (this.over.size > 0) this.over.delete(i);

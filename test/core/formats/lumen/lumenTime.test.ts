@@ -43,4 +43,18 @@ describe('lumen timestamps', () => {
       assert.equal(read(ts), parseTime(ts), ts);
     }
   });
+
+  it('reads timestamps of the same second one after another as Date.parse does, good and bad fractions alike', () => {
+    const read = makeTimestampReader();
+    const tails = ['.219918337Z', '.5Z', 'Z', '.Z', '.12x4Z', '.999999999Z', '.000Z', '.1 Z', '.123456789012Z'];
+    for (const sec of ['2026-11-29T15:20:28', '2026-11-29T15:20:29', '2026-11-30T00:00:00', '2026-11-29T15:20:28']) {
+      for (const tail of tails) {
+        const ts = sec + tail;
+        assert.equal(read(ts), parseTime(ts), ts);
+      }
+    }
+    // Never matched against a second that failed its check.
+    assert.equal(read('2026-11-29T15:20:60.5Z'), parseTime('2026-11-29T15:20:60.5Z'));
+    assert.equal(read('2026-11-29T15:20:60.6Z'), parseTime('2026-11-29T15:20:60.6Z'));
+  });
 });
