@@ -32,6 +32,10 @@ export interface FieldPlan {
   parent: Int32Array;
   /** Paths that have nested paths below them. */
   container: Uint8Array;
+  /** Each path's last key. */
+  keys: readonly string[];
+  /** 1 for a key every object inherits (`constructor`, `__proto__`): present only as the object's own key. */
+  inherited: Uint8Array;
 }
 
 /** Compiles `lineFields` (dotted paths; a parent path must be listed before its children). */
@@ -46,7 +50,9 @@ export function planFields(fields: readonly string[]): FieldPlan {
     parent[i] = up;
     container[up] = 1;
   });
-  return { paths, parent, container };
+  const keys = paths.map((p) => p[p.length - 1]);
+  const inherited = Uint8Array.from(keys, (k) => (k in Object.prototype ? 1 : 0));
+  return { paths, parent, container, keys, inherited };
 }
 
 /**
@@ -61,8 +67,34 @@ export interface FactBatch {
   table: string[];
 }
 
+/**
+ * Reads a format's own lines straight from their bytes, without JSON.parse, when they are written the way its
+ * writer writes them (`FormatModule.lineScanner`). A range worker and the loader try it first; a line it does not
+ * take is parsed as any other, so it may refuse whatever it does not know exactly.
+ */
+export interface LineScanner {
+  /**
+   * Reads one line's bytes (without its line break). True only for valid UTF-8 that JSON.parse reads as an object:
+   * then {@link writeFacts} writes exactly the facts `FactWriter.add(JSON.parse(line))` would.
+   */
+  read(bytes: Buffer): boolean;
+  /** Writes the facts of the line read last as the next row (see FactWriter.startRow) and returns the row. */
+  writeFacts(w: FactSink): number;
+}
+
+/** Where a {@link LineScanner} writes a line's facts (a batch for the main thread; a test writes them elsewhere). */
+export interface FactSink {
+  startRow(): number;
+  putNumber(field: number, v: number): void;
+  putString(field: number, s: string): void;
+  putBoolean(field: number, v: boolean): void;
+  putNull(field: number): void;
+  putObject(field: number): void;
+  putJson(field: number, text: string): void;
+}
+
 /** Accumulates the facts of a batch of lines. */
-export class FactWriter {
+export class FactWriter implements FactSink {
   private tags: Uint8Array;
   private numbers: Float64Array;
   private strings: Int32Array;
@@ -71,6 +103,10 @@ export class FactWriter {
   /** Per field, the last long string (not interned) and its index: a value repeated line after line is sent once. */
   private readonly lastLong: (string | null)[];
   private readonly lastLongId: Int32Array;
+  /** Per container field, its object on the line being added (read only while its tag says Object). */
+  private readonly holders: (Record<string, unknown> | undefined)[];
+  /** The first tag of the row being put (startRow). */
+  private rowBase = 0;
   private n = 0;
   private nNumbers = 0;
   private nStrings = 0;
@@ -82,13 +118,14 @@ export class FactWriter {
     this.strings = new Int32Array(capacity * 4);
     this.lastLong = new Array<string | null>(f).fill(null);
     this.lastLongId = new Int32Array(f);
+    this.holders = new Array<Record<string, unknown> | undefined>(f).fill(undefined);
   }
 
   get count(): number {
     return this.n;
   }
 
-  /** Writes the facts of one parsed line and returns its row in the batch. */
+  /** Writes the facts of one parsed line (a JSON object) and returns its row in the batch. */
   add(value: unknown): number {
     const f = this.plan.paths.length;
     if ((this.n + 1) * f > this.tags.length) this.tags = grown(this.tags, this.tags.length * 2);
@@ -96,19 +133,67 @@ export class FactWriter {
     if (this.nStrings + f > this.strings.length) this.strings = grown(this.strings, (this.strings.length + f) * 2);
     const row = this.n++;
     const base = row * f;
-    const { paths, parent, container } = this.plan;
+    const { parent, container, keys, inherited } = this.plan;
+    const holders = this.holders;
     for (let k = 0; k < f; k++) {
       const up = parent[k];
-      let holder: unknown;
-      if (up < 0) holder = value;
-      else if (this.tags[base + up] === Tag.Object) holder = valueAt(value, paths[up]);
+      let holder: Record<string, unknown>;
+      if (up < 0) holder = value as Record<string, unknown>;
+      else if (this.tags[base + up] === Tag.Object) holder = holders[up]!;
       else continue; // parent absent or not an object: nothing below it
-      if (holder === null || typeof holder !== 'object' || Array.isArray(holder)) continue;
-      const key = paths[k][paths[k].length - 1];
-      if (!Object.prototype.hasOwnProperty.call(holder, key)) continue;
-      this.put(base + k, k, (holder as Record<string, unknown>)[key], container[k] === 1);
+      const key = keys[k];
+      // One lookup: a parsed JSON value is never undefined, so undefined is an absent key; a key that objects
+      // inherit (`constructor`) is asked of the object itself.
+      const v = holder[key];
+      if (v === undefined || (inherited[k] === 1 && !Object.prototype.hasOwnProperty.call(holder, key))) continue;
+      this.put(base + k, k, v, container[k] === 1);
+      if (container[k] === 1 && this.tags[base + k] === Tag.Object) holders[k] = v as Record<string, unknown>;
     }
     return row;
+  }
+
+  /**
+   * Starts a row that a {@link LineScanner} writes field by field from a line's bytes, with the put methods below:
+   * each field at most once, in field order (numbers and strings are read back in that order), a nested field only
+   * after its parent was put as an object. Returns the row.
+   */
+  startRow(): number {
+    const f = this.plan.paths.length;
+    if ((this.n + 1) * f > this.tags.length) this.tags = grown(this.tags, this.tags.length * 2);
+    if (this.nNumbers + f > this.numbers.length) this.numbers = grown(this.numbers, (this.numbers.length + f) * 2);
+    if (this.nStrings + f > this.strings.length) this.strings = grown(this.strings, (this.strings.length + f) * 2);
+    const row = this.n++;
+    this.rowBase = row * f;
+    return row;
+  }
+
+  putNumber(field: number, v: number): void {
+    this.tags[this.rowBase + field] = Tag.Number;
+    this.numbers[this.nNumbers++] = v;
+  }
+
+  putString(field: number, s: string): void {
+    this.tags[this.rowBase + field] = Tag.String;
+    this.strings[this.nStrings++] = this.intern(s, field);
+  }
+
+  putBoolean(field: number, v: boolean): void {
+    this.tags[this.rowBase + field] = v ? Tag.True : Tag.False;
+  }
+
+  putNull(field: number): void {
+    this.tags[this.rowBase + field] = Tag.Null;
+  }
+
+  /** An object whose nested fields follow (the field must have nested fields in the plan). */
+  putObject(field: number): void {
+    this.tags[this.rowBase + field] = Tag.Object;
+  }
+
+  /** Any other value, as JSON text that parses to it. */
+  putJson(field: number, text: string): void {
+    this.tags[this.rowBase + field] = Tag.Json;
+    this.strings[this.nStrings++] = this.intern(text, field);
   }
 
   /** Hands over the batch (the writer starts empty again). */
@@ -118,6 +203,8 @@ export class FactWriter {
       count: this.n, tags: this.tags.slice(0, this.n * f), numbers: this.numbers.slice(0, this.nNumbers),
       strings: this.strings.slice(0, this.nStrings), table: this.table.splice(0),
     };
+    // A field a line lacks keeps its tag unwritten: the next batch's rows must start absent.
+    this.tags.fill(Tag.Absent, 0, this.n * f);
     this.ids.clear();
     this.lastLong.fill(null);
     this.n = 0;
@@ -162,15 +249,6 @@ export class FactWriter {
   }
 }
 
-function valueAt(value: unknown, path: readonly string[]): unknown {
-  let v = value;
-  for (const key of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[key];
-  }
-  return v;
-}
-
 /**
  * Reads a batch's lines back, in order (numbers and strings are stored in line order, so rows are read one after
  * the other): each as an object holding the read paths (keys in field order).
@@ -204,16 +282,20 @@ export class FactReader {
       const up = plan.parent[k];
       const holder = up < 0 ? root : made[up];
       if (!holder) continue; // never: see `made`
-      const key = plan.paths[k][plan.paths[k].length - 1];
+      const key = plan.keys[k];
+      let v: unknown;
       switch (tag) {
-        case Tag.Object: holder[key] = made[k] = {}; break;
-        case Tag.Null: holder[key] = null; break;
-        case Tag.Number: holder[key] = batch.numbers[this.nNumbers++]; break;
-        case Tag.String: holder[key] = batch.table[batch.strings[this.nStrings++]]; break;
-        case Tag.True: holder[key] = true; break;
-        case Tag.False: holder[key] = false; break;
-        default: holder[key] = JSON.parse(batch.table[batch.strings[this.nStrings++]]);
+        case Tag.Object: v = made[k] = {}; break;
+        case Tag.Null: v = null; break;
+        case Tag.Number: v = batch.numbers[this.nNumbers++]; break;
+        case Tag.String: v = batch.table[batch.strings[this.nStrings++]]; break;
+        case Tag.True: v = true; break;
+        case Tag.False: v = false; break;
+        default: v = JSON.parse(batch.table[batch.strings[this.nStrings++]]);
       }
+      // An own property, as JSON.parse makes it: `__proto__` assigned would set the prototype instead.
+      if (plan.inherited[k] === 1) Object.defineProperty(holder, key, { value: v, writable: true, enumerable: true, configurable: true });
+      else holder[key] = v;
     }
     return root;
   }

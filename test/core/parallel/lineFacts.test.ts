@@ -37,6 +37,26 @@ describe('line facts: the fields a builder reads, as columns between threads', (
     assert.deepStrictEqual(r.read(100), { seq: 100, kind: hash(2), doc_hash: hash(3) });
   });
 
+  it('reads keys every object inherits (constructor, toString, __proto__) only where the line has them', () => {
+    const odd = planFields(['kind', 'constructor', 'toString', '__proto__', 'details', 'details.constructor', 'details.valueOf']);
+    const lines = [
+      '{"kind":"a"}',
+      '{"kind":"b","constructor":"mine","toString":null,"__proto__":{"x":1},"details":{"constructor":2}}',
+      '{"details":{"valueOf":[1],"hasOwnProperty":3}}',
+      '{"details":{}}',
+    ].map((t) => JSON.parse(t) as Record<string, unknown>);
+    const w = new FactWriter(odd, 1);
+    for (const l of lines) w.add(l);
+    const r = new FactReader(odd, w.take());
+    const back = lines.map((_, i) => JSON.stringify(r.read(i)));
+    assert.deepStrictEqual(back, [
+      '{"kind":"a"}',
+      '{"kind":"b","constructor":"mine","toString":null,"__proto__":{"x":1},"details":{"constructor":2}}',
+      '{"details":{"valueOf":[1]}}',
+      '{"details":{}}',
+    ]);
+  });
+
   it('refuses to read rows out of order (numbers and strings are stored in line order)', () => {
     const w = new FactWriter(plan);
     w.add({ seq: 1 });
