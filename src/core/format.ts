@@ -3,6 +3,7 @@ import type { RuleModule } from './checks/types';
 import type { EventDraft, EventStatus, FormatName, Finding } from './model';
 import type { FormatTotals } from './traceModel';
 import type { LabelDeriver } from './derivedLabels';
+import type { FieldPlan, LineScanner } from './parallel/lineFacts';
 
 export type { FormatTotals };
 
@@ -103,6 +104,12 @@ export interface FormatModule {
    * Absent: the format's lines are read on one thread.
    */
   readonly lineFields?: readonly string[];
+  /**
+   * A reader of the facts of `lineFields` straight from a line's bytes, for lines written the way the format's
+   * writer writes them: tried before JSON.parse on every line after detection, on any thread. It must refuse
+   * any line it cannot read exactly as JSON.parse would (a test holds it to that on edited lines).
+   */
+  readonly lineScanner?: (plan: FieldPlan) => LineScanner;
   /**
    * Makes an event's label again from its line's parsed value and its interned facts (kind, model, tool,
    * group; absent ones are null), or null when the label depends on other lines. The loader compares it with

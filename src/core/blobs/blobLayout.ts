@@ -30,6 +30,8 @@ export interface BlobLayout {
    * {@link scanLine} finds nothing on it. It may say true for a line without references.
    */
   lineMayHoldRef(text: string): boolean;
+  /** {@link lineMayHoldRef} of a line's bytes (valid UTF-8), without decoding them; absent: they are decoded. */
+  lineBytesMayHoldRef?(bytes: Buffer): boolean;
   /** The blob references on one parsed line, read from the line itself, malformed ones included. */
   scanLine(line: number, value: Record<string, unknown>, text: string): LineRef[];
   /** Every file of the store beside the trace is rehashed, and one no event names is reported (`blob/orphan`). */

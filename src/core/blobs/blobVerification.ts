@@ -72,6 +72,13 @@ export function blobVerifierReadsLine(layout: BlobLayout, text: string): boolean
   return layout.contentCaptured !== undefined || layout.lineMayHoldRef(text);
 }
 
+/** {@link blobVerifierReadsLine} of a line's bytes (valid UTF-8). */
+export function blobVerifierReadsLineBytes(layout: BlobLayout, bytes: Buffer): boolean {
+  if (layout.verifiedByFormatRules) return false;
+  if (layout.contentCaptured !== undefined) return true;
+  return layout.lineBytesMayHoldRef ? layout.lineBytesMayHoldRef(bytes) : layout.lineMayHoldRef(bytes.toString('utf8'));
+}
+
 /**
  * Verifies every blob the trace references: each distinct blob is rehashed once, and each problem is
  * reported at the line of every event that references it. References come from the adapter's hashRefs and,

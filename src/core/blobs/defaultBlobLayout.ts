@@ -9,6 +9,8 @@ import { scanBlobUriLine } from './blobReferenceScan';
  * trace or in an `.agentledger/blobs` runtime root; hashed as SHA-256 of the bytes, or of the canonical JSON
  * for `blob://…json`. Since no writer fixes the method, a mismatch is tried again with the other one.
  */
+const BLOB_SCHEME = Buffer.from('blob://');
+
 export const DEFAULT_BLOB_LAYOUT: BlobLayout = {
   refRole: (ref) => (ref.raw.startsWith('blob://') ? 'blob' : 'opportunistic'),
   hashMethod: (ref): BlobHashMethod => {
@@ -22,6 +24,8 @@ export const DEFAULT_BLOB_LAYOUT: BlobLayout = {
   storeDir: 'sha256',
   digestOfStoredName: (name) => storedJsonDigest(name),
   lineMayHoldRef: (text) => text.includes('blob://'),
+  // ASCII: in valid UTF-8 its bytes stand for these characters only.
+  lineBytesMayHoldRef: (bytes) => bytes.includes(BLOB_SCHEME),
   scanLine: scanBlobUriLine,
   checksWholeStore: false,
   storeBesideTraceIsComplete: false,

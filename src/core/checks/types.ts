@@ -1,3 +1,4 @@
+import type { LineScanner } from '../parallel/lineFacts';
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import type { TraceModel } from '../traceModel';
 import { Finding, FormatName, HashRef } from '../model';
@@ -56,6 +57,11 @@ export interface LineDigestWriter {
    * `bytes`: the line's bytes, when the reader has them (a view valid during the call only).
    */
   add(text: string, value: unknown, bytes?: Buffer): number;
+  /**
+   * Digests the line the format's {@link LineScanner} has just read (no text, no value): the row {@link add} would
+   * give the parsed line, or -1 when it cannot tell without them (the line then goes to `add`).
+   */
+  addScanned?(scanner: LineScanner): number;
   /** Hands over the batch so far (the writer starts empty again) and the buffers to transfer. */
   take(): { columns: LineDigestColumns; transfer: ArrayBuffer[] };
 }

@@ -6,7 +6,7 @@ import type { ParsedLine } from '../json/jsonLine';
 import type { DigestJob, LineExtra } from '../stream/rangeDigest';
 import { LineSpan, scanLines } from '../lineIndexer';
 import { readBuffers } from '../byteSource';
-import type { Finding } from '../model';
+import type { Finding, FormatName } from '../model';
 import { FactReader, FieldPlan, planFields } from './lineFacts';
 import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
 
@@ -23,6 +23,8 @@ export interface ParallelReadOptions {
   workers: number;
   /** Digest each line for these checks too (a streamed verify or check). */
   digest?: DigestJob;
+  /** The format being read: its `lineScanner` reads the lines it takes before JSON.parse does. */
+  format?: FormatName;
   maxLineBytes: number;
   /** Chunk size of this thread's own reads. */
   chunkSize?: number;
@@ -91,6 +93,7 @@ export async function readInParallel(path: string, reading: LineTaker, fields: r
     taken[k] = new Int32Array(new SharedArrayBuffer(4));
     const job: RangeJob = {
       path, pieces: mine.map((i) => ({ piece: i, start: pieces[i].start, end: pieces[i].end })), fields, maxLineBytes: options.maxLineBytes,
+      ...(options.format ? { format: options.format } : {}),
       taken: taken[k].buffer as SharedArrayBuffer, ...(options.digest ? { digest: options.digest } : {}),
     };
     const w = startWorker(job);

@@ -1,5 +1,5 @@
 import type { LineDigestColumns } from '../checks/types';
-import type { Finding } from '../model';
+import type { Finding, FormatName } from '../model';
 import type { DigestJob } from '../stream/rangeDigest';
 import type { FactBatch } from './lineFacts';
 
@@ -12,6 +12,8 @@ export interface RangeJob {
    */
   pieces: { piece: number; start: number; end: number }[];
   fields: readonly string[];
+  /** The format whose `lineScanner` (if it has one) reads lines before JSON.parse does. */
+  format?: FormatName;
   maxLineBytes: number;
   /** A SharedArrayBuffer of one Int32: batches of this worker the main thread has taken (the worker's credit). */
   taken: SharedArrayBuffer;

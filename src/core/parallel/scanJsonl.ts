@@ -59,7 +59,7 @@ export async function scanJsonl(file: TracePath, reading: JsonlSink, scan: ScanO
     return { ...tail, lines: next.line - 1 + tail.lines, bom: head.bom };
   }
   const par = await readInParallel(file, reading, fields, { start: next.offset, end: choice.size, line: next.line }, {
-    workers: choice.workers, maxLineBytes: scan.maxLineBytes ?? 256 * 1024 * 1024, chunkSize: scan.chunkSize, onProgress: scan.onProgress, isCancelled: scan.isCancelled,
+    workers: choice.workers, maxLineBytes: scan.maxLineBytes ?? 256 * 1024 * 1024, chunkSize: scan.chunkSize, onProgress: scan.onProgress, isCancelled: scan.isCancelled, format,
     ...(choice.digest ? { digest: { format, mode: choice.digest } } : {}), ...(choice.mainShare !== undefined ? { mainShare: choice.mainShare } : {}),
     ...(choice.roundBytes !== undefined ? { roundBytes: choice.roundBytes } : {}),
   });

@@ -1,5 +1,6 @@
 import { blobLayoutOf } from '../blobs/formatBlobs';
-import { blobVerifierReadsLine } from '../blobs/blobVerification';
+import { blobVerifierReadsLine, blobVerifierReadsLineBytes } from '../blobs/blobVerification';
+import type { LineScanner } from '../parallel/lineFacts';
 import type { BlobLayout } from '../blobs/blobLayout';
 import type { CheckMode, LineDigest, LineDigestColumns, LineDigestWriter, LineInput } from '../checks/types';
 import type { ParsedLine } from '../json/jsonLine';
@@ -42,6 +43,16 @@ export class RangeDigester {
     if (objectValue === undefined) return -1;
     if (this.job.mode === 'verify' && blobVerifierReadsLine(this.layout, text)) return -1;
     return this.writer.add(text, objectValue, bytes);
+  }
+
+  /**
+   * The row of a line the format's scanner has just read (its bytes, valid UTF-8), or -1: the worker then reads the
+   * line as any other (decoded, parsed, {@link add}).
+   */
+  addScanned(scanner: LineScanner, bytes: Buffer): number {
+    if (!this.writer.addScanned) return -1;
+    if (this.job.mode === 'verify' && blobVerifierReadsLineBytes(this.layout, bytes)) return -1;
+    return this.writer.addScanned(scanner);
   }
 
   take(): { columns: LineDigestColumns; transfer: ArrayBuffer[] } {

@@ -11,7 +11,9 @@ import { CHAIN_HASH_RE, GENESIS_HASH, isLumenKind, LUMEN_KINDS, SLOT } from './l
 import { kindFieldProblem } from './lumenKindSchemas';
 import { LumenLineReader, seqNumber } from './lumenLine';
 import { LumenFastLine, Tok } from './lumenFastLine';
-import { fastFieldsClean, fastHashMatches, FastTimestamps } from './lumenFastChecks';
+import { fastFieldsClean, fastHashMatches, FastTimestamps, fastKindFieldsOk } from './lumenFastChecks';
+import { LumenLineScanner } from './lumenScanner';
+import type { LineScanner } from '../../parallel/lineFacts';
 
 const { seq: SEQ, kind: KIND, prev_hash: PREV_HASH, hash: HASH, doc_hash: DOC_HASH, cell: CELL } = SLOT;
 /** Bytes of a digest: `sha256:` + 64 hex digits. */
@@ -61,7 +63,10 @@ export class LumenDigestWriter implements LineDigestWriter {
 
   /** Digests a line that parsed as a JSON object; -1 when the main thread must read its text itself. */
   add(text: string, value: unknown, bytes?: Buffer): number {
-    if (bytes !== undefined && this.fast.read(bytes) && fastFieldsClean(this.fast, this.times)) return this.addFast(value);
+    if (bytes !== undefined && this.fast.read(bytes) && fastFieldsClean(this.fast, this.times)) {
+      const f = this.fast;
+      return this.addFast(f, this.mode === 'verify' || kindFieldProblem(LUMEN_KINDS[f.kindIndex(KIND)], value) === null);
+    }
     const r = this.reader;
     if (!r.read(text, true) || r.unknownKeys.length > 0 || r.floatInDetails || r.loadFindings(0).length > 0) return -1;
     const seqText = r.seqText();
@@ -89,11 +94,22 @@ export class LumenDigestWriter implements LineDigestWriter {
   }
 
   /**
-   * {@link add} for a line the fast reader read (lumenFastLine.ts) whose fields leave nothing to report: the same
-   * tests and the same row, from the line's bytes.
+   * Digests the line the lumen scanner has just read (a range worker reads lines that way before JSON.parse, and
+   * parses only those it refuses): the row {@link add} would make of the parsed line, without its text or value.
    */
-  private addFast(value: unknown): number {
-    const f = this.fast;
+  addScanned(scanner: LineScanner): number {
+    if (!(scanner instanceof LumenLineScanner)) return -1;
+    // The scanner reads strictly: a line it took is one the fast reader takes too.
+    const f = scanner.fast;
+    if (!fastFieldsClean(f, this.times)) return -1;
+    return this.addFast(f, this.mode === 'verify' || fastKindFieldsOk(LUMEN_KINDS[f.kindIndex(KIND)], f));
+  }
+
+  /**
+   * {@link add} for a line the fast reader `f` read (lumenFastLine.ts) whose fields leave nothing to report: the
+   * same tests and the same row, from the line's bytes. `kindFieldsOk`: check mode found its kind's fields there.
+   */
+  private addFast(f: LumenFastLine, kindFieldsOk: boolean): number {
     const seq = f.integer(SEQ);
     const kind = LUMEN_KINDS[f.kindIndex(KIND)];
     const verify = this.mode === 'verify';
@@ -103,7 +119,7 @@ export class LumenDigestWriter implements LineDigestWriter {
       const genesis = f.stringEquals(PREV_HASH, GENESIS_HASH);
       if (!genesis) prevHex = f.hashEquals(PREV_HASH, this.lastHex) ? this.lastHex : f.isChainHash(PREV_HASH) ? f.hexOf(PREV_HASH) : null;
       if ((!genesis && prevHex === null) || (hex = fastHashMatches(f)) === null) return -1;
-    } else if (kindFieldProblem(kind, value) !== null) return -1;
+    } else if (!kindFieldsOk) return -1;
     if (this.n === this.capacity) this.grow();
     const row = this.n++;
     const c = this.cols;

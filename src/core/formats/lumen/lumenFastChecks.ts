@@ -2,10 +2,10 @@
  * What LumenLineReader.loadFindings and the chain's own-line checks decide, answered from the fast reader's spans
  * for a line in its subset (lumenFastLine.ts): whether the line alone has nothing to report.
  */
-import { isRfc3339, SLOT } from './lumenFields';
-import { LumenFastLine, Tok } from './lumenFastLine';
+import { isRfc3339, LumenKind, SLOT } from './lumenFields';
+import { LumenFastLine, Tok, tokenAt, valueEnd } from './lumenFastLine';
 
-const { seq: SEQ, kind: KIND, hash: HASH, timestamp: TIMESTAMP, doc_hash: DOC_HASH, latency_ms: LATENCY_MS, cached: CACHED, details: DETAILS, message: MESSAGE } = SLOT;
+const { seq: SEQ, kind: KIND, hash: HASH, timestamp: TIMESTAMP, doc_hash: DOC_HASH, latency_ms: LATENCY_MS, cached: CACHED, details: DETAILS, message: MESSAGE, cell: CELL, tool_id: TOOL_ID, tool_version: TOOL_VERSION } = SLOT;
 
 /**
  * The type each slot must have: required slots (seq … doc_hash) exactly, optional ones (cell … message) may also
@@ -82,4 +82,61 @@ function utcTimeTail(b: Buffer, s: number, n: number): boolean {
 export function fastHashMatches(f: LumenFastLine): string | null {
   const hex = f.preimageHex();
   return f.hashEquals(HASH, hex) ? hex : null;
+}
+
+/**
+ * Whether the line has every field its kind needs (lumenKindSchemas' fast verdicts, so kindFieldProblem would be
+ * null), answered from the fast reader's spans for a line it took; false where it cannot tell (the caller then
+ * reads the line the slow way, which names the problem).
+ */
+export function fastKindFieldsOk(kind: LumenKind, f: LumenFastLine): boolean {
+  const tok = f.tok;
+  const cell = tok[CELL] === Tok.Str;
+  switch (kind) {
+    case 'cell_start':
+    case 'cell_end':
+    case 'call_enter':
+      return cell;
+    case 'call_exit':
+      return cell && detailToken(f, 'result_type') === Tok.Str;
+    case 'vm_step':
+      // A top-level integer is never negative in the subset; one in details may be.
+      return cell && detailToken(f, 'ip') === Tok.Int && f.buf[detailStart] !== 45 && detailToken(f, 'opcode') === Tok.Str;
+    case 'tool_call':
+      return cell && tok[TOOL_ID] === Tok.Str && tok[TOOL_VERSION] === Tok.Str && tok[LATENCY_MS] === Tok.Int && tok[CACHED] === Tok.Bool
+        && detailToken(f, 'success') === Tok.Bool;
+    case 'schema_validate':
+      return cell && detailToken(f, 'schema') === Tok.Str && detailToken(f, 'valid') === Tok.Bool;
+    case 'error':
+      return tok[MESSAGE] === Tok.Str;
+    default:
+      return true; // run_start, run_end: no fields to need
+  }
+}
+
+/** Where the value {@link detailToken} found last starts. */
+let detailStart = 0;
+
+/** The token of `details.<key>` in a line the fast reader took; Absent when details is no object or lacks it. */
+function detailToken(f: LumenFastLine, key: string): Tok {
+  if (f.tok[DETAILS] !== Tok.Obj) return Tok.Absent;
+  const buf = f.buf;
+  const end = f.end[DETAILS];
+  let p = f.start[DETAILS] + 1;
+  while (p < end && buf[p] === 34) {
+    const keyEnd = buf.indexOf(34, p + 1);
+    const v = keyEnd + 2;
+    if (keyIs(buf, p + 1, keyEnd, key)) {
+      detailStart = v;
+      return tokenAt(buf[v]);
+    }
+    p = valueEnd(buf, v) + 1;
+  }
+  return Tok.Absent;
+}
+
+function keyIs(buf: Buffer, s: number, e: number, key: string): boolean {
+  if (e - s !== key.length) return false;
+  for (let i = 0; i < key.length; i++) if (buf[s + i] !== key.charCodeAt(i)) return false;
+  return true;
 }

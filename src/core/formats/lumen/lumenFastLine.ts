@@ -10,6 +10,7 @@
  * (LumenLineReader), which is the reference: a test holds both to the same verdicts and hashes.
  */
 import { isUtf8 } from 'node:buffer';
+import { hasControlByte } from '../../json/controlBytes';
 import { LUMEN_KEYS, LUMEN_KINDS } from './lumenFields';
 import { LumenPreimage } from './lumenPreimage';
 
@@ -49,12 +50,17 @@ export class LumenFastLine {
   readonly tok = new Uint8Array(LUMEN_KEYS.length);
   private readonly preimage = new LumenPreimage();
 
-  /** Reads a line's bytes (without its line break); false when they are outside the subset (see the file's comment). */
-  read(buf: Buffer): boolean {
+  /**
+   * Reads a line's bytes (without its line break); false when they are outside the subset (see the file's comment).
+   * With `strict`, also false when they hold a control character (0x00–0x1F), which JSON.parse refuses in a string
+   * (and the subset outside one): a reader that takes lines before JSON.parse has seen them (lumenScanner.ts) reads
+   * this way; otherwise the line is known to parse already.
+   */
+  read(buf: Buffer, strict = false): boolean {
     this.buf = buf;
     this.tok.fill(Tok.Absent);
     const n = buf.length;
-    if (n < 2 || buf[0] !== 123 || buf[n - 1] !== 125 || buf.indexOf(92) >= 0 || !isUtf8(buf)) return false;
+    if (n < 2 || buf[0] !== 123 || buf[n - 1] !== 125 || buf.indexOf(92) >= 0 || (strict && hasControlByte(buf)) || !isUtf8(buf)) return false;
     let p = 1;
     if (buf[p] === 125) return p + 1 === n;
     for (;;) {
@@ -262,4 +268,35 @@ function compareBytes(a: Uint8Array, as: number, ae: number, b: Uint8Array, bs: 
     if (d !== 0) return d;
   }
   return ae - as - (be - bs);
+}
+
+/** The token of the value that starts with byte `c`, in a line the reader took. */
+export function tokenAt(c: number): Tok {
+  if (c === QUOTE) return Tok.Str;
+  if (c === 123) return Tok.Obj;
+  if (c === 91) return Tok.Arr;
+  if (c === 116 || c === 102) return Tok.Bool;
+  if (c === 110) return Tok.Null;
+  return Tok.Int;
+}
+
+/** The end of the value at `p`, in a line the reader took (so it is well-formed and has no escape). */
+export function valueEnd(buf: Buffer, p: number): number {
+  const c = buf[p];
+  if (c === QUOTE) return buf.indexOf(QUOTE, p + 1) + 1;
+  if (c === 123 || c === 91) {
+    let depth = 0;
+    for (let i = p; i < buf.length; i++) {
+      const b = buf[i];
+      if (b === QUOTE) i = buf.indexOf(QUOTE, i + 1);
+      else if (b === 123 || b === 91) depth++;
+      else if ((b === 125 || b === 93) && --depth === 0) return i + 1;
+    }
+    return buf.length;
+  }
+  if (c === 116 || c === 110) return p + 4;
+  if (c === 102) return p + 5;
+  let i = c === MINUS ? p + 1 : p;
+  while (buf[i] >= ZERO && buf[i] <= NINE) i++;
+  return i;
 }
