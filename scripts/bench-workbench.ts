@@ -4,7 +4,8 @@
 // the whole file indexed and to the last row after End, and the extension host's RSS (the
 // `--type=extensionHost` process of this code-server): before the click, at its peak, after a garbage
 // collection. Prints each run and the medians; asserts nothing. BENCH_WORKBENCH_TRACE=1 prints what the viewer
-// shows every 100 ms; BENCH_WORKBENCH_PROFILE=1 saves a CPU profile of the extension host from the click to indexed.
+// shows every 100 ms; BENCH_WORKBENCH_PROFILE=1 saves a CPU profile of the extension host from the click to indexed;
+// BENCH_WORKBENCH_WORKERS=N sets `agentTrace.workers` (the viewer's default otherwise).
 import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
@@ -79,7 +80,7 @@ async function steadyRss(pid: number): Promise<number> {
 }
 
 async function oneRun(mb: number, ws: string, file: string): Promise<Run> {
-  const wb = await startWorkbench(ws);
+  const wb = await startWorkbench(ws, WORKERS === null ? {} : { 'agentTrace.workers': WORKERS });
   const page: Page = wb.page;
   let rss: ReturnType<typeof sampleRss> | undefined;
   try {
@@ -163,7 +164,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const f1 = (x: number) => x.toFixed(1);
 const f2 = (x: number) => x.toFixed(2);
 
+/** `BENCH_WORKBENCH_WORKERS=N`: the viewer reads on N worker threads (the `agentTrace.workers` setting); unset: its default. */
+const WORKERS = process.env.BENCH_WORKBENCH_WORKERS !== undefined ? Number(process.env.BENCH_WORKBENCH_WORKERS) : null;
+
 async function main(): Promise<void> {
+  if (WORKERS !== null) console.log(`agentTrace.workers: ${WORKERS}`);
   const sizes = (process.env.BENCH_WORKBENCH_MB ?? '3.5,35,356').split(',').map(Number);
   const runs = Number(process.env.BENCH_WORKBENCH_RUNS ?? 3);
   for (const mb of sizes) {

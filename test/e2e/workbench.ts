@@ -54,7 +54,7 @@ export function removeWorkspace(ws: string): void {
   if (parent.startsWith(join(tmpdir(), 'atv-e2e-ws-'))) rmSync(parent, { recursive: true, force: true });
 }
 
-async function writeSettings(userDataDir: string): Promise<void> {
+async function writeSettings(userDataDir: string, extra: Record<string, unknown>): Promise<void> {
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   // The quiet workbench of `npm start` (no welcome page, trust prompt or telemetry notice), plus quick hovers.
   const demo = (await import(pathToFileURL(join(ROOT, 'scripts', 'demoState.mjs')).href)) as { DEMO_SETTINGS: Record<string, unknown> };
@@ -69,18 +69,20 @@ async function writeSettings(userDataDir: string): Promise<void> {
     'editor.minimap.enabled': false,
     // Screenshots of hovers and notifications mid-fade are hard to read.
     'workbench.reduceMotion': 'on',
+    ...extra,
   };
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
 }
 
 /** Starts code-server on 127.0.0.1 with the extension from dist/ and opens the workspace in Chromium. */
-export async function startWorkbench(workspace: string): Promise<Workbench> {
+/** `settings`: user settings besides the quiet workbench's (the workbench benchmark sets `agentTrace.workers`). */
+export async function startWorkbench(workspace: string, settings: Record<string, unknown> = {}): Promise<Workbench> {
   if (!existsSync(join(ROOT, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run `npm run build` first');
   const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   const state = mkdtempSync(join(tmpdir(), 'atv-e2e-state-'));
   const extensionsDir = join(state, 'extensions');
   const userDataDir = join(state, 'user-data');
-  await writeSettings(userDataDir);
+  await writeSettings(userDataDir, settings);
   const setup = await import(pathToFileURL(join(ROOT, 'scripts', 'setup.mjs')).href);
   setup.installExtensionInto(extensionsDir);
   const { startCodeServer } = await import(pathToFileURL(join(ROOT, 'scripts', 'start-code-server.mjs')).href);
