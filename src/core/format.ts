@@ -106,8 +106,8 @@ export interface FormatModule {
   readonly lineFields?: readonly string[];
   /**
    * A reader of the facts of `lineFields` straight from a line's bytes, for lines written the way the format's
-   * writer writes them: tried before JSON.parse on every line after detection, on any thread. It must refuse
-   * any line it cannot read exactly as JSON.parse would (a test holds it to that on edited lines).
+   * writer writes them: range workers try it before JSON.parse. It must refuse any line it cannot read exactly as
+   * JSON.parse would (a test holds it to that on edited lines).
    */
   readonly lineScanner?: (plan: FieldPlan) => LineScanner;
   /**

@@ -1,6 +1,6 @@
 /**
- * The builder's facts of a Lumen line read straight from its bytes (lumen's `lineScanner`): a line in the fast
- * reader's subset (lumenFastLine.ts, read strictly: no control character in a string) is a JSON object that
+ * The builder's facts of a Lumen line read straight from its bytes (lumen's `lineScanner`, used by range workers):
+ * a line in the fast reader's subset (lumenFastLine.ts, read strictly: no control byte) is a JSON object that
  * JSON.parse reads, and its values' bytes are their JSON text, so each field the builder reads is taken from its
  * span without parsing the line. Any other line is refused and parsed as before; a test holds the facts of every
  * line taken to those of JSON.parse, on the corpus's lines and on edited ones.
