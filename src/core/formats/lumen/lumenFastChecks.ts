@@ -3,7 +3,7 @@
  * for a line in its subset (lumenFastLine.ts): whether the line alone has nothing to report.
  */
 import { isRfc3339, LumenKind, SLOT } from './lumenFields';
-import { LumenFastLine, Tok, tokenAt, valueEnd } from './lumenFastLine';
+import { LumenFastLine, objectValue, Tok, ValueSpan } from './lumenFastLine';
 
 const { seq: SEQ, kind: KIND, hash: HASH, timestamp: TIMESTAMP, doc_hash: DOC_HASH, latency_ms: LATENCY_MS, cached: CACHED, details: DETAILS, message: MESSAGE, cell: CELL, tool_id: TOOL_ID, tool_version: TOOL_VERSION } = SLOT;
 
@@ -98,15 +98,15 @@ export function fastKindFieldsOk(kind: LumenKind, f: LumenFastLine): boolean {
     case 'call_enter':
       return cell;
     case 'call_exit':
-      return cell && detailToken(f, 'result_type') === Tok.Str;
+      return cell && detailToken(f, RESULT_TYPE) === Tok.Str;
     case 'vm_step':
       // A top-level integer is never negative in the subset; one in details may be.
-      return cell && detailToken(f, 'ip') === Tok.Int && f.buf[detailStart] !== 45 && detailToken(f, 'opcode') === Tok.Str;
+      return cell && detailToken(f, IP) === Tok.Int && f.buf[detail.start] !== 45 && detailToken(f, OPCODE) === Tok.Str;
     case 'tool_call':
       return cell && tok[TOOL_ID] === Tok.Str && tok[TOOL_VERSION] === Tok.Str && tok[LATENCY_MS] === Tok.Int && tok[CACHED] === Tok.Bool
-        && detailToken(f, 'success') === Tok.Bool;
+        && detailToken(f, SUCCESS) === Tok.Bool;
     case 'schema_validate':
-      return cell && detailToken(f, 'schema') === Tok.Str && detailToken(f, 'valid') === Tok.Bool;
+      return cell && detailToken(f, SCHEMA) === Tok.Str && detailToken(f, VALID) === Tok.Bool;
     case 'error':
       return tok[MESSAGE] === Tok.Str;
     default:
@@ -114,29 +114,12 @@ export function fastKindFieldsOk(kind: LumenKind, f: LumenFastLine): boolean {
   }
 }
 
-/** Where the value {@link detailToken} found last starts. */
-let detailStart = 0;
+/** The value {@link detailToken} found last. */
+const detail: ValueSpan = { start: 0, end: 0 };
+const [RESULT_TYPE, IP, OPCODE, SUCCESS, SCHEMA, VALID] = ['result_type', 'ip', 'opcode', 'success', 'schema', 'valid'].map((k) => Buffer.from(k));
 
 /** The token of `details.<key>` in a line the fast reader took; Absent when details is no object or lacks it. */
-function detailToken(f: LumenFastLine, key: string): Tok {
+function detailToken(f: LumenFastLine, key: Buffer): Tok {
   if (f.tok[DETAILS] !== Tok.Obj) return Tok.Absent;
-  const buf = f.buf;
-  const end = f.end[DETAILS];
-  let p = f.start[DETAILS] + 1;
-  while (p < end && buf[p] === 34) {
-    const keyEnd = buf.indexOf(34, p + 1);
-    const v = keyEnd + 2;
-    if (keyIs(buf, p + 1, keyEnd, key)) {
-      detailStart = v;
-      return tokenAt(buf[v]);
-    }
-    p = valueEnd(buf, v) + 1;
-  }
-  return Tok.Absent;
-}
-
-function keyIs(buf: Buffer, s: number, e: number, key: string): boolean {
-  if (e - s !== key.length) return false;
-  for (let i = 0; i < key.length; i++) if (buf[s + i] !== key.charCodeAt(i)) return false;
-  return true;
+  return objectValue(f.buf, f.start[DETAILS], f.end[DETAILS], key, detail);
 }

@@ -300,3 +300,30 @@ export function valueEnd(buf: Buffer, p: number): number {
   while (buf[i] >= ZERO && buf[i] <= NINE) i++;
   return i;
 }
+
+/** Where {@link objectValue} found a value: `[start, end)` of the line. */
+export interface ValueSpan {
+  start: number;
+  end: number;
+}
+
+/**
+ * The token of the value of `key` in the object at `buf[s, e)` of a line the reader took (its pairs are
+ * `"key":value` with no escape), with the value's span in `found`; Absent when the object lacks the key.
+ */
+export function objectValue(buf: Buffer, s: number, e: number, key: Uint8Array, found: ValueSpan): Tok {
+  let p = s + 1;
+  while (p < e && buf[p] === QUOTE) {
+    const keyEnd = buf.indexOf(QUOTE, p + 1);
+    const v = keyEnd + 2;
+    const end = valueEnd(buf, v);
+    if (keyEnd < 0 || end <= p) return Tok.Absent; // never, for an object the reader took: a guard against looping
+    if (keyEnd - p - 1 === key.length && compareBytes(buf, p + 1, keyEnd, key, 0, key.length) === 0) {
+      found.start = v;
+      found.end = end;
+      return tokenAt(buf[v]);
+    }
+    p = end + 1;
+  }
+  return Tok.Absent;
+}

@@ -6,7 +6,7 @@
  * line taken to those of JSON.parse, on the corpus's lines and on edited ones.
  */
 import type { FactSink, FieldPlan, LineScanner } from '../../parallel/lineFacts';
-import { LumenFastLine, Tok, tokenAt, valueEnd } from './lumenFastLine';
+import { LumenFastLine, objectValue, Tok, ValueSpan } from './lumenFastLine';
 import { LUMEN_KINDS, SLOT, SLOT_OF } from './lumenFields';
 
 /**
@@ -18,7 +18,6 @@ const utf8Slice: (buf: Buffer, s: number, e: number) => string =
     ? (buf, s, e) => (buf as unknown as { utf8Slice(s: number, e: number): string }).utf8Slice(s, e)
     : (buf, s, e) => buf.toString('utf8', s, e);
 
-const QUOTE = 34;
 /** Strings longer than this are decoded each time (a timestamp differs on every line, a long message rarely repeats). */
 const MAX_CACHED = 80;
 const MINUS = 45;
@@ -40,6 +39,7 @@ export class LumenLineScanner implements LineScanner {
   private readonly subStart: Int32Array;
   private readonly subEnd: Int32Array;
   private readonly subTok: Uint8Array;
+  private readonly span: ValueSpan = { start: 0, end: 0 };
   /** Per container field, its nested fields. */
   private readonly below: number[][];
   /**
@@ -135,28 +135,15 @@ export class LumenLineScanner implements LineScanner {
     return text;
   }
 
-  /** Finds the spans of the nested fields below field `up` among the keys of the object at `[s, e)`. */
+  /** Finds the spans of the nested fields below field `up` in the object at `[s, e)`. */
   private findNested(up: number, s: number, e: number): void {
     const below = this.below[up];
-    for (let j = 0; j < below.length; j++) this.subTok[below[j]] = Tok.Absent;
     const buf = this.fast.buf;
-    let p = s + 1;
-    if (buf[p] === 125) return;
-    while (p < e) {
-      // The reader took the object: `"key":value` pairs, strings without escapes, keys sorted.
-      const keyEnd = buf.indexOf(QUOTE, p + 1);
-      const v = keyEnd + 2;
-      const end = valueEnd(buf, v);
-      if (keyEnd < 0 || end <= p) return; // never, for an object the reader took: a guard against looping
-      for (let j = 0; j < below.length; j++) {
-        const k = below[j];
-        if (!sameBytes(buf, p + 1, keyEnd, this.keys[k]!)) continue;
-        this.subStart[k] = v;
-        this.subEnd[k] = end;
-        this.subTok[k] = tokenAt(buf[v]);
-        break;
-      }
-      p = end + 1;
+    for (let j = 0; j < below.length; j++) {
+      const k = below[j];
+      this.subTok[k] = objectValue(buf, s, e, this.keys[k]!, this.span);
+      this.subStart[k] = this.span.start;
+      this.subEnd[k] = this.span.end;
     }
   }
 }
@@ -167,10 +154,4 @@ function integerAt(buf: Buffer, s: number, e: number): number {
   let x = 0;
   for (let i = negative ? s + 1 : s; i < e; i++) x = x * 10 + buf[i] - 48;
   return negative ? -x : x;
-}
-
-function sameBytes(buf: Buffer, s: number, e: number, key: Buffer): boolean {
-  if (e - s !== key.length) return false;
-  for (let i = 0; i < key.length; i++) if (buf[s + i] !== key[i]) return false;
-  return true;
 }
