@@ -61,21 +61,9 @@ export class NumberColumn {
     this.setOther(i, v);
   }
 
+  /** Everything {@link set} does not do inline: a null, an overflow, a new width, the first array, growth. */
   private setOther(i: number, v: number | null | undefined): void {
     const data = this.data;
-    if (data !== null && this.width < 3 && i < data.length) {
-      if (v === null || v === undefined) {
-        if (this.over.size > 0) this.over.delete(i);
-        data[i] = this.low - 1;
-        return;
-      }
-      const d = v - this.base;
-      if ((d | 0) === d && d > this.low && d <= this.high && (v !== 0 || 1 / v > 0) && (this.base === 0 || Number.isSafeInteger(v))) {
-        if (this.over.size > 0) this.over.delete(i);
-        data[i] = d;
-        return;
-      }
-    }
     const x = typeof v === 'number' && Number.isFinite(v) ? v : NaN;
     if (data === null) {
       if (i >= this.constantUpTo) this.constantUpTo = i + 1;

@@ -67,16 +67,12 @@ async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>
  * reads the capture mode from the lines needs each one parsed; others skip lines whose text cannot hold a
  * reference, without parsing them.
  */
-export function blobVerifierReadsLine(layout: BlobLayout, text: string): boolean {
-  if (layout.verifiedByFormatRules) return false;
-  return layout.contentCaptured !== undefined || layout.lineMayHoldRef(text);
-}
-
-/** {@link blobVerifierReadsLine} of a line's bytes (valid UTF-8). */
-export function blobVerifierReadsLineBytes(layout: BlobLayout, bytes: Buffer): boolean {
+export function blobVerifierReadsLine(layout: BlobLayout, line: string | Buffer): boolean {
   if (layout.verifiedByFormatRules) return false;
   if (layout.contentCaptured !== undefined) return true;
-  return layout.lineBytesMayHoldRef ? layout.lineBytesMayHoldRef(bytes) : layout.lineMayHoldRef(bytes.toString('utf8'));
+  if (typeof line === 'string') return layout.lineMayHoldRef(line);
+  // A line's bytes (valid UTF-8): tested as they are where the layout can, else decoded.
+  return layout.lineBytesMayHoldRef ? layout.lineBytesMayHoldRef(line) : layout.lineMayHoldRef(line.toString('utf8'));
 }
 
 /**

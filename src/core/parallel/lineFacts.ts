@@ -129,11 +129,8 @@ export class FactWriter implements FactSink {
   /** Writes the facts of one parsed line (a JSON object) and returns its row in the batch. */
   add(value: unknown): number {
     const f = this.plan.paths.length;
-    if ((this.n + 1) * f > this.tags.length) this.tags = grown(this.tags, this.tags.length * 2);
-    if (this.nNumbers + f > this.numbers.length) this.numbers = grown(this.numbers, (this.numbers.length + f) * 2);
-    if (this.nStrings + f > this.strings.length) this.strings = grown(this.strings, (this.strings.length + f) * 2);
-    const row = this.n++;
-    const base = row * f;
+    const row = this.startRow();
+    const base = this.rowBase;
     const { parent, container, keys, inherited } = this.plan;
     const holders = this.holders;
     for (let k = 0; k < f; k++) {

@@ -1,5 +1,5 @@
 import { blobLayoutOf } from '../blobs/formatBlobs';
-import { blobVerifierReadsLine, blobVerifierReadsLineBytes } from '../blobs/blobVerification';
+import { blobVerifierReadsLine } from '../blobs/blobVerification';
 import type { LineScanner } from '../parallel/lineFacts';
 import type { BlobLayout } from '../blobs/blobLayout';
 import type { CheckMode, LineDigest, LineDigestColumns, LineDigestWriter, LineInput } from '../checks/types';
@@ -51,7 +51,7 @@ export class RangeDigester {
    */
   addScanned(scanner: LineScanner, bytes: Buffer): number {
     if (!this.writer.addScanned) return -1;
-    if (this.job.mode === 'verify' && blobVerifierReadsLineBytes(this.layout, bytes)) return -1;
+    if (this.job.mode === 'verify' && blobVerifierReadsLine(this.layout, bytes)) return -1;
     return this.writer.addScanned(scanner);
   }
 
