@@ -1,4 +1,4 @@
-import { EVENT_CATEGORIES, EVENT_STATUSES, EventCategory, EventDraft, EventPlace, HashRef, IdMention, TraceEvent } from './model';
+import { EVENT_CATEGORIES, EVENT_STATUSES, EventCategory, EventStatus, EventDraft, EventPlace, HashRef, IdMention, TraceEvent } from './model';
 import type { UsageDraft } from './usage/usageTypes';
 import { Column, Interner, SharedValues } from './tableColumns';
 import { NumberColumn } from './numberColumn';
@@ -8,6 +8,10 @@ import { StringColumn } from './stringColumn';
 import { IdHashIndex } from './idHashIndex';
 import type { LabelDeriver, LabelFacts, LineBytes } from './derivedLabels';
 import { LabelColumns } from './labelColumns';
+
+/** Each status's and category's index in EVENT_STATUSES and EVENT_CATEGORIES (a lookup instead of a search per event). */
+const STATUS_INDEX = Object.fromEntries(EVENT_STATUSES.map((s, k) => [s, k])) as Record<EventStatus, number>;
+const CATEGORY_INDEX = Object.fromEntries(EVENT_CATEGORIES.map((c, k) => [c, k])) as Record<EventCategory, number>;
 
 /**
  * Compact, column-wise store of a trace's events: numbers in typed arrays, repeated strings interned,
@@ -92,8 +96,8 @@ export class EventTable {
     this.duration.set(i, draft.durationMs);
     this.tokensIn.set(i, draft.tokensIn);
     this.tokensOut.set(i, draft.tokensOut);
-    this.status.set(i, EVENT_STATUSES.indexOf(draft.status ?? 'ok'));
-    this.category.set(i, Math.max(0, EVENT_CATEGORIES.indexOf(draft.category ?? 'other')));
+    this.status.set(i, STATUS_INDEX[draft.status ?? 'ok']);
+    this.category.set(i, CATEGORY_INDEX[draft.category ?? 'other'] ?? 0);
     this.kind.set(i, this.strings.id(draft.kind));
     this.modelCol.set(i, this.strings.id(draft.model));
     this.toolCol.set(i, this.strings.id(draft.tool));

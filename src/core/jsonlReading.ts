@@ -1,7 +1,7 @@
 import { EventTable } from './eventTable';
 import { detectFormat } from './detect';
 import { formatModule } from './formats';
-import { BuilderSource, EventBuilder, SourceRecord } from './format';
+import { BuilderSource, Emit, EventBuilder, SourceRecord } from './format';
 import type { Detection, MalformedLine } from './traceModel';
 import { parseLine, ParsedLine } from './json/jsonLine';
 import type { LineSpan } from './lineIndexer';
@@ -71,6 +71,9 @@ export class JsonlReading<T extends EventSink = EventTable> {
   onRecord: ((rec: SourceRecord) => void) | null = null;
   private readonly head: SourceRecord[] = [];
   private lineBytes: LineBytes | null = null;
+  /** The record being added (see addRecord). */
+  private current: SourceRecord = { value: null, line: 0, offset: 0, length: 0 };
+  private readonly emitCurrent: Emit = (d, r) => this.emit(d, r ?? this.current);
 
   /** `table`: where the events go; the viewer's {@link EventTable} unless a streamed check brings its own. */
   constructor(private readonly sampleBase: SampleBase, private readonly maxLineBytes: number, format?: FormatName, forcedReason = '', table?: T) {
@@ -123,8 +126,12 @@ export class JsonlReading<T extends EventSink = EventTable> {
 
   /** Hands one record to the builder, or keeps it for detection while fewer than {@link SNIFF_VALUES} were seen. */
   addRecord(rec: SourceRecord): void {
-    if (this.builder) this.builder.add(rec, (d, r) => this.emit(d, r ?? rec));
-    else {
+    if (this.builder) {
+      // One emitter for every record, not a closure made per record: builders emit while they add, so a draft
+      // emitted without its own record belongs to the record being added.
+      this.current = rec;
+      this.builder.add(rec, this.emitCurrent);
+    } else {
       this.head.push(rec);
       if (this.head.length >= SNIFF_VALUES) this.startBuilding();
     }
@@ -159,7 +166,7 @@ export class JsonlReading<T extends EventSink = EventTable> {
     // A record of its own line (not one a builder made up) can have its label made again from that line.
     const value = rec.length > 0 ? rec.value : undefined;
     if (draft.lineLabel) settleLineLabel(draft, rec.value, value !== undefined && this.table.labelsOnDemand?.(draft.lineLabel) === true);
-    return this.table.add(draft, { line: rec.line, offset: rec.offset, length: rec.length }, value);
+    return this.table.add(draft, rec, value);
   }
 
   private builderSource(): BuilderSource {

@@ -47,10 +47,16 @@ export class NumberColumn {
     // value every entry has so far), with no map and no call; anything else goes to setOther.
     const data = this.data;
     if (data !== null) {
-      if (typeof v === 'number' && this.width < 3 && i < data.length) {
-        const d = v - this.base;
-        if ((d | 0) === d && d > this.low && d <= this.high && (v !== 0 || 1 / v > 0) && (this.base === 0 || Number.isSafeInteger(v)) && this.over.size === 0) {
-          data[i] = d;
+      if (this.width < 3 && i < data.length && this.over.size === 0) {
+        if (typeof v === 'number') {
+          const d = v - this.base;
+          if ((d | 0) === d && d > this.low && d <= this.high && (v !== 0 || 1 / v > 0) && (this.base === 0 || Number.isSafeInteger(v))) {
+            data[i] = d;
+            return;
+          }
+        } else if (v == null) {
+          // Null: the width's minimum, just below `low` (most events of a column of durations or tokens have none).
+          data[i] = this.low - 1;
           return;
         }
       }
