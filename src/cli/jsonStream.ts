@@ -6,7 +6,11 @@
  * (V8 caps strings at about 512 MB).
  */
 export function* jsonPieces(value: unknown, depth: number, pretty = true, indent = ''): Generator<string> {
-  if (depth <= 0 || typeof value !== 'object' || value === null) {
+  // An object one level above the depth holds only values written whole: written whole itself (one finding of
+  // millions, say), it is one piece made by JSON.stringify instead of a generator per member, and its text is at
+  // most its members' texts together. An array there is still written item by item: it may hold millions.
+  const whole = depth <= 0 || (depth === 1 && !Array.isArray(value) && !(value instanceof LazyArray));
+  if (whole || typeof value !== 'object' || value === null) {
     const text = (pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) ?? 'null';
     yield pretty && indent ? text.replace(/\n/g, '\n' + indent) : text;
     return;
