@@ -73,9 +73,13 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const HEX16 = /^[0-9a-f]{16}$/;
 const PREFIXED = /^sha256:([0-9a-f]{64}|[0-9a-f]{16})$/;
 const BLOB_URI = /^blob:\/\/sha256\/([0-9a-f]{64}|[0-9a-f]{16})(\.json)?$/;
+const DIGEST_LENGTHS = new Set([64, 16].flatMap((hex) => [hex, 'sha256:'.length + hex, 'blob://sha256/'.length + hex, 'blob://sha256/'.length + hex + '.json'.length]));
 
 /** Recognises a digest value: bare 64-hex, `sha256:<hex>` or `blob://sha256/<hex>[.json]`. 16-hex digests are FNV-1a. */
 export function parseDigest(value: string, allowBare16 = false): Omit<HashRef, 'field'> | null {
+  // Only these lengths can match (64 or 16 hex digits, bare, after `sha256:`, or in a blob URI with or without
+  // `.json`): most strings a walk meets (messages, names, times) are turned away without a regular expression.
+  if (!DIGEST_LENGTHS.has(value.length)) return null;
   let m: RegExpExecArray | null;
   if (HEX64.test(value)) return { digest: value, algorithm: 'sha256', raw: value };
   if (allowBare16 && HEX16.test(value)) return { digest: value, algorithm: 'fnv1a64', raw: value };
@@ -85,28 +89,51 @@ export function parseDigest(value: string, allowBare16 = false): Omit<HashRef, '
   return null;
 }
 
+/** A value met by collectHashRefs' walk: `key` is its key (a string) or index (a number) in `up`; the root has none. */
+interface WalkEntry {
+  v: unknown;
+  up: WalkEntry | null;
+  key: string | number;
+}
+
+/** The JSON path of a walked value, as the walk spells it: `a.b[2].c` (the root's is ''). */
+function pathOf(e: WalkEntry): string {
+  // Iterative: a walk may go 10,000 levels deep.
+  const chain: WalkEntry[] = [];
+  for (let x: WalkEntry | null = e; x !== null && x.up !== null; x = x.up) chain.push(x);
+  let path = '';
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const key = chain[i].key;
+    path = typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+  }
+  return path;
+}
+
 /**
  * Collects every digest-looking string in a value (iteratively, bounded), with its JSON path.
  * Fields listed in `skip` (own ids, chain hashes) are not references to content.
  */
 export function collectHashRefs(value: unknown, skip: ReadonlySet<string> = new Set(), allowBare16 = false, limit = 256): HashRef[] {
   const out: HashRef[] = [];
-  const stack: [unknown, string][] = [[value, '']];
+  // Each entry: a value, the entry it is in, and its key or index there. A path is spelled out only for the
+  // digests found, not for every value walked.
+  const stack: WalkEntry[] = [{ v: value, up: null, key: '' }];
   let visited = 0;
   while (stack.length > 0 && out.length < limit && visited < 10_000) {
-    const [v, path] = stack.pop()!;
+    const e = stack.pop()!;
+    const v = e.v;
     visited++;
     if (typeof v === 'string') {
       const d = parseDigest(v, allowBare16);
-      if (d) out.push({ field: path, ...d });
+      if (d) out.push({ field: pathOf(e), ...d });
     } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}[${i}]`]);
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], up: e, key: i });
     } else if (isObj(v)) {
       const keys = Object.keys(v);
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i];
         if (skip.has(k)) continue;
-        stack.push([v[k], path ? `${path}.${k}` : k]);
+        stack.push({ v: v[k], up: e, key: k });
       }
     }
   }
@@ -147,6 +174,17 @@ export function describeType(v: unknown): string {
 
 /** Guesses a category from a kind name. */
 export function categoryFromKind(kind: string): EventCategory {
+  // Kinds repeat line after line: each is matched once (a bounded memo; a file of ever-new kinds just stops adding).
+  const known = CATEGORY_OF_KIND.get(kind);
+  if (known !== undefined) return known;
+  const c = matchCategory(kind);
+  if (CATEGORY_OF_KIND.size < 4096) CATEGORY_OF_KIND.set(kind, c);
+  return c;
+}
+
+const CATEGORY_OF_KIND = new Map<string, EventCategory>();
+
+function matchCategory(kind: string): EventCategory {
   const k = kind.toLowerCase();
   if (/session/.test(k)) return 'session';
   if (/\brun|run_|^run/.test(k)) return 'run';

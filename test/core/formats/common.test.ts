@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { short } from '../../../src/core/formats/common';
+import { categoryFromKind, collectHashRefs, parseDigest, short } from '../../../src/core/formats/common';
 
 /** The plain definition: flatten everything, then cut. */
 function reference(s: string, max: number): string {
@@ -23,5 +23,49 @@ describe('short (labels)', () => {
   it('cuts a megabyte of output to its first characters without flattening all of it', () => {
     const big = 'line one\n' + 'y'.repeat(1 << 20);
     assert.equal(short(big, 20), 'line one yyyyyyyyyy…');
+  });
+});
+
+describe('digests in values', () => {
+  /** parseDigest's definition: its four patterns, with no shortcut. */
+  function referenceDigest(v: string, bare16: boolean): string | null {
+    const m = /^sha256:([0-9a-f]{64}|[0-9a-f]{16})$/.exec(v) ?? /^blob:\/\/sha256\/([0-9a-f]{64}|[0-9a-f]{16})(\.json)?$/.exec(v);
+    if (/^[0-9a-f]{64}$/.test(v)) return v;
+    if (bare16 && /^[0-9a-f]{16}$/.test(v)) return v;
+    return m ? m[1] : null;
+  }
+
+  it('finds exactly the strings its patterns match, at every length from 0 to 100', () => {
+    const hex = '0123456789abcdef'.repeat(6);
+    const forms = (h: string) => [h, `sha256:${h}`, `blob://sha256/${h}`, `blob://sha256/${h}.json`, `sha256:${h}.json`, `blob://sha256/${h}.js`, `x${h}`];
+    let found = 0;
+    for (let n = 0; n <= 100; n++) {
+      for (const v of [...forms(hex.slice(0, n)), 'z'.repeat(n)]) {
+        for (const bare16 of [false, true]) {
+          const want = referenceDigest(v, bare16);
+          assert.equal(parseDigest(v, bare16)?.digest ?? null, want, `${v} ${bare16}`);
+          if (want) found++;
+        }
+      }
+    }
+    // 64 digits: bare, prefixed, in a URI with and without .json (each with and without bare16); 16 the same, bare only with it.
+    assert.equal(found, 15);
+  });
+
+  it('names each digest by its path, skips the listed keys, and walks 9,000 levels down', () => {
+    const h = 'a'.repeat(64);
+    const refs = collectHashRefs({ a: { b: [1, { c: `sha256:${h}` }, `blob://sha256/${'b'.repeat(16)}.json`] }, id: h, x: h }, new Set(['id']));
+    assert.deepEqual(refs.map((r) => [r.field, r.algorithm]), [['a.b[1].c', 'sha256'], ['a.b[2]', 'fnv1a64'], ['x', 'sha256']]);
+    assert.deepEqual(collectHashRefs([h, [h]]).map((r) => r.field), ['[0]', '[1][0]']);
+    let deep: unknown = { d: h };
+    for (let i = 0; i < 9000; i++) deep = { n: deep };
+    assert.equal(collectHashRefs(deep)[0].field, 'n.'.repeat(9000) + 'd');
+  });
+
+  it('gives each kind its category, the same when asked again', () => {
+    for (const [kind, cat] of [['session_start', 'session'], ['tool_call', 'tool'], ['LLM_request', 'inference'], ['approval', 'approval'], ['x', 'other']] as const) {
+      assert.equal(categoryFromKind(kind), cat);
+      assert.equal(categoryFromKind(kind), cat);
+    }
   });
 });

@@ -2,11 +2,14 @@ import { categoryFromKind, collectHashRefs, formatDuration, formatTokens, isObj,
 import { EventBuilder, FormatAdapter, FormatTotals } from '../../format';
 import { emitOpenHandsRun, isOpenHandsRun, openHandsCause } from './openhands';
 import { jsonPreview } from '../../json/jsonPreview';
+import { makeTimestampReader } from '../isoTime';
 
 /** Id fields tried in order, for any agent JSONL. */
 export const GENERIC_ID_FIELDS = ['event_id', 'eventId', 'id', 'uuid', 'span_id', 'spanId', 'message_id', 'messageId'] as const;
 /** Parent fields tried in order. */
 export const GENERIC_PARENT_FIELDS = ['parent_id', 'parentId', 'parentUuid', 'parent_uuid', 'parent_span_id', 'parentSpanId', 'parent_event_id', 'parentEventId', 'parent'] as const;
+/** Fields that hold ids or chain hashes, not references to content. */
+const NOT_CONTENT: ReadonlySet<string> = new Set([...GENERIC_ID_FIELDS, ...GENERIC_PARENT_FIELDS, 'hash', 'prev_hash']);
 const KIND_FIELDS = ['event_type', 'type', 'kind', 'event', 'name'] as const;
 const TIME_FIELDS = ['timestamp', 'ts', 'time', 'created_at', 'createdAt', 'occurred_at_ms', 'start_time', 'startTime'] as const;
 
@@ -27,6 +30,7 @@ export const genericAdapter: FormatAdapter = {
   createBuilder(): EventBuilder {
     // Only OpenHands runs carry totals of their own; other generic files count from their events.
     let runs: { toolCalls: number; inputTokens: number; outputTokens: number; tokens: boolean } | null = null;
+    const timeOf = makeTimestampReader();
     return {
       totals(): FormatTotals {
         if (!runs) return {};
@@ -49,7 +53,10 @@ export const genericAdapter: FormatAdapter = {
         const id = firstString(v, GENERIC_ID_FIELDS);
         const parentId = firstString(v, GENERIC_PARENT_FIELDS) ?? openHandsCause(v);
         let time: number | null = null;
-        for (const f of TIME_FIELDS) if ((time = parseTime(v[f])) !== null) break;
+        for (const f of TIME_FIELDS) {
+          const t = v[f];
+          if ((time = typeof t === 'string' ? timeOf(t) : parseTime(t)) !== null) break;
+        }
         const statusWord = typeof v.status === 'string' ? v.status : typeof v.level === 'string' ? v.level : null;
         const status = statusFromWord(statusWord) ?? (v.error != null && v.error !== false ? 'error' : statusFromWord(kind) ?? 'ok');
         const duration = typeof v.duration_ms === 'number' ? v.duration_ms : typeof v.durationMs === 'number' ? v.durationMs : null;
@@ -70,7 +77,7 @@ export const genericAdapter: FormatAdapter = {
           tokensOut,
           model: typeof v.model === 'string' ? v.model : null,
           group: typeof v.session_id === 'string' ? v.session_id : typeof v.run_id === 'string' ? v.run_id : typeof v.sessionId === 'string' ? v.sessionId : null,
-          hashRefs: collectHashRefs(v, new Set([...GENERIC_ID_FIELDS, ...GENERIC_PARENT_FIELDS, 'hash', 'prev_hash'])),
+          hashRefs: collectHashRefs(v, NOT_CONTENT),
         });
       },
     };

@@ -2,7 +2,7 @@ import { EventCategory, EventDraft, EventStatus, HashRef } from '../../model';
 import { isObj, num, obj, Obj, parseDigest, short, str } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { isLumenKind } from './lumenFields';
-import { makeTimestampReader } from './lumenTime';
+import { makeTimestampReader } from '../isoTime';
 import { jsonPreview } from '../../json/jsonPreview';
 import { lumenLineLabel } from './lumenLabels';
 

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { makeTimestampReader } from '../../../../src/core/formats/lumen/lumenTime';
-import { parseTime } from '../../../../src/core/formats/common';
+import { makeTimestampReader } from '../../../src/core/formats/isoTime';
+import { parseTime } from '../../../src/core/formats/common';
 
-describe('lumen timestamps', () => {
+describe('ISO timestamps (lumen, generic JSONL)', () => {
   it('reads the writer\'s layout with 0 to 9 fraction digits as Date.parse does (to the millisecond)', () => {
     const read = makeTimestampReader();
     for (const day of ['2026-11-29', '2026-11-30', '2024-02-29']) {

@@ -1,8 +1,9 @@
-import { parseTime } from '../common';
+import { parseTime } from './common';
 
 /**
- * Epoch ms of a timestamp, fast for the writer's `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (the day is parsed once and
- * cached; the time of day is read digit by digit); anything else goes through `Date.parse`.
+ * Epoch ms of a timestamp string, fast for `YYYY-MM-DDTHH:MM:SS[.fraction]Z` as lumen's writer and many others
+ * write it (the day is parsed once and cached; the time of day is read digit by digit); anything else goes through
+ * `Date.parse`, so every string gets what parseTime gives it. Not a string: null. One reader per file (the cache).
  */
 export function makeTimestampReader(): (ts: unknown) => number | null {
   let day = '';
