@@ -40,7 +40,8 @@ class DeepstrikeBuilder implements EventBuilder {
 
   add(rec: SourceRecord, emit: Emit): void {
     const ds = readDsRecord(rec.value);
-    const at = { ...rec, line: this.lineOf(rec) };
+    // A JSONL line keeps its own line; an element of a JSON array document is placed through its seq.
+    const at = rec.locate ? { ...rec, line: this.lineOf(rec) } : rec;
     if (!ds) {
       emit({ kind: isObj(rec.value) ? 'record' : typeof rec.value, category: 'other', status: 'warning', label: 'not a DeepStrike record' }, at);
       return;
@@ -55,9 +56,10 @@ class DeepstrikeBuilder implements EventBuilder {
     if (kind === 'run_started') this.run = { index: -1, runId: str(e, 'run_id'), turnAnchor: new Map(), llm: -1, request: -1, calls: new Map() };
     const run = this.run;
     const d = describeDsEvent(kind, e, (id) => run?.calls.get(id)?.tool ?? null);
+    // The description's fields named one by one: a spread of its varying shapes was a slow copy on every line.
     const draft: EventDraft = {
-      kind, ...d, seq, parentIndex: this.parentOf(kind, e), group: run?.runId ?? null,
-      mentions: dsCallIds(e), hashRefs: collectHashRefs(e),
+      kind, category: d.category, label: d.label, status: d.status, tokensIn: d.tokensIn, tokensOut: d.tokensOut, model: d.model, tool: d.tool,
+      seq, parentIndex: this.parentOf(kind, e), group: run?.runId ?? null, mentions: dsCallIds(e), hashRefs: collectHashRefs(e),
     };
     // run_terminal's total_tokens is the run's tokens, not split into input and output: a totals line.
     if (kind === 'run_terminal' && num(e, 'total_tokens') !== null) draft.usage = { source: 'totals', total: num(e, 'total_tokens') };

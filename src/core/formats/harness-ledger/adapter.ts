@@ -94,7 +94,13 @@ class HarnessBuilder implements EventBuilder {
     const name = line.name ?? 'record';
     const run = this.runFor(name, runIdOf(line.event));
     const draft = this.place(name, e, run, line.occurredAtMs);
-    const index = emit({ ...draft, seq: line.seq, time: line.occurredAtMs, group: runIdOf(line.event), mentions: mentionsOf(e), hashRefs: artifactRefs(e) });
+    // Set on the draft `place` made: a copy of it with these five, on every line, was slow (its shapes vary).
+    draft.seq = line.seq;
+    draft.time = line.occurredAtMs;
+    draft.group = runIdOf(line.event);
+    draft.mentions = mentionsOf(e);
+    draft.hashRefs = artifactRefs(e);
+    const index = emit(draft);
     this.remember(name, e, run, index, line.occurredAtMs, draft);
   }
 
@@ -151,7 +157,10 @@ class HarnessBuilder implements EventBuilder {
         if (call && name !== 'tool_call_proposed') parent = call.index;
     }
     const d = describeHarnessEvent(name, e, { call, model, durationMs });
-    return { kind: name, ...d, parentIndex: parent >= 0 ? parent : null, durationMs, model: name === 'model_requested' ? str(e, 'model') : name.startsWith('model_') ? model : null, tool: d.tool ?? null };
+    return {
+      kind: name, category: d.category, label: d.label, status: d.status, tokensIn: d.tokensIn, tokensOut: d.tokensOut,
+      parentIndex: parent >= 0 ? parent : null, durationMs, model: name === 'model_requested' ? str(e, 'model') : name.startsWith('model_') ? model : null, tool: d.tool ?? null,
+    };
   }
 
   /** Updates the run's structure after the event got its index. */
