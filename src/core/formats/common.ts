@@ -1,5 +1,6 @@
 import { formatTokens as displayTokens } from '../display';
 import { EventCategory, EventStatus, HashRef, IdMention } from '../model';
+import { makeTimestampReader } from './isoTime';
 
 /** A JSON object. */
 export type Obj = Record<string, unknown>;
@@ -35,12 +36,13 @@ export function hasExactKeys(o: Obj, keys: string[]): boolean {
   return k.length === keys.length && keys.every((x) => x in o);
 }
 
-/** Parses an RFC 3339 / ISO time string to epoch milliseconds, or null. */
+/** Strings go through one shared reader: the common ISO layout without Date.parse, anything else with it. */
+const readIsoTime = makeTimestampReader();
+
+/** Parses an RFC 3339 / ISO time string to epoch milliseconds (what Date.parse gives), or null; a finite number is taken as is. */
 export function parseTime(v: unknown): number | null {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v !== 'string') return null;
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? null : t;
+  return typeof v === 'string' ? readIsoTime(v) : null;
 }
 
 export { formatCount, formatDuration } from '../display';

@@ -1,9 +1,14 @@
-import { parseTime } from './common';
+/** Date.parse, with null for a time it cannot read. */
+function dateParse(ts: string): number | null {
+  const t = Date.parse(ts);
+  return Number.isNaN(t) ? null : t;
+}
 
 /**
- * Epoch ms of a timestamp string, fast for `YYYY-MM-DDTHH:MM:SS[.fraction]Z` as lumen's writer and many others
- * write it (the day is parsed once and cached; the time of day is read digit by digit); anything else goes through
- * `Date.parse`, so every string gets what parseTime gives it. Not a string: null. One reader per file (the cache).
+ * Epoch ms of a timestamp string, fast for `YYYY-MM-DDTHH:MM:SS[.fraction]Z` as lumen's writer, Claude Code, Codex,
+ * Gemini CLI and many others write it (the day is parsed once and cached; the time of day is read digit by digit);
+ * anything else goes through `Date.parse`, so every string gets exactly what Date.parse gives it (null for NaN).
+ * Not a string: null. A reader keeps the last day it read: one per file reads fastest.
  */
 export function makeTimestampReader(): (ts: unknown) => number | null {
   let day = '';
@@ -20,10 +25,10 @@ export function makeTimestampReader(): (ts: unknown) => number | null {
   return (ts) => {
     if (typeof ts !== 'string') return null;
     const n = ts.length;
-    if (n < 20 || ts[10] !== 'T' || ts[13] !== ':' || ts[16] !== ':' || ts[n - 1] !== 'Z' || (n > 20 && ts[19] !== '.')) return parseTime(ts);
+    if (n < 20 || ts[10] !== 'T' || ts[13] !== ':' || ts[16] !== ':' || ts[n - 1] !== 'Z' || (n > 20 && ts[19] !== '.')) return dateParse(ts);
     if (day === '' || !ts.startsWith(day)) {
       const ms = Date.parse(ts.slice(0, 10) + 'T00:00:00Z');
-      if (Number.isNaN(ms)) return parseTime(ts);
+      if (Number.isNaN(ms)) return dateParse(ts);
       day = ts.slice(0, 10);
       dayMs = ms;
     }
@@ -32,9 +37,9 @@ export function makeTimestampReader(): (ts: unknown) => number | null {
     const m = digits(ts, 14, 2);
     const sec = digits(ts, 17, 2);
     // Out of range (hour 24, minute or second 60) or not digits: Date.parse decides, as for any other layout.
-    if (!(h < 24 && m < 60 && sec < 60)) return parseTime(ts);
+    if (!(h < 24 && m < 60 && sec < 60)) return dateParse(ts);
     const t = dayMs + ((h * 60 + m) * 60 + sec) * 1000 + frac;
-    return Number.isNaN(t) ? parseTime(ts) : t;
+    return Number.isNaN(t) ? dateParse(ts) : t;
   };
 }
 

@@ -2,6 +2,12 @@ import { strict as assert } from 'node:assert';
 import { makeTimestampReader } from '../../../src/core/formats/isoTime';
 import { parseTime } from '../../../src/core/formats/common';
 
+/** The reference: Date.parse, null for NaN. */
+function dateParse(ts: string): number | null {
+  const t = Date.parse(ts);
+  return Number.isNaN(t) ? null : t;
+}
+
 describe('ISO timestamps (lumen, generic JSONL)', () => {
   it('reads the writer\'s layout with 0 to 9 fraction digits as Date.parse does (to the millisecond)', () => {
     const read = makeTimestampReader();
@@ -18,7 +24,7 @@ describe('ISO timestamps (lumen, generic JSONL)', () => {
   it('hands anything off the writer\'s layout to the general parser', () => {
     const read = makeTimestampReader();
     for (const ts of ['2026-11-29T15:20:28.1x3Z', '2026-11-29T15:20:28+01:00', '2026-11-29 15:20:28Z', '2026-13-29T15:20:28Z', 'soon']) {
-      assert.equal(read(ts), parseTime(ts), ts);
+      assert.equal(read(ts), dateParse(ts), ts);
     }
     assert.equal(read(12), null);
   });
@@ -27,7 +33,7 @@ describe('ISO timestamps (lumen, generic JSONL)', () => {
     const read = makeTimestampReader();
     const cases = ['2026-11-29T15:20:28.Z', '2026-11-29T15:20:28.1234a6Z', '2026-11-29T15:20:28.123 Z', '2026-11-29T24:00:00Z',
       '2026-11-29T25:20:28Z', '2026-11-29T15:60:28Z', '2026-11-29T15:20:60Z', '2026-11-29T15:20:28.9999999999Z'];
-    for (const ts of cases) assert.equal(read(ts), parseTime(ts), ts);
+    for (const ts of cases) assert.equal(read(ts), dateParse(ts), ts);
   });
 
   it('agrees with Date.parse on 5,000 random strings in the writer\'s layout with random characters swapped in', () => {
@@ -40,7 +46,7 @@ describe('ISO timestamps (lumen, generic JSONL)', () => {
       const chars = base.split('');
       if (rnd(2)) chars[11 + rnd(chars.length - 11)] = alphabet[rnd(alphabet.length)];
       const ts = chars.join('');
-      assert.equal(read(ts), parseTime(ts), ts);
+      assert.equal(read(ts), dateParse(ts), ts);
     }
   });
 
@@ -59,7 +65,7 @@ describe('ISO timestamps (lumen, generic JSONL)', () => {
       if (rnd(4)) chars[at] = alphabet[rnd(alphabet.length)];
       else chars.splice(at, rnd(2)); // a character dropped, or none
       const ts = chars.join('');
-      assert.equal(read(ts), parseTime(ts), ts);
+      assert.equal(read(ts), dateParse(ts), ts);
     }
   });
 
@@ -69,11 +75,18 @@ describe('ISO timestamps (lumen, generic JSONL)', () => {
     for (const sec of ['2026-11-29T15:20:28', '2026-11-29T15:20:29', '2026-11-30T00:00:00', '2026-11-29T15:20:28']) {
       for (const tail of tails) {
         const ts = sec + tail;
-        assert.equal(read(ts), parseTime(ts), ts);
+        assert.equal(read(ts), dateParse(ts), ts);
       }
     }
     // Never matched against a second that failed its check.
-    assert.equal(read('2026-11-29T15:20:60.5Z'), parseTime('2026-11-29T15:20:60.5Z'));
-    assert.equal(read('2026-11-29T15:20:60.6Z'), parseTime('2026-11-29T15:20:60.6Z'));
+    assert.equal(read('2026-11-29T15:20:60.5Z'), dateParse('2026-11-29T15:20:60.5Z'));
+    assert.equal(read('2026-11-29T15:20:60.6Z'), dateParse('2026-11-29T15:20:60.6Z'));
+  });
+
+  it('is what parseTime reads strings with (numbers as they are, anything else null)', () => {
+    for (const ts of ['2026-11-29T15:20:28.219918337Z', '2026-11-29T15:20:28+01:00', 'soon', '2026-11-29T24:00:00Z']) assert.equal(parseTime(ts), dateParse(ts), ts);
+    assert.equal(parseTime(1795963085417), 1795963085417);
+    assert.equal(parseTime(null), null);
+    assert.equal(parseTime(Number.NaN), null);
   });
 });

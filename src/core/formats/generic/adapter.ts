@@ -2,7 +2,6 @@ import { categoryFromKind, collectHashRefs, formatDuration, formatTokens, isObj,
 import { EventBuilder, FormatAdapter, FormatTotals } from '../../format';
 import { emitOpenHandsRun, isOpenHandsRun, openHandsCause } from './openhands';
 import { jsonPreview } from '../../json/jsonPreview';
-import { makeTimestampReader } from '../isoTime';
 
 /** Id fields tried in order, for any agent JSONL. */
 export const GENERIC_ID_FIELDS = ['event_id', 'eventId', 'id', 'uuid', 'span_id', 'spanId', 'message_id', 'messageId'] as const;
@@ -30,7 +29,6 @@ export const genericAdapter: FormatAdapter = {
   createBuilder(): EventBuilder {
     // Only OpenHands runs carry totals of their own; other generic files count from their events.
     let runs: { toolCalls: number; inputTokens: number; outputTokens: number; tokens: boolean } | null = null;
-    const timeOf = makeTimestampReader();
     return {
       totals(): FormatTotals {
         if (!runs) return {};
@@ -53,10 +51,7 @@ export const genericAdapter: FormatAdapter = {
         const id = firstString(v, GENERIC_ID_FIELDS);
         const parentId = firstString(v, GENERIC_PARENT_FIELDS) ?? openHandsCause(v);
         let time: number | null = null;
-        for (const f of TIME_FIELDS) {
-          const t = v[f];
-          if ((time = typeof t === 'string' ? timeOf(t) : parseTime(t)) !== null) break;
-        }
+        for (const f of TIME_FIELDS) if ((time = parseTime(v[f])) !== null) break;
         const statusWord = typeof v.status === 'string' ? v.status : typeof v.level === 'string' ? v.level : null;
         const status = statusFromWord(statusWord) ?? (v.error != null && v.error !== false ? 'error' : statusFromWord(kind) ?? 'ok');
         const duration = typeof v.duration_ms === 'number' ? v.duration_ms : typeof v.durationMs === 'number' ? v.durationMs : null;
