@@ -67,9 +67,17 @@ export function short(s: string, max = 48): string {
     const head = s.slice(0, max * 4).replace(LABEL_SPACE, ' ').trim();
     if (head.length > max) return head.slice(0, max - 1) + '…';
   }
-  const flat = s.replace(LABEL_SPACE, ' ').trim();
+  // Most labels are already flat (no whitespace but single inner spaces, no C1 control): kept as they are, with
+  // no new string made.
+  const flat = FLAT_ALREADY.test(s) ? s : s.replace(LABEL_SPACE, ' ').trim();
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
+
+/**
+ * Text that flattening leaves as it is: no whitespace or C1 control but single spaces between other characters
+ * (`\s` is JavaScript's whitespace, which `trim` also strips).
+ */
+const FLAT_ALREADY = /^(?:[^\s\u0080-\u009f]+(?: [^\s\u0080-\u009f]+)*)?$/;
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const HEX16 = /^[0-9a-f]{16}$/;

@@ -20,6 +20,17 @@ describe('short (labels)', () => {
     }
   });
 
+  it('gives the same label as flattening, on every text of up to four pieces of space, controls and letters', () => {
+    const pieces = ['a', 'bc', ' ', '  ', '\t', '\n', '\r', '\u0085', '\u009f', '\u00a0', '\u2028', '\ufeff', 'é', '…'];
+    const texts = [''];
+    for (let len = 1; len <= 4; len++) for (let k = 0; k < pieces.length ** len; k++) {
+      let s = '';
+      for (let j = 0, x = k; j < len; j++, x = Math.floor(x / pieces.length)) s += pieces[x % pieces.length];
+      texts.push(s);
+    }
+    for (const s of texts) for (const max of [2, 3, 48]) assert.equal(short(s, max), reference(s, max), JSON.stringify([s, max]));
+  });
+
   it('cuts a megabyte of output to its first characters without flattening all of it', () => {
     const big = 'line one\n' + 'y'.repeat(1 << 20);
     assert.equal(short(big, 20), 'line one yyyyyyyyyy…');
