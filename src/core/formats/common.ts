@@ -99,6 +99,17 @@ export function parseDigest(value: string, allowBare16 = false): Omit<HashRef, '
   return null;
 }
 
+/**
+ * Whether collectHashRefs could find anything among these values: true for an object or array, or a string of a
+ * length a digest has; false lets a caller skip making the object it would walk.
+ */
+export function mayHoldDigest(values: Iterable<unknown>): boolean {
+  for (const v of values) {
+    if (typeof v === 'string' ? DIGEST_LENGTHS.has(v.length) : typeof v === 'object' && v !== null) return true;
+  }
+  return false;
+}
+
 /** A value met by collectHashRefs' walk: `key` is its key (a string) or index (a number) in `up`; the root has none. */
 interface WalkEntry {
   v: unknown;

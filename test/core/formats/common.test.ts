@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { categoryFromKind, collectHashRefs, parseDigest, short } from '../../../src/core/formats/common';
+import { categoryFromKind, collectHashRefs, mayHoldDigest, parseDigest, short } from '../../../src/core/formats/common';
 
 /** The plain definition: flatten everything, then cut. */
 function reference(s: string, max: number): string {
@@ -71,6 +71,16 @@ describe('digests in values', () => {
     let deep: unknown = { d: h };
     for (let i = 0; i < 9000; i++) deep = { n: deep };
     assert.equal(collectHashRefs(deep)[0].field, 'n.'.repeat(9000) + 'd');
+  });
+
+  it('says a set of values may hold a digest whenever collectHashRefs finds one among them', () => {
+    const h = 'c'.repeat(64);
+    const values: unknown[] = [h, `sha256:${h}`, `blob://sha256/${h.slice(0, 16)}.json`, h.slice(0, 16), 'x'.repeat(64), 'short', 12, true, null, [h], { a: h }, [], {}];
+    for (const v of values) {
+      const found = collectHashRefs({ k: v }, new Set(), true).length > 0;
+      if (found) assert.ok(mayHoldDigest([1, v]), JSON.stringify(v));
+    }
+    assert.equal(mayHoldDigest(['short', 12, true, null, 'y'.repeat(65)]), false);
   });
 
   it('gives each kind its category, the same when asked again', () => {

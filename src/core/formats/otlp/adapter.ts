@@ -1,5 +1,5 @@
 import { EventCategory, EventDraft, EventStatus, IdMention } from '../../model';
-import { collectHashRefs, formatDuration, formatTokens, isObj, label, Obj, short, statusFromWord } from '../common';
+import { collectHashRefs, formatDuration, formatTokens, isObj, label, mayHoldDigest, Obj, short, statusFromWord } from '../common';
 import { categoryFromKind } from '../common';
 import { LocateBudget } from '../locateBudget';
 import { attributeMap, forEachOtlpEvent, isOtlpDocument, nanosToMs, OtlpPlaceholder, OtlpSpanRef, parentSpanIdOf, spanDurationMs, spanKey } from './otlpSpans';
@@ -139,7 +139,8 @@ export function describeSpan(ref: OtlpSpanRef): { draft: EventDraft; toolCall: b
     model: g.model,
     tool: g.tool,
     group: traceId ? traceId.toLowerCase() : stringAttr(attributeMap(resource?.attributes), 'service.name'),
-    hashRefs: collectHashRefs(Object.fromEntries(attrs)).map((h) => ({ ...h, field: `attributes.${h.field}` })),
+    // Most spans' attributes hold no digest: no object is made to walk them.
+    hashRefs: mayHoldDigest(attrs.values()) ? collectHashRefs(Object.fromEntries(attrs)).map((h) => ({ ...h, field: `attributes.${h.field}` })) : [],
     mentions: spanMentions(span, traceId, attrs),
     usage: spanUsage(attrs, g.operation, name),
   };
