@@ -6,30 +6,34 @@
  * (V8 caps strings at about 512 MB).
  */
 export function* jsonPieces(value: unknown, depth: number, pretty = true, indent = ''): Generator<string> {
-  // An object one level above the depth holds only values written whole: written whole itself (one finding of
-  // millions, say), it is one piece made by JSON.stringify instead of a generator per member, and its text is at
-  // most its members' texts together. An array there is still written item by item: it may hold millions.
-  const whole = depth <= 0 || (depth === 1 && !Array.isArray(value) && !(value instanceof LazyArray));
-  if (whole || typeof value !== 'object' || value === null) {
-    const text = (pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) ?? 'null';
-    yield pretty && indent ? text.replace(/\n/g, '\n' + indent) : text;
-    return;
-  }
+  if (writtenWhole(value, depth)) return yield wholeText(value, pretty, indent);
   const inner = pretty ? indent + '  ' : '';
   const sep = pretty ? `\n${inner}` : '';
   const close = pretty ? `\n${indent}` : '';
   // A lazy sequence (see lazyArray) is written like the array it stands for, one element at a time.
   const items: Iterable<unknown> | null = Array.isArray(value) ? value : value instanceof LazyArray ? value : null;
   if (items !== null) {
+    // Items written whole (the findings of a result) are gathered into pieces of about PIECE characters.
     let i = 0;
+    let buf = '';
     for (const item of items) {
-      yield i === 0 ? '[' + sep : ',' + sep;
-      yield* jsonPieces(item === undefined ? null : item, depth - 1, pretty, inner);
+      const v = item === undefined ? null : item;
+      buf += i === 0 ? '[' + sep : ',' + sep;
+      if (writtenWhole(v, depth - 1)) buf += wholeText(v, pretty, inner);
+      else {
+        yield buf;
+        buf = '';
+        yield* jsonPieces(v, depth - 1, pretty, inner);
+      }
+      if (buf.length >= PIECE) {
+        yield buf;
+        buf = '';
+      }
       i++;
     }
-    return yield i === 0 ? '[]' : `${close}]`;
+    return yield buf + (i === 0 ? '[]' : `${close}]`);
   }
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
+  const entries = Object.entries(value as object).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
   if (entries.length === 0) return yield '{}';
   yield '{';
   for (let i = 0; i < entries.length; i++) {
@@ -37,6 +41,24 @@ export function* jsonPieces(value: unknown, depth: number, pretty = true, indent
     yield* jsonPieces(entries[i][1], depth - 1, pretty, inner);
   }
   yield `${close}}`;
+}
+
+/** About the size of the pieces gathered from items written whole (writePieces writes about 64 KB at once). */
+const PIECE = 1 << 16;
+
+/**
+ * Whether a value is written with one JSON.stringify: a value at or below the depth, a primitive, or an object one
+ * level above it (one finding of millions, say: its text is at most its members' texts together). An array there
+ * is still written item by item: it may hold millions.
+ */
+function writtenWhole(value: unknown, depth: number): boolean {
+  return depth <= 0 || typeof value !== 'object' || value === null || (depth === 1 && !Array.isArray(value) && !(value instanceof LazyArray));
+}
+
+/** A value's JSON text, its lines indented by `indent` (pretty) to sit at that depth. */
+function wholeText(value: unknown, pretty: boolean, indent: string): string {
+  const text = (pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) ?? 'null';
+  return pretty && indent ? text.replace(/\n/g, '\n' + indent) : text;
 }
 
 /**

@@ -37,7 +37,12 @@ export const genericRules: RuleModule = {
               `Timestamp ${new Date(time).toISOString()} is earlier than ${new Date(prev.time).toISOString()} on line ${prev.line}.`,
               { seq: t.seqOf(i) ?? undefined, eventId: t.id(i) ?? undefined }));
           }
-          if (!prev || time >= prev.time) last.set(g, { time, line: t.lineOf(i) });
+          // The group's latest time so far, kept in one record per group (not a new one per event).
+          if (!prev) last.set(g, { time, line: t.lineOf(i) });
+          else if (time >= prev.time) {
+            prev.time = time;
+            prev.line = t.lineOf(i);
+          }
         }
         // Usage totals need the tree; a streamed run has no model and runs only when no event reports usage.
         for (const m of ctx.traceModel ? usageMismatches(ctx.traceModel) : []) {
