@@ -9,17 +9,17 @@ import { generateLumenTrace } from './lumenBench';
 import { generateMurmurTrace } from './generateMurmur';
 
 const ROOT = join(__dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
+export const CLI = join(ROOT, 'dist', 'cli.js');
 
 /** Wall time, CPU time (all threads) and peak RSS of one child process (CPU and RSS from GNU time, when installed). */
-interface Run {
+export interface Run {
   ms: number;
   cpuMs: number | null;
   peakMiB: number | null;
   stdout: string;
 }
 
-function run(args: string[]): Run {
+export function run(args: string[]): Run {
   const time = existsSync('/usr/bin/time');
   const t = performance.now();
   const r = spawnSync(time ? '/usr/bin/time' : process.execPath, time ? ['-f', '%U %S %M', process.execPath, ...args] : args, { encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -30,7 +30,7 @@ function run(args: string[]): Run {
 }
 
 /** A benchmark of benchProcess.ts, timed inside its process (without Node and tsx start-up). */
-function inner(args: string[]): Run & { result: Record<string, number> & { outcome?: string } } {
+export function inner(args: string[]): Run & { result: Record<string, number> & { outcome?: string } } {
   const r = run(['--expose-gc', '--require', 'tsx/cjs', join(__dirname, 'benchProcess.ts'), ...args]);
   const result = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number> & { outcome?: string };
   // Times from inside the process: without Node's and tsx's start-up (a CLI run pays only Node's).
@@ -38,15 +38,15 @@ function inner(args: string[]): Run & { result: Record<string, number> & { outco
 }
 
 const best = <R extends Run>(runs: R[]): R => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
-const mib = (r: Run) => (r.peakMiB === null ? '?' : r.peakMiB.toFixed(0));
-const sec = (ms: number) => (ms / 1000).toFixed(2);
+export const mib = (r: Run) => (r.peakMiB === null ? '?' : r.peakMiB.toFixed(0));
+export const sec = (ms: number) => (ms / 1000).toFixed(2);
 const cpuRatio = (r: Run, floor: Run) => (r.cpuMs === null || floor.cpuMs === null ? '?' : (r.cpuMs / floor.cpuMs).toFixed(2));
 
 /**
  * Each variant `rounds` times, alternating (A B C A B C …), so a change in the machine's load falls on all of them;
  * the best run of each.
  */
-function alternating<R extends Run>(rounds: number, variants: (() => R)[]): R[] {
+export function alternating<R extends Run>(rounds: number, variants: (() => R)[]): R[] {
   const runs: R[][] = variants.map(() => []);
   for (let i = 0; i < rounds; i++) variants.forEach((v, k) => runs[k].push(v()));
   return runs.map(best);
