@@ -88,6 +88,8 @@ export class App implements MessageTargets {
   private split!: HTMLElement;
   private readonly status = new StatusView();
   modelVersion = 0;
+  /** The model whose init came with its header still counting, until its first rows are drawn (see onRowsDrawn). */
+  private countingVersion: number | null = null;
   private opened = false;
   private readonly compact = new CompactToggle((compact) => {
     this.persist({ compactChains: compact });
@@ -205,6 +207,7 @@ export class App implements MessageTargets {
     this.status.hide();
     this.split.hidden = false;
     this.header.setInfo(m.header);
+    this.countingVersion = m.header.counting === true ? m.modelVersion : null;
     this.panes.showColumns(m.header.columns);
     this.header.resetChecks(m.checks);
     if (m.checks.length === 0) this.checks.clearResults();
@@ -230,8 +233,16 @@ export class App implements MessageTargets {
     if (m.totalRows === 0) this.showStatus('empty', 'This file holds no events (it is empty or only blank lines).');
   }
 
+  /** The first rows of a model whose header is still counting are drawn: the host counts its totals now. */
+  onRowsDrawn(): void {
+    if (this.countingVersion !== this.modelVersion) return;
+    this.countingVersion = null;
+    post({ type: 'rowsShown', modelVersion: this.modelVersion });
+  }
+
   /** The whole header: after the first rows of a large trace, or after an append shown with the previous one. */
   onHeader(m: HeaderMessage): void {
+    this.countingVersion = null;
     this.header.setInfo(m.header);
     this.panes.showColumns(m.header.columns);
     this.filter.setKinds(m.kinds);

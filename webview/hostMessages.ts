@@ -35,6 +35,8 @@ export interface MessageTargets {
   onInit(m: InitMessage): void;
   /** The header's complete facts (after an init whose header was still counting, or after an append). */
   onHeader(m: HeaderMessage): void;
+  /** Rows of the model shown were drawn on screen. */
+  onRowsDrawn(): void;
   onBlob(m: BlobContentMessage): void;
   /** Find moved to a match: true once, for the detail that follows (its first match is brought into view). */
   takeFindStep(): boolean;
@@ -62,7 +64,7 @@ export function routeHostMessage(t: MessageTargets, m: HostMessage): void {
       }
       return;
     case 'rows':
-      return t.tree.put(m.rowsVersion, m.start, m.rows);
+      return t.tree.put(m.rowsVersion, m.start, m.rows) ? t.onRowsDrawn() : undefined;
     case 'detail':
       return showDetail(t, m);
     case 'detailError':

@@ -73,9 +73,9 @@ export class TreeView {
     this.schedule();
   }
 
-  /** Rows from the host. */
-  put(version: number, start: number, rows: RowData[]): void {
-    if (!this.cache.put(version, start, rows)) return;
+  /** Rows from the host; true when some are on screen and were drawn now (false: dropped as stale, or off screen). */
+  put(version: number, start: number, rows: RowData[]): boolean {
+    if (!this.cache.put(version, start, rows)) return false;
     if (this.focusSelectedWhenLoaded && this.selectedNode !== null) {
       const k = rows.findIndex((r) => r.node === this.selectedNode);
       if (k >= 0) {
@@ -86,8 +86,12 @@ export class TreeView {
     if (this.selectWhenLoaded && this.cache.get(this.focusRow)) this.selectFocused();
     // Rows for the screen are drawn as they arrive, not a frame later: a scrollbar drag shows rows, not placeholders.
     const { first, count } = this.visibleRange();
-    if (start < first + count && start + rows.length > first) this.renderNow();
-    else this.schedule();
+    if (start < first + count && start + rows.length > first) {
+      this.renderNow();
+      return true;
+    }
+    this.schedule();
+    return false;
   }
 
   /** Draws at once, dropping a frame already asked for. */

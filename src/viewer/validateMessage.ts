@@ -34,6 +34,7 @@ const persisted = z.object({
 const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), state: persisted.nullable().catch(null) }),
   z.object({ type: z.literal('requestRows'), rowsVersion: int, start: int.min(0), count: int.min(0).max(100_000) }),
+  z.object({ type: z.literal('rowsShown'), modelVersion: int }),
   z.object({ type: z.literal('toggle'), node, expand: z.boolean().optional(), recursive: z.boolean().optional() }),
   z.object({ type: z.literal('setCompactChains'), compact: z.boolean() }),
   z.object({ type: z.literal('layoutChanged'), layout: z.object({ splitPosition: z.string().regex(/^\d{1,3}(\.\d)?%$/).nullable(), eventColumnWidth: int.min(40).max(100_000).nullable() }) }),

@@ -180,6 +180,8 @@ export class ViewerSession {
         return this.onReady(msg.state);
       case 'requestRows':
         return this.sendRows(msg.start, msg.count);
+      case 'rowsShown':
+        return msg.modelVersion === this.modelVersion ? this.header.afterRows() : undefined;
       case 'toggle':
         return this.onToggle(msg.node, msg.expand, msg.recursive === true);
       case 'setCompactChains':
@@ -300,7 +302,6 @@ export class ViewerSession {
     if (!this.model || !this.rows) return;
     const deco = { badgeOfLine: (l: number) => this.findings.badgeOfLine(l), isMatch: (n: number) => this.find.isMatch(n) };
     this.post({ type: 'rows', rowsVersion: this.rows.version, start, rows: buildRows(this.model, this.rows, start, count, deco, this.t0) });
-    this.header.afterRows();
   }
 
   private sendRowsState(reveal?: { row: number; node: number; select: boolean }): void {

@@ -29,7 +29,7 @@ async function opened(countTotalsAfterRowsAbove: number) {
 const headers = (host: { sent: HostMessage[] }) => host.sent.filter((m): m is HeaderMessage => m.type === 'header');
 
 describe('viewer session: header totals of a large model follow its first rows', () => {
-  it('a model over the limit: init carries the facts that need no summary, the totals follow the first rows', async () => {
+  it('a model over the limit: init carries the facts that need no summary, the totals follow the first rows drawn', async () => {
     const { host, s, model, init } = await opened(0);
     const full = headerOf(model);
     assert.ok(full.toolCalls > 0 && full.groups > 0, 'the file has tool calls and a session to count');
@@ -39,6 +39,12 @@ describe('viewer session: header totals of a large model follow its first rows',
     assert.equal(headers(host).length, 0, 'nothing counted before rows were asked for');
     await s.handle({ type: 'requestRows', rowsVersion: init.rowsVersion, start: 0, count: 50 });
     const rowsAt = host.sent.findIndex((m) => m.type === 'rows');
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(headers(host).length, 0, 'rows posted are not yet rows on screen: nothing is counted while they leave');
+    await s.handle({ type: 'rowsShown', modelVersion: init.modelVersion + 1 });
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(headers(host).length, 0, 'rows of another model say nothing of this one');
+    await s.handle({ type: 'rowsShown', modelVersion: init.modelVersion });
     await new Promise((r) => setTimeout(r, 20));
     const sent = headers(host);
     assert.equal(sent.length, 1);
@@ -61,8 +67,18 @@ describe('viewer session: header totals of a large model follow its first rows',
     s.setModel(newer);
     const inits = host.sent.filter((m): m is InitMessage => m.type === 'init');
     await s.handle({ type: 'requestRows', rowsVersion: inits[1].rowsVersion, start: 0, count: 50 });
+    await s.handle({ type: 'rowsShown', modelVersion: inits[0].modelVersion });
+    await s.handle({ type: 'rowsShown', modelVersion: inits[1].modelVersion });
     await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(headers(host).map((h) => h.modelVersion), [inits[1].modelVersion]);
     assert.notEqual(newer, model);
+  });
+
+  it('a panel that never draws rows (in the background) gets its totals a second after init anyway', async () => {
+    const { host, model, init } = await opened(0);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(headers(host).length, 0);
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.deepEqual(headers(host).map((h) => [h.modelVersion, h.header]), [[init.modelVersion, headerOf(model)]]);
   });
 });

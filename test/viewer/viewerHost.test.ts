@@ -19,6 +19,7 @@ describe('viewer host: messages from the webview are validated', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'requestRows', rowsVersion: 3, start: 0, count: 200 }), { type: 'requestRows', rowsVersion: 3, start: 0, count: 200 });
     assert.deepEqual(parseWebviewMessage({ type: 'select', node: -1 }), { type: 'select', node: -1 });
     assert.deepEqual(parseWebviewMessage({ type: 'findStep', direction: -1 }), { type: 'findStep', direction: -1 });
+    assert.deepEqual(parseWebviewMessage({ type: 'rowsShown', modelVersion: 2 }), { type: 'rowsShown', modelVersion: 2 });
   });
   it('rejects unknown types, wrong shapes and out-of-range values', () => {
     for (const bad of [
@@ -31,6 +32,8 @@ describe('viewer host: messages from the webview are validated', () => {
       { type: 'select', node: 1.5 },
       { type: 'revealInTextEditor', line: 0 },
       { type: 'findStep', direction: 2 },
+      { type: 'rowsShown', modelVersion: '2' },
+      { type: 'rowsShown' },
       { type: 'openBlob', digest: '../../etc/passwd', algorithm: 'sha256' },
       { type: 'requestBlob', requestId: 1, digest: 'ABCDEF0123456789', algorithm: 'sha256' },
       { type: 'setFilter', filter: { kinds: [], status: 'everything' } },

@@ -83,6 +83,8 @@ export interface OpenOptions {
   compactChains?: boolean;
   /** The host's per-workspace pane sizes (shared between viewers of one test, as VS Code's workspaceState). */
   layoutStore?: { layout: ViewerLayout | null };
+  /** The session's limit above which init comes with the header still counting (default: the viewer's). */
+  countTotalsAfterRowsAbove?: number;
 }
 
 /** One viewer page connected to a real session. */
@@ -97,7 +99,7 @@ export class ViewerPage {
   /** Number of the next host message to this page load (see {@link deliver}). */
   private seq = 0;
 
-  constructor(readonly page: Page, private readonly origin: string, public model: TraceModel | null, private readonly theme: Theme, layoutStore?: { layout: ViewerLayout | null }) {
+  constructor(readonly page: Page, private readonly origin: string, public model: TraceModel | null, private readonly theme: Theme, layoutStore?: { layout: ViewerLayout | null }, countTotalsAfterRowsAbove?: number) {
     this.session = new ViewerSession({
       post: (m) => {
         this.received.push(m);
@@ -111,7 +113,7 @@ export class ViewerPage {
       reload: () => this.hostCalls.push('reload'),
       openBlob: (d) => this.hostCalls.push(`openBlob:${d}`),
       ...(layoutStore ? { layout: { get: () => layoutStore.layout, set: (l: ViewerLayout) => (layoutStore.layout = l) } } : {}),
-    });
+    }, countTotalsAfterRowsAbove === undefined ? undefined : { expandAllMaxEvents: 20_000, countTotalsAfterRowsAbove });
   }
 
   /**
@@ -260,7 +262,7 @@ function stubScript(arg: PageStub): void {
 export async function openViewer(browser: Browser, origin: string, file: string, opts: OpenOptions = {}): Promise<ViewerPage> {
   const page = await browser.newPage({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 760 } });
   const model = await loadTrace(file, opts.format ? { format: opts.format } : {});
-  return connectViewer(page, origin, model, opts.theme ?? 'dark', opts.compactChains, opts.layoutStore);
+  return connectViewer(page, origin, model, opts.theme ?? 'dark', opts.compactChains, opts.layoutStore, opts.countTotalsAfterRowsAbove);
 }
 
 /**
@@ -289,8 +291,8 @@ function watchErrors(page: Page, errors: string[]): void {
 }
 
 /** Connects a page to a new session showing `model` (or nothing yet: the page waits, as while indexing), and loads the viewer. */
-export async function connectViewer(page: Page, origin: string, model: TraceModel | null, theme: Theme, compactChains?: boolean, layoutStore?: { layout: ViewerLayout | null }): Promise<ViewerPage> {
-  const v = new ViewerPage(page, origin, model, theme, layoutStore);
+export async function connectViewer(page: Page, origin: string, model: TraceModel | null, theme: Theme, compactChains?: boolean, layoutStore?: { layout: ViewerLayout | null }, countTotalsAfterRowsAbove?: number): Promise<ViewerPage> {
+  const v = new ViewerPage(page, origin, model, theme, layoutStore, countTotalsAfterRowsAbove);
   // The stub itself is added by show(), with the state saved at each reload.
   await page.addInitScript(KEEP_NAMES);
   watchErrors(page, v.errors);

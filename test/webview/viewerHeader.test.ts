@@ -21,6 +21,29 @@ describe('viewer header: results by cause, tokens, skipped checks (Chromium)', f
   this.timeout(120_000);
   const { view } = viewerSuite();
 
+  it('a large trace: the totals are counted once its first rows are drawn, then replace "counting totals…"', async () => {
+    // Every model counts as large here (the viewer's limit is 100,000 events).
+    const v = await view(DEEPSTRIKE, { countTotalsAfterRowsAbove: 0 });
+    const init = v.received.find((m): m is Extract<typeof m, { type: 'init' }> => m.type === 'init')!;
+    assert.equal(init.header.counting, true);
+    const header = await v.waitForHost('header');
+    await v.settle();
+    const shown = v.sent.filter((m) => m.type === 'rowsShown');
+    assert.deepEqual(shown, [{ type: 'rowsShown', modelVersion: init.modelVersion }], 'said once, for the model shown');
+    const firstRows = v.received.findIndex((m) => m.type === 'rows');
+    assert.ok(firstRows >= 0 && firstRows < v.received.indexOf(header), 'the rows went out before the totals were counted');
+    assert.ok((await v.rowLabels()).length > 0);
+    const facts = await v.page.$eval('.header-facts', (e: Any) => e.textContent);
+    assert.doesNotMatch(facts, /counting totals/);
+    assert.match(facts, /6\.1k tokens total/);
+    // A model replaced (an append, a reload) with its header counting again is announced again, once.
+    await v.replaceModel(await loadTrace(DEEPSTRIKE), 'ready', null);
+    await v.waitForHost('header', () => true, v.received.indexOf(header) + 1);
+    const again = v.sent.filter((m) => m.type === 'rowsShown');
+    assert.equal(again.length, 2);
+    assert.notEqual((again[1] as Any).modelVersion, init.modelVersion);
+  });
+
   it('a tampered murmur blob reads as a mismatched blob, the trace lines intact, no chain', async () => {
     const dir = join(tempDir(), 'ses');
     cpSync(MURMUR_DIR, dir, { recursive: true });
