@@ -288,9 +288,18 @@ export class EventTable {
   }
   /** Every distinct kind in the table. */
   kinds(): string[] {
-    const seen = new Set<number>();
-    for (let i = 0; i < this.n; i++) seen.add(this.kind.raw(i));
-    return [...seen].map((k) => this.strings.value(k) ?? '').sort();
+    return this.kind.distinct(this.size, Infinity).map((k) => this.strings.value(k) ?? '').sort();
+  }
+
+  /** The different tools, models or groups of the events (no null), in the order they first appear, at most `max`. */
+  distinctNames(column: 'tool' | 'model' | 'group', max: number): string[] {
+    const col = column === 'tool' ? this.toolCol : column === 'model' ? this.modelCol : this.groupCol;
+    return col.distinct(this.size, max, 0).map((id) => this.strings.value(id)!);
+  }
+
+  /** The different categories of the events, in the order they first appear, at most `max`. */
+  distinctCategories(max: number): EventCategory[] {
+    return this.category.distinct(this.size, max).map((c) => EVENT_CATEGORIES[c]);
   }
 
   /**

@@ -106,6 +106,46 @@ export class NumberColumn {
     return v === min ? null : v === this.low ? this.over.get(i)! : v + this.base;
   }
 
+  /**
+   * The different values of entries `[0, n)` other than null and `skip`, in the order they first appear, at most
+   * `max` of them: what a loop of {@link get} with a Set gives, read from the array itself (a column of small
+   * integers, as the event table's string ids, is marked in a byte per value instead of a Set).
+   */
+  distinct(n: number, max: number, skip = NaN): number[] {
+    const out: number[] = [];
+    const d = this.data;
+    if (max <= 0 || n <= 0) return out;
+    if (d === null) {
+      const c = this.constant;
+      if (!Number.isNaN(c) && c !== skip) out.push(c);
+      return out;
+    }
+    if (this.width >= 2 || this.over.size > 0) {
+      const seen = new Set<number>();
+      for (let i = 0; i < n && out.length < max; i++) {
+        const v = this.get(i);
+        if (v === null || v === skip || seen.has(v)) continue;
+        seen.add(v);
+        out.push(v);
+      }
+      return out;
+    }
+    // Int8 or Int16 codes, no overflow: a code is the value less the base, below `low` is null.
+    const min = WIDTHS[this.width].min;
+    const seen = new Uint8Array(WIDTHS[this.width].max - min + 1);
+    const end = Math.min(n, d.length);
+    const nullCode = this.low - 1;
+    const base = this.base;
+    for (let i = 0; i < end && out.length < max; i++) {
+      const code = d[i];
+      if (code === nullCode || seen[code - min] === 1) continue;
+      seen[code - min] = 1;
+      const v = code + base;
+      if (v !== skip) out.push(v);
+    }
+    return out;
+  }
+
   /** The value as a number, NaN for null (no allocation of a null check in hot loops). */
   raw(i: number): number {
     const v = this.get(i);

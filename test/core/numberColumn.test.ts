@@ -102,4 +102,36 @@ describe('NumberColumn: per-event numbers in the narrowest array that holds them
     col.set(80000, 3);
     assert.deepEqual([col.get(3), col.get(70000), col.get(75000), col.get(80000)], [1, 2, null, 3]);
   });
+
+  it('lists its different values as a loop over get with a Set does: every width, nulls, overflows, a limit, a skipped value', () => {
+    const reference = (col: NumberColumn, n: number, max: number, skip: number): number[] => {
+      const seen = new Set<number>();
+      for (let i = 0; i < n && seen.size < max; i++) {
+        const v = col.get(i);
+        if (v !== null && v !== skip) seen.add(v);
+      }
+      return [...seen];
+    };
+    const next = lcg(23);
+    const shapes: [string, () => number | null][] = [
+      ['small ids', () => (next() < 0.1 ? null : Math.floor(next() * 40))],
+      ['Int16 ids', () => (next() < 0.1 ? null : Math.floor(next() * 3000) - 1500)],
+      ['Int32', () => Math.floor(next() * 2 ** 31)],
+      ['fractions', () => (next() < 0.5 ? null : Math.floor(next() * 10) / 4)],
+      ['a few outliers', () => (next() < 0.001 ? 2 ** 40 + Math.floor(next() * 3) : Math.floor(next() * 20))],
+      ['one value', () => 7],
+      ['nulls', () => null],
+    ];
+    for (const [name, value] of shapes) {
+      for (const base of [false, true]) {
+        const col = new NumberColumn(base);
+        const n = 5000;
+        for (let i = 0; i < n; i++) col.set(i, value());
+        for (const [count, max, skip] of [[n, Infinity, NaN], [n, 5, NaN], [n, Infinity, 0], [n, 3, 7], [1200, Infinity, NaN], [n + 50, Infinity, NaN], [0, Infinity, NaN]]) {
+          assert.deepEqual(col.distinct(count, max, skip), reference(col, count, max, skip), `${name}${base ? ' (base)' : ''}: ${count}, ${max}, ${skip}`);
+        }
+      }
+    }
+  });
 });
+

@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { rowFilterExpression } from '../../src/core/filter/rowFilterExpr';
-import { compileRowFilter, SessionFilter } from '../../src/viewer/sessionFilter';
+import { compileRowFilter, filterValuesOf, MAX_FILTER_VALUES, SessionFilter } from '../../src/viewer/sessionFilter';
+import { kindsOf } from '../../src/viewer/sessionModelInfo';
+import { EventTable } from '../../src/core/eventTable';
+import { expandTraceFiles } from '../../src/core/traceFiles';
+import { shownPath } from '../../src/core/tracePath';
+import type { TraceModel } from '../../src/core/loadTrace';
+import { CORPUS_ROOT, WRITER_CORPUS } from '../helpers/corpus';
 import { parseWebviewMessage } from '../../src/viewer/validateMessage';
 
 const MURMUR = join(__dirname, '..', '..', 'samples', 'murmur', 'ses_583584f8e94410c93669237ac44d5d21', 'trace.jsonl');
@@ -52,3 +58,51 @@ describe('viewer filter in the filter language', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'find', query: 'a', caseSensitive: true }), { type: 'find', query: 'a', caseSensitive: true });
   });
 });
+
+/** The filter values as the viewer counted them before, a string per event and column into capped sets. */
+function valuesByEvent(model: TraceModel): Record<string, string[]> {
+  const sets = { tool: new Set<string>(), model: new Set<string>(), category: new Set<string>(), group: new Set<string>() };
+  const t = model.events;
+  const add = (set: Set<string>, v: string | null) => v !== null && set.size < MAX_FILTER_VALUES && set.add(v);
+  for (let i = 0; i < t.size; i++) {
+    add(sets.tool, t.toolOf(i));
+    add(sets.model, t.modelOf(i));
+    add(sets.category, t.categoryOf(i));
+    add(sets.group, t.groupOf(i));
+  }
+  return Object.fromEntries(Object.entries(sets).map(([k, s]) => [k, [...s].sort()]));
+}
+
+describe('viewer filter values and kinds, read from the columns', function () {
+  this.timeout(300_000);
+
+  it('are the ones a string per event gives, on every corpus file, real-writer file and sample', async () => {
+    const { files } = await expandTraceFiles([CORPUS_ROOT, WRITER_CORPUS, join(__dirname, '..', '..', 'samples')]);
+    assert.ok(files.length > 60, `${files.length} files`);
+    let tools = 0;
+    for (const file of files) {
+      const model = await loadTrace(file);
+      assert.deepEqual(filterValuesOf(model), valuesByEvent(model), shownPath(file));
+      const kinds = new Set<string>();
+      for (let i = 0; i < model.events.size; i++) kinds.add(model.events.kindOf(i));
+      assert.deepEqual(kindsOf(model), [...kinds].sort().concat(model.malformed.length > 0 ? ['unparseable line'] : []), shownPath(file));
+      tools += filterValuesOf(model).tool.length;
+    }
+    assert.ok(tools > 50, `${tools} tools`);
+  });
+
+  it('keep the first 500 of each in file order when there are more, and only a view\'s own events', () => {
+    const table = new EventTable();
+    for (let i = 0; i < 3000; i++) {
+      table.add({ kind: `k${i % 700}`, category: i % 3 === 0 ? 'tool' : 'inference', label: '', tool: i % 2 === 0 ? `tool-${(i * 7919) % 1200}` : null, model: i % 5 === 0 ? `m${i % 4}` : null, group: `g${i % 900}` }, { line: i + 1, offset: i * 10, length: 9 });
+    }
+    const model = { events: table, malformed: [] } as unknown as TraceModel;
+    const values = filterValuesOf(model);
+    assert.deepEqual(values, valuesByEvent(model));
+    assert.deepEqual([values.tool.length, values.group.length, values.model.length, values.category], [500, 500, 4, ['inference', 'tool']]);
+    const view = { events: table.prefix(100), malformed: [] } as unknown as TraceModel;
+    assert.deepEqual(filterValuesOf(view), valuesByEvent(view));
+    assert.deepEqual(kindsOf(view), Array.from({ length: 100 }, (_, i) => `k${i}`).sort());
+  });
+});
+
