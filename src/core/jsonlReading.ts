@@ -98,12 +98,12 @@ export class JsonlReading<T extends EventSink = EventTable> {
   }
 
   /** Reads one line (the callback of `scanLines`). */
-  onLine(span: LineSpan, bytes: Buffer | null): void {
-    this.takeLine(span, lineByteFindings(span, bytes), parseLine(span, bytes, this.maxLineBytes));
+  onLine(span: LineSpan, bytes: Buffer | null, utf8 = false): void {
+    this.takeLine(span, lineByteFindings(span, bytes, utf8), parseLine(span, bytes, this.maxLineBytes));
   }
 
   /** Takes one line whose bytes were checked and parsed already (here, or in a worker). */
-  takeLine(span: LineSpan, byteFindings: Finding[], parsed: ParsedLine): void {
+  takeLine(span: LineSpan, byteFindings: readonly Finding[], parsed: ParsedLine): void {
     if (span.crlf) this.crlf = true;
     const tail = span.terminated ? null : { line: span.line, offset: span.offset, length: span.length, parsed: false, blank: false, diagnosticsBefore: this.diagnostics.length, malformedBefore: this.malformed.length };
     this.tail = tail;

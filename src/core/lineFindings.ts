@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { firstInvalidUtf8 } from './json/utf8';
 import { LineSpan } from './lineIndexer';
 import { EventDraft, Finding } from './model';
@@ -6,12 +7,16 @@ import { PARSE_CATALOG } from './checks/genericCatalog';
 /** Largest time a JavaScript Date can hold (ECMAScript §21.4.1.22): ±8.64e15 ms around the epoch. */
 export const MAX_TIME_MS = 8.64e15;
 
+const NONE: readonly Finding[] = Object.freeze([]);
+
 /**
  * What the bytes of one line show beyond its JSON: invalid UTF-8 (reported with its byte offset; the line is still
  * read, with U+FFFD in place of the bad bytes) and a lone CR as its line break (a break for VS Code and for us,
- * but not for readers that split on `\n` only).
+ * but not for readers that split on `\n` only). `utf8`: the bytes are known to be valid UTF-8 (scanLines checked
+ * their chunk). Most lines have nothing: they share one empty, frozen list.
  */
-export function lineByteFindings(span: LineSpan, bytes: Buffer | null): Finding[] {
+export function lineByteFindings(span: LineSpan, bytes: Buffer | null, utf8 = false): readonly Finding[] {
+  if (span.cr !== true && (bytes === null || utf8 || isUtf8(bytes))) return NONE;
   const out: Finding[] = [];
   if (bytes !== null) {
     const bad = firstInvalidUtf8(bytes);

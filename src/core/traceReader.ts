@@ -109,7 +109,7 @@ async function readFrom(file: TracePath, kept: KeptReading, size: number, last: 
   const startLine = tail ? tail.line : info.scan.lines + 1;
   if (tail && !tail.parsed) reading.reopenTail();
   let grew = false;
-  const scan = await scanLines(file, (span, bytes) => {
+  const scan = await scanLines(file, (span, bytes, utf8) => {
     // A complete last line that already became events: only its line break is new.
     if (tail?.parsed && span.line === tail.line) {
       if (span.length !== tail.length) grew = true;
@@ -117,7 +117,7 @@ async function readFrom(file: TracePath, kept: KeptReading, size: number, last: 
       reading.tail = null;
       return;
     }
-    if (!grew) reading.onLine(span, bytes);
+    if (!grew) reading.onLine(span, bytes, utf8);
   }, { startOffset, startLine, endOffset: size, maxLineBytes: maxLineBytes ?? 256 * 1024 * 1024, isCancelled: () => grew });
   if (grew) return { kind: 'needs-full-read', reason: 'the last line, already read, was written on' };
   const bytesRead = scan.bytesRead - info.scan.bytesRead;

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { scanLines, LineSpan, readSpan } from '../../src/core/lineIndexer';
 import { tempFile } from '../helpers/tmp';
+import { isUtf8 } from 'node:buffer';
+import { lineByteFindings } from '../../src/core/lineFindings';
 
 async function scanAll(content: string | Buffer, opts: { chunkSize?: number; maxLineBytes?: number } = {}) {
   const path = tempFile('t.jsonl', content);
@@ -71,4 +73,41 @@ describe('line indexer', () => {
     assert.equal(r.cancelled, true);
     assert.ok(n < 1000);
   });
+
+  it('says a line is valid UTF-8 only when it is, checked once per chunk: split characters, bad bytes, CR, CRLF, long lines', async () => {
+    // A deterministic mix: ASCII, two- to four-byte characters, lone continuation bytes, truncated sequences,
+    // overlong forms, CR, CRLF and long lines, so lines and characters fall across every chunk boundary.
+    let x = 99;
+    const next = (n: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) % n);
+    const pieces = [Buffer.from('{"a":1}'), Buffer.from('é'), Buffer.from('😀'), Buffer.from('中文'), Buffer.from([0x80]), Buffer.from([0xe2, 0x82]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xff]), Buffer.from('x'.repeat(700))];
+    const breaks = ['\n', '\n', '\n', '\r\n', '\r'];
+    const parts: Buffer[] = [];
+    for (let i = 0; i < 3000; i++) {
+      parts.push(pieces[next(pieces.length)]);
+      if (next(3) === 0) parts.push(Buffer.from(breaks[next(breaks.length)]));
+    }
+    const content = Buffer.concat(parts);
+    const path = tempFile('utf8.jsonl', content);
+    for (const chunkSize of [7, 64, 1000, 4096, 1 << 20]) {
+      let said = 0;
+      let valid = 0;
+      await scanLines(path, (span, bytes, utf8) => {
+        if (bytes === null) return;
+        if (isUtf8(bytes)) valid++;
+        if (utf8) {
+          said++;
+          assert.ok(isUtf8(bytes), `line ${span.line} (chunks of ${chunkSize}) said valid`);
+        }
+        // The findings are the ones the line's own check gives.
+        assert.deepEqual(lineByteFindings(span, bytes, utf8), lineByteFindings(span, bytes, false), `line ${span.line}`);
+      }, { chunkSize, maxLineBytes: 1 << 20 });
+      assert.ok(valid > 100 && said <= valid, `${valid} valid lines, ${said} known without their own check`);
+    }
+    // All valid: in one chunk, every line but the last (unterminated) one is known valid.
+    const clean = Buffer.from(Array.from({ length: 500 }, (_, i) => `{"i":${i},"s":"é😀中"}`).join('\n') + '\n{"end":1}');
+    const seen: boolean[] = [];
+    await scanLines(tempFile('clean.jsonl', clean), (_span, _bytes, utf8) => seen.push(utf8));
+    assert.deepEqual([seen.length, seen.filter((u) => u).length], [501, 500]);
+  });
 });
+

@@ -13,9 +13,9 @@ import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
 /** Where a parallel read hands its lines, in file order: a reading (the loader's), or a streamed check run. */
 export interface LineTaker {
   /** `extra`: with a digest job, the line's digest for the checks, or its text. */
-  takeLine(span: LineSpan, byteFindings: Finding[], parsed: ParsedLine, extra?: LineExtra): void;
-  /** Reads one line on this thread (the lines of this thread's own pieces). */
-  onLine(span: LineSpan, bytes: Buffer | null): void;
+  takeLine(span: LineSpan, byteFindings: readonly Finding[], parsed: ParsedLine, extra?: LineExtra): void;
+  /** Reads one line on this thread (the lines of this thread's own pieces); `utf8`: its bytes are known valid UTF-8. */
+  onLine(span: LineSpan, bytes: Buffer | null, utf8?: boolean): void;
 }
 
 /** Options of {@link readInParallel}. */
@@ -119,7 +119,7 @@ export async function readInParallel(path: string, reading: LineTaker, fields: r
       if (failure) throw failure;
       if (options.isCancelled?.()) return { bytesRead, lines: line - at.line, cancelled: true, bom };
       if (piece.worker < 0) {
-        const scan = await scanLines(path, (s, b) => reading.onLine(s, b), {
+        const scan = await scanLines(path, (s, b, u) => reading.onLine(s, b, u), {
           startOffset: piece.start, endOffset: piece.end, startLine: line, maxLineBytes: options.maxLineBytes, chunkSize, buffers: chunks,
           onProgress: options.onProgress, isCancelled: options.isCancelled,
         });

@@ -47,7 +47,7 @@ async function run(job: RangeJob): Promise<void> {
     // Blocking is fine in a worker; the timeout re-checks, so a terminate() is never stuck behind the wait.
     for (let seen = Atomics.load(taken, 0); sent - seen > IN_FLIGHT; seen = Atomics.load(taken, 0)) Atomics.wait(taken, 0, seen, 200);
   };
-  const onLine = (span: LineSpan, bytes: Buffer | null): void => {
+  const onLine = (span: LineSpan, bytes: Buffer | null, utf8: boolean): void => {
     const row = batch.count++;
     batch.offsets[row] = span.offset;
     batch.lengths[row] = span.length;
@@ -64,7 +64,7 @@ async function run(job: RangeJob): Promise<void> {
         return;
       }
     }
-    for (const f of lineByteFindings(span, bytes)) batch.findings.push({ row, finding: f });
+    for (const f of lineByteFindings(span, bytes, utf8)) batch.findings.push({ row, finding: f });
     // Decoded once: the checks read the same text the single-thread path decodes (StreamLine).
     const text = bytes ? bytes.toString('utf8') : '';
     const parsed = parseDecodedLine(span, bytes, text, job.maxLineBytes);

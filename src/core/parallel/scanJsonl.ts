@@ -9,7 +9,7 @@ import { LineTaker, readInParallel } from './parallelRead';
 /** What {@link scanJsonl} reads into: a reading (the loader's), or a streamed check run around one. */
 export interface JsonlSink extends LineTaker {
   /** Reads one line on this thread. */
-  onLine(span: LineSpan, bytes: Buffer | null): void;
+  onLine(span: LineSpan, bytes: Buffer | null, utf8?: boolean): void;
   /** Set once detection started the format's builder: the head ends there. */
   readonly builder: unknown;
   readonly detection: Detection | null;
@@ -41,11 +41,11 @@ export interface ParallelChoice {
  */
 export async function scanJsonl(file: TracePath, reading: JsonlSink, scan: ScanOptions, choice: ParallelChoice): Promise<ScanResult> {
   const minBytes = choice.minBytes ?? 4 << 20;
-  if (choice.workers <= 0 || typeof file !== 'string' || choice.size < minBytes) return scanLines(file, (s, b) => reading.onLine(s, b), scan);
+  if (choice.workers <= 0 || typeof file !== 'string' || choice.size < minBytes) return scanLines(file, (s, b, u) => reading.onLine(s, b, u), scan);
   // The head: small chunks, stopped once detection has started the builder, then resumed after the last whole line.
   const next = { offset: 0, line: 1 };
-  const head = await scanLines(file, (span, bytes) => {
-    reading.onLine(span, bytes);
+  const head = await scanLines(file, (span, bytes, utf8) => {
+    reading.onLine(span, bytes, utf8);
     next.offset = span.offset + span.length + (span.crlf ? 2 : span.terminated ? 1 : 0);
     next.line = span.line + 1;
   }, { ...scan, chunkSize: choice.headChunkBytes ?? 16 * 1024, isCancelled: () => reading.builder !== null || (scan.isCancelled?.() ?? false) });
@@ -55,7 +55,7 @@ export async function scanJsonl(file: TracePath, reading: JsonlSink, scan: ScanO
   const rest = { ...scan, startOffset: next.offset, startLine: next.line };
   const digestable = choice.digest === undefined || canDigest(format, choice.digest);
   if (!fields || !digestable || choice.size - next.offset < minBytes) {
-    const tail = await scanLines(file, (s, b) => reading.onLine(s, b), rest);
+    const tail = await scanLines(file, (s, b, u) => reading.onLine(s, b, u), rest);
     return { ...tail, lines: next.line - 1 + tail.lines, bom: head.bom };
   }
   const par = await readInParallel(file, reading, fields, { start: next.offset, end: choice.size, line: next.line }, {

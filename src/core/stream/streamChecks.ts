@@ -111,13 +111,13 @@ class StreamRun {
     this.subject = { path, ...(source ? { source } : {}), format: options.format ?? 'generic', events: this.facts, diagnostics: this.reading.diagnostics, lineCount: 0, bytesIndexed: 0, bom, document: false };
   }
 
-  onLine(span: LineSpan, bytes: Buffer | null): void {
+  onLine(span: LineSpan, bytes: Buffer | null, utf8 = false): void {
     if (this.fallback !== null) return;
     this.size?.(span.offset);
     // Decoded once, for the parse and for the checks that read the text (lumen's hash chain reads every line).
     const text = bytes ? bytes.toString('utf8') : '';
     const parsed = parseDecodedLine(span, bytes, text, MAX_LINE_BYTES);
-    this.reading.takeLine(span, lineByteFindings(span, bytes), parsed);
+    this.reading.takeLine(span, lineByteFindings(span, bytes, utf8), parsed);
     if (this.needsModel()) return;
     if (this.set) {
       const input = new StreamLine(span.line, text, parsed, bytes ?? undefined);
@@ -131,7 +131,7 @@ class StreamRun {
   }
 
   /** Takes a line a range worker read, with its digest for the checks or its text. */
-  takeLine(span: LineSpan, byteFindings: Finding[], parsed: ParsedLine, extra?: LineExtra): void {
+  takeLine(span: LineSpan, byteFindings: readonly Finding[], parsed: ParsedLine, extra?: LineExtra): void {
     if (this.fallback !== null) return;
     if (!extra) throw new Error('a streamed check needs each line\'s digest or text from the range workers');
     this.ranged = true;
