@@ -76,9 +76,10 @@ export interface FactBatch {
 export interface LineScanner {
   /**
    * Reads one line's bytes (without its line break). True only for valid UTF-8 that JSON.parse reads as an object:
-   * then {@link writeFacts} writes exactly the facts `FactWriter.add(JSON.parse(line))` would.
+   * then {@link writeFacts} writes exactly the facts `FactWriter.add(JSON.parse(line))` would. `utf8`: the bytes are
+   * known to be valid UTF-8 (scanLines checked their chunk), so the scanner need not check them again.
    */
-  read(bytes: Buffer): boolean;
+  read(bytes: Buffer, utf8?: boolean): boolean;
   /** Writes the facts of the line read last as the next row (see FactWriter.startRow) and returns the row. */
   writeFacts(w: FactSink): number;
 }

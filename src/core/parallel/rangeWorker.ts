@@ -54,7 +54,7 @@ async function run(job: RangeJob): Promise<void> {
     batch.flags[row] = (span.terminated ? 1 : 0) | (span.crlf ? 2 : 0) | (span.cr ? 4 : 0);
     // A line the format's scanner takes is valid UTF-8 JSON (no byte finding, without a lone CR): its facts and
     // digest come from its bytes, with no text decoded and no JSON.parse.
-    if (scanner !== null && bytes !== null && !span.cr && scanner.read(bytes)) {
+    if (scanner !== null && bytes !== null && !span.cr && scanner.read(bytes, utf8)) {
       const d = digester ? digester.addScanned(scanner, bytes) : 0;
       if (d >= 0) {
         batch.kinds[row] = LineKind.Facts;

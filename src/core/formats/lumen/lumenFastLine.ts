@@ -54,13 +54,13 @@ export class LumenFastLine {
    * Reads a line's bytes (without its line break); false when they are outside the subset (see the file's comment).
    * With `strict`, also false when they hold a control character (0x00–0x1F), which JSON.parse refuses in a string
    * (and the subset outside one): a reader that takes lines before JSON.parse has seen them (lumenScanner.ts) reads
-   * this way; otherwise the line is known to parse already.
+   * this way; otherwise the line is known to parse already. `utf8`: the bytes are known to be valid UTF-8.
    */
-  read(buf: Buffer, strict = false): boolean {
+  read(buf: Buffer, strict = false, utf8 = false): boolean {
     this.buf = buf;
     this.tok.fill(Tok.Absent);
     const n = buf.length;
-    if (n < 2 || buf[0] !== 123 || buf[n - 1] !== 125 || buf.indexOf(92) >= 0 || (strict && hasControlByte(buf)) || !isUtf8(buf)) return false;
+    if (n < 2 || buf[0] !== 123 || buf[n - 1] !== 125 || buf.indexOf(92) >= 0 || (strict && hasControlByte(buf)) || (!utf8 && !isUtf8(buf))) return false;
     let p = 1;
     if (buf[p] === 125) return p + 1 === n;
     for (;;) {

@@ -68,8 +68,8 @@ export class LumenLineScanner implements LineScanner {
     });
   }
 
-  read(bytes: Buffer): boolean {
-    return this.fast.read(bytes, true);
+  read(bytes: Buffer, utf8 = false): boolean {
+    return this.fast.read(bytes, true, utf8);
   }
 
   writeFacts(w: FactSink): number {
