@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Module = require('node:module');
 import { cacheDir } from '../../src/cli/launch';
 import { corpusPath } from '../helpers/corpus';
 import { tempDir } from '../helpers/tmp';
@@ -20,6 +21,8 @@ function cli(args: string[], dir: string, cache = 'debug') {
 
 const caches = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8cache')) : []);
 const posix = process.platform !== 'win32';
+/** Node 22 and later have a compile cache of their own, which the entry uses instead of its own data files. */
+const nodeCache = typeof (Module as unknown as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 describe('CLI: the bundle loads with V8\'s code cache', function () {
   this.timeout(60_000);
@@ -32,6 +35,10 @@ describe('CLI: the bundle loads with V8\'s code cache', function () {
     const plain = cli(['summary', SAMPLE, '--json'], dir, '0');
     assert.deepEqual([plain.said, caches(dir)], [[], []], 'off: nothing said, nothing written');
     const first = cli(['summary', SAMPLE, '--json'], dir);
+    if (nodeCache) {
+      assert.deepEqual([first.said, first.out], [['Node\'s compile cache'], plain.out]);
+      return;
+    }
     assert.deepEqual(first.said, ['none yet', 'written']);
     assert.equal(first.out, plain.out);
     assert.equal(caches(dir).length, 1);
@@ -48,7 +55,8 @@ describe('CLI: the bundle loads with V8\'s code cache', function () {
     assert.deepEqual([cli(['nope'], dir).code, cli(['nope'], dir, '0').code], [2, 2]);
   });
 
-  it('refuses damaged data, writes it again, and keeps only the newest bundle\'s data for this Node', () => {
+  it('refuses damaged data, writes it again, and keeps only the newest bundle\'s data for this Node', function () {
+    if (nodeCache) this.skip();
     const dir = join(tempDir('atv-cache-'), 'cache');
     cli(['summary', SAMPLE, '--json'], dir);
     const [name] = caches(dir);
