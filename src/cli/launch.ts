@@ -55,7 +55,9 @@ function loadWithCache(dir: string): CliMain {
   let source = fs.readFileSync(BUNDLE, 'utf8');
   // The bundle is a CommonJS module: wrapped as Node wraps it (a first line `#!` would then be a syntax error).
   if (source.startsWith('#!')) source = '//' + source.slice(2);
-  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData: cached });
+  // An `import()` in the bundle resolves as it would in a module Node loaded (where the Node has the constant).
+  const dynamicImport = (vm as unknown as { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol } }).constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  const script = new vm.Script(Module.wrap(source), { filename: BUNDLE, cachedData: cached, ...(dynamicImport ? { importModuleDynamically: dynamicImport as never } : {}) });
   const m = new Module(BUNDLE);
   m.filename = BUNDLE;
   m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(__dirname);
