@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { resolve } from 'node:path';
 import { viewerSuite } from './harness';
 import { corpusPath } from '../helpers/corpus';
+import { tempFile } from '../helpers/tmp';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -107,4 +108,17 @@ describe('viewer layout: resizable detail pane and Event column (Chromium)', fun
     });
     assert.deepEqual(sizes, { split: store.layout.splitPosition, event: `${store.layout.eventColumnWidth}px` }, 'another trace opens with the same panes');
   });
+
+  it('durations and offsets of hours fit their columns, beside each other', async () => {
+    const day = [
+      { id: 'a', type: 'run', timestamp: '2026-01-01T00:00:00Z', duration_ms: 77_160_000 },
+      { id: 'b', parent_id: 'a', type: 'step', timestamp: '2026-01-01T21:26:00Z', duration_ms: 86_399_000 },
+    ];
+    const v = await view(tempFile('day.jsonl', day.map((e) => JSON.stringify(e)).join('\n') + '\n'), { width: 1000, height: 500 });
+    const cells = await v.page.$$eval('.row[data-node] .col-duration, .row[data-node] .col-offset', (cs: Any[]) => cs.map((c) => ({ text: c.textContent, cut: c.scrollWidth - c.clientWidth })));
+    assert.deepEqual(cells.map((c: Any) => c.text), ['21 h 26 min', '+0 ms', '24 h 0 min', '+21 h 26 min']);
+    assert.deepEqual(cells.filter((c: Any) => c.cut > 0), [], `no text cut: ${JSON.stringify(cells)}`);
+    await v.screenshot('layout-hours');
+  });
 });
+
