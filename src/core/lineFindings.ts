@@ -7,7 +7,8 @@ import { PARSE_CATALOG } from './checks/genericCatalog';
 /** Largest time a JavaScript Date can hold (ECMAScript §21.4.1.22): ±8.64e15 ms around the epoch. */
 export const MAX_TIME_MS = 8.64e15;
 
-const NONE: readonly Finding[] = Object.freeze([]);
+/** The byte findings of a line that has none: one frozen list that every such line shares. */
+export const NO_BYTE_FINDINGS: readonly Finding[] = Object.freeze([]);
 
 /**
  * What the bytes of one line show beyond its JSON: invalid UTF-8 (reported with its byte offset; the line is still
@@ -16,7 +17,7 @@ const NONE: readonly Finding[] = Object.freeze([]);
  * their chunk). Most lines have nothing: they share one empty, frozen list.
  */
 export function lineByteFindings(span: LineSpan, bytes: Buffer | null, utf8 = false): readonly Finding[] {
-  if (span.cr !== true && (bytes === null || utf8 || isUtf8(bytes))) return NONE;
+  if (span.cr !== true && (bytes === null || utf8 || isUtf8(bytes))) return NO_BYTE_FINDINGS;
   const out: Finding[] = [];
   if (bytes !== null) {
     const bad = firstInvalidUtf8(bytes);

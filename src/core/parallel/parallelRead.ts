@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { ParsedLine } from '../json/jsonLine';
 import type { DigestJob, LineExtra } from '../stream/rangeDigest';
 import { LineSpan, scanLines } from '../lineIndexer';
+import { NO_BYTE_FINDINGS } from '../lineFindings';
 import { readBuffers } from '../byteSource';
 import type { Finding, FormatName } from '../model';
 import { FactReader, FieldPlan, planFields } from './lineFacts';
@@ -214,7 +215,6 @@ async function cutsAfterLineFeeds(path: string, probes: readonly number[], start
   return cuts;
 }
 
-const NO_FINDINGS: Finding[] = [];
 
 /** Hands one batch's lines to the reading, numbering them from `firstLine`. */
 function takeBatch(reading: LineTaker, plan: FieldPlan, b: RangeBatch, firstLine: number): void {
@@ -229,9 +229,12 @@ function takeBatch(reading: LineTaker, plan: FieldPlan, b: RangeBatch, firstLine
     const span: LineSpan = { line: lineNo, offset: b.offsets[row], length: b.lengths[row], terminated: (flags & 1) !== 0, crlf: (flags & 2) !== 0 };
     if (flags & 4) span.cr = true;
     // Most lines have no byte finding: they share one empty list (the reading only copies from it).
-    let byteFindings = NO_FINDINGS;
-    if (f < b.findings.length && b.findings[f].row === row) byteFindings = [];
-    while (f < b.findings.length && b.findings[f].row === row) byteFindings.push({ ...b.findings[f++].finding, line: lineNo });
+    let byteFindings = NO_BYTE_FINDINGS;
+    if (f < b.findings.length && b.findings[f].row === row) {
+      const own: Finding[] = [];
+      while (f < b.findings.length && b.findings[f].row === row) own.push({ ...b.findings[f++].finding, line: lineNo });
+      byteFindings = own;
+    }
     let parsed: ParsedLine;
     switch (b.kinds[row]) {
       case LineKind.Blank: parsed = { kind: 'blank' }; break;
