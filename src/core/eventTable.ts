@@ -297,6 +297,27 @@ export class EventTable {
     return col.distinct(this.size, max, 0).map((id) => this.strings.value(id)!);
   }
 
+  /**
+   * Per event, in one array (for passes over every event, which would otherwise decode each one on its own):
+   * its tool, kind or group as the number `toolRefOf` gives (0: none; `stringOf` names it).
+   */
+  refsOf(column: 'tool' | 'kind' | 'group'): Int32Array {
+    const col = column === 'tool' ? this.toolCol : column === 'kind' ? this.kind : this.groupCol;
+    return col.codes(this.size, 0);
+  }
+  /** Per event, its category as an index into EVENT_CATEGORIES (one array, as {@link refsOf}). */
+  categoryCodes(): Int32Array {
+    return this.category.codes(this.size, 0);
+  }
+  /** Per event, its status as an index into EVENT_STATUSES (one array, as {@link refsOf}). */
+  statusCodes(): Int32Array {
+    return this.status.codes(this.size, 0);
+  }
+  /** Per event, its parent's index or -1 (`parent(i)` of each), as one array: a copy, the table's own stays its own. */
+  parents(): Int32Array {
+    return this.parentCol.data.slice(0, this.size);
+  }
+
   /** The different categories of the events, in the order they first appear, at most `max`. */
   distinctCategories(max: number): EventCategory[] {
     return this.category.distinct(this.size, max).map((c) => EVENT_CATEGORIES[c]);

@@ -1,9 +1,12 @@
 import { TraceModel } from './loadTrace';
-import { FormatName } from './model';
+import { EVENT_STATUSES, FormatName } from './model';
 import { ModelPrice } from './usage/prices';
 import { UsageRollup, usageRollupOf } from './usage/rollup';
 import { toolCallsOf } from './usage/toolStats';
 import { UsageReport, usageReport } from './usage/usageReport';
+
+const ERROR = EVENT_STATUSES.indexOf('error');
+const WARNING = EVENT_STATUSES.indexOf('warning');
 
 /** The facts `agent-trace summary` and the viewer's header show. */
 export interface TraceSummary {
@@ -56,21 +59,29 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   const t = model.events;
   let errors = 0;
   let warnings = 0;
-  const groups = new Set<string>();
-  const kinds: Record<string, number> = {};
+  // Columns read once into arrays (not t.get(i), which would decode every event's ids, mentions and label, nor
+  // a per-event decode of each column); groups and kinds as the table's numbers for their names, named at the end.
+  const statuses = t.statusCodes();
+  const groupRefs = t.refsOf('group');
+  const kindRefs = t.refsOf('kind');
+  const groupSet = new Set<number>();
+  const kindCounts = new Map<number, number>();
   let events = 0;
   for (let i = 0, end = t.size; i < end; i++) {
     if (include && !include(i)) continue;
     events++;
-    // Columns, not t.get(i), which would decode every event's ids, mentions and label.
-    const status = t.statusOf(i);
-    if (status === 'error') errors++;
-    else if (status === 'warning') warnings++;
-    const group = t.groupOf(i);
-    if (group !== null) groups.add(group);
-    const kind = t.kindOf(i);
-    kinds[kind] = (kinds[kind] ?? 0) + 1;
+    const status = statuses[i];
+    if (status === ERROR) errors++;
+    else if (status === WARNING) warnings++;
+    const group = groupRefs[i];
+    if (group !== 0) groupSet.add(group);
+    const kind = kindRefs[i];
+    kindCounts.set(kind, (kindCounts.get(kind) ?? 0) + 1);
   }
+  const groups: string[] = [];
+  for (const g of groupSet) groups.push(t.stringOf(g)!);
+  const kinds: Record<string, number> = {};
+  for (const [k, n] of kindCounts) kinds[t.stringOf(k) ?? ''] = n;
   const ft = include ? {} : model.formatTotals;
   const extra: Record<string, number> = {};
   for (const [k, v] of Object.entries(ft)) if (v !== undefined && !['inputTokens', 'outputTokens', 'toolCalls', 'errors'].includes(k)) extra[k] = v;
@@ -95,7 +106,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
     lines: model.lineCount,
     blankLines: model.blankLines,
     malformedLines: model.malformed.length,
-    groups: [...groups],
+    groups,
     roots: model.tree.roots.length,
     startTime: span ? new Date(span.min).toISOString() : null,
     endTime: span ? new Date(span.max).toISOString() : null,

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { resolve } from 'node:path';
 import { EventTable } from '../../src/core/eventTable';
 import { loadTrace } from '../../src/core/loadTrace';
+import { EVENT_CATEGORIES, EVENT_STATUSES } from '../../src/core/model';
 import type { EventDraft, EventPlace } from '../../src/core/model';
 import { expandTraceFiles } from '../../src/core/traceFiles';
 import { shownPath } from '../../src/core/tracePath';
@@ -103,5 +104,31 @@ describe('the compact event table gives back exactly what the loader gave it', f
     drafts.forEach(({ d, p }) => t.add(d, p));
     t.trim();
     drafts.forEach(({ d, p }, i) => compare(t, i, { draft: d, place: p }, `event ${i}`));
+  });
+  it('gives every event\'s tool, kind, group, category, status and parent in one array each as its accessors do, whole and in a prefix view', async () => {
+    const { files } = await expandTraceFiles([CORPUS_ROOT, WRITER_CORPUS, SAMPLES]);
+    let tools = 0;
+    let parents = 0;
+    for (const file of files) {
+      const { events } = await loadTrace(file);
+      for (const t of [events, events.prefix(Math.floor(events.size / 2))]) {
+        const path = `${shownPath(file)} (${t.size} of ${events.size} events)`;
+        const [tool, kind, group, cat, status, parent] = [t.refsOf('tool'), t.refsOf('kind'), t.refsOf('group'), t.categoryCodes(), t.statusCodes(), t.parents()];
+        for (const a of [tool, kind, group, cat, status, parent]) assert.equal(a.length, t.size, path);
+        for (let i = 0; i < t.size; i++) {
+          const at = `${path} event ${i}`;
+          assert.equal(tool[i], t.toolRefOf(i), at);
+          assert.equal(t.stringOf(tool[i]), t.toolOf(i), at);
+          assert.equal(t.stringOf(kind[i]) ?? '', t.kindOf(i), at);
+          assert.equal(t.stringOf(group[i]), t.groupOf(i), at);
+          assert.equal(EVENT_CATEGORIES[cat[i]], t.categoryOf(i), at);
+          assert.equal(EVENT_STATUSES[status[i]], t.statusOf(i), at);
+          assert.equal(parent[i], t.parent(i), at);
+          if (tool[i] !== 0) tools++;
+          if (parent[i] >= 0) parents++;
+        }
+      }
+    }
+    assert.ok(tools > 500 && parents > 3000, `${tools} tool events, ${parents} with a parent`);
   });
 });

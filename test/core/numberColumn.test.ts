@@ -133,5 +133,37 @@ describe('NumberColumn: per-event numbers in the narrowest array that holds them
       }
     }
   });
+  it('reads its entries into one Int32Array as a loop over get does: every width, nulls, overflows, a base, sparse, past its end', () => {
+    const reference = (col: NumberColumn, n: number, nullAs: number): number[] => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const v = col.get(i);
+        out.push(v === null ? nullAs : v | 0);
+      }
+      return out;
+    };
+    const next = lcg(31);
+    const shapes: [string, () => number | null][] = [
+      ['small ids', () => (next() < 0.1 ? null : Math.floor(next() * 40))],
+      ['Int16 ids', () => (next() < 0.1 ? null : Math.floor(next() * 3000) - 1500)],
+      ['Int32', () => Math.floor(next() * 2 ** 31) - 2 ** 30],
+      ['epoch times', () => 1_764_000_000_000 + Math.floor(next() * 100_000)],
+      ['a few outliers', () => (next() < 0.001 ? 2 ** 30 + Math.floor(next() * 3) : Math.floor(next() * 20))],
+      ['one value', () => 7],
+      ['nulls', () => null],
+    ];
+    for (const [name, value] of shapes) {
+      for (const base of [false, true]) {
+        for (const dense of [true, false]) {
+          const col = new NumberColumn(base, dense);
+          const n = 5000;
+          // A sparse column is set for every third entry only; a dense one for all.
+          for (let i = 0; i < n; i++) if (dense || i % 3 === 0) col.set(i, value());
+          for (const [count, nullAs] of [[n, -1], [n, 0], [1200, -1], [n + 50, -7], [0, -1]]) {
+            assert.deepEqual([...col.codes(count, nullAs)], reference(col, count, nullAs), `${name}${base ? ' (base)' : ''}${dense ? '' : ' (sparse)'}: ${count}, ${nullAs}`);
+          }
+        }
+      }
+    }
+  });
 });
-

@@ -1,6 +1,11 @@
 import type { TraceModel } from '../traceModel';
 import type { UsageRollup } from './rollup';
 import { toolCallsOf } from './toolStats';
+import { EVENT_CATEGORIES, EVENT_STATUSES } from '../model';
+
+const TOOL = EVENT_CATEGORIES.indexOf('tool');
+const INFERENCE = EVENT_CATEGORIES.indexOf('inference');
+const ERROR = EVENT_STATUSES.indexOf('error');
 
 /** Retries in a run, by tool and by model. */
 export interface RetryCounts {
@@ -39,13 +44,17 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
     return { source: 'recorded', total: rollup.retryIndex.length, byTool, byModel };
   }
   const callOf = toolCallsOf(t, rollup).callOf;
+  // Each event's status, category and tool read once into arrays (see EventTable.statusCodes).
+  const statuses = t.statusCodes();
+  const categories = t.categoryCodes();
+  const tools = t.refsOf('tool');
   const failed = new Uint8Array(t.size);
   let failures = 0;
   for (let i = 0, end = t.size; i < end; i++) {
-    if (t.statusOf(i) !== 'error') continue;
-    const c = t.categoryOf(i);
-    if (c === 'tool' && t.toolOf(i) !== null) failed[callOf[i]] = 1, failures++;
-    else if (c === 'inference') (failed[i] = 1), failures++;
+    if (statuses[i] !== ERROR) continue;
+    const c = categories[i];
+    if (c === TOOL && tools[i] !== 0) failed[callOf[i]] = 1, failures++;
+    else if (c === INFERENCE) (failed[i] = 1), failures++;
   }
   let total = 0;
   // Siblings in order, per parent (the roots are siblings too): a call whose previous same-named sibling failed.
@@ -55,9 +64,9 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
     const lastModel = new Map<string, number>();
     for (let k = 0; k < kids.length; k++) {
       const i = kids[k];
-      const c = t.categoryOf(i);
-      const tool = c === 'tool' ? t.toolOf(i) : null;
-      const name = tool ?? (c === 'inference' ? rollup.modelOf(i) : null);
+      const c = categories[i];
+      const tool = c === TOOL ? t.toolOf(i) : null;
+      const name = tool ?? (c === INFERENCE ? rollup.modelOf(i) : null);
       if (name === null || (tool !== null && callOf[i] !== i)) continue;
       const last = tool !== null ? lastTool : lastModel;
       const prev = last.get(name);
@@ -66,7 +75,17 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
     }
   };
   if (failures === 0) return { source: 'inferred', total, byTool, byModel };
-  scan(model.tree.roots);
-  for (let i = 0, end = t.size; i < end; i++) if (model.tree.childCount(i) >= 2) scan(model.tree.children(i));
+  // Only a list with a failed call can hold a retry: the others (nearly all, on a large trace) are passed over
+  // on the typed arrays alone, with no view or maps made for them.
+  const { roots, childStart, childList } = model.tree;
+  if (roots.some((i) => failed[i] === 1)) scan(roots);
+  for (let i = 0, end = t.size; i < end; i++) {
+    const from = childStart[i];
+    const to = childStart[i + 1];
+    if (to - from < 2) continue;
+    let any = false;
+    for (let k = from; k < to && !any; k++) any = failed[childList[k]] === 1;
+    if (any) scan(childList.subarray(from, to));
+  }
   return { source: 'inferred', total, byTool, byModel };
 }

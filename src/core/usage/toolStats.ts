@@ -1,4 +1,5 @@
 import { EventTable } from '../eventTable';
+import { EVENT_CATEGORIES, EVENT_STATUSES } from '../model';
 import { CallIds } from './callIds';
 import type { UsageRollup } from './rollup';
 import { keepShape } from '../keepShape';
@@ -100,9 +101,12 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   // Typed arrays, not maps: every tool event is looked up here (a Map per event was most of the report's time).
   // Tools are compared as the table's numbers for their names, not as strings.
   const slotOf = new Int32Array(t.size).fill(-1);
-  const names = toolNames(t);
+  // Every event's category, parent and status read once into arrays, not decoded per event in each pass.
+  const cols: CallColumns = { categories: t.categoryCodes(), parents: t.parents() };
+  const names = toolNames(t, cols);
   const ids = new CallIds(t.mentions);
-  const callOf = treeCalls(t, names, ids);
+  const callOf = treeCalls(t, names, ids, cols);
+  const statuses = t.statusCodes();
   // Every tool event at most starts a call.
   let tools = 0;
   for (let i = 0; i < callOf.length; i++) if (callOf[i] !== -1) tools++;
@@ -118,7 +122,7 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
     callOf[i] = call;
     const d = t.durationOf(i);
     if (durationMs[slot] !== durationMs[slot] && d === d) durationMs[slot] = d;
-    if (t.statusOf(i) === 'error') error[slot] = 1;
+    if (statuses[i] === ERROR) error[slot] = 1;
   }
   cache.set(rollup, out);
   return out;
@@ -172,11 +176,12 @@ class ToolTally {
  * Per tool event (a tool-category event with a tool name) the call it belongs to by the tree, -1 for other
  * events; the ids of the events that are their own call by the tree are noted for the pairing by call id.
  */
-function treeCalls(t: EventTable, names: Int32Array, ids: CallIds): Int32Array {
+function treeCalls(t: EventTable, names: Int32Array, ids: CallIds, cols: CallColumns): Int32Array {
   const call = new Int32Array(t.size).fill(-1);
+  const { categories } = cols;
   for (let i = 0, end = t.size; i < end; i++) {
-    if (names[i] === 0 || t.categoryOf(i) !== 'tool') continue;
-    call[i] = toolCallOf(t, names, i);
+    if (names[i] === 0 || categories[i] !== TOOL) continue;
+    call[i] = toolCallOf(names, i, cols);
     if (call[i] === i) ids.expect(i);
   }
   ids.expectDone();
@@ -188,24 +193,33 @@ function treeCalls(t: EventTable, names: Int32Array, ids: CallIds): Int32Array {
  * its first child that does (agentledger's span log keeps a request's payload, and so its tool, in a blob, while
  * its permission and sandbox events name it).
  */
-function toolNames(t: EventTable): Int32Array {
-  const end = t.size;
-  const names = new Int32Array(end);
-  for (let i = 0; i < end; i++) names[i] = t.toolRefOf(i);
-  for (let i = 0; i < end; i++) {
-    const p = t.parent(i);
-    if (p >= 0 && names[p] === 0 && t.toolRefOf(i) !== 0 && t.categoryOf(p) === 'tool') names[p] = t.toolRefOf(i);
+function toolNames(t: EventTable, cols: CallColumns): Int32Array {
+  const own = t.refsOf('tool');
+  const names = own.slice();
+  const { categories, parents } = cols;
+  for (let i = 0, end = own.length; i < end; i++) {
+    const p = parents[i];
+    if (p >= 0 && names[p] === 0 && own[i] !== 0 && categories[p] === TOOL) names[p] = own[i];
   }
   return names;
 }
 
 /** The call tool event i belongs to by the tree: the topmost chain of tool ancestors with the same tool. */
-function toolCallOf(t: EventTable, names: Int32Array, i: number): number {
+function toolCallOf(names: Int32Array, i: number, { categories, parents }: CallColumns): number {
   const tool = names[i];
   let c = i;
-  for (let p = t.parent(c); p >= 0 && t.categoryOf(p) === 'tool' && names[p] === tool; p = t.parent(c)) c = p;
+  for (let p = parents[c]; p >= 0 && categories[p] === TOOL && names[p] === tool; p = parents[c]) c = p;
   return c;
 }
+
+/** The columns the call passes read for every event, each read once into an array (see EventTable.parents). */
+interface CallColumns {
+  categories: Int32Array;
+  parents: Int32Array;
+}
+
+const TOOL = EVENT_CATEGORIES.indexOf('tool');
+const ERROR = EVENT_STATUSES.indexOf('error');
 
 // Made for every tool-call pass and report: their maps are kept (see keepShape).
 keepShape(new ToolCalls(new EventTable(), new Int32Array(0), 0));
