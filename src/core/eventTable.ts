@@ -299,23 +299,30 @@ export class EventTable {
 
   /**
    * Per event, in one array (for passes over every event, which would otherwise decode each one on its own):
-   * its tool, kind or group as the number `toolRefOf` gives (0: none; `stringOf` names it).
+   * its tool, kind or group as the number `toolRefOf` gives (0: none; `stringOf` names it). `from`, `n`, `out`:
+   * events `[from, from + n)` only, into `out` (a block a long pass reuses).
    */
-  refsOf(column: 'tool' | 'kind' | 'group'): Int32Array {
+  refsOf(column: 'tool' | 'kind' | 'group', from = 0, n = this.size - from, out?: Int32Array): Int32Array {
     const col = column === 'tool' ? this.toolCol : column === 'kind' ? this.kind : this.groupCol;
-    return col.codes(this.size, 0);
+    const m = Math.max(0, Math.min(n, this.size - from));
+    return col.codes(m, 0, out ?? new Int32Array(m), from);
   }
-  /** Per event, its category as an index into EVENT_CATEGORIES (one array, as {@link refsOf}). */
-  categoryCodes(): Int32Array {
-    return this.category.codes(this.size, 0);
+  /** Per event, its category as an index into EVENT_CATEGORIES (as {@link refsOf}; a byte each). */
+  categoryCodes(from = 0, n = this.size - from, out?: Uint8Array): Uint8Array {
+    const m = Math.max(0, Math.min(n, this.size - from));
+    return this.category.codes(m, 0, out ?? new Uint8Array(m), from);
   }
-  /** Per event, its status as an index into EVENT_STATUSES (one array, as {@link refsOf}). */
-  statusCodes(): Int32Array {
-    return this.status.codes(this.size, 0);
+  /** Per event, its status as an index into EVENT_STATUSES (as {@link refsOf}; a byte each). */
+  statusCodes(from = 0, n = this.size - from, out?: Uint8Array): Uint8Array {
+    const m = Math.max(0, Math.min(n, this.size - from));
+    return this.status.codes(m, 0, out ?? new Uint8Array(m), from);
   }
-  /** Per event, its parent's index or -1 (`parent(i)` of each), as one array: a copy, the table's own stays its own. */
+  /**
+   * Per event, its parent's index or -1 (`parent(i)` of each), as one array: a view of the table's own column,
+   * for reading only (no copy of four bytes an event); a later append may give the table a new column.
+   */
   parents(): Int32Array {
-    return this.parentCol.data.slice(0, this.size);
+    return this.parentCol.data.subarray(0, this.size);
   }
 
   /** The different categories of the events, in the order they first appear, at most `max`. */

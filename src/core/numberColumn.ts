@@ -147,38 +147,49 @@ export class NumberColumn {
   }
 
   /**
-   * Entries `[0, n)` as 32-bit integers, `nullAs` for null: what a loop of {@link get} gives, read from the array
-   * itself, for passes over a column of small integers (the event table's string numbers, categories, statuses)
-   * that would otherwise decode every entry on its own. Values outside 32-bit integers are cut as Int32Array cuts
-   * them; such columns are read with {@link get}.
+   * Entries `[from, from + n)` as 32-bit integers, `nullAs` for null: what a loop of {@link get} gives, read from
+   * the array itself, for passes over a column of small integers (the event table's string numbers, categories,
+   * statuses) that would otherwise decode every entry on its own. Values outside 32-bit integers are cut as
+   * Int32Array cuts them; such columns are read with {@link get}. `out`: an array of at least `n` entries to fill
+   * instead (a Uint8Array for a column of codes below 256, a quarter of the memory, which cuts values as it does;
+   * or one block reused along a pass, which then holds no array as long as the column).
    */
-  codes(n: number, nullAs = -1): Int32Array {
-    const out = new Int32Array(Math.max(0, n));
+  codes<A extends Int32Array | Uint8Array = Int32Array>(n: number, nullAs = -1, out: A = new Int32Array(Math.max(0, n)) as A, from = 0): A {
     const d = this.data;
     if (d === null) {
       const c = this.constant;
-      out.fill(Number.isNaN(c) ? nullAs : c);
+      out.fill(Number.isNaN(c) ? nullAs : c, 0, n);
       return out;
     }
-    const end = Math.min(n, d.length);
+    // Entries [from, to) are in the array; out[k] is entry from + k.
+    const to = Math.max(from, Math.min(from + n, d.length));
+    const m = to - from;
     if (this.width < 3 && this.over.size === 0) {
-      // Widened natively, then one loop over the Int32Array alone (a loop over the column's own array, of any of
-      // three element types, runs slower by several times).
-      out.set(d.subarray(0, end));
       const nullCode = this.low - 1;
       const base = this.base;
-      for (let i = 0; i < end; i++) {
-        const v = out[i];
-        if (v === nullCode) out[i] = nullAs;
-        else if (base !== 0) out[i] = v + base;
+      if (out instanceof Int32Array) {
+        // Widened natively, then one loop over the Int32Array alone (a loop over the column's own array, of any
+        // of three element types, runs slower by several times).
+        out.set(d.subarray(from, to));
+        for (let k = 0; k < m; k++) {
+          const v = out[k];
+          if (v === nullCode) out[k] = nullAs;
+          else if (base !== 0) out[k] = v + base;
+        }
+      } else {
+        // A narrower array cuts the null code too: each entry is read from the column's own array.
+        for (let k = 0; k < m; k++) {
+          const v = d[from + k];
+          out[k] = v === nullCode ? nullAs : v + base;
+        }
       }
     } else {
-      for (let i = 0; i < end; i++) {
-        const v = this.get(i);
-        out[i] = v === null ? nullAs : v;
+      for (let k = 0; k < m; k++) {
+        const v = this.get(from + k);
+        out[k] = v === null ? nullAs : v;
       }
     }
-    if (end < n) out.fill(nullAs, Math.max(0, end));
+    if (m < n) out.fill(nullAs, Math.max(0, m), n);
     return out;
   }
 

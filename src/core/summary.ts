@@ -7,6 +7,8 @@ import { UsageReport, usageReport } from './usage/usageReport';
 
 const ERROR = EVENT_STATUSES.indexOf('error');
 const WARNING = EVENT_STATUSES.indexOf('warning');
+/** Events whose columns a pass reads into arrays at a time. */
+const BLOCK = 1 << 16;
 
 /** The facts `agent-trace summary` and the viewer's header show. */
 export interface TraceSummary {
@@ -59,24 +61,32 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   const t = model.events;
   let errors = 0;
   let warnings = 0;
-  // Columns read once into arrays (not t.get(i), which would decode every event's ids, mentions and label, nor
-  // a per-event decode of each column); groups and kinds as the table's numbers for their names, named at the end.
-  const statuses = t.statusCodes();
-  const groupRefs = t.refsOf('group');
-  const kindRefs = t.refsOf('kind');
+  // Columns read into arrays a block at a time (not t.get(i), which would decode every event's ids, mentions and
+  // label, nor a per-event decode of each column); groups and kinds as the table's numbers for their names, named
+  // at the end.
+  const block = Math.min(t.size, BLOCK);
+  const statuses = new Uint8Array(block);
+  const groupRefs = new Int32Array(block);
+  const kindRefs = new Int32Array(block);
   const groupSet = new Set<number>();
   const kindCounts = new Map<number, number>();
   let events = 0;
-  for (let i = 0, end = t.size; i < end; i++) {
-    if (include && !include(i)) continue;
-    events++;
-    const status = statuses[i];
-    if (status === ERROR) errors++;
-    else if (status === WARNING) warnings++;
-    const group = groupRefs[i];
-    if (group !== 0) groupSet.add(group);
-    const kind = kindRefs[i];
-    kindCounts.set(kind, (kindCounts.get(kind) ?? 0) + 1);
+  for (let from = 0, size = t.size; from < size; from += block) {
+    const n = Math.min(block, size - from);
+    t.statusCodes(from, n, statuses);
+    t.refsOf('group', from, n, groupRefs);
+    t.refsOf('kind', from, n, kindRefs);
+    for (let k = 0; k < n; k++) {
+      if (include && !include(from + k)) continue;
+      events++;
+      const status = statuses[k];
+      if (status === ERROR) errors++;
+      else if (status === WARNING) warnings++;
+      const group = groupRefs[k];
+      if (group !== 0) groupSet.add(group);
+      const kind = kindRefs[k];
+      kindCounts.set(kind, (kindCounts.get(kind) ?? 0) + 1);
+    }
   }
   const groups: string[] = [];
   for (const g of groupSet) groups.push(t.stringOf(g)!);

@@ -115,6 +115,14 @@ describe('the compact event table gives back exactly what the loader gave it', f
         const path = `${shownPath(file)} (${t.size} of ${events.size} events)`;
         const [tool, kind, group, cat, status, parent] = [t.refsOf('tool'), t.refsOf('kind'), t.refsOf('group'), t.categoryCodes(), t.statusCodes(), t.parents()];
         for (const a of [tool, kind, group, cat, status, parent]) assert.equal(a.length, t.size, path);
+        // In blocks into arrays reused, the last block cut at the view's end.
+        const [tb, kb, sb] = [new Int32Array(7), new Int32Array(7), new Uint8Array(7)];
+        for (let from = 0; from < t.size; from += 7) {
+          const m = Math.min(7, t.size - from);
+          assert.deepEqual([...t.refsOf('tool', from, 7, tb).subarray(0, m)], [...tool.subarray(from, from + m)], `${path} from ${from}`);
+          assert.deepEqual([...t.refsOf('kind', from, 7, kb).subarray(0, m)], [...kind.subarray(from, from + m)], `${path} from ${from}`);
+          assert.deepEqual([...t.statusCodes(from, 7, sb).subarray(0, m)], [...status.subarray(from, from + m)], `${path} from ${from}`);
+        }
         for (let i = 0; i < t.size; i++) {
           const at = `${path} event ${i}`;
           assert.equal(tool[i], t.toolRefOf(i), at);

@@ -161,6 +161,14 @@ describe('NumberColumn: per-event numbers in the narrowest array that holds them
           for (let i = 0; i < n; i++) if (dense || i % 3 === 0) col.set(i, value());
           for (const [count, nullAs] of [[n, -1], [n, 0], [1200, -1], [n + 50, -7], [0, -1]]) {
             assert.deepEqual([...col.codes(count, nullAs)], reference(col, count, nullAs), `${name}${base ? ' (base)' : ''}${dense ? '' : ' (sparse)'}: ${count}, ${nullAs}`);
+            // Into bytes: each value cut as a Uint8Array cuts it, nulls included.
+            const bytes = col.codes(count, nullAs, new Uint8Array(count));
+            assert.deepEqual([...bytes], [...Uint8Array.from(reference(col, count, nullAs))], `${name} into bytes: ${count}, ${nullAs}`);
+            // In blocks of 333 into one array reused (the last block past the end), as a pass reads a long column.
+            const block = new Int32Array(333).fill(99);
+            const blocks: number[] = [];
+            for (let from = 0; from < count; from += 333) blocks.push(...col.codes(Math.min(333, count - from), nullAs, block, from).subarray(0, Math.min(333, count - from)));
+            assert.deepEqual(blocks, reference(col, count, nullAs), `${name} in blocks: ${count}, ${nullAs}`);
           }
         }
       }

@@ -44,16 +44,15 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
     return { source: 'recorded', total: rollup.retryIndex.length, byTool, byModel };
   }
   const callOf = toolCallsOf(t, rollup).callOf;
-  // Each event's status, category and tool read once into arrays (see EventTable.statusCodes).
+  // Each event's status and category read once into arrays (see EventTable.statusCodes).
   const statuses = t.statusCodes();
   const categories = t.categoryCodes();
-  const tools = t.refsOf('tool');
   const failed = new Uint8Array(t.size);
   let failures = 0;
   for (let i = 0, end = t.size; i < end; i++) {
     if (statuses[i] !== ERROR) continue;
     const c = categories[i];
-    if (c === TOOL && tools[i] !== 0) failed[callOf[i]] = 1, failures++;
+    if (c === TOOL && t.toolRefOf(i) !== 0) failed[callOf[i]] = 1, failures++;
     else if (c === INFERENCE) (failed[i] = 1), failures++;
   }
   let total = 0;

@@ -194,12 +194,14 @@ function treeCalls(t: EventTable, names: Int32Array, ids: CallIds, cols: CallCol
  * its permission and sandbox events name it).
  */
 function toolNames(t: EventTable, cols: CallColumns): Int32Array {
-  const own = t.refsOf('tool');
-  const names = own.slice();
+  const names = t.refsOf('tool');
+  // Events that name no tool of their own and took a child's: a byte each, not a copy of every event's own tool.
+  const took = new Uint8Array(names.length);
   const { categories, parents } = cols;
-  for (let i = 0, end = own.length; i < end; i++) {
+  for (let i = 0, end = names.length; i < end; i++) {
     const p = parents[i];
-    if (p >= 0 && names[p] === 0 && own[i] !== 0 && categories[p] === TOOL) names[p] = own[i];
+    const own = took[i] === 1 ? 0 : names[i];
+    if (p >= 0 && names[p] === 0 && own !== 0 && categories[p] === TOOL) (names[p] = own), (took[p] = 1);
   }
   return names;
 }
@@ -214,7 +216,7 @@ function toolCallOf(names: Int32Array, i: number, { categories, parents }: CallC
 
 /** The columns the call passes read for every event, each read once into an array (see EventTable.parents). */
 interface CallColumns {
-  categories: Int32Array;
+  categories: Uint8Array;
   parents: Int32Array;
 }
 
