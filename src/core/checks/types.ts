@@ -21,6 +21,8 @@ export interface LineInput {
    * during `add`.
    */
   bytes?: Buffer;
+  /** `bytes` are known to be valid UTF-8 (the reader checked the stretch of its chunk they are in): not checked again. */
+  utf8?: boolean;
   /** The parsed value (standard `JSON.parse`); undefined when the line is not valid JSON or blank. */
   value: unknown;
   blank: boolean;

@@ -120,7 +120,7 @@ class StreamRun {
     this.reading.takeLine(span, lineByteFindings(span, bytes, utf8), parsed);
     if (this.needsModel()) return;
     if (this.set) {
-      const input = new StreamLine(span.line, text, parsed, bytes ?? undefined);
+      const input = new StreamLine(span.line, text, parsed, bytes ?? undefined, utf8);
       for (const c of this.set.checks) c.add(input);
       return;
     }

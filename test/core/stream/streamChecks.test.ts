@@ -12,6 +12,7 @@ import { CORPUS_ROOT, WRITER_CORPUS } from '../../helpers/corpus';
 import { tempDir, tempFile } from '../../helpers/tmp';
 import { generateLumenTrace } from '../../bench/lumenBench';
 import { generateMurmurTrace } from '../../bench/generateMurmur';
+import { LumenFastLine } from '../../../src/core/formats/lumen/lumenFastLine';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -77,6 +78,16 @@ describe('streamed verify and check give the findings of the model-based checks'
     const clean = join(dir, '6a1f0c3e-2b7d-4e59-9a41-5c8d2e7f1b30.jsonl');
     await generateLumenTrace(clean, { targetBytes: 300_000 });
     const lines = readFileSync(clean, 'latin1').split('\n');
+    // Line 221 (index 220): a bad byte inside a value of a known key, with a hash made over the raw bytes (as a
+    // writer that hashes bytes, not text, would make it) and the next line linked to it. Its text has U+FFFD
+    // instead, so its hash does not hold: a reader that took the bytes for valid UTF-8 would pass it.
+    const forged = Buffer.from(lines[220].replace('"cell":"', '"cell":"\xff'), 'latin1');
+    const reader = new LumenFastLine();
+    assert.ok(reader.read(forged, false, true), 'the forged line is read as if its bytes were valid');
+    const oldHash = /"hash":"sha256:([0-9a-f]{64})"/.exec(lines[220])![1];
+    const newHash = reader.preimageHex();
+    lines[220] = forged.toString('latin1').replace(oldHash, newHash);
+    lines[221] = lines[221].replace(oldHash, newHash);
     const damaged = lines.map((l, i) => {
       if (i === 40) return l + '\r';
       if (i === 90) return '';

@@ -89,7 +89,7 @@ export class LumenChainVerifier implements StreamCheck {
    */
   private addFast(input: LineInput): boolean {
     const f = this.fast;
-    if (input.blank || !(input.validJson ?? input.value !== undefined) || this.torn.has(input.line) || !f.read(input.bytes!) || !fastFieldsClean(f, this.times)) return false;
+    if (input.blank || !(input.validJson ?? input.value !== undefined) || this.torn.has(input.line) || !f.read(input.bytes!, false, input.utf8 === true) || !fastFieldsClean(f, this.times)) return false;
     const seq = f.integer(SEQ);
     if ((this.expectedSeq !== null && String(seq) !== this.expectedSeq) || !this.fastLinks()) return false;
     const hex = fastHashMatches(f);
