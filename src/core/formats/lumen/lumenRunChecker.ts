@@ -67,7 +67,7 @@ export class LumenRunChecker implements StreamCheck {
    */
   private addFast(input: LineInput): boolean {
     const f = this.fast;
-    if (input.blank || !(input.validJson ?? input.value !== undefined) || this.torn.has(input.line) || !f.read(input.bytes!) || !fastFieldsClean(f, this.times)) return false;
+    if (input.blank || !(input.validJson ?? input.value !== undefined) || this.torn.has(input.line) || !f.read(input.bytes!, false, input.utf8 === true) || !fastFieldsClean(f, this.times)) return false;
     this.line = input.line;
     this.seq = f.integer(SLOT.seq);
     const kind = LUMEN_KINDS[f.kindIndex(SLOT.kind)];
