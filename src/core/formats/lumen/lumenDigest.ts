@@ -42,6 +42,9 @@ export class LumenDigestWriter implements LineDigestWriter {
   /** The previous line's hash digits when the fast path digested it ('' otherwise). */
   private lastHex = '';
   private readonly ids = new Map<string, number>();
+  /** The last cell and doc_hash interned by the fast path, and their ids in this batch's table (-1: none yet). */
+  private readonly lastCell = { text: null as string | null, id: -1 };
+  private readonly lastDocHash = { text: null as string | null, id: -1 };
   private cols: LumenDigestColumns;
   /** Byte views of the hash columns, for writing hex into them without a Buffer per line. */
   private hashView!: Buffer;
@@ -125,8 +128,8 @@ export class LumenDigestWriter implements LineDigestWriter {
     const c = this.cols;
     c.seq[row] = seq;
     c.kind[row] = this.intern(kind);
-    c.cell[row] = this.intern(f.tok[CELL] === Tok.Str ? f.string(CELL) : null);
-    c.docHash[row] = this.intern(f.string(DOC_HASH));
+    c.cell[row] = f.tok[CELL] === Tok.Str ? this.internAt(f, CELL, this.lastCell) : -1;
+    c.docHash[row] = this.internAt(f, DOC_HASH, this.lastDocHash);
     if (hex !== null) {
       this.hashView.write(hex, row * HASH_BYTES, HASH_BYTES, 'hex');
       this.lastHex = hex;
@@ -147,6 +150,9 @@ export class LumenDigestWriter implements LineDigestWriter {
     this.cols = emptyColumns(this.capacity);
     this.viewColumns();
     this.ids.clear();
+    // A new batch has a new table: the ids kept for the last strings are gone with the old one.
+    this.lastCell.id = -1;
+    this.lastDocHash.id = -1;
     this.n = 0;
     const transfer = [columns.seq, columns.kind, columns.cell, columns.docHash, columns.hash, columns.prev, columns.genesis].map((a) => a.buffer as ArrayBuffer);
     return { columns, transfer };
@@ -160,6 +166,18 @@ export class LumenDigestWriter implements LineDigestWriter {
     if (hash === null || prev === null || (prev !== GENESIS_HASH && prev !== this.lastHash && !CHAIN_HASH_RE.test(prev))) return false;
     // A stored hash equal to the recomputed one is well-formed (`sha256:` and 64 lowercase hex digits).
     return r.computeHash() === hash;
+  }
+
+  /**
+   * The table id of the string at `slot`: the id of the line before's when the bytes are the same string (compared
+   * in place; a run's doc_hash never changes, its cells seldom), else decoded and interned, and kept as the last.
+   */
+  private internAt(f: LumenFastLine, slot: number, last: { text: string | null; id: number }): number {
+    if (last.text !== null && last.id >= 0 && f.stringEquals(slot, last.text)) return last.id;
+    const text = f.string(slot);
+    last.text = text;
+    last.id = this.intern(text);
+    return last.id;
   }
 
   private intern(s: string | null): number {

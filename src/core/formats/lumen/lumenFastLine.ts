@@ -59,6 +59,7 @@ export class LumenFastLine {
   read(buf: Buffer, strict = false, utf8 = false): boolean {
     this.buf = buf;
     this.tok.fill(Tok.Absent);
+    this.kindSlot = -1;
     const n = buf.length;
     if (n < 2 || buf[0] !== 123 || buf[n - 1] !== 125 || buf.indexOf(92) >= 0 || (strict && hasControlByte(buf)) || (!utf8 && !isUtf8(buf))) return false;
     let p = 1;
@@ -210,8 +211,23 @@ export class LumenFastLine {
     return this.buf.toString('latin1', s, s + 64);
   }
 
-  /** The index in LUMEN_KINDS of the string at `slot`, or -1. */
+  /** The slot whose kind index the line read last has given ({@link kindIndex}), -1 for none yet, and that index. */
+  private kindSlot = -1;
+  private kindAt = -1;
+
+  /**
+   * The index in LUMEN_KINDS of the string at `slot`, or -1. Kept for the line read (a worker's facts, its
+   * digest and the field checks each ask for the kind: four byte matches a line, one now).
+   */
   kindIndex(slot: number): number {
+    if (slot === this.kindSlot) return this.kindAt;
+    const k = this.matchKind(slot);
+    this.kindSlot = slot;
+    this.kindAt = k;
+    return k;
+  }
+
+  private matchKind(slot: number): number {
     if (this.tok[slot] !== Tok.Str) return -1;
     const s = this.start[slot] + 1;
     const e = this.end[slot] - 1;
