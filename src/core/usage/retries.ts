@@ -1,11 +1,11 @@
 import type { TraceModel } from '../traceModel';
 import type { UsageRollup } from './rollup';
 import { toolCallsOf } from './toolStats';
-import { EVENT_CATEGORIES, EVENT_STATUSES } from '../model';
+import { EVENT_STATUSES } from '../model';
 
-const TOOL = EVENT_CATEGORIES.indexOf('tool');
-const INFERENCE = EVENT_CATEGORIES.indexOf('inference');
 const ERROR = EVENT_STATUSES.indexOf('error');
+/** Events whose statuses are read into an array at a time. */
+const STATUS_BLOCK = 1 << 16;
 
 /** Retries in a run, by tool and by model. */
 export interface RetryCounts {
@@ -44,16 +44,20 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
     return { source: 'recorded', total: rollup.retryIndex.length, byTool, byModel };
   }
   const callOf = toolCallsOf(t, rollup).callOf;
-  // Each event's status and category read once into arrays (see EventTable.statusCodes).
-  const statuses = t.statusCodes();
-  const categories = t.categoryCodes();
+  // Statuses read a block at a time into one array reused; the category and tool of the failed events only (few).
+  const statuses = new Uint8Array(Math.min(t.size, STATUS_BLOCK));
   const failed = new Uint8Array(t.size);
   let failures = 0;
-  for (let i = 0, end = t.size; i < end; i++) {
-    if (statuses[i] !== ERROR) continue;
-    const c = categories[i];
-    if (c === TOOL && t.toolRefOf(i) !== 0) failed[callOf[i]] = 1, failures++;
-    else if (c === INFERENCE) (failed[i] = 1), failures++;
+  for (let from = 0, size = t.size; from < size; from += statuses.length) {
+    const n = Math.min(statuses.length, size - from);
+    t.statusCodes(from, n, statuses);
+    for (let k = 0; k < n; k++) {
+      if (statuses[k] !== ERROR) continue;
+      const i = from + k;
+      const c = t.categoryOf(i);
+      if (c === 'tool' && t.toolRefOf(i) !== 0) failed[callOf[i]] = 1, failures++;
+      else if (c === 'inference') (failed[i] = 1), failures++;
+    }
   }
   let total = 0;
   // Siblings in order, per parent (the roots are siblings too): a call whose previous same-named sibling failed.
@@ -63,9 +67,9 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
     const lastModel = new Map<string, number>();
     for (let k = 0; k < kids.length; k++) {
       const i = kids[k];
-      const c = categories[i];
-      const tool = c === TOOL ? t.toolOf(i) : null;
-      const name = tool ?? (c === INFERENCE ? rollup.modelOf(i) : null);
+      const c = t.categoryOf(i);
+      const tool = c === 'tool' ? t.toolOf(i) : null;
+      const name = tool ?? (c === 'inference' ? rollup.modelOf(i) : null);
       if (name === null || (tool !== null && callOf[i] !== i)) continue;
       const last = tool !== null ? lastTool : lastModel;
       const prev = last.get(name);

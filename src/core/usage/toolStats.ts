@@ -1,5 +1,5 @@
 import { EventTable } from '../eventTable';
-import { EVENT_CATEGORIES, EVENT_STATUSES } from '../model';
+import { EVENT_CATEGORIES } from '../model';
 import { CallIds } from './callIds';
 import type { UsageRollup } from './rollup';
 import { keepShape } from '../keepShape';
@@ -101,12 +101,11 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   // Typed arrays, not maps: every tool event is looked up here (a Map per event was most of the report's time).
   // Tools are compared as the table's numbers for their names, not as strings.
   const slotOf = new Int32Array(t.size).fill(-1);
-  // Every event's category, parent and status read once into arrays, not decoded per event in each pass.
+  // Every event's category and parent read once into arrays (a byte and a view), not decoded per event in each pass.
   const cols: CallColumns = { categories: t.categoryCodes(), parents: t.parents() };
   const names = toolNames(t, cols);
   const ids = new CallIds(t.mentions);
   const callOf = treeCalls(t, names, ids, cols);
-  const statuses = t.statusCodes();
   // Every tool event at most starts a call.
   let tools = 0;
   for (let i = 0; i < callOf.length; i++) if (callOf[i] !== -1) tools++;
@@ -122,7 +121,8 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
     callOf[i] = call;
     const d = t.durationOf(i);
     if (durationMs[slot] !== durationMs[slot] && d === d) durationMs[slot] = d;
-    if (statuses[i] === ERROR) error[slot] = 1;
+    // Tool events only (a tenth of a trace or less): read one by one, with no array of every event's status.
+    if (t.statusOf(i) === 'error') error[slot] = 1;
   }
   cache.set(rollup, out);
   return out;
@@ -221,7 +221,6 @@ interface CallColumns {
 }
 
 const TOOL = EVENT_CATEGORIES.indexOf('tool');
-const ERROR = EVENT_STATUSES.indexOf('error');
 
 // Made for every tool-call pass and report: their maps are kept (see keepShape).
 keepShape(new ToolCalls(new EventTable(), new Int32Array(0), 0));
