@@ -307,15 +307,10 @@ export class EventTable {
     const m = Math.max(0, Math.min(n, this.size - from));
     return col.codes(m, 0, out ?? new Int32Array(m), from);
   }
-  /** Per event, its category as an index into EVENT_CATEGORIES (as {@link refsOf}; a byte each). */
-  categoryCodes(from = 0, n = this.size - from, out?: Uint8Array): Uint8Array {
+  /** Per event, its category or status as an index into EVENT_CATEGORIES or EVENT_STATUSES (as {@link refsOf}; a byte each). */
+  codesOf(column: 'category' | 'status', from = 0, n = this.size - from, out?: Uint8Array): Uint8Array {
     const m = Math.max(0, Math.min(n, this.size - from));
-    return this.category.codes(m, 0, out ?? new Uint8Array(m), from);
-  }
-  /** Per event, its status as an index into EVENT_STATUSES (as {@link refsOf}; a byte each). */
-  statusCodes(from = 0, n = this.size - from, out?: Uint8Array): Uint8Array {
-    const m = Math.max(0, Math.min(n, this.size - from));
-    return this.status.codes(m, 0, out ?? new Uint8Array(m), from);
+    return (column === 'category' ? this.category : this.status).codes(m, 0, out ?? new Uint8Array(m), from);
   }
   /**
    * Per event, its parent's index or -1 (`parent(i)` of each), as one array: a view of the table's own column,

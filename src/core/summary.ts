@@ -73,7 +73,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   let events = 0;
   for (let from = 0, size = t.size; from < size; from += block) {
     const n = Math.min(block, size - from);
-    t.statusCodes(from, n, statuses);
+    t.codesOf('status', from, n, statuses);
     t.refsOf('group', from, n, groupRefs);
     t.refsOf('kind', from, n, kindRefs);
     for (let k = 0; k < n; k++) {

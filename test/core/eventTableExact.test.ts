@@ -113,7 +113,7 @@ describe('the compact event table gives back exactly what the loader gave it', f
       const { events } = await loadTrace(file);
       for (const t of [events, events.prefix(Math.floor(events.size / 2))]) {
         const path = `${shownPath(file)} (${t.size} of ${events.size} events)`;
-        const [tool, kind, group, cat, status, parent] = [t.refsOf('tool'), t.refsOf('kind'), t.refsOf('group'), t.categoryCodes(), t.statusCodes(), t.parents()];
+        const [tool, kind, group, cat, status, parent] = [t.refsOf('tool'), t.refsOf('kind'), t.refsOf('group'), t.codesOf('category'), t.codesOf('status'), t.parents()];
         for (const a of [tool, kind, group, cat, status, parent]) assert.equal(a.length, t.size, path);
         // In blocks into arrays reused, the last block cut at the view's end.
         const [tb, kb, sb] = [new Int32Array(7), new Int32Array(7), new Uint8Array(7)];
@@ -121,7 +121,7 @@ describe('the compact event table gives back exactly what the loader gave it', f
           const m = Math.min(7, t.size - from);
           assert.deepEqual([...t.refsOf('tool', from, 7, tb).subarray(0, m)], [...tool.subarray(from, from + m)], `${path} from ${from}`);
           assert.deepEqual([...t.refsOf('kind', from, 7, kb).subarray(0, m)], [...kind.subarray(from, from + m)], `${path} from ${from}`);
-          assert.deepEqual([...t.statusCodes(from, 7, sb).subarray(0, m)], [...status.subarray(from, from + m)], `${path} from ${from}`);
+          assert.deepEqual([...t.codesOf('status', from, 7, sb).subarray(0, m)], [...status.subarray(from, from + m)], `${path} from ${from}`);
         }
         for (let i = 0; i < t.size; i++) {
           const at = `${path} event ${i}`;

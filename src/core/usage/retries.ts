@@ -50,7 +50,7 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
   let failures = 0;
   for (let from = 0, size = t.size; from < size; from += statuses.length) {
     const n = Math.min(statuses.length, size - from);
-    t.statusCodes(from, n, statuses);
+    t.codesOf('status', from, n, statuses);
     for (let k = 0; k < n; k++) {
       if (statuses[k] !== ERROR) continue;
       const i = from + k;

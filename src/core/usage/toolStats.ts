@@ -102,7 +102,7 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   // Tools are compared as the table's numbers for their names, not as strings.
   const slotOf = new Int32Array(t.size).fill(-1);
   // Every event's category and parent read once into arrays (a byte and a view), not decoded per event in each pass.
-  const cols: CallColumns = { categories: t.categoryCodes(), parents: t.parents() };
+  const cols: CallColumns = { categories: t.codesOf('category'), parents: t.parents() };
   const names = toolNames(t, cols);
   const ids = new CallIds(t.mentions);
   const callOf = treeCalls(t, names, ids, cols);
