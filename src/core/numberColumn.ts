@@ -18,6 +18,9 @@ const MIN_OVERFLOW = 64;
  * in a sparse map; when they are more than a small share of the events, the column widens once and drains it.
  * Most events carry no tokens, durations or sequence numbers, so those columns stay at one byte or none.
  */
+/** Entries a long pass reads through {@link NumberColumn.codes} at a time, into one array it reuses. */
+export const CODES_BLOCK = 1 << 16;
+
 export class NumberColumn {
   private data: Store | null = null;
   /** Index into WIDTHS, or 3 for Float64 (NaN stands for null). */

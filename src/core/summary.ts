@@ -1,5 +1,6 @@
 import { TraceModel } from './loadTrace';
 import { EVENT_STATUSES, FormatName } from './model';
+import { CODES_BLOCK } from './numberColumn';
 import { ModelPrice } from './usage/prices';
 import { UsageRollup, usageRollupOf } from './usage/rollup';
 import { toolCallsOf } from './usage/toolStats';
@@ -7,8 +8,6 @@ import { UsageReport, usageReport } from './usage/usageReport';
 
 const ERROR = EVENT_STATUSES.indexOf('error');
 const WARNING = EVENT_STATUSES.indexOf('warning');
-/** Events whose columns a pass reads into arrays at a time. */
-const BLOCK = 1 << 16;
 
 /** The facts `agent-trace summary` and the viewer's header show. */
 export interface TraceSummary {
@@ -64,7 +63,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
   // Columns read into arrays a block at a time (not t.get(i), which would decode every event's ids, mentions and
   // label, nor a per-event decode of each column); groups and kinds as the table's numbers for their names, named
   // at the end.
-  const block = Math.min(t.size, BLOCK);
+  const block = Math.min(t.size, CODES_BLOCK);
   const statuses = new Uint8Array(block);
   const groupRefs = new Int32Array(block);
   const kindRefs = new Int32Array(block);

@@ -215,7 +215,6 @@ async function cutsAfterLineFeeds(path: string, probes: readonly number[], start
   return cuts;
 }
 
-
 /** Hands one batch's lines to the reading, numbering them from `firstLine`. */
 function takeBatch(reading: LineTaker, plan: FieldPlan, b: RangeBatch, firstLine: number): void {
   let f = 0;

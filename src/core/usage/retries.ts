@@ -2,10 +2,9 @@ import type { TraceModel } from '../traceModel';
 import type { UsageRollup } from './rollup';
 import { toolCallsOf } from './toolStats';
 import { EVENT_STATUSES } from '../model';
+import { CODES_BLOCK } from '../numberColumn';
 
 const ERROR = EVENT_STATUSES.indexOf('error');
-/** Events whose statuses are read into an array at a time. */
-const STATUS_BLOCK = 1 << 16;
 
 /** Retries in a run, by tool and by model. */
 export interface RetryCounts {
@@ -45,7 +44,7 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
   }
   const callOf = toolCallsOf(t, rollup).callOf;
   // Statuses read a block at a time into one array reused; the category and tool of the failed events only (few).
-  const statuses = new Uint8Array(Math.min(t.size, STATUS_BLOCK));
+  const statuses = new Uint8Array(Math.min(t.size, CODES_BLOCK));
   const failed = new Uint8Array(t.size);
   let failures = 0;
   for (let from = 0, size = t.size; from < size; from += statuses.length) {
