@@ -1,4 +1,4 @@
-// AgentLedger evidence directory, Python dialect (../shared/formats/agentledger.md §4.2, §7.5, §7.6, §8.1):
+// AgentLedger evidence directory, Python dialect (the agentledger specification, agentledger.md §4.2, §7.5, §7.6, §8.1):
 // `events.jsonl` (sorted keys, ", " separators), `bundle.json` (indent 2, bundle_hash over the canonical bundle)
 // and `blobs/sha256/<hex>.json` (pretty JSON named by the SHA-256 of its canonical compact form).
 // Attempt 1 reads, fails one read, runs the tests (red), asks the model for a patch and stops for approval of

@@ -1,4 +1,4 @@
-// Claude Code transcript (../shared/formats/other-formats.md §1): one JSON object per line, `uuid` /
+// Claude Code transcript (the other-formats specification, other-formats.md §1): one JSON object per line, `uuid` /
 // `parentUuid` chain, assistant responses split into one line per content block (same `message.id` and
 // `requestId`), `tool_use.id` ↔ `tool_result.tool_use_id`. A failing Read and a Bash call the user rejects.
 import { BASE_MS, Clock, Json, SampleFile, SeededIds, isoMs, jsonl } from './common';

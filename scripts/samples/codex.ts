@@ -1,4 +1,4 @@
-// Codex CLI rollout (../shared/formats/other-formats.md §2): `{timestamp, type, payload}` lines starting with
+// Codex CLI rollout (the other-formats specification, other-formats.md §2): `{timestamp, type, payload}` lines starting with
 // `session_meta`; `function_call` ↔ `function_call_output` and `custom_tool_call` ↔ `custom_tool_call_output`
 // paired by `call_id`. A `cat` that fails, `npm test` red then green via apply_patch, and an escalated
 // `git push` the user rejects. File name: rollout-<local time>-<session id>.jsonl.

@@ -1,4 +1,4 @@
-// DeepStrike session log (../shared/formats/deepstrike.md), SDK dialect as the Python `FileSessionLog` writes it:
+// DeepStrike session log (the deepstrike specification, deepstrike.md), SDK dialect as the Python `FileSessionLog` writes it:
 // `{"seq":N,"event":{…}}` lines, keys in insertion order, compact separators, flat `llm_completed` with
 // JSON-string arguments, results carrying `content.blocks`. One run from `run_started` to `run_terminal`.
 import { Json, SampleFile, SeededIds, jsonl } from './common';

@@ -1,4 +1,4 @@
-// Harness ledger run (../shared/formats/harness-ledger.md) in plato's enveloped JSONL form `{"v":1,"record":…}`.
+// Harness ledger run (the harness-ledger specification, harness-ledger.md) in plato's enveloped JSONL form `{"v":1,"record":…}`.
 // Eight turns, one tool call each, replaying cleanly through the run state machine (§6.2): a read, a read that
 // fails (tool_failed), a read, `npm test` and the edit each approved by the human, `npm test` again, a
 // `git push` the human denies (approval_denied), then the final answer and run_finished.

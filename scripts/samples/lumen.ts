@@ -1,4 +1,4 @@
-// Lumen run (../shared/formats/lumen.md): `lumen run fix_greeting.lm --trace-dir .lumen` writes
+// Lumen run (the lumen specification, lumen.md): `lumen run fix_greeting.lm --trace-dir .lumen` writes
 // `.lumen/trace/<run_id>.jsonl`, a hash chain over the 14-field pre-image of §6.1 (canonical JSON, §6.2),
 // prev_hash from `sha256:genesis`, seq from 1. The source file is written next to it, so doc_hash resolves.
 // Hashed fields hold only strings, integers, booleans and null: no float layout questions (§6.5).

@@ -1,4 +1,4 @@
-// murmur session in `trace.capture: content` mode (../shared/formats/murmur.md): `trace.jsonl` plus `blobs/<sha256>`.
+// murmur session in `trace.capture: content` mode (the murmur specification, murmur.md): `trace.jsonl` plus `blobs/<sha256>`.
 // Two tasks in one session; the first has eight agent-loop turns (read, failing read, read, shell red, edit,
 // shell green, a push refused by the gatekeeper hook, answer), the second one turn.
 import { BASE_MS, Clock, Json, SampleFile, SeededIds, jsonl, sha256Hex, sortKeysDeep, sortedJson } from './common';

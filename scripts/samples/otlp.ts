@@ -1,4 +1,4 @@
-// OTLP/JSON trace (../shared/formats/other-formats.md §3) with OpenTelemetry GenAI attributes: one
+// OTLP/JSON trace (the other-formats specification, other-formats.md §3) with OpenTelemetry GenAI attributes: one
 // `invoke_agent` root span, `chat` client spans and `execute_tool` spans under it. One tool span fails
 // (status code 2) and one is refused; times are nanosecond decimal strings, ids lowercase hex.
 import { BASE_MS, Json, SampleFile, SeededIds } from './common';

@@ -1,6 +1,6 @@
 // `npm run bench` section: how fast each format reads beside its parse floor. Issue 14's table measures lumen and
 // murmur; users open Claude Code, Codex, Gemini CLI and OTLP traces, the other seed runtimes and plain JSONL too.
-// Each workload is a file its real writer wrote (test/corpus, ../shared/corpus), repeated to a size: ids in UUID
+// Each workload is a file its real writer wrote (test/corpus, test/seed-corpus), repeated to a size: ids in UUID
 // form are made new in each copy, so copies are new sessions and runs, not duplicates of one. Times are not moved.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { alternating, CLI, inner, mib, run, Run, sec } from './cliBench';
 
 const ROOT = join(__dirname, '..', '..');
-const SHARED = join(ROOT, '..', 'shared', 'corpus');
+const SHARED = join(ROOT, 'test', 'seed-corpus');
 
 /** Each format's file (its base name is kept: some formats are told by it, as Codex's `rollout-…`). */
 const SOURCES: [string, string][] = [

@@ -28,8 +28,8 @@ export interface FuzzTotals {
   byMutation: Record<string, number>;
 }
 
-/** The JSONL files of the shared corpus and of the real writers' corpus (`test/corpus`). */
-export function corpusFiles(roots = [resolve('..', 'shared', 'corpus'), resolve('test', 'corpus')]): string[] {
+/** The JSONL files of the seed corpus and of the real writers' corpus (`test/corpus`). */
+export function corpusFiles(roots = [resolve('test', 'seed-corpus'), resolve('test', 'corpus')]): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {

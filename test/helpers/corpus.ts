@@ -2,15 +2,16 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /**
- * Where the test data lives, in one place: the shared corpus of the seed runtimes' own writers (`../shared/corpus`
- * beside the project, read-only) and the real-writer corpus this project generates (`test/corpus`, `npm run corpus`).
+ * Where the test data lives, in one place: the seed runtimes' own writers' files (`test/seed-corpus`, a copy the
+ * project carries of the shared corpus, so a fresh clone needs nothing beside it) and the real-writer corpus this
+ * project generates (`test/corpus`, `npm run corpus`). The two are disjoint folders, so a walk over both sees a file once.
  */
-export const CORPUS_ROOT = resolve(__dirname, '..', '..', '..', 'shared', 'corpus');
+export const CORPUS_ROOT = resolve(__dirname, '..', 'seed-corpus');
 
 /** The real-writer corpus: `test/corpus/<tool>-<version>/`. */
 export const WRITER_CORPUS = resolve(__dirname, '..', 'corpus');
 
-/** A path inside the shared corpus, e.g. `corpusPath('lumen', '.lumen', 'trace')`. */
+/** A path inside the seed corpus, e.g. `corpusPath('lumen', '.lumen', 'trace')`. */
 export function corpusPath(...segments: string[]): string {
   return resolve(CORPUS_ROOT, ...segments);
 }

@@ -19,7 +19,7 @@ export function filesUnder(dir: string, keep: (path: string) => boolean): string
 }
 
 /**
- * The real-writer corpus files of one tool: `test/corpus/<tool>-<version>/` and `../shared/corpus/outside/<tool>-*`,
+ * The real-writer corpus files of one tool: `test/corpus/<tool>-<version>/` and `test/seed-corpus/outside/<tool>-*`,
  * globbed so a new version's folder is picked up without editing the tests.
  */
 export function writerFiles(tool: string, keep: (path: string) => boolean = (p) => p.endsWith('.jsonl')): string[] {

@@ -12,8 +12,8 @@ type Any = any;
 const CC = 'test/corpus/claude-code-2.1.332';
 const CLAUDE_FAIL = resolve(`${CC}/shell-fail/projects/-home-user-project/3dc26acc-d87d-484b-8039-4fff8b8812ed.jsonl`);
 const CODEX_FAIL = resolve('test/corpus/codex-0.171.0/shell-fail/sessions/2026/12/01/rollout-2026-12-01T16-25-02-01a2326c-85f2-7120-8246-9bbbb6d42b0e.jsonl');
-const MURMUR = resolve('../shared/corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl');
-const LUMEN = resolve('../shared/corpus/lumen/.lumen/trace/55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl');
+const MURMUR = resolve('test/seed-corpus/murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl');
+const LUMEN = resolve('test/seed-corpus/lumen/.lumen/trace/55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl');
 
 /** Opens the Transcript tab and waits for its first blocks. */
 async function openTranscript(v: ViewerPage): Promise<void> {

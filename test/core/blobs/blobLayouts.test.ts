@@ -7,7 +7,7 @@ import { FORMAT_LIST } from '../../../src/core/formats';
 import { agentledgerBlobLayout } from '../../../src/core/formats/agentledger/blobLayout';
 import { murmurBlobLayout } from '../../../src/core/formats/murmur/blobLayout';
 
-const CORPUS = join(__dirname, '..', '..', '..', '..', 'shared', 'corpus');
+const CORPUS = join(__dirname, '..', '..', 'seed-corpus');
 
 function jsonlFiles(dir: string): string[] {
   const out: string[] = [];

@@ -94,7 +94,7 @@ describe('rule catalogs', () => {
   });
 
   it('agree with every finding of every format on the corpus, the real-writer files, the samples and the fixtures', async () => {
-    const roots = [join(ROOT, '..', 'shared', 'corpus'), join(ROOT, 'samples'), join(ROOT, 'test', 'fixtures'), join(ROOT, 'test', 'corpus')];
+    const roots = [join(ROOT, 'test', 'seed-corpus'), join(ROOT, 'samples'), join(ROOT, 'test', 'fixtures'), join(ROOT, 'test', 'corpus')];
     // The murmur traces at hand are clean: a tampered copy of the corpus trace makes its rules fire too.
     const lines = readLines(CORPUS_TRACE);
     const tampered = writeTrace([

@@ -14,7 +14,7 @@ const CLAUDE_FAIL = resolve('test/corpus/claude-code-2.1.332/shell-fail/projects
 const CODEX_FAIL = resolve('test/corpus/codex-0.171.0/shell-fail/sessions/2026/12/01/rollout-2026-12-01T16-25-02-01a2326c-85f2-7120-8246-9bbbb6d42b0e.jsonl');
 const OTLP_MESSAGES = resolve('test/corpus/otel-js-2.12.1/otlp-traces-messages.jsonl');
 const OTLP = resolve('test/corpus/otel-js-2.12.1/otlp-traces.jsonl');
-const HARNESS = resolve('../shared/corpus/harness-ledger/yolo-write.bare.jsonl');
+const HARNESS = resolve('test/seed-corpus/harness-ledger/yolo-write.bare.jsonl');
 
 async function pageOf(file: string): Promise<{ model: TraceModel; blocks: TranscriptBlock[] }> {
   const model = await loadTrace(file);

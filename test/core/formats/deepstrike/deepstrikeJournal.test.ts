@@ -76,7 +76,7 @@ describe('deepstrike journal: canonical JSON test vectors (§8.5)', () => {
   });
 });
 
-describe('deepstrike journal: chain vectors (upstream golden records, when provided under ../shared)', () => {
+describe('deepstrike journal: chain vectors (upstream golden records, when the seed corpus holds them)', () => {
   const dir = corpusPath('deepstrike/kernel-wire');
   it('genesis, transition and the three-link chain reproduce their digests', async function () {
     if (!existsSync(join(dir, 'golden_record_chain.json'))) this.skip();

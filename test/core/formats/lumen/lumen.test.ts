@@ -196,7 +196,7 @@ describe('lumen corpus: verify and check outcomes (SOURCE.md)', () => {
 describe('lumen: §6.6 pre-images and the live TraceStore line', () => {
   const reader = new LumenLineReader();
   const lines = readLines(DOC_EXAMPLE);
-  const doc = readFileSync(resolve('../shared/formats/lumen.md'), 'utf8');
+  const doc = readFileSync(resolve('test/fixtures/spec/lumen.md'), 'utf8');
   const preimages = [...doc.matchAll(/Pre-image of line `seq` (\d+)[^\n]*\n```\n(.*)\n```\nIts digest: `(sha256:[0-9a-f]{64})`/g)];
   it('rebuilds the documented pre-images byte for byte, and their digests', () => {
     assert.equal(preimages.length, 3);
