@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /**
  * The CLI's public output, saved: `summary --json`, `tree --json`, `verify --json`, `check --json` and
@@ -59,8 +60,20 @@ export function runSnapshotCase(c: SnapshotCase, cli = join(PROJECT_ROOT, 'dist'
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
-    child.on('close', (code) => resolve(`exit ${code}\n--- stdout\n${Buffer.concat(out).toString('utf8')}\n--- stderr\n${Buffer.concat(err).toString('utf8')}`));
+    child.on('close', (code) => resolve(withoutRoot(`exit ${code}\n--- stdout\n${Buffer.concat(out).toString('utf8')}\n--- stderr\n${Buffer.concat(err).toString('utf8')}`)));
   });
+}
+
+/**
+ * The text with the project's own folder written as `<project>`: SARIF names files by absolute `file://` URI (and
+ * messages may name a blob's path), so the saved outputs would otherwise hold the folder of the clone that wrote them.
+ */
+export function withoutRoot(text: string): string {
+  const root = PROJECT_ROOT.split(sep).join('/');
+  const forms = [pathToFileURL(PROJECT_ROOT).href, root, JSON.stringify(root).slice(1, -1), PROJECT_ROOT];
+  let out = text;
+  for (const f of [...new Set(forms)].sort((a, b) => b.length - a.length)) out = out.split(f).join('<project>');
+  return out;
 }
 
 /** Runs every case, `parallel` at a time, in the given order; the texts by case name. */
