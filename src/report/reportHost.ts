@@ -7,7 +7,7 @@
 import './zodJitless';
 import { unzlibSync } from 'fflate';
 import { loadTrace } from '../core/loadTrace';
-import { parseWebviewMessage } from '../viewer/validateMessage';
+import { parseWebviewMessage } from '../protocol/validate';
 import { ViewerSession } from '../viewer/viewerSession';
 import type { HostMessage } from '../protocol';
 import { putMemoryFile } from './memoryFiles';

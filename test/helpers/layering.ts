@@ -20,7 +20,7 @@ function isVscode(spec: string): boolean {
 
 /** The one room a webview file may reach in src/: the protocol and core, for types. */
 function webviewMayName(target: string): boolean {
-  return /^src\/protocol[^/]*\.ts$/.test(target) || target.startsWith('src/core/');
+  return target.startsWith('src/protocol/') || target.startsWith('src/core/');
 }
 
 /**
@@ -48,12 +48,12 @@ function judge(from: string, imp: ImportRef, target: string | null): string | nu
   }
   if (target === null) return null;
   if (from.startsWith('webview/') && target.startsWith('src/')) {
-    if (!webviewMayName(target)) return `webview/ may import only src/protocol*.ts and src/core/** (it imports ${target})`;
+    if (!webviewMayName(target)) return `webview/ may import only src/protocol/** and src/core/** (it imports ${target})`;
     if (!imp.typeOnly && !WEBVIEW_VALUE_MODULES.includes(target)) {
       return `webview/ may import src/ for types only (or a module of WEBVIEW_VALUE_MODULES): use 'import type' for ${target}`;
     }
   }
-  if (from.startsWith('src/core/') && (/^src\/(viewer|vscode|cli)\//.test(target) || /^src\/protocol[^/]*\.ts$/.test(target) || target.startsWith('webview/'))) {
+  if (from.startsWith('src/core/') && (/^src\/(viewer|vscode|cli|protocol)\//.test(target) || target.startsWith('webview/'))) {
     return `src/core is pure and may not import ${target}`;
   }
   if (from.startsWith('src/viewer/') && /^src\/(vscode|cli)\//.test(target)) return `src/viewer may not import ${target}`;

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { loadTrace } from '../../src/core/loadTrace';
 import { diffTraces } from '../../src/core/diff/diffTraces';
 import { compareData, compareDetail, compareInit, compareRowsPage } from '../../src/viewer/compareSession';
-import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE, validateCompareMessage } from '../../src/protocolCompare';
+import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE, validateCompareMessage } from '../../src/protocol/compare';
 import { PAGE_ROWS } from '../../webview/rowCache';
 import { claudeSession } from '../core/diff/diffPairs';
 import { agentledger } from '../core/diff/diffPairs';

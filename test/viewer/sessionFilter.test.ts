@@ -10,7 +10,7 @@ import { expandTraceFiles } from '../../src/core/traceFiles';
 import { shownPath } from '../../src/core/tracePath';
 import type { TraceModel } from '../../src/core/loadTrace';
 import { CORPUS_ROOT, WRITER_CORPUS } from '../helpers/corpus';
-import { parseWebviewMessage } from '../../src/viewer/validateMessage';
+import { parseWebviewMessage } from '../../src/protocol/validate';
 
 const MURMUR = join(__dirname, '..', '..', 'samples', 'murmur', 'ses_583584f8e94410c93669237ac44d5d21', 'trace.jsonl');
 

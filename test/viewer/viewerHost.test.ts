@@ -6,7 +6,7 @@ import { extractChat, MAX_PART_CHARS } from '../../src/viewer/chatContent';
 import { buildDetail, findObjectWithId } from '../../src/viewer/eventDetail';
 import { classifyChange, fingerprintFile } from '../../src/viewer/fileChange';
 import { asciiEscaped, findInTrace } from '../../src/viewer/findInTrace';
-import { isSafeExternalUrl, parseWebviewMessage } from '../../src/viewer/validateMessage';
+import { isSafeExternalUrl, parseWebviewMessage } from '../../src/protocol/validate';
 import { renderViewerHtml } from '../../src/viewer/webviewHtml';
 import { tempDir, tempFile } from '../helpers/tmp';
 import { CORPUS_ROOT } from '../helpers/corpus';

@@ -2,7 +2,7 @@
 import type { Page } from 'playwright-core';
 import type { TraceDiff } from '../../src/core/diff/diffTraces';
 import { compareData, compareDetail, compareInit, compareRowsPage } from '../../src/viewer/compareSession';
-import { validateCompareMessage, CompareHostMessage } from '../../src/protocolCompare';
+import { validateCompareMessage, CompareHostMessage } from '../../src/protocol/compare';
 import { renderViewerHtml } from '../../src/viewer/webviewHtml';
 import { stubPage } from './harness';
 

@@ -12,7 +12,7 @@ import { extname, join, resolve } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import type { FormatName } from '../../src/core/model';
 import { loadTrace, TraceModel } from '../../src/core/loadTrace';
-import { parseWebviewMessage } from '../../src/viewer/validateMessage';
+import { parseWebviewMessage } from '../../src/protocol/validate';
 import { ViewerSession } from '../../src/viewer/viewerSession';
 import { renderViewerHtml } from '../../src/viewer/webviewHtml';
 import type { HostMessage, PersistedViewState, ViewerLayout, WebviewMessage } from '../../src/protocol';

@@ -3,7 +3,7 @@ import { diffTraces } from '../../core/diff/diffTraces';
 import { renderViewerHtml } from '../../viewer/webviewHtml';
 import { viewerPricing } from '../../viewer/pricing';
 import { CompareData, compareData, compareDetail, compareInit, compareRowsPage } from '../../viewer/compareSession';
-import { CompareHostMessage, CompareViewMessage, validateCompareMessage } from '../../protocolCompare';
+import { CompareHostMessage, CompareViewMessage, validateCompareMessage } from '../../protocol/compare';
 import { COMMANDS } from '../commandIds';
 import type { TraceModels } from '../traceModels';
 import type { TraceViewerApi } from '../viewerApi';

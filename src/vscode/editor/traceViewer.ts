@@ -11,7 +11,7 @@ import type { BlobContentMessage, ViewerLayout } from '../../protocol';
 import { COMMANDS } from '../commandIds';
 import { switchToText } from './switchView';
 import type { DocumentEvent, TraceDocument } from './traceDocument';
-import { isSafeExternalUrl, parseWebviewMessage } from '../../viewer/validateMessage';
+import { isSafeExternalUrl, parseWebviewMessage } from '../../protocol/validate';
 import { SessionHost, ViewerSession } from '../../viewer/viewerSession';
 import { renderViewerHtml } from '../../viewer/webviewHtml';
 

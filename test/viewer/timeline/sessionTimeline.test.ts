@@ -4,7 +4,7 @@ import { runStatistics } from '../../../src/core/usage/runStatistics';
 import type { HostMessage } from '../../../src/protocol';
 import { buildTimeline } from '../../../src/viewer/timeline/timelineData';
 import { MAX_TIMELINE_PAGE, SessionTimeline } from '../../../src/viewer/timeline/sessionTimeline';
-import { parseWebviewMessage } from '../../../src/viewer/validateMessage';
+import { parseWebviewMessage } from '../../../src/protocol/validate';
 import { corpusPath } from '../../helpers/corpus';
 
 const LUMEN = corpusPath('lumen', '.lumen', 'trace', '55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl');

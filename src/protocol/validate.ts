@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CHECK_MODES } from '../core/checks/checkMode';
-import type { WebviewMessage } from '../protocol';
+import type { WebviewMessage } from './index';
 
 const int = z.number().int();
 const line = int.min(1).max(2 ** 31);

@@ -2,8 +2,8 @@
  * Messages between the extension host and the compare view (`webview/compare/`), apart from the viewer's
  * protocol so the two views can change independently. Plain JSON data only.
  */
-import type { EventCategory, EventStatus } from './core/model';
-import type { DiffOpKind, DiffSummary, FieldChange } from './core/diff/diffTypes';
+import type { EventCategory, EventStatus } from '../core/model';
+import type { DiffOpKind, DiffSummary, FieldChange } from '../core/diff/diffTypes';
 
 /** Most rows one `compareRows` answer carries, whatever the view asks: pages, never the whole diff. */
 export const MAX_COMPARE_PAGE = 500;
