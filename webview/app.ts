@@ -20,6 +20,7 @@ import { IdLinks } from './idLinks';
 import { MainViews } from './mainViews';
 import { type MessageTargets, routeHostMessage } from './hostMessages';
 import { Navigation } from './navigation';
+import { Requests } from './requests';
 import { TranscriptView } from './transcript/transcriptView';
 import { PaneLayout } from './paneLayout';
 import { StatisticsView } from './statisticsView';
@@ -48,7 +49,9 @@ export class App implements MessageTargets {
     },
     idLink: (a, id) => this.idLinks.attach(a, id),
   });
-  readonly idLinks = new IdLinks((requestId, id) => post({ type: 'resolveId', requestId, id }), (t) => this.nav.jump(t.node));
+  /** Requests answered by id (hover cards, blobs, transcript pages, timeline slices): see webview/requests.ts. */
+  readonly requests = new Requests(post);
+  readonly idLinks = new IdLinks((id, onReply) => this.requests.send({ type: 'resolveId', id }, onReply), (t) => this.nav.jump(t.node));
   readonly nav = new Navigation(this.tree, () => this.detail.current);
   private idSet: { of: EventDetail | null; ids: Set<string> } = { of: null, ids: new Set() };
   readonly detail: DetailPane;
@@ -77,7 +80,7 @@ export class App implements MessageTargets {
   private readonly filter = new FilterBar((f) => this.setFilter(f));
   readonly checks = new ChecksPanel((line) => this.nav.revealLine(line), () => this.setChecksVisible(false), (mode) => post({ type: 'runChecks', mode }));
   readonly timeline = new TimelineView({
-    request: (requestId, start, count, node, density) => post({ type: 'requestTimeline', requestId, start, count, node, ...(density ? { density } : {}) }),
+    request: (start, count, node, density, onReply) => this.requests.send({ type: 'requestTimeline', start, count, node, ...(density ? { density } : {}) }, onReply),
     reveal: (node) => this.nav.jump(node),
   });
   readonly statistics = new StatisticsView({ request: () => post({ type: 'requestStatistics' }), reveal: (node) => this.nav.jump(node) });
@@ -97,8 +100,6 @@ export class App implements MessageTargets {
   });
   /** The Transcript view; find marks it through `highlight(re)`, the host narrows its pages by the filter. */
   transcript!: TranscriptView;
-  private blobWaiters = new Map<number, (m: BlobContentMessage) => void>();
-  private nextBlobRequest = 1;
 
   constructor(private readonly root: HTMLElement) {
     this.detail = new DetailPane({
@@ -129,9 +130,7 @@ export class App implements MessageTargets {
       copy: (text: string) => post({ type: 'copy', text }),
       openLink: (url: string) => post({ type: 'openExternal', url }),
       requestBlob: (ref: HashRef, onAnswer: (m: BlobContentMessage) => void) => {
-        const requestId = this.nextBlobRequest++;
-        this.blobWaiters.set(requestId, onAnswer);
-        post({ type: 'requestBlob', requestId, digest: ref.digest, algorithm: ref.algorithm });
+        this.requests.send({ type: 'requestBlob', digest: ref.digest, algorithm: ref.algorithm }, onAnswer);
       },
       openBlob: (ref: HashRef) => post({ type: 'openBlob', digest: ref.digest, algorithm: ref.algorithm }),
     };
@@ -145,8 +144,8 @@ export class App implements MessageTargets {
         this.tree.selectedNode = node;
         post({ type: 'revealNode', node, select: true });
       },
-      request: (requestId, start, count, aroundNode) => post({ type: 'requestTranscript', requestId, start, count, ...(aroundNode !== undefined ? { aroundNode } : {}) }),
-      requestEarlier: (requestId, node) => post({ type: 'requestEarlierMessages', requestId, node }),
+      request: (start, count, aroundNode, onReply) => this.requests.send({ type: 'requestTranscript', start, count, ...(aroundNode !== undefined ? { aroundNode } : {}) }, onReply),
+      requestEarlier: (node, onReply) => this.requests.send({ type: 'requestEarlierMessages', node }, onReply),
       reveal: (node) => {
         this.mainViews.show('tree');
         this.nav.jump(node);
@@ -312,8 +311,7 @@ export class App implements MessageTargets {
 
   /** A blob's content: to the view that asked; a find match inside it is marked now (it arrives after the detail). */
   onBlob(m: BlobContentMessage): void {
-    this.blobWaiters.get(m.requestId)?.(m);
-    this.blobWaiters.delete(m.requestId);
+    this.requests.answer(m);
     this.highlightFind();
   }
 

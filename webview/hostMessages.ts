@@ -8,6 +8,7 @@ import type { DetailPane } from './detailPane';
 import type { FindBar } from './findBar';
 import type { Header } from './header';
 import type { IdLinks } from './idLinks';
+import type { Requests } from './requests';
 import type { MainViews } from './mainViews';
 import type { Navigation } from './navigation';
 import type { StatisticsView } from './statisticsView';
@@ -24,6 +25,8 @@ export interface MessageTargets {
   readonly header: Header;
   readonly checks: ChecksPanel;
   readonly idLinks: IdLinks;
+  /** Requests answered by id: their replies go to the view that asked. */
+  readonly requests: Requests;
   readonly transcript: TranscriptView;
   readonly timeline: TimelineView;
   readonly statistics: StatisticsView;
@@ -81,21 +84,18 @@ export function routeHostMessage(t: MessageTargets, m: HostMessage): void {
     case 'checksSkipped':
       return t.header.setSkipped(m.message);
     case 'idInfo':
-      return t.idLinks.answer(m);
+    case 'transcriptPage':
+    case 'earlierMessages':
+    case 'timeline':
+      return void t.requests.answer(m);
     case 'blobContent':
       return t.onBlob(m);
     case 'focusFind':
       return t.find.open();
     case 'error':
       return t.showError(m.message, m.actions);
-    case 'transcriptPage':
-      return t.transcript.answer(m);
     case 'transcriptReset':
       return m.modelVersion === t.modelVersion ? t.transcript.reset(m.modelVersion) : undefined;
-    case 'earlierMessages':
-      return t.transcript.answerEarlier(m);
-    case 'timeline':
-      return t.timeline.put(m);
     case 'statistics':
       return t.statistics.put(m);
     default:

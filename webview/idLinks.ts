@@ -10,13 +10,11 @@ const HOVER_DELAY_MS = 350;
 
 /** See the file comment. */
 export class IdLinks {
-  private nextId = 1;
-  private readonly waiting = new Map<number, (m: IdInfoMessage) => void>();
   private readonly cache = new Map<string, IdInfoMessage>();
   private readonly card = el('div', { class: 'hover-card', attrs: { role: 'tooltip' } });
   private timer = 0;
 
-  constructor(private readonly resolve: (requestId: number, id: string) => void, private readonly jump: (target: EventSummary) => void) {
+  constructor(private readonly resolve: (id: string, onReply: (m: IdInfoMessage) => void) => void, private readonly jump: (target: EventSummary) => void) {
     this.card.hidden = true;
     document.body.appendChild(this.card);
   }
@@ -63,19 +61,13 @@ export class IdLinks {
     return a;
   }
 
-  /** The host's answer to a `resolveId`. */
-  answer(m: IdInfoMessage): void {
-    this.cache.set(m.id, m);
-    this.waiting.get(m.requestId)?.(m);
-    this.waiting.delete(m.requestId);
-  }
-
   private lookup(id: string, then: (m: IdInfoMessage) => void): void {
     const hit = this.cache.get(id);
     if (hit) return then(hit);
-    const requestId = this.nextId++;
-    this.waiting.set(requestId, then);
-    this.resolve(requestId, id);
+    this.resolve(id, (m) => {
+      this.cache.set(m.id, m);
+      then(m);
+    });
   }
 
   private showCard(anchor: HTMLElement, m: IdInfoMessage): void {

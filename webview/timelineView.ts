@@ -7,6 +7,7 @@
  */
 import type { TimelineMessage } from '../src/protocol';
 import { clear, el } from './dom';
+import type { PendingRequest } from './requests';
 import { Bar, drawTimeline, fmtMs, TimelineState, xOf } from './timelineDraw';
 
 const ROW = 20;
@@ -16,7 +17,8 @@ const DENSITY = 400;
 
 /** What the view asks of the app. */
 export interface TimelineHost {
-  request(requestId: number, start: number, count: number, node: number | null, density: number | null): void;
+  /** Asks the host for bars [start, start + count) (or the page of `node`'s bar); the slice comes to `onReply`. */
+  request(start: number, count: number, node: number | null, density: number | null, onReply: (m: TimelineMessage) => void): PendingRequest;
   /** Selects and reveals the event (tree, detail pane). */
   reveal(node: number): void;
 }
@@ -29,8 +31,7 @@ export class TimelineView {
   private readonly spanText = el('span', { class: 'timeline-span' });
   private readonly list = el('ul', { class: 'timeline-a11y', attrs: { 'aria-label': 'Visible timeline bars' } });
   private readonly bars = new Map<number, Bar>();
-  private pending = new Set<number>();
-  private nextRequest = 1;
+  private readonly pending = new Set<PendingRequest>();
   private modelVersion = -1;
   private total = -1;
   private span = 0;
@@ -62,6 +63,7 @@ export class TimelineView {
   reset(modelVersion: number): void {
     this.modelVersion = modelVersion;
     this.bars.clear();
+    for (const p of this.pending) p.cancel();
     this.pending.clear();
     this.total = -1;
     this.top = 0;
@@ -91,8 +93,8 @@ export class TimelineView {
   }
 
   /** A slice from the host. */
-  put(m: TimelineMessage): void {
-    if (!this.pending.delete(m.requestId) || m.modelVersion !== this.modelVersion) return;
+  private put(m: TimelineMessage): void {
+    if (m.modelVersion !== this.modelVersion) return;
     const s = m.slice;
     const fresh = this.total < 0;
     this.total = s.total;
@@ -109,9 +111,11 @@ export class TimelineView {
   }
 
   private ask(start: number, count: number, node: number | null): void {
-    const id = this.nextRequest++;
-    this.pending.add(id);
-    this.host.request(id, start, count, node, this.total < 0 ? DENSITY : null);
+    const request: PendingRequest = this.host.request(start, count, node, this.total < 0 ? DENSITY : null, (m) => {
+      this.pending.delete(request);
+      this.put(m);
+    });
+    this.pending.add(request);
   }
 
   /** Requests the page(s) of the rows on screen that are not cached yet. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { buildReport, DEFAULT_REPORT_MAX_EVENTS, readReportAssets } from '../report/buildReport';
-import { TraceBlobs } from '../viewer/blobResolver';
+import { standaloneBlobs } from '../report/standaloneBlobs';
 import { parseArgs, UsageError } from './args';
 import { formatOption, fsCause, loadForCli, UnreadableError, write } from './io';
 
@@ -39,7 +39,7 @@ export function makeReportCommand(version: string): (argv: string[]) => Promise<
     if (args.positional.length !== 1) throw new UsageError('report takes exactly one FILE');
     const maxEvents = maxEventsOption(args.options.get('--max-events'));
     const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
-    const blobs = args.flags.has('--include-blobs') ? new TraceBlobs(() => ({ extraRoots: [], workspaceFolders: [] })) : undefined;
+    const blobs = args.flags.has('--include-blobs') ? standaloneBlobs() : undefined;
     const { html } = await buildReport(model, readReportAssets(distDir()), { maxEvents, blobs, generator: `agent-trace ${version}` });
     const out = args.options.get('--output');
     if (out === undefined) return write(html).then(() => 0);

@@ -7,7 +7,7 @@
 import './zodJitless';
 import { unzlibSync } from 'fflate';
 import { loadTrace } from '../core/loadTrace';
-import { parseWebviewMessage } from '../viewer/validateMessage';
+import { parseViewMessage } from '../protocol/validate';
 import { ViewerSession } from '../viewer/viewerSession';
 import type { HostMessage } from '../protocol';
 import { putMemoryFile } from './memoryFiles';
@@ -49,7 +49,7 @@ function startSession(data: ReportData): ViewerSession {
   });
   w.acquireVsCodeApi = () => ({
     postMessage: (raw: unknown) => {
-      const msg = parseWebviewMessage(raw);
+      const msg = parseViewMessage('viewer', raw);
       if (msg) void session.handle(msg);
     },
     getState: () => state,

@@ -8,8 +8,8 @@ import type { TraceModel } from '../core/loadTrace';
 import type { TraceDiff } from '../core/diff/diffTraces';
 import type { ChatMessage } from '../protocol';
 import { buildDetail } from './eventDetail';
-import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE } from '../protocolCompare';
-import type { CompareDetail, CompareEventDetail, CompareFile, CompareHunk, CompareInit, CompareRow, CompareRowsPage, CompareSide } from '../protocolCompare';
+import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE } from '../protocol/compare';
+import type { CompareDetail, CompareEventDetail, CompareFile, CompareHunk, CompareInit, CompareRow, CompareRowsPage, CompareSide } from '../protocol/compare';
 import { buildTimeline, Timeline } from './timeline/timelineData';
 
 /** Most characters of an event's JSON sent to the detail pane. */

@@ -51,8 +51,8 @@ describe('layering guard', () => {
     assert.deepEqual(layeringViolations(files, known), []);
   });
 
-  it("fails on a probe that imports 'vscode' from src/core, src/viewer or webview/, in any spelling", () => {
-    for (const path of ['src/core/probe.ts', 'src/core/formats/murmur/probe.ts', 'src/viewer/probe.ts', 'webview/probe.ts', 'src/cli/probe.ts']) {
+  it("fails on a probe that imports 'vscode' from any room but src/vscode, in any spelling", () => {
+    for (const path of ['src/core/probe.ts', 'src/core/formats/murmur/probe.ts', 'src/viewer/probe.ts', 'webview/probe.ts', 'src/cli/probe.ts', 'src/protocol/probe.ts', 'src/report/probe.ts']) {
       for (const line of ["import * as vscode from 'vscode';", "import type { Uri } from 'vscode';", "export { window } from 'vscode';", "const v = require('vscode');", "void import('vscode');", "import 'vscode';"]) {
         assert.deepEqual(withProbe(path, line), [`${path}:1: imports 'vscode' outside src/vscode`], `${path}: ${line}`);
       }
@@ -63,20 +63,51 @@ describe('layering guard', () => {
 
   it('fails on a probe that crosses a room wall', () => {
     assert.match(withProbe('src/core/probe.ts', "import { TraceRows } from '../viewer/traceRows';").join(), /src\/core is pure and may not import src\/viewer\/traceRows\.ts/);
-    assert.match(withProbe('src/core/probe.ts', "import type { HostMessage } from '../protocol';").join(), /may not import src\/protocol\.ts/);
+    assert.match(withProbe('src/core/probe.ts', "import type { HostMessage } from '../protocol';").join(), /may not import src\/protocol\/index\.ts/);
     assert.match(withProbe('src/core/blobs/probe.ts', "import { main } from '../../cli/main';").join(), /may not import src\/cli\/main\.ts/);
     assert.match(withProbe('src/viewer/probe.ts', "import { activate } from '../vscode/extension';").join(), /src\/viewer may not import src\/vscode\/extension\.ts/);
     assert.match(withProbe('src/core/formats/lumen/probe.ts', "import { murmurFormat } from '../murmur/module';").join(), /the lumen format may not import another format's files \(src\/core\/formats\/murmur\/module\.ts\)/);
     assert.deepEqual(withProbe('src/core/formats/lumen/probe.ts', "import { isObj } from '../common';"), []);
   });
 
-  it('lets webview/ import only types, and only from src/protocol*.ts and src/core', () => {
+  it('keeps src/protocol on src/core and zod', () => {
+    const p = 'src/protocol/probe.ts';
+    assert.deepEqual(withProbe(p, "import { z } from 'zod';\nimport type { HashRef } from '../core/model';\nimport { CHECK_MODES } from '../core/checks/checkMode';\nimport type { RowFilter } from './types';"), []);
+    assert.match(withProbe(p, "import type { TimelineSlice } from '../viewer/timeline/timelineData';", ['src/viewer/timeline/timelineData.ts']).join(), /src\/protocol may import only src\/core and zod \(it imports src\/viewer\/timeline\/timelineData\.ts\)/);
+    assert.match(withProbe(p, "import type { CliCommand } from '../cli/command';").join(), /src\/protocol may import only src\/core and zod \(it imports src\/cli\/command\.ts\)/);
+    assert.match(withProbe(p, "import type { ReportData } from '../report/reportData';").join(), /src\/protocol may import only src\/core and zod \(it imports src\/report\/reportData\.ts\)/);
+    assert.match(withProbe(p, "import type { TreeView } from '../../webview/treeView';").join(), /src\/protocol may import only src\/core and zod \(it imports webview\/treeView\.ts\)/);
+    assert.match(withProbe(p, "import { readFileSync } from 'node:fs';").join(), /src\/protocol may import only src\/core and zod \(it imports node:fs\)/);
+    assert.match(withProbe(p, "import { strToU8 } from 'fflate';").join(), /src\/protocol may import only src\/core and zod \(it imports fflate\)/);
+    assert.match(withProbe('src/core/probe.ts', "import type { ReportData } from '../report/reportData';").join(), /src\/core is pure and may not import src\/report\/reportData\.ts/);
+  });
+
+  it('keeps src/cli on src/core and src/report', () => {
+    const p = 'src/cli/probe.ts';
+    assert.deepEqual(withProbe(p, "import { loadTrace } from '../core/loadTrace';\nimport { buildReport } from '../report/buildReport';\nimport { write } from './io';\nimport { readFile } from 'node:fs/promises';"), []);
+    assert.match(withProbe(p, "import { TraceBlobs } from '../viewer/blobResolver';").join(), /src\/cli may import only src\/core and src\/report \(it imports src\/viewer\/blobResolver\.ts\)/);
+    assert.match(withProbe(p, "import type { HostMessage } from '../protocol';").join(), /src\/cli may import only src\/core and src\/report \(it imports src\/protocol\/index\.ts\)/);
+    assert.match(withProbe(p, "import { activate } from '../vscode/extension';").join(), /src\/cli may import only src\/core and src\/report \(it imports src\/vscode\/extension\.ts\)/);
+    assert.match(withProbe(p, "import type { TreeView } from '../../webview/treeView';").join(), /src\/cli may import only src\/core and src\/report \(it imports webview\/treeView\.ts\)/);
+  });
+
+  it('lets src/report build on the viewer, never on the editor, the CLI or the browser UI', () => {
+    const p = 'src/report/probe.ts';
+    assert.deepEqual(withProbe(p, "import { ViewerSession } from '../viewer/viewerSession';\nimport type { HostMessage } from '../protocol';\nimport { loadTrace } from '../core/loadTrace';\nimport { strToU8 } from 'fflate';"), []);
+    assert.match(withProbe(p, "import { activate } from '../vscode/extension';").join(), /src\/report may not import src\/vscode\/extension\.ts/);
+    assert.match(withProbe(p, "import { main } from '../cli/main';").join(), /src\/report may not import src\/cli\/main\.ts/);
+    assert.match(withProbe(p, "import type { TreeView } from '../../webview/treeView';").join(), /src\/report may not import webview\/treeView\.ts/);
+    assert.match(withProbe('src/viewer/probe.ts', "import { buildReport } from '../report/buildReport';").join(), /src\/viewer may not import src\/report\/buildReport\.ts/);
+    assert.match(withProbe('src/viewer/probe.ts', "import type { TreeView } from '../../webview/treeView';").join(), /src\/viewer may not import webview\/treeView\.ts/);
+  });
+
+  it('lets webview/ import only types, and only from src/protocol and src/core', () => {
     assert.deepEqual(withProbe('webview/probe.ts', "import type { HostMessage } from '../src/protocol';"), []);
     assert.deepEqual(withProbe('webview/probe.ts', "import type { HashRef } from '../src/core/model';"), []);
     assert.match(withProbe('webview/probe.ts', "import { FORMAT_NAMES } from '../src/core/model';").join(), /for types only \(or a module of WEBVIEW_VALUE_MODULES\): use 'import type' for src\/core\/model\.ts/);
     assert.deepEqual(withProbe('webview/probe.ts', "export { formatDuration } from '../src/core/display';", ['src/core/display.ts']), []);
     assert.match(withProbe('webview/probe.ts', "export { formatDuration } from '../src/core/formats/common';").join(), /for types only/);
-    assert.match(withProbe('webview/probe.ts', "import type { RowData } from '../src/viewer/traceRows';").join(), /may import only src\/protocol\*\.ts and src\/core/);
+    assert.match(withProbe('webview/probe.ts', "import type { RowData } from '../src/viewer/traceRows';").join(), /may import only src\/protocol\/\*\* and src\/core/);
   });
 
   it('keeps the modules the webview imports by value pure', () => {

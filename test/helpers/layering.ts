@@ -20,7 +20,7 @@ function isVscode(spec: string): boolean {
 
 /** The one room a webview file may reach in src/: the protocol and core, for types. */
 function webviewMayName(target: string): boolean {
-  return /^src\/protocol[^/]*\.ts$/.test(target) || target.startsWith('src/core/');
+  return target.startsWith('src/protocol/') || target.startsWith('src/core/');
 }
 
 /**
@@ -46,17 +46,26 @@ function judge(from: string, imp: ImportRef, target: string | null): string | nu
     if (from.startsWith('src/vscode/') || VSCODE_TEST_ROOMS.some((r) => from.startsWith(r))) return null;
     return `imports 'vscode' outside src/vscode`;
   }
-  if (target === null) return null;
+  if (target === null) {
+    // A package or a Node built-in: the protocol is plain data and its zod schemas, nothing else.
+    if (from.startsWith('src/protocol/') && !imp.specifier.startsWith('.') && imp.specifier !== 'zod') return `src/protocol may import only src/core and zod (it imports ${imp.specifier})`;
+    return null;
+  }
   if (from.startsWith('webview/') && target.startsWith('src/')) {
-    if (!webviewMayName(target)) return `webview/ may import only src/protocol*.ts and src/core/** (it imports ${target})`;
+    if (!webviewMayName(target)) return `webview/ may import only src/protocol/** and src/core/** (it imports ${target})`;
     if (!imp.typeOnly && !WEBVIEW_VALUE_MODULES.includes(target)) {
       return `webview/ may import src/ for types only (or a module of WEBVIEW_VALUE_MODULES): use 'import type' for ${target}`;
     }
   }
-  if (from.startsWith('src/core/') && (/^src\/(viewer|vscode|cli)\//.test(target) || /^src\/protocol[^/]*\.ts$/.test(target) || target.startsWith('webview/'))) {
+  if (from.startsWith('src/core/') && (/^src\/(viewer|vscode|cli|protocol|report)\//.test(target) || target.startsWith('webview/'))) {
     return `src/core is pure and may not import ${target}`;
   }
-  if (from.startsWith('src/viewer/') && /^src\/(vscode|cli)\//.test(target)) return `src/viewer may not import ${target}`;
+  if (from.startsWith('src/protocol/') && !/^src\/(protocol|core)\//.test(target)) return `src/protocol may import only src/core and zod (it imports ${target})`;
+  if (from.startsWith('src/viewer/') && /^(src\/(vscode|cli|report)|webview)\//.test(target)) return `src/viewer may not import ${target}`;
+  if (from.startsWith('src/report/') && (/^src\/(vscode|cli)\//.test(target) || target.startsWith('webview/'))) return `src/report may not import ${target}`;
+  if (from.startsWith('src/cli/') && !/^src\/(cli|core|report)\//.test(target)) {
+    return `src/cli may import only src/core and src/report (it imports ${target}); move what it needs from elsewhere down into one of them`;
+  }
   const mine = formatFolder(from);
   const theirs = formatFolder(target);
   if (mine !== null && theirs !== null && mine !== theirs) {

@@ -10,7 +10,7 @@ import { expandTraceFiles } from '../../src/core/traceFiles';
 import { shownPath } from '../../src/core/tracePath';
 import type { TraceModel } from '../../src/core/loadTrace';
 import { CORPUS_ROOT, WRITER_CORPUS } from '../helpers/corpus';
-import { parseWebviewMessage } from '../../src/viewer/validateMessage';
+import { parseViewMessage } from '../../src/protocol/validate';
 
 const MURMUR = join(__dirname, '..', '..', 'samples', 'murmur', 'ses_583584f8e94410c93669237ac44d5d21', 'trace.jsonl');
 
@@ -50,12 +50,12 @@ describe('viewer filter in the filter language', () => {
 
   it('accepts the expression and the regex toggle from the webview, within bounds', () => {
     const f = { type: 'setFilter', filter: { kinds: [], status: 'all', expr: 'kind:x' } };
-    assert.deepEqual(parseWebviewMessage(f), f);
-    assert.equal(parseWebviewMessage({ ...f, filter: { ...f.filter, expr: 'x'.repeat(10_001) } }), null);
-    assert.equal(parseWebviewMessage({ ...f, filter: { ...f.filter, expr: 3 } }), null);
+    assert.deepEqual(parseViewMessage('viewer', f), f);
+    assert.equal(parseViewMessage('viewer', { ...f, filter: { ...f.filter, expr: 'x'.repeat(10_001) } }), null);
+    assert.equal(parseViewMessage('viewer', { ...f, filter: { ...f.filter, expr: 3 } }), null);
     const find = { type: 'find', query: 'a+', caseSensitive: false, regex: true };
-    assert.deepEqual(parseWebviewMessage(find), find);
-    assert.deepEqual(parseWebviewMessage({ type: 'find', query: 'a', caseSensitive: true }), { type: 'find', query: 'a', caseSensitive: true });
+    assert.deepEqual(parseViewMessage('viewer', find), find);
+    assert.deepEqual(parseViewMessage('viewer', { type: 'find', query: 'a', caseSensitive: true }), { type: 'find', query: 'a', caseSensitive: true });
   });
 });
 

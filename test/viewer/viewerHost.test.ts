@@ -6,7 +6,7 @@ import { extractChat, MAX_PART_CHARS } from '../../src/viewer/chatContent';
 import { buildDetail, findObjectWithId } from '../../src/viewer/eventDetail';
 import { classifyChange, fingerprintFile } from '../../src/viewer/fileChange';
 import { asciiEscaped, findInTrace } from '../../src/viewer/findInTrace';
-import { isSafeExternalUrl, parseWebviewMessage } from '../../src/viewer/validateMessage';
+import { isSafeExternalUrl, parseViewMessage } from '../../src/protocol/validate';
 import { renderViewerHtml } from '../../src/viewer/webviewHtml';
 import { tempDir, tempFile } from '../helpers/tmp';
 import { CORPUS_ROOT } from '../helpers/corpus';
@@ -16,10 +16,10 @@ const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 
 describe('viewer host: messages from the webview are validated', () => {
   it('accepts well-formed messages', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'requestRows', rowsVersion: 3, start: 0, count: 200 }), { type: 'requestRows', rowsVersion: 3, start: 0, count: 200 });
-    assert.deepEqual(parseWebviewMessage({ type: 'select', node: -1 }), { type: 'select', node: -1 });
-    assert.deepEqual(parseWebviewMessage({ type: 'findStep', direction: -1 }), { type: 'findStep', direction: -1 });
-    assert.deepEqual(parseWebviewMessage({ type: 'rowsShown', modelVersion: 2 }), { type: 'rowsShown', modelVersion: 2 });
+    assert.deepEqual(parseViewMessage('viewer', { type: 'requestRows', rowsVersion: 3, start: 0, count: 200 }), { type: 'requestRows', rowsVersion: 3, start: 0, count: 200 });
+    assert.deepEqual(parseViewMessage('viewer', { type: 'select', node: -1 }), { type: 'select', node: -1 });
+    assert.deepEqual(parseViewMessage('viewer', { type: 'findStep', direction: -1 }), { type: 'findStep', direction: -1 });
+    assert.deepEqual(parseViewMessage('viewer', { type: 'rowsShown', modelVersion: 2 }), { type: 'rowsShown', modelVersion: 2 });
   });
   it('rejects unknown types, wrong shapes and out-of-range values', () => {
     for (const bad of [
@@ -38,11 +38,11 @@ describe('viewer host: messages from the webview are validated', () => {
       { type: 'requestBlob', requestId: 1, digest: 'ABCDEF0123456789', algorithm: 'sha256' },
       { type: 'setFilter', filter: { kinds: [], status: 'everything' } },
     ]) {
-      assert.equal(parseWebviewMessage(bad), null, JSON.stringify(bad));
+      assert.equal(parseViewMessage('viewer', bad), null, JSON.stringify(bad));
     }
   });
   it('keeps a ready message even when its saved state is damaged', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'ready', state: { detailTab: 'nope' } }), { type: 'ready', state: null });
+    assert.deepEqual(parseViewMessage('viewer', { type: 'ready', state: { detailTab: 'nope' } }), { type: 'ready', state: null });
   });
   it('opens only http(s) links', () => {
     assert.equal(isSafeExternalUrl('https://example.com/a'), true);

@@ -2,7 +2,8 @@
 import type { Page } from 'playwright-core';
 import type { TraceDiff } from '../../src/core/diff/diffTraces';
 import { compareData, compareDetail, compareInit, compareRowsPage } from '../../src/viewer/compareSession';
-import { validateCompareMessage, CompareHostMessage } from '../../src/protocolCompare';
+import type { CompareHostMessage } from '../../src/protocol/compare';
+import { parseViewMessage } from '../../src/protocol/validate';
 import { renderViewerHtml } from '../../src/viewer/webviewHtml';
 import { stubPage } from './harness';
 
@@ -18,7 +19,7 @@ export async function openCompare(page: Page, origin: string, diff: TraceDiff, e
   const post = (m: CompareHostMessage) => page.evaluate((msg) => (globalThis as Any).postMessage(msg, '*'), m as unknown);
   await page.exposeBinding('__cmpPost', async (_src, raw: unknown) => {
     sent.push(raw);
-    const m = validateCompareMessage(raw);
+    const m = parseViewMessage('compare', raw);
     if (!m) return void errors.push(`invalid message ${JSON.stringify(raw)}`);
     if (m.type === 'compareReady') await post(compareInit(data, false));
     if (m.type === 'compareRows' && m.generation === data.generation) await post({ type: 'compareRows', ...compareRowsPage(data, m.from, m.count) });

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { loadTrace } from '../../src/core/loadTrace';
 import { diffTraces, TraceDiff } from '../../src/core/diff/diffTraces';
 import { compareData, compareInit } from '../../src/viewer/compareSession';
-import { MAX_COMPARE_PAGE } from '../../src/protocolCompare';
+import { MAX_COMPARE_PAGE } from '../../src/protocol/compare';
 import { editedMurmurCopy, generateMurmurTrace } from '../bench/generateMurmur';
 import { openCompare, selectedRow } from './compareHarness';
 import { browserSuite, SCREENSHOTS } from './harness';

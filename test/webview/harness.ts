@@ -12,7 +12,7 @@ import { extname, join, resolve } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import type { FormatName } from '../../src/core/model';
 import { loadTrace, TraceModel } from '../../src/core/loadTrace';
-import { parseWebviewMessage } from '../../src/viewer/validateMessage';
+import { parseViewMessage } from '../../src/protocol/validate';
 import { ViewerSession } from '../../src/viewer/viewerSession';
 import { renderViewerHtml } from '../../src/viewer/webviewHtml';
 import type { HostMessage, PersistedViewState, ViewerLayout, WebviewMessage } from '../../src/protocol';
@@ -298,7 +298,7 @@ export async function connectViewer(page: Page, origin: string, model: TraceMode
   watchErrors(page, v.errors);
   await page.exposeBinding('__atvPost', (_src, raw: unknown) => {
     v.sent.push(raw as WebviewMessage);
-    const msg = parseWebviewMessage(raw);
+    const msg = parseViewMessage('viewer', raw);
     if (!msg) v.errors.push(`invalid message from the webview: ${JSON.stringify(raw)}`);
     else void v.session.handle(msg);
   });

@@ -47,7 +47,7 @@ describe('statistics tab (Chromium)', function () {
   });
 
   it('keyboard: ↓/↑ move between rows that jump, across tables, Enter selects; the focused row is drawn in the theme\'s focus colours', async () => {
-    const file = join(__dirname, '..', '..', 'seed-corpus', 'other', 'claude-code', 'sample_session.json');
+    const file = join(__dirname, '..', 'seed-corpus', 'other', 'claude-code', 'sample_session.json');
     const report = usageReport(await loadTrace(file));
     const v = await view(file, { theme: 'light' });
     let since = v.received.length;

@@ -26,9 +26,10 @@ async function mount(page: Page, blocks: TranscriptBlock[]): Promise<void> {
     g.requests = [];
     const host = {
       copy() {}, openLink() {}, requestBlob() {}, openBlob() {}, reveal() {}, select() {},
-      request: (requestId: number, start: number, count: number) => {
-        g.requests.push([start, count]);
-        setTimeout(() => g.view.answer({ type: 'transcriptPage', requestId, modelVersion: 1, total: all.length, start, blocks: all.slice(start, start + count), focus: null }), 0);
+      request: (start: number, count: number, _around: number | undefined, onReply: (m: unknown) => void) => {
+        const id = g.requests.push([start, count]);
+        setTimeout(() => onReply({ type: 'transcriptPage', requestId: id, modelVersion: 1, total: all.length, start, blocks: all.slice(start, start + count), focus: null }), 0);
+        return { id, cancel() {} };
       },
     };
     g.view = new g.TranscriptView(host);

@@ -1,5 +1,5 @@
 /** The compare view's detail pane: the fields that differ, then both events and their conversations side by side. */
-import type { CompareDetail, CompareEventDetail } from '../../src/protocolCompare';
+import type { CompareDetail, CompareEventDetail } from '../../src/protocol/compare';
 import { clear, el } from '../dom';
 import { formatDuration } from '../format';
 

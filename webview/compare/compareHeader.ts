@@ -3,7 +3,7 @@
  * reachable with Tab, with a name for screen readers): previous / next change, trees or timeline, the timeline's
  * zoom, and the volatile-field toggle.
  */
-import type { CompareInit } from '../../src/protocolCompare';
+import type { CompareInit } from '../../src/protocol/compare';
 import type { DiffSummary } from '../../src/core/diff/diffTypes';
 import { clear, el, iconButton } from '../dom';
 import { formatDuration } from '../format';

@@ -4,7 +4,7 @@
  * share the selection. Drawn on canvases over the rows (text as pixels, never markup) with the Timeline tab's
  * drawing helpers and theme colours.
  */
-import type { CompareRow, CompareSide } from '../../src/protocolCompare';
+import type { CompareRow, CompareSide } from '../../src/protocol/compare';
 import { colours, Colours, cssVar, drawAxis, niceStep, prepare, TimelineState, xOf } from '../timelineDraw';
 
 const ROW_PX = 22;

@@ -4,7 +4,7 @@
  * a timeline of both runs on one axis, and a detail pane. Rows come from the host in pages as they scroll into
  * view (two 100,000-event runs are never one message) and only those in view exist in the DOM.
  */
-import type { CompareHostMessage, CompareHunk, CompareInit, CompareRow, CompareSide, CompareViewMessage } from '../../src/protocolCompare';
+import type { CompareHostMessage, CompareHunk, CompareInit, CompareRow, CompareSide, CompareViewMessage } from '../../src/protocol/compare';
 import { clear, el, icon } from '../dom';
 import { CATEGORY_ICONS } from '../rowView';
 import { RowCache } from '../rowCache';

@@ -1,5 +1,5 @@
 // The compare view's webview entry: its own bundle (dist/compare.js), reusing the viewer's DOM helpers and styles.
-import type { CompareHostMessage, CompareViewMessage } from '../../src/protocolCompare';
+import type { CompareHostMessage, CompareViewMessage } from '../../src/protocol/compare';
 import { el } from '../dom';
 import { CompareView } from './compareView';
 

@@ -12,6 +12,7 @@
 import type { ChatMessage, EarlierMessagesMessage, TranscriptBlock, TranscriptPageMessage } from '../../src/protocol';
 import { el } from '../dom';
 import { FrameQueue } from '../frameQueue';
+import { NO_REQUEST, type PendingRequest } from '../requests';
 import { blockElement, BlockHost, DEFERRED, EarlierHost, turnElement } from './blockView';
 import { markMatches } from './transcriptMarks';
 
@@ -31,10 +32,17 @@ const NEAR = 1200;
 
 /** What the view needs from the app. */
 export interface TranscriptHost extends BlockHost {
-  /** Asks the host for a page; the answer comes to {@link TranscriptView.answer} with this request id. */
-  request(requestId: number, start: number, count: number, aroundNode?: number): void;
-  /** Asks for a block's left-out history; the answer comes to {@link TranscriptView.answerEarlier}. */
-  requestEarlier(requestId: number, node: number): void;
+  /** Asks the host for a page (or the page holding `aroundNode`); the page comes to `onReply`. */
+  request(start: number, count: number, aroundNode: number | undefined, onReply: (m: TranscriptPageMessage) => void): PendingRequest;
+  /** Asks for a block's left-out history; the messages come to `onReply`. */
+  requestEarlier(node: number, onReply: (m: EarlierMessagesMessage) => void): PendingRequest;
+}
+
+/** A page request in flight, and what its page is for. */
+interface PageRequest {
+  request: PendingRequest;
+  mode: 'reset' | 'append' | 'prepend';
+  around?: number;
 }
 
 interface Page {
@@ -49,8 +57,8 @@ export class TranscriptView {
   private readonly status = el('p', { class: 'transcript-status empty-note' });
   private pages: Page[] = [];
   private total = -1;
-  private nextRequest = 1;
-  private pending: { id: number; mode: 'reset' | 'append' | 'prepend'; around?: number } | null = null;
+  /** The one page request in flight. */
+  private pending: PageRequest | null = null;
   private selected: number | null = null;
   private visible = false;
   private modelVersion = 0;
@@ -72,7 +80,7 @@ export class TranscriptView {
   /** Re-sent histories the reader opened, their messages once sent, and the answers awaited (until a reset). */
   private readonly opened = new Set<number>();
   private readonly earlierSent = new Map<number, ChatMessage[]>();
-  private readonly earlierAwaited = new Map<number, { node: number; done: (messages: ChatMessage[]) => HTMLElement }>();
+  private readonly earlierAwaited = new Set<PendingRequest>();
   private readonly blockHost: BlockHost;
 
   /** Renders a block's deferred parts (its blob cards) when it comes within a screen of the viewport. */
@@ -116,10 +124,12 @@ export class TranscriptView {
   reset(modelVersion: number): void {
     if (modelVersion !== this.modelVersion) this.opened.clear();
     this.earlierSent.clear();
+    for (const r of this.earlierAwaited) r.cancel();
     this.earlierAwaited.clear();
     this.modelVersion = modelVersion;
     this.clearPages();
     this.total = -1;
+    this.pending?.request.cancel();
     this.pending = null;
     if (this.visible) this.load();
   }
@@ -173,9 +183,9 @@ export class TranscriptView {
     if (this.visible) mark.scrollIntoView({ block: 'center' });
   }
 
-  /** A page from the host. */
-  answer(m: TranscriptPageMessage): void {
-    if (m.modelVersion !== this.modelVersion || !this.pending || m.requestId !== this.pending.id) return;
+  /** A page from the host, for the request `pending` (it was not cancelled: it is still the one in flight). */
+  private answer(m: TranscriptPageMessage): void {
+    if (m.modelVersion !== this.modelVersion || !this.pending) return;
     const { mode, around } = this.pending;
     this.pending = null;
     this.total = m.total;
@@ -210,15 +220,6 @@ export class TranscriptView {
     this.onScroll();
   }
 
-  /** A block's left-out history from the host: shown where it was opened, and marked if Find is open. */
-  answerEarlier(m: EarlierMessagesMessage): void {
-    const waiting = this.earlierAwaited.get(m.requestId);
-    this.earlierAwaited.delete(m.requestId);
-    if (m.modelVersion !== this.modelVersion || !waiting) return;
-    this.earlierSent.set(m.node, m.messages);
-    this.fillEarlier(waiting.done, m.messages);
-  }
-
   private earlierHost(): EarlierHost {
     return {
       isOpen: (node) => this.opened.has(node),
@@ -226,9 +227,14 @@ export class TranscriptView {
       load: (node, done) => {
         const sent = this.earlierSent.get(node);
         if (sent) return this.fillEarlier(done, sent);
-        const id = this.nextRequest++;
-        this.earlierAwaited.set(id, { node, done });
-        this.host.requestEarlier(id, node);
+        // A block's left-out history from the host: shown where it was opened, and marked if Find is open.
+        const request: PendingRequest = this.host.requestEarlier(node, (m) => {
+          this.earlierAwaited.delete(request);
+          if (m.modelVersion !== this.modelVersion) return;
+          this.earlierSent.set(m.node, m.messages);
+          this.fillEarlier(done, m.messages);
+        });
+        this.earlierAwaited.add(request);
       },
     };
   }
@@ -269,10 +275,12 @@ export class TranscriptView {
   }
 
   private ask(mode: 'reset' | 'append' | 'prepend', start: number, count: number, aroundNode?: number): void {
-    const id = this.nextRequest++;
-    this.pending = { id, mode, ...(aroundNode !== undefined ? { around: aroundNode } : {}) };
     this.element.setAttribute('aria-busy', 'true');
-    this.host.request(id, start, count, aroundNode);
+    const pending: PageRequest = { request: NO_REQUEST, mode, ...(aroundNode !== undefined ? { around: aroundNode } : {}) };
+    this.pending = pending;
+    pending.request = this.host.request(start, count, aroundNode, (m) => {
+      if (this.pending === pending) this.answer(m);
+    });
   }
 
   private onScroll(): void {

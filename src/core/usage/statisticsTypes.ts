@@ -1,6 +1,6 @@
 /**
  * The shapes of the run statistics (issue 16 item 4), in a leaf file that imports nothing: the webview's
- * messages name them (`src/viewer/timeline/timelineProtocol.ts`), and the webview's build cannot type-check
+ * messages name them (`src/protocol/timeline.ts`), and the webview's build cannot type-check
  * the node-only files `runStatistics.ts` imports.
  */
 

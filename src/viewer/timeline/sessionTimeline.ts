@@ -9,7 +9,7 @@ import { usageReport } from '../../core/usage/usageReport';
 import type { HostMessage } from '../../protocol';
 import { viewerPricing } from '../pricing';
 import { buildTimeline, Timeline, timelineDensity, timelineSlice } from './timelineData';
-import type { RequestTimelineMessage, StatisticsData } from './timelineProtocol';
+import type { RequestTimelineMessage, StatisticsData } from '../../protocol/timeline';
 
 /** Most bars one answer carries, whatever the webview asks. */
 export const MAX_TIMELINE_PAGE = 20_000;

@@ -6,9 +6,9 @@
 import type { FormatName } from '../../core/formatNames';
 import { formatModule } from '../../core/formats';
 import type { TraceModel } from '../../core/traceModel';
-import type { TimelineSlice } from './timelineProtocol';
+import type { TimelineSlice } from '../../protocol/timeline';
 
-export type { TimelineSlice } from './timelineProtocol';
+export type { TimelineSlice } from '../../protocol/timeline';
 
 /** Status codes in the `status` column: the webview colours by them. */
 export const BAR_OK = 0;

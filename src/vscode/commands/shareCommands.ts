@@ -6,7 +6,7 @@ import { TraceModels } from '../traceModels';
 import { activeTrace } from './navigationCommands';
 import { traceToOtlpJson } from '../../core/export/otlpExport';
 import { OtlpPostError, otlpTracesUrl, parseOtlpHeaders, postOtlpJson } from '../../core/export/otlpHttp';
-import { traceToMarkdown } from '../../viewer/export/markdownTranscript';
+import { traceToMarkdown } from '../../report/markdown/markdownTranscript';
 import { TraceBlobs } from '../../viewer/blobResolver';
 import type { TraceModel } from '../../core/loadTrace';
 import { buildReport, readReportAssets } from '../../report/buildReport';

@@ -3,7 +3,8 @@ import { diffTraces } from '../../core/diff/diffTraces';
 import { renderViewerHtml } from '../../viewer/webviewHtml';
 import { viewerPricing } from '../../viewer/pricing';
 import { CompareData, compareData, compareDetail, compareInit, compareRowsPage } from '../../viewer/compareSession';
-import { CompareHostMessage, CompareViewMessage, validateCompareMessage } from '../../protocolCompare';
+import type { CompareHostMessage, CompareViewMessage } from '../../protocol/compare';
+import { parseViewMessage } from '../../protocol/validate';
 import { COMMANDS } from '../commandIds';
 import type { TraceModels } from '../traceModels';
 import type { TraceViewerApi } from '../viewerApi';
@@ -32,7 +33,7 @@ export class ComparePanel {
     private readonly viewers: TraceViewerApi,
   ) {
     this.disposables.push(
-      panel.webview.onDidReceiveMessage((m) => void this.onMessage(validateCompareMessage(m))),
+      panel.webview.onDidReceiveMessage((m) => void this.onMessage(parseViewMessage('compare', m))),
       panel.onDidDispose(() => this.disposables.forEach((d) => d.dispose())),
     );
   }

@@ -11,7 +11,7 @@ import type { BlobContentMessage, ViewerLayout } from '../../protocol';
 import { COMMANDS } from '../commandIds';
 import { switchToText } from './switchView';
 import type { DocumentEvent, TraceDocument } from './traceDocument';
-import { isSafeExternalUrl, parseWebviewMessage } from '../../viewer/validateMessage';
+import { isSafeExternalUrl, parseViewMessage } from '../../protocol/validate';
 import { SessionHost, ViewerSession } from '../../viewer/viewerSession';
 import { renderViewerHtml } from '../../viewer/webviewHtml';
 
@@ -59,7 +59,7 @@ export class TraceViewer implements vscode.Disposable {
     this.session = new ViewerSession(this.sessionHost(features), { expandAllMaxEvents });
     this.disposables.push(
       webview.onDidReceiveMessage((raw) => {
-        const msg = parseWebviewMessage(raw);
+        const msg = parseViewMessage('viewer', raw);
         if (msg) void this.session.handle(msg).catch((err) => console.error('agent trace viewer:', err));
       }),
       panel.onDidChangeViewState(() => {

@@ -4,7 +4,7 @@ import { runStatistics } from '../../../src/core/usage/runStatistics';
 import type { HostMessage } from '../../../src/protocol';
 import { buildTimeline } from '../../../src/viewer/timeline/timelineData';
 import { MAX_TIMELINE_PAGE, SessionTimeline } from '../../../src/viewer/timeline/sessionTimeline';
-import { parseWebviewMessage } from '../../../src/viewer/validateMessage';
+import { parseViewMessage } from '../../../src/protocol/validate';
 import { corpusPath } from '../../helpers/corpus';
 
 const LUMEN = corpusPath('lumen', '.lumen', 'trace', '55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl');
@@ -34,10 +34,10 @@ describe('timeline session: pages, focus and statistics from the host', () => {
   });
 
   it('validates requestTimeline: bounds and types, a page no bigger than the host sends', () => {
-    assert.ok(parseWebviewMessage({ type: 'requestTimeline', requestId: 1, start: 0, count: 500, node: null, density: 400 }));
-    assert.ok(parseWebviewMessage({ type: 'requestStatistics' }));
+    assert.ok(parseViewMessage('viewer', { type: 'requestTimeline', requestId: 1, start: 0, count: 500, node: null, density: 400 }));
+    assert.ok(parseViewMessage('viewer', { type: 'requestStatistics' }));
     for (const bad of [{ start: -1 }, { count: 1e9 }, { density: 0 }, { node: 'x' }, { start: 1.5 }]) {
-      assert.equal(parseWebviewMessage({ type: 'requestTimeline', requestId: 1, start: 0, count: 5, ...bad }), null, JSON.stringify(bad));
+      assert.equal(parseViewMessage('viewer', { type: 'requestTimeline', requestId: 1, start: 0, count: 5, ...bad }), null, JSON.stringify(bad));
     }
     assert.ok(MAX_TIMELINE_PAGE <= 100_000);
   });

@@ -2,8 +2,8 @@
  * Transcript messages and data (issue 15): the Transcript main view asks the host for pages of blocks, one
  * block per conversation event in file order. Plain JSON; text in here is trace content, shown only as text.
  */
-import type { EventCategory, EventStatus, HashRef } from './core/model';
-import type { ChatMessage } from './protocolTypes';
+import type { EventCategory, EventStatus, HashRef } from '../core/model';
+import type { ChatMessage } from './types';
 
 /** A content blob an event references, as the transcript shows it. */
 export interface TranscriptRef {

@@ -1,14 +1,14 @@
 /**
  * Every message between the extension host and the trace viewer's webview. Plain JSON only (no class
  * instances, no `vscode.Uri`): both sides switch exhaustively on `type`, and the host validates every
- * message from the webview (`src/viewer/validateMessage.ts`, the messages in `protocolRequests.ts`) before acting on it.
+ * message from the webview (`validate.ts`, the messages in `requests.ts`) before acting on it.
  *
  * Node references: a row's `node` is an event index (>= 0) or, for a line that is not valid JSON, `-(k + 1)`
  * where k is the index of the malformed line. Node numbers are only meaningful for the `modelVersion` they
  * came with; lines (1-based) are stable across reloads and are what persisted state keeps.
  */
-import type { StatisticsMessage, TimelineMessage } from './viewer/timeline/timelineProtocol';
-export type { RequestStatisticsMessage, RequestTimelineMessage, StatisticsMessage, TimelineMessage } from './viewer/timeline/timelineProtocol';
+import type { StatisticsMessage, TimelineMessage } from './timeline';
+export type { RequestStatisticsMessage, RequestTimelineMessage, StatisticsMessage, TimelineMessage } from './timeline';
 import type {
   RowFilter,
   RowData,
@@ -21,13 +21,13 @@ import type {
   ChatMessage,
   EventDetail,
   ViewerLayout,
-} from './protocolTypes';
+} from './types';
 
-export * from './protocolTypes';
-export * from './protocolTranscript';
-export * from './protocolTools';
-export * from './protocolRequests';
-import type { EarlierMessagesMessage, TranscriptPageMessage, TranscriptResetMessage } from './protocolTranscript';
+export * from './types';
+export * from './transcript';
+export * from './tools';
+export * from './requests';
+import type { EarlierMessagesMessage, TranscriptPageMessage, TranscriptResetMessage } from './transcript';
 
 /** The viewer's custom editor id (package.json `customEditors[].viewType`). */
 export const VIEW_TYPE = 'agentTrace.viewer';

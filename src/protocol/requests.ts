@@ -1,12 +1,12 @@
 /**
- * The messages the trace viewer's webview sends to the extension host (the other half of `protocol.ts`, which
- * re-exports them). The host validates each one (`src/viewer/validateMessage.ts`) before acting on it.
+ * The messages the trace viewer's webview sends to the extension host (the other half of `index.ts`, which
+ * re-exports them). The host validates each one (`validate.ts`) before acting on it.
  */
-import type { CheckMode } from './core/checks/checkMode';
-import type { HashRef } from './core/model';
-import type { RequestStatisticsMessage, RequestTimelineMessage } from './viewer/timeline/timelineProtocol';
-import type { RowFilter, PersistedViewState, ViewerLayout } from './protocolTypes';
-import type { RequestEarlierMessagesMessage, RequestTranscriptMessage } from './protocolTranscript';
+import type { CheckMode } from '../core/checks/checkMode';
+import type { HashRef } from '../core/model';
+import type { RequestStatisticsMessage, RequestTimelineMessage } from './timeline';
+import type { RowFilter, PersistedViewState, ViewerLayout } from './types';
+import type { RequestEarlierMessagesMessage, RequestTranscriptMessage } from './transcript';
 
 /** The webview started (or was re-shown) and restored this state; the host answers with `init`. */
 export interface ReadyMessage {

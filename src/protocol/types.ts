@@ -1,10 +1,10 @@
 /**
- * Data shapes carried by the host <-> webview messages of src/protocol.ts (kept apart so each file stays
- * short; src/protocol.ts re-exports everything here).
+ * Data shapes carried by the host <-> webview messages of src/protocol (kept apart so each file stays
+ * short; src/protocol/index.ts re-exports everything here).
  */
-import type { EventCategory, EventStatus, FormatName, HashRef, IdMention, Severity } from './core/model';
-import type { ShellOutcome, ToolCallView } from './protocolTools';
-import type { CheckMode } from './core/checks/checkMode';
+import type { EventCategory, EventStatus, FormatName, HashRef, IdMention, Severity } from '../core/model';
+import type { ShellOutcome, ToolCallView } from './tools';
+import type { CheckMode } from '../core/checks/checkMode';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared shapes

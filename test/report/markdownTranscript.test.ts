@@ -2,12 +2,12 @@ import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFragment } from 'parse5';
-import { loadTrace } from '../../../src/core/loadTrace';
-import { TraceBlobs } from '../../../src/viewer/blobResolver';
-import { traceToMarkdown } from '../../../src/viewer/export/markdownTranscript';
-import { codeFence, escapeMarkdownText } from '../../../src/viewer/export/markdownText';
-import { writerFiles } from '../../helpers/writerCorpus';
-import { hostileTrace, PAYLOADS } from '../../helpers/xssPayloads';
+import { loadTrace } from '../../src/core/loadTrace';
+import { TraceBlobs } from '../../src/viewer/blobResolver';
+import { traceToMarkdown } from '../../src/report/markdown/markdownTranscript';
+import { codeFence, escapeMarkdownText } from '../../src/report/markdown/markdownText';
+import { writerFiles } from '../helpers/writerCorpus';
+import { hostileTrace, PAYLOADS } from '../helpers/xssPayloads';
 
 // markdown-it renders as GitHub does for what matters here: CommonMark with raw HTML allowed.
 // eslint-disable-next-line @typescript-eslint/no-var-requires

@@ -1,6 +1,6 @@
 /**
  * How the transcript shows tool calls and shell results (issue 15 item 2): computed on the host, drawn by the
- * webview. Plain JSON; its own file so protocolTypes.ts (ChatPart) and protocolTranscript.ts share it without
+ * webview. Plain JSON; its own file so types.ts (ChatPart) and transcript.ts share it without
  * importing each other.
  */
 /** How a tool call reads as what it is (computed on the host from the tool's name and arguments). */

@@ -1,10 +1,13 @@
 /**
- * Validates every message from the webview before the host acts on it: the webview renders hostile trace
- * content, so its messages are treated as untrusted input (shape, types, bounds).
+ * Validates every message from a webview before the host acts on it: the webviews render hostile trace
+ * content, so their messages are treated as untrusted input (shape, types, bounds). One zod schema per view
+ * (the trace viewer, the compare view) and one entry, {@link parseViewMessage}, for every host that listens:
+ * the custom editor, the compare panel, the offline report and the test harnesses.
  */
 import { z } from 'zod';
 import { CHECK_MODES } from '../core/checks/checkMode';
-import type { WebviewMessage } from '../protocol';
+import { MAX_COMPARE_PAGE, type CompareViewMessage } from './compare';
+import type { WebviewMessage } from './index';
 
 const int = z.number().int();
 const line = int.min(1).max(2 ** 31);
@@ -62,15 +65,38 @@ const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('requestStatistics') }),
 ]);
 
+/** The compare view's messages; a row, a generation and a page start are whole numbers in the same bounds as a line. */
+const whole = int.min(0).max(2 ** 31);
+const compareSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('compareReady') }),
+  z.object({ type: z.literal('compareRows'), generation: whole, from: whole, count: int.min(1).max(MAX_COMPARE_PAGE) }),
+  z.object({ type: z.literal('compareSelect'), row: whole }),
+  z.object({ type: z.literal('compareToggleVolatile'), include: z.boolean() }),
+  z.object({ type: z.literal('compareOpen'), side: z.enum(['a', 'b']), line }),
+]);
+
 /** True when A and B are assignable both ways: a message added, dropped or changed on one side only is false. */
 type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-// Fails to compile when the schema and the WebviewMessage union drift apart, in either direction.
+// Fails to compile when a schema and its protocol union drift apart, in either direction.
 const schemaMatchesProtocol: SameShape<z.infer<typeof schema>, WebviewMessage> = true;
+const compareSchemaMatchesProtocol: SameShape<z.infer<typeof compareSchema>, CompareViewMessage> = true;
 void schemaMatchesProtocol;
+void compareSchemaMatchesProtocol;
 
-/** The message if it is well-formed, else null (and the host ignores it). */
-export function parseWebviewMessage(raw: unknown): WebviewMessage | null {
-  const r = schema.safeParse(raw);
+/** The views that send messages to the host, and what each sends. */
+export interface ViewMessages {
+  /** The trace viewer (webview/app.ts; also the offline report). */
+  viewer: WebviewMessage;
+  /** The compare view (webview/compare/). */
+  compare: CompareViewMessage;
+}
+export type ViewName = keyof ViewMessages;
+
+const SCHEMAS: { [V in ViewName]: z.ZodType<ViewMessages[V]> } = { viewer: schema, compare: compareSchema };
+
+/** A message from `view` if it is exactly one of that view's known shapes, else null (and the host ignores it). */
+export function parseViewMessage<V extends ViewName>(view: V, raw: unknown): ViewMessages[V] | null {
+  const r = SCHEMAS[view].safeParse(raw);
   return r.success ? r.data : null;
 }
 

@@ -1,8 +1,8 @@
 /**
- * Messages of the Timeline and Statistics tabs (issue 16 items 1 and 4), kept beside their session code so the
- * shared protocol file only gains the union members.
+ * Messages of the Timeline and Statistics tabs (issue 16 items 1 and 4), in a file of their own so index.ts only
+ * gains the union members.
  */
-import type { RunStatistics } from '../../core/usage/statisticsTypes';
+import type { RunStatistics } from '../core/usage/statisticsTypes';
 
 /** A slice of bars as sent to the webview: plain arrays (JSON-safe), labels only for the slice. */
 export interface TimelineSlice {

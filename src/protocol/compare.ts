@@ -2,8 +2,8 @@
  * Messages between the extension host and the compare view (`webview/compare/`), apart from the viewer's
  * protocol so the two views can change independently. Plain JSON data only.
  */
-import type { EventCategory, EventStatus } from './core/model';
-import type { DiffOpKind, DiffSummary, FieldChange } from './core/diff/diffTypes';
+import type { EventCategory, EventStatus } from '../core/model';
+import type { DiffOpKind, DiffSummary, FieldChange } from '../core/diff/diffTypes';
 
 /** Most rows one `compareRows` answer carries, whatever the view asks: pages, never the whole diff. */
 export const MAX_COMPARE_PAGE = 500;
@@ -102,35 +102,10 @@ export type CompareHostMessage =
   | { type: 'compareDetail'; detail: CompareDetail }
   | { type: 'compareError'; message: string };
 
-/** Compare view → host. */
+/** Compare view → host; checked by `parseViewMessage('compare', …)` (validate.ts) before the host acts on it. */
 export type CompareViewMessage =
   | { type: 'compareReady' }
   | { type: 'compareRows'; generation: number; from: number; count: number }
   | { type: 'compareSelect'; row: number }
   | { type: 'compareToggleVolatile'; include: boolean }
   | { type: 'compareOpen'; side: 'a' | 'b'; line: number };
-
-/**
- * Checks a message from the compare view before the host acts on it: the webview shows hostile trace content,
- * so its messages are untrusted input. Returns null for anything that is not exactly one of the known shapes.
- */
-export function validateCompareMessage(msg: unknown): CompareViewMessage | null {
-  if (typeof msg !== 'object' || msg === null) return null;
-  const m = msg as Record<string, unknown>;
-  const whole = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-  switch (m.type) {
-    case 'compareReady':
-      return { type: 'compareReady' };
-    case 'compareRows':
-      return whole(m.generation) && whole(m.from) && whole(m.count) && m.count >= 1 && m.count <= MAX_COMPARE_PAGE
-        ? { type: 'compareRows', generation: m.generation, from: m.from, count: m.count } : null;
-    case 'compareSelect':
-      return whole(m.row) ? { type: 'compareSelect', row: m.row } : null;
-    case 'compareToggleVolatile':
-      return typeof m.include === 'boolean' ? { type: 'compareToggleVolatile', include: m.include } : null;
-    case 'compareOpen':
-      return (m.side === 'a' || m.side === 'b') && whole(m.line) && m.line >= 1 ? { type: 'compareOpen', side: m.side, line: m.line } : null;
-    default:
-      return null;
-  }
-}
