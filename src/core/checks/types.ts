@@ -1,4 +1,4 @@
-import type { LineScanner } from '../parallel/lineFacts';
+import type { LineScanner } from '../lineFacts';
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import type { TraceModel } from '../traceModel';
 import { Finding, FormatName, HashRef } from '../model';

@@ -8,7 +8,7 @@ import { LineSpan, scanLines } from '../lineIndexer';
 import { NO_BYTE_FINDINGS } from '../lineFindings';
 import { readBuffers } from '../byteSource';
 import type { Finding, FormatName } from '../model';
-import { FactReader, FieldPlan, planFields } from './lineFacts';
+import { FactReader, FieldPlan, planFields } from '../lineFacts';
 import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
 
 /** Where a parallel read hands its lines, in file order: a reading (the loader's), or a streamed check run. */

@@ -1,7 +1,7 @@
 import type { LineDigestColumns } from '../checks/types';
 import type { Finding, FormatName } from '../model';
 import type { DigestJob } from '../stream/rangeDigest';
-import type { FactBatch } from './lineFacts';
+import type { FactBatch } from '../lineFacts';
 
 /** What one range worker is asked to read. */
 export interface RangeJob {

@@ -1,6 +1,6 @@
 import { blobLayoutOf } from '../blobs/formatBlobs';
 import { blobVerifierReadsLine } from '../blobs/blobVerification';
-import type { LineScanner } from '../parallel/lineFacts';
+import type { LineScanner } from '../lineFacts';
 import type { BlobLayout } from '../blobs/blobLayout';
 import type { CheckMode, LineDigest, LineDigestColumns, LineDigestWriter, LineInput } from '../checks/types';
 import type { ParsedLine } from '../json/jsonLine';

@@ -13,7 +13,7 @@ import { LumenLineReader, seqNumber } from './lumenLine';
 import { LumenFastLine, Tok } from './lumenFastLine';
 import { fastFieldsClean, fastHashMatches, FastTimestamps, fastKindFieldsOk } from './lumenFastChecks';
 import { LumenLineScanner } from './lumenScanner';
-import type { LineScanner } from '../../parallel/lineFacts';
+import type { LineScanner } from '../../lineFacts';
 
 const { seq: SEQ, kind: KIND, prev_hash: PREV_HASH, hash: HASH, doc_hash: DOC_HASH, cell: CELL } = SLOT;
 /** Bytes of a digest: `sha256:` + 64 hex digits. */
