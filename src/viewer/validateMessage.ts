@@ -3,7 +3,7 @@
  * content, so its messages are treated as untrusted input (shape, types, bounds).
  */
 import { z } from 'zod';
-import { CHECK_MODES } from '../core/checks/checkMode';
+import { CHECK_MODES } from '../core/catalog/checkMode';
 import type { WebviewMessage } from '../protocol';
 
 const int = z.number().int();

@@ -1,4 +1,4 @@
-import type { LineDigestColumns } from '../checks/types';
+import type { LineDigestColumns } from '../rules/types';
 import type { Finding, FormatName } from '../model';
 import type { DigestJob } from '../stream/rangeDigest';
 import type { FactBatch } from '../lineFacts';

@@ -1,5 +1,5 @@
 import { formatModule } from '../formats';
-import type { CheckMode } from '../checks/types';
+import type { CheckMode } from '../rules/types';
 import { LineSpan, scanLines, ScanOptions, ScanResult } from '../lineIndexer';
 import type { Detection } from '../traceModel';
 import type { TracePath } from '../tracePath';

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { contentName, probeFile, readHead } from '../byteSource';
 import { CheckSet, CheckResult, createChecks, finishChecks, RunOptions, runChecks } from '../checks/runChecks';
-import type { CheckMode, CheckSubject } from '../checks/types';
+import type { CheckMode, CheckSubject } from '../rules/types';
 import { parseDecodedLine, ParsedLine } from '../json/jsonLine';
 import { StreamLine } from './streamLine';
 import { JsonlReading } from '../jsonlReading';

@@ -6,7 +6,7 @@
  * fields are wrong) is not digested: its text goes to the main thread, which reads it as it always did, so every
  * finding comes from the same code with the right line number.
  */
-import type { CheckMode, LineDigestColumns, LineDigestWriter } from '../../checks/types';
+import type { CheckMode, LineDigestColumns, LineDigestWriter } from '../../rules/types';
 import { CHAIN_HASH_RE, GENESIS_HASH, isLumenKind, LUMEN_KINDS, SLOT } from './lumenFields';
 import { kindFieldProblem } from './lumenKindSchemas';
 import { LumenLineReader, seqNumber } from './lumenLine';
