@@ -1,7 +1,7 @@
 import { parseLine, ParsedLine } from '../json/jsonLine';
 import { tracePathToOpen } from '../tracePath';
 import { LineSpan, scanLines } from '../lineIndexer';
-import { TraceModel } from '../loadTrace';
+import type { TraceModel } from '../traceModel';
 import { Finding, FormatName, Severity } from '../model';
 import { loaderFindings } from './genericRules';
 import { modulesFor } from './registry';

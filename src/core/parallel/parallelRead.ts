@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ParsedLine } from '../json/jsonLine';
-import type { DigestJob, LineExtra } from '../stream/rangeDigest';
+import type { DigestJob, LineExtra } from './rangeDigest';
 import { LineSpan, scanLines } from '../lineIndexer';
 import { NO_BYTE_FINDINGS } from '../lineFindings';
 import { readBuffers } from '../byteSource';

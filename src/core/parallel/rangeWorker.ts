@@ -10,7 +10,7 @@ import { parseDecodedLine } from '../json/jsonLine';
 import { lineByteFindings } from '../lineFindings';
 import { FactWriter, planFields } from '../lineFacts';
 import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
-import { RangeDigester } from '../stream/rangeDigest';
+import { RangeDigester } from './rangeDigest';
 import { formatModule } from '../formats';
 
 const BATCH_LINES = 8192;

@@ -11,7 +11,7 @@ import { lineByteFindings } from '../lineFindings';
 import type { LineSpan, ScanResult } from '../lineIndexer';
 import type { Finding } from '../model';
 import { scanJsonl } from '../parallel/scanJsonl';
-import { LineExtra, lineForChecks } from './rangeDigest';
+import { LineExtra, lineForChecks } from '../parallel/rangeDigest';
 import { FORCED_REASON, loadTrace, tryReadDocument } from '../loadTrace';
 import type { FormatName } from '../model';
 import type { Detection } from '../traceModel';

@@ -5,7 +5,7 @@ import { CheckResult, runChecks } from '../../../src/core/checks/runChecks';
 import { CHECK_MODES } from '../../../src/core/rules/types';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { StreamOutcome, streamChecks } from '../../../src/core/stream/streamChecks';
-import { canDigest } from '../../../src/core/stream/rangeDigest';
+import { canDigest } from '../../../src/core/parallel/rangeDigest';
 import { expandTraceFiles } from '../../../src/core/traceFiles';
 import { shownPath } from '../../../src/core/tracePath';
 import { CORPUS_ROOT, WRITER_CORPUS } from '../../helpers/corpus';
