@@ -1,6 +1,6 @@
 /** The Checks list: loader diagnostics and verification/conformance findings; a click reveals the event. */
 import type { CheckSummary, FindingView } from '../src/protocol';
-import type { CheckMode } from '../src/core/checks/checkMode';
+import type { CheckMode } from '../src/core/catalog/checkMode';
 import { clear, el, icon, iconButton } from './dom';
 import { formatInt } from './format';
 import { checkShort } from './checkWords';

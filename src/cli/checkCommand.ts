@@ -1,5 +1,5 @@
 import type { CheckResult } from '../core/checks/runChecks';
-import { CheckMode } from '../core/checks/types';
+import { CheckMode } from '../core/rules/types';
 import { formatModule } from '../core/formats';
 import { parseArgs, UsageError } from './args';
 import { formatOption, fsCause, streamForCli, UnreadableError, write, writeError, writeHuman, writeJson } from './io';

@@ -1,6 +1,6 @@
 import { loadTrace, LoadOptions, TraceModel } from '../core/loadTrace';
 import type { CheckResult } from '../core/checks/runChecks';
-import type { CheckMode } from '../core/checks/types';
+import type { CheckMode } from '../core/rules/types';
 import { streamChecks, StreamCheckOptions } from '../core/stream/streamChecks';
 import { FORMAT_NAMES, FormatName } from '../core/formats';
 import { UsageError } from './args';

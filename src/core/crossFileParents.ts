@@ -2,7 +2,7 @@ import type { EventTable } from './eventTable';
 import { FormatModule } from './format';
 import { Finding } from './model';
 import { EventTree } from './tree';
-import { TREE_CATALOG } from './checks/genericCatalog';
+import { TREE_CATALOG } from './catalog/genericCatalog';
 
 /** What the lookup reads of the events: the viewer's event table, or a streamed check's compact facts. */
 export type ParentLinks = Pick<EventTable, 'size' | 'parentId' | 'parent' | 'lineOf'>;

@@ -1,5 +1,5 @@
 import { EVENT_CATEGORIES, EVENT_STATUSES, EventCategory, EventStatus, EventDraft, EventPlace, HashRef, IdMention, TraceEvent } from './model';
-import type { UsageDraft } from './usage/usageTypes';
+import type { UsageDraft } from './usageTypes';
 import { Column, Interner, SharedValues } from './tableColumns';
 import { NumberColumn } from './numberColumn';
 import { CounterColumn } from './counterColumn';

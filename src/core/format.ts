@@ -1,9 +1,9 @@
 import type { BlobLayout } from './blobs/blobLayout';
-import type { RuleModule } from './checks/types';
+import type { RuleModule } from './rules/types';
 import type { EventDraft, EventStatus, FormatName, Finding } from './model';
 import type { FormatTotals } from './traceModel';
 import type { LabelDeriver } from './derivedLabels';
-import type { FieldPlan, LineScanner } from './parallel/lineFacts';
+import type { FieldPlan, LineScanner } from './lineFacts';
 
 export type { FormatTotals };
 

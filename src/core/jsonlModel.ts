@@ -10,7 +10,7 @@ import { buildTree, EventTree } from './tree';
 import { extendTree } from './treeAppend';
 import { appendAll } from './arrays';
 import { resolveParentsElsewhere } from './crossFileParents';
-import { PARSE_CATALOG } from './checks/genericCatalog';
+import { PARSE_CATALOG } from './catalog/genericCatalog';
 
 /** What the loader knows of a JSONL file besides its lines. */
 export interface JsonlFileInfo {

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { firstInvalidUtf8 } from './json/utf8';
 import { LineSpan } from './lineIndexer';
 import { EventDraft, Finding } from './model';
-import { PARSE_CATALOG } from './checks/genericCatalog';
+import { PARSE_CATALOG } from './catalog/genericCatalog';
 
 /** Largest time a JavaScript Date can hold (ECMAScript §21.4.1.22): ±8.64e15 ms around the epoch. */
 export const MAX_TIME_MS = 8.64e15;

@@ -14,7 +14,7 @@ import { appendAll } from './arrays';
 import { resolveParentsElsewhere } from './crossFileParents';
 import { ConcatenatedJson, splitConcatenatedJson } from './json/concatenatedJson';
 import { boundedTime } from './lineFindings';
-import { PARSE_CATALOG } from './checks/genericCatalog';
+import { PARSE_CATALOG } from './catalog/genericCatalog';
 import { JsonlReading, SNIFF_VALUES } from './jsonlReading';
 import { finishModel, JsonlFileInfo, jsonlModel, partialModel } from './jsonlModel';
 import { fileLineBytes } from './derivedLabels';

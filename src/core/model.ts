@@ -1,7 +1,7 @@
 export { FORMAT_NAMES } from './formatNames';
 export type { FormatName } from './formatNames';
 import type { FormatName } from './formatNames';
-import type { UsageDraft } from './usage/usageTypes';
+import type { UsageDraft } from './usageTypes';
 import type { LabelDeriver } from './lineLabels';
 
 /** Status of one event as a person scanning the tree would see it. */

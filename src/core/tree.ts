@@ -1,6 +1,6 @@
 import { EventTable } from './eventTable';
 import { Finding } from './model';
-import { TREE_CATALOG } from './checks/genericCatalog';
+import { TREE_CATALOG } from './catalog/genericCatalog';
 
 /** Children of every event in compressed form: `children(i)` is a slice of one Int32Array. */
 export interface EventTree {

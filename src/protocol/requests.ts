@@ -2,7 +2,7 @@
  * The messages the trace viewer's webview sends to the extension host (the other half of `index.ts`, which
  * re-exports them). The host validates each one (`validate.ts`) before acting on it.
  */
-import type { CheckMode } from '../core/checks/checkMode';
+import type { CheckMode } from '../core/catalog/checkMode';
 import type { HashRef } from '../core/model';
 import type { RequestStatisticsMessage, RequestTimelineMessage } from './timeline';
 import type { RowFilter, PersistedViewState, ViewerLayout } from './types';

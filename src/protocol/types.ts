@@ -4,7 +4,7 @@
  */
 import type { EventCategory, EventStatus, FormatName, HashRef, IdMention, Severity } from '../core/model';
 import type { ShellOutcome, ToolCallView } from './tools';
-import type { CheckMode } from '../core/checks/checkMode';
+import type { CheckMode } from '../core/catalog/checkMode';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared shapes

@@ -5,7 +5,7 @@
  * the custom editor, the compare panel, the offline report and the test harnesses.
  */
 import { z } from 'zod';
-import { CHECK_MODES } from '../core/checks/checkMode';
+import { CHECK_MODES } from '../core/catalog/checkMode';
 import { MAX_COMPARE_PAGE, type CompareViewMessage } from './compare';
 import type { WebviewMessage } from './index';
 

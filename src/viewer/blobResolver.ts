@@ -4,8 +4,8 @@
  * blob documents show. Blob content is hostile text: it is only ever sent as data, never as markup.
  */
 import { basename } from 'node:path';
-import { BlobResult, BlobStatus, BlobStore, blobLayoutOf, DEFAULT_PREVIEW_BYTES, readBlobPreview, shortDigest } from '../core/blobs';
-import type { BlobPreview } from '../core/blobs';
+import { BlobResult, BlobStatus, BlobStore, blobLayoutOf, DEFAULT_PREVIEW_BYTES, readBlobPreview, shortDigest } from '../core/blobStore';
+import type { BlobPreview } from '../core/blobStore';
 import { contentName, readHead } from '../core/byteSource';
 import { detectFormat } from '../core/detect';
 import type { TraceModel } from '../core/loadTrace';

@@ -4,7 +4,7 @@
  * verified and checked. Pure of `vscode`; the same function runs in the thread when no worker can start.
  */
 import { CheckResult, RuleSetting, runChecks } from '../core/checks/runChecks';
-import type { CheckMode } from '../core/checks/types';
+import type { CheckMode } from '../core/rules/types';
 import { loadTrace, TraceModel } from '../core/loadTrace';
 
 /** What a checks worker is asked to do: read one trace and run the given modes in order. */

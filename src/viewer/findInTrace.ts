@@ -7,7 +7,7 @@ import type { TraceModel } from '../core/loadTrace';
 import { tracePathToOpen } from '../core/tracePath';
 import { scanLines } from '../core/lineIndexer';
 import { malformedNode } from './rowModel';
-import type { BlobStore } from '../core/blobs';
+import type { BlobStore } from '../core/blobStore';
 import { compileTextQuery } from '../core/find/textSearch';
 import { findInBlobs, type BlobHit } from '../core/find/findInBlobs';
 

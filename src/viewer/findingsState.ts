@@ -4,7 +4,7 @@
  * detail pane. vscode-free.
  */
 import type { CheckResult } from '../core/checks/runChecks';
-import type { CheckMode } from '../core/checks/types';
+import type { CheckMode } from '../core/rules/types';
 import type { TraceModel } from '../core/loadTrace';
 import type { Finding, Severity } from '../core/model';
 import type { CheckSummary, FindingView } from '../protocol';

@@ -3,7 +3,7 @@
  * order, the current match, and stepping through them. vscode-free.
  */
 import type { TraceModel } from '../core/loadTrace';
-import type { BlobStore } from '../core/blobs';
+import type { BlobStore } from '../core/blobStore';
 import type { BlobHit } from '../core/find/findInBlobs';
 import type { FindResultItem, HostMessage } from '../protocol';
 import { findInTrace } from './findInTrace';

@@ -1,7 +1,7 @@
 /** What a viewer session needs from its surroundings (VS Code, or a test's stub), and the actions it passes on. */
 import type { DigestAlgorithm } from '../core/model';
-import type { CheckMode } from '../core/checks/types';
-import type { BlobStore } from '../core/blobs';
+import type { CheckMode } from '../core/rules/types';
+import type { BlobStore } from '../core/blobStore';
 import type { BlobContentMessage, HostMessage, ViewerLayout, WebviewMessage } from '../protocol';
 
 /** What a session needs from its surroundings (VS Code, or a test's stub). */

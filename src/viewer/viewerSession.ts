@@ -5,7 +5,7 @@
  * and the webview tests' stub host both drive this class.
  */
 import type { CheckResult } from '../core/checks/runChecks';
-import type { CheckMode } from '../core/checks/types';
+import type { CheckMode } from '../core/rules/types';
 import type { TraceModel } from '../core/loadTrace';
 import type { ErrorMessage, FileState, HostMessage, PersistedViewState, RowFilter, WebviewMessage } from '../protocol';
 import { NO_FILTER } from '../protocol';

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { CheckResult } from '../core/checks/runChecks';
-import type { CheckMode } from '../core/checks/types';
+import type { CheckMode } from '../core/rules/types';
 import type { TraceModel } from '../core/loadTrace';
 
 /** What commands and language features need from the open trace viewers (implemented by src/editor). */

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BlobStore } from '../../src/core/blobs';
+import { BlobStore } from '../../src/core/blobStore';
 import { findInBlobs } from '../../src/core/find/findInBlobs';
 import { compileTextQuery, type TextQuery } from '../../src/core/find/textSearch';
 import { loadTrace } from '../../src/core/loadTrace';

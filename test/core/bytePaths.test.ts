@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { runChecks } from '../../src/core/checks/runChecks';
-import { CheckMode } from '../../src/core/checks/types';
+import { CheckMode } from '../../src/core/rules/types';
 import { loadTrace } from '../../src/core/loadTrace';
 import { expandTraceFiles } from '../../src/core/traceFiles';
 import { TracePath } from '../../src/core/tracePath';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as ts from 'typescript';
 import { FORMAT_NAMES } from '../../src/core/formatNames';
 import { findCycles, importEdges, listSources, scanFiles, scanImports, ScannedFile } from '../helpers/importGraph';
-import { formatNameBranches, layeringViolations, pureModuleViolations } from '../helpers/layering';
+import { CORE_LAYERS, coreLayerCycles, coreLayerOf, formatNameBranches, layeringViolations, layerOrderViolations, pureModuleViolations } from '../helpers/layering';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -72,7 +72,7 @@ describe('layering guard', () => {
 
   it('keeps src/protocol on src/core and zod', () => {
     const p = 'src/protocol/probe.ts';
-    assert.deepEqual(withProbe(p, "import { z } from 'zod';\nimport type { HashRef } from '../core/model';\nimport { CHECK_MODES } from '../core/checks/checkMode';\nimport type { RowFilter } from './types';"), []);
+    assert.deepEqual(withProbe(p, "import { z } from 'zod';\nimport type { HashRef } from '../core/model';\nimport { CHECK_MODES } from '../core/catalog/checkMode';\nimport type { RowFilter } from './types';"), []);
     assert.match(withProbe(p, "import type { TimelineSlice } from '../viewer/timeline/timelineData';", ['src/viewer/timeline/timelineData.ts']).join(), /src\/protocol may import only src\/core and zod \(it imports src\/viewer\/timeline\/timelineData\.ts\)/);
     assert.match(withProbe(p, "import type { CliCommand } from '../cli/command';").join(), /src\/protocol may import only src\/core and zod \(it imports src\/cli\/command\.ts\)/);
     assert.match(withProbe(p, "import type { ReportData } from '../report/reportData';").join(), /src\/protocol may import only src\/core and zod \(it imports src\/report\/reportData\.ts\)/);
@@ -151,6 +151,46 @@ describe('layering guard', () => {
       const texts = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       assert.ok(texts.some((t) => /vscodeIsNotAllowed.*is not a module/.test(t)), `${project}: ${texts.join(' | ') || 'no error'}`);
     }
+  });
+});
+
+describe('layers of src/core', () => {
+  const core = files.filter((f) => f.path.startsWith('src/core/'));
+
+  it('has no cycle among its folders (and groups of top-level files), type imports included', () => {
+    assert.deepEqual(coreLayerCycles(core, known), []);
+  });
+
+  it('imports only down the order of CORE_LAYERS, and every folder and top-level file has a layer', () => {
+    assert.deepEqual(layerOrderViolations(core, known), []);
+    const names = CORE_LAYERS.map((l) => l.name);
+    assert.equal(new Set(names).size, names.length, 'a layer is listed twice');
+    const grouped = CORE_LAYERS.flatMap((l) => l.files ?? []);
+    assert.equal(new Set(grouped).size, grouped.length, 'a top-level file is in two groups');
+    for (const name of grouped) assert.ok(known.has(`src/core/${name}`), `CORE_LAYERS lists src/core/${name}, which does not exist`);
+    for (const layer of CORE_LAYERS.filter((l) => !l.files)) assert.ok(core.some((f) => coreLayerOf(f.path) === layer.name), `no file in src/core/${layer.name}/`);
+  });
+
+  it('finds a folder cycle a probe import makes', () => {
+    const a: ScannedFile = { path: 'src/core/blobs/probeA.ts', imports: scanImports('a.ts', "import type { B } from '../json/probeB';") };
+    const b: ScannedFile = { path: 'src/core/json/probeB.ts', imports: scanImports('b.ts', "export { A } from '../blobs/probeA';") };
+    assert.deepEqual(coreLayerCycles([a, b], new Set([a.path, b.path])), [['blobs', 'json']]);
+    // One upward import among the real files closes a ring through them: json is read by the rule engine.
+    const probe: ScannedFile = { path: 'src/core/json/layerProbe.ts', imports: scanImports('p.ts', "import type { CheckResult } from '../checks/runChecks';") };
+    const cycles = coreLayerCycles([...core, probe], new Set([...known, probe.path]));
+    assert.equal(cycles.length, 1);
+    assert.ok(cycles[0].includes('json') && cycles[0].includes('checks'), cycles[0].join(' '));
+  });
+
+  it('fails on a probe that imports upward or sits in no layer', () => {
+    const judge = (path: string, text: string) => layerOrderViolations([{ path, imports: scanImports(path, text) }], new Set([...known, path]));
+    assert.deepEqual(judge('src/core/json/layerProbe.ts', "import type { FormatModule } from '../format';"),
+      ["src/core/json/layerProbe.ts:1: layer 'json' may not import src/core/format.ts (layer 'contract' is above it in CORE_LAYERS)"]);
+    assert.deepEqual(judge('src/core/formats/lumen/layerProbe.ts', "import { FORMATS } from '../../formats';"),
+      ["src/core/formats/lumen/layerProbe.ts:1: layer 'formats' may not import src/core/formats.ts (layer 'registry' is above it in CORE_LAYERS)"]);
+    assert.deepEqual(judge('src/core/stream/layerProbe.ts', "import { loadTrace } from '../loadTrace';\nimport { isObj } from '../formats/common';"), []);
+    assert.match(judge('src/core/layerProbe.ts', "export const x = 1;").join(), /src\/core\/layerProbe\.ts:0: is in no layer of CORE_LAYERS/);
+    assert.match(judge('src/core/probeFolder/x.ts', "export const x = 1;").join(), /is in no layer of CORE_LAYERS/);
   });
 });
 

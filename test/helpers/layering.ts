@@ -1,4 +1,4 @@
-import { ImportRef, resolveSpecifier, ScannedFile } from './importGraph';
+import { findCycles, ImportRef, resolveSpecifier, ScannedFile } from './importGraph';
 
 /**
  * The rooms of the code and what each may import (docs/architecture.md states the same rules for people).
@@ -134,4 +134,121 @@ export function formatNameBranches(path: string, text: string, names: readonly s
     if (patterns.some((p) => p.test(line))) out.push(`${path}:${i + 1}: ${line.trim()}`);
   });
   return out;
+}
+
+/**
+ * One layer of src/core: a folder (with everything below it), or a named group of the files at the top of
+ * src/core. A layer may import its own files and the layers listed before it in {@link CORE_LAYERS}.
+ */
+export interface CoreLayer {
+  /** The folder's name, or for a group of top-level files a name no folder has. */
+  name: string;
+  /** For a group of top-level files: their names. Absent for a folder. */
+  files?: readonly string[];
+}
+
+/**
+ * The layers of src/core, bottom-up: each imports only itself and the layers before it (docs/architecture.md
+ * says what each holds). A new folder or top-level file fails the layering test until it is given a layer here.
+ */
+export const CORE_LAYERS: readonly CoreLayer[] = [
+  {
+    name: 'base',
+    files: [
+      'arrays.ts', 'binaryKinds.ts', 'byteSource.ts', 'counterColumn.ts', 'derivedLabels.ts', 'digests.ts', 'display.ts',
+      'eventSizer.ts', 'formatNames.ts', 'idHashIndex.ts', 'keepShape.ts', 'labelColumns.ts', 'lineFacts.ts',
+      'lineIndexer.ts', 'lineLabels.ts', 'mentionColumns.ts', 'model.ts', 'numberColumn.ts', 'stringColumn.ts',
+      'tableColumns.ts', 'tracePath.ts', 'usageTypes.ts',
+    ],
+  },
+  { name: 'catalog' },
+  { name: 'json' },
+  { name: 'blobs' },
+  { name: 'trace', files: ['eventTable.ts', 'lineFindings.ts', 'traceModel.ts', 'tree.ts', 'treeAppend.ts'] },
+  { name: 'usage' },
+  { name: 'rules' },
+  { name: 'contract', files: ['format.ts'] },
+  { name: 'formats' },
+  { name: 'registry', files: ['detect.ts', 'formats.ts'] },
+  { name: 'blobStore' },
+  { name: 'checks' },
+  { name: 'parallel' },
+  {
+    name: 'loader',
+    files: ['crossFileParents.ts', 'detectFile.ts', 'jsonlModel.ts', 'jsonlReading.ts', 'loadTrace.ts', 'navigation.ts', 'summary.ts', 'traceFiles.ts', 'traceReader.ts'],
+  },
+  { name: 'stream' },
+  { name: 'filter' },
+  { name: 'find' },
+  { name: 'diff' },
+  { name: 'export' },
+];
+
+const CORE = 'src/core/';
+
+/**
+ * The layer of a src/core file: its folder's name, its top-level group's name, or, when CORE_LAYERS does not
+ * list it, `src/core/<folder>/` or the file's own path (so an unlisted file is still a node of the graph).
+ * Null outside src/core.
+ */
+export function coreLayerOf(path: string): string | null {
+  if (!path.startsWith(CORE)) return null;
+  const rest = path.slice(CORE.length);
+  const slash = rest.indexOf('/');
+  if (slash >= 0) {
+    const folder = rest.slice(0, slash);
+    return CORE_LAYERS.some((l) => l.files === undefined && l.name === folder) ? folder : `${CORE}${folder}/`;
+  }
+  return CORE_LAYERS.find((l) => l.files?.includes(rest))?.name ?? path;
+}
+
+function layerRank(layer: string): number {
+  return CORE_LAYERS.findIndex((l) => l.name === layer);
+}
+
+/** The graph of the layers of src/core: layer → the other layers its files import (type imports included). */
+export function coreLayerEdges(files: readonly ScannedFile[], known: ReadonlySet<string>): Map<string, string[]> {
+  const edges = new Map<string, Set<string>>();
+  for (const f of files) {
+    const from = coreLayerOf(f.path);
+    if (from === null) continue;
+    const out = edges.get(from) ?? new Set<string>();
+    edges.set(from, out);
+    for (const imp of f.imports) {
+      const target = resolveSpecifier(f.path, imp.specifier, known);
+      const to = target === null ? null : coreLayerOf(target);
+      if (to !== null && to !== from) out.add(to);
+    }
+  }
+  return new Map([...edges].map(([k, v]) => [k, [...v].sort()]));
+}
+
+/** The cycles among the layers (folders and top-level groups) of src/core, as in {@link findCycles}. */
+export function coreLayerCycles(files: readonly ScannedFile[], known: ReadonlySet<string>): string[][] {
+  return findCycles(coreLayerEdges(files, known));
+}
+
+/**
+ * Every import of a src/core file that does not go down {@link CORE_LAYERS} (to its own layer or one listed
+ * before it), and every src/core file no layer holds, as `path:line: why`, sorted.
+ */
+export function layerOrderViolations(files: readonly ScannedFile[], known: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    const from = coreLayerOf(f.path);
+    if (from === null) continue;
+    const rank = layerRank(from);
+    if (rank < 0) {
+      out.push(`${f.path}:0: is in no layer of CORE_LAYERS (test/helpers/layering.ts): give its folder or file one`);
+      continue;
+    }
+    for (const imp of f.imports) {
+      const target = resolveSpecifier(f.path, imp.specifier, known);
+      const to = target === null ? null : coreLayerOf(target);
+      if (to === null || to === from) continue;
+      const toRank = layerRank(to);
+      if (toRank > rank) out.push(`${f.path}:${imp.line}: layer '${from}' may not import ${target} (layer '${to}' is above it in CORE_LAYERS)`);
+    }
+  }
+  return out.sort();
 }

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { resolve } from 'node:path';
 import { runChecks } from '../../src/core/checks/runChecks';
-import type { CheckMode } from '../../src/core/checks/types';
+import type { CheckMode } from '../../src/core/rules/types';
 import { loadTrace } from '../../src/core/loadTrace';
 import type { ChecksJobReply } from '../../src/viewer/checksJob';
 import { ChecksWorkerScript, runChecksOffThread } from '../../src/viewer/checksOffThread';

@@ -4,7 +4,7 @@ import { DigestAlgorithm, HashRef } from '../model';
  * Format-neutral facts of blob references: how a blob may be hashed, the role a reference can play, the
  * digest shapes, and which reference texts are safe to turn into a file name. What is a blob reference in
  * which format, and where its file lives, is each format's `BlobLayout` (`formats/<name>/blobLayout.ts`;
- * the others use `defaultBlobLayout.ts`); `formatBlobs.ts` finds a format's layout.
+ * the others use `defaultBlobLayout.ts`); `blobStore/formatBlobs.ts` finds a format's layout.
  */
 
 /** How a blob's bytes are turned into the digest its name carries. */

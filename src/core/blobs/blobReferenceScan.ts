@@ -1,5 +1,6 @@
 import { HashRef } from '../model';
-import { isObj, parseDigest } from '../formats/common';
+import { isObj } from '../json/jsonObject';
+import { parseDigest } from './digestValue';
 import { checkBlobUri } from './blobReference';
 
 /** A blob reference found on one line of the trace, valid or not. */

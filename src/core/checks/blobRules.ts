@@ -1,7 +1,7 @@
-import { BLOB_RULE, BlobVerifier } from '../blobs/blobVerification';
+import { BLOB_RULE, BlobVerifier } from './blobVerification';
 import type { BlobStoreOptions } from '../blobs/blobOptions';
-import { BLOB_CATALOG } from './blobCatalog';
-import { CheckContext, RuleModule, StreamCheck } from './types';
+import { BLOB_CATALOG } from '../catalog/blobCatalog';
+import { CheckContext, RuleModule, StreamCheck } from '../rules/types';
 
 /** The blob rules (see blobCatalog.ts). */
 export const BLOB_RULES = BLOB_CATALOG.rules;

@@ -1,7 +1,7 @@
 import { Finding } from '../model';
-import { GENERIC_CATALOG, PARSE_CATALOG, TREE_CATALOG } from './genericCatalog';
+import { GENERIC_CATALOG, PARSE_CATALOG, TREE_CATALOG } from '../catalog/genericCatalog';
 import { usageMismatches } from '../usage/usageChecks';
-import { CheckMode, RuleInfo, RuleModule } from './types';
+import { CheckMode, RuleInfo, RuleModule } from '../rules/types';
 
 /** Rules every format gets from reading and tree building (parse and tree findings of the loader), then the generic checks. */
 export const GENERIC_RULES: RuleInfo[] = [...PARSE_CATALOG.rules, ...TREE_CATALOG.rules, ...GENERIC_CATALOG.rules];

@@ -2,7 +2,7 @@ import { FORMAT_LIST, formatModule } from '../formats';
 import { FormatName } from '../model';
 import { blobRules } from './blobRules';
 import { genericRules } from './genericRules';
-import { RuleInfo, RuleModule } from './types';
+import { RuleInfo, RuleModule } from '../rules/types';
 
 /** Every rule module: the generic and blob rules, which apply to all formats, then each format's own. */
 export const RULE_MODULES: readonly RuleModule[] = [

@@ -1,5 +1,5 @@
 import { allRules } from './registry';
-import { RuleInfo } from './types';
+import { RuleInfo } from '../rules/types';
 
 /** The anchor of a rule in docs/rules.md (also used by SARIF help links and diagnostics' code links). */
 export function ruleAnchor(id: string): string {

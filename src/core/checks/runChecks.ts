@@ -1,12 +1,12 @@
 import { parseLine, ParsedLine } from '../json/jsonLine';
 import { tracePathToOpen } from '../tracePath';
 import { LineSpan, scanLines } from '../lineIndexer';
-import { TraceModel } from '../loadTrace';
+import type { TraceModel } from '../traceModel';
 import { Finding, FormatName, Severity } from '../model';
 import { loaderFindings } from './genericRules';
 import { modulesFor } from './registry';
-import type { BlobStoreOptions } from '../blobs';
-import { BlobTally, CheckContext, CheckMode, CheckSubject, LineInput, RuleModule, StreamCheck } from './types';
+import type { BlobStoreOptions } from '../blobStore';
+import { BlobTally, CheckContext, CheckMode, CheckSubject, LineInput, RuleModule, StreamCheck } from '../rules/types';
 import { appendAll } from '../arrays';
 
 /** A user's override of a rule: off, or another severity. */

@@ -3,7 +3,7 @@
  * trace): each blob file is searched once, streamed, however many events name it; the search is bounded per
  * blob and in total, reports bytes read and stops when cancelled.
  */
-import type { BlobStore } from '../blobs';
+import type { BlobStore } from '../blobStore';
 import type { TraceModel } from '../traceModel';
 import { openBlobFile } from '../blobs/blobSafety';
 import { searchOpenFile, type FileMatch, type TextQuery } from './textSearch';

@@ -1,6 +1,6 @@
 import { Finding } from '../model';
 import { LineSpan } from '../lineIndexer';
-import { PARSE_CATALOG } from '../checks/genericCatalog';
+import { PARSE_CATALOG } from '../catalog/genericCatalog';
 
 /** Result of parsing one line. */
 export type ParsedLine =

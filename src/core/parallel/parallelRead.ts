@@ -3,12 +3,12 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ParsedLine } from '../json/jsonLine';
-import type { DigestJob, LineExtra } from '../stream/rangeDigest';
+import type { DigestJob, LineExtra } from './rangeDigest';
 import { LineSpan, scanLines } from '../lineIndexer';
 import { NO_BYTE_FINDINGS } from '../lineFindings';
 import { readBuffers } from '../byteSource';
 import type { Finding, FormatName } from '../model';
-import { FactReader, FieldPlan, planFields } from './lineFacts';
+import { FactReader, FieldPlan, planFields } from '../lineFacts';
 import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
 
 /** Where a parallel read hands its lines, in file order: a reading (the loader's), or a streamed check run. */

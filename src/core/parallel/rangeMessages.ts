@@ -1,7 +1,7 @@
-import type { LineDigestColumns } from '../checks/types';
+import type { LineDigestColumns } from '../rules/types';
 import type { Finding, FormatName } from '../model';
-import type { DigestJob } from '../stream/rangeDigest';
-import type { FactBatch } from './lineFacts';
+import type { DigestJob } from './rangeDigest';
+import type { FactBatch } from '../lineFacts';
 
 /** What one range worker is asked to read. */
 export interface RangeJob {
@@ -17,7 +17,7 @@ export interface RangeJob {
   maxLineBytes: number;
   /** A SharedArrayBuffer of one Int32: batches of this worker the main thread has taken (the worker's credit). */
   taken: SharedArrayBuffer;
-  /** For a streamed verify or check: digest each line for the checks too (stream/rangeDigest.ts). */
+  /** For a streamed verify or check: digest each line for the checks too (rangeDigest.ts). */
   digest?: DigestJob;
 }
 

@@ -1,6 +1,6 @@
 /**
  * A worker thread that reads newline-aligned pieces of a trace, in file order: splits lines, checks their bytes,
- * parses them and posts their facts (see lineFacts.ts) in batches. It knows nothing of the format beyond the JSON
+ * parses them and posts their facts (see ../lineFacts.ts) in batches. It knows nothing of the format beyond the JSON
  * paths its builder reads, so every cross-line decision stays in the main thread's one ordered pass.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -8,9 +8,9 @@ import { LineSpan, scanLines } from '../lineIndexer';
 import { readBuffers } from '../byteSource';
 import { parseDecodedLine } from '../json/jsonLine';
 import { lineByteFindings } from '../lineFindings';
-import { FactWriter, planFields } from './lineFacts';
+import { FactWriter, planFields } from '../lineFacts';
 import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
-import { RangeDigester } from '../stream/rangeDigest';
+import { RangeDigester } from './rangeDigest';
 import { formatModule } from '../formats';
 
 const BATCH_LINES = 8192;

@@ -1,9 +1,9 @@
 import { formatModule } from '../formats';
-import type { CheckMode } from '../checks/types';
+import type { CheckMode } from '../rules/types';
 import { LineSpan, scanLines, ScanOptions, ScanResult } from '../lineIndexer';
 import type { Detection } from '../traceModel';
 import type { TracePath } from '../tracePath';
-import { canDigest } from '../stream/rangeDigest';
+import { canDigest } from './rangeDigest';
 import { LineTaker, readInParallel } from './parallelRead';
 
 /** What {@link scanJsonl} reads into: a reading (the loader's), or a streamed check run around one. */

@@ -1,5 +1,5 @@
 import type { EventSink } from '../jsonlReading';
-import type { CheckEvents } from '../checks/types';
+import type { CheckEvents } from '../rules/types';
 import type { EventDraft, EventPlace, HashRef } from '../model';
 import { NumberColumn } from '../numberColumn';
 import { TreeLinks } from './treeLinks';

@@ -1,4 +1,4 @@
-import type { LineInput } from '../checks/types';
+import type { LineInput } from '../rules/types';
 import type { ParsedLine } from '../json/jsonLine';
 
 /**

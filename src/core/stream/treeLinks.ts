@@ -1,4 +1,4 @@
-import { TREE_CATALOG } from '../checks/genericCatalog';
+import { TREE_CATALOG } from '../catalog/genericCatalog';
 import type { Finding } from '../model';
 import { NumberColumn } from '../numberColumn';
 import { growingInt32 } from './growing';

@@ -1,4 +1,4 @@
-import type { TokenCounts } from './usageTypes';
+import type { TokenCounts } from '../usageTypes';
 import { ModelPrice } from './prices';
 
 /**

@@ -1,5 +1,5 @@
 import type { EventTable } from '../eventTable';
-import { ModelUsageDraft, TokenCounts, UsageDraft, UsageSource } from './usageTypes';
+import { ModelUsageDraft, TokenCounts, UsageDraft, UsageSource } from '../usageTypes';
 
 /** One event's usage as the rollups see it. */
 export interface EventUsage {

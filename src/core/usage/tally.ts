@@ -1,4 +1,4 @@
-import { TOKEN_FIELDS, TokenCounts, TokenField } from './usageTypes';
+import { TOKEN_FIELDS, TokenCounts, TokenField } from '../usageTypes';
 import { keepShape } from '../keepShape';
 
 /** Token counts being summed: a field stays null until some record reports it, so "0" always means counted zero. */

@@ -1,7 +1,7 @@
 import type { TraceModel } from '../traceModel';
 import { UsageRollup, usageRollupOf, UsageRow } from './rollup';
 import { Tally } from './tally';
-import { TOKEN_FIELDS, TokenCounts, TokenField } from './usageTypes';
+import { TOKEN_FIELDS, TokenCounts, TokenField } from '../usageTypes';
 
 /** A place where the file's own totals disagree with what its events add up to. */
 export interface UsageMismatch {

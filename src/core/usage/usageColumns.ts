@@ -3,7 +3,7 @@ import { EventUsage, eventUsage } from './eventUsage';
 import { costOf } from './cost';
 import type { ModelPrice } from './prices';
 import type { Tally } from './tally';
-import type { TokenCounts, TokenField, UsageDraft } from './usageTypes';
+import type { TokenCounts, TokenField, UsageDraft } from '../usageTypes';
 import { keepShape } from '../keepShape';
 
 /** What an event's usage record is, as {@link UsageColumns.kindOf} gives it. */

@@ -5,7 +5,7 @@ import { Tally } from './tally';
 import { UsageKind } from './usageColumns';
 import { retryCounts } from './retries';
 import { ToolUsage, toolUsage } from './toolStats';
-import { TOKEN_FIELDS, TokenField } from './usageTypes';
+import { TOKEN_FIELDS, TokenField } from '../usageTypes';
 import { keepShape } from '../keepShape';
 
 /** Token and cost totals of one scope (the run, a model, a group). Null: nothing in the scope reported it. */

@@ -4,7 +4,7 @@
  * is JSON for JSON blobs and plain text otherwise.
  */
 import * as vscode from 'vscode';
-import { MAX_PREVIEW_BYTES, readBlobPreview, shortDigest } from '../../core/blobs';
+import { MAX_PREVIEW_BYTES, readBlobPreview, shortDigest } from '../../core/blobStore';
 import type { DigestAlgorithm } from '../../core/model';
 import type { TraceModel } from '../../core/loadTrace';
 import { STATE_WORDS, TraceBlobs } from '../../viewer/blobResolver';

@@ -4,7 +4,7 @@
  * whose trace has no blob store gets no links, and only lines that can hold a reference are parsed.
  */
 import * as vscode from 'vscode';
-import { blobLayoutOf, scanLineForBlobRefs } from '../../core/blobs';
+import { blobLayoutOf, scanLineForBlobRefs } from '../../core/blobStore';
 import type { FormatName } from '../../core/model';
 import { OPEN_BLOB_COMMAND } from '../editor';
 import { sniffLines, TraceBlobs } from '../../viewer/blobResolver';

@@ -3,7 +3,7 @@
  * document, and blob hashes as links in the raw text of a trace.
  */
 import * as vscode from 'vscode';
-import { shortDigest } from '../../core/blobs';
+import { shortDigest } from '../../core/blobStore';
 import type { TraceModel } from '../../core/loadTrace';
 import type { DigestAlgorithm, HashRef } from '../../core/model';
 import { OPEN_BLOB_COMMAND, TraceEditorApi } from '../editor';

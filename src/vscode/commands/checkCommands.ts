@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { CheckResult, RuleSetting, runChecks } from '../../core/checks/runChecks';
-import { CheckMode } from '../../core/checks/types';
+import { CheckMode } from '../../core/rules/types';
 import { expandTraceArgs } from '../../core/traceFiles';
 import { TraceViewerApi } from '../viewerApi';
 import { TraceProblems } from './problems';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { CheckResult } from '../../core/checks/runChecks';
 import { readFileSync } from 'node:fs';
 import { COMMANDS } from '../commandIds';
-import { CheckMode } from '../../core/checks/types';
+import { CheckMode } from '../../core/rules/types';
 import { Severity } from '../../core/model';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {

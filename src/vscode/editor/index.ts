@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { CheckResult } from '../../core/checks/runChecks';
-import type { CheckMode } from '../../core/checks/types';
+import type { CheckMode } from '../../core/rules/types';
 import type { TraceModel } from '../../core/loadTrace';
 import { VIEW_TYPE, VIEW_TYPE_ANY_JSONL } from '../../protocol';
 import { COMMANDS } from '../commandIds';

@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { CheckResult } from '../../core/checks/runChecks';
-import type { CheckMode } from '../../core/checks/types';
+import type { CheckMode } from '../../core/rules/types';
 import { contentSizeHint, NotATraceError, probeFile } from '../../core/byteSource';
 import { notATraceMessage } from '../../core/detectFile';
 import type { TraceModel } from '../../core/loadTrace';

@@ -4,9 +4,9 @@
  * VS Code actions (text editor, clipboard, browser, commands).
  */
 import * as vscode from 'vscode';
-import type { CheckMode } from '../../core/checks/types';
+import type { CheckMode } from '../../core/rules/types';
 import type { DigestAlgorithm } from '../../core/model';
-import type { BlobStore } from '../../core/blobs';
+import type { BlobStore } from '../../core/blobStore';
 import type { BlobContentMessage, ViewerLayout } from '../../protocol';
 import { COMMANDS } from '../commandIds';
 import { switchToText } from './switchView';

@@ -4,8 +4,8 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BlobHashCache } from '../../../src/core/blobs/blobHashing';
-import { readBlobPreview } from '../../../src/core/blobs/blobPreview';
-import { resolveBlob } from '../../../src/core/blobs/blobStore';
+import { readBlobPreview } from '../../../src/core/blobStore/blobPreview';
+import { resolveBlob } from '../../../src/core/blobStore/blobStore';
 import { HashRef } from '../../../src/core/model';
 
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');

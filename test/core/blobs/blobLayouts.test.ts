@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { blobLayoutOf, DEFAULT_BLOB_LAYOUT } from '../../../src/core/blobs';
+import { blobLayoutOf, DEFAULT_BLOB_LAYOUT } from '../../../src/core/blobStore';
 import { detectFormat } from '../../../src/core/detect';
 import { FORMAT_LIST } from '../../../src/core/formats';
 import { agentledgerBlobLayout } from '../../../src/core/formats/agentledger/blobLayout';

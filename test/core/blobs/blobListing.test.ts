@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BlobStore } from '../../../src/core/blobs/blobStore';
+import { BlobStore } from '../../../src/core/blobStore/blobStore';
 import { loadTrace } from '../../../src/core/loadTrace';
 import type { FormatName, HashRef } from '../../../src/core/model';
 import { CORPUS_ROOT } from '../../helpers/corpus';

@@ -5,10 +5,10 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BlobHashCache } from '../../../src/core/blobs/blobHashing';
-import { readBlobPreview } from '../../../src/core/blobs/blobPreview';
+import { readBlobPreview } from '../../../src/core/blobStore/blobPreview';
 import { checkBlobUri, checkHashRef } from '../../../src/core/blobs/blobReference';
-import { blobRefRole, hashMethodFor } from '../../../src/core/blobs/formatBlobs';
-import { BlobStore, resolveBlob } from '../../../src/core/blobs/blobStore';
+import { blobRefRole, hashMethodFor } from '../../../src/core/blobStore/formatBlobs';
+import { BlobStore, resolveBlob } from '../../../src/core/blobStore/blobStore';
 import { HashRef } from '../../../src/core/model';
 import { corpusPath } from '../../helpers/corpus';
 

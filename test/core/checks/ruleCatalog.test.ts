@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BLOB_CATALOG } from '../../../src/core/checks/blobCatalog';
-import { GENERIC_CATALOG, PARSE_CATALOG, TREE_CATALOG } from '../../../src/core/checks/genericCatalog';
+import { BLOB_CATALOG } from '../../../src/core/catalog/blobCatalog';
+import { GENERIC_CATALOG, PARSE_CATALOG, TREE_CATALOG } from '../../../src/core/catalog/genericCatalog';
 import { allRules } from '../../../src/core/checks/registry';
-import { ruleCatalog, RuleCatalog } from '../../../src/core/checks/ruleEntries';
+import { ruleCatalog, RuleCatalog } from '../../../src/core/catalog/ruleEntries';
 import { runChecks } from '../../../src/core/checks/runChecks';
 import { FORMAT_NAMES } from '../../../src/core/formatNames';
 import { loadTrace } from '../../../src/core/loadTrace';
@@ -150,8 +150,8 @@ describe('rule catalogs', () => {
       for (const name of readdirSync(dir)) scan(`formats/${format}/${name}`);
     }
     for (const rel of ['checks/genericRules.ts', 'loadTrace.ts', 'lineIndexer.ts', 'lineFindings.ts', 'tree.ts', 'crossFileParents.ts', 'json/jsonLine.ts']) scan(rel);
-    const blobs = readFileSync(join(ROOT, 'src', 'core', 'blobs', 'blobVerification.ts'), 'utf8');
-    if (/this\.finding\([^)]*'(?:error|warning|info)'/.test(blobs)) hits.push('blobs/blobVerification.ts');
+    const blobs = readFileSync(join(ROOT, 'src', 'core', 'checks', 'blobVerification.ts'), 'utf8');
+    if (/this\.finding\([^)]*'(?:error|warning|info)'/.test(blobs)) hits.push('checks/blobVerification.ts');
     assert.deepEqual(hits, []);
   });
 

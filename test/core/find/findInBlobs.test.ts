@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BlobStore } from '../../../src/core/blobs';
+import { BlobStore } from '../../../src/core/blobStore';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { findInBlobs } from '../../../src/core/find/findInBlobs';
 import { compileTextQuery, searchFile } from '../../../src/core/find/textSearch';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { rollUp, usageRollupOf } from '../../../src/core/usage/rollup';
 import { eventUsage } from '../../../src/core/usage/eventUsage';
-import { TOKEN_FIELDS } from '../../../src/core/usage/usageTypes';
+import { TOKEN_FIELDS } from '../../../src/core/usageTypes';
 import { UsageKind } from '../../../src/core/usage/usageColumns';
 import { CORPUS_ROOT, WRITER_CORPUS, corpusPath } from '../../helpers/corpus';
 import { filesUnder } from '../../helpers/writerCorpus';

@@ -3,8 +3,8 @@
  * severities follow the doc; `bundle-events`, `bundle-missing` and `payload-schema` are this viewer's own.
  */
 import { Finding } from '../../model';
-import { ruleCatalog, RuleEntry } from '../../checks/ruleEntries';
-import { RuleInfo } from '../../checks/types';
+import { ruleCatalog, RuleEntry } from '../../catalog/ruleEntries';
+import { RuleInfo } from '../../rules/types';
 
 const ENTRIES = [
   ['line-json', 'verify', 'error', 'A line is not a JSON object.',

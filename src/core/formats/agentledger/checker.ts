@@ -6,7 +6,7 @@ import { Finding } from '../../model';
 import { isObj } from '../common';
 import { Dialect, dialectOf, effectivePayload, LedgerRow, rowOf } from './rows';
 import { BLOCKING_FAILURE_TYPES } from './vocab';
-import { CheckContext, LineInput, linesWithRules, StreamCheck } from '../../checks/types';
+import { CheckContext, LineInput, linesWithRules, StreamCheck } from '../../rules/types';
 import { At, finding } from './catalog';
 import { CallOrder, checkRequired, RowRules } from './conformance';
 import { loadEvidence } from './evidence';

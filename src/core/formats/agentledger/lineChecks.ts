@@ -5,7 +5,7 @@
 import { Finding } from '../../model';
 import { isObj, Obj } from '../common';
 import { LedgerRow } from './rows';
-import { LineInput } from '../../checks/types';
+import { LineInput } from '../../rules/types';
 import { AgentLedgerRule, At, finding } from './catalog';
 
 /** Why a non-blank line is not a JSON object, or null when it is one. */

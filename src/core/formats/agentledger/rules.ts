@@ -1,7 +1,7 @@
 import { AGENTLEDGER_RULES } from './catalog';
 import { createAgentledgerChecker } from './checker';
 import { createAgentledgerVerifier } from './verifier';
-import { RuleModule } from '../../checks/types';
+import { RuleModule } from '../../rules/types';
 
 /**
  * AgentLedger verification (payload digests, seq, blobs, bundle hash, bundle events, replay digest, ledger

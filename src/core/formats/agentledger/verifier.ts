@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { Finding } from '../../model';
 import { isObj, Obj } from '../common';
 import { Dialect, effectivePayload, isBlobRef, LedgerRow, rowOf } from './rows';
-import { CheckContext, LineInput, linesWithRules, StreamCheck } from '../../checks/types';
+import { CheckContext, LineInput, linesWithRules, StreamCheck } from '../../rules/types';
 import { checkBundleHash, compareBundleEvents, eventKeyOf, FileEvent, KeyFields, metaOf, ReplayDigest } from './bundleChecks';
 import { At, finding, overridden } from './catalog';
 import { BlobStore, blobRefProblem, loadEvidence } from './evidence';

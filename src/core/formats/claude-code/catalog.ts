@@ -1,4 +1,4 @@
-import { ruleCatalog, RuleEntry } from '../../checks/ruleEntries';
+import { ruleCatalog, RuleEntry } from '../../catalog/ruleEntries';
 import { Finding } from '../../model';
 
 /** The Claude Code rules of the format doc's "Checks a viewer can run", plus a message schema rule. */

@@ -2,8 +2,8 @@ import { claudeDocumentElements, isStreamLine } from './adapter';
 import { isObj, Obj } from '../common';
 import { contentBlocks, toolResults, toolUses } from './claudeContent';
 import { describeType } from '../common';
-import { CheckContext } from '../../checks/types';
-import { CheckRecord, eventLine } from '../../checks/checkRecords';
+import { CheckContext } from '../../rules/types';
+import { CheckRecord, eventLine } from '../../rules/checkRecords';
 import { claudeSchemaProblems } from './claudeSchemas';
 
 /** What the Claude rules need of one transcript line; the parsed value itself is not kept. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isObj, Obj } from '../common';
-import { issuePath } from '../../checks/checkRecords';
+import { issuePath } from '../../rules/checkRecords';
 
 const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), { message: 'not an ISO 8601 time' });
 const count = z.number().int().nonnegative();

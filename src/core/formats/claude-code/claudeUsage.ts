@@ -1,5 +1,5 @@
 import { isObj, num, obj, Obj } from '../common';
-import type { ModelUsageDraft, UsageDraft } from '../../usage/usageTypes';
+import type { ModelUsageDraft, UsageDraft } from '../../usageTypes';
 
 /** Claude Code's `modelUsage` (camelCase, per model), with input counting cached and cache-writing input. */
 function modelUsageDrafts(mu: Obj | null): Record<string, ModelUsageDraft> {

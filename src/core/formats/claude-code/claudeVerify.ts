@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Finding } from '../../model';
-import { findParentCycles } from '../../checks/checkRecords';
+import { findParentCycles } from '../../rules/checkRecords';
 import { ClaudeLine, uuidIndex } from './claudeRecords';
 import { claudeFinding as f } from './catalog';
 import { findIdsIn, relatedTranscripts, subagentLink } from './claudeFolder';

@@ -1,8 +1,8 @@
-import { collectingCheck } from '../../checks/checkRecords';
+import { collectingCheck } from '../../rules/checkRecords';
 import { checkClaude } from './claudeConformance';
 import { claudeDocumentRecords, claudeLine } from './claudeRecords';
 import { verifyClaude } from './claudeVerify';
-import { RuleModule } from '../../checks/types';
+import { RuleModule } from '../../rules/types';
 import { CLAUDE_CATALOG } from './catalog';
 
 /** Claude Code transcript verification (uuids, parents, cycles, summaries) and conformance (pairing, sidechains, schema). */

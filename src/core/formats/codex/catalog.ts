@@ -1,4 +1,4 @@
-import { ruleCatalog, RuleEntry } from '../../checks/ruleEntries';
+import { ruleCatalog, RuleEntry } from '../../catalog/ruleEntries';
 
 /** The Codex rollout rules of the format doc's "Checks a viewer can run", plus a payload schema rule. */
 const ENTRIES = [

@@ -4,7 +4,7 @@ import { isObj, Obj, parseTime } from '../common';
 import { describeType } from '../common';
 import { Finding } from '../../model';
 import { CODEX_CATALOG } from './catalog';
-import { CheckRecord } from '../../checks/checkRecords';
+import { CheckRecord } from '../../rules/checkRecords';
 import { codexPayloadProblems } from './codexSchemas';
 import { isExecEvent } from './codexSniff';
 import { checkExec, execLine, ExecLine, verifyExec } from './execChecks';

@@ -1,4 +1,4 @@
-import type { UsageDraft } from '../../usage/usageTypes';
+import type { UsageDraft } from '../../usageTypes';
 import { EventDraft, EventStatus } from '../../model';
 import { describeItemCompleted, describeTaskEvent, describeUsageRecord } from './codexItems';
 import { formatDuration, formatTokens, isObj, label, num, obj, Obj, short, str, statusFromWord } from '../common';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Obj } from '../common';
-import { issuePath } from '../../checks/checkRecords';
+import { issuePath } from '../../rules/checkRecords';
 
 const contentItems = z.array(z.looseObject({ type: z.string() }));
 

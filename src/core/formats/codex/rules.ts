@@ -1,6 +1,6 @@
 import { checkCodex, codexLine, verifyCodex } from './codexChecks';
-import { collectingCheck, eventLine } from '../../checks/checkRecords';
-import { CheckContext, RuleModule } from '../../checks/types';
+import { collectingCheck, eventLine } from '../../rules/checkRecords';
+import { CheckContext, RuleModule } from '../../rules/types';
 import { CODEX_CATALOG } from './catalog';
 
 /** Rollouts are JSONL; a document forced into this format is read element by element at its events' lines. */

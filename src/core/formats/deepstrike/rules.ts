@@ -7,7 +7,7 @@ import { DEEPSTRIKE_CATALOG, DeepstrikeRuleId, DEEPSTRIKE_RULES } from './catalo
 import { JournalVerifier } from './journalChecks';
 import { DsRunMachine } from './runMachine';
 import { checkDsEventShape, llmDialect } from './shapes';
-import { CheckContext, LineInput, linesWithRules, RuleModule, StreamCheck } from '../../checks/types';
+import { CheckContext, LineInput, linesWithRules, RuleModule, StreamCheck } from '../../rules/types';
 
 /** A check over DeepStrike records: gets each parsed record with its line, then reports. */
 interface RecordCheck {

@@ -1,4 +1,4 @@
-import { ruleCatalog, RuleEntry } from '../../checks/ruleEntries';
+import { ruleCatalog, RuleEntry } from '../../catalog/ruleEntries';
 
 /** The Gemini CLI rules: what its chat recording service and stream-json writer always do. */
 const ENTRIES = [

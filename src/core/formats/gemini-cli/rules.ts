@@ -1,6 +1,6 @@
 import { Finding } from '../../model';
-import { CheckRecord, collectingCheck } from '../../checks/checkRecords';
-import { CheckContext, RuleModule } from '../../checks/types';
+import { CheckRecord, collectingCheck } from '../../rules/checkRecords';
+import { CheckContext, RuleModule } from '../../rules/types';
 import { GEMINI_CATALOG } from './catalog';
 import { isObj } from '../common';
 import { functionResponses, GEMINI_STREAM_TYPES, recordingLineKind } from './geminiRecords';

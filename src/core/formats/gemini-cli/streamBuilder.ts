@@ -1,4 +1,4 @@
-import type { UsageDraft } from '../../usage/usageTypes';
+import type { UsageDraft } from '../../usageTypes';
 import { EventStatus } from '../../model';
 import { formatDuration, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';

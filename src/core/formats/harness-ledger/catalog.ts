@@ -1,4 +1,4 @@
-import { ruleCatalog, RuleEntry } from '../../checks/ruleEntries';
+import { ruleCatalog, RuleEntry } from '../../catalog/ruleEntries';
 
 const ENTRIES = [
   ['line-json', 'verify', 'error', 'Every non-blank line parses as a JSON object.',

@@ -2,7 +2,7 @@ import { isObj, Obj } from '../common';
 import { ENVELOPE_KEYS, isU64, LedgerLine, RECORD_KEYS, unwrapLedgerLine } from './records';
 import { Finding } from '../../model';
 import { HARNESS_CATALOG, HarnessRuleId } from './catalog';
-import { LineInput } from '../../checks/types';
+import { LineInput } from '../../rules/types';
 import { numberToken, u64TokenProblem } from '../../json/numberToken';
 
 const RECORD_EXPECTED = RECORD_KEYS.map((k) => `\`${k}\``).join(', ');

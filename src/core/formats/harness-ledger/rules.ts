@@ -9,7 +9,7 @@ import { RunRouter, RunSlot } from './router';
 import { checkEventShape, EFFECT_DEFAULT_POLICY } from './schemas';
 import { newRunState, pendingCommand, replayEvent, RunState } from './transitions';
 import { parseTyped } from './typedJson';
-import { CheckContext, LineInput, linesWithRules, RuleModule, StreamCheck } from '../../checks/types';
+import { CheckContext, LineInput, linesWithRules, RuleModule, StreamCheck } from '../../rules/types';
 import { appendAll } from '../../arrays';
 import { exactNumberText } from '../../json/numberToken';
 

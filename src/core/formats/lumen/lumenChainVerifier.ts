@@ -1,7 +1,7 @@
 import { CHAIN_HASH_RE, GENESIS_HASH, LUMEN_KINDS, SLOT } from './lumenFields';
 import { Finding } from '../../model';
 import { LUMEN_CATALOG, LumenRuleId } from './lumenRuleCatalog';
-import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
+import { CheckContext, LineInput, StreamCheck } from '../../rules/types';
 import { findDocHashSource } from './lumenDocSource';
 import { LumenLineReader, nextSeq, seqNumber } from './lumenLine';
 import { bomFinding, EndTracker, LineSet, openLine, tornLines } from './lumenShared';

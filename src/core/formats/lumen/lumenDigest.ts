@@ -6,14 +6,14 @@
  * fields are wrong) is not digested: its text goes to the main thread, which reads it as it always did, so every
  * finding comes from the same code with the right line number.
  */
-import type { CheckMode, LineDigestColumns, LineDigestWriter } from '../../checks/types';
+import type { CheckMode, LineDigestColumns, LineDigestWriter } from '../../rules/types';
 import { CHAIN_HASH_RE, GENESIS_HASH, isLumenKind, LUMEN_KINDS, SLOT } from './lumenFields';
 import { kindFieldProblem } from './lumenKindSchemas';
 import { LumenLineReader, seqNumber } from './lumenLine';
 import { LumenFastLine, Tok } from './lumenFastLine';
 import { fastFieldsClean, fastHashMatches, FastTimestamps, fastKindFieldsOk } from './lumenFastChecks';
 import { LumenLineScanner } from './lumenScanner';
-import type { LineScanner } from '../../parallel/lineFacts';
+import type { LineScanner } from '../../lineFacts';
 
 const { seq: SEQ, kind: KIND, prev_hash: PREV_HASH, hash: HASH, doc_hash: DOC_HASH, cell: CELL } = SLOT;
 /** Bytes of a digest: `sha256:` + 64 hex digits. */

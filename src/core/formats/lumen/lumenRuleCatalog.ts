@@ -1,4 +1,4 @@
-import { ruleCatalog, RuleEntry } from '../../checks/ruleEntries';
+import { ruleCatalog, RuleEntry } from '../../catalog/ruleEntries';
 
 const LINE1 = '{"seq":1,"kind":"run_start","prev_hash":"sha256:genesis","hash":"sha256:7266…6f22","timestamp":"2023-11-14T22:13:20Z","doc_hash":"sha256:2c26…e7ae"}';
 

@@ -3,7 +3,7 @@ import { contentName } from '../../byteSource';
 import { isLumenKind, isRunIdFileName, LUMEN_KINDS, runIdFromFileName, SLOT, UUID_RE } from './lumenFields';
 import { Finding } from '../../model';
 import { LUMEN_CATALOG, LumenRuleId } from './lumenRuleCatalog';
-import { CheckContext, LineInput, StreamCheck } from '../../checks/types';
+import { CheckContext, LineInput, StreamCheck } from '../../rules/types';
 import { kindFieldProblem } from './lumenKindSchemas';
 import { LumenLineReader, seqNumber } from './lumenLine';
 import { bomFinding, EndTracker, LineSet, openLine, tornLines } from './lumenShared';

@@ -1,6 +1,6 @@
 import { Finding } from '../../model';
 import { LUMEN_CATALOG } from './lumenRuleCatalog';
-import { CheckContext, LineInput, linesWithRules } from '../../checks/types';
+import { CheckContext, LineInput, linesWithRules } from '../../rules/types';
 
 /** Lines looked up by number (a live view of the loader's findings). */
 export type LineSet = { has(line: number): boolean };

@@ -1,7 +1,7 @@
 import { LumenChainVerifier } from './lumenChainVerifier';
 import { LUMEN_RULE_INFOS } from './lumenRuleCatalog';
 import { LumenRunChecker } from './lumenRunChecker';
-import { RuleModule } from '../../checks/types';
+import { RuleModule } from '../../rules/types';
 import { LumenDigestWriter } from './lumenDigest';
 
 /**

@@ -1,7 +1,7 @@
 import { isObj, Obj } from '../common';
 import { MURMUR_WIRE_HASH_FIELDS, murmurEventType } from './catalog';
 import { Finding } from '../../model';
-import { LineInput } from '../../checks/types';
+import { LineInput } from '../../rules/types';
 import { MURMUR_CATALOG, MurmurRuleId } from './ruleCatalog';
 import { validateMurmurFields } from './schemas';
 import { jsonPreview } from '../../json/jsonPreview';

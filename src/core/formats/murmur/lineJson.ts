@@ -2,7 +2,7 @@ import { isObj } from '../common';
 import { preview } from '../../json/jsonLine';
 import { Finding } from '../../model';
 import { MURMUR_CATALOG } from './ruleCatalog';
-import { LineInput } from '../../checks/types';
+import { LineInput } from '../../rules/types';
 
 /**
  * murmur/line-json. An unparseable line is a torn write (warning) when it is the last non-blank line, or when

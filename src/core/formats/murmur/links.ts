@@ -2,7 +2,7 @@ import { isObj, Obj } from '../common';
 import { MURMUR_EVENT_ID, MURMUR_SHA, murmurEventType } from './catalog';
 import { Finding } from '../../model';
 import { MURMUR_CATALOG, MurmurRuleId } from './ruleCatalog';
-import { LineInput } from '../../checks/types';
+import { LineInput } from '../../rules/types';
 import { MurmurEventStore } from './eventStore';
 import { eventSizer } from '../../eventSizer';
 

@@ -1,4 +1,4 @@
-import { ruleCatalog, RuleEntry } from '../../checks/ruleEntries';
+import { ruleCatalog, RuleEntry } from '../../catalog/ruleEntries';
 
 /** Integrity rules (`agent-trace verify`): murmur has no hash chain, so this is the parent chain plus digests (§5, §8). */
 const VERIFY_ENTRIES = [

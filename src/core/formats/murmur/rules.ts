@@ -8,7 +8,7 @@ import { ParentRulesCheck } from './parentRules';
 import { MURMUR_RULES } from './ruleCatalog';
 import { Segmenter, toCheckEvent } from './segments';
 import { SequenceCheck } from './sequenceRules';
-import { CheckContext, LineInput, RuleModule, StreamCheck } from '../../checks/types';
+import { CheckContext, LineInput, RuleModule, StreamCheck } from '../../rules/types';
 
 /** True when a `blobs/` directory sits next to the trace (murmur.md §1.4: created only under content capture). */
 function hasBlobDir(tracePath: string): boolean {

@@ -1,6 +1,6 @@
 import { isObj, Obj } from '../common';
 import { isHookInference, murmurEventType, MurmurWriter } from './catalog';
-import { LineInput } from '../../checks/types';
+import { LineInput } from '../../rules/types';
 
 /** The facts the cross-line checks need about one event line. */
 export interface CheckEvent {

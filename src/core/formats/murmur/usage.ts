@@ -1,5 +1,5 @@
 import { num, Obj } from '../common';
-import type { UsageDraft } from '../../usage/usageTypes';
+import type { UsageDraft } from '../../usageTypes';
 
 /**
  * murmur's usage facts: an `inference` reports its own call (provider-reported cache and thinking tokens beside

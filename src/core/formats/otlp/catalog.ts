@@ -1,4 +1,4 @@
-import { ruleCatalog, RuleEntry } from '../../checks/ruleEntries';
+import { ruleCatalog, RuleEntry } from '../../catalog/ruleEntries';
 
 /** The OTLP/JSON rules of docs/formats "Checks a viewer can run", plus a schema rule for the remaining span fields. */
 const ENTRIES = [

@@ -3,7 +3,7 @@ import { isObj, Obj } from '../common';
 import { ANY_VALUE_KEYS, describeType, nanosBig, OtlpSpanRef } from './otlpSpans';
 import { Finding } from '../../model';
 import { OTLP_CATALOG } from './catalog';
-import { issuePath } from '../../checks/checkRecords';
+import { issuePath } from '../../rules/checkRecords';
 import { OtlpRecordDigest } from './otlpRecords';
 
 const SPAN_KIND_NAMES = ['SPAN_KIND_UNSPECIFIED', 'SPAN_KIND_INTERNAL', 'SPAN_KIND_SERVER', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER', 'SPAN_KIND_CONSUMER'];

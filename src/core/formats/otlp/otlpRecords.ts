@@ -1,7 +1,7 @@
 import { forEachOtlpEvent, OtlpShapeIssue, OtlpSpanRef } from './otlpSpans';
 import { Finding } from '../../model';
-import { CheckContext } from '../../checks/types';
-import { CheckRecord, DocumentText, eventLine } from '../../checks/checkRecords';
+import { CheckContext } from '../../rules/types';
+import { CheckRecord, DocumentText, eventLine } from '../../rules/checkRecords';
 
 /** What the OTLP rules need of one span; the span itself is not kept. */
 export interface OtlpSpanDigest {

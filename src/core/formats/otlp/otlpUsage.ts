@@ -1,4 +1,4 @@
-import type { UsageDraft } from '../../usage/usageTypes';
+import type { UsageDraft } from '../../usageTypes';
 
 /** Span operations whose usage sums the model calls below them (pydantic-ai's agent run, GenAI invoke_agent). */
 const AGGREGATE_OPERATIONS = new Set(['invoke_agent', 'create_agent', 'invoke_workflow']);

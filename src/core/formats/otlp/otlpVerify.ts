@@ -2,7 +2,7 @@ import { isObj } from '../common';
 import { describeType, OtlpSpanRef, spanKey } from './otlpSpans';
 import { Finding } from '../../model';
 import { OTLP_CATALOG, OtlpRuleId } from './catalog';
-import { findParentCycles } from '../../checks/checkRecords';
+import { findParentCycles } from '../../rules/checkRecords';
 import { OtlpRecordDigest, OtlpSpanDigest } from './otlpRecords';
 
 const TRACE_ID = /^[0-9a-fA-F]{32}$/;

@@ -1,8 +1,8 @@
 import { checkOtlp, spanConformanceFindings } from './otlpConformance';
-import { collectingCheck } from '../../checks/checkRecords';
+import { collectingCheck } from '../../rules/checkRecords';
 import { otlpDigester, otlpDocumentRecords } from './otlpRecords';
 import { spanIdFindings, verifyOtlp } from './otlpVerify';
-import { RuleModule } from '../../checks/types';
+import { RuleModule } from '../../rules/types';
 import { OTLP_CATALOG } from './catalog';
 
 /** OTLP/JSON verification (shape, ids, parents) and conformance (times, kinds, attribute values, status). */

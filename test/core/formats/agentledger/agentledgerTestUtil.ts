@@ -2,7 +2,7 @@ import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, stat
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runChecks } from '../../../../src/core/checks/runChecks';
-import { CheckMode } from '../../../../src/core/checks/types';
+import { CheckMode } from '../../../../src/core/rules/types';
 import { sha256Hex } from '../../../../src/core/digests';
 import { canonicalJson, parseRawJson, rawWithout } from '../../../../src/core/json/pythonRawJson';
 import { loadTrace } from '../../../../src/core/loadTrace';

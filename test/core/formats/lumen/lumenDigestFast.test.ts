@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { LumenDigestWriter } from '../../../../src/core/formats/lumen/lumenDigest';
 import { LumenLineScanner } from '../../../../src/core/formats/lumen/lumenScanner';
 import { lumenFormat } from '../../../../src/core/formats/lumen/module';
-import { planFields } from '../../../../src/core/parallel/lineFacts';
+import { planFields } from '../../../../src/core/lineFacts';
 import { bytesOf, EDITS, lumenLines, rng } from './lumenEdits';
 
 describe('lumen range digests from line bytes', () => {

@@ -10,7 +10,7 @@ import { LUMEN_KEYS, SLOT } from '../../../../src/core/formats/lumen/lumenFields
 import { LumenChainVerifier } from '../../../../src/core/formats/lumen/lumenChainVerifier';
 import { LumenRunChecker } from '../../../../src/core/formats/lumen/lumenRunChecker';
 import { loadTrace } from '../../../../src/core/loadTrace';
-import type { LineInput } from '../../../../src/core/checks/types';
+import type { LineInput } from '../../../../src/core/rules/types';
 import { corpusPath } from '../../../helpers/corpus';
 import { writeTrace } from './lumenHelpers';
 import { bytesOf, EDITS, lumenLines, rng, ROOT } from './lumenEdits';

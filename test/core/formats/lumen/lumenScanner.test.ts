@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { FactReader, FactWriter, planFields } from '../../../../src/core/parallel/lineFacts';
+import { FactReader, FactWriter, planFields } from '../../../../src/core/lineFacts';
 import { lumenFormat } from '../../../../src/core/formats/lumen/module';
 import { LumenLineScanner } from '../../../../src/core/formats/lumen/lumenScanner';
 import { fastKindFieldsOk } from '../../../../src/core/formats/lumen/lumenFastChecks';

@@ -1,6 +1,6 @@
 import { FileHandle, realpath, stat } from 'node:fs/promises';
 import { BlobResult } from './blobStore';
-import { isInside, openLocated } from './blobSafety';
+import { isInside, openLocated } from '../blobs/blobSafety';
 
 /** A bounded view of a blob's content, for the Content tab and "Open Blob". */
 export interface BlobPreview {

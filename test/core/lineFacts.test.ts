@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { FactReader, FactWriter, planFields } from '../../../src/core/parallel/lineFacts';
+import { FactReader, FactWriter, planFields } from '../../src/core/lineFacts';
 
 describe('line facts: the fields a builder reads, as columns between threads', () => {
   const plan = planFields(['seq', 'kind', 'doc_hash', 'details', 'details.ip', 'details.tags', 'ok']);

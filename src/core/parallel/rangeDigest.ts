@@ -1,8 +1,8 @@
-import { blobLayoutOf } from '../blobs/formatBlobs';
-import { blobVerifierReadsLine } from '../blobs/blobVerification';
-import type { LineScanner } from '../parallel/lineFacts';
+import { blobLayoutOf } from '../blobStore/formatBlobs';
+import { blobVerifierReadsLine } from '../checks/blobVerification';
+import type { LineScanner } from '../lineFacts';
 import type { BlobLayout } from '../blobs/blobLayout';
-import type { CheckMode, LineDigest, LineDigestColumns, LineDigestWriter, LineInput } from '../checks/types';
+import type { CheckMode, LineDigest, LineDigestColumns, LineDigestWriter, LineInput } from '../rules/types';
 import type { ParsedLine } from '../json/jsonLine';
 import { formatModule } from '../formats';
 import type { FormatName } from '../model';

@@ -1,13 +1,13 @@
-import { BlobTally, CheckContext, LineInput, StreamCheck } from '../checks/types';
-import { isObj } from '../formats/common';
-import { BLOB_CATALOG, BlobRuleId } from '../checks/blobCatalog';
+import { BlobTally, CheckContext, LineInput, StreamCheck } from '../rules/types';
+import { isObj } from '../json/jsonObject';
+import { BLOB_CATALOG, BlobRuleId } from '../catalog/blobCatalog';
 import { Finding, HashRef } from '../model';
-import type { BlobLayout } from './blobLayout';
-import type { BlobStoreOptions } from './blobOptions';
-import { BlobRefRole } from './blobReference';
-import { LineRef } from './blobReferenceScan';
-import { BlobResult, BlobStore } from './blobStore';
-import { blobLayoutOf } from './formatBlobs';
+import type { BlobLayout } from '../blobs/blobLayout';
+import type { BlobStoreOptions } from '../blobs/blobOptions';
+import { BlobRefRole } from '../blobs/blobReference';
+import { LineRef } from '../blobs/blobReferenceScan';
+import { BlobResult, BlobStore } from '../blobStore/blobStore';
+import { blobLayoutOf } from '../blobStore/formatBlobs';
 import { appendAll } from '../arrays';
 
 /** Rule ids of blob verification (declared in checks/blobRules.ts). */

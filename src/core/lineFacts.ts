@@ -1,4 +1,4 @@
-import { grown } from '../stringColumn';
+import { grown } from './stringColumn';
 /**
  * The facts a worker hands back for a batch of lines, as columns: for each line, the values at the few JSON paths
  * its format's builder reads (`FormatModule.lineFields`), not the parsed line. Numbers travel in one Float64Array,

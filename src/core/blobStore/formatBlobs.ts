@@ -1,10 +1,10 @@
 import { formatModule } from '../formats';
-import { isObj } from '../formats/common';
+import { isObj } from '../json/jsonObject';
 import type { FormatName, HashRef } from '../model';
-import type { BlobLayout } from './blobLayout';
-import type { BlobHashMethod, BlobRefRole } from './blobReference';
-import type { LineRef } from './blobReferenceScan';
-import { DEFAULT_BLOB_LAYOUT } from './defaultBlobLayout';
+import type { BlobLayout } from '../blobs/blobLayout';
+import type { BlobHashMethod, BlobRefRole } from '../blobs/blobReference';
+import type { LineRef } from '../blobs/blobReferenceScan';
+import { DEFAULT_BLOB_LAYOUT } from '../blobs/defaultBlobLayout';
 
 /**
  * A format's blob facts by its name: its module's {@link BlobLayout}, or the format-neutral one. The one

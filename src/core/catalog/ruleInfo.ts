@@ -1,7 +1,7 @@
 /**
- * What a rule of the catalog is, apart from the check interfaces in types.ts: the loader and the tree builder
- * make findings from catalogs (ruleEntries.ts), and types.ts names the trace model, which names the tree, so a
- * catalog reaching types.ts would be an import cycle.
+ * What a rule of the catalog is, apart from the check interfaces in rules/types.ts: the loader and the tree
+ * builder make findings from catalogs (ruleEntries.ts), and rules/types.ts names the trace model, which names
+ * the tree, so a catalog reaching rules/types.ts would be an import cycle.
  */
 import type { FormatName, Severity } from '../model';
 import type { CheckMode } from './checkMode';

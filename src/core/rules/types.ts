@@ -1,13 +1,13 @@
-import type { LineScanner } from '../parallel/lineFacts';
+import type { LineScanner } from '../lineFacts';
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import type { TraceModel } from '../traceModel';
 import { Finding, FormatName, HashRef } from '../model';
-import type { RuleInfo } from './ruleInfo';
-import type { CheckMode } from './checkMode';
+import type { RuleInfo } from '../catalog/ruleInfo';
+import type { CheckMode } from '../catalog/checkMode';
 
-export { CHECK_MODES } from './checkMode';
-export type { CheckMode } from './checkMode';
-export type { RuleInfo } from './ruleInfo';
+export { CHECK_MODES } from '../catalog/checkMode';
+export type { CheckMode } from '../catalog/checkMode';
+export type { RuleInfo } from '../catalog/ruleInfo';
 
 /** One line of the trace as the checks see it: its exact text and its parsed value. */
 export interface LineInput {

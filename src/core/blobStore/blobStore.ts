@@ -2,14 +2,14 @@ import { Stats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DigestAlgorithm, FormatName, HashRef } from '../model';
-import { BlobHashCache, hashBlobFile, HashOutcome, sharedBlobHashCache } from './blobHashing';
-import type { BlobLayout } from './blobLayout';
-import type { BlobStoreOptions } from './blobOptions';
-import { BlobHashMethod, BlobRefRole, checkHashRef } from './blobReference';
-import { findBlobRoots } from './blobRoots';
+import { BlobHashCache, hashBlobFile, HashOutcome, sharedBlobHashCache } from '../blobs/blobHashing';
+import type { BlobLayout } from '../blobs/blobLayout';
+import type { BlobStoreOptions } from '../blobs/blobOptions';
+import { BlobHashMethod, BlobRefRole, checkHashRef } from '../blobs/blobReference';
+import { findBlobRoots } from '../blobs/blobRoots';
 import { blobLayoutOf } from './formatBlobs';
-import { BlobRoot, locateInRoot } from './blobSafety';
-import { FolderListings } from './blobListing';
+import { BlobRoot, locateInRoot } from '../blobs/blobSafety';
+import { FolderListings } from '../blobs/blobListing';
 
 /** Integrity of one referenced blob. `too-large` means it could not be verified within the limits. */
 export type BlobStatus = 'verified' | 'mismatch' | 'missing' | 'unreadable' | 'too-large' | 'rejected' | 'unverifiable';
