@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { fileSystem } from './io/fileSystem';
 import { shownPath, TracePath } from './tracePath';
 import { basename } from 'node:path';
 import { Compression, contentName, contentSizeHint, probeFile, readHead, readText } from './byteSource';
@@ -94,7 +94,7 @@ export interface KeptReading {
 export async function loadTraceKeepingReading(file: TracePath, options: LoadOptions = {}): Promise<{ model: TraceModel; kept: KeptReading | null }> {
   const path = shownPath(file);
   const source = typeof file === 'string' ? undefined : file;
-  const info = await stat(file);
+  const info = await fileSystem().stat(file);
   if (!info.isFile()) {
     const err: NodeJS.ErrnoException = new Error(info.isDirectory() ? 'is a directory' : 'not a regular file');
     err.code = info.isDirectory() ? 'EISDIR' : 'ENOTREG';

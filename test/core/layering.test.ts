@@ -70,6 +70,21 @@ describe('layering guard', () => {
     assert.deepEqual(withProbe('src/core/formats/lumen/probe.ts', "import { isObj } from '../common';"), []);
   });
 
+  it('keeps node:fs out of src/core and src/node for the Node entry points only', () => {
+    for (const line of ["import { readFile } from 'node:fs/promises';", "import { statSync } from 'node:fs';", "import * as fs from 'fs';", "const fs = require('fs/promises');"]) {
+      assert.match(withProbe('src/core/formats/murmur/probe.ts', line).join(), /src\/core reads files only through its seam/, line);
+    }
+    assert.deepEqual(withProbe('src/node/probe.ts', "import { readFile } from 'node:fs/promises';"), []);
+    assert.deepEqual(withProbe('src/core/probe.ts', "import { fileSystem } from './io/fileSystem';"), []);
+    assert.match(withProbe('src/core/probe.ts', "import { nodeFileSystem } from '../node/nodeFileSystem';").join(), /src\/core is pure and may not import src\/node\/nodeFileSystem\.ts/);
+    assert.match(withProbe('src/viewer/probe.ts', "import '../node/register';").join(), /only the Node entry points/);
+    assert.match(withProbe('src/report/probe.ts', "import '../node/register';").join(), /only the Node entry points/);
+    assert.match(withProbe('src/node/probe.ts', "import { TraceRows } from '../viewer/traceRows';").join(), /src\/node may import only src\/core and src\/node/);
+    for (const path of ['src/cli/probe.ts', 'src/vscode/probe.ts', 'src/viewer/checksWorker.ts', 'test/core/io/probe.ts']) {
+      assert.deepEqual(withProbe(path, "import '../node/register';".replace('../', path.startsWith('test/') ? '../../../src/' : '../')), [], path);
+    }
+  });
+
   it('lets webview/ import only types, and only from src/protocol*.ts and src/core', () => {
     assert.deepEqual(withProbe('webview/probe.ts', "import type { HostMessage } from '../src/protocol';"), []);
     assert.deepEqual(withProbe('webview/probe.ts', "import type { HashRef } from '../src/core/model';"), []);

@@ -18,6 +18,17 @@ function isVscode(spec: string): boolean {
   return spec === 'vscode' || spec.startsWith('vscode/');
 }
 
+/** Node's file system modules, which `src/core` reaches only through its seam (`src/core/io/fileSystem.ts`). */
+function isNodeFs(spec: string): boolean {
+  return /^(node:)?fs(\/promises)?$/.test(spec);
+}
+
+/**
+ * Files outside src/cli and src/vscode that are entry points of a Node process or worker and so register the
+ * Node file system (`src/node/register.ts`): the only ones of src/viewer that may import src/node.
+ */
+export const NODE_ENTRY_POINTS: readonly string[] = ['src/viewer/checksWorker.ts'];
+
 /** The one room a webview file may reach in src/: the protocol and core, for types. */
 function webviewMayName(target: string): boolean {
   return /^src\/protocol[^/]*\.ts$/.test(target) || target.startsWith('src/core/');
@@ -46,14 +57,24 @@ function judge(from: string, imp: ImportRef, target: string | null): string | nu
     if (from.startsWith('src/vscode/') || VSCODE_TEST_ROOMS.some((r) => from.startsWith(r))) return null;
     return `imports 'vscode' outside src/vscode`;
   }
+  if (from.startsWith('src/core/') && isNodeFs(imp.specifier)) {
+    return `src/core reads files only through its seam (src/core/io/fileSystem.ts), not ${imp.specifier}`;
+  }
   if (target === null) return null;
+  if (target.startsWith('src/node/') && !/^src\/(node|core)\//.test(from)) {
+    const may = /^src\/(cli|vscode)\//.test(from) || NODE_ENTRY_POINTS.includes(from) || /^(test|scripts)\//.test(from);
+    if (!may) return `only the Node entry points (src/cli, src/vscode, the workers of NODE_ENTRY_POINTS) may import ${target}`;
+  }
+  if (from.startsWith('src/node/') && target.startsWith('src/') && !/^src\/(core|node)\//.test(target)) {
+    return `src/node may import only src/core and src/node (it imports ${target})`;
+  }
   if (from.startsWith('webview/') && target.startsWith('src/')) {
     if (!webviewMayName(target)) return `webview/ may import only src/protocol*.ts and src/core/** (it imports ${target})`;
     if (!imp.typeOnly && !WEBVIEW_VALUE_MODULES.includes(target)) {
       return `webview/ may import src/ for types only (or a module of WEBVIEW_VALUE_MODULES): use 'import type' for ${target}`;
     }
   }
-  if (from.startsWith('src/core/') && (/^src\/(viewer|vscode|cli)\//.test(target) || /^src\/protocol[^/]*\.ts$/.test(target) || target.startsWith('webview/'))) {
+  if (from.startsWith('src/core/') && (/^src\/(viewer|vscode|cli|node)\//.test(target) || /^src\/protocol[^/]*\.ts$/.test(target) || target.startsWith('webview/'))) {
     return `src/core is pure and may not import ${target}`;
   }
   if (from.startsWith('src/viewer/') && /^src\/(vscode|cli)\//.test(target)) return `src/viewer may not import ${target}`;

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { fileSystem } from '../io/fileSystem';
 import { basename } from 'node:path';
 import { contentName, probeFile, readHead } from '../byteSource';
 import { CheckSet, CheckResult, createChecks, finishChecks, RunOptions, runChecks } from '../checks/runChecks';
@@ -65,7 +65,7 @@ export async function streamChecks(file: TracePath, mode: CheckMode, options: St
     onOutcome?.(why);
     return runChecks(await loadTrace(file, { format: options.format, workers: options.workers, isCancelled: options.isCancelled }), mode, options);
   };
-  const info = await stat(file);
+  const info = await fileSystem().stat(file);
   if (!info.isFile()) return byModel('not-a-file'); // the loader says why, as before
   const compression = await probeFile(file); // refuses archives and binaries with the loader's message
   if (await tryReadDocument(file, MAX_DOCUMENT_BYTES)) return byModel('document');
