@@ -6,6 +6,7 @@
  */
 import { createGunzip, Gunzip } from 'node:zlib';
 import { fileSystem, OpenFile } from './io/fileSystem';
+import { openTrace } from './io/traceHandles';
 import { classifyHead, describeContent, NotATraceError } from './binaryKinds';
 import { shownPath, TracePath, tracePathKey } from './tracePath';
 
@@ -84,7 +85,7 @@ export async function openChunks(path: TracePath, options: ChunkOptions = {}): P
  * one after it into this one.
  */
 async function plainChunks(path: TracePath, chunkSize: number, start: number, readAhead: boolean, buffers: Buffer[]): Promise<ChunkSource> {
-  const handle = await fileSystem().open(path);
+  const handle = await openTrace(path);
   let turn = 0;
   let pos = start;
   let done = false;
@@ -168,7 +169,7 @@ function gunzipChunks(path: TracePath, chunkSize: number, start: number): ChunkS
 async function feed(path: TracePath, gunzip: Gunzip): Promise<void> {
   let file: OpenFile | null = null;
   try {
-    file = await fileSystem().open(path);
+    file = await openTrace(path);
     for (let pos = 0; !gunzip.destroyed;) {
       const buf = Buffer.allocUnsafe(64 * 1024);
       const { bytesRead } = await file.read(buf, 0, buf.length, pos);
@@ -206,7 +207,7 @@ function gzipError(path: TracePath, err: unknown): Error {
  */
 export async function contentSizeHint(path: TracePath, compression: Compression, fileSize: number): Promise<number> {
   if (compression !== 'gzip' || fileSize < 18) return fileSize;
-  const handle = await fileSystem().open(path);
+  const handle = await openTrace(path);
   try {
     const buf = Buffer.alloc(4);
     await handle.read(buf, 0, 4, fileSize - 4);
@@ -251,7 +252,7 @@ export async function readRanges(path: TracePath, compression: Compression, rang
     for (const [offset, length] of ranges) out.push(await readRange(path, offset, length));
     return out;
   }
-  const handle = await fileSystem().open(path);
+  const handle = await openTrace(path);
   try {
     const out: Buffer[] = [];
     for (const [offset, length] of ranges) {
@@ -310,7 +311,7 @@ export async function readText(path: TracePath, maxBytes = Infinity): Promise<st
 }
 
 async function readRawHead(path: TracePath, bytes: number): Promise<Buffer> {
-  const handle = await fileSystem().open(path);
+  const handle = await openTrace(path);
   try {
     const buf = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buf, 0, bytes, 0);

@@ -1,4 +1,5 @@
 import { fileSystem } from './io/fileSystem';
+import { holdTrace } from './io/traceHandles';
 import { shownPath, TracePath } from './tracePath';
 import { basename } from 'node:path';
 import { Compression, contentName, contentSizeHint, probeFile, readHead, readText } from './byteSource';
@@ -91,7 +92,12 @@ export interface KeptReading {
  * {@link loadTrace}, also handing back the reading state of a JSONL file (null for a multi-line document), so
  * `openTraceReader` can go on reading what is appended.
  */
-export async function loadTraceKeepingReading(file: TracePath, options: LoadOptions = {}): Promise<{ model: TraceModel; kept: KeptReading | null }> {
+export function loadTraceKeepingReading(file: TracePath, options: LoadOptions = {}): Promise<{ model: TraceModel; kept: KeptReading | null }> {
+  // The probe, the document test, the scan and the labels' first read share one open file (io/traceHandles.ts).
+  return holdTrace(file, () => readKeepingReading(file, options));
+}
+
+async function readKeepingReading(file: TracePath, options: LoadOptions): Promise<{ model: TraceModel; kept: KeptReading | null }> {
   const path = shownPath(file);
   const source = typeof file === 'string' ? undefined : file;
   const info = await fileSystem().stat(file);

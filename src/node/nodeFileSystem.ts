@@ -23,6 +23,7 @@ export const nodeFileSystem: FileSystem = {
     const handle = await open(path, options?.noFollow || options?.nonBlocking ? flagsOf(options) : 'r');
     return {
       read: (buffer, offset, length, position) => handle.read(buffer, offset, length, position),
+      readSync: (buffer, offset, length, position) => readSync(handle.fd, buffer, offset, length, position),
       stat: () => handle.stat(),
       close: () => handle.close(),
     };

@@ -33,6 +33,8 @@ export interface FileInfo {
 export interface OpenFile {
   /** Reads up to `length` bytes at `position` into `buffer` at `offset`; `bytesRead` is 0 at the end. */
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  /** The same read, synchronous (for a caller inside a synchronous projection); the bytes read. */
+  readSync(buffer: Uint8Array, offset: number, length: number, position: number): number;
   /** The open file's own stat (the file read, even if its name now names another). */
   stat(): Promise<FileInfo>;
   close(): Promise<void>;

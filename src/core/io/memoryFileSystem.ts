@@ -76,16 +76,17 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   async open(path: FsPath): Promise<OpenFile> {
+    // The open file keeps its entry: it sees appends, and keeps a file that a write replaced, as a descriptor does.
     const e = this.file(path, 'open');
-    // The open file keeps the bytes it opened, as an open descriptor keeps a replaced file.
-    const { bytes, ino, mtimeMs } = e;
+    const readSync = (buffer: Uint8Array, offset: number, length: number, position: number): number => {
+      const part = e.bytes.subarray(Math.min(position, e.bytes.length), Math.min(e.bytes.length, position + length));
+      buffer.set(part, offset);
+      return part.length;
+    };
     return {
-      async read(buffer, offset, length, position) {
-        const part = bytes.subarray(Math.min(position, bytes.length), Math.min(bytes.length, position + length));
-        buffer.set(part, offset);
-        return { bytesRead: part.length };
-      },
-      stat: async () => fileInfo(bytes.length, ino, e.bytes === bytes ? e.mtimeMs : mtimeMs, 'file'),
+      read: async (buffer, offset, length, position) => ({ bytesRead: readSync(buffer, offset, length, position) }),
+      readSync,
+      stat: async () => fileInfo(e.bytes.length, e.ino, e.mtimeMs, 'file'),
       close: async () => undefined,
     };
   }

@@ -6,6 +6,7 @@ import { LineSpan, scanLines } from '../lineIndexer';
 import { NO_BYTE_FINDINGS } from '../lineFindings';
 import { readBuffers } from '../byteSource';
 import { fileSystem } from '../io/fileSystem';
+import { openTrace } from '../io/traceHandles';
 import type { Finding, FormatName } from '../model';
 import { FactReader, FieldPlan, planFields } from './lineFacts';
 import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
@@ -191,7 +192,7 @@ export async function planPieces(path: string, start: number, end: number, worke
  */
 async function cutsAfterLineFeeds(path: string, probes: readonly number[], start: number, end: number): Promise<number[]> {
   const cuts: number[] = [];
-  const handle = await fileSystem().open(path);
+  const handle = await openTrace(path);
   try {
     const probe = Buffer.allocUnsafe(64 * 1024);
     let last = start;
