@@ -92,9 +92,10 @@ export interface KeptReading {
  * {@link loadTrace}, also handing back the reading state of a JSONL file (null for a multi-line document), so
  * `openTraceReader` can go on reading what is appended.
  */
-export function loadTraceKeepingReading(file: TracePath, options: LoadOptions = {}): Promise<{ model: TraceModel; kept: KeptReading | null }> {
+export async function loadTraceKeepingReading(file: TracePath, options: LoadOptions = {}): Promise<{ model: TraceModel; kept: KeptReading | null }> {
   // The probe, the document test, the scan and the labels' first read share one open file (io/traceHandles.ts).
-  return holdTrace(file, () => readKeepingReading(file, options));
+  // Awaited here so the loader's frame stays in the async stack of the open (test/vscode/modelCache.test.ts counts loads so).
+  return await holdTrace(file, () => readKeepingReading(file, options));
 }
 
 async function readKeepingReading(file: TracePath, options: LoadOptions): Promise<{ model: TraceModel; kept: KeptReading | null }> {

@@ -14,7 +14,8 @@ class CountingFs extends MemoryFileSystem {
   opens = 0;
   override async open(path: FsPath, options?: OpenOptions): Promise<OpenFile> {
     this.opens++;
-    return super.open(path, options);
+    void options;
+    return super.open(path);
   }
   override readSync(path: FsPath, buffer: Uint8Array, offset: number, length: number, position: number): number {
     this.opens++;
