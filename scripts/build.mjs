@@ -22,14 +22,17 @@ const builds = [
   // `agent-trace` is a small entry that loads the CLI's bundle with V8's code cache (src/cli/launch.ts).
   { ...common, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },
-  // The range-reading worker of src/core/parallel (the loader's and the streamed checks'), started by the CLI and the
+  // The range-reading worker of src/core/parallel (the loader's and the streamed checks'; its entry src/node/rangeWorker.ts
+  // registers the Node file system), started by the CLI and the
   // extension from beside their bundle.
-  { ...common, entryPoints: ['src/core/parallel/rangeWorker.ts'], outfile: 'dist/rangeWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, entryPoints: ['src/node/rangeWorker.ts'], outfile: 'dist/rangeWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
   { ...common, entryPoints: ['webview/styles.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
   // The HTML report's in-page host (issue 18): the core and the viewer session in the browser, over a trace in memory.
   { ...common, entryPoints: ['src/report/reportHost.ts'], outfile: 'dist/reportHost.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false,
-    alias: Object.fromEntries(['fs', 'fs/promises', 'path', 'stream', 'zlib', 'crypto', 'buffer', 'worker_threads', 'os'].map((m) => [`node:${m}`, `./src/report/shims/${{ 'fs/promises': 'fsPromises', worker_threads: 'worker_threads' }[m] ?? m}.ts`])),
+    // The core reads files through its seam (src/core/io), here an in-memory file system holding the trace; the
+    // Node built-ins it still imports for other work (paths, hashing, gzip, bytes, the parallel reader) get stand-ins.
+    alias: Object.fromEntries(['path', 'zlib', 'crypto', 'buffer', 'worker_threads', 'os'].map((m) => [`node:${m}`, `./src/report/shims/${m}.ts`])),
     inject: ['src/report/shims/bufferGlobal.ts', 'src/report/shims/process.ts'] },
   // The compare view (issue 17): its own entry, reusing the viewer's modules and, through @import, its styles.
   { ...common, entryPoints: ['webview/compare/main.ts'], outfile: 'dist/compare.js', platform: 'browser', format: 'iife', target: 'es2022' },

@@ -3,6 +3,7 @@
 // and FUZZ_JOB_TIMEOUT_MS per file (a file over it is a hang: the child is killed and a new one goes on with the
 // next seed). Prints lines, files, crashes, hangs, missed, false malformed, chain misses, peak memory and time;
 // exits 1 when any count is not zero or the peak passes 1 GB.
+import '../../src/node/register'; // the core reads through the Node file system
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { JobResult } from '../../test/fuzz/fuzzJob';

@@ -1,5 +1,6 @@
 // The fuzz worker: runs a seeded fuzz run in this (memory-bounded) process and reports to the parent over IPC:
 // the name of each job as it starts (so a hang can be named), progress, and the totals at the end.
+import '../../src/node/register'; // the core reads through the Node file system
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

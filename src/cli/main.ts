@@ -1,3 +1,4 @@
+import '../node/register';
 import { UsageError } from './args';
 import { UnreadableError, writeError } from './io';
 import { summaryCommand, SUMMARY_HELP } from './summaryCommand';

@@ -4,10 +4,9 @@
  * line offsets are the same as in the uncompressed file. Line splitting stays the indexer's; this layer only
  * hands over chunks.
  */
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { pipeline } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, Gunzip } from 'node:zlib';
+import { fileSystem, OpenFile } from './io/fileSystem';
+import { openTrace } from './io/traceHandles';
 import { classifyHead, describeContent, NotATraceError } from './binaryKinds';
 import { shownPath, TracePath, tracePathKey } from './tracePath';
 
@@ -86,7 +85,7 @@ export async function openChunks(path: TracePath, options: ChunkOptions = {}): P
  * one after it into this one.
  */
 async function plainChunks(path: TracePath, chunkSize: number, start: number, readAhead: boolean, buffers: Buffer[]): Promise<ChunkSource> {
-  const handle = await open(path, 'r');
+  const handle = await openTrace(path);
   let turn = 0;
   let pos = start;
   let done = false;
@@ -130,7 +129,7 @@ async function plainChunks(path: TracePath, chunkSize: number, start: number, re
  */
 function gunzipChunks(path: TracePath, chunkSize: number, start: number): ChunkSource {
   const gunzip = createGunzip({ chunkSize: Math.min(chunkSize, 1 << 20) });
-  pipeline(createReadStream(path), gunzip, () => undefined); // errors reach the iterator below
+  void feed(path, gunzip); // errors reach the iterator below
   const it = gunzip[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let skip = start;
   let early: string | null = null;
@@ -163,6 +162,37 @@ function gunzipChunks(path: TracePath, chunkSize: number, start: number): ChunkS
   };
 }
 
+/**
+ * Writes the file's raw bytes into `gunzip` through the file system seam, waiting for it to drain, then ends it.
+ * Stops when the reader destroyed it; a read error destroys it with that error, which its reader then throws.
+ */
+async function feed(path: TracePath, gunzip: Gunzip): Promise<void> {
+  let file: OpenFile | null = null;
+  try {
+    file = await openTrace(path);
+    for (let pos = 0; !gunzip.destroyed;) {
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      const { bytesRead } = await file.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      if (!gunzip.write(buf.subarray(0, bytesRead)) && !gunzip.destroyed) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            gunzip.off('drain', done).off('close', done);
+            resolve();
+          };
+          gunzip.on('drain', done).on('close', done);
+        });
+      }
+    }
+    if (!gunzip.destroyed) gunzip.end();
+  } catch (err) {
+    gunzip.destroy(err as Error);
+  } finally {
+    await file?.close().catch(() => undefined);
+  }
+}
+
 function gzipError(path: TracePath, err: unknown): Error {
   const e = err as NodeJS.ErrnoException;
   const out: NodeJS.ErrnoException = new Error(`the gzip data is corrupt (${e.message})`);
@@ -177,7 +207,7 @@ function gzipError(path: TracePath, err: unknown): Error {
  */
 export async function contentSizeHint(path: TracePath, compression: Compression, fileSize: number): Promise<number> {
   if (compression !== 'gzip' || fileSize < 18) return fileSize;
-  const handle = await open(path, 'r');
+  const handle = await openTrace(path);
   try {
     const buf = Buffer.alloc(4);
     await handle.read(buf, 0, 4, fileSize - 4);
@@ -222,7 +252,7 @@ export async function readRanges(path: TracePath, compression: Compression, rang
     for (const [offset, length] of ranges) out.push(await readRange(path, offset, length));
     return out;
   }
-  const handle = await open(path, 'r');
+  const handle = await openTrace(path);
   try {
     const out: Buffer[] = [];
     for (const [offset, length] of ranges) {
@@ -243,7 +273,7 @@ const MAX_INFLATED_BYTES = 64 << 20;
 let inflated: { key: string; mtimeMs: number; size: number; content: Buffer } | null = null;
 
 async function inflatedContent(path: TracePath): Promise<Buffer | null> {
-  const info = await stat(path);
+  const info = await fileSystem().stat(path);
   const key = tracePathKey(path);
   if (inflated && inflated.key === key && inflated.mtimeMs === info.mtimeMs && inflated.size === info.size) return inflated.content;
   if ((await contentSizeHint(path, 'gzip', info.size)) > MAX_INFLATED_BYTES) return null;
@@ -281,7 +311,7 @@ export async function readText(path: TracePath, maxBytes = Infinity): Promise<st
 }
 
 async function readRawHead(path: TracePath, bytes: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
+  const handle = await openTrace(path);
   try {
     const buf = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buf, 0, bytes, 0);

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { readTraceSync } from './io/traceHandles';
 import type { TracePath } from './tracePath';
 import type { LabelDeriver } from './lineLabels';
 export type { LabelDeriver, LabelFacts } from './lineLabels';
@@ -15,7 +15,8 @@ const WINDOW = 256 * 1024;
  * Reads line bytes of a plain (not compressed) file on demand, through a window of 256 KiB read at once, so a
  * page of neighbouring rows or a pass over every event costs a read per window, not per line. Synchronous:
  * a label is asked for inside a synchronous row projection. The file is opened per window read, so a model
- * holds no file handle. Null when the file cannot be opened (in a report page, which has no file system).
+ * holds no file handle (a read while a load holds the trace open goes through its handle, io/traceHandles.ts).
+ * Null when the file cannot be opened.
  */
 export function fileLineBytes(path: TracePath): LineBytes | null {
   let base = -1;
@@ -26,15 +27,10 @@ export function fileLineBytes(path: TracePath): LineBytes | null {
     if (base < 0 || offset < base || offset + length > base + window.length) {
       const size = Math.max(WINDOW, length);
       try {
-        const fd = openSync(path, 'r');
-        try {
-          if (!store || store.length < size) store = Buffer.allocUnsafeSlow(size);
-          const buf = store;
-          window = buf.subarray(0, readSync(fd, buf, 0, size, offset));
-          base = offset;
-        } finally {
-          closeSync(fd);
-        }
+        if (!store || store.length < size) store = Buffer.allocUnsafeSlow(size);
+        const buf = store;
+        window = buf.subarray(0, readTraceSync(path, buf, 0, size, offset));
+        base = offset;
       } catch {
         return null;
       }

@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { fileSystem } from './io/fileSystem';
+import { holdTrace } from './io/traceHandles';
 import { shownPath, TracePath } from './tracePath';
 import { basename } from 'node:path';
 import { Compression, contentName, contentSizeHint, probeFile, readHead, readText } from './byteSource';
@@ -92,9 +93,15 @@ export interface KeptReading {
  * `openTraceReader` can go on reading what is appended.
  */
 export async function loadTraceKeepingReading(file: TracePath, options: LoadOptions = {}): Promise<{ model: TraceModel; kept: KeptReading | null }> {
+  // The probe, the document test, the scan and the labels' first read share one open file (io/traceHandles.ts).
+  // Awaited here so the loader's frame stays in the async stack of the open (test/vscode/modelCache.test.ts counts loads so).
+  return await holdTrace(file, () => readKeepingReading(file, options));
+}
+
+async function readKeepingReading(file: TracePath, options: LoadOptions): Promise<{ model: TraceModel; kept: KeptReading | null }> {
   const path = shownPath(file);
   const source = typeof file === 'string' ? undefined : file;
-  const info = await stat(file);
+  const info = await fileSystem().stat(file);
   if (!info.isFile()) {
     const err: NodeJS.ErrnoException = new Error(info.isDirectory() ? 'is a directory' : 'not a regular file');
     err.code = info.isDirectory() ? 'EISDIR' : 'ENOTREG';

@@ -1,10 +1,10 @@
-import { readdir, stat } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import { join, sep } from 'node:path';
 import { appendAll } from './arrays';
 import { NotATraceError } from './byteSource';
 import { detectFile, isConfidentTrace } from './detectFile';
 import { FORMAT_LIST } from './formats';
+import { fileSystem } from './io/fileSystem';
 import { shownPath, TracePath } from './tracePath';
 
 /** Folders a directory walk never enters: tools' folders, the blob stores, and every format's side folders. */
@@ -79,7 +79,7 @@ export async function expandTraceFiles(args: string[]): Promise<TraceFileExpansi
   for (const a of args) {
     let info;
     try {
-      info = await stat(a);
+      info = await fileSystem().stat(a);
     } catch {
       out.push(a); // let loading report it as unreadable
       continue;
@@ -105,12 +105,12 @@ async function walk(root: string, skip: (reason: SkipReason, path: TracePath) =>
   while (stack.length > 0) {
     const dir = stack.pop()!;
     // Names as bytes: one that is not valid UTF-8 stays openable (see childPath).
-    for (const ent of await readdir(dir, { withFileTypes: true, encoding: 'buffer' })) {
+    for (const ent of await fileSystem().listBytes(dir)) {
       const p = childPath(dir, ent.name);
       const name = ent.name.toString('utf8');
-      if (ent.isDirectory()) {
+      if (ent.kind === 'directory') {
         if (!SKIP_DIRS.has(name)) stack.push(p);
-      } else if (!ent.isFile()) continue;
+      } else if (ent.kind !== 'file') continue;
       else if (isTraceFileName(name)) found.push(p);
       else if (!isMaybeTraceFileName(name)) skip('other-name', p);
       else {

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { fileSystem } from './io/fileSystem';
 import { readRange } from './byteSource';
 import { KeptReading, loadTraceKeepingReading, LoadOptions } from './loadTrace';
 import { jsonlModel } from './jsonlModel';
@@ -89,7 +89,7 @@ async function edgesOf(file: TracePath, end: number): Promise<{ head: Buffer; ta
 type Edges = { head: Buffer; tail: Buffer; end: number };
 
 async function appendNew(file: TracePath, kept: KeptReading, edges: Edges, last: TraceModel, maxLineBytes?: number): Promise<AppendOutcome | { kind: 'unchanged' }> {
-  const size = (await stat(file)).size;
+  const size = (await fileSystem().stat(file)).size;
   if (size < edges.end) return { kind: 'needs-full-read', reason: 'the file was truncated' };
   const now = await edgesOf(file, edges.end);
   if (!now.head.equals(edges.head) || !now.tail.equals(edges.tail)) return { kind: 'needs-full-read', reason: 'the file was rewritten' };

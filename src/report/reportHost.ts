@@ -10,7 +10,8 @@ import { loadTrace } from '../core/loadTrace';
 import { parseViewMessage } from '../protocol/validate';
 import { ViewerSession } from '../viewer/viewerSession';
 import type { HostMessage } from '../protocol';
-import { putMemoryFile } from './memoryFiles';
+import { setFileSystem } from '../core/io/fileSystem';
+import { MemoryFileSystem } from '../core/io/memoryFileSystem';
 import { REPORT_DATA_ID, ReportData, reportTracePath } from './reportData';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -62,7 +63,9 @@ async function main(): Promise<void> {
   const data = readData();
   const session = startSession(data);
   const path = reportTracePath(data.fileName);
-  putMemoryFile(path, decodeBase64(data.trace));
+  const files = new MemoryFileSystem();
+  files.write(path, decodeBase64(data.trace));
+  setFileSystem(files);
   const model = await loadTrace(path, { format: data.format });
   session.setModel(model);
   if (data.verify) session.setCheckResults('verify', data.verify);

@@ -1,3 +1,4 @@
+import '../node/register';
 import * as vscode from 'vscode';
 import { registerBlobFeatures } from './blobs';
 import { registerCommands } from './commands';

@@ -1,4 +1,5 @@
 // `npm run bench`: prints speed and memory figures (never asserts them). Set BENCH_EVENTS to scale.
+import '../../src/node/register'; // the core reads through the Node file system
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

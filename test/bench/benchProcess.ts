@@ -3,6 +3,7 @@
 //   model FILE WORKERS     loadTrace, then the bytes the model keeps after GC, per event
 //   checks verify|check model|stream FILE   the checks over the loaded model (as before issue 14 item 3, and as
 //                          the viewer runs them), or streamed without a model (as agent-trace verify/check now run)
+import '../../src/node/register'; // the core reads through the Node file system
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { loadTrace } from '../../src/core/loadTrace';

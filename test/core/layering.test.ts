@@ -85,10 +85,10 @@ describe('layering guard', () => {
   it('keeps src/cli on src/core and src/report', () => {
     const p = 'src/cli/probe.ts';
     assert.deepEqual(withProbe(p, "import { loadTrace } from '../core/loadTrace';\nimport { buildReport } from '../report/buildReport';\nimport { write } from './io';\nimport { readFile } from 'node:fs/promises';"), []);
-    assert.match(withProbe(p, "import { TraceBlobs } from '../viewer/blobResolver';").join(), /src\/cli may import only src\/core and src\/report \(it imports src\/viewer\/blobResolver\.ts\)/);
-    assert.match(withProbe(p, "import type { HostMessage } from '../protocol';").join(), /src\/cli may import only src\/core and src\/report \(it imports src\/protocol\/index\.ts\)/);
-    assert.match(withProbe(p, "import { activate } from '../vscode/extension';").join(), /src\/cli may import only src\/core and src\/report \(it imports src\/vscode\/extension\.ts\)/);
-    assert.match(withProbe(p, "import type { TreeView } from '../../webview/treeView';").join(), /src\/cli may import only src\/core and src\/report \(it imports webview\/treeView\.ts\)/);
+    assert.match(withProbe(p, "import { TraceBlobs } from '../viewer/blobResolver';").join(), /src\/cli may import only src\/core, src\/report and src\/node \(it imports src\/viewer\/blobResolver\.ts\)/);
+    assert.match(withProbe(p, "import type { HostMessage } from '../protocol';").join(), /src\/cli may import only src\/core, src\/report and src\/node \(it imports src\/protocol\/index\.ts\)/);
+    assert.match(withProbe(p, "import { activate } from '../vscode/extension';").join(), /src\/cli may import only src\/core, src\/report and src\/node \(it imports src\/vscode\/extension\.ts\)/);
+    assert.match(withProbe(p, "import type { TreeView } from '../../webview/treeView';").join(), /src\/cli may import only src\/core, src\/report and src\/node \(it imports webview\/treeView\.ts\)/);
   });
 
   it('lets src/report build on the viewer, never on the editor, the CLI or the browser UI', () => {
@@ -99,6 +99,21 @@ describe('layering guard', () => {
     assert.match(withProbe(p, "import type { TreeView } from '../../webview/treeView';").join(), /src\/report may not import webview\/treeView\.ts/);
     assert.match(withProbe('src/viewer/probe.ts', "import { buildReport } from '../report/buildReport';").join(), /src\/viewer may not import src\/report\/buildReport\.ts/);
     assert.match(withProbe('src/viewer/probe.ts', "import type { TreeView } from '../../webview/treeView';").join(), /src\/viewer may not import webview\/treeView\.ts/);
+  });
+
+  it('keeps node:fs out of src/core and src/node for the Node entry points only', () => {
+    for (const line of ["import { readFile } from 'node:fs/promises';", "import { statSync } from 'node:fs';", "import * as fs from 'fs';", "const fs = require('fs/promises');"]) {
+      assert.match(withProbe('src/core/formats/murmur/probe.ts', line).join(), /src\/core reads files only through its seam/, line);
+    }
+    assert.deepEqual(withProbe('src/node/probe.ts', "import { readFile } from 'node:fs/promises';"), []);
+    assert.deepEqual(withProbe('src/core/probe.ts', "import { fileSystem } from './io/fileSystem';"), []);
+    assert.match(withProbe('src/core/probe.ts', "import { nodeFileSystem } from '../node/nodeFileSystem';").join(), /src\/core is pure and may not import src\/node\/nodeFileSystem\.ts/);
+    assert.match(withProbe('src/viewer/probe.ts', "import '../node/register';").join(), /only the Node entry points/);
+    assert.match(withProbe('src/report/probe.ts', "import '../node/register';").join(), /only the Node entry points/);
+    assert.match(withProbe('src/node/probe.ts', "import { TraceRows } from '../viewer/traceRows';").join(), /src\/node may import only src\/core and src\/node/);
+    for (const path of ['src/cli/probe.ts', 'src/vscode/probe.ts', 'src/viewer/checksWorker.ts', 'test/core/io/probe.ts']) {
+      assert.deepEqual(withProbe(path, "import '../node/register';".replace('../', path.startsWith('test/') ? '../../../src/' : '../')), [], path);
+    }
   });
 
   it('lets webview/ import only types, and only from src/protocol and src/core', () => {

@@ -18,6 +18,17 @@ function isVscode(spec: string): boolean {
   return spec === 'vscode' || spec.startsWith('vscode/');
 }
 
+/** Node's file system modules, which `src/core` reaches only through its seam (`src/core/io/fileSystem.ts`). */
+function isNodeFs(spec: string): boolean {
+  return /^(node:)?fs(\/promises)?$/.test(spec);
+}
+
+/**
+ * Files outside src/cli and src/vscode that are entry points of a Node process or worker and so register the
+ * Node file system (`src/node/register.ts`): the only ones of src/viewer that may import src/node.
+ */
+export const NODE_ENTRY_POINTS: readonly string[] = ['src/viewer/checksWorker.ts'];
+
 /** The one room a webview file may reach in src/: the protocol and core, for types. */
 function webviewMayName(target: string): boolean {
   return target.startsWith('src/protocol/') || target.startsWith('src/core/');
@@ -46,10 +57,20 @@ function judge(from: string, imp: ImportRef, target: string | null): string | nu
     if (from.startsWith('src/vscode/') || VSCODE_TEST_ROOMS.some((r) => from.startsWith(r))) return null;
     return `imports 'vscode' outside src/vscode`;
   }
+  if (from.startsWith('src/core/') && isNodeFs(imp.specifier)) {
+    return `src/core reads files only through its seam (src/core/io/fileSystem.ts), not ${imp.specifier}`;
+  }
   if (target === null) {
     // A package or a Node built-in: the protocol is plain data and its zod schemas, nothing else.
     if (from.startsWith('src/protocol/') && !imp.specifier.startsWith('.') && imp.specifier !== 'zod') return `src/protocol may import only src/core and zod (it imports ${imp.specifier})`;
     return null;
+  }
+  if (target.startsWith('src/node/') && !/^src\/(node|core)\//.test(from)) {
+    const may = /^src\/(cli|vscode)\//.test(from) || NODE_ENTRY_POINTS.includes(from) || /^(test|scripts)\//.test(from);
+    if (!may) return `only the Node entry points (src/cli, src/vscode, the workers of NODE_ENTRY_POINTS) may import ${target}`;
+  }
+  if (from.startsWith('src/node/') && target.startsWith('src/') && !/^src\/(core|node)\//.test(target)) {
+    return `src/node may import only src/core and src/node (it imports ${target})`;
   }
   if (from.startsWith('webview/') && target.startsWith('src/')) {
     if (!webviewMayName(target)) return `webview/ may import only src/protocol/** and src/core/** (it imports ${target})`;
@@ -57,14 +78,14 @@ function judge(from: string, imp: ImportRef, target: string | null): string | nu
       return `webview/ may import src/ for types only (or a module of WEBVIEW_VALUE_MODULES): use 'import type' for ${target}`;
     }
   }
-  if (from.startsWith('src/core/') && (/^src\/(viewer|vscode|cli|protocol|report)\//.test(target) || target.startsWith('webview/'))) {
+  if (from.startsWith('src/core/') && (/^src\/(viewer|vscode|cli|protocol|report|node)\//.test(target) || target.startsWith('webview/'))) {
     return `src/core is pure and may not import ${target}`;
   }
   if (from.startsWith('src/protocol/') && !/^src\/(protocol|core)\//.test(target)) return `src/protocol may import only src/core and zod (it imports ${target})`;
   if (from.startsWith('src/viewer/') && /^(src\/(vscode|cli|report)|webview)\//.test(target)) return `src/viewer may not import ${target}`;
   if (from.startsWith('src/report/') && (/^src\/(vscode|cli)\//.test(target) || target.startsWith('webview/'))) return `src/report may not import ${target}`;
-  if (from.startsWith('src/cli/') && !/^src\/(cli|core|report)\//.test(target)) {
-    return `src/cli may import only src/core and src/report (it imports ${target}); move what it needs from elsewhere down into one of them`;
+  if (from.startsWith('src/cli/') && !/^src\/(cli|core|report|node)\//.test(target)) {
+    return `src/cli may import only src/core, src/report and src/node (it imports ${target}); move what it needs from elsewhere down into one of them`;
   }
   const mine = formatFolder(from);
   const theirs = formatFolder(target);
@@ -152,13 +173,17 @@ export interface CoreLayer {
  * says what each holds). A new folder or top-level file fails the layering test until it is given a layer here.
  */
 export const CORE_LAYERS: readonly CoreLayer[] = [
+  // A trace's path or in-memory source, which the I/O seam names; imports nothing of the core.
+  { name: 'path', files: ['tracePath.ts'] },
+  // The I/O seam: the only way the core reads or lists files (src/node and the report give it an implementation).
+  { name: 'io' },
   {
     name: 'base',
     files: [
       'arrays.ts', 'binaryKinds.ts', 'byteSource.ts', 'counterColumn.ts', 'derivedLabels.ts', 'digests.ts', 'display.ts',
       'eventSizer.ts', 'formatNames.ts', 'idHashIndex.ts', 'keepShape.ts', 'labelColumns.ts', 'lineFacts.ts',
       'lineIndexer.ts', 'lineLabels.ts', 'mentionColumns.ts', 'model.ts', 'numberColumn.ts', 'stringColumn.ts',
-      'tableColumns.ts', 'tracePath.ts', 'usageTypes.ts',
+      'tableColumns.ts', 'usageTypes.ts',
     ],
   },
   { name: 'catalog' },

@@ -1,4 +1,4 @@
-import { FileHandle, realpath, stat } from 'node:fs/promises';
+import { fileSystem, OpenFile } from '../io/fileSystem';
 import { BlobResult } from './blobStore';
 import { isInside, openLocated } from '../blobs/blobSafety';
 
@@ -59,7 +59,7 @@ function looksLikeJson(text: string, truncated: boolean): boolean {
 }
 
 /** Reads at most `maxBytes` from the start of an open file. */
-async function readHead(handle: FileHandle, maxBytes: number): Promise<Buffer> {
+async function readHead(handle: OpenFile, maxBytes: number): Promise<Buffer> {
   const buf = Buffer.alloc(maxBytes);
   let at = 0;
   while (at < maxBytes) {
@@ -77,9 +77,9 @@ async function readHead(handle: FileHandle, maxBytes: number): Promise<Buffer> {
  */
 export async function readBlobPreview(result: BlobResult, maxBytes = DEFAULT_PREVIEW_BYTES): Promise<BlobPreview> {
   if (!result.realPath || !result.root) throw new Error(`blob ${result.expected} has no file to preview (${result.status})`);
-  const real = await realpath(result.realPath);
+  const real = await fileSystem().realpath(result.realPath);
   if (real !== result.realPath || !isInside(real, result.root.realPath)) throw new Error(`blob ${result.expected} moved outside its root`);
-  const stats = await stat(real);
+  const stats = await fileSystem().stat(real);
   const handle = await openLocated(real, stats);
   let bytes: Buffer;
   try {

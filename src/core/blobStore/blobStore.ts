@@ -1,5 +1,3 @@
-import { Stats } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DigestAlgorithm, FormatName, HashRef } from '../model';
 import { BlobHashCache, hashBlobFile, HashOutcome, sharedBlobHashCache } from '../blobs/blobHashing';
@@ -10,6 +8,7 @@ import { findBlobRoots } from '../blobs/blobRoots';
 import { blobLayoutOf } from './formatBlobs';
 import { BlobRoot, locateInRoot } from '../blobs/blobSafety';
 import { FolderListings } from '../blobs/blobListing';
+import { FileInfo, fileSystem } from '../io/fileSystem';
 
 /** Integrity of one referenced blob. `too-large` means it could not be verified within the limits. */
 export type BlobStatus = 'verified' | 'mismatch' | 'missing' | 'unreadable' | 'too-large' | 'rejected' | 'unverifiable';
@@ -46,7 +45,7 @@ const METHOD_LABEL: Record<BlobHashMethod, string> = {
 };
 
 type Lookup =
-  | { kind: 'found'; root: BlobRoot; path: string; realPath: string; stats: Stats }
+  | { kind: 'found'; root: BlobRoot; path: string; realPath: string; stats: FileInfo }
   | { kind: 'missing' }
   | { kind: 'rejected' | 'unreadable'; reason: string; path: string };
 
@@ -162,7 +161,7 @@ export class BlobStore {
    * scheme), a JSON blob may be named by either its bytes or its canonical JSON: the other method is tried
    * before calling it a mismatch.
    */
-  private async rehash(realPath: string, stats: Stats, method: BlobHashMethod, expected: string): Promise<[HashOutcome, BlobHashMethod]> {
+  private async rehash(realPath: string, stats: FileInfo, method: BlobHashMethod, expected: string): Promise<[HashOutcome, BlobHashMethod]> {
     const first = await this.hashWith(realPath, stats, method);
     if (this.layout.singleMethod || method === 'fnv1a64-bytes') return [first, method];
     if (first.kind === 'digest' && first.digest === expected) return [first, method];
@@ -171,7 +170,7 @@ export class BlobStore {
     return second.kind === 'digest' && second.digest === expected ? [second, other] : [first, method];
   }
 
-  private hashWith(realPath: string, stats: Stats, method: BlobHashMethod): Promise<HashOutcome> {
+  private hashWith(realPath: string, stats: FileInfo, method: BlobHashMethod): Promise<HashOutcome> {
     const cache = this.options.cache ?? sharedBlobHashCache;
     return cache.get(BlobHashCache.key(realPath, stats, method), () => hashBlobFile(realPath, stats, method, this.options));
   }
@@ -205,7 +204,7 @@ export class BlobStore {
     const dir = this.layout.storeDir === '' ? root.realPath : join(root.realPath, this.layout.storeDir);
     let names: string[];
     try {
-      names = await readdir(dir);
+      names = (await fileSystem().list(dir)).map((e) => e.name);
     } catch {
       return [];
     }

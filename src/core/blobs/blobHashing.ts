@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Stats } from 'node:fs';
-import { FileHandle } from 'node:fs/promises';
 import { BlobHashMethod } from './blobReference';
 import { openLocated } from './blobSafety';
 import { Fnv1a64 } from '../digests';
+import { FileInfo, OpenFile } from '../io/fileSystem';
 import { canonicalJsonSha256OfBuffer, PythonCanonicalJsonHasher } from '../json/pythonCanonicalJson';
 
 /** The result of rehashing one blob file. */
@@ -28,7 +27,7 @@ const DEFAULT_CHUNK = 1024 * 1024;
 const DEFAULT_MAX_SORT = 64 * 1024 * 1024;
 
 /** Reads a file in chunks into `sink` (one reused buffer: memory stays at one chunk whatever the size). */
-async function readChunks(handle: FileHandle, chunkSize: number, sink: (chunk: Uint8Array) => boolean | void): Promise<number> {
+async function readChunks(handle: OpenFile, chunkSize: number, sink: (chunk: Uint8Array) => boolean | void): Promise<number> {
   const buf = Buffer.allocUnsafe(chunkSize);
   let position = 0;
   for (;;) {
@@ -39,7 +38,7 @@ async function readChunks(handle: FileHandle, chunkSize: number, sink: (chunk: U
   }
 }
 
-async function hashOpened(handle: FileHandle, size: number, method: BlobHashMethod, options: HashOptions): Promise<HashOutcome> {
+async function hashOpened(handle: OpenFile, size: number, method: BlobHashMethod, options: HashOptions): Promise<HashOutcome> {
   const chunk = options.chunkSize ?? DEFAULT_CHUNK;
   if (method === 'sha256-bytes') {
     const h = createHash('sha256');
@@ -72,8 +71,8 @@ async function hashOpened(handle: FileHandle, size: number, method: BlobHashMeth
 }
 
 /** Rehashes a located blob from its raw bytes with `method`, streaming. Never throws. */
-export async function hashBlobFile(realPath: string, stats: Stats, method: BlobHashMethod, options: HashOptions = {}): Promise<HashOutcome> {
-  let handle: FileHandle | null = null;
+export async function hashBlobFile(realPath: string, stats: FileInfo, method: BlobHashMethod, options: HashOptions = {}): Promise<HashOutcome> {
+  let handle: OpenFile | null = null;
   try {
     handle = await openLocated(realPath, stats);
     return await hashOpened(handle, stats.size, method, options);
@@ -97,7 +96,7 @@ export class BlobHashCache {
   constructor(private readonly limit = 8192) {}
 
   /** The cache key of a file state. */
-  static key(realPath: string, stats: Stats, method: BlobHashMethod): string {
+  static key(realPath: string, stats: FileInfo, method: BlobHashMethod): string {
     return `${method}\0${stats.size}\0${stats.mtimeMs}\0${stats.ino}\0${realPath}`;
   }
 

@@ -1,5 +1,5 @@
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileSystem } from '../io/fileSystem';
 
 /**
  * Folder listings for locating many blobs at once (find reads every blob a trace names). Looking a name up
@@ -56,7 +56,7 @@ export class FolderListings {
 async function listFolder(dir: string): Promise<Map<string, Kind> | null> {
   try {
     const out = new Map<string, Kind>();
-    for (const e of await readdir(dir, { withFileTypes: true })) out.set(e.name, e.isDirectory() ? 'dir' : e.isFile() ? 'file' : 'other');
+    for (const e of await fileSystem().list(dir)) out.set(e.name, e.kind === 'directory' ? 'dir' : e.kind);
     return out;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

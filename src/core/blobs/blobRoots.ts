@@ -1,7 +1,7 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { BlobLayout } from './blobLayout';
 import { BlobRoot, isInside, realDirectory } from './blobSafety';
-import { realpath } from 'node:fs/promises';
+import { fileSystem } from '../io/fileSystem';
 
 /** Where to look for blobs besides the format's own layouts. */
 export interface BlobRootOptions {
@@ -80,7 +80,7 @@ async function leadsOutside(c: Omit<BlobRoot, 'realPath'>, realPath: string): Pr
   const holder = c.source === 'agentledger-runtime' ? dirname(dirname(c.path)) : dirname(c.path);
   let realHolder: string;
   try {
-    realHolder = await realpath(holder);
+    realHolder = await fileSystem().realpath(holder);
   } catch {
     return { outside: realPath };
   }

@@ -1,6 +1,5 @@
-import { constants, Stats } from 'node:fs';
-import { FileHandle, lstat, open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { FileInfo, fileSystem, OpenFile } from '../io/fileSystem';
 
 /**
  * File-system guards for blob access. A trace is hostile input: its references may try to reach files
@@ -26,7 +25,7 @@ export interface BlobRoot {
 
 /** Where a blob name led inside one root. */
 export type Located =
-  | { kind: 'found'; path: string; realPath: string; stats: Stats }
+  | { kind: 'found'; path: string; realPath: string; stats: FileInfo }
   | { kind: 'escape'; path: string; target: string }
   | { kind: 'not-file'; path: string }
   | { kind: 'error'; path: string; error: string };
@@ -40,8 +39,8 @@ export function isInside(child: string, parent: string): boolean {
 /** The real path of an existing directory, or null. */
 export async function realDirectory(path: string): Promise<string | null> {
   try {
-    const real = await realpath(path);
-    return (await stat(real)).isDirectory() ? real : null;
+    const real = await fileSystem().realpath(path);
+    return (await fileSystem().stat(real)).isDirectory() ? real : null;
   } catch {
     return null;
   }
@@ -63,7 +62,7 @@ export async function locateInRoot(root: BlobRoot, rel: string): Promise<Located
     return { kind: 'escape', path, target: rel };
   }
   try {
-    await lstat(path);
+    await fileSystem().lstat(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -71,7 +70,7 @@ export async function locateInRoot(root: BlobRoot, rel: string): Promise<Located
   }
   let real: string;
   try {
-    real = await realpath(path);
+    real = await fileSystem().realpath(path);
   } catch (e) {
     // A dangling symbolic link: the name exists but the blob does not.
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
@@ -79,7 +78,7 @@ export async function locateInRoot(root: BlobRoot, rel: string): Promise<Located
   }
   if (!isInside(real, root.realPath)) return { kind: 'escape', path, target: real };
   try {
-    const stats = await stat(real);
+    const stats = await fileSystem().stat(real);
     if (!stats.isFile()) return { kind: 'not-file', path };
     return { kind: 'found', path, realPath: real, stats };
   } catch (e) {
@@ -87,15 +86,15 @@ export async function locateInRoot(root: BlobRoot, rel: string): Promise<Located
   }
 }
 
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const OPEN_FLAGS = { noFollow: true, nonBlocking: true };
 
 /**
  * Opens a located blob for reading. The real path is opened without following a final symbolic link and
  * without blocking (a FIFO swapped in must not hang the reader), and the opened file must be the regular
  * file that was checked (same device and inode), so a swap between check and open is refused.
  */
-export async function openLocated(realPath: string, checked: Stats): Promise<FileHandle> {
-  const handle = await open(realPath, OPEN_FLAGS);
+export async function openLocated(realPath: string, checked: FileInfo): Promise<OpenFile> {
+  const handle = await fileSystem().open(realPath, OPEN_FLAGS);
   try {
     const now = await handle.stat();
     if (!now.isFile()) throw new Error(`${realPath}: not a regular file`);
@@ -111,8 +110,8 @@ export async function openLocated(realPath: string, checked: Stats): Promise<Fil
  * Opens a blob file found by a folder listing (find): without following a final symbolic link or blocking,
  * and only if it is a regular file; gives its size as the opened file reports it.
  */
-export async function openBlobFile(realPath: string): Promise<{ handle: FileHandle; size: number }> {
-  const handle = await open(realPath, OPEN_FLAGS);
+export async function openBlobFile(realPath: string): Promise<{ handle: OpenFile; size: number }> {
+  const handle = await fileSystem().open(realPath, OPEN_FLAGS);
   try {
     const now = await handle.stat();
     if (!now.isFile()) throw new Error(`${realPath}: not a regular file`);

@@ -3,7 +3,7 @@
  * tested on fixed-size chunks decoded as UTF-8, each with the end of the chunk before it, so a match across
  * a chunk boundary is still found. Memory is bounded by the chunk size, whatever the file's size.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { fileSystem, type OpenFile } from '../io/fileSystem';
 import { jsonEscaped, asciiEscaped } from '../filter/textNeedles';
 import { byteFinder, type ByteFinder } from './byteSearch';
 import { requiredLiterals } from './regexLiterals';
@@ -98,7 +98,7 @@ const CONTEXT = 60;
 
 /** Searches a file for the first match of `query`; null when there is none (or the search was cancelled). */
 export async function searchFile(path: string, query: TextQuery, options: SearchFileOptions = {}): Promise<FileMatch | null> {
-  const fh = await open(path, 'r');
+  const fh = await fileSystem().open(path);
   try {
     return await searchOpenFile(fh, (await fh.stat()).size, query, options);
   } finally {
@@ -111,7 +111,7 @@ export async function searchFile(path: string, query: TextQuery, options: Search
  * A regular expression with a prefilter is run only on a file that holds the prefilter's text, over the
  * whole file as without it; a file read whole in one chunk is decoded from that chunk, not read again.
  */
-export async function searchOpenFile(fh: FileHandle, size: number, query: TextQuery, options: SearchFileOptions = {}): Promise<FileMatch | null> {
+export async function searchOpenFile(fh: OpenFile, size: number, query: TextQuery, options: SearchFileOptions = {}): Promise<FileMatch | null> {
   if (query.bytes) {
     const m = await scanBytes(fh, size, query.bytes, options);
     return m && byteSnippet(m.buf, m.end, m.match);
@@ -157,7 +157,7 @@ interface ByteHit {
  * The byte path: each chunk is read after the previous chunk's last `overlap` bytes, in one buffer. A hit
  * holds the buffer: the caller must be done with it before the next file is searched on this turn.
  */
-async function scanBytes(fh: FileHandle, fileSize: number, q: ByteQuery, options: SearchFileOptions): Promise<ByteHit | null> {
+async function scanBytes(fh: OpenFile, fileSize: number, q: ByteQuery, options: SearchFileOptions): Promise<ByteHit | null> {
   const max = Math.min(fileSize, options.maxBytes ?? Infinity);
   const size = Math.min(options.chunkSize ?? 1 << 20, Math.max(max, 1));
   const buf = takeBuffer(q.overlap + size);
@@ -193,7 +193,7 @@ function byteSnippet(buf: Buffer, end: number, m: { index: number; length: numbe
 }
 
 /** The decoding path, from the file's start; the first `counted` bytes were reported by a pass before. */
-async function searchText(fh: FileHandle, fileSize: number, query: TextQuery, options: SearchFileOptions, counted: number): Promise<FileMatch | null> {
+async function searchText(fh: OpenFile, fileSize: number, query: TextQuery, options: SearchFileOptions, counted: number): Promise<FileMatch | null> {
   const size = options.chunkSize ?? 1 << 20;
   const max = Math.min(fileSize, options.maxBytes ?? Infinity);
   const buf = takeBuffer(size);

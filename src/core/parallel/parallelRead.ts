@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ParsedLine } from '../json/jsonLine';
@@ -7,6 +5,8 @@ import type { DigestJob, LineExtra } from './rangeDigest';
 import { LineSpan, scanLines } from '../lineIndexer';
 import { NO_BYTE_FINDINGS } from '../lineFindings';
 import { readBuffers } from '../byteSource';
+import { fileSystem } from '../io/fileSystem';
+import { openTrace } from '../io/traceHandles';
 import type { Finding, FormatName } from '../model';
 import { FactReader, FieldPlan, planFields } from '../lineFacts';
 import { LineKind, RangeBatch, RangeJob } from './rangeMessages';
@@ -192,7 +192,7 @@ export async function planPieces(path: string, start: number, end: number, worke
  */
 async function cutsAfterLineFeeds(path: string, probes: readonly number[], start: number, end: number): Promise<number[]> {
   const cuts: number[] = [];
-  const handle = await open(path, 'r');
+  const handle = await openTrace(path);
   try {
     const probe = Buffer.allocUnsafe(64 * 1024);
     let last = start;
@@ -259,13 +259,16 @@ function freeBatch(b: RangeBatch): void {
   structuredClone(null, { transfer: arrays.map((a) => a.buffer as ArrayBuffer) });
 }
 
-/** The worker script: the bundled `rangeWorker.js` beside this bundle, or the TypeScript source under tsx (tests). */
+/**
+ * The worker script: the bundled `rangeWorker.js` beside this bundle, or under tsx (tests) its TypeScript entry
+ * `src/node/rangeWorker.ts`, which registers the Node file system and runs `./rangeWorker.ts`.
+ */
 function startWorker(job: RangeJob): Worker {
   // A worker's default young generation. Before this thread read a share of the pieces itself, the one worker
   // parsed every line and 48 MB kept its scavenges down; now this thread is the slower one, and 16 MB costs no
   // time while it keeps about 35 MiB less (measured on a 1M-event lumen check: 223–225 against 255–262 MiB peak).
   const resourceLimits = { maxYoungGenerationSizeMb: 16 };
   const js = join(__dirname, 'rangeWorker.js');
-  if (existsSync(js)) return new Worker(js, { workerData: job, resourceLimits });
-  return new Worker(join(__dirname, 'rangeWorker.ts'), { workerData: job, resourceLimits, execArgv: ['--require', 'tsx/cjs'] });
+  if (fileSystem().existsSync(js)) return new Worker(js, { workerData: job, resourceLimits });
+  return new Worker(join(__dirname, '..', '..', 'node', 'rangeWorker.ts'), { workerData: job, resourceLimits, execArgv: ['--require', 'tsx/cjs'] });
 }

@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { fileSystem } from '../io/fileSystem';
+import { holdTrace } from '../io/traceHandles';
 import { basename } from 'node:path';
 import { contentName, probeFile, readHead } from '../byteSource';
 import { CheckSet, CheckResult, createChecks, finishChecks, RunOptions, runChecks } from '../checks/runChecks';
@@ -60,12 +61,18 @@ const MAX_HEAD_LINES = 10_000;
  * document, and in check mode a file whose events carry usage (the totals rule needs the tree), are checked over the
  * model instead. `onOutcome` says which way it went.
  */
-export async function streamChecks(file: TracePath, mode: CheckMode, options: StreamCheckOptions = {}, onOutcome?: (o: StreamOutcome) => void): Promise<CheckResult> {
+export function streamChecks(file: TracePath, mode: CheckMode, options: StreamCheckOptions = {}, onOutcome?: (o: StreamOutcome) => void): Promise<CheckResult> {
+  // Every read of the trace in the run (probe, document test, byte-order mark, scan, a fallback load and its
+  // checks) shares one open file (io/traceHandles.ts).
+  return holdTrace(file, () => checkHeld(file, mode, options, onOutcome));
+}
+
+async function checkHeld(file: TracePath, mode: CheckMode, options: StreamCheckOptions, onOutcome?: (o: StreamOutcome) => void): Promise<CheckResult> {
   const byModel = async (why: StreamOutcome): Promise<CheckResult> => {
     onOutcome?.(why);
     return runChecks(await loadTrace(file, { format: options.format, workers: options.workers, isCancelled: options.isCancelled }), mode, options);
   };
-  const info = await stat(file);
+  const info = await fileSystem().stat(file);
   if (!info.isFile()) return byModel('not-a-file'); // the loader says why, as before
   const compression = await probeFile(file); // refuses archives and binaries with the loader's message
   if (await tryReadDocument(file, MAX_DOCUMENT_BYTES)) return byModel('document');

@@ -2,9 +2,8 @@
  * The files around an AgentLedger trace: `bundle.json` and `manifest.json` of the evidence directory and the
  * blob store (§1, §7.6). Read from the trace's own directory; nothing is written.
  */
-import { Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { FileInfo, fileSystem, readTextFile } from '../../io/fileSystem';
 import { fnv1a64HexOfText, sha256Hex } from '../../digests';
 import { isObj, Obj } from '../common';
 import { canonicalJson, parseRawJson, RawJson, rawToValue } from '../../json/pythonRawJson';
@@ -26,7 +25,7 @@ export async function loadEvidence(tracePath: string): Promise<EvidenceLoad> {
   const dir = dirname(tracePath);
   let text: string;
   try {
-    text = await readFile(join(dir, 'bundle.json'), 'utf8');
+    text = await readTextFile(join(dir, 'bundle.json'));
   } catch {
     return { state: 'missing' };
   }
@@ -41,7 +40,7 @@ export async function loadEvidence(tracePath: string): Promise<EvidenceLoad> {
   if (!isObj(bundle)) return { state: 'unreadable', message: 'bundle.json is not a JSON object' };
   let manifest: Obj | null = null;
   try {
-    const m: unknown = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    const m: unknown = JSON.parse(await readTextFile(join(dir, 'manifest.json')));
     manifest = isObj(m) ? m : null;
   } catch {
     manifest = null;
@@ -79,7 +78,7 @@ export type BlobStatus =
 
 async function isDir(p: string): Promise<boolean> {
   try {
-    return (await stat(p)).isDirectory();
+    return (await fileSystem().stat(p)).isDirectory();
   } catch {
     return false;
   }
@@ -134,7 +133,7 @@ export class BlobStore {
  * Verifies a located blob: small ones whole (their value is needed by the rules), larger ones streamed, so memory
  * stays at a chunk whatever the blob's size.
  */
-async function verifyBlobFile(digest: string, file: { realPath: string; stats: Stats }, path: string): Promise<BlobStatus> {
+async function verifyBlobFile(digest: string, file: { realPath: string; stats: FileInfo }, path: string): Promise<BlobStatus> {
   try {
     const text = await smallBlobText(file);
     if (text !== null) return verifyBlobText(digest, text, path);

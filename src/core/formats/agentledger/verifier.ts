@@ -2,8 +2,8 @@
  * `agent-trace verify` for AgentLedger: line shape, seq contiguity, payload digests and refs per line; then
  * blobs, bundle hash, bundle events, replay digest and ledger cross-links from the evidence directory.
  */
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileSystem } from '../../io/fileSystem';
 import { Finding } from '../../model';
 import { isObj, Obj } from '../common';
 import { Dialect, effectivePayload, isBlobRef, LedgerRow, rowOf } from './rows';
@@ -37,7 +37,7 @@ export function createAgentledgerVerifier(ctx: CheckContext): StreamCheck {
   const seq = new SeqTracker();
   const skipLines = linesWithRules(ctx.model.diagnostics, ['parse/torn-tail', 'parse/line-too-long']);
   const st: VerifyState = { dialect: null, firstAt: null, runId: null, replay: null, fileEvents: [], requests: [], approvals: [], blobRefs: [], chainNoted: false,
-    bundlePresent: existsSync(join(dirname(ctx.path), 'bundle.json')),
+    bundlePresent: fileSystem().existsSync(join(dirname(ctx.path), 'bundle.json')),
   };
   return {
     add(input: LineInput) {

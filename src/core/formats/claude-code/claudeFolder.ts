@@ -1,5 +1,5 @@
-import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { fileSystem, readTextFile } from '../../io/fileSystem';
 
 /** Bounds of the search across a session's other files: how many files, how many bytes in all. */
 export const FOLDER_LIMITS = { files: 400, bytes: 128 * 1024 * 1024 };
@@ -8,7 +8,7 @@ export const LOAD_LIMITS = { files: 50, bytes: 64 * 1024 * 1024 };
 
 async function jsonlIn(dir: string, except: string): Promise<string[]> {
   try {
-    return (await readdir(dir)).filter((n) => n.endsWith('.jsonl') && n !== except).sort().map((n) => join(dir, n));
+    return (await fileSystem().list(dir)).map((e) => e.name).filter((n) => n.endsWith('.jsonl') && n !== except).sort().map((n) => join(dir, n));
   } catch {
     return [];
   }
@@ -35,7 +35,7 @@ export async function relatedTranscripts(path: string): Promise<string[]> {
 }
 
 async function readHead(file: string, bytes: number): Promise<string> {
-  const h = await open(file, 'r');
+  const h = await fileSystem().open(file);
   try {
     const buf = Buffer.alloc(bytes);
     const { bytesRead } = await h.read(buf, 0, bytes, 0);
@@ -52,7 +52,7 @@ export async function findIdsIn(files: string[], ids: Set<string>, key = 'uuid',
   for (const file of files.slice(0, limits.files)) {
     if (found.size === ids.size || budget <= 0) break;
     try {
-      const size = (await stat(file)).size;
+      const size = (await fileSystem().stat(file)).size;
       const text = await readHead(file, Math.min(size, budget));
       budget -= size;
       for (const id of ids) {
@@ -71,7 +71,7 @@ export async function subagentLink(path: string): Promise<{ toolUseId: string; m
   const m = /^(agent-.+)\.jsonl$/.exec(basename(path));
   if (!m || basename(dirname(path)) !== 'subagents') return null;
   try {
-    const meta: unknown = JSON.parse(await readFile(join(dirname(path), `${m[1]}.meta.json`), 'utf8'));
+    const meta: unknown = JSON.parse(await readTextFile(join(dirname(path), `${m[1]}.meta.json`)));
     const toolUseId = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>).toolUseId : undefined;
     if (typeof toolUseId !== 'string') return null;
     const sessionDir = dirname(dirname(path));

@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { fileSystem } from '../../io/fileSystem';
 import { Finding } from '../../model';
 import { findParentCycles } from '../../rules/checkRecords';
 import { ClaudeLine, uuidIndex } from './claudeRecords';
@@ -78,7 +78,7 @@ async function summaryLeafFindings(lines: ClaudeLine[], byUuid: Map<string, Clau
 async function subagentLinkFindings(path: string, lines: ClaudeLine[], out: Finding[]): Promise<void> {
   const link = await subagentLink(path);
   if (!link || lines.length === 0) return;
-  const exists = await stat(link.main).then((s) => s.isFile(), () => false);
+  const exists = await fileSystem().stat(link.main).then((s) => s.isFile(), () => false);
   if (!exists) return;
   const found = await findIdsIn([link.main], new Set([link.toolUseId]), 'id');
   if (found.size === 0) out.push(f('claude/subagent-link', lines[0], `The subagent's meta.json names tool_use ${link.toolUseId}, but the session file ${basename(link.main)} has no tool call with that id.`));

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { readTextFile } from '../../io/fileSystem';
 import { contentName } from '../../byteSource';
 import { isObj, Obj, str } from '../common';
 import { CanonicalError, canonicalJson, kernelDigest } from './canonical';
@@ -159,7 +159,7 @@ export class JournalVerifier {
 
 async function readJson(path: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+    return JSON.parse(await readTextFile(path)) as unknown;
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { fileSystem } from '../../io/fileSystem';
 
 const SOURCE_RE = /\.(lm|lm\.md|lumen|lumen\.md)$/i;
 const MAX_FILES = 200;
@@ -29,7 +29,7 @@ export async function findDocHashSource(tracePath: string, docHash: string): Pro
   for (const dir of candidateDirs(tracePath)) {
     let names: string[];
     try {
-      names = await readdir(dir);
+      names = (await fileSystem().list(dir)).map((e) => e.name);
     } catch {
       continue;
     }
@@ -37,9 +37,9 @@ export async function findDocHashSource(tracePath: string, docHash: string): Pro
       if (++seen > MAX_FILES) return null;
       const file = join(dir, name);
       try {
-        const info = await stat(file);
+        const info = await fileSystem().stat(file);
         if (!info.isFile() || info.size > MAX_BYTES) continue;
-        if (createHash('sha256').update(await readFile(file)).digest('hex') === m[1]) return file;
+        if (createHash('sha256').update(await fileSystem().readFile(file)).digest('hex') === m[1]) return file;
       } catch {
         // unreadable: not the source
       }

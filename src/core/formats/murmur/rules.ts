@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { FieldCheck } from './fieldChecks';
 import { LifecycleCheck } from './lifecycle';
@@ -9,11 +8,12 @@ import { MURMUR_RULES } from './ruleCatalog';
 import { Segmenter, toCheckEvent } from './segments';
 import { SequenceCheck } from './sequenceRules';
 import { CheckContext, LineInput, RuleModule, StreamCheck } from '../../rules/types';
+import { fileSystem } from '../../io/fileSystem';
 
 /** True when a `blobs/` directory sits next to the trace (murmur.md §1.4: created only under content capture). */
 function hasBlobDir(tracePath: string): boolean {
   try {
-    return statSync(join(dirname(tracePath), 'blobs')).isDirectory();
+    return fileSystem().statSync(join(dirname(tracePath), 'blobs')).isDirectory();
   } catch {
     return false;
   }
@@ -29,7 +29,7 @@ function structuralChecks(formats: boolean, ctx: CheckContext): { json: LineJson
 
 function fileBytes(path: string): number {
   try {
-    return statSync(path).size;
+    return fileSystem().statSync(path).size;
   } catch {
     return 0;
   }
