@@ -1,10 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { appendFileSync, readFileSync, renameSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { extractChat, MAX_PART_CHARS } from '../../src/viewer/chatContent';
 import { buildDetail, findObjectWithId } from '../../src/viewer/eventDetail';
-import { classifyChange, fingerprintFile } from '../../src/viewer/fileChange';
 import { asciiEscaped, findInTrace } from '../../src/viewer/findInTrace';
 import { isSafeExternalUrl, parseWebviewMessage } from '../../src/viewer/validateMessage';
 import { renderViewerHtml } from '../../src/viewer/webviewHtml';
@@ -63,28 +62,6 @@ describe('viewer host: the page', () => {
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
     assert.match(html, /<script nonce="abc123" src="https:\/\/res\.example\/dist\/webview\.js">/);
     assert.match(html, /id="vscode-codicon-stylesheet"/);
-  });
-});
-
-describe('viewer host: file changes', () => {
-  it('tells appends, rewrites, truncation and deletion apart', async () => {
-    const file = tempFile('t.jsonl', readFileSync(SAMPLE));
-    const size = readFileSync(file).length;
-    const fp = await fingerprintFile(file, size);
-    assert.equal(await classifyChange(file, fp), 'unchanged');
-    appendFileSync(file, '{"type":"x"}\n');
-    assert.equal(await classifyChange(file, fp), 'appended');
-    const text = readFileSync(file, 'utf8');
-    writeFileSync(file, text.replace('session_start', 'session_START'));
-    assert.equal(await classifyChange(file, fp), 'rewritten', 'same size, other bytes at the start');
-    writeFileSync(file, text.slice(0, size - 20) + 'X'.repeat(20) + text.slice(size));
-    assert.equal(await classifyChange(file, fp), 'rewritten', 'other bytes just before the indexed end');
-    truncateSync(file, 100);
-    assert.equal(await classifyChange(file, fp), 'truncated');
-    const moved = join(tempDir(), 'gone.jsonl');
-    renameSync(file, moved);
-    assert.equal(await classifyChange(file, fp), 'deleted');
-    unlinkSync(moved);
   });
 });
 
