@@ -1,14 +1,13 @@
 import { basename } from 'node:path';
 import { shownPath, TracePath } from './tracePath';
-import { contentName, probeFile } from './byteSource';
-import { detectFormat, Detection, MIN_CONFIDENCE } from './detect';
+import { probeFile } from './byteSource';
+import { Detection, MIN_CONFIDENCE } from './detect';
 import { isFallbackFormat } from './formats';
 import { parseLine } from './json/jsonLine';
+import { detectValues, sampleBaseOf, SNIFF_VALUES } from './jsonlReading';
 import { scanLines } from './lineIndexer';
 import { FORCED_REASON, tryReadDocument, TraceModel } from './loadTrace';
 
-/** Values the detector sees, as {@link loadTrace} gives it. */
-const SNIFF_VALUES = 20;
 /** A JSON document larger than this is not parsed just to see whether it is a trace. */
 const MAX_SNIFF_DOCUMENT_BYTES = 64 << 20;
 /** JSON Lines read at most, looking for the first values. */
@@ -21,10 +20,9 @@ const MAX_SNIFF_LINE_BYTES = 4 << 20;
  */
 export async function detectFile(path: TracePath): Promise<Detection> {
   await probeFile(path);
-  const name = contentName(shownPath(path).replace(/\\/g, '/'));
-  const sample = { fileName: basename(name), path: name };
+  const base = sampleBaseOf(shownPath(path));
   const doc = await tryReadDocument(path, MAX_SNIFF_DOCUMENT_BYTES);
-  if (doc) return detectFormat({ ...sample, values: doc.records.slice(0, SNIFF_VALUES).map((r) => r.value), document: true });
+  if (doc) return detectValues(base, doc.records.slice(0, SNIFF_VALUES).map((r) => r.value), true);
   const values: unknown[] = [];
   let scanned = 0;
   await scanLines(
@@ -37,7 +35,7 @@ export async function detectFile(path: TracePath): Promise<Detection> {
     // A pretty-printed JSON file too large to parse has no JSON value on any line: stop looking after a few MiB.
     { chunkSize: 256 * 1024, maxLineBytes: 1 << 20, isCancelled: () => values.length >= SNIFF_VALUES || scanned >= MAX_SNIFF_LINE_BYTES, onProgress: (n) => (scanned = n) },
   );
-  return detectFormat({ ...sample, values, document: false });
+  return detectValues(base, values, false);
 }
 
 /** True when a detection names a runtime format with confidence: not generic, at least {@link MIN_CONFIDENCE}. */

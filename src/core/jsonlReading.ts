@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { EventTable } from './eventTable';
 import { detectFormat } from './detect';
 import { formatModule } from './formats';
@@ -10,6 +11,7 @@ import { appendAll } from './arrays';
 import { boundedTime, lineByteFindings } from './lineFindings';
 import type { LabelDeriver, LineBytes } from './derivedLabels';
 import { settleLineLabel } from './lineLabels';
+import { contentName } from './byteSource';
 
 /** Values the detector sees before the builder starts. */
 export const SNIFF_VALUES = 20;
@@ -18,6 +20,19 @@ export const SNIFF_VALUES = 20;
 export interface SampleBase {
   fileName: string;
   path: string;
+}
+
+/** The sample base of a trace at `path`: every detection (loading, checking, {@link detectFile}) names a file this way. */
+export function sampleBaseOf(path: string): SampleBase {
+  return { fileName: contentName(basename(path)), path: contentName(path.replace(/\\/g, '/')) };
+}
+
+/**
+ * The one sniffer of a file's format: its first values (at most {@link SNIFF_VALUES}; every record of a multi-line
+ * JSON `document`) and its name, given to {@link detectFormat}. Loading, streamed checks and `detectFile` all come here.
+ */
+export function detectValues(base: SampleBase, values: readonly unknown[], document: boolean): Detection {
+  return detectFormat({ ...base, values: values.slice(0, SNIFF_VALUES), document });
 }
 
 /**
@@ -141,7 +156,7 @@ export class JsonlReading<T extends EventSink = EventTable> {
   startBuilding(): EventBuilder {
     if (this.builder) return this.builder;
     this.detectedOnFew = this.head.length < SNIFF_VALUES;
-    this.detection = detectFormat({ ...this.sampleBase, values: this.head.map((r) => r.value), document: false });
+    this.detection = detectValues(this.sampleBase, this.head.map((r) => r.value), false);
     const builder = formatModule(this.detection.format).createBuilder(this.builderSource());
     this.builder = builder;
     this.deriveLabels(this.detection.format);

@@ -1,10 +1,8 @@
 import { fileSystem } from './io/fileSystem';
 import { holdTrace } from './io/traceHandles';
 import { shownPath, TracePath } from './tracePath';
-import { basename } from 'node:path';
-import { Compression, contentName, contentSizeHint, probeFile, readHead, readText } from './byteSource';
+import { Compression, contentSizeHint, probeFile, readHead, readText } from './byteSource';
 import { EventTable } from './eventTable';
-import { detectFormat } from './detect';
 import { formatModule } from './formats';
 import { BuilderSource, SourceRecord } from './format';
 import type { Detection, MalformedLine, TraceModel } from './traceModel';
@@ -16,7 +14,7 @@ import { resolveParentsElsewhere } from './crossFileParents';
 import { ConcatenatedJson, splitConcatenatedJson } from './json/concatenatedJson';
 import { boundedTime } from './lineFindings';
 import { PARSE_CATALOG } from './catalog/genericCatalog';
-import { JsonlReading, SNIFF_VALUES } from './jsonlReading';
+import { detectValues, JsonlReading, sampleBaseOf, SNIFF_VALUES } from './jsonlReading';
 import { finishModel, JsonlFileInfo, jsonlModel, partialModel } from './jsonlModel';
 import { fileLineBytes } from './derivedLabels';
 import { settleLineLabel } from './lineLabels';
@@ -110,7 +108,7 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
   const compression = await probeFile(file);
   const maxLineBytes = options.maxLineBytes ?? 256 * 1024 * 1024;
   // Detection and builders see the name the content has (`x.jsonl.gz` → `x.jsonl`); blobs resolve beside `path`.
-  const sampleBase = { fileName: contentName(basename(path)), path: contentName(path.replace(/\\/g, '/')) };
+  const sampleBase = sampleBaseOf(path);
   const table = new EventTable();
   const diagnostics: Finding[] = [];
   const malformed: MalformedLine[] = [];
@@ -119,7 +117,7 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
   if (doc) {
     const detection = options.format
       ? forced(options.format)
-      : detectFormat({ ...sampleBase, values: doc.records.slice(0, SNIFF_VALUES).map((r) => r.value), document: true });
+      : detectValues(sampleBase, doc.records.slice(0, SNIFF_VALUES).map((r) => r.value), true);
     const builder = formatModule(detection.format).createBuilder(builderSource(sampleBase, table));
     const emit = makeEmit(table, diagnostics);
     for (const rec of doc.records) builder.add(rec, (d, r) => emit(d, r ?? rec));

@@ -1,5 +1,6 @@
 import { fileSystem } from './io/fileSystem';
 import { readRange } from './byteSource';
+import { changeOf, ChangeSource, FileFingerprint, fingerprintOf } from './fileChange';
 import { KeptReading, loadTraceKeepingReading, LoadOptions } from './loadTrace';
 import { jsonlModel } from './jsonlModel';
 import { scanLines } from './lineIndexer';
@@ -35,9 +36,6 @@ export interface TraceReader {
   append(): Promise<AppendOutcome>;
 }
 
-/** Bytes compared at the start of the file and before the end of what was read, to tell an append from a rewrite. */
-const EDGE_BYTES = 256;
-
 /**
  * Reads a trace as {@link loadTrace} does (same options, the same model) and keeps its builder open, so a
  * growing file (a running agent's trace) is followed by parsing only the new bytes. Lines are read whole: a
@@ -50,7 +48,8 @@ const EDGE_BYTES = 256;
  */
 export async function openTraceReader(file: TracePath, options: LoadOptions = {}): Promise<TraceReader> {
   const { model, kept } = await loadTraceKeepingReading(file, options);
-  const state = { model, edges: kept ? await edgesOf(file, kept.info.scan.bytesRead) : null, dead: null as string | null };
+  const bytes = contentBytes(file);
+  const state = { model, edges: kept ? await fingerprintOf(bytes, kept.info.scan.bytesRead) : null, dead: null as string | null };
   return {
     get model() {
       return state.model;
@@ -58,12 +57,12 @@ export async function openTraceReader(file: TracePath, options: LoadOptions = {}
     async append() {
       const why = state.dead ?? (kept ? notAppendable(kept, state.model) : 'the file is one multi-line JSON document');
       if (why || !kept || !state.edges) return { kind: 'needs-full-read', reason: why ?? 'the file cannot be followed' };
-      const outcome = await appendNew(file, kept, state.edges, state.model, options.maxLineBytes);
+      const outcome = await appendNew(file, bytes, kept, state.edges, state.model, options.maxLineBytes);
       // Once the file is not what was read, the kept state is of no use: every later append says so too.
       if (outcome.kind === 'needs-full-read') state.dead = outcome.reason;
       if (outcome.kind === 'appended') {
         state.model = outcome.model;
-        state.edges = await edgesOf(file, kept.info.scan.bytesRead);
+        state.edges = await fingerprintOf(bytes, kept.info.scan.bytesRead);
       }
       return outcome.kind === 'unchanged' ? { kind: 'unchanged', model: state.model } : outcome;
     },
@@ -79,22 +78,17 @@ function notAppendable(kept: KeptReading, model: TraceModel): string | null {
   return null;
 }
 
-/** The first bytes of the file and the last bytes before `end`. */
-async function edgesOf(file: TracePath, end: number): Promise<{ head: Buffer; tail: Buffer; end: number }> {
-  const head = await readRange(file, 0, Math.min(EDGE_BYTES, end));
-  const from = Math.max(0, end - EDGE_BYTES);
-  return { head, tail: await readRange(file, from, end - from), end };
+/** The file's content for the change detector (a file that is gone throws, as a read of it would). */
+function contentBytes(file: TracePath): ChangeSource {
+  return { size: async () => (await fileSystem().stat(file)).size, read: (offset, length) => readRange(file, offset, length) };
 }
 
-type Edges = { head: Buffer; tail: Buffer; end: number };
-
-async function appendNew(file: TracePath, kept: KeptReading, edges: Edges, last: TraceModel, maxLineBytes?: number): Promise<AppendOutcome | { kind: 'unchanged' }> {
+async function appendNew(file: TracePath, bytes: ChangeSource, kept: KeptReading, edges: FileFingerprint, last: TraceModel, maxLineBytes?: number): Promise<AppendOutcome | { kind: 'unchanged' }> {
+  const change = await changeOf(bytes, edges);
+  if (change === 'truncated' || change === 'rewritten' || change === 'deleted') return { kind: 'needs-full-read', reason: `the file was ${change}` };
+  if (change === 'unchanged') return { kind: 'unchanged' };
   const size = (await fileSystem().stat(file)).size;
-  if (size < edges.end) return { kind: 'needs-full-read', reason: 'the file was truncated' };
-  const now = await edgesOf(file, edges.end);
-  if (!now.head.equals(edges.head) || !now.tail.equals(edges.tail)) return { kind: 'needs-full-read', reason: 'the file was rewritten' };
-  if (size === edges.end) return { kind: 'unchanged' };
-  const after = await readRange(file, edges.end, 1);
+  const after = await readRange(file, edges.indexedBytes, 1);
   // A lone CR at the old end followed by LF was one CRLF line break, not two lines.
   if (edges.tail[edges.tail.length - 1] === 13 && after[0] === 10) return { kind: 'needs-full-read', reason: 'a line break was split between two writes' };
   return readFrom(file, kept, size, last, maxLineBytes);

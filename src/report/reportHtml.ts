@@ -3,6 +3,7 @@ import type { ReportData } from './reportData';
 import { REPORT_DATA_ID } from './reportData';
 import { DARK } from '../viewer/webviewThemes';
 import { contentSecurityPolicy } from '../viewer/webviewHtml';
+import { escapeHtml } from '../core/escapes';
 
 /** The built files a report is made of (dist/ of this package). */
 export interface ReportAssets {
@@ -15,10 +16,6 @@ export interface ReportAssets {
 
 function sha256Base64(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('base64');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** A `<script>`/`<style>` body must not hold its own end tag; built bundles escape it, this makes sure. */

@@ -3,11 +3,9 @@
  * once, then reused), reference lookup by digest, and the bounded answers the Content tab and the read-only
  * blob documents show. Blob content is hostile text: it is only ever sent as data, never as markup.
  */
-import { basename } from 'node:path';
 import { BlobResult, BlobStatus, BlobStore, blobLayoutOf, DEFAULT_PREVIEW_BYTES, readBlobPreview, shortDigest } from '../core/blobStore';
 import type { BlobPreview } from '../core/blobStore';
-import { contentName, readHead } from '../core/byteSource';
-import { detectFormat } from '../core/detect';
+import { detectFile } from '../core/detectFile';
 import type { TraceModel } from '../core/loadTrace';
 import type { DigestAlgorithm, FormatName, HashRef } from '../core/model';
 import { extractChat } from './chatContent';
@@ -22,8 +20,6 @@ export interface BlobSettings {
   workspaceFolders: readonly string[];
 }
 
-/** Bytes of a trace's head read to detect its format when it is not open in the viewer. */
-const SNIFF_BYTES = 64 * 1024;
 /** A store without roots is looked for again after this long (murmur creates `blobs/` on the first blob). */
 const EMPTY_STORE_TTL_MS = 5000;
 
@@ -40,31 +36,6 @@ export function blobState(status: BlobStatus): BlobState {
 export const STATE_WORDS: Record<BlobState, string> = {
   unresolved: 'not resolved', verified: '✓ verified', mismatch: '✗ mismatch', missing: 'missing', unreadable: 'unreadable', tooLarge: 'too large', rejected: 'rejected', unverifiable: 'unverifiable',
 };
-
-/** The format of a trace from its first values (a bounded read of the file's head). */
-export async function sniffTraceFormat(path: string): Promise<FormatName> {
-  // The content's head: a `.gz` trace is sniffed on its decompressed lines.
-  const buf = await readHead(path, SNIFF_BYTES);
-  const bytesRead = buf.length;
-  return sniffLines(buf.toString('utf8').split('\n').slice(0, bytesRead === SNIFF_BYTES ? -1 : undefined), path);
-}
-
-/** The format of a trace from its first lines of text. */
-export function sniffLines(lines: readonly string[], path: string): FormatName {
-  const values: unknown[] = [];
-  for (const line of lines) {
-    if (values.length >= 20) break;
-    const t = line.trim();
-    if (!t) continue;
-    try {
-      values.push(JSON.parse(t));
-    } catch {
-      // a malformed line says nothing about the format
-    }
-  }
-  const name = contentName(path);
-  return detectFormat({ values, fileName: basename(name), path: name.split('\\').join('/'), document: false }).format;
-}
 
 /** A reference naming `digest`, as the trace's events hold it (field and raw text matter for hashing). */
 export function findRef(model: TraceModel | undefined, digest: string, algorithm: DigestAlgorithm): HashRef | undefined {
@@ -115,7 +86,8 @@ export class TraceBlobs {
 
   /** Resolves and rehashes the blob `digest` of a trace; `model` (when open) gives the format and the reference. */
   async resolve(tracePath: string, model: TraceModel | undefined, digest: string, algorithm: DigestAlgorithm): Promise<{ store: BlobStore; result: BlobResult }> {
-    const format = model?.format ?? (await sniffTraceFormat(tracePath));
+    // Not open in the viewer: detected as loading it would (a `.gz` on its decompressed content).
+    const format = model?.format ?? (await detectFile(tracePath)).format;
     const store = await this.store(tracePath, format);
     const ref = findRef(model, digest, algorithm) ?? syntheticRef(format, digest, algorithm);
     return { store, result: await store.resolve(ref) };

@@ -146,13 +146,3 @@ function collect(model: TraceModel, hit: Uint8Array, badHit: Uint8Array, max: nu
   }
   return { nodes, truncated: total > nodes.length, cancelled };
 }
-
-/** The query as it appears inside a JSON string literal. */
-export function jsonEscaped(q: string): string {
-  return JSON.stringify(q).slice(1, -1);
-}
-
-/** The query as an ASCII-only JSON writer (Python's json.dumps) escapes it. */
-export function asciiEscaped(q: string): string {
-  return jsonEscaped(q).replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
-}

@@ -4,6 +4,7 @@
  * vscode-free, so the webview tests load the very same page.
  */
 import { randomBytes } from 'node:crypto';
+import { escapeHtml } from '../core/escapes';
 
 /** Where the page's resources are, as webview URIs (or test server URLs). */
 export interface ViewerPageResources {
@@ -60,19 +61,15 @@ export function renderViewerHtml(r: ViewerPageResources): string {
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${attr(r.codiconUri)}" nonce="${nonce}">
-<link rel="stylesheet" href="${attr(r.styleUri)}" nonce="${nonce}">
+<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${escapeHtml(r.codiconUri)}" nonce="${nonce}">
+<link rel="stylesheet" href="${escapeHtml(r.styleUri)}" nonce="${nonce}">
 <title>Agent Trace Viewer</title>
 </head>
 <body>
 <div id="app" role="application" aria-label="Agent trace"></div>
-<script nonce="${nonce}" src="${attr(r.scriptUri)}"></script>
+<script nonce="${nonce}" src="${escapeHtml(r.scriptUri)}"></script>
 </body>
 </html>`;
-}
-
-function attr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

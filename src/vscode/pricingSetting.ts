@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { readPricing } from '../core/usage/prices';
 import { setViewerPricing } from '../viewer/pricing';
+import { setting } from './settings';
 
 /** Reads `agentTrace.pricing` into the viewer now and on every change; bad entries are named in a warning and left out. */
 export function watchPricingSetting(context: vscode.ExtensionContext): void {
   const apply = (): void => {
-    const { prices, problems } = readPricing(vscode.workspace.getConfiguration('agentTrace').get('pricing'));
+    const { prices, problems } = readPricing(setting('pricing'));
     setViewerPricing(prices);
     if (problems.length > 0) void vscode.window.showWarningMessage(`Agent Trace Viewer: ${problems.join('; ')}`);
   };

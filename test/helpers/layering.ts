@@ -183,7 +183,7 @@ export const CORE_LAYERS: readonly CoreLayer[] = [
       'arrays.ts', 'binaryKinds.ts', 'byteSource.ts', 'counterColumn.ts', 'derivedLabels.ts', 'digests.ts', 'display.ts',
       'eventSizer.ts', 'formatNames.ts', 'idHashIndex.ts', 'keepShape.ts', 'labelColumns.ts', 'lineFacts.ts',
       'lineIndexer.ts', 'lineLabels.ts', 'mentionColumns.ts', 'model.ts', 'numberColumn.ts', 'stringColumn.ts',
-      'tableColumns.ts', 'usageTypes.ts',
+      'tableColumns.ts', 'usageTypes.ts', 'escapes.ts', 'fileChange.ts',
     ],
   },
   { name: 'catalog' },

@@ -1,11 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { appendFileSync, readFileSync, renameSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { extractChat, MAX_PART_CHARS } from '../../src/viewer/chatContent';
 import { buildDetail, findObjectWithId } from '../../src/viewer/eventDetail';
-import { classifyChange, fingerprintFile } from '../../src/viewer/fileChange';
-import { asciiEscaped, findInTrace } from '../../src/viewer/findInTrace';
+import { findInTrace } from '../../src/viewer/findInTrace';
 import { isSafeExternalUrl, parseViewMessage } from '../../src/protocol/validate';
 import { renderViewerHtml } from '../../src/viewer/webviewHtml';
 import { tempDir, tempFile } from '../helpers/tmp';
@@ -56,35 +55,14 @@ describe('viewer host: messages from the webview are validated', () => {
 describe('viewer host: the page', () => {
   it('has a strict CSP: scripts only by nonce, no inline styles, nothing from outside', () => {
     const html = renderViewerHtml({ cspSource: 'https://res.example', scriptUri: 'https://res.example/dist/webview.js', styleUri: 'https://res.example/dist/webview.css', codiconUri: 'https://res.example/dist/codicon.css', nonce: 'abc123' });
-    const csp = /Content-Security-Policy" content="([^"]+)"/.exec(html)![1];
+    // The attribute is HTML-escaped (escapeHtml): its quotes stand as &#39;, as in the report page.
+    const csp = /Content-Security-Policy" content="([^"]+)"/.exec(html)![1].replace(/&#39;/g, "'");
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /script-src 'nonce-abc123'(;|$)/);
     assert.match(csp, /style-src https:\/\/res\.example 'nonce-abc123'(;|$)/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
     assert.match(html, /<script nonce="abc123" src="https:\/\/res\.example\/dist\/webview\.js">/);
     assert.match(html, /id="vscode-codicon-stylesheet"/);
-  });
-});
-
-describe('viewer host: file changes', () => {
-  it('tells appends, rewrites, truncation and deletion apart', async () => {
-    const file = tempFile('t.jsonl', readFileSync(SAMPLE));
-    const size = readFileSync(file).length;
-    const fp = await fingerprintFile(file, size);
-    assert.equal(await classifyChange(file, fp), 'unchanged');
-    appendFileSync(file, '{"type":"x"}\n');
-    assert.equal(await classifyChange(file, fp), 'appended');
-    const text = readFileSync(file, 'utf8');
-    writeFileSync(file, text.replace('session_start', 'session_START'));
-    assert.equal(await classifyChange(file, fp), 'rewritten', 'same size, other bytes at the start');
-    writeFileSync(file, text.slice(0, size - 20) + 'X'.repeat(20) + text.slice(size));
-    assert.equal(await classifyChange(file, fp), 'rewritten', 'other bytes just before the indexed end');
-    truncateSync(file, 100);
-    assert.equal(await classifyChange(file, fp), 'truncated');
-    const moved = join(tempDir(), 'gone.jsonl');
-    renameSync(file, moved);
-    assert.equal(await classifyChange(file, fp), 'deleted');
-    unlinkSync(moved);
   });
 });
 
@@ -99,7 +77,6 @@ describe('viewer host: find in trace', () => {
     const m2 = await loadTrace(f, { format: 'generic' });
     assert.deepEqual((await findInTrace(m2, 'café', { caseSensitive: false })).nodes, [0]);
     assert.deepEqual((await findInTrace(m2, '"quoted"', { caseSensitive: false })).nodes, [0]);
-    assert.equal(asciiEscaped('é'), '\\u00e9');
   });
   it('finds malformed lines and reports truncation', async () => {
     const model = await loadTrace(SAMPLE, { format: 'generic' });

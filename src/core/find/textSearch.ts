@@ -4,7 +4,7 @@
  * a chunk boundary is still found. Memory is bounded by the chunk size, whatever the file's size.
  */
 import { fileSystem, type OpenFile } from '../io/fileSystem';
-import { jsonEscaped, asciiEscaped } from '../filter/textNeedles';
+import { jsonEscaped, asciiEscaped } from '../escapes';
 import { byteFinder, type ByteFinder } from './byteSearch';
 import { requiredLiterals } from './regexLiterals';
 import { giveScanBuffer, takeScanBuffer } from './pairScan';

@@ -1,12 +1,11 @@
 import { fileSystem } from '../io/fileSystem';
 import { holdTrace } from '../io/traceHandles';
-import { basename } from 'node:path';
-import { contentName, probeFile, readHead } from '../byteSource';
+import { probeFile, readHead } from '../byteSource';
 import { CheckSet, CheckResult, createChecks, finishChecks, RunOptions, runChecks } from '../checks/runChecks';
 import type { CheckMode, CheckSubject } from '../rules/types';
 import { parseDecodedLine, ParsedLine } from '../json/jsonLine';
 import { StreamLine } from './streamLine';
-import { JsonlReading } from '../jsonlReading';
+import { JsonlReading, sampleBaseOf } from '../jsonlReading';
 import { closingDiagnostics, finishDiagnostics } from '../jsonlModel';
 import { lineByteFindings } from '../lineFindings';
 import type { LineSpan, ScanResult } from '../lineIndexer';
@@ -112,7 +111,7 @@ class StreamRun {
   constructor(file: TracePath, private readonly mode: CheckMode, private readonly options: StreamCheckOptions, bom: boolean, sizeBytes = 0) {
     this.size = sizeBytes > 0 ? eventSizer(sizeBytes, () => this.facts.size, (n) => this.facts.reserve(n)) : null;
     const path = shownPath(file);
-    const sampleBase = { fileName: contentName(basename(path)), path: contentName(path.replace(/\\/g, '/')) };
+    const sampleBase = sampleBaseOf(path);
     this.reading = new JsonlReading(sampleBase, MAX_LINE_BYTES, options.format, FORCED_REASON, this.facts);
     const source = typeof file === 'string' ? undefined : file;
     this.subject = { path, ...(source ? { source } : {}), format: options.format ?? 'generic', events: this.facts, diagnostics: this.reading.diagnostics, lineCount: 0, bytesIndexed: 0, bom, document: false };

@@ -3,6 +3,7 @@
  * prose with every character that could start markup, HTML, an entity or a mention escaped, code in fences
  * longer than any backtick run inside, and `<details>` whose summary is HTML-escaped.
  */
+import { escapeHtml } from '../../core/escapes';
 
 /** Characters that start inline markup, HTML, entities, links, tables, strikethrough or mentions anywhere in a line. */
 const INLINE_SPECIAL = /[\\`*_[\]<>&|~@!{}()]/g;
@@ -25,11 +26,6 @@ export function escapeMarkdownText(text: string): string {
       return body.replace(LINE_START, (_m, sp: string, mark: string) => `${sp}${mark.replace(/^(\d+)?(.)$/, (_x, d: string | undefined, p: string) => `${d ?? ''}\\${p}`)}`);
     })
     .join('  \n');
-}
-
-/** Escapes text for HTML element content or a quoted attribute (the `<summary>` line of `<details>`). */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** The longest run of backticks in `text`. */

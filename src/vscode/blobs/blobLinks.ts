@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { blobLayoutOf, scanLineForBlobRefs } from '../../core/blobStore';
 import type { FormatName } from '../../core/model';
 import { OPEN_BLOB_COMMAND } from '../editor';
-import { sniffLines, TraceBlobs } from '../../viewer/blobResolver';
+import { detectFile } from '../../core/detectFile';
+import { TraceBlobs } from '../../viewer/blobResolver';
 
 /** Documents the provider serves. */
 export const BLOB_LINK_SELECTOR: vscode.DocumentSelector = { scheme: 'file', pattern: '**/*.{jsonl,ndjson}' };
@@ -66,9 +67,10 @@ export class BlobLinkProvider implements vscode.DocumentLinkProvider {
   constructor(private readonly blobs: TraceBlobs) {}
 
   async provideDocumentLinks(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentLink[]> {
-    const head: string[] = [];
-    for (let i = 0; i < Math.min(doc.lineCount, 40); i++) head.push(doc.lineAt(i).text.slice(0, 200_000));
-    const format = sniffLines(head, doc.uri.fsPath);
+    // The file's format as the viewer would detect it on opening it (a file that cannot be read has no links).
+    const detected = await detectFile(doc.uri.fsPath).catch(() => null);
+    if (!detected || token.isCancellationRequested) return [];
+    const format = detected.format;
     const store = await this.blobs.store(doc.uri.fsPath, format);
     if (store.roots.length === 0 || token.isCancellationRequested) return [];
     const out: vscode.DocumentLink[] = [];

@@ -10,13 +10,14 @@ import { OPEN_BLOB_COMMAND, TraceEditorApi } from '../editor';
 import { BlobDocumentProvider, blobDocumentUri, BLOB_SCHEME } from './blobDocuments';
 import { BlobLinkProvider, BLOB_LINK_SELECTOR } from './blobLinks';
 import { BlobSettings, blobState, TraceBlobs } from '../../viewer/blobResolver';
+import { setting } from '../settings';
 
 export { BLOB_SCHEME } from './blobDocuments';
 
 /** The `agentTrace.blobRoots` setting and the workspace folders (bases for relative roots). */
 function blobSettings(): BlobSettings {
   return {
-    extraRoots: vscode.workspace.getConfiguration('agentTrace').get<string[]>('blobRoots', []).filter((x) => typeof x === 'string'),
+    extraRoots: setting('blobRoots').filter((x) => typeof x === 'string'),
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
   };
 }

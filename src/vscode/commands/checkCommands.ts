@@ -8,6 +8,7 @@ import { TraceProblems } from './problems';
 import { lineLengths, TraceModels } from '../traceModels';
 import { IntegrityKind, integrityKindOf, integrityKindsOf } from '../../core/checks/integrityKind';
 import { ChecksWorkerScript, runChecksOffThread } from '../../viewer/checksOffThread';
+import { setting } from '../settings';
 
 /** What a verification's first error is, by cause: a missing blob is not a broken chain. */
 const VERIFY_CAUSE: Record<IntegrityKind, string> = { chain: 'Broken', sequence: 'Sequence gap', content: 'Blob problem', structure: 'Error' };
@@ -30,9 +31,9 @@ export function bundledChecksWorker(): ChecksWorkerScript | null {
 
 /** Reads the user's `agentTrace.rules` setting (rule id → off | error | warning | info). */
 export function ruleSettings(): Record<string, RuleSetting> {
-  const raw = vscode.workspace.getConfiguration('agentTrace').get<Record<string, string>>('rules') ?? {};
+  const raw = setting('rules');
   const out: Record<string, RuleSetting> = {};
-  for (const [k, v] of Object.entries(raw)) if (['off', 'error', 'warning', 'info'].includes(v)) out[k] = v as RuleSetting;
+  for (const [k, v] of Object.entries(raw)) if (typeof v === 'string' && ['off', 'error', 'warning', 'info'].includes(v)) out[k] = v as RuleSetting;
   return out;
 }
 

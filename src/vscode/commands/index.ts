@@ -7,6 +7,7 @@ import { copyLinkToEvent, goToEvent, revealInViewer, showProblem, TraceUriHandle
 import { autoChecks, recheckOnAppend } from './liveChecks';
 import { TraceProblems } from './problems';
 import { TraceModels } from '../traceModels';
+import { setting } from '../settings';
 
 /** Registers verification, conformance and navigation commands, and the automatic check on open. */
 export function registerCommands(context: vscode.ExtensionContext, viewers: TraceViewerApi, models: TraceModels): CheckCommands {
@@ -30,10 +31,9 @@ export function registerCommands(context: vscode.ExtensionContext, viewers: Trac
 
   context.subscriptions.push(
     viewers.onDidOpenTrace((uri) => {
-      const cfg = vscode.workspace.getConfiguration('agentTrace');
-      if (!cfg.get<boolean>('checkOnOpen', true) || uri.scheme !== 'file') return;
+      if (!setting('checkOnOpen') || uri.scheme !== 'file') return;
       void vscode.workspace.fs.stat(uri).then(async (st) => {
-        if (!autoChecks(st.size)) return viewers.showChecksSkipped?.(uri, checksSkippedMessage(st.size, cfg.get<number>('checkOnOpenMaxMB', 50)));
+        if (!autoChecks(st.size)) return viewers.showChecksSkipped?.(uri, checksSkippedMessage(st.size, setting('checkOnOpenMaxMB')));
         await checks.runModes(uri, ['verify', 'check']);
       });
     }),

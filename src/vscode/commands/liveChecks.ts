@@ -7,14 +7,14 @@ import * as vscode from 'vscode';
 import type { TraceViewerApi } from '../viewerApi';
 import type { CheckCommands } from './checkCommands';
 import type { TraceProblems } from './problems';
+import { setting } from '../settings';
 
 /** Appends come in bursts while an agent works: at most one re-run per trace in this interval. */
 export const RECHECK_MS = 1000;
 
 /** Whether a trace of `size` bytes is checked automatically (agentTrace.checkOnOpen and its size cap). */
 export function autoChecks(size: number): boolean {
-  const cfg = vscode.workspace.getConfiguration('agentTrace');
-  return cfg.get<boolean>('checkOnOpen', true) && size <= cfg.get<number>('checkOnOpenMaxMB', 50) * 1024 * 1024;
+  return setting('checkOnOpen') && size <= setting('checkOnOpenMaxMB') * 1024 * 1024;
 }
 
 /** Runs verification and conformance again after appends, or marks their findings outdated. */

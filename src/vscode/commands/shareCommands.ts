@@ -10,6 +10,7 @@ import { traceToMarkdown } from '../../report/markdown/markdownTranscript';
 import { TraceBlobs } from '../../viewer/blobResolver';
 import type { TraceModel } from '../../core/loadTrace';
 import { buildReport, readReportAssets } from '../../report/buildReport';
+import { setting } from '../settings';
 
 /** Spans per request, as in the CLI: within a collector's default request size. */
 const POST_BATCH = 1000;
@@ -23,11 +24,10 @@ function target(viewers: TraceViewerApi, uri?: unknown): vscode.Uri | undefined 
 
 /** Asks for the endpoint, prefilled from `agentTrace.otlpEndpoint`; undefined when the user cancels. */
 async function askEndpoint(): Promise<string | undefined> {
-  const cfg = vscode.workspace.getConfiguration('agentTrace');
   return vscode.window.showInputBox({
     title: 'Send to OTLP Endpoint',
     prompt: 'OTLP/HTTP endpoint; spans are POSTed as JSON to <endpoint>/v1/traces',
-    value: cfg.get<string>('otlpEndpoint', 'http://localhost:4318'),
+    value: setting('otlpEndpoint'),
     validateInput: (v) => {
       try {
         otlpTracesUrl(v);
@@ -43,7 +43,7 @@ async function askEndpoint(): Promise<string | undefined> {
 async function sendToOtlp(context: vscode.ExtensionContext, models: TraceModels, uri: vscode.Uri): Promise<void> {
   const endpoint = await askEndpoint();
   if (endpoint === undefined) return;
-  const headers = { ...parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS), ...vscode.workspace.getConfiguration('agentTrace').get<Record<string, string>>('otlpHeaders', {}) };
+  const headers = { ...parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS), ...setting('otlpHeaders') };
   try {
     const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Sending ${basename(uri.fsPath)} to ${endpoint}…` }, async () => {
       const model = await models.get(uri);
@@ -60,7 +60,7 @@ async function sendToOtlp(context: vscode.ExtensionContext, models: TraceModels,
 /** Blob lookup as the viewer does it: the format's layout plus `agentTrace.blobRoots` and the workspace folders. */
 function blobsForExport(): TraceBlobs {
   return new TraceBlobs(() => ({
-    extraRoots: vscode.workspace.getConfiguration('agentTrace').get<string[]>('blobRoots', []),
+    extraRoots: setting('blobRoots'),
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
   }));
 }

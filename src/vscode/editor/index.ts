@@ -9,6 +9,7 @@ import type { TraceModel } from '../../core/loadTrace';
 import { VIEW_TYPE, VIEW_TYPE_ANY_JSONL } from '../../protocol';
 import { COMMANDS } from '../commandIds';
 import { resolveWorkers } from '../../core/parallel/workerCount';
+import { setting } from '../settings';
 import type { TraceViewerApi } from '../viewerApi';
 import { switchToText, switchToViewer } from './switchView';
 import { TraceDocument } from './traceDocument';
@@ -97,8 +98,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     activeEmitter.fire(h);
   };
   const settings = () => {
-    const c = vscode.workspace.getConfiguration('agentTrace');
-    return { maxFileSizeMB: c.get<number>('maxFileSizeMB', 2048), liveUpdates: c.get<boolean>('liveUpdates', true), expandAllMaxEvents: c.get<number>('expandAllMaxEvents', 20_000), workers: resolveWorkers(c.get<number>('workers', 0)) };
+    return { maxFileSizeMB: setting('maxFileSizeMB'), liveUpdates: setting('liveUpdates'), expandAllMaxEvents: setting('expandAllMaxEvents'), workers: resolveWorkers(setting('workers')) };
   };
 
   const provider: vscode.CustomReadonlyEditorProvider<TraceDocument> = {
