@@ -1,0 +1,66 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadTrace } from '../../../src/core/loadTrace';
+import { summarize } from '../../../src/core/summary';
+import { usageReport } from '../../../src/core/usage/usageReport';
+import { writerFiles } from '../../helpers/writerCorpus';
+
+const FIXTURES = resolve(__dirname, '..', '..', 'fixtures', 'usage');
+
+type Obj = Record<string, any>;
+const linesOf = (path: string): Obj[] => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+/**
+ * A Claude Code transcript's usage worked out apart from the reader: each message.id once, at the usage of its
+ * last line (input = input + cache read + cache creation, as the reader counts what the model read).
+ */
+function claudeExpected(path: string): { input: number; output: number; cacheRead: number; cacheWrite: number; responses: number } {
+  const last = new Map<string, Obj>();
+  linesOf(path).forEach((v, k) => {
+    if (v.type === 'assistant' && v.message?.usage) last.set(v.message.id ?? `line ${k}`, v.message.usage);
+  });
+  const out = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, responses: last.size };
+  for (const u of last.values()) {
+    out.input += n(u.input_tokens) + n(u.cache_read_input_tokens) + n(u.cache_creation_input_tokens);
+    out.output += n(u.output_tokens);
+    out.cacheRead += n(u.cache_read_input_tokens);
+    out.cacheWrite += n(u.cache_creation_input_tokens);
+  }
+  return out;
+}
+
+const transcripts = writerFiles('claude-code').filter((p) => p.includes(`${join('projects', '')}`));
+
+describe('usage: a Claude Code response counts once, at its last line\'s snapshot', () => {
+  it('finds the real-writer transcripts', () => assert.ok(transcripts.length >= 6, transcripts.join('\n')));
+
+  for (const path of [...transcripts, join(FIXTURES, 'claude-split-response.jsonl')]) {
+    it(`${path.slice(path.indexOf('test'))}: usage.total = each message.id at its last snapshot`, async () => {
+      const want = claudeExpected(path);
+      const m = await loadTrace(path);
+      const u = usageReport(m).total;
+      assert.deepEqual(
+        [u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens],
+        [want.input, want.output, want.cacheRead, want.cacheWrite],
+      );
+      // The columns every other consumer reads (rows, turn badges, OTLP export) say the same.
+      let tin = 0;
+      let tout = 0;
+      for (let i = 0; i < m.events.size; i++) (tin += m.events.tokensInOf(i) ?? 0), (tout += m.events.tokensOutOf(i) ?? 0);
+      assert.deepEqual([tin, tout], [want.input, want.output], 'the events\' token columns');
+      assert.equal(usageReport(m).byModel.reduce((a, x) => a + x.calls, 0), want.responses, 'one call per response');
+    });
+  }
+
+  it('the split-response fixture: the placeholder (1 output token) is not kept, and totals agree with usage', async () => {
+    const path = join(FIXTURES, 'claude-split-response.jsonl');
+    const m = await loadTrace(path);
+    const s = summarize(m);
+    // msg …16003: 747+4231 in, 39 out at its last line (its first line said 1); msg …a006: 507+4296+252 in, 10 out.
+    assert.deepEqual([s.usage.total.inputTokens, s.usage.total.outputTokens], [4978 + 5055, 49]);
+    // The file's cost-state (written by Claude Code for the corpus file) is the session's totals: they agree.
+    assert.deepEqual([s.totals.inputTokens, s.totals.outputTokens], [s.usage.total.inputTokens, s.usage.total.outputTokens]);
+  });
+});
