@@ -64,3 +64,47 @@ describe('usage: a Claude Code response counts once, at its last line\'s snapsho
     assert.deepEqual([s.totals.inputTokens, s.totals.outputTokens], [s.usage.total.inputTokens, s.usage.total.outputTokens]);
   });
 });
+
+/** A Codex rollout's usage worked out apart from the reader: each response's token_count once (a repeat of the last one's running total is the same response), its last_token_usage summed. */
+function codexExpected(path: string): { input: number; output: number; cacheRead: number; responses: number; lastTotal: Obj | null } {
+  const out = { input: 0, output: 0, cacheRead: 0, responses: 0, lastTotal: null as Obj | null };
+  let prev: string | null = null;
+  for (const v of linesOf(path)) {
+    const info = v.type === 'event_msg' && v.payload?.type === 'token_count' ? v.payload.info : null;
+    if (!info?.total_token_usage) continue;
+    const total = JSON.stringify(info.total_token_usage);
+    if (total === prev) continue;
+    prev = total;
+    out.lastTotal = info.total_token_usage;
+    out.responses++;
+    out.input += n(info.last_token_usage?.input_tokens);
+    out.output += n(info.last_token_usage?.output_tokens);
+    out.cacheRead += n(info.last_token_usage?.cached_input_tokens);
+  }
+  return out;
+}
+
+const rollouts = writerFiles('codex').filter((p) => /rollout-[^/\\]*\.jsonl$/.test(p));
+
+describe('usage: a Codex response counts once, however many token_count lines repeat it', () => {
+  it('finds the real-writer rollouts', () => assert.ok(rollouts.length >= 5, rollouts.join('\n')));
+
+  const doubled = join(FIXTURES, 'rollout-2026-12-01T16-25-02-01a2326c-844c-72a2-8812-0ecf1e720fa2.jsonl');
+  for (const path of [...rollouts, doubled]) {
+    it(`${path.slice(path.indexOf('test'))}: usage.total = each token_count once, and the running total agrees`, async () => {
+      const want = codexExpected(path);
+      const m = await loadTrace(path);
+      const s = summarize(m);
+      const u = s.usage;
+      assert.deepEqual([u.total.inputTokens, u.total.outputTokens, u.total.cacheReadTokens], [want.input, want.output, want.cacheRead]);
+      assert.equal(u.byModel.reduce((a, x) => a + x.calls, 0), want.responses, 'one call per response');
+      assert.deepEqual([s.totals.inputTokens, s.totals.outputTokens], [want.lastTotal?.input_tokens, want.lastTotal?.output_tokens], 'totals: the last running total');
+      assert.deepEqual([s.totals.inputTokens, s.totals.outputTokens], [u.total.inputTokens, u.total.outputTokens], 'totals and usage agree');
+    });
+  }
+
+  it('the doubled fixture: 2 responses (9,155 + 9,302 input), not 4', async () => {
+    const u = usageReport(await loadTrace(doubled));
+    assert.deepEqual([u.total.inputTokens, u.byModel.reduce((a, x) => a + x.calls, 0)], [18457, 2]);
+  });
+});
