@@ -108,3 +108,28 @@ describe('usage: a Codex response counts once, however many token_count lines re
     assert.deepEqual([u.total.inputTokens, u.byModel.reduce((a, x) => a + x.calls, 0)], [18457, 2]);
   });
 });
+
+describe('usage: 1-hour cache writes are priced at the 1-hour rate', () => {
+  // The mock's model is in no price table: price it as claude-opus-4-6 is ($5 in, $25 out, $0.50 hit, $6.25 5m, $10 1h).
+  const opus = { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25, cacheWrite1h: 10 };
+  const close = (a: number | null, b: number): void => assert.ok(a !== null && Math.abs(a - b) < 1e-12, `${a} ≈ ${b}`);
+
+  it('claude-cache-1h.jsonl: 746 plain + 4,221 written for an hour + 16 out', async () => {
+    const u = usageReport(await loadTrace(join(FIXTURES, 'claude-cache-1h.jsonl')), { 'claude-opus-5-5': opus });
+    assert.deepEqual([u.total.inputTokens, u.total.cacheWriteTokens, u.total.outputTokens], [746 + 4221, 4221, 16]);
+    close(u.total.costUsd, (746 * 5 + 4221 * 10 + 16 * 25) / 1e6);
+  });
+
+  it('the same response written for 5 minutes (the corpus file) is priced at the 5-minute rate', async () => {
+    const path = transcripts.find((p) => p.includes(`${join('text', 'projects')}`))!;
+    const u = usageReport(await loadTrace(path), { 'claude-opus-5-5': opus });
+    close(u.total.costUsd, (746 * 5 + 4221 * 6.25 + 16 * 25) / 1e6);
+  });
+
+  it('a price without a 1-hour rate does not price 1-hour writes at a guessed rate (the file\'s own cost is taken)', async () => {
+    const { cacheWrite1h: _, ...without } = opus;
+    const u = usageReport(await loadTrace(join(FIXTURES, 'claude-cache-1h.jsonl')), { 'claude-opus-5-5': without });
+    // The record is unpriced, so the model takes the cost the cost-state line records (costSource trace).
+    assert.deepEqual(u.byModel.map((x) => [x.model, x.costSource]), [['claude-opus-5-5', 'trace']]);
+  });
+});

@@ -24,13 +24,13 @@ function carriedUsage(r: Response): { tokensIn: number | null; tokensOut: number
     // stream-json prints each response at its stream's start, when output_tokens is still 1 or 2: the count
     // is not the response's, the run's `result` line has the real one.
     tokensOut: r.stream ? null : r.usage.output,
-    usage: { cacheRead: r.usage.cacheRead, cacheWrite: r.usage.cacheCreation, reasoning: r.reasoning },
+    usage: { cacheRead: r.usage.cacheRead, cacheWrite: r.usage.cacheCreation, ...(r.usage.cacheCreation1h ? { cacheWrite1h: r.usage.cacheCreation1h } : {}), reasoning: r.reasoning },
   };
 }
 
 function sameUsage(a: Response, b: ClaudeUsage, reasoning: number | null): boolean {
   const u = a.usage;
-  return u.input === b.input && u.output === b.output && u.cacheRead === b.cacheRead && u.cacheCreation === b.cacheCreation && a.reasoning === reasoning;
+  return u.input === b.input && u.output === b.output && u.cacheRead === b.cacheRead && u.cacheCreation === b.cacheCreation && u.cacheCreation1h === b.cacheCreation1h && a.reasoning === reasoning;
 }
 
 /** What the builder remembers across lines: tool calls by id, API responses by message id, totals. */
