@@ -133,3 +133,26 @@ describe('usage: 1-hour cache writes are priced at the 1-hour rate', () => {
     assert.deepEqual(u.byModel.map((x) => [x.model, x.costSource]), [['claude-opus-5-5', 'trace']]);
   });
 });
+
+describe('errors: Claude Code API errors and retries are counted', () => {
+  it('claude-api-errors.jsonl: two api_error lines (529, retry 1/10 and 2/10) are 2 errors, 2 API errors and 2 recorded retries', async () => {
+    const path = join(FIXTURES, 'claude-api-errors.jsonl');
+    const want = linesOf(path).filter((v) => v.type === 'system' && v.subtype === 'api_error').length;
+    assert.equal(want, 2);
+    const m = await loadTrace(path);
+    const s = summarize(m);
+    assert.equal(s.totals.errors, want);
+    assert.equal(s.totals.apiErrors, want);
+    assert.deepEqual(s.usage.retries, { total: want, source: 'recorded' });
+    const labels = [...Array(m.events.size).keys()].filter((i) => m.events.kindOf(i) === 'system').map((i) => m.events.get(i).label);
+    assert.deepEqual(labels, ['system api_error 529 retry 1/10', 'system api_error 529 retry 2/10']);
+    // The response after the retries still counts once.
+    assert.deepEqual([s.usage.total.inputTokens, s.usage.total.outputTokens], [746 + 4221, 16]);
+  });
+
+  it('claude-stream-api-retry.jsonl: a stream-json api_retry is an API error and a recorded retry', async () => {
+    const s = summarize(await loadTrace(join(FIXTURES, 'claude-stream-api-retry.jsonl')));
+    assert.deepEqual([s.totals.errors, s.totals.apiErrors], [1, 1]);
+    assert.deepEqual(s.usage.retries, { total: 1, source: 'recorded' });
+  });
+});

@@ -48,6 +48,8 @@ export class ClaudeState {
   private opened: Response | null = null;
   private toolCalls = 0;
   private errors = 0;
+  /** Failed API requests Claude Code reported and retried (`api_error` / `api_retry` lines). */
+  private apiErrors = 0;
 
   constructor(private readonly setUsage: BuilderSource['setUsage'] = () => undefined) {}
 
@@ -94,6 +96,12 @@ export class ClaudeState {
     this.errors++;
   }
 
+  /** A failed API request Claude Code retries: an error of the session and an API error. */
+  countApiError(): void {
+    this.errors++;
+    this.apiErrors++;
+  }
+
   totals(): FormatTotals {
     let inputTokens = 0;
     let outputTokens = 0;
@@ -106,6 +114,7 @@ export class ClaudeState {
       cacheCreationTokens += r.cacheCreation;
     }
     const t: FormatTotals = { toolCalls: this.toolCalls, errors: this.errors };
+    if (this.apiErrors > 0) t.apiErrors = this.apiErrors;
     if (this.responses.size > 0) Object.assign(t, { inputTokens, outputTokens, cacheReadTokens, cacheCreationTokens });
     return t;
   }
@@ -202,8 +211,15 @@ export function claudeLineLabel(v: unknown, facts?: LabelFacts): string | null {
       return userLabel(v, facts?.tool ?? null, facts?.durationMs);
     case 'assistant':
       return assistantLabel(v, formatTokens(facts?.tokensIn ?? null, facts?.tokensOut ?? null), null);
-    case 'system':
-      return withText(label('system', str(v, 'subtype')), typeof v.content === 'string' ? v.content : '', 60);
+    case 'system': {
+      const subtype = str(v, 'subtype');
+      if (subtype !== null && API_RETRY_SUBTYPES.has(subtype)) {
+        const f = apiRetryFacts(v);
+        const retry = f.attempt === null ? null : `retry ${f.attempt}${f.max === null ? '' : `/${f.max}`}`;
+        return label('system', subtype, f.status === null ? null : String(f.status), retry);
+      }
+      return withText(label('system', subtype), typeof v.content === 'string' ? v.content : '', 60);
+    }
     case 'summary':
       return withText('summary', str(v, 'summary') ?? '', 72);
     default:
@@ -267,11 +283,35 @@ function assistantLabel(v: Obj, tokens: string | null, cont: string | null): str
   return withText(label(word, model, tokens, cont), text || thinking || '(no text)', 60);
 }
 
-function describeSystem(v: Obj, d: EventDraft): void {
+/**
+ * A failed API request Claude Code retries. Transcripts write `system`/`api_error` for each retry (`level` error,
+ * `error.status` such as 529, `retryAttempt`, `maxRetries`, `retryInMs`); stream-json prints `system`/`api_retry`
+ * (`attempt`, `max_retries`, `retry_delay_ms`, `error_status`, `error`). A request that fails for good is an
+ * assistant line with `isApiErrorMessage` instead.
+ */
+const API_RETRY_SUBTYPES: ReadonlySet<string> = new Set(['api_error', 'api_retry']);
+
+/** An api_error / api_retry line's HTTP status, attempt and maximum, as written in either dialect. */
+function apiRetryFacts(v: Obj): { status: number | null; attempt: number | null; max: number | null } {
+  return {
+    status: num(obj(v, 'error'), 'status') ?? num(v, 'error_status'),
+    attempt: num(v, 'retryAttempt') ?? num(v, 'attempt'),
+    max: num(v, 'maxRetries') ?? num(v, 'max_retries'),
+  };
+}
+
+function describeSystem(v: Obj, d: EventDraft, st: ClaudeState): void {
   const subtype = str(v, 'subtype');
   const level = str(v, 'level');
-  d.category = subtype === 'api_error' ? 'error' : 'other';
-  d.status = level === 'error' || subtype === 'api_error' ? 'error' : level === 'warning' ? 'warning' : statusFromWord(subtype) ?? 'ok';
+  const apiError = subtype !== null && API_RETRY_SUBTYPES.has(subtype);
+  d.category = apiError ? 'error' : 'other';
+  d.status = level === 'error' || apiError ? 'error' : level === 'warning' ? 'warning' : statusFromWord(subtype) ?? 'ok';
+  if (apiError) {
+    st.countApiError();
+    // Counted as a recorded retry of the request (usage report `retries`) when the line says which attempt it is.
+    const { attempt } = apiRetryFacts(v);
+    if (attempt !== null) d.usage = { retry: { attempt } };
+  }
   d.lineLabel = claudeLineLabel;
 }
 
@@ -290,7 +330,7 @@ export function describeClaudeLine(v: unknown, st: ClaudeState): EventDraft {
       describeAssistant(v, d, st);
       break;
     case 'system':
-      describeSystem(v, d);
+      describeSystem(v, d, st);
       break;
     case 'summary':
       d.lineLabel = claudeLineLabel;
