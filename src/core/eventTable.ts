@@ -282,6 +282,12 @@ export class EventTable {
   setStatus(i: number, status: TraceEvent['status']): void {
     this.status.set(i, EVENT_STATUSES.indexOf(status));
   }
+  /** Replaces an event's usage (a later line carried the final count of what it reported). */
+  setUsage(i: number, tokensIn: number | null, tokensOut: number | null, usage: UsageDraft | undefined): void {
+    this.tokensIn.set(i, tokensIn);
+    this.tokensOut.set(i, tokensOut);
+    this.usageFacts.replace(i, usage);
+  }
   /** Sets a duration derived after the fact (e.g. from a matching end event). */
   setDuration(i: number, ms: number): void {
     this.duration.set(i, ms);

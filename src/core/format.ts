@@ -2,6 +2,7 @@ import type { BlobLayout } from './blobs/blobLayout';
 import type { RuleModule } from './rules/types';
 import type { EventDraft, EventStatus, FormatName, Finding } from './model';
 import type { FormatTotals } from './traceModel';
+import type { UsageDraft } from './usage/usageTypes';
 import type { LabelDeriver } from './derivedLabels';
 import type { FieldPlan, LineScanner } from './lineFacts';
 
@@ -70,6 +71,12 @@ export interface BuilderSource {
   setDuration(index: number, ms: number): void;
   /** Raises the status of an emitted event (e.g. a call whose result failed). */
   setStatus(index: number, status: EventStatus): void;
+  /**
+   * Replaces the usage of an emitted event (its tokensIn/tokensOut and usage facts), when a later line carries the
+   * final count of what the event reported (Claude Code repeats a response's usage on every line of it, the last
+   * one with the real output count).
+   */
+  setUsage(index: number, tokensIn: number | null, tokensOut: number | null, usage: UsageDraft | undefined): void;
 }
 
 /**

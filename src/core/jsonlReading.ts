@@ -10,6 +10,7 @@ import { EventDraft, EventPlace, EventStatus, Finding, FormatName } from './mode
 import { appendAll } from './arrays';
 import { boundedTime, lineByteFindings } from './lineFindings';
 import type { LabelDeriver, LineBytes } from './derivedLabels';
+import type { UsageDraft } from './usage/usageTypes';
 import { settleLineLabel } from './lineLabels';
 import { contentName } from './byteSource';
 
@@ -59,6 +60,7 @@ export interface EventSink {
   add(draft: EventDraft, place: EventPlace, value?: unknown): number;
   setDuration(index: number, ms: number): void;
   setStatus(index: number, status: EventStatus): void;
+  setUsage(index: number, tokensIn: number | null, tokensOut: number | null, usage: UsageDraft | undefined): void;
   /** Whether labels `derive` makes from a line need not be made now (made again when asked, or not kept at all). */
   labelsOnDemand?(derive: LabelDeriver): boolean;
   /** Keep only the labels `derive` cannot make again from the line (the viewer's table; a check's facts keep none). */
@@ -190,6 +192,7 @@ export class JsonlReading<T extends EventSink = EventTable> {
       ...this.sampleBase,
       setDuration: (i, ms) => table.setDuration(i, ms),
       setStatus: (i, status) => table.setStatus(i, status),
+      setUsage: (i, tokensIn, tokensOut, usage) => table.setUsage(i, tokensIn, tokensOut, usage),
     };
   }
 }

@@ -183,6 +183,7 @@ function builderSource(base: { fileName: string; path: string }, table: EventTab
     ...base,
     setDuration: (i, ms) => table.setDuration(i, ms),
     setStatus: (i, status) => table.setStatus(i, status),
+    setUsage: (i, tokensIn, tokensOut, usage) => table.setUsage(i, tokensIn, tokensOut, usage),
   };
 }
 

@@ -96,6 +96,12 @@ export class SharedValues<T extends object> {
     if (ref === undefined) this.single.set(i, value);
     else (this.refs.set(i, ref), (this.lastRef = ref));
   }
+  /** Sets index i's value again (or removes it), whatever it held. */
+  replace(i: number, value: T | undefined): void {
+    this.refs.set(i, null);
+    this.single.delete(i);
+    if (value !== undefined) this.set(i, value);
+  }
   get(i: number): T | undefined {
     const ref = this.refs.get(i);
     return ref !== null ? this.shapes[ref - 1] : this.single.size > 0 ? this.single.get(i) : undefined;

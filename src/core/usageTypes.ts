@@ -34,6 +34,11 @@ export interface UsageDraft {
   cacheWrite?: number | null;
   /** Reasoning (thinking) tokens (a part of `output`). */
   reasoning?: number | null;
+  /**
+   * The part of `cacheWrite` written to the 1-hour cache (Anthropic's `cache_creation.ephemeral_1h_input_tokens`);
+   * the rest of `cacheWrite` is 5-minute writes. Priced at the model's 1-hour write rate.
+   */
+  cacheWrite1h?: number | null;
   /** The response's usage is recorded on another line (a response split over lines repeats it): not a gap. */
   elsewhere?: boolean;
   /** Reasoning tokens are counted apart from `output` (Gemini's thoughts), so cost prices them on top. */

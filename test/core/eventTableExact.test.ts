@@ -15,21 +15,23 @@ const FIXTURES = resolve(__dirname, '..', 'fixtures');
 interface Plain {
   draft: EventDraft;
   place: EventPlace;
+  /** A label left to the line is made again from it with the event's facts as they are now (tokens amended later). */
+  relabel?: (facts: EventDraft) => string;
 }
 
 /**
  * Loads `path` while recording, beside the compact table, every draft and place the loader gave it and every
- * later duration or status change: the plain values the columns must give back.
+ * later duration, status or usage change: the plain values the columns must give back.
  */
 async function loadRecording(path: string): Promise<{ table: EventTable; plain: Plain[] }> {
   const plain: Plain[] = [];
   const proto = EventTable.prototype;
-  const { add, setDuration, setStatus } = proto;
+  const { add, setDuration, setStatus, setUsage } = proto;
   proto.add = function (this: EventTable, draft, place, value) {
     // A label the builder left to its line is what the format's deriver makes of the line's value.
     const { lineLabel, ...rest } = draft;
     const label = lineLabel ? lineLabel(value, draft) ?? '' : draft.label;
-    plain.push({ draft: structuredClone({ ...rest, label }), place: { ...place } });
+    plain.push({ draft: structuredClone({ ...rest, label }), place: { ...place }, relabel: lineLabel ? (facts) => lineLabel(value, facts) ?? '' : undefined });
     return add.call(this, draft, place, value);
   };
   proto.setDuration = function (this: EventTable, i, ms) {
@@ -40,11 +42,17 @@ async function loadRecording(path: string): Promise<{ table: EventTable; plain: 
     plain[i].draft.status = status;
     setStatus.call(this, i, status);
   };
+  proto.setUsage = function (this: EventTable, i, tokensIn, tokensOut, usage) {
+    const p = plain[i];
+    Object.assign(p.draft, { tokensIn, tokensOut, usage: structuredClone(usage) });
+    if (p.relabel) p.draft.label = p.relabel(p.draft);
+    setUsage.call(this, i, tokensIn, tokensOut, usage);
+  };
   try {
     const model = await loadTrace(path);
     return { table: model.events, plain };
   } finally {
-    Object.assign(proto, { add, setDuration, setStatus });
+    Object.assign(proto, { add, setDuration, setStatus, setUsage });
   }
 }
 

@@ -60,6 +60,8 @@ export class CheckFacts implements EventSink, CheckEvents {
   // Durations and statuses are the views' facts; no check reads them.
   setDuration(): void {}
   setStatus(): void {}
+  // An amended usage is on an event that already reported usage: the trace is checked over the model (needsModel).
+  setUsage(): void {}
 
   lineOf(i: number): number {
     return i + this.lines.raw(i);

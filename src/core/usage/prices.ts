@@ -13,29 +13,37 @@ export interface ModelPrice {
   output: number;
   /** Cached input read; absent: billed as input; null: not known (a record with cache reads is unpriced). */
   cacheRead?: number | null;
-  /** Input written to the cache; absent: billed as input; null: not known (a record with cache writes is unpriced). */
+  /** Input written to the 5-minute cache; absent: billed as input; null: not known (a record with cache writes is unpriced). */
   cacheWrite?: number | null;
+  /**
+   * Input written to the 1-hour cache (Anthropic's `ephemeral_1h_input_tokens`); absent or null: not known (a
+   * record with 1-hour cache writes is unpriced, never priced at the 5-minute rate).
+   */
+  cacheWrite1h?: number | null;
 }
 
-const P = (input: number, output: number, cacheRead?: number | null, cacheWrite?: number | null): ModelPrice => ({ input, output, cacheRead, cacheWrite });
+const P = (input: number, output: number, cacheRead?: number | null, cacheWrite?: number | null, cacheWrite1h?: number | null): ModelPrice => ({ input, output, cacheRead, cacheWrite, cacheWrite1h });
+/** Anthropic: cache hits a tenth of input, 5-minute writes 1.25 times input, 1-hour writes twice input. */
+const A = (input: number, output: number, cacheRead: number, cacheWrite: number): ModelPrice => P(input, output, cacheRead, cacheWrite, input * 2);
 
 /** Model ids as the APIs name them (date suffixes are stripped before lookup, see `normalizeModel`). */
 export const BUNDLED_PRICES: Readonly<Record<string, ModelPrice>> = {
   // Anthropic, checked 2026-12-01 against Anthropic's own pricing page (platform.claude.com/docs/en/docs/
-  // about-claude/pricing, "Model pricing"): base input, output, cache hits, 5-minute cache writes.
-  'claude-opus-4-6': P(5, 25, 0.5, 6.25),
-  'claude-opus-4-5': P(5, 25, 0.5, 6.25),
-  'claude-opus-4-1': P(15, 75, 1.5, 18.75),
-  'claude-opus-4': P(15, 75, 1.5, 18.75),
-  'claude-sonnet-4-6': P(3, 15, 0.3, 3.75),
-  'claude-sonnet-4-5': P(3, 15, 0.3, 3.75),
-  'claude-sonnet-4': P(3, 15, 0.3, 3.75),
-  'claude-3-7-sonnet': P(3, 15, 0.3, 3.75),
-  'claude-3-5-sonnet': P(3, 15, 0.3, 3.75),
-  'claude-haiku-4-5': P(1, 5, 0.1, 1.25),
-  'claude-3-5-haiku': P(0.8, 4, 0.08, 1),
-  'claude-3-haiku': P(0.25, 1.25, 0.03, 0.3),
-  'claude-3-opus': P(15, 75, 1.5, 18.75),
+  // about-claude/pricing, "Model pricing"): base input, output, cache hits, 5-minute cache writes; 1-hour cache
+  // writes are twice the base input on that page (the "1h Cache Writes" column) for every model, made by A().
+  'claude-opus-4-6': A(5, 25, 0.5, 6.25),
+  'claude-opus-4-5': A(5, 25, 0.5, 6.25),
+  'claude-opus-4-1': A(15, 75, 1.5, 18.75),
+  'claude-opus-4': A(15, 75, 1.5, 18.75),
+  'claude-sonnet-4-6': A(3, 15, 0.3, 3.75),
+  'claude-sonnet-4-5': A(3, 15, 0.3, 3.75),
+  'claude-sonnet-4': A(3, 15, 0.3, 3.75),
+  'claude-3-7-sonnet': A(3, 15, 0.3, 3.75),
+  'claude-3-5-sonnet': A(3, 15, 0.3, 3.75),
+  'claude-haiku-4-5': A(1, 5, 0.1, 1.25),
+  'claude-3-5-haiku': A(0.8, 4, 0.08, 1),
+  'claude-3-haiku': A(0.25, 1.25, 0.03, 0.3),
+  'claude-3-opus': A(15, 75, 1.5, 18.75),
   // OpenAI, checked 2026-12-01: OpenAI's page (developers.openai.com/api/docs/pricing) was not reachable from
   // here, so each row below is one that independent transcriptions of that page agree on (cached input: a
   // tenth of input for GPT-5, a quarter for GPT-4.1, half for GPT-4o and o1). o3-mini (transcriptions
@@ -88,10 +96,10 @@ export function priceOf(model: string, overrides: Readonly<Record<string, ModelP
 
 /** Checks one entry of the pricing setting; returns a message for a bad entry, null for a good one. */
 export function pricingEntryProblem(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object {input, output, cacheRead?, cacheWrite?}';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object {input, output, cacheRead?, cacheWrite?, cacheWrite1h?}';
   const v = value as Record<string, unknown>;
   for (const k of ['input', 'output']) if (typeof v[k] !== 'number' || !Number.isFinite(v[k]) || (v[k] as number) < 0) return `"${k}" must be a non-negative number (US dollars per million tokens)`;
-  for (const k of ['cacheRead', 'cacheWrite']) if (v[k] !== undefined && (typeof v[k] !== 'number' || !Number.isFinite(v[k]) || (v[k] as number) < 0)) return `"${k}" must be a non-negative number when given`;
+  for (const k of ['cacheRead', 'cacheWrite', 'cacheWrite1h']) if (v[k] !== undefined && (typeof v[k] !== 'number' || !Number.isFinite(v[k]) || (v[k] as number) < 0)) return `"${k}" must be a non-negative number when given`;
   return null;
 }
 
@@ -106,7 +114,7 @@ export function readPricing(value: unknown): { prices: Record<string, ModelPrice
     if (problem) problems.push(`agentTrace.pricing["${model}"]: ${problem}`);
     else {
       const p = v as ModelPrice;
-      prices[model] = { input: p.input, output: p.output, cacheRead: p.cacheRead, cacheWrite: p.cacheWrite };
+      prices[model] = { input: p.input, output: p.output, cacheRead: p.cacheRead, cacheWrite: p.cacheWrite, cacheWrite1h: p.cacheWrite1h };
     }
   }
   return { prices, problems };

@@ -20,8 +20,8 @@ export const enum UsageKind {
 }
 
 /** Slots of a record's numbers: the token fields, the recorded total, the recorded cost. NaN: not reported. */
-const INPUT = 0, OUTPUT = 1, CACHE_READ = 2, CACHE_WRITE = 3, REASONING = 4, TOTAL = 5, COST = 6;
-const STRIDE = 7;
+const INPUT = 0, OUTPUT = 1, CACHE_READ = 2, CACHE_WRITE = 3, REASONING = 4, TOTAL = 5, COST = 6, CACHE_WRITE_1H = 7;
+const STRIDE = 8;
 const FIELD_SLOT: Record<TokenField, number> = { input: INPUT, output: OUTPUT, cacheRead: CACHE_READ, cacheWrite: CACHE_WRITE, reasoning: REASONING };
 
 /** An adapter's facts as the columns need them, worked out once per distinct facts object (they are shared by shape). */
@@ -30,7 +30,8 @@ interface Template {
   kind: UsageKind;
   input: number | null | undefined;
   output: number | null | undefined;
-  rest: [number, number, number, number, number];
+  /** Cache read, cache write, reasoning, total, cost, 1-hour cache write (the slots from CACHE_READ on). */
+  rest: [number, number, number, number, number, number];
   /** The facts report something besides input and output (or are an aggregate, which counts even empty). */
   reportsRest: boolean;
   apart: boolean;
@@ -39,14 +40,14 @@ interface Template {
 }
 
 /** The counts `costAt` hands to `costOf`, filled again for every record. */
-const scratch: TokenCounts & { total?: number | null } = {};
+const scratch: TokenCounts & { total?: number | null; cacheWrite1h?: number | null } = {};
 
 const nan = (v: number | null | undefined): number => (v === null || v === undefined ? NaN : v);
 /** NaN (not reported) as null. */
 export const orNull = (x: number): number | null => (x === x ? x : null);
 
 function templateOf(f: UsageDraft): Template {
-  const rest: Template['rest'] = [nan(f.cacheRead), nan(f.cacheWrite), nan(f.reasoning), nan(f.total), nan(f.costUsd)];
+  const rest: Template['rest'] = [nan(f.cacheRead), nan(f.cacheWrite), nan(f.reasoning), nan(f.total), nan(f.costUsd), nan(f.cacheWrite1h)];
   const source = f.source ?? 'event';
   return {
     elsewhere: f.elsewhere === true,
@@ -113,7 +114,7 @@ export class UsageColumns {
     const o = s * STRIDE;
     v[o + INPUT] = nan(input);
     v[o + OUTPUT] = nan(output);
-    if (rest) for (let k = 0; k < 5; k++) v[o + CACHE_READ + k] = rest[k];
+    if (rest) for (let k = 0; k < rest.length; k++) v[o + CACHE_READ + k] = rest[k];
     else v.fill(NaN, o + CACHE_READ, o + STRIDE);
   }
 
@@ -249,7 +250,10 @@ export class UsageColumns {
     if (s < 0) return null;
     const recorded = this.values[s * STRIDE + COST];
     if (recorded === recorded) return recorded;
-    return price ? costOf(this.countsInto(i, scratch), price, (this.flags[s] & 1) === 1) : null;
+    if (!price) return null;
+    this.countsInto(i, scratch);
+    scratch.cacheWrite1h = orNull(this.values[s * STRIDE + CACHE_WRITE_1H]);
+    return costOf(scratch, price, (this.flags[s] & 1) === 1);
   }
 
   /** Event i's usage as an object (made on request; null: reports none). */

@@ -144,8 +144,8 @@ export const claudeCodeAdapter: FormatAdapter = {
   name: 'claude-code',
   title: 'Claude Code transcript',
   sniff: sniffClaude,
-  createBuilder(): EventBuilder {
-    const state = new ClaudeState();
+  createBuilder(source): EventBuilder {
+    const state = new ClaudeState((i, tokensIn, tokensOut, usage) => source.setUsage(i, tokensIn, tokensOut, usage));
     const locator = new ElementLocator();
     const own = new ClaudeToolTotals();
     let stream: StreamPlacer | null | undefined;
@@ -161,17 +161,19 @@ export const claudeCodeAdapter: FormatAdapter = {
           if (rec.value.type === 'result' && d.status === 'error') state.countError();
           d.parentId = null;
           d.parentIndex = stream.place(rec.value);
-          stream.emitted(rec.value, emit(d, rec));
+          const index = emit(d, rec);
+          state.emitted(index);
+          stream.emitted(rec.value, index);
           return;
         }
         const lines = rec.locate ? claudeLoglines(rec.value) : null;
         if (lines === null) {
-          emit(describeClaudeLine(rec.value, state), locator.place(rec, rec.value));
+          state.emitted(emit(describeClaudeLine(rec.value, state), locator.place(rec, rec.value)));
           return;
         }
         if (lines.length === 0) emit({ kind: 'loglines', category: 'other', label: 'transcript document with no lines' }, rec);
         // An element of a document is not a line of its own: its label is made from it now.
-        for (const el of lines) emit(settled(describeClaudeLine(el, state), el), locator.place(rec, el));
+        for (const el of lines) state.emitted(emit(settled(describeClaudeLine(el, state), el), locator.place(rec, el)));
       },
       totals: () => own.apply(state.totals()),
     };

@@ -84,6 +84,8 @@ export interface ClaudeUsage {
   output: number | null;
   cacheRead: number;
   cacheCreation: number;
+  /** The part of `cacheCreation` written to the 1-hour cache (`cache_creation.ephemeral_1h_input_tokens`), when reported. */
+  cacheCreation1h: number | null;
 }
 
 /** Reads `message.usage`. */
@@ -94,7 +96,9 @@ export function usageOf(message: Obj | null): ClaudeUsage | null {
   const base = n('input_tokens');
   const cacheRead = n('cache_read_input_tokens') ?? 0;
   const cacheCreation = n('cache_creation_input_tokens') ?? 0;
-  return { input: base === null ? null : base + cacheRead + cacheCreation, output: n('output_tokens'), cacheRead, cacheCreation };
+  const split = isObj(u.cache_creation) ? u.cache_creation : null;
+  const oneHour = split && typeof split.ephemeral_1h_input_tokens === 'number' && Number.isFinite(split.ephemeral_1h_input_tokens) ? split.ephemeral_1h_input_tokens : null;
+  return { input: base === null ? null : base + cacheRead + cacheCreation, output: n('output_tokens'), cacheRead, cacheCreation, cacheCreation1h: oneHour };
 }
 
 const INPUT_PREVIEW_FIELDS = ['command', 'file_path', 'pattern', 'url', 'query', 'description', 'prompt', 'path'];

@@ -1,29 +1,91 @@
 import { EventDraft, EventStatus, IdMention } from '../../model';
 import { formatDuration, formatTokens, isObj, label, num, obj, Obj, parseTime, short, str, statusFromWord } from '../common';
-import { FormatTotals } from '../../format';
+import { BuilderSource, FormatTotals } from '../../format';
+import type { UsageDraft } from '../../usage/usageTypes';
 import { costStateUsage } from './claudeUsage';
-import { contentBlocks, isInterruption, toolInputPreview, messageText, thinkingText, toolResults, toolUses, usageOf } from './claudeContent';
+import { ClaudeUsage, contentBlocks, isInterruption, toolInputPreview, messageText, thinkingText, toolResults, toolUses, usageOf } from './claudeContent';
 import { jsonPreview } from '../../json/jsonPreview';
 import type { LabelFacts } from '../../lineLabels';
+
+/** One API response's usage as its latest line reports it, and the event that carries it. */
+interface Response {
+  /** The event of the response's first line, which carries the response's usage; -1 until it is emitted. */
+  carrier: number;
+  usage: ClaudeUsage;
+  reasoning: number | null;
+  /** A stream-json response: its output count is the stream's start, never the response's (see describeAssistant). */
+  stream: boolean;
+}
+
+/** The columns and facts an event carrying a response's usage gets. */
+function carriedUsage(r: Response): { tokensIn: number | null; tokensOut: number | null; usage: UsageDraft } {
+  return {
+    tokensIn: r.usage.input,
+    // stream-json prints each response at its stream's start, when output_tokens is still 1 or 2: the count
+    // is not the response's, the run's `result` line has the real one.
+    tokensOut: r.stream ? null : r.usage.output,
+    usage: { cacheRead: r.usage.cacheRead, cacheWrite: r.usage.cacheCreation, ...(r.usage.cacheCreation1h ? { cacheWrite1h: r.usage.cacheCreation1h } : {}), reasoning: r.reasoning },
+  };
+}
+
+function sameUsage(a: Response, b: ClaudeUsage, reasoning: number | null): boolean {
+  const u = a.usage;
+  return u.input === b.input && u.output === b.output && u.cacheRead === b.cacheRead && u.cacheCreation === b.cacheCreation && u.cacheCreation1h === b.cacheCreation1h && a.reasoning === reasoning;
+}
 
 /** What the builder remembers across lines: tool calls by id, API responses by message id, totals. */
 export class ClaudeState {
   readonly toolUses = new Map<string, { name: string; time: number | null }>();
-  private readonly responses = new Map<string, { input: number; output: number; cacheRead: number; cacheCreation: number }>();
+  /**
+   * Every API response by message id. Claude Code writes one line per content block of a response, each with a
+   * usage snapshot: the early ones carry placeholder output counts (1, 8, 25…), the last line the real count.
+   * This is the one place that decides a response's usage: its latest snapshot, carried by its first line's
+   * event (amended through `setUsage` when a later line reports more), so the rollups, the columns and the
+   * totals all count each response once, at its final snapshot.
+   */
+  private readonly responses = new Map<string, Response>();
+  /** The response whose first line is being emitted (its event index comes from `emitted`). */
+  private opened: Response | null = null;
   private toolCalls = 0;
   private errors = 0;
+  /** Failed API requests Claude Code reported and retried (`api_error` / `api_retry` lines). */
+  private apiErrors = 0;
+
+  constructor(private readonly setUsage: BuilderSource['setUsage'] = () => undefined) {}
 
   /** True when an earlier line already carried this API response (a split message). */
   seenResponse(messageId: string | null): boolean {
     return messageId !== null && this.responses.has(messageId);
   }
 
-  /** Records usage per API response; split lines repeat it, so the largest output count of the response wins. */
-  recordUsage(messageId: string | null, u: { input: number | null; output: number | null; cacheRead: number; cacheCreation: number }): void {
-    const key = messageId ?? `anonymous:${this.responses.size}`;
-    const prev = this.responses.get(key);
-    const next = { input: u.input ?? 0, output: u.output ?? 0, cacheRead: u.cacheRead, cacheCreation: u.cacheCreation };
-    if (!prev || next.output >= prev.output) this.responses.set(key, next);
+  /**
+   * Records one line's usage snapshot of a response and gives the usage its event carries: the response's first
+   * line carries it; a later line carries none (`elsewhere`), and when its snapshot differs (the real output count
+   * after a placeholder) the first line's event is amended to it.
+   */
+  responseUsage(messageId: string | null, u: ClaudeUsage, reasoning: number | null, stream: boolean): { tokensIn: number | null; tokensOut: number | null; usage: UsageDraft } {
+    const known = messageId === null ? undefined : this.responses.get(messageId);
+    if (!known) {
+      const r: Response = { carrier: -1, usage: u, reasoning, stream };
+      this.responses.set(messageId ?? `anonymous:${this.responses.size}`, r);
+      this.opened = r;
+      return carriedUsage(r);
+    }
+    if (!sameUsage(known, u, reasoning)) {
+      known.usage = u;
+      known.reasoning = reasoning;
+      if (known.carrier >= 0) {
+        const c = carriedUsage(known);
+        this.setUsage(known.carrier, c.tokensIn, c.tokensOut, c.usage);
+      }
+    }
+    return { tokensIn: null, tokensOut: null, usage: { elsewhere: true } };
+  }
+
+  /** The event index of the line just described (the adapter calls this after each emit). */
+  emitted(index: number): void {
+    if (this.opened) this.opened.carrier = index;
+    this.opened = null;
   }
 
   countToolCall(): void {
@@ -34,18 +96,25 @@ export class ClaudeState {
     this.errors++;
   }
 
+  /** A failed API request Claude Code retries: an error of the session and an API error. */
+  countApiError(): void {
+    this.errors++;
+    this.apiErrors++;
+  }
+
   totals(): FormatTotals {
     let inputTokens = 0;
     let outputTokens = 0;
     let cacheReadTokens = 0;
     let cacheCreationTokens = 0;
-    for (const r of this.responses.values()) {
-      inputTokens += r.input;
-      outputTokens += r.output;
+    for (const { usage: r } of this.responses.values()) {
+      inputTokens += r.input ?? 0;
+      outputTokens += r.output ?? 0;
       cacheReadTokens += r.cacheRead;
       cacheCreationTokens += r.cacheCreation;
     }
     const t: FormatTotals = { toolCalls: this.toolCalls, errors: this.errors };
+    if (this.apiErrors > 0) t.apiErrors = this.apiErrors;
     if (this.responses.size > 0) Object.assign(t, { inputTokens, outputTokens, cacheReadTokens, cacheCreationTokens });
     return t;
   }
@@ -142,8 +211,15 @@ export function claudeLineLabel(v: unknown, facts?: LabelFacts): string | null {
       return userLabel(v, facts?.tool ?? null, facts?.durationMs);
     case 'assistant':
       return assistantLabel(v, formatTokens(facts?.tokensIn ?? null, facts?.tokensOut ?? null), null);
-    case 'system':
-      return withText(label('system', str(v, 'subtype')), typeof v.content === 'string' ? v.content : '', 60);
+    case 'system': {
+      const subtype = str(v, 'subtype');
+      if (subtype !== null && API_RETRY_SUBTYPES.has(subtype)) {
+        const f = apiRetryFacts(v);
+        const retry = f.attempt === null ? null : `retry ${f.attempt}${f.max === null ? '' : `/${f.max}`}`;
+        return label('system', subtype, f.status === null ? null : String(f.status), retry);
+      }
+      return withText(label('system', subtype), typeof v.content === 'string' ? v.content : '', 60);
+    }
     case 'summary':
       return withText('summary', str(v, 'summary') ?? '', 72);
     default:
@@ -166,16 +242,13 @@ function describeAssistant(v: Obj, d: EventDraft, st: ClaudeState): void {
   const continued = st.seenResponse(messageId);
   const usage = usageOf(msg);
   d.model = str(msg, 'model');
-  // A response split over several lines repeats its usage: only its first line shows tokens.
-  if (usage && !continued) {
-    d.tokensIn = usage.input;
-    // stream-json prints each response at its stream's start, when output_tokens is still 1 or 2: the count
-    // is not the response's, the run's `result` line has the real one.
-    d.tokensOut = isStreamMessage(v) ? null : usage.output;
-    d.usage = { cacheRead: usage.cacheRead, cacheWrite: usage.cacheCreation, reasoning: thinkingTokens(msg) };
+  // A response split over several lines repeats its usage: its first line's event carries it (see responseUsage).
+  if (usage) {
+    const carried = st.responseUsage(messageId, usage, thinkingTokens(msg), isStreamMessage(v));
+    d.tokensIn = carried.tokensIn;
+    d.tokensOut = carried.tokensOut;
+    d.usage = carried.usage;
   }
-  else if (usage) d.usage = { elsewhere: true };
-  if (usage) st.recordUsage(messageId, usage);
   if (messageId) d.mentions!.push({ field: 'message.id', id: messageId });
   d.status = assistantStatus(v, msg);
   if (d.status === 'error') st.countError();
@@ -210,11 +283,35 @@ function assistantLabel(v: Obj, tokens: string | null, cont: string | null): str
   return withText(label(word, model, tokens, cont), text || thinking || '(no text)', 60);
 }
 
-function describeSystem(v: Obj, d: EventDraft): void {
+/**
+ * A failed API request Claude Code retries. Transcripts write `system`/`api_error` for each retry (`level` error,
+ * `error.status` such as 529, `retryAttempt`, `maxRetries`, `retryInMs`); stream-json prints `system`/`api_retry`
+ * (`attempt`, `max_retries`, `retry_delay_ms`, `error_status`, `error`). A request that fails for good is an
+ * assistant line with `isApiErrorMessage` instead.
+ */
+const API_RETRY_SUBTYPES: ReadonlySet<string> = new Set(['api_error', 'api_retry']);
+
+/** An api_error / api_retry line's HTTP status, attempt and maximum, as written in either dialect. */
+function apiRetryFacts(v: Obj): { status: number | null; attempt: number | null; max: number | null } {
+  return {
+    status: num(obj(v, 'error'), 'status') ?? num(v, 'error_status'),
+    attempt: num(v, 'retryAttempt') ?? num(v, 'attempt'),
+    max: num(v, 'maxRetries') ?? num(v, 'max_retries'),
+  };
+}
+
+function describeSystem(v: Obj, d: EventDraft, st: ClaudeState): void {
   const subtype = str(v, 'subtype');
   const level = str(v, 'level');
-  d.category = subtype === 'api_error' ? 'error' : 'other';
-  d.status = level === 'error' || subtype === 'api_error' ? 'error' : level === 'warning' ? 'warning' : statusFromWord(subtype) ?? 'ok';
+  const apiError = subtype !== null && API_RETRY_SUBTYPES.has(subtype);
+  d.category = apiError ? 'error' : 'other';
+  d.status = level === 'error' || apiError ? 'error' : level === 'warning' ? 'warning' : statusFromWord(subtype) ?? 'ok';
+  if (apiError) {
+    st.countApiError();
+    // Counted as a recorded retry of the request (usage report `retries`) when the line says which attempt it is.
+    const { attempt } = apiRetryFacts(v);
+    if (attempt !== null) d.usage = { retry: { attempt } };
+  }
   d.lineLabel = claudeLineLabel;
 }
 
@@ -233,7 +330,7 @@ export function describeClaudeLine(v: unknown, st: ClaudeState): EventDraft {
       describeAssistant(v, d, st);
       break;
     case 'system':
-      describeSystem(v, d);
+      describeSystem(v, d, st);
       break;
     case 'summary':
       d.lineLabel = claudeLineLabel;

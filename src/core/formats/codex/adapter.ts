@@ -38,6 +38,8 @@ class CodexState {
   toolCalls = 0;
   errors = 0;
   lastTotal: Obj | null = null;
+  /** The last token_count's `total_token_usage` as written: a token_count that repeats it reports no new response. */
+  lastCountTotal: string | null = null;
 
   totals(): FormatTotals {
     const t: FormatTotals = { toolCalls: this.toolCalls, errors: this.errors };
@@ -147,6 +149,17 @@ function rememberLine(type: string, p: Obj, draft: EventDraft, st: CodexState): 
   // The running thread total: token_count's total_token_usage, or a usage record's thread_token_usage (0.17x).
   const total = p.type === 'token_count' ? tokenUsage(p).total : type === 'token_usage_record' ? obj(p, 'thread_token_usage') : null;
   if (total) st.lastTotal = total;
+  if (p.type === 'token_count' && total) {
+    // Codex 0.60 writes every token_count twice. Its running total (total_token_usage) only moves with a new
+    // response, so a token_count that repeats the last one's total repeats its response: it reports nothing.
+    const written = JSON.stringify(total);
+    if (written === st.lastCountTotal) {
+      draft.tokensIn = draft.tokensOut = null;
+      draft.usage = { elsewhere: true };
+      draft.label = `${draft.label} (repeated)`;
+    }
+    st.lastCountTotal = written;
+  }
 }
 
 /** Emits one rollout line, keeping the session / turn / call structure. */

@@ -146,7 +146,7 @@ describe('lumen adapter: events and tree', () => {
     const model = await loadTrace(TAMPERED);
     assert.equal(model.events.get(0).group, 'ef05f773-1151-4c7a-817e-a78bf76ed21e');
     const drafts: { group?: string | null }[] = [];
-    const b = lumenAdapter.createBuilder({ fileName: '11111111-2222-4333-8444-555555555555.jsonl', path: 'x/11111111-2222-4333-8444-555555555555.jsonl', setDuration: () => undefined, setStatus: () => undefined });
+    const b = lumenAdapter.createBuilder({ fileName: '11111111-2222-4333-8444-555555555555.jsonl', path: 'x/11111111-2222-4333-8444-555555555555.jsonl', setDuration: () => undefined, setStatus: () => undefined, setUsage: () => undefined });
     b.add({ value: JSON.parse(readLines(SUCCESS)[0]), line: 1, offset: 0, length: 1 }, (d) => drafts.push(d));
     assert.equal(drafts[0].group, '11111111-2222-4333-8444-555555555555');
   });
