@@ -2,7 +2,7 @@ import type { BlobLayout } from './blobs/blobLayout';
 import type { RuleModule } from './rules/types';
 import type { EventDraft, EventStatus, FormatName, Finding } from './model';
 import type { FormatTotals } from './traceModel';
-import type { UsageDraft } from './usage/usageTypes';
+import type { UsageDraft } from './usageTypes';
 import type { LabelDeriver } from './derivedLabels';
 import type { FieldPlan, LineScanner } from './lineFacts';
 

@@ -10,7 +10,7 @@ import { EventDraft, EventPlace, EventStatus, Finding, FormatName } from './mode
 import { appendAll } from './arrays';
 import { boundedTime, lineByteFindings } from './lineFindings';
 import type { LabelDeriver, LineBytes } from './derivedLabels';
-import type { UsageDraft } from './usage/usageTypes';
+import type { UsageDraft } from './usageTypes';
 import { settleLineLabel } from './lineLabels';
 import { contentName } from './byteSource';
 

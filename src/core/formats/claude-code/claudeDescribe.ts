@@ -1,7 +1,7 @@
 import { EventDraft, EventStatus, IdMention } from '../../model';
 import { formatDuration, formatTokens, isObj, label, num, obj, Obj, parseTime, short, str, statusFromWord } from '../common';
 import { BuilderSource, FormatTotals } from '../../format';
-import type { UsageDraft } from '../../usage/usageTypes';
+import type { UsageDraft } from '../../usageTypes';
 import { costStateUsage } from './claudeUsage';
 import { ClaudeUsage, contentBlocks, isInterruption, toolInputPreview, messageText, thinkingText, toolResults, toolUses, usageOf } from './claudeContent';
 import { jsonPreview } from '../../json/jsonPreview';
