@@ -59,9 +59,12 @@ function isOfType(value: unknown, type: string): boolean {
 export function readSetting<K extends SettingName>(get: (name: string) => unknown, name: K): AgentTraceSettings[K] {
   const property = PROPERTIES[PREFIX + name];
   const value = get(name);
-  const chosen = isOfType(value, property.type) ? value : property.default;
-  // A copy of an array or object default, so no caller can change the manifest's.
-  return (typeof chosen === 'object' && chosen !== null ? structuredClone(chosen) : chosen) as AgentTraceSettings[K];
+  if (isOfType(value, property.type)) return value as AgentTraceSettings[K];
+  // A copy of an array or object default, so no caller can change the manifest's. The user's value is handed on as
+  // VS Code gives it: its configuration objects are proxies, which structuredClone refuses (DataCloneError), and
+  // cloning them here stopped the extension from activating.
+  const d = property.default;
+  return (typeof d === 'object' && d !== null ? JSON.parse(JSON.stringify(d)) : d) as AgentTraceSettings[K];
 }
 
 /** Every setting (see {@link readSetting}); `get` takes a name without the `agentTrace.` prefix. */

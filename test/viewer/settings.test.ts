@@ -31,6 +31,18 @@ describe('settings: one reader, with the manifest\'s defaults', () => {
     assert.equal(s.otlpEndpoint, 'http://collector:4318');
   });
 
+  it('takes the proxies VS Code hands out for object settings (a clone of one threw and the extension did not activate)', () => {
+    const rules = new Proxy({ 'lumen/cell-end': 'off' }, {});
+    const pricing = new Proxy({ models: { m: { input: 1, output: 2 } } }, {});
+    const roots = new Proxy(['/blobs'], {});
+    const user: Record<string, unknown> = { rules, pricing, blobRoots: roots, otlpHeaders: new Proxy({ 'x-a': 'b' }, {}) };
+    const s = readSettings((n) => user[n]);
+    assert.deepEqual(s.rules, { 'lumen/cell-end': 'off' });
+    assert.deepEqual(s.pricing, { models: { m: { input: 1, output: 2 } } });
+    assert.deepEqual(s.blobRoots, ['/blobs']);
+    assert.deepEqual(s.otlpHeaders, { 'x-a': 'b' });
+  });
+
   it('hands out copies of array and object defaults', () => {
     readSetting(() => undefined, 'blobRoots').push('changed');
     assert.deepEqual(readSetting(() => undefined, 'blobRoots'), PROPERTIES['agentTrace.blobRoots'].default);
