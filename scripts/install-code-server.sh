@@ -2,7 +2,7 @@
 # Installs code-server (see scripts/code-server-env.sh for the version) into the git-ignored
 # folder <project>/.vscode-test/code-server, for end-to-end tests in a real VS Code workbench.
 # Works without access to GitHub or nodejs.org: only the npm registry and Debian's apt are used.
-# Recipe and reasons: ../shared/design/testing.md ("Real VS Code, end to end: code-server").
+# Recipe and reasons: the README's Development section and the comments below (code-server 4.100.3 on Node 20, ripgrep from Debian).
 #
 # Idempotent: once complete it writes a stamp file; later runs only check that the stamp is present
 # and the binary answers --version, and finish in about a second. FORCE=1 reinstalls from scratch.
