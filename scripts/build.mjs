@@ -18,7 +18,6 @@ const builds = [
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   // Checks on open run here, off the extension host's thread (src/viewer/checksOffThread.ts). Always minified: it
   // bundles the core a second time, and the package has a size budget (test/vscode/package.test.ts).
-  { ...common, minify: true, entryPoints: ['src/viewer/checksWorker.ts'], outfile: 'dist/checksWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },
   // `agent-trace` is a small entry that loads the CLI's bundle with V8's code cache (src/cli/launch.ts).
   { ...common, entryPoints: ['src/cli/launch.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cliMain.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },

@@ -4,7 +4,7 @@ import { detectFormat } from './detect';
 import { formatModule } from './formats';
 import { BuilderSource, Emit, EventBuilder, SourceRecord } from './format';
 import type { Detection, MalformedLine } from './traceModel';
-import { parseLine, ParsedLine } from './json/jsonLine';
+import { parseDecodedLine, ParsedLine } from './json/jsonLine';
 import type { LineSpan } from './lineIndexer';
 import { EventDraft, EventPlace, EventStatus, Finding, FormatName } from './model';
 import { appendAll } from './arrays';
@@ -87,6 +87,8 @@ export class JsonlReading<T extends EventSink = EventTable> {
   /** Called with each line's parsed value before the builder sees it (see LoadOptions.onRecord). */
   onRecord: ((rec: SourceRecord) => void) | null = null;
   private readonly head: SourceRecord[] = [];
+  /** The first non-blank line as the document test parsed it (loadTrace.ts), used once instead of parsing it again. */
+  private known: { text: string; value: unknown } | null = null;
   private lineBytes: LineBytes | null = null;
   /** The record being added (see addRecord). */
   private current: SourceRecord = { value: null, line: 0, offset: 0, length: 0 };
@@ -116,7 +118,24 @@ export class JsonlReading<T extends EventSink = EventTable> {
 
   /** Reads one line (the callback of `scanLines`). */
   onLine(span: LineSpan, bytes: Buffer | null, utf8 = false): void {
-    this.takeLine(span, lineByteFindings(span, bytes, utf8), parseLine(span, bytes, this.maxLineBytes));
+    this.takeLine(span, lineByteFindings(span, bytes, utf8), this.parse(span, bytes, bytes === null ? '' : bytes.toString('utf8')));
+  }
+
+  /** Gives the reading the first non-blank line's text and value, parsed already by the document test. */
+  knowFirstLine(first: { text: string; value: unknown }): void {
+    this.known = first;
+  }
+
+  /** Parses a line decoded as `text` (see parseDecodedLine); the first non-blank line is not parsed twice. */
+  parse(span: LineSpan, bytes: Buffer | null, text: string): ParsedLine {
+    const known = this.known;
+    if (known !== null && bytes !== null && text === known.text) {
+      this.known = null;
+      return { kind: 'value', value: known.value };
+    }
+    const parsed = parseDecodedLine(span, bytes, text, this.maxLineBytes);
+    if (parsed.kind !== 'blank') this.known = null;
+    return parsed;
   }
 
   /** Takes one line whose bytes were checked and parsed already (here, or in a worker). */

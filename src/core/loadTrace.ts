@@ -19,6 +19,10 @@ import { finishModel, JsonlFileInfo, jsonlModel, partialModel } from './jsonlMod
 import { fileLineBytes } from './derivedLabels';
 import { settleLineLabel } from './lineLabels';
 import { eventSizer } from './eventSizer';
+import { LineChecks } from './checks/lineChecks';
+import { CheckResult, RunOptions, runChecks } from './checks/runChecks';
+import type { CheckMode, CheckSubject } from './rules/types';
+import { CheckedReading } from './checkedReading';
 
 export type { MalformedLine, TraceModel };
 
@@ -67,6 +71,21 @@ export interface LoadOptions {
   onRecord?: (rec: SourceRecord) => void;
   /** Keep every label in memory instead of making the format's labels again from their lines when shown. */
   storeLabels?: boolean;
+  /**
+   * Checks that ride along this read: each line, parsed once, goes to the model and to the verifiers or checkers of
+   * these modes, which finish over the finished model (so a trace opened with checks on is read once). The model is
+   * handed back first; each result goes to `onResult` as soon as it exists, in the order of `modes`
+   * ({@link loadTraceKeepingReading}'s `checkResults` resolves with all of them). With workers, a single mode has the
+   * workers digest lines for its checks; with several, the lines after the head are read on this thread.
+   */
+  checks?: RideAlongChecks;
+}
+
+/** See {@link LoadOptions.checks}. */
+export interface RideAlongChecks {
+  modes: CheckMode[];
+  options?: RunOptions;
+  onResult?: (mode: CheckMode, result: CheckResult) => void;
 }
 
 const EARLY_BYTES = 4 * 1024 * 1024;
@@ -80,6 +99,12 @@ export async function loadTrace(file: TracePath, options: LoadOptions = {}): Pro
   return (await loadTraceKeepingReading(file, options)).model;
 }
 
+/** {@link loadTrace} with checks riding along ({@link LoadOptions.checks}): the model and each mode's result. */
+export async function loadTraceChecked(file: TracePath, options: LoadOptions & { checks: RideAlongChecks }): Promise<{ model: TraceModel; results: Map<CheckMode, CheckResult> }> {
+  const { model, checkResults } = await loadTraceKeepingReading(file, options);
+  return { model, results: (await checkResults) ?? new Map() };
+}
+
 /** What a JSONL read leaves behind for a reader kept open: the reading state and what the scan saw. */
 export interface KeptReading {
   reading: JsonlReading;
@@ -90,13 +115,22 @@ export interface KeptReading {
  * {@link loadTrace}, also handing back the reading state of a JSONL file (null for a multi-line document), so
  * `openTraceReader` can go on reading what is appended.
  */
-export async function loadTraceKeepingReading(file: TracePath, options: LoadOptions = {}): Promise<{ model: TraceModel; kept: KeptReading | null }> {
+export async function loadTraceKeepingReading(file: TracePath, options: LoadOptions = {}): Promise<{ model: TraceModel; kept: KeptReading | null; checkResults?: Promise<Map<CheckMode, CheckResult>> }> {
   // The probe, the document test, the scan and the labels' first read share one open file (io/traceHandles.ts).
   // Awaited here so the loader's frame stays in the async stack of the open (test/vscode/modelCache.test.ts counts loads so).
-  return await holdTrace(file, () => readKeepingReading(file, options));
+  if (!options.checks) return await holdTrace(file, () => readKeepingReading(file, options));
+  // The checks finish after the model is handed back, and some read the trace again (a format's rule on its torn
+  // tail): the file stays held until they end.
+  return new Promise((resolve, reject) => {
+    holdTrace(file, async () => {
+      const read = await readKeepingReading(file, options);
+      resolve(read);
+      await read.checkResults?.catch(() => undefined);
+    }).catch(reject);
+  });
 }
 
-async function readKeepingReading(file: TracePath, options: LoadOptions): Promise<{ model: TraceModel; kept: KeptReading | null }> {
+async function readKeepingReading(file: TracePath, options: LoadOptions): Promise<{ model: TraceModel; kept: KeptReading | null; checkResults?: Promise<Map<CheckMode, CheckResult>> }> {
   const path = shownPath(file);
   const source = typeof file === 'string' ? undefined : file;
   const info = await fileSystem().stat(file);
@@ -113,7 +147,7 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
   const diagnostics: Finding[] = [];
   const malformed: MalformedLine[] = [];
 
-  const doc = await tryReadDocument(file, options.maxDocumentBytes ?? 256 * 1024 * 1024);
+  const { document: doc, first } = await documentTest(file, options.maxDocumentBytes ?? 256 * 1024 * 1024);
   if (doc) {
     const detection = options.format
       ? forced(options.format)
@@ -129,10 +163,14 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
     const tree = buildTree(table, diagnostics);
     await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
     table.trim();
-    return { kept: null, model: finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression }) };
+    const model = finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression });
+    // A document's checks read no lines (its records are not lines): they run over the model just made.
+    return { kept: null, model, checkResults: options.checks ? checkDocument(model, options.checks) : undefined };
   }
 
   const reading = new JsonlReading(sampleBase, maxLineBytes, options.format, FORCED_REASON);
+  if (first) reading.knowFirstLine(first);
+  const rideAlong = options.checks ? new LineChecks(options.checks.modes, options.checks.options ?? {}, await readingSubject(file, path, source, reading, options.format)) : null;
   // Lines of a plain file can be read again at their offsets; a compressed one's cannot.
   const lineBytes = compression || options.storeLabels ? null : fileLineBytes(file);
   if (lineBytes) reading.readLinesAgainWith(lineBytes);
@@ -142,8 +180,11 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
   const stopAfter = options.stopAfterBytes ?? Infinity;
   const early = earlyPages(reading, options, { path, source, fileSize: info.size, compression });
   const sizeColumns = compression ? null : eventSizer(info.size, () => reading.table.size, (n) => reading.table.reserve(n), SIZE_FROM_BYTES);
-  const parallel = { workers: compression || options.onRecord ? 0 : options.workers ?? 0, minBytes: options.parallelMinBytes, size: info.size, headChunkBytes: options.parallelHeadChunk, mainShare: options.parallelMainShare, roundBytes: options.parallelRoundBytes };
-  const scan = await scanJsonl(file, reading, {
+  const parallel = {
+    workers: compression || options.onRecord ? 0 : options.workers ?? 0, minBytes: options.parallelMinBytes, size: info.size, headChunkBytes: options.parallelHeadChunk,
+    mainShare: options.parallelMainShare, roundBytes: options.parallelRoundBytes, digest: options.checks?.modes,
+  };
+  const scan = await scanJsonl(file, rideAlong ? new CheckedReading(reading, rideAlong) : reading, {
     maxLineBytes,
     chunkSize: options.chunkSize,
     isCancelled: () => bytesSeen >= stopAfter || (options.isCancelled?.() ?? false),
@@ -158,7 +199,29 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
     path, source, fileSize: info.size, compression, scan,
     cancelled: scan.cancelled && bytesSeen < stopAfter, partial: scan.cancelled && bytesSeen >= stopAfter,
   };
-  return { model: await jsonlModel(reading, fileInfo), kept: { reading, info: fileInfo } };
+  const model = await jsonlModel(reading, fileInfo);
+  // The model is handed back at once; the checks finish over it (cross-line passes, blob rehashing) after.
+  const checkResults = rideAlong ? rideAlong.finish(model, model.format, model.cancelled || model.partial, model, options.checks!.onResult) : undefined;
+  return { model, kept: { reading, info: fileInfo }, checkResults };
+}
+
+/** The checks' view of a reading still going on: its events and its findings so far, live. */
+async function readingSubject(file: TracePath, path: string, source: Buffer | undefined, reading: JsonlReading, format?: FormatName): Promise<CheckSubject> {
+  const head = await readHead(file, 3);
+  // Some checks ask about the byte-order mark while lines stream by, before the scan reports it.
+  const bom = head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  return { path, ...(source ? { source } : {}), format: format ?? 'generic', events: reading.table, diagnostics: reading.diagnostics, lineCount: 0, bytesIndexed: 0, bom, document: false };
+}
+
+/** The checks of a multi-line document, over its model, each result handed on as it exists. */
+async function checkDocument(model: TraceModel, checks: RideAlongChecks): Promise<Map<CheckMode, CheckResult>> {
+  const out = new Map<CheckMode, CheckResult>();
+  for (const mode of checks.modes) {
+    const result = await runChecks(model, mode, checks.options ?? {});
+    out.set(mode, result);
+    checks.onResult?.(mode, result);
+  }
+  return out;
 }
 
 /** The early-pages hook of {@link LoadOptions.onEarlyModel}: fires once, after the first `earlyBytes`. */
@@ -203,23 +266,49 @@ function makeEmit(table: EventTable, diagnostics: Finding[]) {
   };
 }
 
+/** A multi-line JSON document's records (see {@link tryReadDocument}). */
+export interface DocumentRecords {
+  records: SourceRecord[];
+  lineCount: number;
+  gaps?: { finding: Finding; offset: number }[];
+}
+
+/** The first non-blank line of a JSONL file, parsed by the document test, so the read need not parse it again. */
+export interface FirstLine {
+  text: string;
+  value: unknown;
+}
+
 /**
  * A file whose first non-blank line is not JSON on its own but starts a JSON object or array may be one
  * multi-line document (an OTLP export, a JSON array of events). Reads it whole (up to a cap) and returns its
  * records: the elements of a top-level array, or the object itself.
  */
-export async function tryReadDocument(path: TracePath, maxBytes: number): Promise<{ records: SourceRecord[]; lineCount: number; gaps?: { finding: Finding; offset: number }[] } | null> {
+export async function tryReadDocument(path: TracePath, maxBytes: number): Promise<DocumentRecords | null> {
+  return (await documentTest(path, maxBytes)).document;
+}
+
+/**
+ * {@link tryReadDocument}, also handing back the first line's value when it is a JSON value on its own line (JSONL):
+ * the loader gives it to its reading, so that line too is parsed once.
+ */
+export async function documentTest(path: TracePath, maxBytes: number): Promise<{ document: DocumentRecords | null; first: FirstLine | null }> {
   const head = (await readHead(path, 64 * 1024)).toString('utf8').replace(/^\uFEFF/, '');
   const firstLine = head.split(/\r\n|\r|\n/).find((l) => l.trim() !== '');
-  if (firstLine === undefined) return null;
+  const none = { document: null, first: null };
+  if (firstLine === undefined) return none;
   const t = firstLine.trim();
-  if (!(t.startsWith('{') || t.startsWith('['))) return null;
+  if (!(t.startsWith('{') || t.startsWith('['))) return none;
   try {
-    JSON.parse(t);
-    return null; // a complete JSON value on one line: JSONL
+    // A complete JSON value on one line: JSONL.
+    return { document: null, first: { text: firstLine, value: JSON.parse(firstLine) } };
   } catch {
     // fall through: may be a multi-line document
   }
+  return { document: await readDocument(path, maxBytes), first: null };
+}
+
+async function readDocument(path: TracePath, maxBytes: number): Promise<DocumentRecords | null> {
   const text = await readText(path, maxBytes);
   if (text === null) return null;
   let value: unknown;

@@ -6,6 +6,8 @@ import { jsonlModel } from './jsonlModel';
 import { scanLines } from './lineIndexer';
 import type { TraceModel } from './traceModel';
 import type { TracePath } from './tracePath';
+import type { CheckResult } from './checks/runChecks';
+import type { CheckMode } from './rules/types';
 
 /** What {@link TraceReader.append} did. */
 export type AppendOutcome =
@@ -34,6 +36,8 @@ export interface TraceReader {
   readonly model: TraceModel;
   /** Reads the bytes appended since the last read, with the same builder; see {@link AppendOutcome}. */
   append(): Promise<AppendOutcome>;
+  /** The results of the checks that rode along the first read ({@link LoadOptions.checks}), once they finish. */
+  readonly checks?: Promise<Map<CheckMode, CheckResult>>;
 }
 
 /**
@@ -47,10 +51,11 @@ export interface TraceReader {
  * or built again over all events (typed arrays, linear) when they change earlier events' links.
  */
 export async function openTraceReader(file: TracePath, options: LoadOptions = {}): Promise<TraceReader> {
-  const { model, kept } = await loadTraceKeepingReading(file, options);
+  const { model, kept, checkResults } = await loadTraceKeepingReading(file, options);
   const bytes = contentBytes(file);
   const state = { model, edges: kept ? await fingerprintOf(bytes, kept.info.scan.bytesRead) : null, dead: null as string | null };
   return {
+    ...(checkResults ? { checks: checkResults } : {}),
     get model() {
       return state.model;
     },

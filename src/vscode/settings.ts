@@ -1,8 +1,17 @@
 import * as vscode from 'vscode';
+import type { RuleSetting } from '../core/checks/runChecks';
 import { AgentTraceSettings, readSetting, SettingName } from '../viewer/settings';
 
 /** One `agentTrace.*` setting as the user set it, else the manifest's default (src/viewer/settings.ts). */
 export function setting<K extends SettingName>(name: K): AgentTraceSettings[K] {
   const cfg = vscode.workspace.getConfiguration('agentTrace');
   return readSetting((key) => cfg.get(key), name);
+}
+
+/** The user's `agentTrace.rules` setting (rule id → off | error | warning | info), other values left out. */
+export function ruleSettings(): Record<string, RuleSetting> {
+  const raw = setting('rules');
+  const out: Record<string, RuleSetting> = {};
+  for (const [k, v] of Object.entries(raw)) if (typeof v === 'string' && ['off', 'error', 'warning', 'info'].includes(v)) out[k] = v as RuleSetting;
+  return out;
 }

@@ -24,4 +24,9 @@ export interface TraceViewerApi {
   showChecksSkipped?(uri: vscode.Uri, message: string): void;
   /** Fires when a viewer took in events appended to its trace (live tail): earlier check results are outdated. */
   onDidAppend: vscode.Event<vscode.Uri>;
+  /**
+   * Fires when the checks that rode along a viewer's read of its trace (agentTrace.checkOnOpen) finished a mode; the
+   * viewer shows the result already, Problems takes it from here.
+   */
+  onDidCheckOnOpen: vscode.Event<{ uri: vscode.Uri; mode: CheckMode; result: CheckResult; model: TraceModel }>;
 }

@@ -23,12 +23,6 @@ function isNodeFs(spec: string): boolean {
   return /^(node:)?fs(\/promises)?$/.test(spec);
 }
 
-/**
- * Files outside src/cli and src/vscode that are entry points of a Node process or worker and so register the
- * Node file system (`src/node/register.ts`): the only ones of src/viewer that may import src/node.
- */
-export const NODE_ENTRY_POINTS: readonly string[] = ['src/viewer/checksWorker.ts'];
-
 /** The one room a webview file may reach in src/: the protocol and core, for types. */
 function webviewMayName(target: string): boolean {
   return target.startsWith('src/protocol/') || target.startsWith('src/core/');
@@ -66,8 +60,8 @@ function judge(from: string, imp: ImportRef, target: string | null): string | nu
     return null;
   }
   if (target.startsWith('src/node/') && !/^src\/(node|core)\//.test(from)) {
-    const may = /^src\/(cli|vscode)\//.test(from) || NODE_ENTRY_POINTS.includes(from) || /^(test|scripts)\//.test(from);
-    if (!may) return `only the Node entry points (src/cli, src/vscode, the workers of NODE_ENTRY_POINTS) may import ${target}`;
+    const may = /^src\/(cli|vscode)\//.test(from) || /^(test|scripts)\//.test(from);
+    if (!may) return `only the Node entry points (src/cli, src/vscode) may import ${target}`;
   }
   if (from.startsWith('src/node/') && target.startsWith('src/') && !/^src\/(core|node)\//.test(target)) {
     return `src/node may import only src/core and src/node (it imports ${target})`;
@@ -200,7 +194,7 @@ export const CORE_LAYERS: readonly CoreLayer[] = [
   { name: 'parallel' },
   {
     name: 'loader',
-    files: ['crossFileParents.ts', 'detectFile.ts', 'jsonlModel.ts', 'jsonlReading.ts', 'loadTrace.ts', 'navigation.ts', 'summary.ts', 'traceFiles.ts', 'traceReader.ts'],
+    files: ['checkedReading.ts', 'crossFileParents.ts', 'detectFile.ts', 'jsonlModel.ts', 'jsonlReading.ts', 'loadTrace.ts', 'navigation.ts', 'summary.ts', 'traceFiles.ts', 'traceReader.ts'],
   },
   { name: 'stream' },
   { name: 'filter' },

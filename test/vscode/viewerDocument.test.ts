@@ -195,8 +195,11 @@ describe('trace editor: registration, panels and the API for other features', ()
     assert.equal(init.type === 'init' && init.header.events, 11);
     panel.fromWebview.fire({ type: 'select', node: 'not a number' });
     panel.fromWebview.fire({ type: 'nonsense' });
+    // The checks on open ride along the read (both verdicts reach the panel); then results shown by a command.
+    await until(() => doc.checkResults.size === 2 && sent.filter((m) => m.type === 'checkResults').length >= 2, 'the verdicts of the checks on open');
+    const shownBefore = sent.length;
     api.showCheckResults(uri as never, 'verify', { file: SAMPLE, format: 'generic', ok: false, checked: 11, findings: [{ rule: 'x/y', severity: 'error', line: 4, message: 'm' }] });
-    const cr = await until(() => sent.find((m) => m.type === 'checkResults'), 'check results');
+    const cr = await until(() => sent.slice(shownBefore).find((m) => m.type === 'checkResults'), 'check results');
     assert.ok(cr.type === 'checkResults' && cr.summary.firstErrorLine === 4);
     assert.equal(await api.revealLine(uri as never, 5), true);
     assert.equal(await api.revealLine(Uri.file('/nowhere.jsonl') as never, 5), false);

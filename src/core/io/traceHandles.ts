@@ -69,8 +69,10 @@ export function readTraceSync(path: FsPath, buffer: Uint8Array, offset: number, 
 
 /** Opens a trace file for reading: the handle {@link holdTrace} keeps for it when the path still names that file. */
 export async function openTrace(path: FsPath): Promise<OpenFile> {
-  const h = held.get(tracePathKey(path));
-  if (h && (await sameFile(h, path))) return borrowed(h);
+  const key = tracePathKey(path);
+  const h = held.get(key);
+  // Still held after the stat: the operation holding it may have ended meanwhile, closing the handle.
+  if (h && (await sameFile(h, path)) && held.get(key) === h) return borrowed(h);
   return fileSystem().open(path);
 }
 
@@ -82,7 +84,7 @@ export async function holdTrace<T>(path: FsPath, work: () => Promise<T>): Promis
   const key = tracePathKey(path);
   let h = held.get(key);
   let mine: OpenFile | null = null;
-  if (h && (await sameFile(h, path))) {
+  if (h && (await sameFile(h, path)) && held.get(key) === h) {
     mine = borrowed(h);
   } else {
     // A stat before the open: a FIFO or a folder is never opened here (an open of a FIFO would wait for a writer).

@@ -25,8 +25,11 @@ export interface ParallelChoice {
   size: number;
   /** Chunk size of the head read on this thread (tests make it small so workers see most of a small file). */
   headChunkBytes?: number;
-  /** A streamed check of this mode: the workers digest lines for its checks too, or the rest is read here. */
-  digest?: CheckMode;
+  /**
+   * Checks of these modes ride along the read: with one mode the workers digest lines for its checks too (when the
+   * format can), otherwise the rest is read here.
+   */
+  digest?: readonly CheckMode[];
   /** Share of the bytes after the head that this thread parses itself (default: `mainShare(workers)`; tests place cuts with it). */
   mainShare?: number;
   /** Bytes of one round of pieces (default ROUND_BYTES). */
@@ -53,14 +56,15 @@ export async function scanJsonl(file: TracePath, reading: JsonlSink, scan: ScanO
   const format = reading.detection!.format;
   const fields = formatModule(format).lineFields;
   const rest = { ...scan, startOffset: next.offset, startLine: next.line };
-  const digestable = choice.digest === undefined || canDigest(format, choice.digest);
+  const digest = choice.digest === undefined || choice.digest.length === 0 ? undefined : choice.digest.length === 1 ? choice.digest[0] : null;
+  const digestable = digest === undefined || (digest !== null && canDigest(format, digest));
   if (!fields || !digestable || choice.size - next.offset < minBytes) {
     const tail = await scanLines(file, (s, b, u) => reading.onLine(s, b, u), rest);
     return { ...tail, lines: next.line - 1 + tail.lines, bom: head.bom };
   }
   const par = await readInParallel(file, reading, fields, { start: next.offset, end: choice.size, line: next.line }, {
     workers: choice.workers, maxLineBytes: scan.maxLineBytes ?? 256 * 1024 * 1024, chunkSize: scan.chunkSize, onProgress: scan.onProgress, isCancelled: scan.isCancelled, format,
-    ...(choice.digest ? { digest: { format, mode: choice.digest } } : {}), ...(choice.mainShare !== undefined ? { mainShare: choice.mainShare } : {}),
+    ...(digest ? { digest: { format, mode: digest } } : {}), ...(choice.mainShare !== undefined ? { mainShare: choice.mainShare } : {}),
     ...(choice.roundBytes !== undefined ? { roundBytes: choice.roundBytes } : {}),
   });
   return { bytesRead: par.bytesRead, lines: next.line - 1 + par.lines, bom: head.bom || par.bom, cancelled: par.cancelled, endedEarly: null };

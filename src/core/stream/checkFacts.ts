@@ -5,16 +5,13 @@ import { NumberColumn } from '../numberColumn';
 import { TreeLinks } from './treeLinks';
 import { Interner } from '../tableColumns';
 
-/** Why a streamed run must hand the file to the model-based checks instead. */
-export type NeedsModel = 'usage';
-
 /**
  * The per-event facts the checks read, and nothing else: line, seq, time, group, the rare hash references and
  * the tree's links ({@link TreeLinks}: ids as numbers of one byte store), where the viewer's table keeps labels,
  * kinds, mentions and a map of every id. Each is a {@link NumberColumn}, so a column that holds one value (a
  * run's group, a format without ids, lines one event each) costs nothing and the others take the narrowest width:
- * a lumen run keeps under 12 bytes an event (was 36 in plain Int32 and Float64 arrays). It records when an
- * event carries usage, which only the model can check (the totals rule needs the tree), so the runner can fall back.
+ * a lumen run keeps under 12 bytes an event (was 36 in plain Int32 and Float64 arrays). A streamed verification
+ * reads into it; conformance (whose usage totals rule needs the tree) reads through the model instead.
  */
 export class CheckFacts implements EventSink, CheckEvents {
   private n = 0;
@@ -27,8 +24,6 @@ export class CheckFacts implements EventSink, CheckEvents {
   private readonly groupNames = new Interner();
   private readonly refs = new Map<number, HashRef[]>();
   readonly links = new TreeLinks((i) => this.lineOf(i));
-  /** Set once an event carries a fact only the model checks; null while none has. */
-  needsModel: NeedsModel | null = null;
 
   get size(): number {
     return this.n;
@@ -42,7 +37,6 @@ export class CheckFacts implements EventSink, CheckEvents {
     this.groups.set(i, this.groupNames.id(draft.group));
     if (draft.hashRefs && draft.hashRefs.length > 0) this.refs.set(i, draft.hashRefs);
     this.links.add(i, draft.id, draft.parentId, draft.parentIndex);
-    if (draft.usage !== undefined || draft.tokensIn != null || draft.tokensOut != null) this.needsModel ??= 'usage';
     return i;
   }
 
@@ -60,7 +54,7 @@ export class CheckFacts implements EventSink, CheckEvents {
   // Durations and statuses are the views' facts; no check reads them.
   setDuration(): void {}
   setStatus(): void {}
-  // An amended usage is on an event that already reported usage: the trace is checked over the model (needsModel).
+  // Usage is the model's fact: conformance, whose usage totals rule reads it, checks over the model.
   setUsage(): void {}
 
   lineOf(i: number): number {

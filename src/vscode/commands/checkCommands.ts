@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { join } from 'node:path';
 import { CheckResult, RuleSetting, runChecks } from '../../core/checks/runChecks';
 import { CheckMode } from '../../core/rules/types';
 import { expandTraceArgs } from '../../core/traceFiles';
@@ -7,8 +6,7 @@ import { TraceViewerApi } from '../viewerApi';
 import { TraceProblems } from './problems';
 import { lineLengths, TraceModels } from '../traceModels';
 import { IntegrityKind, integrityKindOf, integrityKindsOf } from '../../core/checks/integrityKind';
-import { ChecksWorkerScript, runChecksOffThread } from '../../viewer/checksOffThread';
-import { setting } from '../settings';
+import { ruleSettings } from '../settings';
 
 /** What a verification's first error is, by cause: a missing blob is not a broken chain. */
 const VERIFY_CAUSE: Record<IntegrityKind, string> = { chain: 'Broken', sequence: 'Sequence gap', content: 'Blob problem', structure: 'Error' };
@@ -21,30 +19,12 @@ const KINDS = {
 };
 export type CheckCommandKind = keyof typeof KINDS;
 
-/**
- * The checks worker bundled next to the extension (dist/checksWorker.js), or null when running from sources
- * (unit tests), where checks run in the thread on the shared model as before.
- */
-export function bundledChecksWorker(): ChecksWorkerScript | null {
-  return __filename.endsWith('.js') ? { file: join(__dirname, 'checksWorker.js') } : null;
-}
-
-/** Reads the user's `agentTrace.rules` setting (rule id → off | error | warning | info). */
-export function ruleSettings(): Record<string, RuleSetting> {
-  const raw = setting('rules');
-  const out: Record<string, RuleSetting> = {};
-  for (const [k, v] of Object.entries(raw)) if (typeof v === 'string' && ['off', 'error', 'warning', 'info'].includes(v)) out[k] = v as RuleSetting;
-  return out;
-}
-
 /** Runs verify/check over files, puts findings in the Problems panel and the viewers, and reports. */
 export class CheckCommands {
   constructor(
     private readonly models: TraceModels,
     private readonly problems: TraceProblems,
     private readonly viewers: TraceViewerApi,
-    /** Where checks run off the extension host's thread; null: in the thread, on the shared model. */
-    private readonly worker: ChecksWorkerScript | null = bundledChecksWorker(),
   ) {}
 
   /** Command entry: from the palette (active trace), the editor title or the Explorer (files and folders). */
@@ -78,28 +58,12 @@ export class CheckCommands {
   }
 
   /**
-   * Runs several modes over one read of the file, each result shown as soon as it exists. In a worker when
-   * one is bundled (the file is read there, never on the thread that answers the viewer's row requests);
-   * otherwise in the thread on the model the viewer or the cache already holds.
+   * Runs several modes over the model the viewer or the cache already holds (a file open in the viewer is not read
+   * again for its model), each result shown as soon as it exists. The checks on open do not come here: they ride
+   * along the viewer's own read (TraceDocument).
    */
   async runModes(uri: vscode.Uri, modes: CheckMode[], rulePrefix?: string, isCancelled?: () => boolean): Promise<Map<CheckMode, CheckResult>> {
     const done = new Map<CheckMode, CheckResult>();
-    const show = (mode: CheckMode, result: CheckResult, lineLength: (line: number) => number) => {
-      done.set(mode, result);
-      this.problems.set(uri, mode, result, lineLength);
-      this.viewers.showCheckResults(uri, mode, result);
-    };
-    const fail = (message: string) => void vscode.window.showErrorMessage(`Agent Trace: cannot read ${vscode.workspace.asRelativePath(uri)}: ${message}`);
-    if (this.worker && uri.scheme === 'file') {
-      const job = { path: uri.fsPath, modes, rules: ruleSettings(), rulePrefix };
-      await runChecksOffThread(job, this.worker, (reply) => {
-        if (reply.type === 'error') return fail(reply.message);
-        if (reply.type !== 'result') return;
-        const lengths = new Map(reply.lineLengths);
-        show(reply.mode, reply.result, (line) => lengths.get(line) ?? 1);
-      }, isCancelled);
-      return done;
-    }
     try {
       const model = await this.models.get(uri);
       const ruleFilter = rulePrefix !== undefined ? (rule: string) => rule.startsWith(rulePrefix) : undefined;
@@ -107,10 +71,12 @@ export class CheckCommands {
       for (const mode of modes) {
         const result = await runChecks(model, mode, { rules: ruleSettings(), isCancelled, ruleFilter });
         if (result.cancelled) break;
-        show(mode, result, lengths);
+        done.set(mode, result);
+        this.problems.set(uri, mode, result, lengths);
+        this.viewers.showCheckResults(uri, mode, result);
       }
     } catch (err) {
-      fail(err instanceof Error ? err.message : String(err));
+      void vscode.window.showErrorMessage(`Agent Trace: cannot read ${vscode.workspace.asRelativePath(uri)}: ${err instanceof Error ? err.message : String(err)}`);
     }
     return done;
   }

@@ -6,7 +6,7 @@ import { CheckCommands } from './checkCommands';
 import { copyLinkToEvent, goToEvent, revealInViewer, showProblem, TraceUriHandler } from './navigationCommands';
 import { autoChecks, recheckOnAppend } from './liveChecks';
 import { TraceProblems } from './problems';
-import { TraceModels } from '../traceModels';
+import { lineLengths, TraceModels } from '../traceModels';
 import { setting } from '../settings';
 
 /** Registers verification, conformance and navigation commands, and the automatic check on open. */
@@ -30,11 +30,12 @@ export function registerCommands(context: vscode.ExtensionContext, viewers: Trac
   context.subscriptions.push(watcher);
 
   context.subscriptions.push(
+    // The checks on open ride along the viewer's read of the trace (TraceDocument); their results go to Problems here.
+    viewers.onDidCheckOnOpen((c) => problems.set(c.uri, c.mode, c.result, lineLengths(c.model))),
     viewers.onDidOpenTrace((uri) => {
       if (!setting('checkOnOpen') || uri.scheme !== 'file') return;
-      void vscode.workspace.fs.stat(uri).then(async (st) => {
-        if (!autoChecks(st.size)) return viewers.showChecksSkipped?.(uri, checksSkippedMessage(st.size, setting('checkOnOpenMaxMB')));
-        await checks.runModes(uri, ['verify', 'check']);
+      void vscode.workspace.fs.stat(uri).then((st) => {
+        if (!autoChecks(st.size)) viewers.showChecksSkipped?.(uri, checksSkippedMessage(st.size, setting('checkOnOpenMaxMB')));
       });
     }),
     recheckOnAppend(viewers, checks, problems),

@@ -9,10 +9,10 @@ import type { TraceModel } from '../../core/loadTrace';
 import { VIEW_TYPE, VIEW_TYPE_ANY_JSONL } from '../../protocol';
 import { COMMANDS } from '../commandIds';
 import { resolveWorkers } from '../../core/parallel/workerCount';
-import { setting } from '../settings';
+import { ruleSettings, setting } from '../settings';
 import type { TraceViewerApi } from '../viewerApi';
 import { switchToText, switchToViewer } from './switchView';
-import { TraceDocument } from './traceDocument';
+import { DocumentCheck, DocumentSettings, TraceDocument } from './traceDocument';
 import { BlobResolver, TraceViewer, ViewerFeatures } from './traceViewer';
 
 export { OPEN_BLOB_COMMAND } from './traceViewer';
@@ -97,8 +97,10 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     void vscode.commands.executeCommand('setContext', ACTIVE_CONTEXT, h !== undefined);
     activeEmitter.fire(h);
   };
-  const settings = () => {
-    return { maxFileSizeMB: setting('maxFileSizeMB'), liveUpdates: setting('liveUpdates'), expandAllMaxEvents: setting('expandAllMaxEvents'), workers: resolveWorkers(setting('workers')) };
+  const checkedEmitter = new vscode.EventEmitter<DocumentCheck & { uri: vscode.Uri }>();
+  const settings = (): DocumentSettings & { expandAllMaxEvents: number } => {
+    const checkOnOpen = setting('checkOnOpen') ? { maxBytes: setting('checkOnOpenMaxMB') * 2 ** 20, rules: ruleSettings() } : null;
+    return { maxFileSizeMB: setting('maxFileSizeMB'), liveUpdates: setting('liveUpdates'), expandAllMaxEvents: setting('expandAllMaxEvents'), workers: resolveWorkers(setting('workers')), checkOnOpen };
   };
 
   const provider: vscode.CustomReadonlyEditorProvider<TraceDocument> = {
@@ -117,6 +119,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
         if (e.type === 'model' && e.state !== 'appended' && e.state !== 'loading') loadedEmitter.fire(uri);
         if (e.type === 'model' && e.state === 'appended') appendedEmitter.fire(uri);
       });
+      doc.onDidCheckOnRead((c) => checkedEmitter.fire({ ...c, uri }));
       return doc;
     },
     async resolveCustomEditor(doc, panel) {
@@ -147,6 +150,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     openEmitter,
     loadedEmitter,
     appendedEmitter,
+    checkedEmitter,
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, { supportsMultipleEditorsPerDocument: true }),
     vscode.window.registerCustomEditorProvider(VIEW_TYPE_ANY_JSONL, provider, { supportsMultipleEditorsPerDocument: true }),
     vscode.commands.registerCommand(COMMANDS.openInViewer, (uri?: vscode.Uri) => withTrace(uri ?? activeResource(), switchToViewer)),
@@ -184,6 +188,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
     showChecksSkipped: (uri, message) => handles.get(uri.toString())?.viewers.forEach((v) => v.session.setChecksSkipped(message)),
     onDidOpenTrace: loadedEmitter.event,
     onDidAppend: appendedEmitter.event,
+    onDidCheckOnOpen: checkedEmitter.event,
   };
 }
 

@@ -6,8 +6,9 @@
  */
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { CheckResult } from '../../core/checks/runChecks';
+import type { CheckResult, RuleSetting } from '../../core/checks/runChecks';
 import type { CheckMode } from '../../core/rules/types';
+import type { RideAlongChecks } from '../../core/loadTrace';
 import { contentSizeHint, NotATraceError, probeFile } from '../../core/byteSource';
 import { notATraceMessage } from '../../core/detectFile';
 import type { TraceModel } from '../../core/loadTrace';
@@ -26,6 +27,34 @@ export type DocumentEvent =
   | { type: 'clearChecks' }
   /** Events were appended after the checks ran: their results are outdated until the checks run again. */
   | { type: 'checksStale' };
+
+/** What the document's settings say about checking a trace as it is read (agentTrace.checkOnOpen and its cap). */
+export interface CheckOnOpen {
+  /** Largest file checked as it opens. */
+  maxBytes: number;
+  /** The user's `agentTrace.rules`. */
+  rules: Record<string, RuleSetting>;
+}
+
+/** The settings a document reads on each load. */
+export interface DocumentSettings {
+  maxFileSizeMB: number;
+  liveUpdates: boolean;
+  /** Threads of the read (`agentTrace.workers`, resolved to a count); absent reads on this thread. */
+  workers?: number;
+  /** Verify and check as the trace is read (null: agentTrace.checkOnOpen is off). */
+  checkOnOpen?: CheckOnOpen | null;
+}
+
+/** A result of the checks that rode along a read, with the model they describe. */
+export interface DocumentCheck {
+  mode: CheckMode;
+  result: CheckResult;
+  model: TraceModel;
+}
+
+/** The modes checked as a trace opens: verification first, so its chip shows first. */
+const OPEN_MODES: CheckMode[] = ['verify', 'check'];
 
 /** Why and how to (re)read the file. */
 interface LoadRequest {
@@ -54,9 +83,12 @@ export class TraceDocument implements vscode.CustomDocument {
   private readonly emitter = new vscode.EventEmitter<DocumentEvent>();
   private readonly loadedEmitter = new vscode.EventEmitter<TraceModel>();
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  private readonly checkedEmitter = new vscode.EventEmitter<DocumentCheck>();
   /** The document was closed (its last panel went away). */
   readonly onDidDispose = this.disposeEmitter.event;
-  private readonly disposables: vscode.Disposable[] = [this.emitter, this.loadedEmitter];
+  /** The checks that rode along a read finished a mode (after the model they describe is shown). */
+  readonly onDidCheckOnRead = this.checkedEmitter.event;
+  private readonly disposables: vscode.Disposable[] = [this.emitter, this.loadedEmitter, this.checkedEmitter];
   private fingerprint: FileFingerprint | null = null;
   private loadRun = 0;
   private loading: Promise<void> | null = null;
@@ -78,8 +110,7 @@ export class TraceDocument implements vscode.CustomDocument {
   /** A full model was loaded (first open, append, reload). */
   readonly onDidLoadModel = this.loadedEmitter.event;
 
-  /** `workers`: threads of the read (`agentTrace.workers`, resolved to a count); absent reads on this thread. */
-  constructor(readonly uri: vscode.Uri, private readonly settings: () => { maxFileSizeMB: number; liveUpdates: boolean; workers?: number }) {}
+  constructor(readonly uri: vscode.Uri, private readonly settings: () => DocumentSettings) {}
 
   get path(): string {
     return this.uri.fsPath;
@@ -133,8 +164,9 @@ export class TraceDocument implements vscode.CustomDocument {
     const started = Date.now();
     const early = size > QUICK_LOOK_ABOVE && !options.quiet ? (partial: TraceModel) => this.showEarly(run, partial) : undefined;
     this.reader = null;
+    const checks = this.checksOnRead(size, options);
     const reader = await this.withProgress(size, options.quiet === true, (onProgress, isCancelled) =>
-      openTraceReader(this.path, { onProgress, chunkSize: FULL_READ_CHUNK, workers: this.settings().workers ?? 0, isCancelled: () => isCancelled() || run !== this.loadRun, onEarlyModel: early, earlyBytes: QUICK_LOOK_BYTES }),
+      openTraceReader(this.path, { onProgress, chunkSize: FULL_READ_CHUNK, workers: this.settings().workers ?? 0, isCancelled: () => isCancelled() || run !== this.loadRun, onEarlyModel: early, earlyBytes: QUICK_LOOK_BYTES, checks }),
     ).catch((err: unknown) => {
       // A zip or an image: say what it is (reloading will not help).
       if (run === this.loadRun && err instanceof NotATraceError) this.fail(`${this.uri.path.split('/').pop()} ${err.what}.`, ['openAsText']);
@@ -161,6 +193,40 @@ export class TraceDocument implements vscode.CustomDocument {
     if (run !== this.loadRun) return;
     this.fingerprint = fingerprint;
     this.setModel(model, state, message);
+    // Not awaited: a live append is followed while the checks finish (blob rehashing can take a while).
+    if (reader.checks) void this.takeChecks(run, model, reader.checks);
+  }
+
+  /**
+   * The checks that ride along a first open or a reload (agentTrace.checkOnOpen, up to its size): the trace is then
+   * read once for the rows and both verdicts. A live append is checked again over the new model (liveChecks.ts).
+   */
+  private checksOnRead(size: number, options: LoadRequest): RideAlongChecks | undefined {
+    const on = this.settings().checkOnOpen;
+    if (!on || options.quiet || options.state === 'appended' || size > on.maxBytes || this.uri.scheme !== 'file') return undefined;
+    return { modes: OPEN_MODES, options: { rules: on.rules } };
+  }
+
+  /** Shows the results of the checks that rode along read `run`, once they finish, unless a newer read began. */
+  private async takeChecks(run: number, model: TraceModel, pending: Promise<Map<CheckMode, CheckResult>>): Promise<void> {
+    let results: Map<CheckMode, CheckResult>;
+    try {
+      results = await pending;
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Agent Trace: cannot check ${vscode.workspace.asRelativePath(this.uri)}: ${errText(err)}`);
+      return;
+    }
+    if (run !== this.loadRun) return;
+    for (const [mode, result] of results) {
+      if (result.cancelled) continue;
+      this.setCheckResults(mode, result);
+      this.checkedEmitter.fire({ mode, result, model });
+    }
+    // Events were appended while the checks finished: their results describe the shorter trace they read.
+    if (this.modelValue !== model && results.size > 0) {
+      for (const mode of results.keys()) this.staleChecks.add(mode);
+      this.emitter.fire({ type: 'checksStale' });
+    }
   }
 
   /** The first pages of the read that is still going on: shown at once, replayed to panels resolved later. */

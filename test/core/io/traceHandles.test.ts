@@ -79,6 +79,46 @@ describe('one open handle per trace (src/core/io/traceHandles.ts)', () => {
     });
   });
 
+  it('never hands out a handle whose hold ended while it was being looked up', async () => {
+    // Files that fail once closed, as Node's do, and a stat that waits until the test lets it go on.
+    let statGate: Promise<void> | null = null;
+    class ClosingFs extends CountingFs {
+      override async open(path: FsPath, options?: OpenOptions): Promise<OpenFile> {
+        const f = await super.open(path, options);
+        let closed = false;
+        return {
+          read: (...a) => (closed ? Promise.reject(new Error('file closed')) : f.read(...a)),
+          readSync: (...a) => f.readSync(...a),
+          stat: () => f.stat(),
+          close: async () => void (closed = true),
+        };
+      }
+      override async stat(path: FsPath) {
+        if (statGate) await statGate;
+        return super.stat(path);
+      }
+    }
+    const closing = new ClosingFs();
+    setFileSystem(closing);
+    closing.write('/t/a.jsonl', 'abcdef');
+    let endHold!: () => void;
+    const held = holdTrace('/t/a.jsonl', () => new Promise<void>((r) => (endHold = r)));
+    await new Promise((r) => setImmediate(r));
+    let letStatGo!: () => void;
+    statGate = new Promise((r) => (letStatGo = r));
+    const opening = openTrace('/t/a.jsonl');
+    // The hold ends while the lookup's stat is under way.
+    endHold();
+    await held;
+    statGate = null;
+    letStatGo();
+    const f = await opening;
+    const b = Buffer.alloc(3);
+    await f.read(b, 0, 3, 0);
+    assert.equal(b.toString(), 'abc');
+    await f.close();
+  });
+
   it('runs the work when the trace cannot be opened, so its own reads report why', async () => {
     await assert.rejects(loadTrace('/t/missing.jsonl'), (e: NodeJS.ErrnoException) => e.code === 'ENOENT');
     fs.write('/d/x.jsonl', 'x');
