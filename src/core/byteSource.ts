@@ -4,6 +4,7 @@
  * line offsets are the same as in the uncompressed file. Line splitting stays the indexer's; this layer only
  * hands over chunks.
  */
+import { Buffer } from 'buffer';
 import { createGunzip, Gunzip } from 'node:zlib';
 import { fileSystem, OpenFile } from './io/fileSystem';
 import { openTrace } from './io/traceHandles';

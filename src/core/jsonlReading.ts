@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { basename } from 'node:path';
 import { EventTable } from './eventTable';
 import { detectFormat } from './detect';

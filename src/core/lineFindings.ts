@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { isUtf8 } from 'node:buffer';
 import { firstInvalidUtf8 } from './json/utf8';
 import { LineSpan } from './lineIndexer';

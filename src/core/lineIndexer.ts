@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { isUtf8 } from 'node:buffer';
 import { openChunks, readRange } from './byteSource';
 import type { TracePath } from './tracePath';

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { isUtf8 } from 'node:buffer';
 import { join, sep } from 'node:path';
 import { appendAll } from './arrays';

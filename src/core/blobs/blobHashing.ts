@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { createHash } from 'node:crypto';
 import { BlobHashMethod } from './blobReference';
 import { openLocated } from './blobSafety';

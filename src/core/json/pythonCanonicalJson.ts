@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { createHash, Hash } from 'node:crypto';
 import { JsonEvents, JsonTokenizer } from './jsonTokenizer';
 

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ParsedLine } from '../json/jsonLine';

@@ -3,6 +3,7 @@
  * parses them and posts their facts (see ../lineFacts.ts) in batches. It knows nothing of the format beyond the JSON
  * paths its builder reads, so every cross-line decision stays in the main thread's one ordered pass.
  */
+import { Buffer } from 'buffer';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LineSpan, scanLines } from '../lineIndexer';
 import { readBuffers } from '../byteSource';

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { basename, dirname, join } from 'node:path';
 import { fileSystem, readTextFile } from '../../io/fileSystem';
 

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { basename, dirname, join } from 'node:path';
 import { readTextFile } from '../../io/fileSystem';
 import { contentName } from '../../byteSource';

@@ -4,6 +4,7 @@
  * null. The text between values depends only on which keys are present, so it is laid out once per set of
  * present keys (a plan) and kept in the same buffer as the output, where `copyWithin` moves each piece natively.
  */
+import { Buffer } from 'buffer';
 import * as crypto from 'node:crypto';
 import { SLOT } from './lumenFields';
 
