@@ -1,5 +1,5 @@
 import { Buffer } from 'buffer';
-import { basename } from 'node:path';
+import { basename } from './io/paths';
 import { EventTable } from './eventTable';
 import { detectFormat } from './detect';
 import { formatModule } from './formats';

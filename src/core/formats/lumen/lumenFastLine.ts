@@ -10,7 +10,7 @@
  * (LumenLineReader), which is the reference: a test holds both to the same verdicts and hashes.
  */
 import { Buffer } from 'buffer';
-import { isUtf8 } from 'node:buffer';
+import { isUtf8 } from '../../io/platform';
 import { hasControlByte } from '../../json/controlBytes';
 import { LUMEN_KEYS, LUMEN_KINDS } from './lumenFields';
 import { LumenPreimage } from './lumenPreimage';

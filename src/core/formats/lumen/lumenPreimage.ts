@@ -5,7 +5,7 @@
  * present keys (a plan) and kept in the same buffer as the output, where `copyWithin` moves each piece natively.
  */
 import { Buffer } from 'buffer';
-import * as crypto from 'node:crypto';
+import { sha256Hex } from '../../io/platform';
 import { SLOT } from './lumenFields';
 
 /** The fourteen hashed keys in sorted order (all but `hash` and `timestamp`). */
@@ -55,7 +55,7 @@ export class LumenPreimage {
     }
     const n = at - CONST_BYTES;
     const view = (this.views[n] ??= s.subarray(CONST_BYTES, at));
-    return crypto.hash('sha256', view, 'hex');
+    return sha256Hex(view);
   }
 
   private makePlan(mask: number): Int32Array {
