@@ -28,11 +28,9 @@ const builds = [
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
   { ...common, entryPoints: ['webview/styles.css'], outfile: 'dist/webview.css', loader: { '.css': 'css' } },
   // The HTML report's in-page host (issue 18): the core and the viewer session in the browser, over a trace in memory.
-  { ...common, entryPoints: ['src/report/reportHost.ts'], outfile: 'dist/reportHost.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false,
-    // The core reads files through its seam (src/core/io), here an in-memory file system holding the trace; the
-    // Node built-ins it still imports for other work (paths, hashing, gzip, bytes, the parallel reader) get stand-ins.
-    alias: Object.fromEntries(['path', 'zlib', 'crypto', 'buffer', 'worker_threads', 'os'].map((m) => [`node:${m}`, `./src/report/shims/${m}.ts`])),
-    inject: ['src/report/shims/bufferGlobal.ts', 'src/report/shims/process.ts'] },
+  // The core imports no Node built-in: it reaches files and its platform through its seams (src/core/io), which the
+  // page registers (an in-memory file system, src/report/platform); its `buffer` import is the npm package here.
+  { ...common, entryPoints: ['src/report/reportHost.ts'], outfile: 'dist/reportHost.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false },
   // The compare view (issue 17): its own entry, reusing the viewer's modules and, through @import, its styles.
   { ...common, entryPoints: ['webview/compare/main.ts'], outfile: 'dist/compare.js', platform: 'browser', format: 'iife', target: 'es2022' },
   { ...common, entryPoints: ['webview/compare/compare.css'], outfile: 'dist/compare.css', loader: { '.css': 'css' } },

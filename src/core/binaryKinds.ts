@@ -2,6 +2,7 @@
  * What a file is, from its first bytes: text (maybe a trace), gzip (read through gunzip), or a binary format
  * that is never a JSONL trace. Magic numbers come from each format's own specification.
  */
+import { Buffer } from 'buffer';
 
 /** The verdict on a file's first bytes. */
 export type HeadKind = 'text' | 'gzip' | 'binary' | BinaryFormat;

@@ -4,8 +4,9 @@
  * line offsets are the same as in the uncompressed file. Line splitting stays the indexer's; this layer only
  * hands over chunks.
  */
-import { createGunzip, Gunzip } from 'node:zlib';
+import { Buffer } from 'buffer';
 import { fileSystem, OpenFile } from './io/fileSystem';
+import { GunzipStream, platform } from './io/platform';
 import { openTrace } from './io/traceHandles';
 import { classifyHead, describeContent, NotATraceError } from './binaryKinds';
 import { shownPath, TracePath, tracePathKey } from './tracePath';
@@ -128,7 +129,7 @@ async function plainChunks(path: TracePath, chunkSize: number, start: number, re
  * corrupt data throws.
  */
 function gunzipChunks(path: TracePath, chunkSize: number, start: number): ChunkSource {
-  const gunzip = createGunzip({ chunkSize: Math.min(chunkSize, 1 << 20) });
+  const gunzip = platform().createGunzip({ chunkSize: Math.min(chunkSize, 1 << 20) });
   void feed(path, gunzip); // errors reach the iterator below
   const it = gunzip[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let skip = start;
@@ -166,7 +167,7 @@ function gunzipChunks(path: TracePath, chunkSize: number, start: number): ChunkS
  * Writes the file's raw bytes into `gunzip` through the file system seam, waiting for it to drain, then ends it.
  * Stops when the reader destroyed it; a read error destroys it with that error, which its reader then throws.
  */
-async function feed(path: TracePath, gunzip: Gunzip): Promise<void> {
+async function feed(path: TracePath, gunzip: GunzipStream): Promise<void> {
   let file: OpenFile | null = null;
   try {
     file = await openTrace(path);

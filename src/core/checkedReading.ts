@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import type { LineChecks } from './checks/lineChecks';
 import type { EventSink, JsonlReading } from './jsonlReading';
 import type { ParsedLine } from './json/jsonLine';

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { readTraceSync } from './io/traceHandles';
 import type { TracePath } from './tracePath';
 import type { LabelDeriver } from './lineLabels';

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename } from './io/paths';
 import { shownPath, TracePath } from './tracePath';
 import { probeFile } from './byteSource';
 import { Detection, MIN_CONFIDENCE } from './detect';

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { platform } from './io/platform';
 import { DigestAlgorithm } from './model';
 
 /**
@@ -76,7 +76,7 @@ export function fnv1a64HexOfText(text: string): string {
 
 /** SHA-256 of bytes, 64 lowercase hex digits. */
 export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return platform().sha256Hex(bytes);
 }
 
 /** An incremental hasher of either algorithm. */
@@ -88,7 +88,7 @@ export interface Digester {
 /** Creates an incremental hasher for an algorithm. */
 export function createDigester(algorithm: DigestAlgorithm): Digester {
   if (algorithm === 'fnv1a64') return new Fnv1a64();
-  const h = createHash('sha256');
+  const h = platform().sha256();
   let done: string | null = null;
   const d: Digester = {
     update(bytes) {

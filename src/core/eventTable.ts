@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { EVENT_CATEGORIES, EVENT_STATUSES, EventCategory, EventStatus, EventDraft, EventPlace, HashRef, IdMention, TraceEvent } from './model';
 import type { UsageDraft } from './usageTypes';
 import { Column, Interner, SharedValues } from './tableColumns';

@@ -4,6 +4,7 @@
  * the size, or grows past it, is told from an append. The one change detector: the viewer's watcher and the
  * trace reader's `append()` both ask it. It does no I/O of its own: the caller says how to read the file.
  */
+import { Buffer } from 'buffer';
 
 /** What a change means for the viewer. */
 export type FileChange = 'unchanged' | 'appended' | 'rewritten' | 'truncated' | 'deleted';

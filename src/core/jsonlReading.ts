@@ -1,4 +1,5 @@
-import { basename } from 'node:path';
+import { Buffer } from 'buffer';
+import { basename } from './io/paths';
 import { EventTable } from './eventTable';
 import { detectFormat } from './detect';
 import { formatModule } from './formats';

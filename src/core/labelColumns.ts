@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { LabelCache, LabelDeriver, LabelFacts, LineBytes } from './derivedLabels';
 import { deriveSafely } from './lineLabels';
 import { NumberColumn } from './numberColumn';

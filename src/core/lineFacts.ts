@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { grown } from './stringColumn';
 /**
  * The facts a worker hands back for a batch of lines, as columns: for each line, the values at the few JSON paths

@@ -1,4 +1,5 @@
-import { isUtf8 } from 'node:buffer';
+import { Buffer } from 'buffer';
+import { isUtf8 } from './io/platform';
 import { firstInvalidUtf8 } from './json/utf8';
 import { LineSpan } from './lineIndexer';
 import { EventDraft, Finding } from './model';

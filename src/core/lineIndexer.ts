@@ -1,4 +1,5 @@
-import { isUtf8 } from 'node:buffer';
+import { Buffer } from 'buffer';
+import { isUtf8 } from './io/platform';
 import { openChunks, readRange } from './byteSource';
 import type { TracePath } from './tracePath';
 

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { fileSystem } from './io/fileSystem';
 import { holdTrace } from './io/traceHandles';
 import { shownPath, TracePath } from './tracePath';

@@ -1,5 +1,6 @@
-import { isUtf8 } from 'node:buffer';
-import { join, sep } from 'node:path';
+import { Buffer } from 'buffer';
+import { isUtf8 } from './io/platform';
+import { join, pathSep } from './io/paths';
 import { appendAll } from './arrays';
 import { NotATraceError } from './byteSource';
 import { detectFile, isConfidentTrace } from './detectFile';
@@ -126,7 +127,7 @@ async function walk(root: string, skip: (reason: SkipReason, path: TracePath) =>
 /** `dir/name` as a string when both are text (the common case), else as bytes that open it. */
 function childPath(dir: TracePath, name: Buffer): TracePath {
   if (typeof dir === 'string' && isUtf8(name)) return join(dir, name.toString('utf8'));
-  return Buffer.concat([Buffer.from(dir), Buffer.from(sep), name]);
+  return Buffer.concat([Buffer.from(dir), Buffer.from(pathSep()), name]);
 }
 
 /** The order of the shown paths (as before for text names), then of the bytes for names that show alike. */

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import type { Compression } from './byteSource';
 import type { EventTable } from './eventTable';
 import type { Finding, FormatName } from './model';

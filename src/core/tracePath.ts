@@ -1,8 +1,9 @@
 /**
  * A trace file's path as the file system takes it. A name that is not valid UTF-8 is kept as bytes: as a
  * string (with U+FFFD) it would be encoded as UTF-8 to open it, and so name another, missing file.
- * A module without imports, so format rules and the byte source can use it without an import cycle.
+ * A module that imports nothing of the core, so format rules and the byte source can use it without an import cycle.
  */
+import { Buffer } from 'buffer';
 export type TracePath = string | Buffer;
 
 /** A path as text for messages, output and the views (bytes that are not UTF-8 show as U+FFFD). */

@@ -1,7 +1,10 @@
 /**
- * The range-reading worker's entry (`dist/rangeWorker.js`): registers the Node file system, then runs the
- * core's worker body (`src/core/parallel/rangeWorker.ts`), which starts on its import. The order of the two
- * imports is the point: the registration's module runs first.
+ * The range-reading worker's entry (`dist/rangeWorker.js`): registers the Node file system and platform, then runs
+ * the core's worker body (`src/core/parallel/rangeWorker.ts`) on the job it was started with, posting to its parent.
  */
 import './register';
-import '../core/parallel/rangeWorker';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { RangeJob } from '../core/parallel/rangeMessages';
+import { runRangeWorker } from '../core/parallel/rangeWorker';
+
+void runRangeWorker(workerData as RangeJob, parentPort!);

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { strToU8, zlibSync } from 'fflate';

@@ -12,6 +12,8 @@ import { ViewerSession } from '../viewer/viewerSession';
 import type { HostMessage } from '../protocol';
 import { setFileSystem } from '../core/io/fileSystem';
 import { MemoryFileSystem } from '../core/io/memoryFileSystem';
+import { setPlatform } from '../core/io/platform';
+import { reportPlatform } from './platform/reportPlatform';
 import { REPORT_DATA_ID, ReportData, reportTracePath } from './reportData';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -60,6 +62,8 @@ function startSession(data: ReportData): ViewerSession {
 }
 
 async function main(): Promise<void> {
+  // The core's seams: its platform (paths, hashing, no gzip, no workers) and files, here the trace in memory.
+  setPlatform(reportPlatform);
   const data = readData();
   const session = startSession(data);
   const path = reportTracePath(data.fileName);

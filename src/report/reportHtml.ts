@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { createHash } from 'node:crypto';
 import type { ReportData } from './reportData';
 import { REPORT_DATA_ID } from './reportData';

@@ -3,6 +3,7 @@
  * from the file (the model keeps offsets, not text), the parsed JSON and the conversation inside it.
  * vscode-free, so it is tested in Node.
  */
+import { Buffer } from 'buffer';
 import { readText } from '../core/byteSource';
 import { TracePath, tracePathToOpen } from '../core/tracePath';
 import type { TraceModel } from '../core/loadTrace';

@@ -2,6 +2,7 @@
  * The change detector (`core/fileChange.ts`) over a file on disk, read as stored: a `.gz` is compared on its
  * compressed bytes. vscode-free.
  */
+import { Buffer } from 'buffer';
 import { open, stat } from 'node:fs/promises';
 import { changeOf, ChangeSource, FileChange, FileFingerprint, fingerprintOf } from '../core/fileChange';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as ts from 'typescript';
 import { FORMAT_NAMES } from '../../src/core/formatNames';
 import { findCycles, importEdges, listSources, scanFiles, scanImports, ScannedFile } from '../helpers/importGraph';
-import { CORE_LAYERS, coreLayerCycles, coreLayerOf, formatNameBranches, layeringViolations, layerOrderViolations, pureModuleViolations } from '../helpers/layering';
+import { CORE_LAYERS, coreLayerCycles, coreLayerOf, formatNameBranches, layeringViolations, layerOrderViolations, nodeGlobalUses, pureModuleViolations } from '../helpers/layering';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -114,6 +114,32 @@ describe('layering guard', () => {
     for (const path of ['src/cli/probe.ts', 'src/vscode/probe.ts', 'test/core/io/probe.ts']) {
       assert.deepEqual(withProbe(path, "import '../node/register';".replace('../', path.startsWith('test/') ? '../../../src/' : '../')), [], path);
     }
+  });
+
+  it("keeps Node built-ins out of src/core, in any spelling, but the package name 'buffer'", () => {
+    const p = 'src/core/formats/lumen/probe.ts';
+    for (const line of ["import { join } from 'node:path';", "import * as path from 'path';", "import { createHash } from 'node:crypto';", "const z = require('zlib');",
+      "import { Worker } from 'node:worker_threads';", "import { availableParallelism } from 'os';", "import { isUtf8 } from 'node:buffer';", "void import('node:util');"]) {
+      assert.match(withProbe(p, line).join(), /src\/core reaches its platform only through its seam \(src\/core\/io\/platform\.ts\), not the Node built-in/, line);
+    }
+    assert.deepEqual(withProbe(p, "import { Buffer } from 'buffer';"), []);
+    assert.deepEqual(withProbe(p, "import { sha256Hex } from '../../io/platform';\nimport { z } from 'zod';"), []);
+    assert.deepEqual(withProbe('src/node/probe.ts', "import * as path from 'node:path';\nimport { Worker } from 'node:worker_threads';"), []);
+    assert.deepEqual(withProbe('src/viewer/probe.ts', "import { basename } from 'node:path';"), []);
+  });
+
+  it("has no src/core file that uses Node's globals (process, __dirname, …) or names Buffer without importing it", () => {
+    const core = sources.filter((p) => p.startsWith('src/core/'));
+    assert.deepEqual(core.flatMap((p) => nodeGlobalUses(p, readFileSync(join(ROOT, p), 'utf8'))), []);
+    const p = 'src/core/probe.ts';
+    assert.deepEqual(nodeGlobalUses(p, "const a = 1;\nconst folds = process.platform === 'win32';"), [`${p}:2: uses Node's global process, which the report's page lacks: ask the platform seam (src/core/io/platform.ts)`]);
+    assert.deepEqual(nodeGlobalUses(p, "export const b = Buffer.from('x');"), [`${p}:1: names Buffer without importing it: import { Buffer } from 'buffer'`]);
+    assert.equal(nodeGlobalUses(p, "export function f(b: Buffer): void {}").length, 1, 'a type use counts too');
+    assert.equal(nodeGlobalUses(p, "const w = join(__dirname, 'w.js');\nsetImmediate(() => 0);").length, 2);
+    assert.deepEqual(nodeGlobalUses(p, "import { Buffer } from 'buffer';\nexport const b: Buffer = Buffer.alloc(1);"), []);
+    // Names that are not references: a property, a key, a comment, a string, a local declaration.
+    assert.deepEqual(nodeGlobalUses(p, "// process.env\nconst o = { process: 1, global: 2 };\nconst t = o.process + o.global + 'process.exit';\nfunction g(process: number) { return process; }"), []);
+    assert.deepEqual(nodeGlobalUses('src/viewer/probe.ts', "const e = process.env;"), [], 'only src/core is judged');
   });
 
   it('lets webview/ import only types, and only from src/protocol and src/core', () => {

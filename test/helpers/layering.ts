@@ -1,3 +1,5 @@
+import { isBuiltin } from 'node:module';
+import * as ts from 'typescript';
 import { findCycles, ImportRef, resolveSpecifier, ScannedFile } from './importGraph';
 
 /**
@@ -21,6 +23,18 @@ function isVscode(spec: string): boolean {
 /** Node's file system modules, which `src/core` reaches only through its seam (`src/core/io/fileSystem.ts`). */
 function isNodeFs(spec: string): boolean {
   return /^(node:)?fs(\/promises)?$/.test(spec);
+}
+
+/**
+ * The one Node built-in name src/core may import: `buffer`, for `Buffer`. Node resolves it to its own module and
+ * the report's browser bundle (esbuild) to the npm package `buffer`; `node:buffer` would not resolve there.
+ * Everything else of the platform comes through the seam (`src/core/io/platform.ts`).
+ */
+export const CORE_BUILTINS: readonly string[] = ['buffer'];
+
+/** A Node built-in module that src/core may not import (`node:path`, `os`, `worker_threads`, ...). */
+function isForbiddenBuiltin(spec: string): boolean {
+  return isBuiltin(spec) && !CORE_BUILTINS.includes(spec);
 }
 
 /** The one room a webview file may reach in src/: the protocol and core, for types. */
@@ -53,6 +67,9 @@ function judge(from: string, imp: ImportRef, target: string | null): string | nu
   }
   if (from.startsWith('src/core/') && isNodeFs(imp.specifier)) {
     return `src/core reads files only through its seam (src/core/io/fileSystem.ts), not ${imp.specifier}`;
+  }
+  if (from.startsWith('src/core/') && isForbiddenBuiltin(imp.specifier)) {
+    return `src/core reaches its platform only through its seam (src/core/io/platform.ts), not the Node built-in ${imp.specifier}`;
   }
   if (target === null) {
     // A package or a Node built-in: the protocol is plain data and its zod schemas, nothing else.
@@ -117,6 +134,49 @@ export function pureModuleViolations(files: readonly ScannedFile[], known: Reado
     }
   }
   return out.sort();
+}
+
+/**
+ * Node's globals that do not exist in the report's page, which runs the core: `process`, `__dirname`, `setImmediate`
+ * and the like are the platform's (src/core/io/platform.ts), and `Buffer` must be imported from `buffer`.
+ */
+const NODE_GLOBALS = new Set(['Buffer', 'process', 'global', '__dirname', '__filename', 'setImmediate', 'clearImmediate']);
+
+/** Whether an identifier is a name of something (a property, a key, a declaration) rather than a reference. */
+function isNameOnly(id: ts.Identifier): boolean {
+  const p = id.parent;
+  if ((ts.isPropertyAccessExpression(p) || ts.isQualifiedName(p)) && (ts.isPropertyAccessExpression(p) ? p.name : p.right) === id) return true;
+  if ((ts.isPropertyAssignment(p) || ts.isPropertySignature(p) || ts.isPropertyDeclaration(p) || ts.isMethodDeclaration(p) || ts.isMethodSignature(p) || ts.isEnumMember(p) || ts.isGetAccessor(p) || ts.isSetAccessor(p)) && p.name === id) return true;
+  return ts.isImportSpecifier(p) || ts.isExportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p) || ts.isLabeledStatement(p);
+}
+
+/**
+ * Uses of Node's globals in a src/core file, as `path:line: why`: references to {@link NODE_GLOBALS} that the file
+ * neither imports nor declares. Other files are not judged. Read with the compiler's parser, so comments, strings
+ * and property names (`span.process`, `{ process: … }`) do not count.
+ */
+export function nodeGlobalUses(path: string, text: string): string[] {
+  if (!path.startsWith('src/core/')) return [];
+  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const declared = new Set<string>();
+  const refs: ts.Identifier[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) && NODE_GLOBALS.has(node.text)) {
+      const p = node.parent;
+      const declares = (ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isFunctionDeclaration(p) || ts.isClassDeclaration(p) || ts.isImportSpecifier(p) || ts.isImportClause(p) || ts.isNamespaceImport(p)) && (p as { name?: ts.Node }).name === node;
+      if (declares) declared.add(node.text);
+      else if (!isNameOnly(node)) refs.push(node);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return refs
+    .filter((id) => !declared.has(id.text))
+    .map((id) => {
+      const line = sf.getLineAndCharacterOfPosition(id.getStart(sf)).line + 1;
+      const why = id.text === 'Buffer' ? "names Buffer without importing it: import { Buffer } from 'buffer'" : `uses Node's global ${id.text}, which the report's page lacks: ask the platform seam (src/core/io/platform.ts)`;
+      return `${path}:${line}: ${why}`;
+    });
 }
 
 /** Files that may name formats in branches: each format's own folder and the registry. */

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { fileSystem, OpenFile } from '../io/fileSystem';
 import { BlobResult } from './blobStore';
 import { isInside, openLocated } from '../blobs/blobSafety';

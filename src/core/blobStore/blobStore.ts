@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from '../io/paths';
 import { DigestAlgorithm, FormatName, HashRef } from '../model';
 import { BlobHashCache, hashBlobFile, HashOutcome, sharedBlobHashCache } from '../blobs/blobHashing';
 import type { BlobLayout } from '../blobs/blobLayout';

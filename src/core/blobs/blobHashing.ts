@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { Buffer } from 'buffer';
 import { BlobHashMethod } from './blobReference';
 import { openLocated } from './blobSafety';
 import { Fnv1a64 } from '../digests';
 import { FileInfo, OpenFile } from '../io/fileSystem';
+import { sha256 } from '../io/platform';
 import { canonicalJsonSha256OfBuffer, PythonCanonicalJsonHasher } from '../json/pythonCanonicalJson';
 
 /** The result of rehashing one blob file. */
@@ -41,7 +42,7 @@ async function readChunks(handle: OpenFile, chunkSize: number, sink: (chunk: Uin
 async function hashOpened(handle: OpenFile, size: number, method: BlobHashMethod, options: HashOptions): Promise<HashOutcome> {
   const chunk = options.chunkSize ?? DEFAULT_CHUNK;
   if (method === 'sha256-bytes') {
-    const h = createHash('sha256');
+    const h = sha256();
     await readChunks(handle, chunk, (c) => void h.update(c));
     return { kind: 'digest', digest: h.digest('hex') };
   }

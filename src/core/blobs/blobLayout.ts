@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import type { DigestAlgorithm, HashRef } from '../model';
 import type { BlobHashMethod, BlobRefRole } from './blobReference';
 import type { LineRef } from './blobReferenceScan';

@@ -1,5 +1,6 @@
-import { join } from 'node:path';
 import { fileSystem } from '../io/fileSystem';
+import { join } from '../io/paths';
+import { platform } from '../io/platform';
 
 /**
  * Folder listings for locating many blobs at once (find reads every blob a trace names). Looking a name up
@@ -16,12 +17,6 @@ type Kind = 'dir' | 'file' | 'other';
 /** What the listings say about a name under a root. */
 export type ListedName = 'file' | 'absent' | 'check';
 
-/**
- * Names differing in case are one file where the file system folds case, so a name the listing does not
- * show may still exist there: it is looked up the careful way.
- */
-const FOLDS_CASE = process.platform === 'darwin' || process.platform === 'win32';
-
 /** Folders listed once each, for the life of one pass (a find); see the file comment. */
 export class FolderListings {
   private readonly lists = new Map<string, Promise<Map<string, Kind> | null>>();
@@ -34,7 +29,9 @@ export class FolderListings {
       const entries = await this.list(dir);
       if (entries === null) return 'check';
       const kind = entries.get(parts[k]);
-      if (kind === undefined) return FOLDS_CASE ? 'check' : 'absent';
+      // Names differing in case are one file where the file system folds case, so a name the listing does not
+      // show may still exist there: it is looked up the careful way.
+      if (kind === undefined) return platform().foldsCase ? 'check' : 'absent';
       const last = k === parts.length - 1;
       if (kind !== (last ? 'file' : 'dir')) return 'check';
       dir = join(dir, parts[k]);

@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from '../io/paths';
 import type { BlobLayout } from './blobLayout';
 import { BlobRoot, isInside, realDirectory } from './blobSafety';
 import { fileSystem } from '../io/fileSystem';

@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, pathSep } from '../io/paths';
 import { FileInfo, fileSystem, OpenFile } from '../io/fileSystem';
 
 /**
@@ -33,7 +33,7 @@ export type Located =
 /** True when `child` is `parent` or lies below it (both absolute, normalized). */
 export function isInside(child: string, parent: string): boolean {
   const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..');
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(pathSep())[0] !== '..');
 }
 
 /** The real path of an existing directory, or null. */

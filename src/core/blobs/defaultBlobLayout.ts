@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import type { DigestAlgorithm, HashRef } from '../model';
 import type { BlobLayout } from './blobLayout';
 import { algorithmOfDigest, BlobHashMethod } from './blobReference';

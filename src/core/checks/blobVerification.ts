@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { BlobTally, CheckContext, LineInput, StreamCheck } from '../rules/types';
 import { isObj } from '../json/jsonObject';
 import { BLOB_CATALOG, BlobRuleId } from '../catalog/blobCatalog';

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { parseLine, ParsedLine } from '../json/jsonLine';
 import { tracePathToOpen } from '../tracePath';
 import { LineSpan, scanLines } from '../lineIndexer';

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import type { LineInput } from '../rules/types';
 import type { ParsedLine } from '../json/jsonLine';
 

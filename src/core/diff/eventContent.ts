@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import type { TraceModel } from '../traceModel';
 import { scanLines } from '../lineIndexer';
 import { readRanges } from '../byteSource';

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../io/platform';
 import { EventTable } from '../eventTable';
 import { EventTree } from '../tree';
 
@@ -13,7 +13,7 @@ const HEX_SPAN = /^[0-9a-f]{16}$/;
 const ZERO = /^0+$/;
 
 function hexDigest(text: string, digits: number): string {
-  const hex = createHash('sha256').update(text).digest('hex').slice(0, digits);
+  const hex = sha256Hex(text).slice(0, digits);
   // All-zero ids are invalid in OTLP; a SHA-256 prefix of zeros is astronomically unlikely, but cheap to rule out.
   return ZERO.test(hex) ? '1'.padStart(digits, '0') : hex;
 }

@@ -7,6 +7,7 @@
  * ignoring case (the skip table is built on folded bytes, so either case skips alike); shorter needles use the
  * native search matching case, and Horspool on single bytes ignoring case.
  */
+import { Buffer } from 'buffer';
 import { pairScanner, placeInMemory } from './pairScan';
 
 /** Finds the first of several needles in `hay[0, end)`; returns where and which length, or null. */

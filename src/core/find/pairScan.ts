@@ -8,6 +8,7 @@
  * Text searched must be in the module's memory: {@link takeScanBuffer} hands out read buffers inside it (a read
  * lands there directly), and other text is copied into a scratch region first.
  */
+import { Buffer } from 'buffer';
 
 /** Read buffers inside the memory: enough for the reads find keeps in flight, a few finds at once. */
 const SLOTS = 8;

@@ -3,6 +3,7 @@
  * tested on fixed-size chunks decoded as UTF-8, each with the end of the chunk before it, so a match across
  * a chunk boundary is still found. Memory is bounded by the chunk size, whatever the file's size.
  */
+import { Buffer } from 'buffer';
 import { fileSystem, type OpenFile } from '../io/fileSystem';
 import { jsonEscaped, asciiEscaped } from '../escapes';
 import { byteFinder, type ByteFinder } from './byteSearch';

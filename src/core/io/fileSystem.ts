@@ -11,6 +11,7 @@
  * the callers that must not await (row labels inside a synchronous projection, a rule's cheap stat). Errors are
  * thrown as Node's are, with a `code` (`ENOENT`, `ENOTDIR`, `ELOOP`, ...), which callers test.
  */
+import { Buffer } from 'buffer';
 import type { TracePath } from '../tracePath';
 
 /** A path as the file system takes it: text, or bytes for a name that is not valid UTF-8. */

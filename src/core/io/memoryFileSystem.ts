@@ -3,6 +3,7 @@
  * bytes under a path; a folder exists while a file lies below it. Each write gives the file a new identity
  * (inode and mtime), as a rewrite on disk does. No symbolic links: a real path is the path itself.
  */
+import { Buffer } from 'buffer';
 import { DirEntry, FileInfo, FileSystem, FsPath, fsError, OpenFile } from './fileSystem';
 
 interface Entry {

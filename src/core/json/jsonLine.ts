@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { Finding } from '../model';
 import { LineSpan } from '../lineIndexer';
 import { PARSE_CATALOG } from '../catalog/genericCatalog';

@@ -7,6 +7,7 @@
  * It accepts exactly what Python's `json.loads` accepts (including NaN / Infinity), and rejects the rest:
  * a blob that does not parse cannot have been written by the runtime.
  */
+import { Buffer } from 'buffer';
 
 /** Receives the tokens of one JSON value, in order. */
 export interface JsonEvents {

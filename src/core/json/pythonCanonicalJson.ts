@@ -1,4 +1,5 @@
-import { createHash, Hash } from 'node:crypto';
+import { Buffer } from 'buffer';
+import { Hash, sha256 } from '../io/platform';
 import { JsonEvents, JsonTokenizer } from './jsonTokenizer';
 
 /**
@@ -68,7 +69,7 @@ class CanonicalWriter implements JsonEvents {
 
 /** Incremental form: feed the blob's bytes, then {@link finish}. */
 export class PythonCanonicalJsonHasher {
-  private readonly hash = createHash('sha256');
+  private readonly hash = sha256();
   private readonly writer = new CanonicalWriter(this.hash);
   private readonly tokenizer = new JsonTokenizer(this.writer);
 
@@ -171,7 +172,7 @@ export function canonicalJsonSha256OfBuffer(bytes: Uint8Array): CanonicalDigest 
   tokenizer.update(bytes);
   const error = tokenizer.finish();
   if (error !== null || builder.root === null) return { kind: 'invalid', error: error ?? 'empty input' };
-  const hash = createHash('sha256');
+  const hash = sha256();
   writeCanonical(builder.root, hash);
   return { kind: 'digest', digest: hash.digest('hex') };
 }

@@ -1,9 +1,9 @@
-import { isUtf8 } from 'node:buffer';
+import { isUtf8 } from '../io/platform';
 
 /**
  * Index of the first byte that does not start or continue a well-formed UTF-8 sequence (RFC 3629: no overlong
  * forms, no surrogates, nothing above U+10FFFF), or -1 when the bytes are valid UTF-8. The fast path asks
- * Node's validator; the byte walk runs only on lines that are already known to be bad.
+ * the platform's validator (Node's native one); the byte walk runs only on lines that are already known to be bad.
  */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
   if (isUtf8(bytes)) return -1;

@@ -1,11 +1,10 @@
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { Buffer } from 'buffer';
 import type { ParsedLine } from '../json/jsonLine';
 import type { DigestJob, LineExtra } from './rangeDigest';
 import { LineSpan, scanLines } from '../lineIndexer';
 import { NO_BYTE_FINDINGS } from '../lineFindings';
 import { readBuffers } from '../byteSource';
-import { fileSystem } from '../io/fileSystem';
+import { platform, WorkerThread } from '../io/platform';
 import { openTrace } from '../io/traceHandles';
 import type { Finding, FormatName } from '../model';
 import { FactReader, FieldPlan, planFields } from '../lineFacts';
@@ -86,7 +85,7 @@ export async function readInParallel(path: string, reading: LineTaker, fields: r
   let wake: (() => void) | null = null;
   let failure: Error | null = null;
   const taken: Int32Array[] = [];
-  const workers: Worker[] = [];
+  const workers: WorkerThread[] = [];
   for (let k = 0; k < workerCount; k++) {
     const mine = pieces.map((p, i) => (p.worker === k ? i : -1)).filter((i) => i >= 0);
     if (mine.length === 0) continue;
@@ -98,12 +97,13 @@ export async function readInParallel(path: string, reading: LineTaker, fields: r
       taken: taken[k].buffer as SharedArrayBuffer, ...(options.digest ? { digest: options.digest } : {}),
     };
     const w = startWorker(job);
-    w.on('message', (m: RangeBatch | { error: string }) => {
+    w.onMessage((message) => {
+      const m = message as RangeBatch | { error: string };
       if ('error' in m) failure = new Error(`a reading worker failed: ${m.error}`);
       else queues[k].push(m);
       wake?.();
     });
-    w.on('error', (err) => {
+    w.onError((err) => {
       failure = err;
       wake?.();
     });
@@ -259,16 +259,10 @@ function freeBatch(b: RangeBatch): void {
   structuredClone(null, { transfer: arrays.map((a) => a.buffer as ArrayBuffer) });
 }
 
-/**
- * The worker script: the bundled `rangeWorker.js` beside this bundle, or under tsx (tests) its TypeScript entry
- * `src/node/rangeWorker.ts`, which registers the Node file system and runs `./rangeWorker.ts`.
- */
-function startWorker(job: RangeJob): Worker {
+/** Starts a range worker (`src/node/rangeWorker.ts`, through the platform) on its job. */
+function startWorker(job: RangeJob): WorkerThread {
   // A worker's default young generation. Before this thread read a share of the pieces itself, the one worker
   // parsed every line and 48 MB kept its scavenges down; now this thread is the slower one, and 16 MB costs no
   // time while it keeps about 35 MiB less (measured on a 1M-event lumen check: 223–225 against 255–262 MiB peak).
-  const resourceLimits = { maxYoungGenerationSizeMb: 16 };
-  const js = join(__dirname, 'rangeWorker.js');
-  if (fileSystem().existsSync(js)) return new Worker(js, { workerData: job, resourceLimits });
-  return new Worker(join(__dirname, '..', '..', 'node', 'rangeWorker.ts'), { workerData: job, resourceLimits, execArgv: ['--require', 'tsx/cjs'] });
+  return platform().startWorker('rangeWorker', job, { maxYoungGenerationSizeMb: 16 });
 }

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { blobLayoutOf } from '../blobStore/formatBlobs';
 import { blobVerifierReadsLine } from '../checks/blobVerification';
 import type { LineScanner } from '../lineFacts';

@@ -1,9 +1,11 @@
 /**
- * A worker thread that reads newline-aligned pieces of a trace, in file order: splits lines, checks their bytes,
- * parses them and posts their facts (see ../lineFacts.ts) in batches. It knows nothing of the format beyond the JSON
- * paths its builder reads, so every cross-line decision stays in the main thread's one ordered pass.
+ * The body of a worker thread that reads newline-aligned pieces of a trace, in file order: splits lines, checks
+ * their bytes, parses them and posts their facts (see ../lineFacts.ts) in batches. It knows nothing of the format
+ * beyond the JSON paths its builder reads, so every cross-line decision stays in the main thread's one ordered pass.
+ * The thread itself is the platform's: the Node entry `src/node/rangeWorker.ts` hands its job and port to
+ * {@link runRangeWorker}.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { Buffer } from 'buffer';
 import { LineSpan, scanLines } from '../lineIndexer';
 import { readBuffers } from '../byteSource';
 import { parseDecodedLine } from '../json/jsonLine';
@@ -22,7 +24,17 @@ const CHUNK_BYTES = 1 << 20;
  */
 const IN_FLIGHT = 6;
 
-async function run(job: RangeJob): Promise<void> {
+/** Where a worker posts its batches: the worker thread's port to the thread that started it. */
+export interface RangeWorkerPort {
+  postMessage(message: RangeBatch | { error: string }, transfer?: ArrayBuffer[]): void;
+}
+
+/** Reads the job's pieces and posts their batches to `port`; a failure is posted as `{ error }`. */
+export function runRangeWorker(job: RangeJob, port: RangeWorkerPort): Promise<void> {
+  return run(job, port).catch((err: unknown) => port.postMessage({ error: err instanceof Error ? err.message : String(err) }));
+}
+
+async function run(job: RangeJob, port: RangeWorkerPort): Promise<void> {
   const plan = planFields(job.fields);
   const digester = job.digest ? new RangeDigester(job.digest) : null;
   const scanner = job.format ? formatModule(job.format).lineScanner?.(plan) ?? null : null;
@@ -40,7 +52,7 @@ async function run(job: RangeJob): Promise<void> {
       out.digest = d.columns;
       buffers.push(out.digestRows!.buffer as ArrayBuffer, ...d.transfer);
     }
-    parentPort!.postMessage(out, buffers);
+    port.postMessage(out, buffers);
     batch = newBatch(piece, digester !== null);
     facts = new FactWriter(plan, BATCH_LINES);
     sent++;
@@ -106,5 +118,3 @@ function newBatch(piece: number, digest: boolean): Omit<RangeBatch, 'facts'> {
     ...(digest ? { digestRows: new Int32Array(BATCH_LINES), texts: [] } : {}),
   };
 }
-
-run(workerData as RangeJob).catch((err: unknown) => parentPort!.postMessage({ error: err instanceof Error ? err.message : String(err) }));

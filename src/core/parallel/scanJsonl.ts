@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { formatModule } from '../formats';
 import type { CheckMode } from '../rules/types';
 import { LineSpan, scanLines, ScanOptions, ScanResult } from '../lineIndexer';

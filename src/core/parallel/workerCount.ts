@@ -1,8 +1,8 @@
-import { availableParallelism } from 'node:os';
+import { platform } from '../io/platform';
 
 /** Worker threads by default: every core but one (that one runs the format's cross-line pass). */
 export function defaultWorkers(): number {
-  return Math.max(0, availableParallelism() - 1);
+  return Math.max(0, platform().parallelism() - 1);
 }
 
 /**

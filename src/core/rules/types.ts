@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import type { LineScanner } from '../lineFacts';
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import type { TraceModel } from '../traceModel';

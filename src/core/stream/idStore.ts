@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { decodeText, encodeText, grownTo, maxTextBytes, PrefixTable } from '../stringColumn';
 
 /**

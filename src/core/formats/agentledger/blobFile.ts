@@ -3,7 +3,7 @@
  * is computed over chunks (SHA-256 of the canonical JSON, or FNV-1a of the text), and a blob is parsed whole only
  * when it is small, for the fields the rules look into. Before, a 20 MB blob took 24.6 s and 2.74 GB.
  */
-import { sep } from 'node:path';
+import { pathSep } from '../../io/paths';
 import { hashBlobFile } from '../../blobs/blobHashing';
 import { FileInfo, fileSystem, readTextFile } from '../../io/fileSystem';
 
@@ -33,7 +33,7 @@ export async function locateBlobFile(root: string, path: string): Promise<BlobFi
   try {
     const realRoot = await fileSystem().realpath(root);
     realPath = await fileSystem().realpath(path);
-    if (!realPath.startsWith(realRoot + sep)) return { kind: 'refused', reason: `is a symbolic link leading outside the blob store (to ${realPath}); it is not read` };
+    if (!realPath.startsWith(realRoot + pathSep())) return { kind: 'refused', reason: `is a symbolic link leading outside the blob store (to ${realPath}); it is not read` };
   } catch (e) {
     return { kind: 'refused', reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'is a symbolic link to a file that does not exist' : `cannot be read: ${(e as Error).message}` };
   }

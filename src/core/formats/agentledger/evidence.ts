@@ -2,7 +2,7 @@
  * The files around an AgentLedger trace: `bundle.json` and `manifest.json` of the evidence directory and the
  * blob store (§1, §7.6). Read from the trace's own directory; nothing is written.
  */
-import { dirname, join } from 'node:path';
+import { dirname, join } from '../../io/paths';
 import { FileInfo, fileSystem, readTextFile } from '../../io/fileSystem';
 import { fnv1a64HexOfText, sha256Hex } from '../../digests';
 import { isObj, Obj } from '../common';

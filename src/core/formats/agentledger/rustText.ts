@@ -3,6 +3,7 @@
  * `decode_value`, `hex_id`) reproduced from JSON values, so payload refs, blob names and span ids can be
  * recomputed. Rust strings are never escaped in `format_value`; that is the runtime's behaviour, kept here.
  */
+import { Buffer } from 'buffer';
 import { fnv1a64HexOfText, sha256Hex } from '../../digests';
 import { isObj } from '../common';
 import { compareCodePoints } from '../../json/pythonRawJson';

@@ -2,7 +2,7 @@
  * `agent-trace verify` for AgentLedger: line shape, seq contiguity, payload digests and refs per line; then
  * blobs, bundle hash, bundle events, replay digest and ledger cross-links from the evidence directory.
  */
-import { dirname, join } from 'node:path';
+import { dirname, join } from '../../io/paths';
 import { fileSystem } from '../../io/fileSystem';
 import { Finding } from '../../model';
 import { isObj, Obj } from '../common';

@@ -1,4 +1,5 @@
-import { basename, dirname, join } from 'node:path';
+import { Buffer } from 'buffer';
+import { basename, dirname, join } from '../../io/paths';
 import { fileSystem, readTextFile } from '../../io/fileSystem';
 
 /** Bounds of the search across a session's other files: how many files, how many bytes in all. */

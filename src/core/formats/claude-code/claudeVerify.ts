@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename } from '../../io/paths';
 import { fileSystem } from '../../io/fileSystem';
 import { Finding } from '../../model';
 import { findParentCycles } from '../../rules/checkRecords';

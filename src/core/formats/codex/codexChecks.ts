@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename } from '../../io/paths';
 import { CODEX_CALL_OUTPUT, CODEX_TYPES } from './adapter';
 import { isObj, Obj, parseTime } from '../common';
 import { describeType } from '../common';

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../io/platform';
 import { compareUtf8, serdeString } from '../../json/losslessJson';
 
 /** Nesting bound of the kernel's canonical writer (`CANONICAL_MAX_DEPTH`). */
@@ -65,5 +65,5 @@ export function canonicalJson(value: unknown): string {
 
 /** `sha256:` + 64 lowercase hex over the given bytes (a string is taken as UTF-8). */
 export function kernelDigest(bytes: string | Uint8Array): string {
-  return 'sha256:' + createHash('sha256').update(bytes).digest('hex');
+  return 'sha256:' + sha256Hex(bytes);
 }

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { isObj, Obj } from '../common';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

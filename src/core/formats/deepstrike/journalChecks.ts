@@ -1,4 +1,5 @@
-import { basename, dirname, join } from 'node:path';
+import { Buffer } from 'buffer';
+import { basename, dirname, join } from '../../io/paths';
 import { readTextFile } from '../../io/fileSystem';
 import { contentName } from '../../byteSource';
 import { isObj, Obj, str } from '../common';

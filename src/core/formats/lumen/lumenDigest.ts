@@ -6,6 +6,7 @@
  * fields are wrong) is not digested: its text goes to the main thread, which reads it as it always did, so every
  * finding comes from the same code with the right line number.
  */
+import { Buffer } from 'buffer';
 import type { CheckMode, LineDigestColumns, LineDigestWriter } from '../../rules/types';
 import { CHAIN_HASH_RE, GENESIS_HASH, isLumenKind, LUMEN_KINDS, SLOT } from './lumenFields';
 import { kindFieldProblem } from './lumenKindSchemas';

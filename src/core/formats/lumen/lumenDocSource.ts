@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join } from '../../io/paths';
 import { fileSystem } from '../../io/fileSystem';
+import { sha256Hex } from '../../io/platform';
 
 const SOURCE_RE = /\.(lm|lm\.md|lumen|lumen\.md)$/i;
 const MAX_FILES = 200;
@@ -39,7 +39,7 @@ export async function findDocHashSource(tracePath: string, docHash: string): Pro
       try {
         const info = await fileSystem().stat(file);
         if (!info.isFile() || info.size > MAX_BYTES) continue;
-        if (createHash('sha256').update(await fileSystem().readFile(file)).digest('hex') === m[1]) return file;
+        if (sha256Hex(await fileSystem().readFile(file)) === m[1]) return file;
       } catch {
         // unreadable: not the source
       }

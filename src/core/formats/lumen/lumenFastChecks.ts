@@ -2,6 +2,7 @@
  * What LumenLineReader.loadFindings and the chain's own-line checks decide, answered from the fast reader's spans
  * for a line in its subset (lumenFastLine.ts): whether the line alone has nothing to report.
  */
+import { Buffer } from 'buffer';
 import { isRfc3339, LumenKind, SLOT } from './lumenFields';
 import { LumenFastLine, objectValue, Tok, ValueSpan } from './lumenFastLine';
 

@@ -9,7 +9,8 @@
  * byte slices between fixed key fragments. Anything else returns false and the caller reads the line the slow way
  * (LumenLineReader), which is the reference: a test holds both to the same verdicts and hashes.
  */
-import { isUtf8 } from 'node:buffer';
+import { Buffer } from 'buffer';
+import { isUtf8 } from '../../io/platform';
 import { hasControlByte } from '../../json/controlBytes';
 import { LUMEN_KEYS, LUMEN_KINDS } from './lumenFields';
 import { LumenPreimage } from './lumenPreimage';

@@ -1,4 +1,4 @@
-import * as crypto from 'node:crypto';
+import { sha256Hex } from '../../io/platform';
 import { JsonKind, LosslessJsonError, MemberSpanVisitor, scanMemberSpans } from '../../json/losslessJson';
 import { Finding } from '../../model';
 import { LUMEN_CATALOG, LumenRuleId } from './lumenRuleCatalog';
@@ -9,13 +9,8 @@ const { seq: SEQ, kind: KIND, prev_hash: PREV_HASH, timestamp: TIMESTAMP, doc_ha
   inputs_hash: INPUTS_HASH, outputs_hash: OUTPUTS_HASH, policy_hash: POLICY_HASH, latency_ms: LATENCY_MS, cached: CACHED,
   details: DETAILS, message: MESSAGE } = SLOT;
 
-/** One-shot SHA-256 (`crypto.hash`, Node 20.12+) where available: it skips the Hash object per line. */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-
-/** Lowercase hex SHA-256 of a string's UTF-8 bytes. */
-export function sha256Hex(text: string): string {
-  return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
-}
+/** Lowercase hex SHA-256 of a string's UTF-8 bytes: the platform's one-shot hash (no Hash object per line). */
+export { sha256Hex };
 
 const NO_FINDINGS: readonly Finding[] = [];
 

@@ -4,7 +4,8 @@
  * null. The text between values depends only on which keys are present, so it is laid out once per set of
  * present keys (a plan) and kept in the same buffer as the output, where `copyWithin` moves each piece natively.
  */
-import * as crypto from 'node:crypto';
+import { Buffer } from 'buffer';
+import { sha256Hex } from '../../io/platform';
 import { SLOT } from './lumenFields';
 
 /** The fourteen hashed keys in sorted order (all but `hash` and `timestamp`). */
@@ -54,7 +55,7 @@ export class LumenPreimage {
     }
     const n = at - CONST_BYTES;
     const view = (this.views[n] ??= s.subarray(CONST_BYTES, at));
-    return crypto.hash('sha256', view, 'hex');
+    return sha256Hex(view);
   }
 
   private makePlan(mask: number): Int32Array {

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename } from '../../io/paths';
 import { contentName } from '../../byteSource';
 import { isLumenKind, isRunIdFileName, LUMEN_KINDS, runIdFromFileName, SLOT, UUID_RE } from './lumenFields';
 import { Finding } from '../../model';

@@ -5,6 +5,7 @@
  * span without parsing the line. Any other line is refused and parsed as before; a test holds the facts of every
  * line taken to those of JSON.parse, on the corpus's lines and on edited ones.
  */
+import { Buffer } from 'buffer';
 import type { FactSink, FieldPlan, LineScanner } from '../../lineFacts';
 import { LumenFastLine, objectValue, Tok, ValueSpan } from './lumenFastLine';
 import { LUMEN_KINDS, SLOT, SLOT_OF } from './lumenFields';

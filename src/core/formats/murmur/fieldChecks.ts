@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { isObj, Obj } from '../common';
 import { MURMUR_WIRE_HASH_FIELDS, murmurEventType } from './catalog';
 import { Finding } from '../../model';

@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { dirname, join } from '../../io/paths';
 import { FieldCheck } from './fieldChecks';
 import { LifecycleCheck } from './lifecycle';
 import { LineJsonCheck } from './lineJson';
