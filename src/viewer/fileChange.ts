@@ -3,7 +3,8 @@
  * compressed bytes. vscode-free.
  */
 import { Buffer } from 'buffer';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { openTrace } from '../core/io/traceHandles';
 import { changeOf, ChangeSource, FileChange, FileFingerprint, fingerprintOf } from '../core/fileChange';
 
 export type { FileChange, FileFingerprint } from '../core/fileChange';
@@ -29,7 +30,8 @@ function storedBytes(path: string): ChangeSource {
       }
     },
     async read(offset, length) {
-      const handle = await open(path, 'r');
+      // The load's own handle while one holds the file (traceHandles.ts), else a fresh open.
+      const handle = await openTrace(path);
       try {
         const buf = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buf, 0, length, offset);

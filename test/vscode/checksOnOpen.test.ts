@@ -85,8 +85,10 @@ describe('checks on open ride along the viewer\'s read', function () {
     ['a real Claude Code session', join(WRITER_CORPUS, 'claude-code-2.1.332', 'shell-ok', 'projects', '-home-user-project', 'fd2851d8-4d90-46bd-89d6-038b3d980bdb.jsonl')],
     ['a lumen run', corpusPath('lumen', '.lumen', 'trace', 'ef05f773-1151-4c7a-817e-a78bf76ed21e.jsonl')],
   ] as const) {
-    it(`${name}: each line parsed once, both verdicts equal to the checks over a loaded model`, async () => {
-      const { value: t, parses } = await counting(file, () => open(file));
+    it(`${name}: opened once, each line parsed once, both verdicts equal to the checks over a loaded model`, async () => {
+      const { value: t, parses, opens } = await counting(file, () => open(file));
+      // The probe, the read, the checks and both fingerprints share one handle (the load holds the file).
+      assert.equal(opens, 1, 'the file is opened once');
       // Distinct lines: a writer may write the same line twice (each copy is then parsed once).
       const text = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
       const copies = new Map<string, number>();

@@ -17,14 +17,15 @@ type HostMessage = import('../../src/protocol').HostMessage;
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 
 /**
- * Files the core's loader (loadTrace) opened or read since the spy was installed: the stack tells a load
+ * Files the core's loader (loadTrace) or the viewer's document load opened or read since the spy was installed: the stack tells a load
  * from the viewer re-reading one line for the detail pane, which is how it is meant to work.
  */
 const loads: string[] = [];
 for (const name of ['open', 'readFile']) {
   const real = fsp[name] as (p: unknown, ...rest: unknown[]) => unknown;
   fsp[name] = (p: unknown, ...rest: unknown[]) => {
-    if (/\bloadTrace\b/.test(new Error().stack ?? '')) loads.push(String(p));
+    // The loader's frames (loadTrace.ts), or the viewer's document holding the file open for its whole load.
+    if (/\bloadTrace\b|\btraceDocument\.ts\b/.test(new Error().stack ?? '')) loads.push(String(p));
     return real(p, ...rest);
   };
 }

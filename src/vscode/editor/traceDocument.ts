@@ -13,6 +13,7 @@ import { contentSizeHint, NotATraceError, probeFile } from '../../core/byteSourc
 import { notATraceMessage } from '../../core/detectFile';
 import type { TraceModel } from '../../core/loadTrace';
 import { openTraceReader, TraceReader } from '../../core/traceReader';
+import { holdTrace } from '../../core/io/traceHandles';
 import type { FileState } from '../../protocol';
 import { classifyChange, FileChange, fingerprintFile, FileFingerprint } from '../../viewer/fileChange';
 import { FULL_READ_CHUNK } from './readChunks';
@@ -145,7 +146,13 @@ export class TraceDocument implements vscode.CustomDocument {
     return p;
   }
 
+  /** One open of the file for the whole load: the probe, the read, the checks and the fingerprints share it. */
   private async doLoad(run: number, options: LoadRequest): Promise<void> {
+    // Awaited, so this frame stays in the open's async stack (test/vscode/modelCache.test.ts tells loads by it).
+    return await holdTrace(this.path, () => this.doLoadHeld(run, options));
+  }
+
+  private async doLoadHeld(run: number, options: LoadRequest): Promise<void> {
     let size: number;
     try {
       size = (await stat(this.path)).size;
