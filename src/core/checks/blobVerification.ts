@@ -6,8 +6,8 @@ import type { BlobLayout } from '../blobs/blobLayout';
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import { BlobRefRole } from '../blobs/blobReference';
 import { LineRef } from '../blobs/blobReferenceScan';
-import { BlobResult, BlobStore } from '../blobStore/blobStore';
-import { blobLayoutOf } from '../blobStore/formatBlobs';
+import { BlobResult, BlobStore } from '../blobs/blobStore';
+import { blobLayoutOf, openBlobStore } from '../blobStore/formatBlobs';
 import { appendAll } from '../arrays';
 
 /** Rule ids of blob verification (declared in checks/blobRules.ts). */
@@ -114,7 +114,7 @@ export class BlobVerifier implements StreamCheck {
     if (this.layout.verifiedByFormatRules) return [];
     const sites = this.collectSites();
     if (sites.length === 0 && this.lineRefs.length === 0 && !this.layout.checksWholeStore) return [];
-    const store = await BlobStore.open(this.ctx.path, model.format, this.options);
+    const store = await openBlobStore(this.ctx.path, model.format, this.options);
     const out: Finding[] = [];
     // Malformed values of a format's blob fields are its own rules' findings (murmur/sha-format); here only
     // unusable `blob://` values.

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveBlob } from '../../../src/core/blobStore/blobStore';
+import { resolveBlob } from '../../../src/core/blobStore/formatBlobs';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { runChecks } from '../../../src/core/checks/runChecks';
 import { HashRef } from '../../../src/core/model';
