@@ -139,7 +139,7 @@ export class BlobStore {
           if (root.outside === undefined) return { kind: 'found', root, path: loc.path, realPath: loc.realPath, stats: loc.stats };
           refused = { kind: 'rejected', path: loc.path, reason: `the blob folder ${this.display(root.path)} is a symbolic link leading outside the trace's folder (to ${root.outside}); nothing in it is read` };
         } else if (loc.kind === 'escape') refused = { kind: 'rejected', path: loc.path, reason: `${this.display(loc.path)} leads outside the blob root ${this.display(root.path)} (to ${loc.target})` };
-        else if (!refused) refused = { kind: 'unreadable', path: loc.path, reason: loc.kind === 'not-file' ? `${this.display(loc.path)} is not a regular file` : `${this.display(loc.path)}: ${loc.error}` };
+        else if (!refused) refused = { kind: 'unreadable', path: loc.path, reason: loc.kind === 'not-file' ? `${this.display(loc.path)} is ${loc.what}, not a regular file; it is not read` : `${this.display(loc.path)}: ${loc.error}` };
       }
     }
     return refused ?? { kind: 'missing' };
