@@ -15,6 +15,8 @@ export interface ChecksJob {
   rules: Record<string, RuleSetting>;
   /** Keep only findings whose rule id starts with this (Verify Blobs: `blob/`); a prefix, since functions cannot cross threads. */
   rulePrefix?: string;
+  /** Where blobs are looked for besides the format's own folders: the `agentTrace.blobRoots` setting and the workspace folders. */
+  blobRoots?: { extraRoots: readonly string[]; workspaceFolders: readonly string[] };
 }
 
 /** One message back from a job: a mode's result with the lengths of its finding lines, or why the job failed. */
@@ -33,7 +35,7 @@ export async function runChecksJob(job: ChecksJob, send: (reply: ChecksJobReply)
     if (model.cancelled) return send({ type: 'done' });
     const ruleFilter = job.rulePrefix !== undefined ? (rule: string) => rule.startsWith(job.rulePrefix!) : undefined;
     for (const mode of job.modes) {
-      const result = await runChecks(model, mode, { rules: job.rules, isCancelled, ruleFilter });
+      const result = await runChecks(model, mode, { rules: job.rules, isCancelled, ruleFilter, blobOptions: job.blobRoots });
       if (result.cancelled) return send({ type: 'done' });
       send({ type: 'result', mode, result, lineLengths: findingLineLengths(model, result) });
     }

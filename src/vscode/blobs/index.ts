@@ -14,8 +14,11 @@ import { setting } from '../settings';
 
 export { BLOB_SCHEME } from './blobDocuments';
 
-/** The `agentTrace.blobRoots` setting and the workspace folders (bases for relative roots). */
-function blobSettings(): BlobSettings {
+/**
+ * The `agentTrace.blobRoots` setting and the workspace folders (bases for relative roots): where the Content tab,
+ * Open Blob, blob links and the checks (Verify, the checks on open) look for blobs besides the format's own folders.
+ */
+export function blobSettings(): BlobSettings {
   return {
     extraRoots: setting('blobRoots').filter((x) => typeof x === 'string'),
     workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),

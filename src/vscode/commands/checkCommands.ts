@@ -9,6 +9,7 @@ import { lineLengths, TraceModels } from '../traceModels';
 import { IntegrityKind, integrityKindOf, integrityKindsOf } from '../../core/checks/integrityKind';
 import { ChecksWorkerScript, runChecksOffThread } from '../../viewer/checksOffThread';
 import { setting } from '../settings';
+import { blobSettings } from '../blobs';
 
 /** What a verification's first error is, by cause: a missing blob is not a broken chain. */
 const VERIFY_CAUSE: Record<IntegrityKind, string> = { chain: 'Broken', sequence: 'Sequence gap', content: 'Blob problem', structure: 'Error' };
@@ -91,7 +92,7 @@ export class CheckCommands {
     };
     const fail = (message: string) => void vscode.window.showErrorMessage(`Agent Trace: cannot read ${vscode.workspace.asRelativePath(uri)}: ${message}`);
     if (this.worker && uri.scheme === 'file') {
-      const job = { path: uri.fsPath, modes, rules: ruleSettings(), rulePrefix };
+      const job = { path: uri.fsPath, modes, rules: ruleSettings(), rulePrefix, blobRoots: blobSettings() };
       await runChecksOffThread(job, this.worker, (reply) => {
         if (reply.type === 'error') return fail(reply.message);
         if (reply.type !== 'result') return;
@@ -105,7 +106,7 @@ export class CheckCommands {
       const ruleFilter = rulePrefix !== undefined ? (rule: string) => rule.startsWith(rulePrefix) : undefined;
       const lengths = lineLengths(model);
       for (const mode of modes) {
-        const result = await runChecks(model, mode, { rules: ruleSettings(), isCancelled, ruleFilter });
+        const result = await runChecks(model, mode, { rules: ruleSettings(), isCancelled, ruleFilter, blobOptions: blobSettings() });
         if (result.cancelled) break;
         show(mode, result, lengths);
       }
