@@ -3,7 +3,8 @@
  * worker (checksWorker.ts) and keep the extension host's thread free for row requests while a trace is
  * verified and checked. Pure of `vscode`; the same function runs in the thread when no worker can start.
  */
-import { CheckResult, RuleSetting, runChecks } from '../core/checks/runChecks';
+import { CheckResult, RuleSetting } from '../core/checks/runChecks';
+import { runChecks } from '../core/formatRules';
 import type { CheckMode } from '../core/rules/types';
 import { loadTrace, TraceModel } from '../core/loadTrace';
 

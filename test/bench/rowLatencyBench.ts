@@ -4,7 +4,7 @@
 // when it was due, so time the thread spent busy with checks is in the figure. Printed, never asserted.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { loadTrace, TraceModel } from '../../src/core/loadTrace';
 import type { HostMessage } from '../../src/protocol';
 import { runChecksOffThread } from '../../src/viewer/checksOffThread';

@@ -2,7 +2,7 @@
 // mode is replied as it finishes, an unreadable file is an error reply, and cancelling terminates the worker.
 import { strict as assert } from 'node:assert';
 import { resolve } from 'node:path';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import type { CheckMode } from '../../src/core/rules/types';
 import { loadTrace } from '../../src/core/loadTrace';
 import type { ChecksJobReply } from '../../src/viewer/checksJob';

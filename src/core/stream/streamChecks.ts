@@ -1,7 +1,8 @@
 import { fileSystem } from '../io/fileSystem';
 import { holdTrace } from '../io/traceHandles';
 import { probeFile, readHead } from '../byteSource';
-import { CheckSet, CheckResult, createChecks, finishChecks, RunOptions, runChecks } from '../checks/runChecks';
+import { CheckSet, CheckResult, createChecks, finishChecks, RunOptions } from '../checks/runChecks';
+import { runChecks } from '../formatRules';
 import type { CheckMode, CheckSubject } from '../rules/types';
 import { parseDecodedLine, ParsedLine } from '../json/jsonLine';
 import { StreamLine } from './streamLine';
@@ -177,7 +178,7 @@ class StreamRun {
   private startChecks(): void {
     this.subject.format = this.reading.detection!.format;
     const ctx = { path: this.subject.path, model: this.subject, blobOptions: this.options.blobOptions, isCancelled: this.options.isCancelled };
-    this.set = createChecks(ctx, this.mode);
+    this.set = createChecks(ctx, this.mode, formatModule(this.subject.format));
     for (const input of this.head) for (const c of this.set.checks) c.add(input);
     this.head = [];
   }

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { CheckResult, RuleSetting, runChecks } from '../../core/checks/runChecks';
+import { CheckResult, RuleSetting } from '../../core/checks/runChecks';
+import { integrityKindsOf, runChecks } from '../../core/formatRules';
 import { CheckMode } from '../../core/rules/types';
 import { expandTraceArgs } from '../../core/traceFiles';
 import { TraceViewerApi } from '../viewerApi';
 import { TraceProblems } from './problems';
 import { lineLengths, TraceModels } from '../traceModels';
-import { IntegrityKind, integrityKindOf, integrityKindsOf } from '../../core/checks/integrityKind';
+import { IntegrityKind, integrityKindOf } from '../../core/checks/integrityKind';
 import { ChecksWorkerScript, runChecksOffThread } from '../../viewer/checksOffThread';
 import { setting } from '../settings';
 import { blobSettings } from '../blobs';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative as relativePath } from 'node:path';
-import { runChecks } from '../../../../src/core/checks/runChecks';
+import { runChecks } from '../../../../src/core/formatRules';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import type { Finding } from '../../../../src/core/model';
 import { streamChecks } from '../../../../src/core/stream/streamChecks';
