@@ -189,7 +189,7 @@ export const CORE_LAYERS: readonly CoreLayer[] = [
   { name: 'catalog' },
   { name: 'json' },
   { name: 'blobs' },
-  { name: 'trace', files: ['eventTable.ts', 'lineFindings.ts', 'traceModel.ts', 'tree.ts', 'treeAppend.ts'] },
+  { name: 'trace', files: ['eventColumns.ts', 'eventTable.ts', 'eventTableWriter.ts', 'lineFindings.ts', 'traceModel.ts', 'tree.ts', 'treeAppend.ts'] },
   { name: 'usage' },
   { name: 'rules' },
   { name: 'contract', files: ['format.ts'] },
