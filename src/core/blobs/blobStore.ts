@@ -126,7 +126,7 @@ export class BlobStore {
 
   /**
    * Finds the file a digest names, across the roots in order and the layout's file names, without reading it.
-   * `digest` is a validated digest, or a name a format's rules checked has no `/`, `\\` or `..` (agentledger's Rust
+   * `digest` is a validated digest, or a name a format's rules checked has no `/`, `\` or `..` (agentledger's Rust
    * store names any `<name>.json`); a name that climbs out of a root is refused anyway.
    */
   async find(digest: string): Promise<BlobLookup> {
