@@ -1,5 +1,7 @@
 import type { CheckResult } from '../core/checks/runChecks';
 import { CheckMode } from '../core/rules/types';
+import { resolve } from 'node:path';
+import type { BlobStoreOptions } from '../core/blobs/blobOptions';
 import { formatModule } from '../core/formats';
 import { parseArgs, UsageError } from './args';
 import { formatOption, fsCause, streamForCli, UnreadableError, write, writeError, writeHuman, writeJson } from './io';
@@ -17,7 +19,11 @@ const STREAM_HELP = `                  The file is read once, streamed, without 
                   a file checked over the model instead (a multi-line JSON document; for check, a trace whose
                   events report token usage) is parsed by them.`;
 
-export const VERIFY_HELP = `Usage: agent-trace verify FILE|DIR… [--json] [--format NAME] [--workers N]
+const BLOB_ROOT_HELP = `  --blob-root DIR Another folder to look for content blobs in (repeatable; the agentTrace.blobRoots setting
+                  of the editor), searched after the format's own: blobs/ beside the trace, for agentledger also
+                  every .agentledger/blobs upwards and the trace's folder.`;
+
+export const VERIFY_HELP = `Usage: agent-trace verify FILE|DIR… [--json] [--format NAME] [--workers N] [--blob-root DIR]…
 
 Verifies integrity: hash chains (lumen), sequence numbers, payload digests and ledger links (agentledger),
 parent links and blob digests (murmur), kernel journal digests (deepstrike), unique ids and parents.
@@ -26,16 +32,18 @@ With --json, one object per file: ${JSON_SHAPE}
 A directory takes its .jsonl, .ndjson and OTLP files (also as .gz), and the other .json files that detect as a
 trace format with confidence; one line per reason says what it skipped (on stderr with --json).
 ${WORKERS_HELP}
+${BLOB_ROOT_HELP}
 ${STREAM_HELP}
 Exit codes: 0 intact, 1 any error finding, 2 unreadable file or bad usage.`;
 
-export const CHECK_HELP = `Usage: agent-trace check FILE|DIR… [--json | --sarif] [--format NAME] [--workers N]
+export const CHECK_HELP = `Usage: agent-trace check FILE|DIR… [--json | --sarif] [--format NAME] [--workers N] [--blob-root DIR]…
 
 Checks conformance to the runtime's rules (state machines, pairing, totals, schemas); see docs/rules.md.
 With --json, one object per file: ${JSON_SHAPE}
 With --sarif, a SARIF 2.1.0 log for CI systems.
 Directories are walked as for verify; what they skipped is said on stdout, or on stderr with --json/--sarif.
 ${WORKERS_HELP}
+${BLOB_ROOT_HELP}
 ${STREAM_HELP}
 Exit codes: 0 no error finding, 1 any error finding, 2 unreadable file or bad usage.`;
 
@@ -43,12 +51,13 @@ Exit codes: 0 no error finding, 1 any error finding, 2 unreadable file or bad us
 export function makeCheckCommand(mode: CheckMode, help: string, version: string) {
   return async (argv: string[]): Promise<number> => {
     const flags = mode === 'check' ? ['--json', '--sarif', '--help'] : ['--json', '--help'];
-    const args = parseArgs(argv, flags, ['--format', '--workers']);
+    const args = parseArgs(argv, flags, ['--format', '--workers', '--blob-root']);
     if (args.flags.has('--help')) return write(help + '\n').then(() => 0);
     if (args.positional.length === 0) throw new UsageError(`${mode} takes at least one FILE or directory`);
     if (args.flags.has('--json') && args.flags.has('--sarif')) throw new UsageError('--json and --sarif exclude each other');
     const format = formatOption(args.options.get('--format'));
     const workers = workersOption(args.options.get('--workers'));
+    const blobOptions = blobRootOption(args.lists.get('--blob-root') ?? []);
     const expansion = await expandArgs(args.positional);
     const files = expansion.files;
     const machine = args.flags.has('--json') || args.flags.has('--sarif');
@@ -60,7 +69,7 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
     const unreadable: { file: string; cause: string }[] = [];
     for (const file of files) {
       try {
-        results.push(await streamForCli(file, mode, { format, workers }));
+        results.push(await streamForCli(file, mode, { format, workers, blobOptions }));
       } catch (err) {
         if (!(err instanceof UnreadableError)) throw err;
         writeError(err.message);
@@ -77,6 +86,15 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
     if (unreadable.length > 0) return 2;
     return results.every((r) => r.ok) ? 0 : 1;
   };
+}
+
+/**
+ * The blob options of `--blob-root DIR…`: extra roots as the `agentTrace.blobRoots` setting gives them, a relative
+ * one taken from the current folder as any path on the command line. Undefined when none was given.
+ */
+function blobRootOption(roots: string[]): BlobStoreOptions | undefined {
+  for (const r of roots) if (r.trim() === '') throw new UsageError('--blob-root needs a folder');
+  return roots.length > 0 ? { extraRoots: roots.map((r) => resolve(r)) } : undefined;
 }
 
 /** The trace files of the arguments; a folder that cannot be listed is a one-line message naming it. */

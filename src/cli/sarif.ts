@@ -1,4 +1,4 @@
-import { ruleById } from '../core/checks/registry';
+import { ruleById } from '../core/formatRules';
 import { ruleAnchor } from '../core/checks/rulesDoc';
 import { CheckResult } from '../core/checks/runChecks';
 import { Severity } from '../core/model';

@@ -1,5 +1,6 @@
 import { Buffer } from 'buffer';
 import type { LineChecks } from './checks/lineChecks';
+import { formatModule } from './formats';
 import type { EventSink, JsonlReading } from './jsonlReading';
 import type { ParsedLine } from './json/jsonLine';
 import { lineByteFindings } from './lineFindings';
@@ -45,7 +46,10 @@ export class CheckedReading<T extends EventSink> implements JsonlSink {
 
   /** Starts the checks once detection has started the builder; whether they run. */
   private start(): boolean {
-    if (!this.checks.started && this.reading.builder) this.checks.start(this.reading.detection!.format);
+    if (!this.checks.started && this.reading.builder) {
+      const format = this.reading.detection!.format;
+      this.checks.start(format, formatModule(format));
+    }
     return this.checks.started;
   }
 }

@@ -21,7 +21,8 @@ import { fileLineBytes } from './derivedLabels';
 import { settleLineLabel } from './lineLabels';
 import { eventSizer } from './eventSizer';
 import { LineChecks } from './checks/lineChecks';
-import { CheckResult, RunOptions, runChecks } from './checks/runChecks';
+import type { CheckResult, RunOptions } from './checks/runChecks';
+import { runChecks } from './formatRules';
 import type { CheckMode, CheckSubject } from './rules/types';
 import { CheckedReading } from './checkedReading';
 
@@ -202,7 +203,7 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
   };
   const model = await jsonlModel(reading, fileInfo);
   // The model is handed back at once; the checks finish over it (cross-line passes, blob rehashing) after.
-  const checkResults = rideAlong ? rideAlong.finish(model, model.format, model.cancelled || model.partial, model, options.checks!.onResult) : undefined;
+  const checkResults = rideAlong ? rideAlong.finish(model, model.format, formatModule(model.format), model.cancelled || model.partial, model, options.checks!.onResult) : undefined;
   return { model, kept: { reading, info: fileInfo }, checkResults };
 }
 

@@ -5,7 +5,7 @@ import { strToU8, zlibSync } from 'fflate';
 import type { TraceModel } from '../core/loadTrace';
 import { readRange } from '../core/byteSource';
 import { tracePathToOpen } from '../core/tracePath';
-import { runChecks } from '../core/checks/runChecks';
+import { runChecks } from '../core/formatRules';
 import type { BlobAnswer, TraceBlobs } from '../viewer/blobResolver';
 import type { ReportData } from './reportData';
 import { renderReportHtml, ReportAssets } from './reportHtml';

@@ -3,7 +3,7 @@
  * once, then reused), reference lookup by digest, and the bounded answers the Content tab and the read-only
  * blob documents show. Blob content is hostile text: it is only ever sent as data, never as markup.
  */
-import { BlobResult, BlobStatus, BlobStore, blobLayoutOf, DEFAULT_PREVIEW_BYTES, readBlobPreview, shortDigest } from '../core/blobStore';
+import { BlobResult, BlobStatus, BlobStore, blobLayoutOf, DEFAULT_PREVIEW_BYTES, openBlobStore, readBlobPreview, shortDigest } from '../core/blobStore';
 import type { BlobPreview } from '../core/blobStore';
 import { detectFile } from '../core/detectFile';
 import type { TraceModel } from '../core/loadTrace';
@@ -72,7 +72,7 @@ export class TraceBlobs {
       if (store.roots.length > 0 || Date.now() - cached.opened < EMPTY_STORE_TTL_MS) return store;
     }
     const s = this.settings();
-    const entry: CachedStore = { format, opened: Date.now(), store: BlobStore.open(tracePath, format, { extraRoots: s.extraRoots, workspaceFolders: s.workspaceFolders }) };
+    const entry: CachedStore = { format, opened: Date.now(), store: openBlobStore(tracePath, format, { extraRoots: s.extraRoots, workspaceFolders: s.workspaceFolders }) };
     this.stores.set(tracePath, entry);
     entry.store.catch(() => this.stores.delete(tracePath));
     return entry.store;

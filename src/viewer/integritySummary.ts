@@ -4,7 +4,8 @@
  * blob never reads as a broken chain. vscode-free.
  */
 import type { CheckResult } from '../core/checks/runChecks';
-import { integrityKindOf, integrityKindsOf } from '../core/checks/integrityKind';
+import { integrityKindOf } from '../core/checks/integrityKind';
+import { integrityKindsOf } from '../core/formatRules';
 import type { Finding } from '../core/model';
 import type { IntegrityPart, IntegrityView } from '../protocol';
 

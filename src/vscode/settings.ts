@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { RuleSetting } from '../core/checks/runChecks';
+import type { BlobSettings } from '../viewer/blobResolver';
 import { AgentTraceSettings, readSetting, SettingName } from '../viewer/settings';
 
 /** One `agentTrace.*` setting as the user set it, else the manifest's default (src/viewer/settings.ts). */
@@ -14,4 +15,15 @@ export function ruleSettings(): Record<string, RuleSetting> {
   const out: Record<string, RuleSetting> = {};
   for (const [k, v] of Object.entries(raw)) if (typeof v === 'string' && ['off', 'error', 'warning', 'info'].includes(v)) out[k] = v as RuleSetting;
   return out;
+}
+
+/**
+ * The `agentTrace.blobRoots` setting and the workspace folders (bases for relative roots): where the Content tab,
+ * Open Blob, blob links and the checks (Verify, the checks on open) look for blobs besides the format's own folders.
+ */
+export function blobSettings(): BlobSettings {
+  return {
+    extraRoots: setting('blobRoots').filter((x) => typeof x === 'string'),
+    workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+  };
 }

@@ -7,7 +7,7 @@ import '../../src/node/register'; // the core reads through the Node file system
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { loadTrace } from '../../src/core/loadTrace';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { streamChecks, StreamOutcome } from '../../src/core/stream/streamChecks';
 
 async function floor(path: string, sha: boolean): Promise<number> {

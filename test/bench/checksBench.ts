@@ -1,7 +1,7 @@
 // Conformance checks and verification on the generated murmur trace, next to its parse time.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { loadTrace } from '../../src/core/loadTrace';
 import { IdLookup } from '../../src/core/navigation';
 import { generateMurmurTrace } from './generateMurmur';

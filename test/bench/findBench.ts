@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BlobStore } from '../../src/core/blobStore';
+import { openBlobStore } from '../../src/core/blobStore';
 import { findInBlobs } from '../../src/core/find/findInBlobs';
 import { compileTextQuery, type TextQuery } from '../../src/core/find/textSearch';
 import { loadTrace } from '../../src/core/loadTrace';
@@ -98,7 +98,7 @@ export async function runBench(dir: string): Promise<void> {
   const rounds = Number(process.env.BENCH_FIND_ROUNDS ?? 5);
   const { trace, blobs } = generate(dir, mb);
   const model = await loadTrace(trace);
-  const store = await BlobStore.open(trace, model.format);
+  const store = await openBlobStore(trace, model.format);
   console.log(`find in blobs: ${blobs.length} blobs, ${mb} MB of blob text, ${model.events.size} events, ${rounds} rounds (median, min)`);
   const modes: [string, TextQuery][] = [
     ['match case', compileTextQuery('no such phrase anywhere', { caseSensitive: true, regex: false })],

@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { loadTrace } from '../../src/core/loadTrace';
 
 /** Options for {@link generateLumenTrace}. */

@@ -5,7 +5,7 @@
 // so time the thread spent busy is in the figure. Printed, never asserted.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { loadTrace, loadTraceChecked, TraceModel } from '../../src/core/loadTrace';
 import type { HostMessage } from '../../src/protocol';
 import { ViewerSession } from '../../src/viewer/viewerSession';

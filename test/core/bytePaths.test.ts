@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { CheckMode } from '../../src/core/rules/types';
 import { loadTrace } from '../../src/core/loadTrace';
 import { expandTraceFiles } from '../../src/core/traceFiles';

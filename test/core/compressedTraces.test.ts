@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { expandTraceArgs } from '../../src/core/traceFiles';
 import { loadTrace } from '../../src/core/loadTrace';
 import { summarize } from '../../src/core/summary';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { treeJson } from '../../src/cli/treeJson';
 import { tempDir } from '../helpers/tmp';
 import { CORPUS_ROOT } from '../helpers/corpus';

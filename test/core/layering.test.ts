@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as ts from 'typescript';
 import { FORMAT_NAMES } from '../../src/core/formatNames';
 import { findCycles, importEdges, listSources, scanFiles, scanImports, ScannedFile } from '../helpers/importGraph';
-import { CORE_LAYERS, coreLayerCycles, coreLayerOf, formatNameBranches, layeringViolations, layerOrderViolations, nodeGlobalUses, pureModuleViolations } from '../helpers/layering';
+import { CORE_LAYERS, coreLayerCycles, coreLayerEdges, coreLayerOf, formatNameBranches, layeringViolations, layerOrderViolations, nodeGlobalUses, pureModuleViolations } from '../helpers/layering';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -202,6 +202,11 @@ describe('layers of src/core', () => {
     assert.deepEqual(coreLayerCycles(core, known), []);
   });
 
+  it('keeps the check engine off the registry, the formats and the blob store by format name', () => {
+    const reached = coreLayerEdges(core, known).get('checks') ?? [];
+    for (const above of ['formats', 'registry', 'blobStore']) assert.ok(!reached.includes(above), `checks imports ${above}: ${reached.join(', ')}`);
+  });
+
   it('imports only down the order of CORE_LAYERS, and every folder and top-level file has a layer', () => {
     assert.deepEqual(layerOrderViolations(core, known), []);
     const names = CORE_LAYERS.map((l) => l.name);
@@ -230,6 +235,14 @@ describe('layers of src/core', () => {
     assert.deepEqual(judge('src/core/formats/lumen/layerProbe.ts', "import { FORMATS } from '../../formats';"),
       ["src/core/formats/lumen/layerProbe.ts:1: layer 'formats' may not import src/core/formats.ts (layer 'registry' is above it in CORE_LAYERS)"]);
     assert.deepEqual(judge('src/core/stream/layerProbe.ts', "import { loadTrace } from '../loadTrace';\nimport { isObj } from '../formats/common';"), []);
+    // The check engine is handed a format's rules and blob layout; it reads neither the registry nor a format.
+    assert.deepEqual(judge('src/core/checks/layerProbe.ts', "import { formatModule } from '../formats';\nimport type { FormatModule } from '../format';"),
+      ["src/core/checks/layerProbe.ts:1: layer 'checks' may not import src/core/formats.ts (layer 'registry' is above it in CORE_LAYERS)"]);
+    assert.deepEqual(judge('src/core/checks/layerProbe.ts', "import { murmurFormat } from '../formats/murmur/module';\nimport { blobLayoutOf } from '../blobStore/formatBlobs';"), [
+      "src/core/checks/layerProbe.ts:1: layer 'checks' may not import src/core/formats/murmur/module.ts (layer 'formats' is above it in CORE_LAYERS)",
+      "src/core/checks/layerProbe.ts:2: layer 'checks' may not import src/core/blobStore/formatBlobs.ts (layer 'blobStore' is above it in CORE_LAYERS)",
+    ]);
+    assert.deepEqual(judge('src/core/formatRules.ts', "import { checkModel } from './checks/runChecks';\nimport { FORMAT_LIST } from './formats';"), []);
     assert.match(judge('src/core/layerProbe.ts', "export const x = 1;").join(), /src\/core\/layerProbe\.ts:0: is in no layer of CORE_LAYERS/);
     assert.match(judge('src/core/probeFolder/x.ts', "export const x = 1;").join(), /is in no layer of CORE_LAYERS/);
   });

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { writeSamples } from '../../scripts/generate-samples';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { loadTrace } from '../../src/core/loadTrace';
 import { FormatName } from '../../src/core/model';
 import { tempDir } from '../helpers/tmp';

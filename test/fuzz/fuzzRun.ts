@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { mutate, Rng } from './mutators';
 import { oracleLines, OracleLine } from './oracle';
 import { JobResult, runJob } from './fuzzJob';

@@ -243,14 +243,16 @@ export const CORE_LAYERS: readonly CoreLayer[] = [
   { name: 'catalog' },
   { name: 'json' },
   { name: 'blobs' },
-  { name: 'trace', files: ['eventTable.ts', 'lineFindings.ts', 'traceModel.ts', 'tree.ts', 'treeAppend.ts'] },
+  { name: 'trace', files: ['eventColumns.ts', 'eventTable.ts', 'eventTableWriter.ts', 'lineFindings.ts', 'traceModel.ts', 'tree.ts', 'treeAppend.ts'] },
   { name: 'usage' },
   { name: 'rules' },
   { name: 'contract', files: ['format.ts'] },
-  { name: 'formats' },
-  { name: 'registry', files: ['detect.ts', 'formats.ts'] },
-  { name: 'blobStore' },
+  // The check engine: it is handed a format's rule module and blob layout, so it sits below the formats and the
+  // registry and imports neither (formatRules.ts, in the registry, looks a format up and runs it).
   { name: 'checks' },
+  { name: 'formats' },
+  { name: 'registry', files: ['detect.ts', 'formatRules.ts', 'formats.ts'] },
+  { name: 'blobStore' },
   { name: 'parallel' },
   {
     name: 'loader',

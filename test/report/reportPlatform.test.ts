@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { isUtf8 } from 'node:buffer';
 import { createHash, randomBytes } from 'node:crypto';
 import { join, posix } from 'node:path';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { platform, setPlatform } from '../../src/core/io/platform';
 import { loadTrace } from '../../src/core/loadTrace';
 import { posixPath } from '../../src/report/platform/posixPath';

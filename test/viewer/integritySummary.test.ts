@@ -1,9 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { allRules } from '../../src/core/checks/registry';
-import { integrityKindOf, integrityKindsOf } from '../../src/core/checks/integrityKind';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { allRules, integrityKindsOf, runChecks } from '../../src/core/formatRules';
+import { integrityKindOf } from '../../src/core/checks/integrityKind';
 import { loadTrace } from '../../src/core/loadTrace';
 import { summarizeResult } from '../../src/viewer/findingsState';
 import { checkChips } from '../../webview/checkWords';

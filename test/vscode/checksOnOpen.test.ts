@@ -13,7 +13,7 @@ import { until } from '../helpers/until';
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { activate } = require('../../src/vscode/extension') as typeof import('../../src/vscode/extension');
-const { runChecks } = require('../../src/core/checks/runChecks') as typeof import('../../src/core/checks/runChecks');
+const { runChecks } = require('../../src/core/formatRules') as typeof import('../../src/core/formatRules');
 const { loadTrace } = require('../../src/core/loadTrace') as typeof import('../../src/core/loadTrace');
 type HostMessage = import('../../src/protocol').HostMessage;
 type CheckSummary = import('../../src/protocol').CheckSummary;
@@ -118,6 +118,30 @@ describe('checks on open ride along the viewer\'s read', function () {
     assert.ok(d, `a problem on line ${first.line}`);
     assert.equal(d.range.endChar, fs.readFileSync(TAMPERED, 'utf8').split('\n')[first.line - 1].length);
     t.doc.dispose();
+  });
+
+  it('looks for blobs under the agentTrace.blobRoots setting, on open and in the Verify command', async () => {
+    const dir = tempDir('vscode-blob-roots-');
+    // An agentledger evidence copy whose blobs are kept elsewhere (an empty store beside the trace).
+    fs.cpSync(corpusPath('agentledger', 'side-effect-idempotency'), join(dir, 'evidence'), { recursive: true });
+    fs.renameSync(join(dir, 'evidence', 'blobs'), join(dir, 'kept'));
+    fs.mkdirSync(join(dir, 'evidence', 'blobs', 'sha256'), { recursive: true });
+    const file = join(dir, 'evidence', 'events.jsonl');
+    const rulesOf = (r: { findings: { rule: string; line: number }[] } | undefined) => r?.findings.map((f) => `${f.rule}@${f.line}`);
+    const missing = ['agentledger/blob-exists@5', 'agentledger/blob-exists@7', 'agentledger/blob-exists@15', 'agentledger/blob-exists@17'];
+    const first = await open(file);
+    assert.deepEqual(rulesOf(first.doc.checkResults.get('verify')), missing);
+    first.doc.dispose();
+    fake.config.blobRoots = [join(dir, 'kept')];
+    try {
+      const t = await open(file);
+      assert.deepEqual(rulesOf(t.doc.checkResults.get('verify')), [], 'on open');
+      const byCommand = (await fake.commands.get('agentTrace.verifyChain')!(Uri.file(file))) as { findings: { rule: string; line: number }[] }[];
+      assert.deepEqual(rulesOf(byCommand[0]), [], 'the Verify command');
+      t.doc.dispose();
+    } finally {
+      delete fake.config.blobRoots;
+    }
   });
 
   it('a trace over agentTrace.checkOnOpenMaxMB is shown without checks, and says why', async () => {

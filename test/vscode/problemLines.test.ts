@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Diagnostic, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { loadTrace } from '../../src/core/loadTrace';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { tempFile } from '../helpers/tmp';
 
 // The shared fake provides the diagnostics API (Diagnostic, createDiagnosticCollection) and Uri.with.

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadTrace } from '../../src/core/loadTrace';
 import { FORMAT_NAMES } from '../../src/core/formatNames';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { buildReport, readReportAssets } from '../../src/report/buildReport';
 import { TraceBlobs } from '../../src/viewer/blobResolver';
 import { buildOnce, launchBrowser, startServer, openViewer, ViewerPage } from './harness';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { loadTrace } from '../../src/core/loadTrace';
 import { checksSkippedMessage } from '../../src/vscode/commands/checksSkipped';
 import { tempDir } from '../helpers/tmp';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
-import { runChecks } from '../../src/core/checks/runChecks';
+import { runChecks } from '../../src/core/formatRules';
 import { TraceBlobs } from '../../src/viewer/blobResolver';
 import type { SessionHost } from '../../src/viewer/sessionHost';
 import { viewerSuite, ViewerPage } from './harness';

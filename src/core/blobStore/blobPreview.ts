@@ -1,6 +1,6 @@
 import { Buffer } from 'buffer';
 import { fileSystem, OpenFile } from '../io/fileSystem';
-import { BlobResult } from './blobStore';
+import { BlobResult } from '../blobs/blobStore';
 import { isInside, openLocated } from '../blobs/blobSafety';
 
 /** A bounded view of a blob's content, for the Content tab and "Open Blob". */

@@ -2,6 +2,8 @@ import { formatModule } from '../formats';
 import { isObj } from '../json/jsonObject';
 import type { FormatName, HashRef } from '../model';
 import type { BlobLayout } from '../blobs/blobLayout';
+import type { BlobStoreOptions } from '../blobs/blobOptions';
+import { BlobResult, BlobStore } from '../blobs/blobStore';
 import type { BlobHashMethod, BlobRefRole } from '../blobs/blobReference';
 import type { LineRef } from '../blobs/blobReferenceScan';
 import { DEFAULT_BLOB_LAYOUT } from '../blobs/defaultBlobLayout';
@@ -37,4 +39,20 @@ export function blobFileNames(format: FormatName, digest: string): string[] {
  */
 export function scanLineForBlobRefs(format: FormatName, line: number, value: unknown, text: string): LineRef[] {
   return isObj(value) ? blobLayoutOf(format).scanLine(line, value, text) : [];
+}
+
+/** The blob store of a trace of `format`: its layout's roots and the options' extra roots (see {@link BlobStore.open}). */
+export function openBlobStore(tracePath: string, format: FormatName, options: BlobStoreOptions = {}): Promise<BlobStore> {
+  return BlobStore.open(tracePath, blobLayoutOf(format), options);
+}
+
+/** Where a trace's blobs are resolved from (see {@link resolveBlob}). */
+export interface BlobContext extends BlobStoreOptions {
+  tracePath: string;
+  format: FormatName;
+}
+
+/** Resolves and verifies one reference without keeping a store (the roots are searched again each call). */
+export async function resolveBlob(ref: HashRef, ctx: BlobContext): Promise<BlobResult> {
+  return (await openBlobStore(ctx.tracePath, ctx.format, ctx)).resolve(ref);
 }

@@ -27,7 +27,8 @@ export interface BlobRoot {
 export type Located =
   | { kind: 'found'; path: string; realPath: string; stats: FileInfo }
   | { kind: 'escape'; path: string; target: string }
-  | { kind: 'not-file'; path: string }
+  /** `what` it is instead, for messages: `a FIFO (named pipe)`, `a directory` or `a special file`. */
+  | { kind: 'not-file'; path: string; what: string }
   | { kind: 'error'; path: string; error: string };
 
 /** True when `child` is `parent` or lies below it (both absolute, normalized). */
@@ -79,7 +80,7 @@ export async function locateInRoot(root: BlobRoot, rel: string): Promise<Located
   if (!isInside(real, root.realPath)) return { kind: 'escape', path, target: real };
   try {
     const stats = await fileSystem().stat(real);
-    if (!stats.isFile()) return { kind: 'not-file', path };
+    if (!stats.isFile()) return { kind: 'not-file', path, what: stats.isFIFO() ? 'a FIFO (named pipe)' : stats.isDirectory() ? 'a directory' : 'a special file' };
     return { kind: 'found', path, realPath: real, stats };
   } catch (e) {
     return { kind: 'error', path, error: errorText(e) };

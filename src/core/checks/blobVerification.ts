@@ -7,8 +7,7 @@ import type { BlobLayout } from '../blobs/blobLayout';
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import { BlobRefRole } from '../blobs/blobReference';
 import { LineRef } from '../blobs/blobReferenceScan';
-import { BlobResult, BlobStore } from '../blobStore/blobStore';
-import { blobLayoutOf } from '../blobStore/formatBlobs';
+import { BlobResult, BlobStore } from '../blobs/blobStore';
 import { appendAll } from '../arrays';
 
 /** Rule ids of blob verification (declared in checks/blobRules.ts). */
@@ -92,7 +91,7 @@ export class BlobVerifier implements StreamCheck {
   private counts: BlobTally | undefined;
 
   constructor(private readonly ctx: CheckContext, private readonly options: BlobStoreOptions = {}) {
-    this.layout = blobLayoutOf(ctx.model.format);
+    this.layout = ctx.blobLayout;
   }
 
   /** Distinct blobs by outcome, after `finish` (undefined when the trace references none). */
@@ -111,11 +110,10 @@ export class BlobVerifier implements StreamCheck {
   }
 
   async finish(): Promise<Finding[]> {
-    const model = this.ctx.model;
     if (this.layout.verifiedByFormatRules) return [];
     const sites = this.collectSites();
     if (sites.length === 0 && this.lineRefs.length === 0 && !this.layout.checksWholeStore) return [];
-    const store = await BlobStore.open(this.ctx.path, model.format, this.options);
+    const store = await BlobStore.open(this.ctx.path, this.layout, this.options);
     const out: Finding[] = [];
     // Malformed values of a format's blob fields are its own rules' findings (murmur/sha-format); here only
     // unusable `blob://` values.

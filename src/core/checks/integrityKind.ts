@@ -3,8 +3,7 @@
  * is a content problem, not a broken chain, and a format without a hash chain never says "chain broken".
  * Decided from the rule id (one table, in order: the first pattern that matches wins), not from format names.
  */
-import type { FormatName } from '../model';
-import { modulesFor } from './registry';
+import type { RuleModule } from '../rules/types';
 
 /**
  * `chain`: a hash or digest chain links lines (lumen, the deepstrike kernel journal);
@@ -34,18 +33,13 @@ export function integrityKindOf(ruleId: string): IntegrityKind {
  */
 const OPTIONAL_CHAIN = /\/journal-/;
 
-const formatKinds = new Map<FormatName, ReadonlySet<IntegrityKind>>();
-
 /**
- * The integrity kinds every file of a format carries: the kinds of the verify rules that apply to it, minus
- * optional chains (a finding of such a rule shows its kind for that file).
+ * The integrity kinds every file checked by these rule modules carries (those of one format: `integrityKindsOf`
+ * in formatRules.ts): the kinds of their verify rules, minus optional chains (a finding of such a rule shows its
+ * kind for that file).
  */
-export function integrityKindsOf(format: FormatName): ReadonlySet<IntegrityKind> {
-  let kinds = formatKinds.get(format);
-  if (!kinds) {
-    const set = new Set<IntegrityKind>(['structure']);
-    for (const m of modulesFor(format)) for (const r of m.rules) if (r.mode === 'verify' && !OPTIONAL_CHAIN.test(r.id)) set.add(integrityKindOf(r.id));
-    formatKinds.set(format, (kinds = set));
-  }
-  return kinds;
+export function integrityKindsOfModules(modules: readonly RuleModule[]): ReadonlySet<IntegrityKind> {
+  const set = new Set<IntegrityKind>(['structure']);
+  for (const m of modules) for (const r of m.rules) if (r.mode === 'verify' && !OPTIONAL_CHAIN.test(r.id)) set.add(integrityKindOf(r.id));
+  return set;
 }

@@ -1,7 +1,7 @@
 import type { TraceModel } from '../traceModel';
 import type { FormatName } from '../model';
 import type { CheckContext, CheckMode, CheckSubject, LineInput } from '../rules/types';
-import { CheckResult, CheckSet, createChecks, finishChecks, RunOptions } from './runChecks';
+import { CheckResult, CheckSet, createChecks, finishChecks, FormatChecks, RunOptions } from './runChecks';
 
 /**
  * The checks of one or more modes, fed the lines of the one read that also builds the events (the loader's, or a
@@ -10,7 +10,7 @@ import { CheckResult, CheckSet, createChecks, finishChecks, RunOptions } from '.
  * to every check of every mode.
  */
 export class LineChecks {
-  private readonly ctx: CheckContext;
+  private readonly ctx: Omit<CheckContext, 'blobLayout'>;
   private sets: [CheckMode, CheckSet][] | null = null;
   private held: LineInput[] = [];
 
@@ -24,11 +24,14 @@ export class LineChecks {
     return this.sets !== null;
   }
 
-  /** Detection chose `format`: makes the checks of each mode and hands them the lines held so far. */
-  start(format: FormatName): void {
+  /**
+   * Detection chose `format`: makes the checks of each mode from what the format brings (`checks`: its rule module
+   * and blob layout, from the registry) and hands them the lines held so far.
+   */
+  start(format: FormatName, checks: FormatChecks): void {
     if (this.sets) return;
     this.ctx.model.format = format;
-    this.sets = this.modes.map((mode) => [mode, createChecks(this.ctx, mode)]);
+    this.sets = this.modes.map((mode) => [mode, createChecks(this.ctx, mode, checks)]);
     const held = this.held;
     this.held = [];
     for (const input of held) this.add(input);
@@ -48,8 +51,8 @@ export class LineChecks {
    * soon as it exists. `subject`: the read's final facts (the model, when one was built: the rules that need the
    * whole model, such as usage totals, read `traceModel`).
    */
-  async finish(subject: CheckSubject, format: FormatName, cancelled: boolean, traceModel?: TraceModel, onResult?: (mode: CheckMode, result: CheckResult) => void): Promise<Map<CheckMode, CheckResult>> {
-    this.start(format);
+  async finish(subject: CheckSubject, format: FormatName, checks: FormatChecks, cancelled: boolean, traceModel?: TraceModel, onResult?: (mode: CheckMode, result: CheckResult) => void): Promise<Map<CheckMode, CheckResult>> {
+    this.start(format, checks);
     // Completed in place: a check may have kept the subject it was made with.
     const { path, source, events, diagnostics, lineCount, bytesIndexed, bom, document } = subject;
     Object.assign(this.ctx.model, { path, source, format, events, diagnostics, lineCount, bytesIndexed, bom, document });

@@ -1,4 +1,3 @@
-import { allRules } from './registry';
 import { RuleInfo } from '../rules/types';
 
 /** The anchor of a rule in docs/rules.md (also used by SARIF help links and diagnostics' code links). */
@@ -6,8 +5,11 @@ export function ruleAnchor(id: string): string {
   return id.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
-/** Renders docs/rules.md from the rule catalog: one source of truth for ids, severities and explanations. */
-export function renderRulesDoc(rules: RuleInfo[] = allRules()): string {
+/**
+ * Renders docs/rules.md from the rule catalog (`allRules()` of formatRules.ts): one source of truth for ids,
+ * severities and explanations.
+ */
+export function renderRulesDoc(rules: readonly RuleInfo[]): string {
   const out: string[] = [
     '# Rules',
     '',

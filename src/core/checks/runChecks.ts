@@ -4,16 +4,35 @@ import { tracePathToOpen } from '../tracePath';
 import { LineSpan, scanLines } from '../lineIndexer';
 import type { TraceModel } from '../traceModel';
 import { Finding, FormatName, Severity } from '../model';
-import { loaderFindings } from './genericRules';
-import { modulesFor } from './registry';
-import type { BlobStoreOptions } from '../blobStore';
+import { genericRules, loaderFindings } from './genericRules';
+import { blobRules } from './blobRules';
+import type { BlobStoreOptions } from '../blobs/blobOptions';
+import { DEFAULT_BLOB_LAYOUT } from '../blobs/defaultBlobLayout';
+import type { FormatModule } from '../format';
 import { BlobTally, CheckContext, CheckMode, CheckSubject, LineInput, RuleModule, StreamCheck } from '../rules/types';
 import { appendAll } from '../arrays';
+
+/**
+ * The check engine. It runs the rule modules that apply to a trace over its lines and finishes their findings; it
+ * knows no format: the caller hands it what it needs of the trace's format ({@link FormatChecks}). The registry's
+ * side (`src/core/formatRules.ts`: `runChecks`, `modulesFor`, `allRules`) looks the format up and calls in here.
+ */
+
+/** What the engine needs of the trace's format: its own rule module and where it keeps its blobs. A `FormatModule` is one. */
+export type FormatChecks = Pick<FormatModule, 'rules' | 'blobs'>;
+
+/** The rule modules that apply to every format, first in every run and in the catalog: the generic and the blob rules. */
+export const GENERIC_RULE_MODULES: readonly RuleModule[] = [genericRules, blobRules];
+
+/** The rule modules that apply to a trace of `format`: the generic ones first, then the format's own. */
+export function ruleModulesOf(format: FormatChecks): RuleModule[] {
+  return format.rules ? [...GENERIC_RULE_MODULES, format.rules] : [...GENERIC_RULE_MODULES];
+}
 
 /** A user's override of a rule: off, or another severity. */
 export type RuleSetting = Severity | 'off';
 
-/** Options for {@link runChecks}. */
+/** Options for {@link checkModel} (and `runChecks`). */
 export interface RunOptions {
   /** Rule id → override (the `agentTrace.rules` setting). */
   rules?: Record<string, RuleSetting>;
@@ -76,11 +95,12 @@ class LazyLine implements LineInput {
 }
 
 /**
- * Runs the verifiers (`verify`) or conformance checkers (`check`) of the trace's format over one re-read
- * of its lines, adds the loader's own findings, applies the user's rule settings and sorts by line.
+ * Runs the verifiers (`verify`) or conformance checkers (`check`) of `format` (the trace's) over one re-read of its
+ * lines, adds the loader's own findings, applies the user's rule settings and sorts by line. `runChecks`
+ * (formatRules.ts) is this with the format looked up in the registry.
  */
-export async function runChecks(model: TraceModel, mode: CheckMode, options: RunOptions = {}): Promise<CheckResult> {
-  const set = createChecks({ path: model.path, model, traceModel: model, blobOptions: options.blobOptions, isCancelled: options.isCancelled }, mode);
+export async function checkModel(model: TraceModel, mode: CheckMode, format: FormatChecks, options: RunOptions = {}): Promise<CheckResult> {
+  const set = createChecks({ path: model.path, model, traceModel: model, blobOptions: options.blobOptions, isCancelled: options.isCancelled }, mode, format);
   let cancelled = false;
   if (set.checks.length > 0 && !model.document) {
     const malformedLines = new Set(model.malformed.map((m) => m.line));
@@ -106,11 +126,13 @@ export interface CheckSet {
 }
 
 /**
- * Makes the verifiers (`verify`) or checkers (`check`) of every rule module that applies to the trace's format;
- * `replace` may give a module's check made elsewhere (a streamed run's worker) in its place.
+ * Makes the verifiers (`verify`) or checkers (`check`) of every rule module that applies to a trace of `format`
+ * (the generic ones, then its own), with the format's blob layout in their context; `replace` may give a module's
+ * check made elsewhere (a streamed run's worker) in its place.
  */
-export function createChecks(ctx: CheckContext, mode: CheckMode, replace?: (m: RuleModule) => StreamCheck | undefined): CheckSet {
-  const modules = modulesFor(ctx.model.format);
+export function createChecks(base: Omit<CheckContext, 'blobLayout'>, mode: CheckMode, format: FormatChecks, replace?: (m: RuleModule) => StreamCheck | undefined): CheckSet {
+  const ctx: CheckContext = { ...base, blobLayout: format.blobs ?? DEFAULT_BLOB_LAYOUT };
+  const modules = ruleModulesOf(format);
   const checks: StreamCheck[] = [];
   for (const m of modules) {
     const c = replace?.(m) ?? (mode === 'verify' ? m.createVerifier?.(ctx) : m.createChecker?.(ctx));

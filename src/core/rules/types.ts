@@ -1,5 +1,6 @@
 import { Buffer } from 'buffer';
 import type { LineScanner } from '../lineFacts';
+import type { BlobLayout } from '../blobs/blobLayout';
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import type { TraceModel } from '../traceModel';
 import { Finding, FormatName, HashRef } from '../model';
@@ -112,7 +113,12 @@ export interface CheckContext {
    * rules that need it (usage totals, which need the tree) have nothing to report.
    */
   traceModel?: TraceModel;
-  /** Where blobs are looked for besides the formats' own layouts (the `agentTrace.blobRoots` setting). */
+  /**
+   * Where the trace's format keeps its blobs and how it names them: the format module's layout, or the
+   * format-neutral one (the engine sets it from the format it was given, so checks never look a format up).
+   */
+  blobLayout: BlobLayout;
+  /** Where blobs are looked for besides the format's own layout (the `agentTrace.blobRoots` setting, `--blob-root`). */
   blobOptions?: BlobStoreOptions;
   /** Polled by long checks (blob rehashing) so a user can cancel. */
   isCancelled?: () => boolean;

@@ -139,7 +139,7 @@ class StreamRun {
     await resolveParentsElsewhere(formatModule(format), this.subject.path, this.facts, { idIndex: { has: (id) => links.hasId(id) } }, diagnostics);
     finishDiagnostics(format, diagnostics);
     const subject = { ...this.subject, format, diagnostics, lineCount: scan.lines, bytesIndexed: scan.bytesRead };
-    return (await this.checks.finish(subject, format, scan.cancelled)).get(this.mode)!;
+    return (await this.checks.finish(subject, format, formatModule(format), scan.cancelled)).get(this.mode)!;
   }
 }
 

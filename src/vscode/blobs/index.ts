@@ -9,18 +9,10 @@ import type { DigestAlgorithm, HashRef } from '../../core/model';
 import { OPEN_BLOB_COMMAND, TraceEditorApi } from '../editor';
 import { BlobDocumentProvider, blobDocumentUri, BLOB_SCHEME } from './blobDocuments';
 import { BlobLinkProvider, BLOB_LINK_SELECTOR } from './blobLinks';
-import { BlobSettings, blobState, TraceBlobs } from '../../viewer/blobResolver';
-import { setting } from '../settings';
+import { blobState, TraceBlobs } from '../../viewer/blobResolver';
+import { blobSettings } from '../settings';
 
 export { BLOB_SCHEME } from './blobDocuments';
-
-/** The `agentTrace.blobRoots` setting and the workspace folders (bases for relative roots). */
-function blobSettings(): BlobSettings {
-  return {
-    extraRoots: setting('blobRoots').filter((x) => typeof x === 'string'),
-    workspaceFolders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-  };
-}
 
 /** Registers blob features (Open Blob virtual documents, blob links, the viewer's blob resolver). */
 export function registerBlobFeatures(context: vscode.ExtensionContext, viewers: TraceEditorApi): TraceBlobs {

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
-import { CheckResult, RuleSetting, runChecks } from '../../core/checks/runChecks';
+import { CheckResult, RuleSetting } from '../../core/checks/runChecks';
+import { integrityKindsOf, runChecks } from '../../core/formatRules';
 import { CheckMode } from '../../core/rules/types';
 import { expandTraceArgs } from '../../core/traceFiles';
 import { TraceViewerApi } from '../viewerApi';
 import { TraceProblems } from './problems';
 import { lineLengths, TraceModels } from '../traceModels';
-import { IntegrityKind, integrityKindOf, integrityKindsOf } from '../../core/checks/integrityKind';
-import { ruleSettings } from '../settings';
+import { IntegrityKind, integrityKindOf } from '../../core/checks/integrityKind';
+import { blobSettings, ruleSettings } from '../settings';
 
 /** What a verification's first error is, by cause: a missing blob is not a broken chain. */
 const VERIFY_CAUSE: Record<IntegrityKind, string> = { chain: 'Broken', sequence: 'Sequence gap', content: 'Blob problem', structure: 'Error' };
@@ -69,7 +70,7 @@ export class CheckCommands {
       const ruleFilter = rulePrefix !== undefined ? (rule: string) => rule.startsWith(rulePrefix) : undefined;
       const lengths = lineLengths(model);
       for (const mode of modes) {
-        const result = await runChecks(model, mode, { rules: ruleSettings(), isCancelled, ruleFilter });
+        const result = await runChecks(model, mode, { rules: ruleSettings(), isCancelled, ruleFilter, blobOptions: blobSettings() });
         if (result.cancelled) break;
         done.set(mode, result);
         this.problems.set(uri, mode, result, lengths);

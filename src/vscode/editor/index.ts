@@ -9,7 +9,7 @@ import type { TraceModel } from '../../core/loadTrace';
 import { VIEW_TYPE, VIEW_TYPE_ANY_JSONL } from '../../protocol';
 import { COMMANDS } from '../commandIds';
 import { resolveWorkers } from '../../core/parallel/workerCount';
-import { ruleSettings, setting } from '../settings';
+import { blobSettings, ruleSettings, setting } from '../settings';
 import type { TraceViewerApi } from '../viewerApi';
 import { switchToText, switchToViewer } from './switchView';
 import { DocumentCheck, DocumentSettings, TraceDocument } from './traceDocument';
@@ -99,7 +99,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
   };
   const checkedEmitter = new vscode.EventEmitter<DocumentCheck & { uri: vscode.Uri }>();
   const settings = (): DocumentSettings & { expandAllMaxEvents: number } => {
-    const checkOnOpen = setting('checkOnOpen') ? { maxBytes: setting('checkOnOpenMaxMB') * 2 ** 20, rules: ruleSettings() } : null;
+    const checkOnOpen = setting('checkOnOpen') ? { maxBytes: setting('checkOnOpenMaxMB') * 2 ** 20, rules: ruleSettings(), blobOptions: blobSettings() } : null;
     return { maxFileSizeMB: setting('maxFileSizeMB'), liveUpdates: setting('liveUpdates'), expandAllMaxEvents: setting('expandAllMaxEvents'), workers: resolveWorkers(setting('workers')), checkOnOpen };
   };
 

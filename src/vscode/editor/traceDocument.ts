@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { CheckResult, RuleSetting } from '../../core/checks/runChecks';
 import type { CheckMode } from '../../core/rules/types';
 import type { RideAlongChecks } from '../../core/loadTrace';
+import type { BlobStoreOptions } from '../../core/blobs/blobOptions';
 import { contentSizeHint, NotATraceError, probeFile } from '../../core/byteSource';
 import { notATraceMessage } from '../../core/detectFile';
 import type { TraceModel } from '../../core/loadTrace';
@@ -35,6 +36,8 @@ export interface CheckOnOpen {
   maxBytes: number;
   /** The user's `agentTrace.rules`. */
   rules: Record<string, RuleSetting>;
+  /** Where blobs are looked for besides the format's own folders (`agentTrace.blobRoots`, the workspace folders). */
+  blobOptions?: BlobStoreOptions;
 }
 
 /** The settings a document reads on each load. */
@@ -211,7 +214,7 @@ export class TraceDocument implements vscode.CustomDocument {
   private checksOnRead(size: number, options: LoadRequest): RideAlongChecks | undefined {
     const on = this.settings().checkOnOpen;
     if (!on || options.quiet || options.state === 'appended' || size > on.maxBytes || this.uri.scheme !== 'file') return undefined;
-    return { modes: OPEN_MODES, options: { rules: on.rules } };
+    return { modes: OPEN_MODES, options: { rules: on.rules, blobOptions: on.blobOptions } };
   }
 
   /** Shows the results of the checks that rode along read `run`, once they finish, unless a newer read began. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BlobHashCache } from '../../../src/core/blobs/blobHashing';
 import { readBlobPreview } from '../../../src/core/blobStore/blobPreview';
-import { resolveBlob } from '../../../src/core/blobStore/blobStore';
+import { resolveBlob } from '../../../src/core/blobStore/formatBlobs';
 import { HashRef } from '../../../src/core/model';
 
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');

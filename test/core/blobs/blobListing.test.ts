@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BlobStore } from '../../../src/core/blobStore/blobStore';
+import type { BlobStore } from '../../../src/core/blobs/blobStore';
+import { openBlobStore } from '../../../src/core/blobStore/formatBlobs';
 import { loadTrace } from '../../../src/core/loadTrace';
 import type { FormatName, HashRef } from '../../../src/core/model';
 import { CORPUS_ROOT } from '../../helpers/corpus';
@@ -38,7 +39,7 @@ describe('blob folder listings: locating many blobs at once (issue 15 item 3)', 
     let found = 0;
     for (const trace of traces) {
       const model = await loadTrace(trace);
-      const store = await BlobStore.open(trace, model.format);
+      const store = await openBlobStore(trace, model.format);
       const refs = model.events.eventsWithHashRefs().flatMap((i) => model.events.hashRefsOf(i));
       const { listed, careful } = await bothWays(store, refs);
       assert.deepEqual(listed, careful, trace);
@@ -62,7 +63,7 @@ describe('blob folder listings: locating many blobs at once (issue 15 item 3)', 
     mkdirSync(join(blobs, folder));
     execFileSync('mkfifo', [join(blobs, fifo)]);
     writeFileSync(join(dir, 'trace.jsonl'), '');
-    const store = await BlobStore.open(join(dir, 'trace.jsonl'), 'murmur');
+    const store = await openBlobStore(join(dir, 'trace.jsonl'), 'murmur');
     const refs = digests.map((digest): HashRef => ({ field: 'system_sha', digest, algorithm: 'sha256', raw: digest }));
     const { listed, careful } = await bothWays(store, refs);
     assert.deepEqual(listed, careful);
@@ -79,7 +80,7 @@ describe('blob folder listings: locating many blobs at once (issue 15 item 3)', 
     symlinkSync(join(elsewhere, 'sha256'), join(dir, 'blobs', 'sha256'));
     writeFileSync(join(dir, 'trace.jsonl'), '');
     const format: FormatName = 'agentledger';
-    const store = await BlobStore.open(join(dir, 'trace.jsonl'), format);
+    const store = await openBlobStore(join(dir, 'trace.jsonl'), format);
     const ref: HashRef = { field: 'payload_ref', digest, algorithm: 'sha256', raw: `blob://sha256/${digest}.json` };
     const { listed, careful } = await bothWays(store, [ref]);
     assert.deepEqual(listed, careful);

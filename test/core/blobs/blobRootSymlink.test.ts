@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveBlob } from '../../../src/core/blobStore/blobStore';
+import { resolveBlob } from '../../../src/core/blobStore/formatBlobs';
 import { loadTrace } from '../../../src/core/loadTrace';
-import { runChecks } from '../../../src/core/checks/runChecks';
+import { runChecks } from '../../../src/core/formatRules';
 import { HashRef } from '../../../src/core/model';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sharedBlobHashCache } from '../../../src/core/blobs/blobHashing';
 import { BLOB_RULES, blobRules } from '../../../src/core/checks/blobRules';
-import { runChecks } from '../../../src/core/checks/runChecks';
+import { runChecks } from '../../../src/core/formatRules';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { Finding, FormatName } from '../../../src/core/model';
 import { corpusPath } from '../../helpers/corpus';

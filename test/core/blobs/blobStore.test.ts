@@ -7,8 +7,7 @@ import { join, resolve } from 'node:path';
 import { BlobHashCache } from '../../../src/core/blobs/blobHashing';
 import { readBlobPreview } from '../../../src/core/blobStore/blobPreview';
 import { checkBlobUri, checkHashRef } from '../../../src/core/blobs/blobReference';
-import { blobRefRole, hashMethodFor } from '../../../src/core/blobStore/formatBlobs';
-import { BlobStore, resolveBlob } from '../../../src/core/blobStore/blobStore';
+import { blobRefRole, hashMethodFor, openBlobStore, resolveBlob } from '../../../src/core/blobStore/formatBlobs';
 import { HashRef } from '../../../src/core/model';
 import { corpusPath } from '../../helpers/corpus';
 
@@ -32,7 +31,7 @@ const MURMUR_VECTORS: [string, string][] = [
 
 describe('blob store: corpus blobs', () => {
   it('murmur: every corpus blob verifies by SHA-256 of its bytes (doc §5 vectors)', async () => {
-    const store = await BlobStore.open(join(MURMUR, 'trace.jsonl'), 'murmur');
+    const store = await openBlobStore(join(MURMUR, 'trace.jsonl'), 'murmur');
     assert.deepEqual(store.roots.map((r) => r.source), ['beside-trace']);
     for (const [text, digest] of MURMUR_VECTORS) {
       assert.equal(sha256(text), digest);
@@ -49,7 +48,7 @@ describe('blob store: corpus blobs', () => {
   it('agentledger: every corpus blob verifies by its canonical JSON, and previews as JSON', async () => {
     let n = 0;
     for (const run of readdirSync(AGENTLEDGER).filter((d) => statSync(join(AGENTLEDGER, d)).isDirectory())) {
-      const store = await BlobStore.open(join(AGENTLEDGER, run, 'events.jsonl'), 'agentledger');
+      const store = await openBlobStore(join(AGENTLEDGER, run, 'events.jsonl'), 'agentledger');
       for (const name of readdirSync(join(AGENTLEDGER, run, 'blobs/sha256'))) {
         const r = await store.resolve(uri(name.slice(0, 64)));
         assert.equal(r.status, 'verified', r.message);
@@ -197,7 +196,7 @@ describe('blob store: damaged, missing and hostile blobs (temp fixtures)', () =>
 
   it('caches per (path, size, mtime): an unchanged file is not reread, a touched one is', async () => {
     const cache = new BlobHashCache();
-    const store = await BlobStore.open(trace, 'murmur', { cache });
+    const store = await openBlobStore(trace, 'murmur', { cache });
     const [, digest] = MURMUR_VECTORS[0];
     const path = join(blobs, digest);
     utimesSync(path, 1_700_000_000, 1_700_000_000);

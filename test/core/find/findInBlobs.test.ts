@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BlobStore } from '../../../src/core/blobStore';
+import { openBlobStore } from '../../../src/core/blobStore';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { findInBlobs } from '../../../src/core/find/findInBlobs';
 import { compileTextQuery, searchFile } from '../../../src/core/find/textSearch';
@@ -54,7 +54,7 @@ describe('find in blob text', () => {
     assert.ok(digests.length > 0);
     const lines = trace.split('\n').map((l, k) => (digests.some((d) => l.includes(d)) ? k + 1 : 0)).filter((l) => l > 0);
     const model = await loadTrace(TRACE);
-    const store = await BlobStore.open(TRACE, model.format);
+    const store = await openBlobStore(TRACE, model.format);
     let progress = 0;
     const r = await findInBlobs(model, store, plain(phrase), { onProgress: (read, total) => (progress = read / total) });
     assert.deepEqual([...new Set(r.hits.map((h) => model.events.lineOf(h.event)))], lines);
@@ -70,7 +70,7 @@ describe('find in blob text', () => {
 
   it('stops when cancelled', async () => {
     const model = await loadTrace(TRACE);
-    const store = await BlobStore.open(TRACE, model.format);
+    const store = await openBlobStore(TRACE, model.format);
     const r = await findInBlobs(model, store, plain('zzz-not-there'), { isCancelled: () => true });
     assert.equal(r.cancelled, true);
     assert.equal(r.bytesRead, 0);

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { exactNumberText, numberToken, u64TokenProblem } from '../../../src/core/json/numberToken';
 import { loadTrace } from '../../../src/core/loadTrace';
-import { runChecks } from '../../../src/core/checks/runChecks';
+import { runChecks } from '../../../src/core/formatRules';
 import { tempFile } from '../../helpers/tmp';
 import { corpusPath } from '../../helpers/corpus';
 

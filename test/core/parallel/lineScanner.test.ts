@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runChecks } from '../../../src/core/checks/runChecks';
+import { runChecks } from '../../../src/core/formatRules';
 import { loadTrace, LoadOptions } from '../../../src/core/loadTrace';
 import { streamChecks } from '../../../src/core/stream/streamChecks';
 import { expandTraceFiles } from '../../../src/core/traceFiles';

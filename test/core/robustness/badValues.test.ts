@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { loadTrace } from '../../../src/core/loadTrace';
-import { runChecks } from '../../../src/core/checks/runChecks';
+import { runChecks } from '../../../src/core/formatRules';
 import { summarize } from '../../../src/core/summary';
 import { FORMAT_NAMES } from '../../../src/core/model';
 import { jsonPreview } from '../../../src/core/json/jsonPreview';

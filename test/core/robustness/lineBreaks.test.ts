@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { scanLines, LineSpan } from '../../../src/core/lineIndexer';
 import { loadTrace } from '../../../src/core/loadTrace';
-import { runChecks } from '../../../src/core/checks/runChecks';
+import { runChecks } from '../../../src/core/formatRules';
 import { tempFile } from '../../helpers/tmp';
 
 /** VS Code's own line split (CR, LF and CRLF end a line): the definition Problems markers are placed by. */

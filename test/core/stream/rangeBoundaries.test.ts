@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runChecks } from '../../../src/core/checks/runChecks';
+import { runChecks } from '../../../src/core/formatRules';
 import { CHECK_MODES } from '../../../src/core/rules/types';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { planPieces, ROUND_BYTES } from '../../../src/core/parallel/parallelRead';

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CheckResult, runChecks } from '../../../src/core/checks/runChecks';
+import { CheckResult } from '../../../src/core/checks/runChecks';
+import { runChecks } from '../../../src/core/formatRules';
 import { CHECK_MODES } from '../../../src/core/rules/types';
 import { loadTrace, loadTraceChecked } from '../../../src/core/loadTrace';
 import { StreamOutcome, streamChecks } from '../../../src/core/stream/streamChecks';

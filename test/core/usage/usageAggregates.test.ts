@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { usageReport } from '../../../src/core/usage/usageReport';
 import { usageMismatches } from '../../../src/core/usage/usageChecks';
-import { runChecks } from '../../../src/core/checks/runChecks';
+import { runChecks } from '../../../src/core/formatRules';
 import { corpusPath, WRITER_CORPUS } from '../../helpers/corpus';
 import { tempFile } from '../../helpers/tmp';
 

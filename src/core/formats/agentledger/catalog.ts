@@ -36,7 +36,7 @@ const ENTRIES = [
     'The Rust LocalBlobStore accepts a ref only in this form and fails with "unsupported blob ref: <ref>"; the Python store does not check, so a viewer must refuse such names before touching the file system.',
     '"payload_ref": "blob://sha256/../../etc/passwd.json"'],
   ['blob-exists', 'verify', 'warning', 'A blob:// ref names a file that is not in the blob store.',
-    'Refs resolve to <blob root>/sha256/<name> (Python: blobs/ or .agentledger/blobs next to the evidence). A missing file means an incomplete copy of the evidence. When no blob store is found at all, one info finding says so.'],
+    'Refs resolve to <blob root>/sha256/<name>. The blob roots are the viewer\'s: blobs/ beside the trace (a Python evidence export), every .agentledger/blobs from the trace\'s folder upwards (the Python runtime root), the trace\'s folder (a Rust store root), then the blob roots the user configured (the agentTrace.blobRoots setting, the CLI\'s --blob-root). A missing file means an incomplete copy of the evidence. When no blob store is found at all, one info finding says so.'],
   ['blob-integrity', 'verify', 'error', 'A blob file does not hash to its name.',
     'Python blobs: SHA-256 of the canonical compact JSON of the parsed file equals the name (the pretty-printed file bytes are never hashed). Rust blobs: stable_hash (FNV-1a) of the file text equals the name.'],
   ['blob-decode', 'verify', 'error', 'A Rust blob body does not decode.',
@@ -97,7 +97,7 @@ export const AGENTLEDGER_CATALOG = ruleCatalog('agentledger', 'agentledger', ENT
   'ledger-request-hash': { severity: 'warning', when: 'a SHA-256 request_hash whose ref is inline text naming no blob: what it covers is missing, so it cannot be checked' },
   'ledger-response-hash': { severity: 'warning', when: 'a SHA-256 response_hash whose ref is inline text naming no blob: what it covers is missing, so it cannot be checked' },
   'review-high-risk-approvals-decided': { severity: 'warning', when: 'risk financial_or_legal, which upstream\'s review omits' },
-  'blob-exists': { severity: 'info', when: 'no blob store next to the trace at all' },
+  'blob-exists': { severity: 'info', when: 'no blob store next to the trace or in a configured blob root' },
 });
 
 /** The AgentLedger rules as catalog entries. */

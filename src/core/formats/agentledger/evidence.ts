@@ -1,6 +1,6 @@
 /**
- * The files around an AgentLedger trace: `bundle.json` and `manifest.json` of the evidence directory and the
- * blob store (§1, §7.6). Read from the trace's own directory; nothing is written.
+ * The files around an AgentLedger trace: `bundle.json` and `manifest.json` of the evidence directory (read from the
+ * trace's own directory) and its blobs (§1, §7.6, found through the shared blob store). Nothing is written.
  */
 import { dirname, join } from '../../io/paths';
 import { FileInfo, fileSystem, readTextFile } from '../../io/fileSystem';
@@ -8,7 +8,11 @@ import { fnv1a64HexOfText, sha256Hex } from '../../digests';
 import { isObj, Obj } from '../common';
 import { canonicalJson, parseRawJson, RawJson, rawToValue } from '../../json/pythonRawJson';
 import { rustDecodeValue } from './rustText';
-import { locateBlobFile, smallBlobText, streamedBlobDigest } from './blobFile';
+import { MAX_BLOB_BYTES, smallBlobText, streamedBlobDigest } from './blobFile';
+import { agentledgerBlobLayout } from './blobLayout';
+import { BlobStore } from '../../blobs/blobStore';
+import type { BlobStoreOptions } from '../../blobs/blobOptions';
+import type { BlobRoot } from '../../blobs/blobSafety';
 
 /** A parsed evidence bundle, with its raw tree for byte-exact rehashing. */
 export interface Evidence {
@@ -57,12 +61,15 @@ export function blobRefProblem(ref: string): string | null {
   return null;
 }
 
-/** The outcome of resolving and rehashing one blob. */
+/**
+ * The outcome of resolving and rehashing one blob. `path` is where it is or was looked for, as the store shows
+ * paths (relative to the trace's folder when inside it).
+ */
 export type BlobStatus =
   | { state: 'no-store' }
   | { state: 'missing'; path: string }
   | { state: 'unverifiable'; path: string }
-  /** A file is there but is not read (a symlink out of the store, a FIFO, too large): `reason` says what it is. */
+  /** A file is there but is not read (it leads out of its root, a FIFO, too large): `reason` names it and says what it is. */
   | { state: 'refused'; path: string; reason: string }
   | {
       state: 'checked';
@@ -76,30 +83,19 @@ export type BlobStatus =
       value: unknown;
     };
 
-async function isDir(p: string): Promise<boolean> {
-  try {
-    return (await fileSystem().stat(p)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Resolves `blob://sha256/<name>` refs under the blob roots a trace directory can have and rehashes each file
- * once: 64-hex names by SHA-256 of the canonical JSON of the parsed file, 16-hex names by FNV-1a of the text.
+ * The blobs of one trace for agentledger's own rules. The lookup is the shared blob store's, with the format's
+ * layout: the same roots the viewer reads (`blobs/` beside the trace, every `.agentledger/blobs` upwards, the
+ * trace's folder as a Rust store root) and the user's blob roots (`agentTrace.blobRoots`, `--blob-root`), the
+ * same file names and the same refusals. The verification is the format's: each blob is rehashed once, 64-hex
+ * names by SHA-256 of the canonical JSON of the parsed file, 16-hex names by FNV-1a of the text (and decoded).
  */
-export class BlobStore {
-  private roots: Promise<string[]> | null = null;
+export class LedgerBlobs {
+  private store: Promise<BlobStore> | null = null;
+  private home: Promise<BlobRoot | null> | null = null;
   private readonly cache = new Map<string, Promise<BlobStatus>>();
 
-  constructor(private readonly traceDir: string) {}
-
-  /** Candidate roots that hold a `sha256/` folder: Python `blobs/`, `.agentledger/blobs`, a Rust store root. */
-  private findRoots(): Promise<string[]> {
-    const d = this.traceDir;
-    const candidates = [join(d, 'blobs'), join(d, '.agentledger', 'blobs'), d, join(d, '..', 'blobs'), join(d, '..', '.agentledger', 'blobs')];
-    return (this.roots ??= Promise.all(candidates.map(async (c) => ((await isDir(join(c, 'sha256'))) ? c : null))).then((r) => r.filter((x): x is string => x !== null)));
-  }
+  constructor(private readonly tracePath: string, private readonly options: BlobStoreOptions = {}) {}
 
   /** Resolves and verifies the blob a well-formed ref names (call {@link blobRefProblem} first). */
   status(ref: string): Promise<BlobStatus> {
@@ -112,21 +108,36 @@ export class BlobStore {
   }
 
   private async resolve(name: string): Promise<BlobStatus> {
-    const roots = await this.findRoots();
-    if (roots.length === 0) return { state: 'no-store' };
-    let refused: BlobStatus | null = null;
-    for (const root of roots) {
-      const path = join(root, 'sha256', name);
-      const file = await locateBlobFile(root, path);
-      if (file.kind === 'absent') continue;
-      if (file.kind === 'refused') {
-        refused ??= { state: 'refused', path, reason: file.reason };
-        continue;
-      }
-      return verifyBlobFile(name.replace(/\.json$/, ''), file, path);
+    const store = await (this.store ??= BlobStore.open(this.tracePath, agentledgerBlobLayout, this.options));
+    // A well-formed ref's name ends with `.json` and has no `/`, `\` or `..`; the Rust store takes any such name.
+    const digest = name.slice(0, -'.json'.length);
+    const found = await store.find(digest);
+    if (found.kind === 'found') {
+      const path = store.display(found.path);
+      if (found.stats.size > MAX_BLOB_BYTES) return { state: 'refused', path, reason: `${path} is ${found.stats.size} bytes, over the ${MAX_BLOB_BYTES / 1024 / 1024} MB limit for verification; it is not read` };
+      return verifyBlobFile(digest, found, path);
     }
-    return refused ?? { state: 'missing', path: join(roots[0], 'sha256', name) };
+    if (found.kind !== 'missing') return { state: 'refused', path: store.display(found.path), reason: found.reason };
+    const home = await (this.home ??= storeRoot(store));
+    return home ? { state: 'missing', path: store.display(join(home.path, agentledgerBlobLayout.fileNames(digest)[0])) } : { state: 'no-store' };
   }
+}
+
+/**
+ * The first root that is a blob store: one holding the layout's `sha256/` folder, or one the user configured. None
+ * means no store was exported with the trace (one info finding), not that each blob is missing.
+ */
+async function storeRoot(store: BlobStore): Promise<BlobRoot | null> {
+  for (const root of store.roots) {
+    if (root.outside !== undefined) continue;
+    if (root.source === 'setting') return root;
+    try {
+      if ((await fileSystem().stat(join(root.realPath, agentledgerBlobLayout.storeDir))).isDirectory()) return root;
+    } catch {
+      // no store folder in this root
+    }
+  }
+  return null;
 }
 
 /**
@@ -140,11 +151,11 @@ async function verifyBlobFile(digest: string, file: { realPath: string; stats: F
     const algorithm = /^[0-9a-f]{64}$/.test(digest) ? 'sha256' : /^[0-9a-f]{16}$/.test(digest) ? 'fnv1a64' : null;
     if (algorithm === null) return { state: 'unverifiable', path };
     const h = await streamedBlobDigest(file, algorithm);
-    if ('error' in h) return { state: 'refused', path, reason: h.error };
+    if ('error' in h) return { state: 'refused', path, reason: `${path}: ${h.error}` };
     const actual = 'digest' in h ? h.digest : 'not JSON';
     return { state: 'checked', path, algorithm, actual, ok: actual === digest, decodeError: null, value: undefined };
   } catch (e) {
-    return { state: 'refused', path, reason: `cannot be read: ${(e as Error).message}` };
+    return { state: 'refused', path, reason: `${path} cannot be read: ${(e as Error).message}` };
   }
 }
 

@@ -7,7 +7,7 @@ import { Finding } from '../../model';
 import { isObj, Obj } from '../common';
 import { isBlobRef } from './rows';
 import { finding, overridden } from './catalog';
-import { BlobStatus, BlobStore, blobRefProblem, Evidence } from './evidence';
+import { BlobStatus, blobRefProblem, Evidence, LedgerBlobs } from './evidence';
 import { digestParts } from './payloadChecks';
 
 /** A tool_call_requested row of the trace, as the ledger checks need it. */
@@ -49,7 +49,7 @@ interface HashProblem {
  * Checks a `*_hash` against its `*_ref`; null when it holds. Rust: FNV-1a of the ref text. TypeScript: SHA-256 of
  * the inline ref text. Python: `sha256:` naming an intact blob.
  */
-async function hashRefProblem(hash: string | null, ref: string | null, blobs: BlobStore): Promise<HashProblem | null> {
+async function hashRefProblem(hash: string | null, ref: string | null, blobs: LedgerBlobs): Promise<HashProblem | null> {
   if (hash === null || ref === null) return null;
   const d = digestParts(hash);
   if (d.algorithm === 'fnv1a64') {
@@ -71,7 +71,7 @@ async function hashRefProblem(hash: string | null, ref: string | null, blobs: Bl
 }
 
 /** The last part of a Python idempotency key: `args._logical_operation`, else the request hash. */
-async function expectedKeyTail(row: Obj, link: RequestEvent | null, blobs: BlobStore): Promise<string | null> {
+async function expectedKeyTail(row: Obj, link: RequestEvent | null, blobs: LedgerBlobs): Promise<string | null> {
   const requestHash = s(row, 'request_hash');
   if (requestHash && digestParts(requestHash).algorithm === 'fnv1a64') return requestHash;
   let op = link?.logicalOperation ?? null;
@@ -84,7 +84,7 @@ async function expectedKeyTail(row: Obj, link: RequestEvent | null, blobs: BlobS
 }
 
 /** Ledger and approval rules over bundle.json; `requests` are the file's tool_call_requested rows in order. */
-export async function checkLedger(ev: Evidence, requests: RequestEvent[], approvals: ApprovalEvent[], blobs: BlobStore, fallbackLine: number): Promise<Finding[]> {
+export async function checkLedger(ev: Evidence, requests: RequestEvent[], approvals: ApprovalEvent[], blobs: LedgerBlobs, fallbackLine: number): Promise<Finding[]> {
   const out: Finding[] = [];
   for (const row of rows(ev.bundle, 'tool_ledger')) {
     const id = s(row, 'ledger_id') ?? s(row, 'tool_call_id') ?? 'ledger row';

@@ -10,7 +10,7 @@ import { Dialect, effectivePayload, isBlobRef, LedgerRow, rowOf } from './rows';
 import { CheckContext, LineInput, linesWithRules, StreamCheck } from '../../rules/types';
 import { checkBundleHash, compareBundleEvents, eventKeyOf, FileEvent, KeyFields, metaOf, ReplayDigest } from './bundleChecks';
 import { At, finding, overridden } from './catalog';
-import { BlobStore, blobRefProblem, loadEvidence } from './evidence';
+import { blobRefProblem, LedgerBlobs, loadEvidence } from './evidence';
 import { ApprovalEvent, checkArtifacts, checkLedger, RequestEvent } from './ledgerChecks';
 import { checkPayloadHash, checkPayloadRef } from './payloadChecks';
 import { lineJsonProblem, SeqTracker } from './lineChecks';
@@ -102,7 +102,7 @@ function spanMeta(row: LedgerRow): Record<string, unknown> {
 
 async function finishVerify(ctx: CheckContext, st: VerifyState): Promise<Finding[]> {
   if (!st.dialect || !st.firstAt) return [];
-  const blobs = new BlobStore(dirname(ctx.path));
+  const blobs = new LedgerBlobs(ctx.path, ctx.blobOptions);
   const out = await checkBlobs(st.blobRefs, blobs);
   const replayHex = st.replay?.hex() ?? null;
   const loaded = await loadEvidence(ctx.path);
@@ -127,19 +127,19 @@ async function finishVerify(ctx: CheckContext, st: VerifyState): Promise<Finding
 }
 
 /** blob-exists, blob-integrity, blob-decode and unverifiable names, each blob verified once. */
-async function checkBlobs(refs: { ref: string; at: At }[], blobs: BlobStore): Promise<Finding[]> {
+async function checkBlobs(refs: { ref: string; at: At }[], blobs: LedgerBlobs): Promise<Finding[]> {
   const out: Finding[] = [];
   const reported = new Set<string>();
   let noStore = false;
   for (const { ref, at } of refs) {
     const s = await blobs.status(ref);
     if (s.state === 'no-store') {
-      if (!noStore) out.push(overridden('blob-exists', at, `No blob store (blobs/sha256/ or .agentledger/blobs/sha256/) next to the trace; ${refs.length} blob ref(s) were not resolved.`));
+      if (!noStore) out.push(overridden('blob-exists', at, `No blob store (blobs/sha256/ or .agentledger/blobs/sha256/) next to the trace or in a configured blob root; ${refs.length} blob ref(s) were not resolved.`));
       noStore = true;
     } else if (s.state === 'missing') {
       out.push(finding('blob-exists', at, `${ref} is not in the blob store (expected ${s.path}).`));
     } else if (s.state === 'refused') {
-      out.push(finding('blob-exists', at, `${ref}: ${s.path} ${s.reason}.`));
+      out.push(finding('blob-exists', at, `${ref}: ${s.reason}.`));
     } else if (!reported.has(ref)) {
       reported.add(ref);
       if (s.state === 'unverifiable') out.push(finding('hash-algorithm', at, `${ref}: the name is neither 16 nor 64 hex digits, so the blob cannot be verified.`));

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BlobStore } from '../../../../src/core/formats/agentledger/evidence';
+import { LedgerBlobs } from '../../../../src/core/formats/agentledger/evidence';
 import { MAX_PARSED_BLOB_BYTES } from '../../../../src/core/formats/agentledger/blobFile';
 import { canonicalJsonSha256OfBuffer } from '../../../../src/core/json/pythonCanonicalJson';
 
@@ -27,12 +27,12 @@ describe('agentledger blob verification: streamed, bounded, and saying what a re
     assert.ok(big.length > MAX_PARSED_BLOB_BYTES, `${big.length} bytes`);
     const d = digestOf(big);
     writeFileSync(join(sha, `${d}.json`), big);
-    const s = await new BlobStore(dir).status(`blob://sha256/${d}.json`);
+    const s = await new LedgerBlobs(join(dir, 'events.jsonl')).status(`blob://sha256/${d}.json`);
     assert.equal(s.state, 'checked');
     assert.equal(s.state === 'checked' && s.ok, true);
     const changed = Buffer.from(big.toString('utf8').replace('"row 77 ', '"row 78 '));
     writeFileSync(join(sha, `${d}.json`), changed);
-    const t = await new BlobStore(dir).status(`blob://sha256/${d}.json`);
+    const t = await new LedgerBlobs(join(dir, 'events.jsonl')).status(`blob://sha256/${d}.json`);
     assert.equal(t.state === 'checked' && t.ok, false);
     assert.equal(t.state === 'checked' && t.actual, digestOf(changed));
   });
@@ -46,9 +46,9 @@ describe('agentledger blob verification: streamed, bounded, and saying what a re
     const d2 = 'a'.repeat(64);
     const d3 = 'b'.repeat(64);
     truncateSync((writeFileSync(join(sha, `${d3}.json`), ''), join(sha, `${d3}.json`)), 257 * 1024 * 1024);
-    const b = new BlobStore(dir);
+    const b = new LedgerBlobs(join(dir, 'events.jsonl'));
     const s1 = await b.status(`blob://sha256/${d1}.json`);
-    assert.deepEqual([s1.state, s1.state === 'refused' && /symbolic link leading outside the blob store/.test(s1.reason)], ['refused', true]);
+    assert.deepEqual([s1.state, s1.state === 'refused' && s1.reason], ['refused', `blobs/sha256/${d1}.json leads outside the blob root blobs (to ${realpathSync(outside)})`]);
     const s3 = await b.status(`blob://sha256/${d3}.json`);
     assert.deepEqual([s3.state, s3.state === 'refused' && /269484032 bytes, over the 256 MB limit/.test(s3.reason)], ['refused', true]);
     try {
@@ -57,7 +57,7 @@ describe('agentledger blob verification: streamed, bounded, and saying what a re
       this.skip();
     }
     const s2 = await b.status(`blob://sha256/${d2}.json`);
-    assert.deepEqual([s2.state, s2.state === 'refused' && /FIFO/.test(s2.reason)], ['refused', true]);
+    assert.deepEqual([s2.state, s2.state === 'refused' && s2.reason], ['refused', `blobs/sha256/${d2}.json is a FIFO (named pipe), not a regular file; it is not read`]);
     assert.equal((await b.status(`blob://sha256/${'c'.repeat(64)}.json`)).state, 'missing');
   });
 });

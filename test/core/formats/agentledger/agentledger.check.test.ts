@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createAgentledgerChecker } from '../../../../src/core/formats/agentledger/checker';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { cleanup, copyRun, CORPUS, editBundle, editLine, findingObjects, findings, readLines, writeLines } from './agentledgerTestUtil';
+import { agentledgerBlobLayout } from '../../../../src/core/formats/agentledger/blobLayout';
 
 /** Check findings of a run's events.jsonl after `mutate` changed the copied directory. */
 async function checkAfter(run: string, mutate: (dir: string, events: string) => void): Promise<string[]> {
@@ -138,7 +139,7 @@ describe('agentledger check: review (§9)', () => {
       const path = join(dir, 'events.jsonl');
       const run = async (limit?: number) => {
         const model = await loadTrace(path);
-        const c = createAgentledgerChecker({ path, model }, { maxTotalUsd: limit });
+        const c = createAgentledgerChecker({ path, model, blobLayout: agentledgerBlobLayout }, { maxTotalUsd: limit });
         readLines(path).forEach((text, i) => c.add({ line: i + 1, text, value: JSON.parse(text), blank: false }));
         return (await c.finish()).map((f) => `${f.rule}@${f.line}`).filter((r) => r.includes('max-total'));
       };

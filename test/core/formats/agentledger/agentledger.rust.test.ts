@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BlobStore } from '../../../../src/core/formats/agentledger/evidence';
+import { LedgerBlobs } from '../../../../src/core/formats/agentledger/evidence';
 import { fnv1a64HexOfText } from '../../../../src/core/digests';
 import { agentledgerAdapter } from '../../../../src/core/formats/agentledger/adapter';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
@@ -127,7 +127,7 @@ describe('agentledger Rust blob store (§7.3, §7.6)', () => {
       writeFileSync(join(dir, 'sha256', '5f69a69b069b5ed5.json'), 'O1:68656c6c6f:O1:6e6573746564:S776f726c64:');
       writeFileSync(join(dir, 'sha256', '0000000000000000.json'), 'O1:68656c6c6f:S776f726c64');
       writeFileSync(join(dir, 'sha256', 'chunk-7.json'), 'Z');
-      const store = new BlobStore(dir);
+      const store = new LedgerBlobs(join(dir, 'events.jsonl'));
       const good = await store.status('blob://sha256/5f69a69b069b5ed5.json');
       assert.ok(good.state === 'checked' && good.ok && good.decodeError === null);
       const bad = await store.status('blob://sha256/0000000000000000.json');

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runChecks } from '../../../../src/core/checks/runChecks';
+import { runChecks } from '../../../../src/core/formatRules';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { cleanup, findingObjects, readLines, writeLines } from './agentledgerTestUtil';
 import { corpusPath } from '../../../helpers/corpus';

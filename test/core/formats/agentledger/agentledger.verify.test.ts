@@ -1,7 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative as relativePath } from 'node:path';
+import { runChecks } from '../../../../src/core/formatRules';
+import { loadTrace } from '../../../../src/core/loadTrace';
+import type { Finding } from '../../../../src/core/model';
+import { streamChecks } from '../../../../src/core/stream/streamChecks';
 import { sha256Hex } from '../../../../src/core/digests';
 import { canonicalJson, parseRawJson, rawWithout } from '../../../../src/core/json/pythonRawJson';
 import { cleanup, copyRun, CORPUS, editBundle, editLine, findingObjects, findings, readLines, writeLines } from './agentledgerTestUtil';
@@ -167,6 +172,58 @@ describe('agentledger verify: blobs', () => {
     } finally {
       cleanup(dir);
     }
+  });
+});
+
+describe('agentledger verify: blobs under the user\'s blob roots (agentTrace.blobRoots, --blob-root)', () => {
+  /** The run with its blob store moved out of the evidence folder; `keepEmptyStore`: an empty blobs/sha256/ stays beside. */
+  async function moved(keepEmptyStore: boolean, body: (trace: string, root: string) => Promise<void>): Promise<void> {
+    const dir = copyRun('side-effect-idempotency');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'agentledger-blob-root-'));
+    try {
+      renameSync(join(dir, 'blobs'), join(elsewhere, 'blobs'));
+      if (keepEmptyStore) mkdirSync(join(dir, 'blobs', 'sha256'), { recursive: true });
+      await body(join(dir, 'events.jsonl'), join(elsewhere, 'blobs'));
+    } finally {
+      cleanup(dir);
+      cleanup(elsewhere);
+    }
+  }
+  const shown = (fs: Finding[]) => fs.map((f) => `${f.rule}@${f.line}:${f.severity}`);
+  const BLOB_LINES = [5, 7, 15, 17];
+
+  it('verifies intact when the blobs are only under a configured root, over the model and streamed', async () => {
+    await moved(true, async (trace, root) => {
+      const model = await loadTrace(trace);
+      const missing = await runChecks(model, 'verify');
+      assert.deepEqual(shown(missing.findings), BLOB_LINES.map((l) => `agentledger/blob-exists@${l}:warning`));
+      assert.match(missing.findings[0].message, /is not in the blob store \(expected blobs\/sha256\/[0-9a-f]{64}\.json\)\.$/);
+      // Through the ledger too: the idempotency key's operation is read from the request blob.
+      for (const run of [await runChecks(model, 'verify', { blobOptions: { extraRoots: [root] } }), await streamChecks(trace, 'verify', { blobOptions: { extraRoots: [root] } })]) {
+        assert.deepEqual(shown(run.findings), []);
+        assert.equal(run.ok, true);
+      }
+      // A relative root is taken from the trace's folder.
+      const relative = relativePath(dirname(trace), root);
+      assert.deepEqual(shown((await runChecks(model, 'verify', { blobOptions: { extraRoots: [relative] } })).findings), []);
+    });
+  });
+
+  it('a tampered blob under a configured root is blob-integrity, as beside the trace', async () => {
+    await moved(false, async (trace, root) => {
+      const f = join(root, 'sha256', `${ISSUE_RESP}.json`);
+      writeFileSync(f, readFileSync(f, 'utf8').replace('ISSUE-1', 'ISSUE-9'));
+      const fs = (await runChecks(await loadTrace(trace), 'verify', { blobOptions: { extraRoots: [root] } })).findings;
+      assert.deepEqual(shown(fs), ['agentledger/ledger-response-hash@5:error', 'agentledger/blob-integrity@7:error']);
+    });
+  });
+
+  it('without the root and without a store beside, it is the one no-store finding', async () => {
+    await moved(false, async (trace) => {
+      const fs = (await runChecks(await loadTrace(trace), 'verify')).findings;
+      assert.deepEqual(shown(fs), ['agentledger/blob-exists@5:info']);
+      assert.match(fs[0].message, /^No blob store \(blobs\/sha256\/ or \.agentledger\/blobs\/sha256\/\) next to the trace or in a configured blob root; \d+ blob ref\(s\) were not resolved\.$/);
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runChecks } from '../../../../src/core/checks/runChecks';
+import { runChecks } from '../../../../src/core/formatRules';
 import { CheckMode } from '../../../../src/core/rules/types';
 import { sha256Hex } from '../../../../src/core/digests';
 import { canonicalJson, parseRawJson, rawWithout } from '../../../../src/core/json/pythonRawJson';

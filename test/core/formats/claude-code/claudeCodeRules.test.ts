@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { runChecks } from '../../../../src/core/checks/runChecks';
+import { runChecks } from '../../../../src/core/formatRules';
 import { claudeCodeRules } from '../../../../src/core/formats/claude-code/rules';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { tempDir, tempFile } from '../../../helpers/tmp';

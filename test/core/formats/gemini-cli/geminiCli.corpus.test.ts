@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runChecks } from '../../../../src/core/checks/runChecks';
+import { runChecks } from '../../../../src/core/formatRules';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
 import { summarize } from '../../../../src/core/summary';
 import { WRITER_CORPUS, corpusPath } from '../../../helpers/corpus';

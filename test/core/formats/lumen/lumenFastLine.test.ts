@@ -14,6 +14,7 @@ import type { LineInput } from '../../../../src/core/rules/types';
 import { corpusPath } from '../../../helpers/corpus';
 import { writeTrace } from './lumenHelpers';
 import { bytesOf, EDITS, lumenLines, rng, ROOT } from './lumenEdits';
+import { DEFAULT_BLOB_LAYOUT } from '../../../../src/core/blobs/defaultBlobLayout';
 
 const TOK_KIND: Record<number, string> = { [Tok.Str]: 'string', [Tok.Int]: 'integer', [Tok.Bool]: 'boolean', [Tok.Null]: 'null', [Tok.Obj]: 'object', [Tok.Arr]: 'array' };
 
@@ -106,7 +107,7 @@ function rehashed(line: string): string {
 /** The chain verifier's (or run checker's) findings over a file's lines, handed with their bytes (fast path) or only their text. */
 async function verifyLines(file: string, bytes: boolean, mode: 'verify' | 'check' = 'verify') {
   const model = await loadTrace(file);
-  const ctx = { path: file, model, traceModel: model };
+  const ctx = { path: file, model, traceModel: model, blobLayout: DEFAULT_BLOB_LAYOUT };
   const verifier = mode === 'verify' ? new LumenChainVerifier(ctx) : new LumenRunChecker(ctx);
   const raw = readFileSync(file);
   const start = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0;

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runChecks, CheckResult } from '../../../../src/core/checks/runChecks';
+import { CheckResult } from '../../../../src/core/checks/runChecks';
+import { runChecks } from '../../../../src/core/formatRules';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
 import { Finding } from '../../../../src/core/model';
 import { corpusPath } from '../../../helpers/corpus';

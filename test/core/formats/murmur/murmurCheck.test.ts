@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { CheckResult } from '../../../../src/core/checks/runChecks';
-import { allRules } from '../../../../src/core/checks/registry';
+import { allRules } from '../../../../src/core/formatRules';
 import { cleanup, CORPUS_TRACE, edit, eventId, ID, META_TRACE, murmurFindings, readLines, run, writeTrace } from './murmurTestKit';
 
 const corpus = () => readLines(CORPUS_TRACE);

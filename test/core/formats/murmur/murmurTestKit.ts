@@ -1,7 +1,8 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CheckResult, runChecks } from '../../../../src/core/checks/runChecks';
+import { CheckResult } from '../../../../src/core/checks/runChecks';
+import { runChecks } from '../../../../src/core/formatRules';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
 import { Finding } from '../../../../src/core/model';
 import { corpusPath } from '../../../helpers/corpus';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { runChecks } from '../../../../src/core/checks/runChecks';
+import { runChecks } from '../../../../src/core/formatRules';
 import { otlpRules } from '../../../../src/core/formats/otlp/rules';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { tempFile } from '../../../helpers/tmp';

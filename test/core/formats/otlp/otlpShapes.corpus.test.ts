@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { treeJson } from '../../../../src/cli/treeJson';
-import { runChecks } from '../../../../src/core/checks/runChecks';
+import { runChecks } from '../../../../src/core/formatRules';
 import { loadTrace, TraceModel } from '../../../../src/core/loadTrace';
 import { summarize } from '../../../../src/core/summary';
 import { WRITER_CORPUS, corpusPath } from '../../../helpers/corpus';

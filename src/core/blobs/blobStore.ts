@@ -1,13 +1,12 @@
 import { dirname, isAbsolute, join, relative, resolve } from '../io/paths';
-import { DigestAlgorithm, FormatName, HashRef } from '../model';
-import { BlobHashCache, hashBlobFile, HashOutcome, sharedBlobHashCache } from '../blobs/blobHashing';
-import type { BlobLayout } from '../blobs/blobLayout';
-import type { BlobStoreOptions } from '../blobs/blobOptions';
-import { BlobHashMethod, BlobRefRole, checkHashRef } from '../blobs/blobReference';
-import { findBlobRoots } from '../blobs/blobRoots';
-import { blobLayoutOf } from './formatBlobs';
-import { BlobRoot, locateInRoot } from '../blobs/blobSafety';
-import { FolderListings } from '../blobs/blobListing';
+import { DigestAlgorithm, HashRef } from '../model';
+import { BlobHashCache, hashBlobFile, HashOutcome, sharedBlobHashCache } from './blobHashing';
+import type { BlobLayout } from './blobLayout';
+import type { BlobStoreOptions } from './blobOptions';
+import { BlobHashMethod, BlobRefRole, checkHashRef } from './blobReference';
+import { findBlobRoots } from './blobRoots';
+import { BlobRoot, locateInRoot } from './blobSafety';
+import { FolderListings } from './blobListing';
 import { FileInfo, fileSystem } from '../io/fileSystem';
 
 /** Integrity of one referenced blob. `too-large` means it could not be verified within the limits. */
@@ -44,29 +43,36 @@ const METHOD_LABEL: Record<BlobHashMethod, string> = {
   'fnv1a64-bytes': 'FNV-1a 64 of the file bytes',
 };
 
-type Lookup =
+/**
+ * Where the file a digest names was found: in a root (its path there, its real path and what stat said), nowhere,
+ * or somewhere it is not read from (`rejected`: it or its root leads elsewhere; `unreadable`: not a regular file,
+ * or stat failed), with one phrase, naming the file, that says why.
+ */
+export type BlobLookup =
   | { kind: 'found'; root: BlobRoot; path: string; realPath: string; stats: FileInfo }
   | { kind: 'missing' }
   | { kind: 'rejected' | 'unreadable'; reason: string; path: string };
 
 /**
  * The blob store(s) of one trace: its roots (found once) and the rehash cache. Resolving a reference never
- * reads outside the roots and never throws.
+ * reads outside the roots and never throws. Opened with the trace's format's layout; a format's own rules open
+ * one with their layout, the rest of the code by format name (`openBlobStore`, blobStore/formatBlobs.ts).
  */
 export class BlobStore {
   private constructor(
     readonly tracePath: string,
-    readonly format: FormatName,
     /** Where the format keeps its blobs and how it names them. */
     readonly layout: BlobLayout,
     readonly roots: readonly BlobRoot[],
     private readonly options: BlobStoreOptions,
   ) {}
 
-  /** Finds the trace's blob roots (see blobRoots.ts) per the format's layout and returns a store over them. */
-  static async open(tracePath: string, format: FormatName, options: BlobStoreOptions = {}): Promise<BlobStore> {
-    const layout = blobLayoutOf(format);
-    return new BlobStore(resolve(tracePath), format, layout, await findBlobRoots(tracePath, layout, options), options);
+  /**
+   * Finds the trace's blob roots (see blobRoots.ts: the layout's folders, then the options' extra roots, the
+   * `agentTrace.blobRoots` setting or the CLI's `--blob-root`) and returns a store over them.
+   */
+  static async open(tracePath: string, layout: BlobLayout, options: BlobStoreOptions = {}): Promise<BlobStore> {
+    return new BlobStore(resolve(tracePath), layout, await findBlobRoots(tracePath, layout, options), options);
   }
 
   /** The roots' sources: `beside-trace` means the format's own store exists next to the trace. */
@@ -91,7 +97,7 @@ export class BlobStore {
    */
   async locate(ref: HashRef): Promise<{ realPath: string; size: number } | null> {
     if (this.role(ref) === 'not-a-blob' || !checkHashRef(ref).ok) return null;
-    const found = await this.lookup(ref.digest);
+    const found = await this.find(ref.digest);
     return found.kind === 'found' ? { realPath: found.realPath, size: found.stats.size } : null;
   }
 
@@ -118,9 +124,13 @@ export class BlobStore {
     };
   }
 
-  /** Finds the file a validated digest names, across roots and layouts. */
-  private async lookup(digest: string): Promise<Lookup> {
-    let refused: Lookup | null = null;
+  /**
+   * Finds the file a digest names, across the roots in order and the layout's file names, without reading it.
+   * `digest` is a validated digest, or a name a format's rules checked has no `/`, `\` or `..` (agentledger's Rust
+   * store names any `<name>.json`); a name that climbs out of a root is refused anyway.
+   */
+  async find(digest: string): Promise<BlobLookup> {
+    let refused: BlobLookup | null = null;
     for (const root of this.roots) {
       for (const name of this.layout.fileNames(digest)) {
         const loc = await locateInRoot(root, name);
@@ -129,7 +139,7 @@ export class BlobStore {
           if (root.outside === undefined) return { kind: 'found', root, path: loc.path, realPath: loc.realPath, stats: loc.stats };
           refused = { kind: 'rejected', path: loc.path, reason: `the blob folder ${this.display(root.path)} is a symbolic link leading outside the trace's folder (to ${root.outside}); nothing in it is read` };
         } else if (loc.kind === 'escape') refused = { kind: 'rejected', path: loc.path, reason: `${this.display(loc.path)} leads outside the blob root ${this.display(root.path)} (to ${loc.target})` };
-        else if (!refused) refused = { kind: 'unreadable', path: loc.path, reason: loc.kind === 'not-file' ? `${this.display(loc.path)} is not a regular file` : `${this.display(loc.path)}: ${loc.error}` };
+        else if (!refused) refused = { kind: 'unreadable', path: loc.path, reason: loc.kind === 'not-file' ? `${this.display(loc.path)} is ${loc.what}, not a regular file; it is not read` : `${this.display(loc.path)}: ${loc.error}` };
       }
     }
     return refused ?? { kind: 'missing' };
@@ -142,7 +152,7 @@ export class BlobStore {
     const base = { role, ref, algorithm: ref.algorithm, method, expected: ref.digest };
     const check = checkHashRef(ref);
     if (!check.ok) return { ...base, status: check.unverifiable ? 'unverifiable' : 'rejected', message: `Reference ${ref.field} refused: ${check.reason}.` };
-    const found = await this.lookup(ref.digest);
+    const found = await this.find(ref.digest);
     if (found.kind === 'missing') {
       const where = this.roots.length === 0 ? 'no blob store was found' : `not in ${this.roots.map((r) => `${this.display(r.path)}/`).join(', ')}`;
       return { ...base, status: 'missing', message: `Missing blob (${ref.field}): ${where}; digest ${ref.digest}.` };
@@ -215,15 +225,4 @@ export class BlobStore {
     }
     return out;
   }
-}
-
-/** Where a trace's blobs are resolved from (see {@link resolveBlob}). */
-export interface BlobContext extends BlobStoreOptions {
-  tracePath: string;
-  format: FormatName;
-}
-
-/** Resolves and verifies one reference without keeping a store (the roots are searched again each call). */
-export async function resolveBlob(ref: HashRef, ctx: BlobContext): Promise<BlobResult> {
-  return (await BlobStore.open(ctx.tracePath, ctx.format, ctx)).resolve(ref);
 }
