@@ -1,4 +1,3 @@
-import { Buffer } from 'buffer';
 import { EVENT_CATEGORIES, EVENT_STATUSES, EventCategory, HashRef, IdMention, TraceEvent } from './model';
 import type { UsageDraft } from './usageTypes';
 import type { LabelFacts } from './derivedLabels';

@@ -1,3 +1,4 @@
+import { Buffer } from 'buffer';
 import { EVENT_STATUSES, EventDraft, EventPlace, TraceEvent } from './model';
 import type { UsageDraft } from './usageTypes';
 import type { LabelDeriver, LineBytes } from './derivedLabels';
