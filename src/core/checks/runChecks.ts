@@ -131,7 +131,8 @@ export interface CheckSet {
  * check made elsewhere (a streamed run's worker) in its place.
  */
 export function createChecks(base: Omit<CheckContext, 'blobLayout'>, mode: CheckMode, format: FormatChecks, replace?: (m: RuleModule) => StreamCheck | undefined): CheckSet {
-  const ctx: CheckContext = { ...base, blobLayout: format.blobs ?? DEFAULT_BLOB_LAYOUT };
+  // The caller's object, completed, not a copy: a read with checks riding along fills in its model when it ends.
+  const ctx: CheckContext = Object.assign(base, { blobLayout: format.blobs ?? DEFAULT_BLOB_LAYOUT });
   const modules = ruleModulesOf(format);
   const checks: StreamCheck[] = [];
   for (const m of modules) {
