@@ -59,6 +59,12 @@ export class EventTable {
    */
   private readonly structural = new NumberColumn();
   private readonly structuralMoved = new Map<number, number>();
+  /**
+   * Display parents (`EventDraft.displayParent`) as the distance back from the event (the event's index + 1 for a
+   * root); null where the adapter gave none. The parent column keeps the recorded link either way.
+   */
+  private readonly displayBack = new NumberColumn();
+  private displays = 0;
 
   get size(): number {
     return this.n;
@@ -103,6 +109,7 @@ export class EventTable {
     this.toolCol.set(i, this.strings.id(draft.tool));
     this.groupCol.set(i, this.strings.id(draft.group));
     this.addLinks(i, draft);
+    this.addDisplayParent(i, draft.displayParent);
     this.labels.add(i, draft.label, value, draft, draft.lineLabel !== undefined);
     if (draft.hashRefs && draft.hashRefs.length > 0) this.hashRefs.set(i, draft.hashRefs);
     if (draft.usage) this.usageFacts.set(i, draft.usage);
@@ -123,6 +130,13 @@ export class EventTable {
     const id = draft.id ?? null;
     this.ids.push(id);
     if (id !== null) this.idIndex.insert(i, id);
+  }
+
+  /** Where the event is shown (see EventDraft.displayParent): an earlier event, or a root. */
+  private addDisplayParent(i: number, display: number | undefined): void {
+    if (display === undefined) return this.displayBack.set(i, null);
+    this.displays++;
+    this.displayBack.set(i, i - (display >= 0 && display < i ? display : -1));
   }
 
   /** Index of the first event (of this table or view) with this id. */
@@ -167,8 +181,30 @@ export class EventTable {
     }
     this.parentCol.data[i] = parent;
   }
+  /** The event's parent in the tree: its display parent when the adapter gave one, else {@link linkOf}; -1 for a root. */
   parent(i: number): number {
+    if (this.displays === 0) return this.parentCol.data[i];
+    const back = this.displayBack.get(i);
+    return back === null ? this.parentCol.data[i] : i - back;
+  }
+  /**
+   * The event its recorded link resolves to (its parent id, or its structural parent), -1 when it names none, the
+   * parent is missing or the link was cut: the same as {@link parent} unless the event has a display parent.
+   */
+  linkOf(i: number): number {
     return this.parentCol.data[i];
+  }
+  /** Whether some event was given a display parent (then {@link parent} and {@link linkOf} may differ). */
+  hasDisplayParents(): boolean {
+    return this.displays > 0;
+  }
+  /** Whether the adapter gave event i a display parent. */
+  hasDisplayParent(i: number): boolean {
+    return this.displays > 0 && this.displayBack.get(i) !== null;
+  }
+  /** Makes event i a root of the display (a cycle through display parents and forward links is cut there). */
+  cutDisplayParent(i: number): void {
+    this.displayBack.set(i, i + 1);
   }
   id(i: number): string | null {
     return this.ids.get(i);
@@ -320,10 +356,14 @@ export class EventTable {
   }
   /**
    * Per event, its parent's index or -1 (`parent(i)` of each), as one array: a view of the table's own column,
-   * for reading only (no copy of four bytes an event); a later append may give the table a new column.
+   * for reading only (no copy of four bytes an event; a copy when some event has a display parent); a later
+   * append may give the table a new column.
    */
   parents(): Int32Array {
-    return this.parentCol.data.subarray(0, this.size);
+    if (this.displays === 0) return this.parentCol.data.subarray(0, this.size);
+    const out = new Int32Array(this.size);
+    for (let i = 0; i < out.length; i++) out[i] = this.parent(i);
+    return out;
   }
 
   /** The different categories of the events, in the order they first appear, at most `max`. */
@@ -361,12 +401,12 @@ export class EventTable {
   }
 
   private numberColumns(): (NumberColumn | CounterColumn)[] {
-    return [this.lineDelta, this.offset, this.length, this.seq, this.time, this.duration, this.tokensIn, this.tokensOut, this.status, this.category, this.kind, this.modelCol, this.toolCol, this.groupCol, this.parentFromId, this.structural];
+    return [this.lineDelta, this.offset, this.length, this.seq, this.time, this.duration, this.tokensIn, this.tokensOut, this.status, this.category, this.kind, this.modelCol, this.toolCol, this.groupCol, this.parentFromId, this.structural, this.displayBack];
   }
 
   /** Bytes held by each column and index, for the memory breakdown of `npm run bench`. */
   footprint(): Record<string, number> {
-    const cols = { line: this.lineDelta, offset: this.offset, length: this.length, seq: this.seq, time: this.time, duration: this.duration, tokensIn: this.tokensIn, tokensOut: this.tokensOut, status: this.status, category: this.category, kind: this.kind, model: this.modelCol, tool: this.toolCol, group: this.groupCol, parentFromId: this.parentFromId, structural: this.structural };
+    const cols = { line: this.lineDelta, offset: this.offset, length: this.length, seq: this.seq, time: this.time, duration: this.duration, tokensIn: this.tokensIn, tokensOut: this.tokensOut, status: this.status, category: this.category, kind: this.kind, model: this.modelCol, tool: this.toolCol, group: this.groupCol, parentFromId: this.parentFromId, structural: this.structural, displayBack: this.displayBack };
     const out: Record<string, number> = { parent: this.parentCol.data.byteLength };
     for (const [name, c] of Object.entries(cols)) out[name] = c.byteSize;
     return { ...out, ids: this.ids.byteSize, idIndex: this.idIndex.byteSize, ...this.labels.footprint(), ...this.mentions.footprint(), usageRefs: this.usageFacts.byteSize };
@@ -384,7 +424,7 @@ export class EventTable {
       category: this.categoryOf(i),
       id: this.id(i),
       parentId: this.parentId(i),
-      parent: this.parentCol.data[i],
+      parent: this.parent(i),
       seq: this.seq.get(i),
       time: this.time.get(i),
       durationMs: this.duration.get(i),
