@@ -60,8 +60,8 @@ export class EventTable {
   private readonly structural = new NumberColumn();
   private readonly structuralMoved = new Map<number, number>();
   /**
-   * Display parents (`EventDraft.displayParent`) as the distance back from the event (the event's index + 1 for a
-   * root); null where the adapter gave none. The parent column keeps the recorded link either way.
+   * Display parents (`EventDraft.displayParent`) as the distance back from the event, 0 for a root (a byte an event
+   * while parents are near); null where the adapter gave none. The parent column keeps the recorded link either way.
    */
   private readonly displayBack = new NumberColumn();
   private displays = 0;
@@ -136,7 +136,7 @@ export class EventTable {
   private addDisplayParent(i: number, display: number | undefined): void {
     if (display === undefined) return this.displayBack.set(i, null);
     this.displays++;
-    this.displayBack.set(i, i - (display >= 0 && display < i ? display : -1));
+    this.displayBack.set(i, display >= 0 && display < i ? i - display : 0);
   }
 
   /** Index of the first event (of this table or view) with this id. */
@@ -185,7 +185,7 @@ export class EventTable {
   parent(i: number): number {
     if (this.displays === 0) return this.parentCol.data[i];
     const back = this.displayBack.get(i);
-    return back === null ? this.parentCol.data[i] : i - back;
+    return back === null ? this.parentCol.data[i] : back === 0 ? -1 : i - back;
   }
   /**
    * The event its recorded link resolves to (its parent id, or its structural parent), -1 when it names none, the
@@ -204,7 +204,7 @@ export class EventTable {
   }
   /** Makes event i a root of the display (a cycle through display parents and forward links is cut there). */
   cutDisplayParent(i: number): void {
-    this.displayBack.set(i, i + 1);
+    this.displayBack.set(i, 0);
   }
   id(i: number): string | null {
     return this.ids.get(i);

@@ -48,7 +48,7 @@ export class ClaudeSessionShape {
   private current: Thread = this.main;
   /** stream-json: the threads of subagents, by the tool_use id that started each. */
   private readonly subagents = new Map<string, Thread>();
-  /** Every tool_use id seen, to the line holding it. */
+  /** Every tool_use id seen and not yet answered, to the line holding it. */
   private readonly toolUseLine = new Map<string, number>();
   private opens: Opens = null;
   /** stream-json: the line is an init, which opens a run. */
@@ -135,11 +135,15 @@ export class ClaudeSessionShape {
     const blocks = contentBlocks(msg);
     const results = toolResults(blocks);
     if (results.length > 0) {
+      // A call has one result: its id is dropped once matched, so the map holds the calls still running.
+      let call: number | undefined;
       for (const r of results) {
-        const call = r.toolUseId === null ? undefined : this.toolUseLine.get(r.toolUseId);
-        if (call !== undefined) return call;
+        const line = r.toolUseId === null ? undefined : this.toolUseLine.get(r.toolUseId);
+        if (line === undefined) continue;
+        call ??= line;
+        this.toolUseLine.delete(r.toolUseId!);
       }
-      return container(thread);
+      return call ?? container(thread);
     }
     if (v.isMeta === true || v.isCompactSummary === true || v.isVisibleInTranscriptOnly === true) return container(thread);
     const text = messageText(blocks) || (typeof msg?.content === 'string' ? msg.content : '');
