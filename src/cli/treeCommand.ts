@@ -9,10 +9,11 @@ export const TREE_HELP = `Usage: agent-trace tree FILE [--json] [--format NAME] 
 Prints the event tree. With --json:
   {"format": NAME, "nodes": [{"line": n, "id": string|null, "kind": string, "parentLine": n|null, "label": string,
    "index": n, "parentIndex": n|null, "parentId": string|null}], "diagnostics": [{"rule", "severity", "line", "message"}]}
-one node per event, in file order; lines are 1-based; parentLine is the line of the parent event; index is the
-node's position in "nodes" and parentIndex its parent's (exact even when several events share a line, as the spans
-of one OTLP export do); parentId is the parent id the event names in the file (e.g. traceId/parentSpanId), null
-when it names none or it is a structural parent.
+one node per event, in file order; lines are 1-based; parentLine is the line of the parent event in the tree
+shown (Claude Code: session > turn > model step > tool call > result); index is the node's position in "nodes" and
+parentIndex its parent's (exact even when several events share a line, as the spans of one OTLP export do);
+parentId is the parent id the event names in the file (e.g. traceId/parentSpanId, Claude Code's parentUuid), as
+written even where the tree nests the event elsewhere, null when it names none or it is a structural parent.
 ${FILTER_HELP}
                   (the tree keeps the matching events and their ancestors; with --json each node gets
                   "matched": true|false, index and parentIndex count the kept nodes, and "filter":

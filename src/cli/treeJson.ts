@@ -12,7 +12,7 @@ export interface TreeNodeJson {
   index: number;
   /** Position of the parent node in `nodes`, or null for a root. */
   parentIndex: number | null;
-  /** The parent id the event names in the file, or null. */
+  /** The parent id the event names in the file (its recorded link, kept where the tree nests it elsewhere), or null. */
   parentId: string | null;
 }
 

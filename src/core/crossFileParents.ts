@@ -5,7 +5,7 @@ import { EventTree } from './tree';
 import { TREE_CATALOG } from './catalog/genericCatalog';
 
 /** What the lookup reads of the events: the viewer's event table, or a streamed check's compact facts. */
-export type ParentLinks = Pick<EventTable, 'size' | 'parentId' | 'parent' | 'lineOf'>;
+export type ParentLinks = Pick<EventTable, 'size' | 'parentId' | 'lineOf'>;
 
 /**
  * Parents that name no event of this file but live in a file beside it (a Claude Code session's main file,
@@ -18,7 +18,8 @@ export async function resolveParentsElsewhere(module: FormatModule, path: string
   const wanted = new Map<string, number[]>();
   for (let i = 0; i < table.size; i++) {
     const pid = table.parentId(i);
-    if (pid === null || table.parent(i) >= 0 || tree.idIndex.has(pid)) continue;
+    // Only the recorded link counts (an event may be shown under another: EventDraft.displayParent).
+    if (pid === null || tree.idIndex.has(pid)) continue;
     const lines = wanted.get(pid);
     if (lines) lines.push(table.lineOf(i));
     else wanted.set(pid, [table.lineOf(i)]);

@@ -60,6 +60,12 @@ export abstract class EventColumns {
    */
   protected readonly structural = new NumberColumn();
   protected readonly structuralMoved = new Map<number, number>();
+  /**
+   * Display parents (`EventDraft.displayParent`) as the distance back from the event, 0 for a root (a byte an event
+   * while parents are near); null where the adapter gave none. The parent column keeps the recorded link either way.
+   */
+  protected readonly displayBack = new NumberColumn();
+  protected displays = 0;
 
   get size(): number {
     return this.n;
@@ -95,12 +101,12 @@ export abstract class EventColumns {
   }
 
   private numberColumns(): (NumberColumn | CounterColumn)[] {
-    return [this.lineDelta, this.offset, this.length, this.seq, this.time, this.duration, this.tokensIn, this.tokensOut, this.status, this.category, this.kind, this.modelCol, this.toolCol, this.groupCol, this.parentFromId, this.structural];
+    return [this.lineDelta, this.offset, this.length, this.seq, this.time, this.duration, this.tokensIn, this.tokensOut, this.status, this.category, this.kind, this.modelCol, this.toolCol, this.groupCol, this.parentFromId, this.structural, this.displayBack];
   }
 
   /** Bytes held by each column and index, for the memory breakdown of `npm run bench`. */
   footprint(): Record<string, number> {
-    const cols = { line: this.lineDelta, offset: this.offset, length: this.length, seq: this.seq, time: this.time, duration: this.duration, tokensIn: this.tokensIn, tokensOut: this.tokensOut, status: this.status, category: this.category, kind: this.kind, model: this.modelCol, tool: this.toolCol, group: this.groupCol, parentFromId: this.parentFromId, structural: this.structural };
+    const cols = { line: this.lineDelta, offset: this.offset, length: this.length, seq: this.seq, time: this.time, duration: this.duration, tokensIn: this.tokensIn, tokensOut: this.tokensOut, status: this.status, category: this.category, kind: this.kind, model: this.modelCol, tool: this.toolCol, group: this.groupCol, parentFromId: this.parentFromId, structural: this.structural, displayBack: this.displayBack };
     const out: Record<string, number> = { parent: this.parentCol.data.byteLength };
     for (const [name, c] of Object.entries(cols)) out[name] = c.byteSize;
     return { ...out, ids: this.ids.byteSize, idIndex: this.idIndex.byteSize, ...this.labels.footprint(), ...this.mentions.footprint(), usageRefs: this.usageFacts.byteSize };

@@ -35,8 +35,26 @@ export class EventTable extends EventTableWriter {
   parentFromIdOf(i: number): boolean {
     return this.parentFromId.raw(i) === 1;
   }
+  /** The event's parent in the tree: its display parent when the adapter gave one, else {@link linkOf}; -1 for a root. */
   parent(i: number): number {
+    if (this.displays === 0) return this.parentCol.data[i];
+    const back = this.displayBack.get(i);
+    return back === null ? this.parentCol.data[i] : back === 0 ? -1 : i - back;
+  }
+  /**
+   * The event its recorded link resolves to (its parent id, or its structural parent), -1 when it names none, the
+   * parent is missing or the link was cut: the same as {@link parent} unless the event has a display parent.
+   */
+  linkOf(i: number): number {
     return this.parentCol.data[i];
+  }
+  /** Whether some event was given a display parent (then {@link parent} and {@link linkOf} may differ). */
+  hasDisplayParents(): boolean {
+    return this.displays > 0;
+  }
+  /** Whether the adapter gave event i a display parent. */
+  hasDisplayParent(i: number): boolean {
+    return this.displays > 0 && this.displayBack.get(i) !== null;
   }
   id(i: number): string | null {
     return this.ids.get(i);
@@ -174,10 +192,14 @@ export class EventTable extends EventTableWriter {
   }
   /**
    * Per event, its parent's index or -1 (`parent(i)` of each), as one array: a view of the table's own column,
-   * for reading only (no copy of four bytes an event); a later append may give the table a new column.
+   * for reading only (no copy of four bytes an event; a copy when some event has a display parent); a later
+   * append may give the table a new column.
    */
   parents(): Int32Array {
-    return this.parentCol.data.subarray(0, this.size);
+    if (this.displays === 0) return this.parentCol.data.subarray(0, this.size);
+    const out = new Int32Array(this.size);
+    for (let i = 0; i < out.length; i++) out[i] = this.parent(i);
+    return out;
   }
 
   /** The different categories of the events, in the order they first appear, at most `max`. */
@@ -197,7 +219,7 @@ export class EventTable extends EventTableWriter {
       category: this.categoryOf(i),
       id: this.id(i),
       parentId: this.parentId(i),
-      parent: this.parentCol.data[i],
+      parent: this.parent(i),
       seq: this.seq.get(i),
       time: this.time.get(i),
       durationMs: this.duration.get(i),

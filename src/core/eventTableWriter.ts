@@ -41,6 +41,7 @@ export abstract class EventTableWriter extends EventColumns {
     this.toolCol.set(i, this.strings.id(draft.tool));
     this.groupCol.set(i, this.strings.id(draft.group));
     this.addLinks(i, draft);
+    this.addDisplayParent(i, draft.displayParent);
     this.labels.add(i, draft.label, value, draft, draft.lineLabel !== undefined);
     if (draft.hashRefs && draft.hashRefs.length > 0) this.hashRefs.set(i, draft.hashRefs);
     if (draft.usage) this.usageFacts.set(i, draft.usage);
@@ -49,6 +50,18 @@ export abstract class EventTableWriter extends EventColumns {
   }
 
   /** The event's own id, and its parent id: resolved at once when an earlier event has it. */
+  /** Where the event is shown (see EventDraft.displayParent): an earlier event, or a root. */
+  private addDisplayParent(i: number, display: number | undefined): void {
+    if (display === undefined) return this.displayBack.set(i, null);
+    this.displays++;
+    this.displayBack.set(i, display >= 0 && display < i ? i - display : 0);
+  }
+
+  /** Makes event i a root of the display (a cycle through display parents and forward links is cut there). */
+  cutDisplayParent(i: number): void {
+    this.displayBack.set(i, 0);
+  }
+
   private addLinks(i: number, draft: EventDraft): void {
     const pid = draft.parentId ?? null;
     const structural = typeof draft.parentIndex === 'number';

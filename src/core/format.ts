@@ -150,8 +150,10 @@ export interface FormatModule {
    */
   findElsewhere?(path: string, ids: ReadonlySet<string>): Promise<ReadonlyMap<string, string>>;
   /**
-   * Parent links form message chains (each message names the one before it, as Claude Code's parentUuid):
-   * the viewer then opens in its compact view, where a chain of single-child links is one run of rows.
+   * Parent links form message chains (each message names the one before it, as a generic trace's parentUuid):
+   * the viewer then opens in its compact view, where a chain of single-child links is one run of rows. A format
+   * that shows its events in a shape of their own (Claude Code's session → turn → step → call, through display
+   * parents) leaves it off.
    */
   readonly linearChains?: boolean;
 }

@@ -48,7 +48,7 @@ export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo, app
   if (extended && appendedTo && before) {
     const from = appendedTo.events;
     const t = reading.table;
-    const fresh = { size: t.size - from, parentId: (k: number) => t.parentId(from + k), parent: (k: number) => t.parent(from + k), lineOf: (k: number) => t.lineOf(from + k) };
+    const fresh = { size: t.size - from, parentId: (k: number) => t.parentId(from + k), lineOf: (k: number) => t.lineOf(from + k) };
     await resolveParentsElsewhere(module, info.path, fresh, extended, added);
     tree = extended;
     treeFindings = before.concat(added);

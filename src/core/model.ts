@@ -70,6 +70,14 @@ export interface EventDraft {
   parentId?: string | null;
   /** Structural parent as an event index (derived formats); wins over `parentId`. */
   parentIndex?: number | null;
+  /**
+   * Where the event is shown, when the format nests its events otherwise than by their recorded links: the index of
+   * an earlier event, or -1 for a root of the tree (a later index counts as -1). The recorded link (`parentId`, or
+   * `parentIndex`) stays the event's fact: it is resolved, checked and reported (`tree --json` parentId, the tree
+   * findings, the summary's roots) as without it; the tree, its depths and the rows nest by this one. Claude Code
+   * nests a session as turn → model step → tool call → result, while each line's parentUuid names the line before.
+   */
+  displayParent?: number;
   seq?: number | null;
   /** Milliseconds since the Unix epoch. */
   time?: number | null;
@@ -109,7 +117,7 @@ export interface TraceEvent extends EventPlace {
   category: EventCategory;
   id: string | null;
   parentId: string | null;
-  /** Index of the parent event in the tree, -1 for roots and orphans. */
+  /** Index of the parent event in the tree (its display parent when it has one), -1 for roots and orphans. */
   parent: number;
   seq: number | null;
   time: number | null;

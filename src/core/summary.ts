@@ -1,6 +1,7 @@
 import { TraceModel } from './loadTrace';
 import { EVENT_STATUSES, FormatName } from './model';
 import { CODES_BLOCK } from './numberColumn';
+import { linkChildren } from './tree';
 import { ModelPrice } from './usage/prices';
 import { UsageRollup, usageRollupOf } from './usage/rollup';
 import { toolCallsOf } from './usage/toolStats';
@@ -23,6 +24,7 @@ export interface TraceSummary {
   malformedLines: number;
   /** Distinct runs or sessions. */
   groups: string[];
+  /** Events whose recorded link names no parent of the file (the tree's roots, unless the format nests by display parents). */
   roots: number;
   startTime: string | null;
   endTime: string | null;
@@ -116,7 +118,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
     blankLines: model.blankLines,
     malformedLines: model.malformed.length,
     groups,
-    roots: model.tree.roots.length,
+    roots: linkChildren(model.events, model.tree).roots.length,
     startTime: span ? new Date(span.min).toISOString() : null,
     endTime: span ? new Date(span.max).toISOString() : null,
     durationMs: span ? span.max - span.min : null,

@@ -31,6 +31,8 @@ export interface EventIdIndex {
  * Resolves parents (structural indices first, then explicit parent ids) and builds the children lists.
  * Linear and iterative: no recursion, so a million events or a cycle of parent ids cannot overflow the stack.
  * Duplicate ids, missing parents and cycles become findings; the events involved stay in the tree as roots.
+ * The findings are about the recorded links alone; an event with a display parent (EventDraft.displayParent) is
+ * nested under it, whatever its link.
  */
 export function buildTree(table: EventTable, findings: Finding[], rulePrefix = 'tree'): EventTree {
   const n = table.size;
@@ -47,11 +49,12 @@ export function buildTree(table: EventTable, findings: Finding[], rulePrefix = '
   }
   for (let i = 0; i < n; i++) linkParent(table, i, idIndex, findings, rulePrefix);
   breakCycles(table, findings, rulePrefix);
+  if (table.hasDisplayParents()) cutDisplayCycles(table);
   return indexChildren(table, idIndex);
 }
 
 /**
- * Sets event i's tree parent: its structural parent, else the event its parent id names (a missing parent or the
+ * Sets event i's recorded link: its structural parent, else the event its parent id names (a missing parent or the
  * event itself is a finding and leaves it a root). Cycles through several events are cut afterwards.
  */
 export function linkParent(table: EventTable, i: number, idIndex: EventIdIndex, findings: Finding[], rulePrefix = 'tree'): void {
@@ -89,12 +92,42 @@ export function linkParent(table: EventTable, i: number, idIndex: EventIdIndex, 
   }
 }
 
-/** Walks up from every event once, marking visits; a walk that meets its own mark is a cycle, cut at its start. */
+/** Walks up the recorded links from every event once, marking visits; a walk that meets its own mark is a cycle, cut. */
 function breakCycles(table: EventTable, findings: Finding[], rulePrefix: string): void {
-  const n = table.size;
+  forEachCycle(table.size, (i) => table.linkOf(i), (cut) => {
+    findings.push({
+      rule: `${rulePrefix}/cycle`,
+      severity: TREE_CATALOG.severityOf('tree/cycle'),
+      line: table.lineOf(cut),
+      eventId: table.id(cut) ?? undefined,
+      message: `Parent links form a cycle through line ${table.lineOf(cut)} (parent ${table.parentId(cut) ?? '?'}); the event is shown as a root.`,
+    });
+    table.setParent(cut, -1);
+  });
+}
+
+/**
+ * Display parents come before their events, but an event without one nests under its recorded link, which may name
+ * a later event: such a ring is cut at its last event that has a display parent (made a root of the display; the
+ * links, and so the findings, are not changed).
+ */
+function cutDisplayCycles(table: EventTable): void {
+  forEachCycle(table.size, (i) => table.parent(i), (last, members) => {
+    let cut = -1;
+    for (const m of members) if (table.hasDisplayParent(m) && m > cut) cut = m;
+    table.cutDisplayParent(cut >= 0 ? cut : last);
+  });
+}
+
+/**
+ * Calls `cut` once for each cycle of `parentOf` (it must then break it), with the member that comes last in the file
+ * (most likely the wrong link) and all members. Walks up from every event once, marking visits: a walk that meets
+ * its own mark has found a cycle.
+ */
+function forEachCycle(n: number, parentOf: (i: number) => number, cut: (last: number, members: number[]) => void): void {
   // Parents that all come before their children (most traces) cannot form a cycle: no marks needed.
   let forward = false;
-  for (let i = 0; i < n && !forward; i++) forward = table.parent(i) >= i;
+  for (let i = 0; i < n && !forward; i++) forward = parentOf(i) >= i;
   if (!forward) return;
   const mark = new Int32Array(n).fill(-1); // -1 unvisited, n = done, else the walk's start index
   for (let start = 0; start < n; start++) {
@@ -102,29 +135,21 @@ function breakCycles(table: EventTable, findings: Finding[], rulePrefix: string)
     let i = start;
     while (i >= 0 && mark[i] === -1) {
       mark[i] = start;
-      i = table.parent(i);
+      i = parentOf(i);
     }
     if (i >= 0 && mark[i] === start) {
-      // i is on a cycle: cut it at the member that comes last in the file, which is most likely the wrong link.
-      let cut = i;
-      let j = table.parent(i);
-      while (j !== i) {
-        if (j > cut) cut = j;
-        j = table.parent(j);
+      const members = [i];
+      let last = i;
+      for (let j = parentOf(i); j !== i; j = parentOf(j)) {
+        members.push(j);
+        if (j > last) last = j;
       }
-      findings.push({
-        rule: `${rulePrefix}/cycle`,
-        severity: TREE_CATALOG.severityOf('tree/cycle'),
-        line: table.lineOf(cut),
-        eventId: table.id(cut) ?? undefined,
-        message: `Parent links form a cycle through line ${table.lineOf(cut)} (parent ${table.parentId(cut) ?? '?'}); the event is shown as a root.`,
-      });
-      table.setParent(cut, -1);
+      cut(last, members);
     }
     let k = start;
     while (k >= 0 && mark[k] === start) {
       mark[k] = n;
-      k = table.parent(k);
+      k = parentOf(k);
     }
   }
 }
@@ -136,26 +161,7 @@ function breakCycles(table: EventTable, findings: Finding[], rulePrefix: string)
  */
 function indexChildren(table: EventTable, idIndex: EventIdIndex): EventTree {
   const n = table.size;
-  // start[p + 1] counts p's children; summed, start[p] is where they begin.
-  const start = new Int32Array(n + 1);
-  let rootCount = 0;
-  for (let i = 0; i < n; i++) {
-    const p = table.parent(i);
-    if (p < 0) rootCount++;
-    else start[p + 1]++;
-  }
-  for (let i = 0; i < n; i++) start[i + 1] += start[i];
-  const list = new Int32Array(Math.max(0, n - rootCount));
-  const roots = new Int32Array(rootCount);
-  let r = 0;
-  // Filling moves start[p] to where p's children end (the next one's start): moved back one place after.
-  for (let i = 0; i < n; i++) {
-    const p = table.parent(i);
-    if (p < 0) roots[r++] = i;
-    else list[start[p]++] = i;
-  }
-  for (let i = n; i > 0; i--) start[i] = start[i - 1];
-  start[0] = 0;
+  const { roots, childStart: start, childList: list } = childLists(n, (i) => table.parent(i));
   const depths = depthsOf(table, new Uint8Array(n)) ?? depthsOf(table, new Uint16Array(n)) ?? depthsOf(table, new Int32Array(n))!;
   return {
     roots,
@@ -166,6 +172,42 @@ function indexChildren(table: EventTable, idIndex: EventIdIndex): EventTree {
     childCount: (i) => start[i + 1] - start[i],
     depth: (i) => depths[i] - 1,
   };
+}
+
+/** Roots and children lists (as EventTree's) of `n` events with these parents. */
+function childLists(n: number, parentOf: (i: number) => number): Pick<EventTree, 'roots' | 'childStart' | 'childList'> {
+  // start[p + 1] counts p's children; summed, start[p] is where they begin.
+  const start = new Int32Array(n + 1);
+  let rootCount = 0;
+  for (let i = 0; i < n; i++) {
+    const p = parentOf(i);
+    if (p < 0) rootCount++;
+    else start[p + 1]++;
+  }
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const list = new Int32Array(Math.max(0, n - rootCount));
+  const roots = new Int32Array(rootCount);
+  let r = 0;
+  // Filling moves start[p] to where p's children end (the next one's start): moved back one place after.
+  for (let i = 0; i < n; i++) {
+    const p = parentOf(i);
+    if (p < 0) roots[r++] = i;
+    else list[start[p]++] = i;
+  }
+  for (let i = n; i > 0; i--) start[i] = start[i - 1];
+  start[0] = 0;
+  return { roots, childStart: start, childList: list };
+}
+
+/**
+ * The roots and children lists of the recorded links (EventTable.linkOf) rather than of the tree shown: for the
+ * passes that infer from the file's own structure (the summary's roots, inferred retries), so that how a format
+ * nests its events for reading (EventDraft.displayParent) changes none of their numbers. The tree's own lists
+ * when no event has a display parent.
+ */
+export function linkChildren(table: EventTable, tree: EventTree): Pick<EventTree, 'roots' | 'childStart' | 'childList'> {
+  if (!table.hasDisplayParents()) return tree;
+  return childLists(table.size, (i) => table.linkOf(i));
 }
 
 /**

@@ -49,7 +49,7 @@ export function extendTree(prev: EventTree, from: number, table: EventTable, fin
   const linked: Finding[] = [];
   for (let i = from; i < n; i++) {
     linkParent(table, i, idIndex, linked);
-    if (table.parent(i) >= i) return null;
+    if (table.parent(i) >= i || table.linkOf(i) >= i) return null;
   }
   const extra = new Map(before?.extra);
   const depths = before ? before.depths.slice() : [];

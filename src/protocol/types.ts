@@ -212,8 +212,9 @@ export interface EventDetail {
   status: EventStatus;
   id: string | null;
   parentId: string | null;
+  /** The event the recorded link names (`parentId`, or a structural parent); null when none is in the trace. */
   parent: EventSummary | null;
-  /** Ancestors from the root down, for breadcrumbs. */
+  /** Ancestors in the tree from the root down, for breadcrumbs (display parents where the format has them). */
   ancestors: EventSummary[];
   childCount: number;
   seq: number | null;

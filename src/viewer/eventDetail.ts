@@ -29,8 +29,11 @@ export async function buildDetail(model: TraceModel, node: number, findings: Fin
   if (node < 0) return malformedDetail(model, node, findings, limits);
   const e = model.events.get(node);
   const body = model.document ? await documentBody(model, e.id) : await lineBody(tracePathToOpen(model), e.offset, e.length, limits);
+  // The breadcrumbs follow the tree's nesting; `parent` is the event the recorded link names (the same one unless
+  // the format shows its events under display parents, as Claude Code's session → turn → step → call).
   const ancestors: EventSummary[] = [];
   for (let p = e.parent; p >= 0 && ancestors.length < MAX_ANCESTORS; p = model.events.parent(p)) ancestors.unshift(summarizeEvent(model, p));
+  const link = model.events.linkOf(node);
   return {
     node,
     line: e.line,
@@ -40,7 +43,7 @@ export async function buildDetail(model: TraceModel, node: number, findings: Fin
     status: e.status,
     id: e.id,
     parentId: e.parentId,
-    parent: e.parent >= 0 ? summarizeEvent(model, e.parent) : null,
+    parent: link >= 0 ? summarizeEvent(model, link) : null,
     ancestors,
     childCount: model.tree.childCount(node),
     seq: e.seq,

@@ -30,7 +30,7 @@ export class PageIds {
 
   /** `table.parentId(i)`, the parent's id from this page's decodes when the link was resolved by it. */
   parentIdOf(i: number): string | null {
-    return this.table.parentFromIdOf(i) ? this.idOf(this.table.parent(i)) : this.table.parentId(i);
+    return this.table.parentFromIdOf(i) ? this.idOf(this.table.linkOf(i)) : this.table.parentId(i);
   }
 }
 

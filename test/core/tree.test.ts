@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { EventTable } from '../../src/core/eventTable';
 import { loadTrace } from '../../src/core/loadTrace';
 import type { Finding } from '../../src/core/model';
-import { buildTree, EventTree } from '../../src/core/tree';
+import { buildTree, EventTree, linkChildren } from '../../src/core/tree';
 import { CORPUS_ROOT, traceFilesUnder, WRITER_CORPUS } from '../helpers/corpus';
 
 /** Children in file order, roots and depths (by walking up), made from `parent` only. */
@@ -78,5 +78,77 @@ describe('buildTree: children, roots and depths', () => {
     assert.deepEqual([...tree.roots], [5, 8]);
     assert.equal(tree.depth(0), 5);
     assertTree(t, tree, 'forward parents');
+  });
+});
+
+describe('buildTree: display parents beside the recorded links (EventDraft.displayParent)', () => {
+  /** Events `e0`…: each names `links[i]`'s id as its parent (null: none, a string: that id) and is shown under `display[i]`. */
+  function tableWith(links: (number | string | null)[], display: (number | undefined)[]): EventTable {
+    const t = new EventTable();
+    links.forEach((l, i) => {
+      const parentId = l === null ? null : typeof l === 'string' ? l : `e${l}`;
+      t.add({ kind: 'step', label: '', id: `e${i}`, parentId, ...(display[i] === undefined ? {} : { displayParent: display[i] }) }, { line: i + 1, offset: 0, length: 0 });
+    });
+    return t;
+  }
+
+  it('nests by the display parents; the links stay resolved, named and checked as without them', () => {
+    // A chain 0 <- 1 <- 2 <- 3 <- 4 shown as 0 > {1, 2 > {3}}, 4 a root; 5 names a missing parent, 6 itself.
+    const links = [null, 0, 1, 2, 3, 'gone', 6];
+    const t = tableWith(links, [-1, 0, 0, 2, -1, 0, 0]);
+    const findings: Finding[] = [];
+    const tree = buildTree(t, findings);
+    assert.deepEqual([...tree.roots], [0, 4]);
+    assert.deepEqual([...tree.children(0)], [1, 2, 5, 6]);
+    assert.deepEqual([...tree.children(2)], [3]);
+    assert.deepEqual([0, 1, 2, 3, 4].map((i) => tree.depth(i)), [0, 1, 1, 2, 0]);
+    assert.deepEqual(links.map((_, i) => t.linkOf(i)), [-1, 0, 1, 2, 3, -1, -1]);
+    assert.deepEqual(links.map((_, i) => t.parentId(i)), [null, 'e0', 'e1', 'e2', 'e3', 'gone', 'e6']);
+    assert.deepEqual(links.map((_, i) => t.get(i).parent), [-1, 0, 0, 2, -1, 0, 0]);
+    assert.deepEqual([...t.parents()], [-1, 0, 0, 2, -1, 0, 0]);
+    // The same findings as the links alone give.
+    const plain = tableWith(links, []);
+    const plainFindings: Finding[] = [];
+    buildTree(plain, plainFindings);
+    assert.deepEqual(findings, plainFindings);
+    assert.deepEqual(findings.map((f) => [f.rule, f.line]), [['tree/dangling-parent', 6], ['tree/cycle', 7]]);
+    assertTree(t, tree, 'display parents');
+  });
+
+  it('linkChildren gives the roots and children of the links (for the summary\'s roots and inferred retries)', () => {
+    const links = [null, 0, 1, 2, 3, 'gone', 6];
+    const t = tableWith(links, [-1, 0, 0, 2, -1, 0, 0]);
+    const tree = buildTree(t, []);
+    const plain = tableWith(links, []);
+    const plainTree = buildTree(plain, []);
+    const l = linkChildren(t, tree);
+    assert.deepEqual([[...l.roots], [...l.childStart], [...l.childList]], [[...plainTree.roots], [...plainTree.childStart], [...plainTree.childList]]);
+    assert.equal(linkChildren(plain, plainTree), plainTree, 'without display parents: the tree itself');
+  });
+
+  it('cuts a cycle of the links (a finding, as without display parents) and leaves the display as it is', () => {
+    // 1 -> 2 -> 3 -> 1 by their links, all shown under 0.
+    const links = [null, 2, 3, 1];
+    const t = tableWith(links, [-1, 0, 0, 0]);
+    const findings: Finding[] = [];
+    const tree = buildTree(t, findings);
+    const plainFindings: Finding[] = [];
+    buildTree(tableWith(links, []), plainFindings);
+    assert.deepEqual(findings, plainFindings);
+    assert.deepEqual(findings.map((f) => [f.rule, f.line]), [['tree/cycle', 4]]);
+    assert.deepEqual([t.linkOf(1), t.linkOf(2), t.linkOf(3)], [2, 3, -1]);
+    assert.deepEqual([...tree.children(0)], [1, 2, 3]);
+  });
+
+  it('a later display parent makes a root; a ring through a forward link is cut at its display event, with no finding', () => {
+    // Event 1 has no display parent and links to the later 2, which is shown under 1: a ring of the display only.
+    const t = tableWith([null, 2, null, null], [-1, undefined, 1, 9]);
+    const findings: Finding[] = [];
+    const tree = buildTree(t, findings);
+    assert.deepEqual(findings, []);
+    assert.equal(t.linkOf(1), 2);
+    assert.deepEqual([...tree.roots], [0, 2, 3]);
+    assert.deepEqual([...tree.children(2)], [1]);
+    assertTree(t, tree, 'forward ring');
   });
 });

@@ -2,7 +2,8 @@
 // appended events do to the links (children of old and new events, missing parents, a parent that arrives later,
 // a repeated id, a self-parent, a large append), the model equals one read of the whole file.
 import { strict as assert } from 'node:assert';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { openTraceReader } from '../../src/core/traceReader';
 import { overlaidEvents } from '../../src/core/treeAppend';
@@ -49,5 +50,18 @@ describe('treeAppend: the tree of a growing trace', () => {
   it('builds it whole after a large append, and extends that tree again', async () => {
     const many = Array.from({ length: 5000 }, (_, i) => line(`m${i}`, `e${i % 30}`)).join('');
     assert.deepEqual(await follow([line('b1', 'e1'), many, line('b2', 'm4999')]), [true, false, true]);
+  });
+
+  it('a Claude Code session appended a few lines at a time: the session shape and the parentUuid links equal a whole read', async () => {
+    const src = readFileSync(resolve('test/corpus/claude-code-2.1.332/subagent/projects/-home-user-project/87aba006-238f-4834-a6fa-3396f07d36f4.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const path = tempFile('87aba006-238f-4834-a6fa-3396f07d36f4.jsonl', src.slice(0, 22).join('\n') + '\n');
+    const reader = await openTraceReader(path);
+    for (let k = 22; k < src.length; k += 4) {
+      appendFileSync(path, src.slice(k, k + 4).join('\n') + '\n');
+      const r = await reader.append();
+      assert.equal(r.kind, 'appended', r.kind === 'needs-full-read' ? r.reason : '');
+      assert.deepStrictEqual(modelDigest(reader.model), modelDigest(await loadTrace(path)), `after line ${k + 4}`);
+    }
+    assert.ok(reader.model.events.hasDisplayParents());
   });
 });

@@ -6,7 +6,7 @@ import type { TraceModel } from '../../src/core/traceModel';
  */
 export function modelDigest(model: TraceModel): Record<string, unknown> {
   const events = [];
-  for (let i = 0; i < model.events.size; i++) events.push({ ...model.events.get(i), depth: model.tree.depth(i), children: [...model.tree.children(i)] });
+  for (let i = 0; i < model.events.size; i++) events.push({ ...model.events.get(i), link: model.events.linkOf(i), depth: model.tree.depth(i), children: [...model.tree.children(i)] });
   return {
     format: model.format, detection: model.detection, events, roots: [...model.tree.roots], diagnostics: model.diagnostics, malformed: model.malformed,
     lineCount: model.lineCount, blankLines: model.blankLines, bytesIndexed: model.bytesIndexed, bom: model.bom, crlf: model.crlf,

@@ -39,15 +39,18 @@ function session() {
   return { s, sent, last, rows };
 }
 
+/** A real Claude Code transcript read as a generic trace: its parentUuid links, one level per message, are its tree. */
+const asGeneric = (f: string) => loadTrace(f, { format: 'generic' });
+
 describe('viewer rows: compact view of linear parent chains', () => {
   const files = claudeTranscripts();
 
-  it('bounds the depth of every real Claude Code transcript, which staircases one level per message', async () => {
+  it('bounds the depth of every real Claude Code transcript read as a generic trace, which staircases one level per message', async () => {
     assert.ok(files.length >= 7, `${files.length} transcripts`);
     let deepest = 0;
     for (const f of files) {
-      const model = await loadTrace(f);
-      assert.equal(model.format, 'claude-code', f);
+      const model = await asGeneric(f);
+      assert.equal(model.format, 'generic', f);
       const real = maxDepth(treeSourceOf(model));
       const compact = maxDepth(compactChains(treeSourceOf(model)));
       deepest = Math.max(deepest, real);
@@ -58,7 +61,7 @@ describe('viewer rows: compact view of linear parent chains', () => {
 
   it('keeps every event reachable, each once, and each chained row right below its real parent', async () => {
     for (const f of files) {
-      const model = await loadTrace(f);
+      const model = await asGeneric(f);
       const rows = new RowProjection(treeSourceOf(model, true));
       rows.expandAll();
       const page = buildRows(model, rows, 0, 2000, NO_DECO, null);
@@ -72,11 +75,11 @@ describe('viewer rows: compact view of linear parent chains', () => {
     }
   });
 
-  it('opens Claude Code compact by default (FormatModule.linearChains), murmur not; the toggle switches, the detail keeps the real parent', async () => {
+  it('opens generic traces compact by default (FormatModule.linearChains), murmur and Claude Code not; the toggle switches, the detail keeps the real parent', async () => {
     const { s, sent, last, rows } = session();
     await s.handle({ type: 'ready', state: null });
     const file = files.find((f) => f.includes('subagent/projects') && !f.includes('subagents'))!;
-    const model = await loadTrace(file);
+    const model = await asGeneric(file);
     s.setModel(model);
     assert.equal(last('init')!.compactChains, true);
     const compact = (await rows()).rows;
@@ -101,6 +104,10 @@ describe('viewer rows: compact view of linear parent chains', () => {
     await murmur.s.handle({ type: 'ready', state: null });
     murmur.s.setModel(await loadTrace(corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl')));
     assert.equal(murmur.last('init')!.compactChains, false, 'murmur nests by structure, not by message chains');
+    const claude = session();
+    await claude.s.handle({ type: 'ready', state: null });
+    claude.s.setModel(await loadTrace(file));
+    assert.equal(claude.last('init')!.compactChains, false, 'Claude Code is shown in its session shape (display parents), no chain');
   });
 
   it('a generic trace: a call and its single result continue the inference at its depth', async () => {

@@ -140,6 +140,27 @@ describe('viewer host: event details', () => {
     assert.deepEqual(d.ancestors.map((a) => a.line), [1, 3, 4]);
     assert.equal(d.status, 'error');
   });
+  it('a Claude Code session: breadcrumbs follow the session (turn, step, call), the parent is the line parentUuid names', async () => {
+    const file = join(resolve('test/corpus/claude-code-2.1.332'), 'subagent/projects/-home-user-project/87aba006-238f-4834-a6fa-3396f07d36f4.jsonl');
+    const model = await loadTrace(file);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lineOfUuid = new Map(lines.map((v, k) => [v.uuid, k + 1]));
+    const result = lines.findIndex((v) => v.type === 'user' && Array.isArray(v.message.content) && v.message.content[0].type === 'tool_result');
+    const d = await buildDetail(model, result, []);
+    // The prompt, the response's first line, the line holding the call.
+    assert.deepEqual(d.ancestors.map((a) => a.line), [3, result - 1, result]);
+    assert.match(d.ancestors[0].label, /^user: Use a subagent/);
+    assert.equal(d.parentId, lines[result].parentUuid);
+    assert.equal(d.parent?.line, lineOfUuid.get(lines[result].parentUuid));
+    let longest = 0;
+    for (let i = 0; i < model.events.size; i++) {
+      const e = await buildDetail(model, i, []);
+      longest = Math.max(longest, e.ancestors.length);
+      const named = lines[i].parentUuid ?? lines[i].logicalParentUuid ?? null;
+      assert.equal(e.parent?.line ?? null, named === null ? null : lineOfUuid.get(named) ?? null, `line ${i + 1}`);
+    }
+    assert.equal(longest, 3, 'a 35-line session: at most turn > step > call');
+  });
   it('cuts very long lines and does not parse lines over the JSON limit', async () => {
     const f = tempFile('long.jsonl', JSON.stringify({ id: 'x', text: 'y'.repeat(5000) }) + '\n');
     const model = await loadTrace(f, { format: 'generic' });

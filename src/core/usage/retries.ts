@@ -3,6 +3,7 @@ import type { UsageRollup } from './rollup';
 import { toolCallsOf } from './toolStats';
 import { EVENT_STATUSES } from '../model';
 import { CODES_BLOCK } from '../numberColumn';
+import { linkChildren } from '../tree';
 
 const ERROR = EVENT_STATUSES.indexOf('error');
 
@@ -27,7 +28,7 @@ function bump(m: Map<string, number>, k: string): void {
  * model. Where it records none (Claude Code, Codex, Gemini CLI, OTLP, lumen, harness-ledger, deepstrike and
  * generic files, or a run without any), a retry is inferred: a tool call that follows a failed call of the same
  * tool under the same parent, or a model call that follows a failed call of the same model under the same
- * parent. The heuristic can miss a retry with a different tool name and count a deliberate second try.
+ * parent (the parent its recorded link names). The heuristic can miss a retry with a different tool name and count a deliberate second try.
  */
 export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts {
   const t = model.events;
@@ -78,8 +79,9 @@ export function retryCounts(model: TraceModel, rollup: UsageRollup): RetryCounts
   };
   if (failures === 0) return { source: 'inferred', total, byTool, byModel };
   // Only a list with a failed call can hold a retry: the others (nearly all, on a large trace) are passed over
-  // on the typed arrays alone, with no view or maps made for them.
-  const { roots, childStart, childList } = model.tree;
+  // on the typed arrays alone, with no view or maps made for them. Siblings by the recorded links, not by a
+  // format's display nesting (Claude Code's turns would make every step of a turn a sibling).
+  const { roots, childStart, childList } = linkChildren(t, model.tree);
   if (roots.some((i) => failed[i] === 1)) scan(roots);
   for (let i = 0, end = t.size; i < end; i++) {
     const from = childStart[i];

@@ -6,7 +6,7 @@ import { toolCallsOf } from '../../../src/core/usage/toolStats';
 import { corpusPath } from '../../helpers/corpus';
 
 describe('tool calls paired by call id', () => {
-  it('Claude Code transcript: every tool_result is folded into the tool_use whose id it names, one call per tool_use', async () => {
+  it('Claude Code transcript: every tool_result is folded into the tool_use whose id it names, one call per tool_use, by the session shape', async () => {
     const file = corpusPath('other', 'claude-code', 'sample_session.json');
     const blocks = (JSON.parse(readFileSync(file, 'utf8')).loglines as { message?: { content?: unknown } }[])
       .flatMap((l) => (Array.isArray(l.message?.content) ? (l.message!.content as Record<string, unknown>[]) : []));
@@ -27,8 +27,9 @@ describe('tool calls paired by call id', () => {
       const named = t.mentions.of(i).find((m) => m.field.endsWith('tool_use_id'));
       if (!named) continue;
       assert.equal(callOf[i], useEvent.get(named.id), `line ${t.lineOf(i)} belongs to the call of ${named.id}`);
-      if (t.parent(i) !== useEvent.get(named.id)) paired++;
+      if (t.parent(i) === useEvent.get(named.id)) paired++;
     }
-    assert.equal(paired, results.length, 'every result was paired by its id, not by the tree');
+    // The file names no parents (no parentUuid): the session shape puts each result under its call.
+    assert.equal(paired, results.length, 'every result is shown under its call');
   });
 });

@@ -3,7 +3,8 @@ import { ClaudeState, describeClaudeLine } from './claudeDescribe';
 import { LocateBudget } from '../locateBudget';
 import { describeStreamLine, StreamPlacer } from './claudeStream';
 import { ClaudeToolTotals } from './claudeTotals';
-import { EventBuilder, FormatAdapter, SniffResult, SniffSample, SourceRecord } from '../../format';
+import { ClaudeSessionShape } from './claudeSession';
+import { Emit, EventBuilder, FormatAdapter, SniffResult, SniffSample, SourceRecord } from '../../format';
 import type { EventDraft } from '../../model';
 import { deriveSafely } from '../../lineLabels';
 
@@ -139,7 +140,10 @@ function settled(d: EventDraft, value: unknown): EventDraft {
   return d;
 }
 
-/** Claude Code session transcripts: a tree by uuid/parentUuid, labels from message content. */
+/**
+ * Claude Code session transcripts: each line's recorded link is its parentUuid (stream-json: the run structure),
+ * and it is shown in the session's shape (ClaudeSessionShape); labels from message content.
+ */
 export const claudeCodeAdapter: FormatAdapter = {
   name: 'claude-code',
   title: 'Claude Code transcript',
@@ -148,7 +152,15 @@ export const claudeCodeAdapter: FormatAdapter = {
     const state = new ClaudeState((i, tokensIn, tokensOut, usage) => source.setUsage(i, tokensIn, tokensOut, usage));
     const locator = new ElementLocator();
     const own = new ClaudeToolTotals();
+    const shape = new ClaudeSessionShape();
     let stream: StreamPlacer | null | undefined;
+    /** Emits a transcript line's event, shown in the session's shape. */
+    const emitLine = (emit: Emit, d: EventDraft, value: unknown, r: SourceRecord): void => {
+      d.displayParent = shape.place(value);
+      const index = emit(d, r);
+      state.emitted(index);
+      shape.emitted(index);
+    };
     return {
       add(rec, emit) {
         if (isObj(rec.value)) own.observe(rec.value);
@@ -161,19 +173,21 @@ export const claudeCodeAdapter: FormatAdapter = {
           if (rec.value.type === 'result' && d.status === 'error') state.countError();
           d.parentId = null;
           d.parentIndex = stream.place(rec.value);
+          d.displayParent = shape.place(rec.value, { parent: d.parentIndex ?? -1, run: stream.currentRun });
           const index = emit(d, rec);
           state.emitted(index);
           stream.emitted(rec.value, index);
+          shape.emitted(index);
           return;
         }
         const lines = rec.locate ? claudeLoglines(rec.value) : null;
         if (lines === null) {
-          state.emitted(emit(describeClaudeLine(rec.value, state), locator.place(rec, rec.value)));
+          emitLine(emit, describeClaudeLine(rec.value, state), rec.value, locator.place(rec, rec.value));
           return;
         }
         if (lines.length === 0) emit({ kind: 'loglines', category: 'other', label: 'transcript document with no lines' }, rec);
         // An element of a document is not a line of its own: its label is made from it now.
-        for (const el of lines) state.emitted(emit(settled(describeClaudeLine(el, state), el), locator.place(rec, el)));
+        for (const el of lines) emitLine(emit, settled(describeClaudeLine(el, state), el), el, locator.place(rec, el));
       },
       totals: () => own.apply(state.totals()),
     };

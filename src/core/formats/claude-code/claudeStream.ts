@@ -65,6 +65,11 @@ export class StreamPlacer {
   /** Task ids of subagent tasks → their tool_use id (`task_updated` names only the task). */
   private readonly taskToolUse = new Map<string, string>();
 
+  /** The current run's init, -1 before the first. */
+  get currentRun(): number {
+    return this.run;
+  }
+
   /** The parent index for a line (null: a root). */
   place(v: Obj): number | null {
     if (v.type === 'system' && v.subtype === 'init') return null;

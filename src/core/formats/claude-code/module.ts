@@ -10,8 +10,6 @@ export const claudeCodeFormat: FormatModule = {
   groupNoun: 'session',
   // Claude Code keeps every transcript under `~/.claude/projects/<project>/`.
   fileNamePatterns: ['**/.claude/projects/**/*.jsonl'],
-  // Each message names the one before it (parentUuid, parent_id): a staircase unless shown compact.
-  linearChains: true,
   rules: claudeCodeRules,
   // Labels are made from the line when shown; a line that continues a response keeps its own.
   deriveLabel: claudeLineLabel,

@@ -4,20 +4,23 @@ import { loadTrace } from '../../../../src/core/loadTrace';
 import { readFileSync } from 'node:fs';
 import { LocateBudget } from '../../../../src/core/formats/locateBudget';
 import { tempFile } from '../../../helpers/tmp';
-import { corpus, corpusFiles, findingsOf, fixture, nodes, parentLines } from '../../../fixtures/other/harness';
+import { corpus, corpusFiles, findingsOf, fixture, linkLines, nodes, parentLines } from '../../../fixtures/other/harness';
+import { summarize } from '../../../../src/core/summary';
 
 const SESSION_JSONL = corpus('other/claude-code/sample_session.jsonl');
 const SESSION_JSON = corpus('other/claude-code/sample_session.json');
 const SIDECHAIN = fixture('claude-sidechain.jsonl');
 
 describe('claude-code adapter: corpus', () => {
-  it('reads sample_session.jsonl: 8 roots (the fixture omits parentUuid), labels from content', async () => {
+  it('reads sample_session.jsonl: 8 roots of its links (the fixture omits parentUuid) shown as 2 turns, labels from content', async () => {
     const m = await loadTrace(SESSION_JSONL);
     assert.equal(m.format, 'claude-code');
     assert.ok(m.detection.confidence >= 0.9, `confidence ${m.detection.confidence}`);
     assert.equal(m.events.size, 8);
-    assert.equal(m.tree.roots.length, 8);
-    assert.deepEqual(parentLines(m), [null, null, null, null, null, null, null, null]);
+    assert.equal(summarize(m).roots, 8);
+    assert.deepEqual(linkLines(m), [null, null, null, null, null, null, null, null]);
+    // The summary line, then each prompt with its steps, each tool result under its call.
+    assert.deepEqual(parentLines(m), [null, null, 2, 3, 2, 5, null, 7]);
     const n = nodes(m);
     assert.deepEqual(n.map((x) => x.kind), ['summary', 'user', 'assistant', 'user', 'assistant', 'user', 'user', 'assistant']);
     assert.deepEqual(n.map((x) => x.id), [null, 'msg-001', 'msg-002', 'msg-003', 'msg-004', 'msg-005', 'msg-006', 'msg-007']);
@@ -50,7 +53,11 @@ describe('claude-code adapter: corpus', () => {
     assert.equal(m.document, true);
     assert.ok(m.detection.confidence >= 0.8);
     assert.equal(m.events.size, 33);
-    assert.equal(m.tree.roots.length, 33);
+    assert.equal(summarize(m).roots, 33);
+    assert.deepEqual([...m.tree.roots].map((i) => m.events.labelOf(i)), [
+      'user: Create a simple Python function to add two numbers', 'user: Now edit the file to add a subtract function', 'user: Run the tests again',
+      'user: Fix the issue and commit', 'user: Add a multiply function too',
+    ]);
     assert.deepEqual(nodes(m).map((x) => x.line), [5, 13, 39, 54, 76, 91, 118, 133, 151, 166, 188, 203, 211, 229, 244, 263, 278, 301, 316, 324, 342, 357, 370, 378, 398, 413, 431, 446, 460, 468, 476, 495, 510]);
     const failed = m.events.get(20);
     assert.equal(failed.status, 'error', 'the tool_result with is_error true');
@@ -89,11 +96,14 @@ describe('claude-code adapter: a pretty-printed JSON array of transcript lines',
 });
 
 describe('claude-code adapter: a real sidechain session (claude-code-log sidechain_integrated, cwd sanitized)', () => {
-  it('builds the uuid tree: sidechain roots have parentUuid null; truncated parents become roots', async () => {
+  it('links by uuid: sidechain roots have parentUuid null; truncated parents link nowhere; results under their calls', async () => {
     const m = await loadTrace(SIDECHAIN);
     assert.equal(m.format, 'claude-code');
     assert.ok(m.detection.confidence >= 0.95);
-    assert.deepEqual(parentLines(m), [null, 1, null, 3, null, 2]);
+    assert.deepEqual(linkLines(m), [null, 1, null, 3, null, 2]);
+    // The file starts mid-turn (no prompt): steps are roots, the sidechain's continuation under its first line, and
+    // the result whose call is cut off a root.
+    assert.deepEqual(parentLines(m), [null, 1, null, 3, null, null]);
     assert.equal(m.events.get(0).label, 'tool_use Task claude-sonnet-4-5-20250929 141k→365 tokens: Research data-border-color usage and CSS class …');
     assert.equal(m.events.get(0).tokensIn, 141275, 'input counts cache writes and reads');
     assert.equal(m.events.get(0).model, 'claude-sonnet-4-5-20250929');

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { basename } from 'node:path';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { summarize } from '../../../../src/core/summary';
-import { mutateLines, nodes, runAll } from '../../../fixtures/other/harness';
+import { linkLines, mutateLines, runAll } from '../../../fixtures/other/harness';
+import { treeJson } from '../../../../src/cli/treeJson';
 import { jsonLines, writerFiles } from '../../../helpers/writerCorpus';
 
 const FILES = writerFiles('claude-code');
@@ -34,17 +35,19 @@ describe('claude-code: every file of the real-writer corpus', () => {
   }
 });
 
-describe('claude-code transcripts: the tree is the file\'s uuid/parentUuid tree', () => {
+describe('claude-code transcripts: the recorded links are the file\'s uuid/parentUuid tree', () => {
   for (const file of TRANSCRIPTS) {
-    it(`${rel(file)}: parents by parentUuid (logicalParentUuid across a compaction); totals from cost-state`, async () => {
+    it(`${rel(file)}: links by parentUuid (logicalParentUuid across a compaction), tree --json parentId as written; totals from cost-state`, async () => {
       const m = await loadTrace(file);
       const lines = jsonLines(file);
       const lineOfUuid = new Map<string, number>();
       for (const { line, value } of lines) if (value.uuid && !lineOfUuid.has(value.uuid)) lineOfUuid.set(value.uuid, line);
-      const n = new Map(nodes(m).map((x) => [x.line, x]));
+      const links = linkLines(m);
+      const json = new Map(treeJson(m).nodes.map((x) => [x.line, x]));
       for (const { line, value } of lines) {
         const parent = value.parentUuid ?? value.logicalParentUuid ?? null;
-        assert.equal(n.get(line)!.parentLine, parent === null ? null : lineOfUuid.get(parent) ?? null, `line ${line}`);
+        assert.equal(links[line - 1], parent === null ? null : lineOfUuid.get(parent) ?? null, `line ${line}`);
+        assert.equal(json.get(line)!.parentId, parent, `line ${line}: tree --json parentId`);
       }
       const costs = lines.filter((l) => l.value.type === 'cost-state');
       if (costs.length === 0) return;
@@ -59,9 +62,10 @@ describe('claude-code transcripts: the tree is the file\'s uuid/parentUuid tree'
 
 describe('claude-code stream-json: runs, subagents under their tool call, totals from the result lines', () => {
   for (const file of STREAMS) {
-    it(`${rel(file)}: parent_tool_use_id nests under the tool_use; the rest under its run's init`, async () => {
+    it(`${rel(file)}: linked to its run's init, or by parent_tool_use_id to the tool_use; totals from the results`, async () => {
       const m = await loadTrace(file);
-      const n = new Map(nodes(m).map((x) => [x.line, x]));
+      const links = linkLines(m);
+      assert.ok(treeJson(m).nodes.every((x) => x.parentId === null), 'stream-json names no parent ids');
       const toolUseLine = new Map<string, number>();
       const taskToolUse = new Map<string, string>();
       let init: number | null = null;
@@ -72,8 +76,8 @@ describe('claude-code stream-json: runs, subagents under their tool call, totals
         const call = value.parent_tool_use_id ?? (value.type === 'system' ? value.tool_use_id ?? taskToolUse.get(value.task_id) : null);
         // A result ends the run its result_index counts (0: the first init), else the current one.
         const run: number | null = value.type === 'result' && inits[value.result_index] !== undefined ? inits[value.result_index] : init;
-        if (value.type === 'system' && value.subtype === 'init') (init = line), inits.push(line), assert.equal(n.get(line)!.parentLine, null);
-        else assert.equal(n.get(line)!.parentLine, call ? toolUseLine.get(call) : run, `line ${line}`);
+        if (value.type === 'system' && value.subtype === 'init') (init = line), inits.push(line), assert.equal(links[line - 1], null);
+        else assert.equal(links[line - 1], call ? toolUseLine.get(call) : run, `line ${line}`);
         if (value.type === 'assistant') for (const b of value.message.content) if (b.type === 'tool_use' && !toolUseLine.has(b.id)) toolUseLine.set(b.id, line);
         if (value.type === 'result') results.push(value);
       }
@@ -92,14 +96,17 @@ describe('claude-code stream-json: runs, subagents under their tool call, totals
     assert.equal(s.totals.outputTokens, 80);
   });
 
-  it('a subagent run: its messages (with agent_id) sit under the Agent tool_use that started it', async () => {
+  it('a subagent run: its messages (with agent_id) link to, and are shown inside, the Agent tool_use that started it', async () => {
     const file = STREAMS.find((f) => jsonLines(f).some((l) => l.value.parent_tool_use_id))!;
     const m = await loadTrace(file);
     const sub = jsonLines(file).filter((l) => l.value.parent_tool_use_id);
     for (const { line, value } of sub) {
-      const parent = m.events.get(m.events.parent(line - 1));
-      assert.ok(parent.mentions.some((x) => x.id === value.parent_tool_use_id), `line ${line} under the line holding ${value.parent_tool_use_id}`);
-      assert.equal(parent.tool, 'Agent');
+      const call = m.events.get(m.events.linkOf(line - 1));
+      assert.ok(call.mentions.some((x) => x.id === value.parent_tool_use_id), `line ${line} links to the line holding ${value.parent_tool_use_id}`);
+      assert.equal(call.tool, 'Agent');
+      let a = m.events.parent(line - 1);
+      while (a >= 0 && a !== call.index) a = m.events.parent(a);
+      assert.equal(a, call.index, `line ${line} is shown inside the call`);
     }
   });
 });

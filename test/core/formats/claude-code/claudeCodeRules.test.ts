@@ -4,7 +4,7 @@ import { runChecks } from '../../../../src/core/formatRules';
 import { claudeCodeRules } from '../../../../src/core/formats/claude-code/rules';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { tempDir, tempFile } from '../../../helpers/tmp';
-import { corpus, editJson, findingsOf, fixture, mutateLines, parentLines, runAll } from '../../../fixtures/other/harness';
+import { corpus, editJson, findingsOf, fixture, linkLines, mutateLines, parentLines, runAll } from '../../../fixtures/other/harness';
 
 const SESSION = corpus('other/claude-code/sample_session.jsonl');
 const SIDECHAIN = fixture('claude-sidechain.jsonl');
@@ -37,10 +37,11 @@ describe('claude-code rules', () => {
     });
   });
 
-  it('a correctly linked session is a chain and fires nothing but the notes', async () => {
+  it('a correctly linked session is a chain (shown as two turns) and fires nothing but the notes', async () => {
     const file = linkedSession();
     const m = await loadTrace(file);
-    assert.deepEqual(parentLines(m), [null, null, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(linkLines(m), [null, null, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(parentLines(m), [null, null, 2, 3, 2, 5, null, 7]);
     assert.deepEqual(await findingsOf(file, 'verify'), ['claude/summary-leaf@1']);
     assert.deepEqual(await findingsOf(file, 'check'), []);
   });
@@ -48,7 +49,9 @@ describe('claude-code rules', () => {
   it('claude/parent-exists: a dangling parentUuid (warning), and a parent written later', async () => {
     const dangling = linkedSession((l) => editJson(l, 4, (v) => (v.parentUuid = 'gone')));
     const m = await loadTrace(dangling);
-    assert.equal(parentLines(m)[4], null, 'shown as a root');
+    assert.equal(linkLines(m)[4], null, 'no link');
+    assert.equal(parentLines(m)[4], 2, 'still shown in its turn');
+    assert.deepEqual(m.diagnostics.map((d) => `${d.rule}@${d.line}`), ['tree/dangling-parent@5'], 'the model reports the link as without the session shape');
     const f = await runAll(dangling, 'verify');
     assert.deepEqual(f.filter((x) => x.rule === 'claude/parent-exists').map((x) => [x.line, x.severity, x.eventId]), [[5, 'warning', 'msg-004']]);
     assert.equal(f.some((x) => x.rule === 'tree/dangling-parent'), false, 'the generic rule is superseded');

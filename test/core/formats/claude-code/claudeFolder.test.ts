@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { loadTrace } from '../../../../src/core/loadTrace';
-import { nodes, runAll } from '../../../fixtures/other/harness';
+import { linkLines, nodes, runAll } from '../../../fixtures/other/harness';
+import { summarize } from '../../../../src/core/summary';
 import { tempDir } from '../../../helpers/tmp';
 import { jsonLines, writerFiles } from '../../../helpers/writerCorpus';
 
@@ -90,13 +91,27 @@ describe('claude-code compaction: compact_boundary with parentUuid null stays in
     return { file, at: i + 2, before: i + 1 };
   }
 
-  it('the boundary hangs under its logical parent and starts no new tree', async () => {
+  it('the boundary links to its logical parent and starts no new tree of links; it is shown as a boundary row', async () => {
     const { file, at, before } = compacted((u) => u);
     const m = await loadTrace(file);
-    const n = nodes(m);
-    assert.equal(n[at - 1].parentLine, before);
-    assert.equal(m.tree.roots.length, (await loadTrace(MAIN)).tree.roots.length, 'as many roots as before the compaction');
+    assert.equal(linkLines(m)[at - 1], before);
+    assert.equal(summarize(m).roots, summarize(await loadTrace(MAIN)).roots, 'as many roots as before the compaction');
     assert.deepEqual(await found(file, 'verify'), []);
+    // Shown as a root, with what follows it up to the next prompt inside it (a result of a call made before it
+    // stays under that call).
+    const n = nodes(m);
+    assert.equal(n[at - 1].parentLine, null);
+    const lines = jsonLines(file);
+    const next = lines.find((l) => l.line > at && l.value.type === 'user' && typeof l.value.message.content === 'string')!;
+    let inside = 0;
+    for (const { line, value } of lines.filter((l) => l.line > at && l.line < next.line)) {
+      let a = line - 1;
+      while (m.events.parent(a) >= 0) a = m.events.parent(a);
+      const earlierCall = Array.isArray(value.message?.content) && value.message.content.some((b: any) => b.type === 'tool_result') && n[line - 1].parentLine! < at;
+      assert.ok(m.events.lineOf(a) === at || earlierCall, `line ${line} inside the boundary`);
+      if (m.events.lineOf(a) === at) inside++;
+    }
+    assert.ok(inside >= 5, `${inside} lines inside`);
   });
 
   it('a logical parent in none of the session\'s files is reported as info at the boundary', async () => {
