@@ -1,26 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { main } from '../../src/cli/main';
 import { loadTrace } from '../../src/core/loadTrace';
 import { tempDir, tempFile } from '../helpers/tmp';
-
-/** Runs one CLI command in this process (no build needed) and returns its exit code and outputs. */
-async function runCli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const so = process.stdout.write;
-  const se = process.stderr.write;
-  process.stdout.write = ((chunk: string | Uint8Array) => (out.push(String(chunk)), true)) as typeof so;
-  process.stderr.write = ((chunk: string | Uint8Array) => (err.push(String(chunk)), true)) as typeof se;
-  try {
-    const code = await main(argv);
-    return { code, out: out.join(''), err: err.join('') };
-  } finally {
-    process.stdout.write = so;
-    process.stderr.write = se;
-  }
-}
+import { runCliInProcess as runCli } from '../helpers/cliInProcess';
 
 /** Real traces, one event a line: a lumen run, a murmur session, a Claude Code session. */
 const REAL = [
