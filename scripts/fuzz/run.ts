@@ -10,7 +10,7 @@ import type { JobResult } from '../../test/fuzz/fuzzJob';
 
 const JOB_TIMEOUT_MS = Number(process.env.FUZZ_JOB_TIMEOUT_MS ?? 30_000);
 const MEMORY_LIMIT_MB = 1024;
-const KINDS = ['crashes', 'missed', 'falseMalformed', 'chainMissed'] as const;
+const KINDS = ['crashes', 'missed', 'falseMalformed', 'chainMissed', 'refused'] as const;
 
 type Message =
   | { type: 'start'; name: string }
@@ -27,6 +27,8 @@ interface Totals {
   problems: Record<(typeof KINDS)[number], string[]>;
   maxRssKb: number;
   slowest: { ms: number; name: string };
+  /** Files refused whole and the valid lines they held: under the old rule (a NUL byte in the first KB) and now. */
+  damage: { refusedBefore: number; refusedNow: number; validLinesLostBefore: number; validLinesLostNow: number };
 }
 
 /** Runs one worker until it has done `lines` lines, a job passes the time bound (a hang) or the worker dies. */
@@ -54,6 +56,8 @@ function runWorker(seed: number, lines: number, t: Totals): Promise<void> {
         t.lines += m.result.lines;
         t.maxRssKb = Math.max(t.maxRssKb, m.maxRssKb);
         for (const k of KINDS) t.problems[k].push(...m.result[k].map((x) => `${x} [${m.name}]`));
+        if (m.result.refusedBefore) (t.damage.refusedBefore++, (t.damage.validLinesLostBefore += m.result.validLines));
+        if (m.result.refusedNow) (t.damage.refusedNow++, (t.damage.validLinesLostNow += m.result.validLines));
         if (m.result.ms > t.slowest.ms) t.slowest = { ms: m.result.ms, name: m.name };
         if (Math.floor(t.lines / 10_000) > shown) (shown = Math.floor(t.lines / 10_000)), process.stderr.write(`  ${t.lines} lines, ${t.files} files, peak ${(t.maxRssKb / 1024).toFixed(0)} MB\n`);
       } else if (m.type === 'done') (finished = true), (t.sources = m.sources), (t.maxRssKb = Math.max(t.maxRssKb, m.maxRssKb));
@@ -71,19 +75,21 @@ async function main(): Promise<number> {
   const target = Number(process.env.FUZZ_LINES ?? 100_000);
   const seed = Number(process.env.FUZZ_SEED ?? 2026);
   const t0 = Date.now();
-  const t: Totals = { files: 0, lines: 0, sources: 0, hangs: [], problems: { crashes: [], missed: [], falseMalformed: [], chainMissed: [] }, maxRssKb: 0, slowest: { ms: 0, name: '' } };
+  const t: Totals = { files: 0, lines: 0, sources: 0, hangs: [], problems: { crashes: [], missed: [], falseMalformed: [], chainMissed: [], refused: [] }, maxRssKb: 0, slowest: { ms: 0, name: '' },
+    damage: { refusedBefore: 0, refusedNow: 0, validLinesLostBefore: 0, validLinesLostNow: 0 } };
   // A killed worker is replaced by one with the next seed for the lines still to do.
   for (let run = 0; t.lines < target && run < 20; run++) await runWorker(seed + run, target - t.lines, t);
   const figures = {
     seed, sources: t.sources, files: t.files, lines: t.lines,
     crashes: t.problems.crashes.length, hangs: t.hangs.length, missed: t.problems.missed.length,
-    falseMalformed: t.problems.falseMalformed.length, chainMissed: t.problems.chainMissed.length,
+    falseMalformed: t.problems.falseMalformed.length, chainMissed: t.problems.chainMissed.length, refused: t.problems.refused.length,
+    refusedWhole: t.damage,
     peakMemoryMB: Math.round(t.maxRssKb / 1024), seconds: Math.round((Date.now() - t0) / 100) / 10, slowestFile: t.slowest,
   };
   process.stdout.write(JSON.stringify(figures, null, 2) + '\n');
   for (const h of t.hangs) process.stdout.write(`hang: ${h}\n`);
   for (const k of KINDS) for (const x of t.problems[k].slice(0, 20)) process.stdout.write(`${k}: ${x.slice(0, 500)}\n`);
-  const bad = figures.crashes + figures.hangs + figures.missed + figures.falseMalformed + figures.chainMissed;
+  const bad = figures.crashes + figures.hangs + figures.missed + figures.falseMalformed + figures.chainMissed + figures.refused;
   return bad === 0 && figures.peakMemoryMB < MEMORY_LIMIT_MB && t.lines >= target ? 0 : 1;
 }
 

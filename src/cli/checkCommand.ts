@@ -9,6 +9,7 @@ import { toSarif } from './sarif';
 import { WORKERS_HELP, workersOption } from './workers';
 import { escapeTerminal } from './terminalText';
 import { shownPath } from '../core/tracePath';
+import { lostEnd } from '../core/lineFindings';
 import { expandTraceFiles, SKIP_REASON_TEXT, TraceFileExpansion } from '../core/traceFiles';
 
 const JSON_SHAPE = `{"format": NAME, "ok": bool, "checked": n, "findings": [{"rule", "severity", "line", "seq"?, "eventId"?, "message"}], "file": PATH}`;
@@ -131,7 +132,7 @@ function humanReport(mode: CheckMode) {
       mode === 'verify'
         ? r.ok
           ? `${r.file}: ${r.format}: intact: ${r.checked} event${r.checked === 1 ? '' : 's'} verified`
-          : `${r.file}: ${r.format}: broken at line ${errors[0].line} (${errors.length} error${errors.length === 1 ? '' : 's'})`
+          : `${r.file}: ${r.format}: broken at line ${errors[0].line} (${errors.length} error${errors.length === 1 ? '' : 's'})${r.findings.some(lostEnd) ? '; the file lost its end (zeroed by a crash)' : ''}`
         : `${r.file}: ${r.format}: ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'} (${errors.length} error${errors.length === 1 ? '' : 's'}) in ${r.checked} events`;
     const scope = mode === 'verify' ? [`  (${formatModule(r.format).verificationScope})`] : [];
     return [head, ...scope, ...r.findings.map((f) => `  line ${f.line}: ${f.severity} ${f.rule}: ${f.message}`)].join('\n');

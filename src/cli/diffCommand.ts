@@ -1,4 +1,4 @@
-import { diffTraces, TraceDiff, DiffOp } from '../core/diff/diffTraces';
+import { diffTraces, equivalent, TraceDiff, DiffOp } from '../core/diff/diffTraces';
 import { divergenceLines, traceDiffJsonPieces } from '../core/diff/diffJson';
 import { LineDigests } from '../core/diff/lineDigests';
 import { formatDuration } from '../core/display';
@@ -17,14 +17,18 @@ then the differing events with N equal events of context (default 3): '-' only i
     {"a": {"file", "format", "events"}, "b": {…}, "firstDivergence": {"aLine", "bLine"} | null,
      "ops": [{"op": "equal"|"insert"|"delete"|"change", "aLine"?, "bLine"?, "kind", "label", "depth",
               "fields"?: [{"path", "a"?, "b"?}], "fieldsOmitted"?, "durationDeltaMs"?, "tokensDelta"?, "costDeltaUsd"?}],
-     "summary": {"equal", "inserted", "deleted", "changed", "durationDeltaMs", "tokensDelta", "costDeltaUsd"}}
+     "summary": {"equal", "inserted", "deleted", "changed", "durationDeltaMs", "tokensDelta", "costDeltaUsd"},
+     "malformed"?: {"a": {"count", "lines"}, "b": {…}, "firstDifference": {"aLine", "bLine"} | null}}
     ops are the merged tree in preorder; a line is absent on the side the event is missing from, a field's
     "a" or "b" when that event has no such field; a delta is absent (summary: null) when unknown.
     firstDivergence gives each side's event there or, for an event only one side has, the next one.
+    malformed lists each run's lines that are not JSON (absent when neither has one); firstDifference is the
+    first pair, in file order, whose text differs (a line null on the side that has fewer).
   --include-volatile   compare ids, timestamps and hashes too (left out by default)
   --context N          equal events shown around each difference (human output)
   --pricing FILE       prices per model (as for summary), looked up before the bundled table
-Exit codes: 0 equivalent, 1 the runs differ, 2 unreadable file or bad usage.`;
+Exit codes: 0 equivalent (same events and the same unreadable lines), 1 the runs differ, 2 unreadable file or
+bad usage.`;
 
 const MARK: Record<DiffOp['op'], string> = { equal: ' ', insert: '+', delete: '-', change: '~' };
 
@@ -61,7 +65,14 @@ function fieldLines(op: DiffOp): string[] {
 export function diffText(d: TraceDiff, context: number): string[] {
   const out = [`A: ${d.a.path} (${d.a.format}, ${d.a.events.size} events)`, `B: ${d.b.path} (${d.b.format}, ${d.b.events.size} events)`];
   const j = divergenceLines(d);
-  out.push(j === null ? 'equivalent: no differences' : `first divergence: A line ${j.aLine ?? 'end'}, B line ${j.bLine ?? 'end'}`);
+  const m = d.malformed;
+  out.push(equivalent(d) ? 'equivalent: no differences' : j === null ? 'events equivalent, but the unreadable lines differ' : `first divergence: A line ${j.aLine ?? 'end'}, B line ${j.bLine ?? 'end'}`);
+  if (m.a.length > 0 || m.b.length > 0) {
+    const lines = (xs: number[]) => (xs.length === 0 ? '0' : `${xs.length} (line${xs.length === 1 ? '' : 's'} ${xs.slice(0, 10).join(', ')}${xs.length > 10 ? ', …' : ''})`);
+    out.push(`unreadable lines (not JSON): A ${lines(m.a)}, B ${lines(m.b)}`);
+    const f = m.firstDifference;
+    if (f) out.push(`unreadable lines differ: A line ${f.aLine ?? 'none'}, B line ${f.bLine ?? 'none'}`);
+  }
   const near = new Uint8Array(d.ops.length);
   d.ops.forEach((op, k) => {
     if (op.op !== 'equal') for (let x = Math.max(0, k - context); x <= Math.min(d.ops.length - 1, k + context); x++) near[x] = 1;
@@ -97,7 +108,7 @@ export async function diffCommand(argv: string[]): Promise<number> {
   const a = await loadForCli(args.positional[0], { onRecord: lineDigests.a.add, storeLabels: true });
   const b = await loadForCli(args.positional[1], { onRecord: lineDigests.b.add, storeLabels: true });
   const d = await diffTraces(a, b, { includeVolatile, prices, lineDigests });
-  const code = d.firstDivergence < 0 ? 0 : 1;
+  const code = equivalent(d) ? 0 : 1;
   if (args.flags.has('--json')) await writePieces(traceDiffJsonPieces(d));
   else await writeHuman(diffText(d, Number(ctxText)).join('\n') + '\n');
   return code;

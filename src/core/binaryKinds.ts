@@ -51,7 +51,9 @@ const WORDS: Record<Exclude<HeadKind, 'text' | 'gzip'>, string> = {
 
 /**
  * Classifies a file's first bytes (about 1 KB). Gzip is its magic `1f 8b`; any other known magic is its format;
- * a NUL byte anywhere in the head is binary, since UTF-8 JSON text never contains one.
+ * otherwise the head is binary when it is not mostly text (see {@link looksBinary}). NUL bytes alone do not make
+ * a file binary: a crash zeroes whole blocks of a JSONL file (ext4 leaves zeroed blocks behind), and such a file
+ * is a damaged trace whose other lines are still readable; the reader flags each zeroed line at its line.
  */
 export function classifyHead(head: Buffer): HeadKind {
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
@@ -59,7 +61,58 @@ export function classifyHead(head: Buffer): HeadKind {
     const at = m.at ?? 0;
     if (head.length >= at + m.bytes.length && m.bytes.every((b, i) => b === null || head[at + i] === b)) return m.kind;
   }
-  return head.includes(0) ? 'binary' : 'text';
+  return looksBinary(head) ? 'binary' : 'text';
+}
+
+/** Share of the bytes other than NUL that may be control bytes or broken UTF-8 before a head is binary. */
+const BINARY_SHARE = 0.1;
+
+/**
+ * True when the bytes other than NUL are not mostly text: more than a tenth of them are control bytes (other
+ * than tab, line feed, carriage return, form feed and escape) or bytes that start no valid UTF-8 sequence. NUL
+ * bytes are left out of the count: a zeroed block is damage to a text file, not a sign of a binary one (a file
+ * of nothing but NUL bytes is text with one damaged line). Random bytes, executables and images without a known
+ * magic are about half such bytes; a trace with a few damaged lines is almost none. A multi-byte sequence cut
+ * by the end of the head is not counted.
+ */
+export function looksBinary(head: Buffer): boolean {
+  let text = 0;
+  let odd = 0;
+  for (let i = 0; i < head.length; ) {
+    const b = head[i];
+    if (b === 0) {
+      i++;
+      continue;
+    }
+    if (b < 0x80) {
+      if ((b < 0x20 && b !== 9 && b !== 10 && b !== 13 && b !== 12 && b !== 27) || b === 0x7f) odd++;
+      else text++;
+      i++;
+      continue;
+    }
+    const len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    let ok = len > 0;
+    for (let k = 1; ok && k < len; k++) {
+      if (i + k >= head.length) break; // cut by the end of the head
+      const c = head[i + k];
+      if (c < 0x80 || c > 0xbf) ok = false;
+    }
+    if (ok) {
+      text += len;
+      i += len;
+    } else {
+      odd++;
+      i++;
+    }
+  }
+  return odd > 0 && odd > (odd + text) * BINARY_SHARE;
+}
+
+/** True when every byte of `bytes` is NUL (and there is at least one). */
+export function allZero(bytes: Buffer): boolean {
+  if (bytes.length === 0) return false;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  return true;
 }
 
 /** The words for a non-text kind in a sentence: "a zip archive", "binary data". */

@@ -8,7 +8,7 @@ import { Buffer } from 'buffer';
 import { fileSystem, OpenFile } from './io/fileSystem';
 import { GunzipStream, platform } from './io/platform';
 import { openTrace } from './io/traceHandles';
-import { classifyHead, describeContent, NotATraceError } from './binaryKinds';
+import { allZero, classifyHead, describeContent, NotATraceError } from './binaryKinds';
 import { shownPath, TracePath, tracePathKey } from './tracePath';
 
 export { NotATraceError } from './binaryKinds';
@@ -18,6 +18,8 @@ export type Compression = 'gzip' | null;
 
 /** Bytes read from the start of a file to decide what it is. */
 const PROBE_BYTES = 1024;
+/** Bytes read instead when the first {@link PROBE_BYTES} are all NUL: past a few zeroed 4 KiB blocks. */
+const ZEROED_PROBE_BYTES = 64 * 1024;
 
 /** A sequential reader of a file's content chunks. */
 export interface ChunkSource {
@@ -30,15 +32,20 @@ export interface ChunkSource {
 
 /**
  * Says how the file is stored, from its first bytes: gzip (by magic, whatever its name) or plain. Throws
- * {@link NotATraceError} for a zip, another known binary format or a file with NUL bytes in its first KB,
+ * {@link NotATraceError} for a zip, another known binary format or a file whose first KB is not mostly text
+ * (NUL bytes aside: zeroed blocks are crash damage to a text file, read line by line and flagged at their lines),
  * so no reader ever turns binary into "invalid JSON" findings.
  */
 export async function probeFile(path: TracePath): Promise<Compression> {
-  const head = await readRawHead(path, PROBE_BYTES);
+  let head = await readRawHead(path, PROBE_BYTES);
+  // A head of nothing but NUL bytes is a zeroed block (a crash): judge the file by what follows it.
+  if (head.length === PROBE_BYTES && allZero(head)) head = await readRawHead(path, ZEROED_PROBE_BYTES);
   const kind = classifyHead(head);
   if (kind === 'gzip') {
-    const inner = classifyHead(await readDecompressedHead(path, PROBE_BYTES));
-    if (inner !== 'text') throw new NotATraceError(shownPath(path), `is gzip-compressed, but holds ${describeContent(inner)}, not a JSONL trace`);
+    let inner = await readDecompressedHead(path, PROBE_BYTES);
+    if (inner.length === PROBE_BYTES && allZero(inner)) inner = await readDecompressedHead(path, ZEROED_PROBE_BYTES);
+    const innerKind = classifyHead(inner);
+    if (innerKind !== 'text') throw new NotATraceError(shownPath(path), `is gzip-compressed, but holds ${describeContent(innerKind)}, not a JSONL trace`);
     return 'gzip';
   }
   if (kind !== 'text') throw new NotATraceError(shownPath(path), `is ${describeContent(kind)}, not a JSONL trace`);

@@ -63,7 +63,7 @@ describe('byte source', () => {
     await other.close();
   });
 
-  it('names known binary formats by their magic and calls NUL bytes binary', () => {
+  it('names known binary formats by their magic and calls a head that is not mostly text binary', () => {
     assert.equal(classifyHead(minimalZip('header.json', Buffer.from('{}'))), 'zip');
     assert.equal(classifyHead(PNG_HEAD), 'png');
     assert.equal(classifyHead(Buffer.from('%PDF-1.7\n')), 'pdf');
@@ -72,7 +72,14 @@ describe('byte source', () => {
     assert.equal(classifyHead(Buffer.from('BZh91AY&SY')), 'bzip2');
     assert.equal(classifyHead(Buffer.from('fd377a585a000004', 'hex')), 'xz');
     assert.equal(classifyHead(gzipSync('{}')), 'gzip');
-    assert.equal(classifyHead(Buffer.from('{"a":1}\n\0')), 'binary');
+    // NUL bytes are crash damage to a text file (a zeroed block), not a sign of binary data.
+    assert.equal(classifyHead(Buffer.from('{"a":1}\n\0')), 'text');
+    assert.equal(classifyHead(Buffer.concat([Buffer.alloc(900), Buffer.from('1}\n{"a":2}\n')])), 'text');
+    assert.equal(classifyHead(Buffer.alloc(1024)), 'text');
+    // Mostly control bytes, or bytes that are no UTF-8, are binary, NUL bytes or not.
+    assert.equal(classifyHead(Buffer.from([0x7b, 0x01, 0x02, 0x03, 0x0a, 0x00, 0x00])), 'binary');
+    assert.equal(classifyHead(Buffer.concat([Buffer.alloc(512), Buffer.from('c3a9fffe8081', 'hex')])), 'binary');
+    assert.equal(classifyHead(Buffer.from('{"text":"café ✓"}\n')), 'text');
     assert.equal(classifyHead(Buffer.from('{"text":"BZh91AY&SY"}\n')), 'text');
     assert.equal(classifyHead(Buffer.from('')), 'text');
   });

@@ -18,6 +18,7 @@ describe('fuzz: mutated corpus and real-writer files through every command (issu
       assert.deepEqual(t.missed, []);
       assert.deepEqual(t.falseMalformed, []);
       assert.deepEqual(t.chainMissed, []);
+      assert.deepEqual(t.refused, [], 'no file with a valid line is refused whole');
       assert.ok(t.lines >= 2000);
       assert.ok(Object.keys(t.byMutation).length >= MUTATION_NAMES.length - 2, `mutations used: ${Object.keys(t.byMutation).join(', ')}`);
     } finally {

@@ -11,6 +11,13 @@ export interface JobResult {
   missed: string[];
   falseMalformed: string[];
   chainMissed: string[];
+  /** A file with at least one valid JSON line refused whole (exit 2, "not a JSONL trace"). */
+  refused: string[];
+  /** Figures: lines that parse as JSON, and whether the reader refused the file before crash damage was read
+   * (a NUL byte in the first KB) and now. */
+  validLines: number;
+  refusedBefore: boolean;
+  refusedNow: boolean;
   ms: number;
 }
 
@@ -47,23 +54,30 @@ export async function runJob(path: string, bytes: Buffer, original: { lines: Ora
   const t0 = Date.now();
   writeFileSync(path, bytes);
   const oracle = oracleLines(bytes);
-  const r: JobResult = { lines: oracle.length, crashes: [], missed: [], falseMalformed: [], chainMissed: [], ms: 0 };
+  const validLines = oracle.filter((o) => !o.broken && !o.blank).length;
+  // The reader used to refuse any file with a NUL byte in its first KB as binary: the figure to compare with.
+  const refusedBefore = bytes.subarray(0, 1024).includes(0);
+  const r: JobResult = { lines: oracle.length, crashes: [], missed: [], falseMalformed: [], chainMissed: [], refused: [], validLines, refusedBefore, refusedNow: false, ms: 0 };
   const tag = (s: string) => `${path}: ${s}`;
   const outputs: Record<string, unknown> = {};
-  // The reader refuses a file with a NUL byte in its first KB as binary (one line, exit 2): a stated refusal of
-  // input that is not text, not a crash; the oracle has nothing to compare then.
-  const binary = bytes.subarray(0, 1024).includes(0);
+  // The reader refuses only what is not text (one line, exit 2): a file with a valid JSON line is never refused
+  // (a zeroed block or a NUL byte is damage to its lines, flagged at them); one without may be, and the oracle
+  // has nothing to compare then.
   for (const cmd of ['summary', 'tree', 'verify', 'check']) {
     try {
       const res = await runCli([cmd, '--json', path]);
-      if (binary && res.code === 2 && /is binary data, not a JSONL trace\n$/.test(res.err)) continue;
+      if (res.code === 2 && /, not a JSONL trace\n$/.test(res.err)) {
+        r.refusedNow = true;
+        if (validLines > 0 && cmd === 'summary') r.refused.push(tag(`refused with ${validLines} valid lines: ${res.err.trim()}`));
+        continue;
+      }
       if (res.code !== 0 && res.code !== 1) r.crashes.push(tag(`${cmd} exit ${res.code}: ${res.err.trim()}`));
       else outputs[cmd] = JSON.parse(res.out);
     } catch (e) {
       r.crashes.push(tag(`${cmd} threw ${e instanceof Error ? e.stack : String(e)}`));
     }
   }
-  if (binary && Object.keys(outputs).length === 0) return { ...r, ms: Date.now() - t0 };
+  if (r.refusedNow && Object.keys(outputs).length === 0) return { ...r, ms: Date.now() - t0 };
   let model;
   try {
     model = await loadTrace(path);

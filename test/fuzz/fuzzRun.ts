@@ -24,6 +24,9 @@ export interface FuzzTotals {
   missed: string[];
   falseMalformed: string[];
   chainMissed: string[];
+  refused: string[];
+  /** Files refused whole, and the valid lines they held: under the old rule (a NUL byte in the first KB) and now. */
+  figures: { refusedBefore: number; refusedNow: number; validLinesLostBefore: number; validLinesLostNow: number; validLines: number };
   slowest: { ms: number; name: string };
   byMutation: Record<string, number>;
 }
@@ -61,7 +64,8 @@ export async function loadSources(paths: string[]): Promise<FuzzSource[]> {
  */
 export async function fuzzRun(sources: FuzzSource[], opts: { seed: number; targetLines: number; dir: string; onStart?: (name: string) => void; onJob?: (r: JobResult, name: string) => void }): Promise<FuzzTotals> {
   const rng = new Rng(opts.seed);
-  const totals: FuzzTotals = { files: 0, lines: 0, crashes: [], missed: [], falseMalformed: [], chainMissed: [], slowest: { ms: 0, name: '' }, byMutation: {} };
+  const totals: FuzzTotals = { files: 0, lines: 0, crashes: [], missed: [], falseMalformed: [], chainMissed: [], refused: [],
+    figures: { refusedBefore: 0, refusedNow: 0, validLinesLostBefore: 0, validLinesLostNow: 0, validLines: 0 }, slowest: { ms: 0, name: '' }, byMutation: {} };
   while (totals.lines < opts.targetLines) {
     const src = rng.pick(sources);
     const m = mutate(src.bytes, rng);
@@ -73,7 +77,10 @@ export async function fuzzRun(sources: FuzzSource[], opts: { seed: number; targe
     rmSync(path, { force: true });
     totals.files++;
     totals.lines += r.lines;
-    for (const k of ['crashes', 'missed', 'falseMalformed', 'chainMissed'] as const) totals[k].push(...r[k].map((x) => `${x} [${name}]`));
+    totals.figures.validLines += r.validLines;
+    if (r.refusedBefore) (totals.figures.refusedBefore++, (totals.figures.validLinesLostBefore += r.validLines));
+    if (r.refusedNow) (totals.figures.refusedNow++, (totals.figures.validLinesLostNow += r.validLines));
+    for (const k of ['crashes', 'missed', 'falseMalformed', 'chainMissed', 'refused'] as const) totals[k].push(...r[k].map((x) => `${x} [${name}]`));
     if (r.ms > totals.slowest.ms) totals.slowest = { ms: r.ms, name };
     for (const n of m.name.split('+')) totals.byMutation[n] = (totals.byMutation[n] ?? 0) + 1;
     opts.onJob?.(r, name);

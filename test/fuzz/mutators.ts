@@ -63,6 +63,15 @@ const ID_FIELDS = ['id', 'uuid', 'event_id', 'span_id', 'spanId'];
 const PARENT_FIELDS = ['parent_id', 'parentUuid', 'parent_span_id', 'parentSpanId'];
 const HUGE_NUMBERS = ['1e308', '-1e308', '1e400', '18446744073709551616', '99999999999999999999999', '17000000000000000', '-0', '1e-400', '123456789012345678901234567890.5'];
 
+/** A file system block: what a crash zeroes at once. */
+export const BLOCK = 4096;
+/** A copy of `bytes` with the block at `at` (up to {@link BLOCK} bytes, within the file) set to NUL. */
+export function zeroBlock(bytes: Buffer, at: number): Buffer {
+  const out = Buffer.from(bytes);
+  out.fill(0, Math.min(at, out.length), Math.min(at + BLOCK, out.length));
+  return out;
+}
+
 const MUTATORS: Record<string, Mutator> = {
   'byte-flip': onLine((line, rng) => {
     if (line.length === 0) return line;
@@ -139,6 +148,22 @@ const MUTATORS: Record<string, Mutator> = {
     const n = Math.max(1, Math.min(50 + rng.int(500), Math.floor((4 << 20) / (lines[i].length + 1))));
     const out = [...lines.slice(0, i + 1), ...Array.from({ length: n }, () => lines[i]), ...lines.slice(i + 1)];
     return { bytes: join(out), inPlace: false };
+  },
+  // What a crash does to a file: ext4 keeps its size and zeroes the 4 KiB blocks it had not written (at the start,
+  // in the middle, at the end), or the file is cut at any byte of a line. Zeroed lines run together (NUL is no
+  // line break), so lines move.
+  'zero-block-start': (lines) => ({ bytes: zeroBlock(join(lines), 0), inPlace: false }),
+  'zero-block-middle': (lines, rng) => {
+    const all = join(lines);
+    return { bytes: zeroBlock(all, BLOCK * rng.int(Math.max(1, Math.ceil(all.length / BLOCK)))), inPlace: false };
+  },
+  'zero-block-end': (lines) => {
+    const all = join(lines);
+    return { bytes: zeroBlock(all, Math.max(0, all.length - BLOCK)), inPlace: false };
+  },
+  'cut-in-line': (lines, rng) => {
+    const i = rng.int(lines.length);
+    return { bytes: Buffer.concat([join(lines.slice(0, i)), lines[i].subarray(0, rng.int(lines[i].length + 1))]), inPlace: false };
   },
   'time-out-of-range': onValue((o, rng) => {
     const k = rng.pick(['timestamp', 'occurred_at_ms', 'time', 'ts', 'created_at', 'startTimeUnixNano']);

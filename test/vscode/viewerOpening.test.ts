@@ -45,6 +45,19 @@ describe('trace document: .json, binary and .gz files', () => {
     doc.dispose();
   });
 
+  it('opens a trace whose first 4 KiB a crash zeroed: every other line shown, the damaged line flagged at its line', async () => {
+    const bytes = Buffer.from(readFileSync(resolve('samples/lumen/.lumen/trace/58176a1a-9fa5-4945-a4b8-3fa6c7c2f5b6.jsonl')));
+    bytes.fill(0, 0, 4096);
+    const { doc, last } = await open(tempFile('run.jsonl', bytes));
+    assert.equal(last('error'), undefined);
+    const model = last('model')!.model;
+    assert.equal(model.format, 'lumen');
+    assert.equal(model.events.size, 17, 'the 28 lines less the 11 the block touched');
+    assert.deepEqual(model.malformed.map((m) => m.line), [1]);
+    assert.ok(model.diagnostics.some((d) => d.rule === 'parse/zeroed-bytes' && d.line === 1 && /as a crash leaves them/.test(d.message)));
+    doc.dispose();
+  });
+
   it('shows a .jsonl.gz like the plain file and reloads it whole when a gzip member is appended', async () => {
     const file = join(tempDir(), 'sample.jsonl.gz');
     appendFileSync(file, gzipSync(readFileSync(SAMPLE)));

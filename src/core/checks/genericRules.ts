@@ -37,9 +37,11 @@ export const genericRules: RuleModule = {
               `Timestamp ${new Date(time).toISOString()} is earlier than ${new Date(prev.time).toISOString()} on line ${prev.line}.`,
               { seq: t.seqOf(i) ?? undefined, eventId: t.id(i) ?? undefined }));
           }
-          // The group's latest time so far, kept in one record per group (not a new one per event).
+          // The group's previous time, kept in one record per group (not a new one per event). Each event is held
+          // to the one before it, not to the latest time so far: one edited timestamp (a far-future one) is one
+          // finding where time goes back, not one on every later line.
           if (!prev) last.set(g, { time, line: t.lineOf(i) });
-          else if (time >= prev.time) {
+          else {
             prev.time = time;
             prev.line = t.lineOf(i);
           }

@@ -25,6 +25,22 @@ export interface TraceDiffJson {
   firstDivergence: { aLine: number | null; bLine: number | null } | null;
   ops: DiffOpJson[];
   summary: DiffSummary;
+  /**
+   * The lines of each run that are not JSON, and the first pair whose text differs (null when both runs have the
+   * same ones). Added after the first release: absent when neither run has an unreadable line.
+   */
+  malformed?: {
+    a: { count: number; lines: number[] };
+    b: { count: number; lines: number[] };
+    firstDifference: { aLine: number | null; bLine: number | null } | null;
+  };
+}
+
+/** The `malformed` field of the JSON (see {@link TraceDiffJson.malformed}), or undefined when there is none. */
+function malformedJson(diff: TraceDiff): TraceDiffJson['malformed'] {
+  const m = diff.malformed;
+  if (m.a.length === 0 && m.b.length === 0) return undefined;
+  return { a: { count: m.a.length, lines: m.a }, b: { count: m.b.length, lines: m.b }, firstDifference: m.firstDifference };
 }
 
 function side(m: TraceModel): TraceDiffJson['a'] {
@@ -73,6 +89,7 @@ export function traceDiffJson(diff: TraceDiff): TraceDiffJson {
     firstDivergence: divergenceLines(diff),
     ops: diff.ops.map((op) => opJson(diff, op)),
     summary: diff.summary,
+    ...(malformedJson(diff) ? { malformed: malformedJson(diff) } : {}),
   };
 }
 
@@ -111,5 +128,6 @@ export function* traceDiffJsonPieces(diff: TraceDiff): Generator<string> {
   yield `{"a":${JSON.stringify(side(diff.a))},"b":${JSON.stringify(side(diff.b))},"firstDivergence":${JSON.stringify(divergenceLines(diff))},"ops":[`;
   const kinds = new Map<string, string>();
   for (let k = 0; k < diff.ops.length; k++) yield (k > 0 ? ',' : '') + opText(diff, diff.ops[k], kinds);
-  yield `],"summary":${JSON.stringify(diff.summary)}}`;
+  const malformed = malformedJson(diff);
+  yield `],"summary":${JSON.stringify(diff.summary)}${malformed ? `,"malformed":${JSON.stringify(malformed)}` : ''}}`;
 }

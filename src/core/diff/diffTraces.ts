@@ -10,6 +10,7 @@ import { neutralFieldChanges } from './neutralFields';
 import type { DiffSummary } from './diffTypes';
 import type { ModelPrice } from '../usage/prices';
 import { eventFacts, known } from './eventFacts';
+import { readRanges } from '../byteSource';
 
 export type { DiffOpKind, AlignedOp, FieldChange, DiffSummary };
 
@@ -38,15 +39,60 @@ export interface DiffOp extends AlignedOp {
 }
 
 
+/**
+ * The lines of each run that are not JSON (torn, cut, zeroed, edited): no event stands for them, so the event
+ * diff cannot see them. Two runs whose unreadable lines differ in text or number are not equivalent.
+ */
+export interface MalformedDiff {
+  /** Each side's unreadable line numbers, in file order. */
+  a: number[];
+  b: number[];
+  /**
+   * The first pair of unreadable lines whose text differs (compared in file order), a side's line null when it
+   * has fewer; null when both runs have the same unreadable lines.
+   */
+  firstDifference: { aLine: number | null; bLine: number | null } | null;
+}
+
 /** The diff of two traces: the merged tree in preorder and where the runs first part. */
 export interface TraceDiff {
   a: TraceModel;
   b: TraceModel;
   sameShape: boolean;
   ops: DiffOp[];
-  /** Index into `ops` of the first op that is not `equal`, or -1 when the runs are equivalent. */
+  /** Index into `ops` of the first op that is not `equal`, or -1 when the events are equivalent. */
   firstDivergence: number;
   summary: DiffSummary;
+  /** The unreadable lines of both runs; the runs are equivalent only when the events and these agree. */
+  malformed: MalformedDiff;
+}
+
+/** True when the runs are equivalent: no event differs and their unreadable lines are the same. */
+export function equivalent(d: TraceDiff): boolean {
+  return d.firstDivergence < 0 && d.malformed.firstDifference === null;
+}
+
+/** Unreadable lines read back at once to compare their text: bounded memory for a run with very many. */
+const MALFORMED_BATCH = 4096;
+
+/** Compares the texts of the two runs' unreadable lines in file order (see {@link MalformedDiff}). */
+async function diffMalformed(a: TraceModel, b: TraceModel): Promise<MalformedDiff> {
+  const out: MalformedDiff = { a: a.malformed.map((m) => m.line), b: b.malformed.map((m) => m.line), firstDifference: null };
+  const n = Math.min(a.malformed.length, b.malformed.length);
+  for (let k = 0; k < n; k += MALFORMED_BATCH) {
+    const end = Math.min(n, k + MALFORMED_BATCH);
+    const ranges = (m: TraceModel) => m.malformed.slice(k, end).map((x) => [x.offset, x.length] as const);
+    const ta = await readRanges(a.path, a.compression, ranges(a));
+    const tb = await readRanges(b.path, b.compression, ranges(b));
+    for (let j = 0; j < ta.length; j++) {
+      if (!ta[j].equals(tb[j])) {
+        out.firstDifference = { aLine: out.a[k + j], bLine: out.b[k + j] };
+        return out;
+      }
+    }
+  }
+  if (a.malformed.length !== b.malformed.length) out.firstDifference = { aLine: out.a[n] ?? null, bLine: out.b[n] ?? null };
+  return out;
 }
 
 function minus(b: number | null, a: number | null): number | null {
@@ -121,8 +167,9 @@ export async function diffTraces(a: TraceModel, b: TraceModel, options: DiffOpti
   // One rollup per run for the totals and every op's cost.
   const sa = runTotals(a, options.prices);
   const sb = runTotals(b, options.prices);
+  const malformed = await diffMalformed(a, b);
   return {
-    a, b, sameShape: ctx.sameShape, ops, firstDivergence,
+    a, b, sameShape: ctx.sameShape, ops, firstDivergence, malformed,
     summary: {
       equal: counts.equal, inserted: counts.insert, deleted: counts.delete, changed: counts.change,
       durationDeltaMs: minus(sb.durationMs, sa.durationMs),

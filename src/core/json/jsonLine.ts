@@ -41,7 +41,8 @@ export function parseDecodedLine(span: LineSpan, bytes: Buffer | null, text: str
     return { kind: 'value', value: JSON.parse(text) };
   } catch (err) {
     const detail = err instanceof Error ? err.message : String(err);
-    const torn = !span.terminated;
+    // A last line that holds NUL bytes is not a write in progress: no writer writes them, a crash zeroed it.
+    const torn = !span.terminated && bytes.indexOf(0) < 0;
     return {
       kind: 'malformed',
       finding: {

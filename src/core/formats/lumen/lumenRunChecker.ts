@@ -31,6 +31,13 @@ export class LumenRunChecker implements StreamCheck {
   private endLine = 0;
   private entry: string | null = null;
   private entryReturned = false;
+  /**
+   * An error event was written in the open cell. The tree keeps the cell open after an error (it is a leaf), and
+   * a real run writes cell_end after it, so the cell stays open here too: a later cell_end pairs with it. The
+   * error may also end the cell (lumen.md §9: cell_end or error), so neither a missing cell_end nor a new
+   * cell_start is reported after one, and the frame stack, which the VM unwound, is not held against events.
+   */
+  private cellErrored = false;
   private readonly calls: string[] = [];
   private docHash: string | null = null;
   private lastDocHash: string | null = null;
@@ -153,10 +160,11 @@ export class LumenRunChecker implements StreamCheck {
       case 'call_exit':
         return this.callExit(cell);
       case 'error':
-        this.state = 'errored';
+        if (this.state === 'inCell') this.cellErrored = true;
+        else this.state = 'errored';
         return;
       case 'run_end':
-        if (this.state === 'inCell') this.report('lumen/cell-end', `run_end while cell '${this.entry}' is open (no cell_end and no error)`);
+        if (this.state === 'inCell' && !this.cellErrored) this.report('lumen/cell-end', `run_end while cell '${this.entry}' is open (no cell_end and no error)`);
         this.state = 'ended';
         this.endLine = this.line;
         return;
@@ -165,13 +173,14 @@ export class LumenRunChecker implements StreamCheck {
   }
 
   private cellStart(cell: string | null): void {
-    if (this.state === 'inCell') {
+    if (this.state === 'inCell' && !this.cellErrored) {
       this.report('lumen/nested-cell', `cell_start '${cell}' while cell '${this.entry}' is still open`);
       return;
     }
     this.state = 'inCell';
     this.entry = cell;
     this.entryReturned = false;
+    this.cellErrored = false;
     this.calls.length = 0;
   }
 
@@ -181,8 +190,9 @@ export class LumenRunChecker implements StreamCheck {
       return;
     }
     if (cell !== this.entry) this.report('lumen/cell-end', `cell_end '${cell}' does not name the open cell '${this.entry}'`);
-    if (this.calls.length > 0) this.report('lumen/cell-end', `cell_end '${cell}' while calls are still open: ${this.calls.join(' > ')}`);
+    if (this.calls.length > 0 && !this.cellErrored) this.report('lumen/cell-end', `cell_end '${cell}' while calls are still open: ${this.calls.join(' > ')}`);
     this.state = 'cellDone';
+    this.cellErrored = false;
     this.calls.length = 0;
   }
 
@@ -200,7 +210,7 @@ export class LumenRunChecker implements StreamCheck {
       : this.calls.length > 0 ? `the innermost open call is '${top}'`
       : this.entryReturned ? `the entry cell '${this.entry}' has already returned`
       : `no call is open and the entry cell is '${this.entry}'`;
-    this.report('lumen/call-balance', `unbalanced call_exit ('${cell}'; ${why})`);
+    if (!this.cellErrored) this.report('lumen/call-balance', `unbalanced call_exit ('${cell}'; ${why})`);
     // Every Return pops one frame. A name deeper in the stack means exits were skipped (tail call, JIT):
     // unwind to it; otherwise the innermost frame is the one that returned under another name.
     const at = this.calls.lastIndexOf(cell ?? '');
@@ -209,7 +219,7 @@ export class LumenRunChecker implements StreamCheck {
   }
 
   private frameEvent(kind: string, cell: string | null): void {
-    if (this.state === 'errored') return; // the VM unwound its frames; the stack here is stale
+    if (this.state === 'errored' || this.cellErrored) return; // the VM unwound its frames; the stack here is stale
     if (this.state !== 'inCell') {
       this.report('lumen/event-cell', `${kind} outside an open cell`);
       return;

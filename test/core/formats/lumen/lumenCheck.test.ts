@@ -63,6 +63,28 @@ describe('lumen check: run state machine (§9)', () => {
     assert.deepEqual(brief(r.findings), ['lumen/event-cell@10']);
     assert.equal(r.findings[0].message, "vm_step carries cell 'main' but the current frame is 'fetch_page'");
   });
+  it('an error inside the cell followed by cell_end pairs the cell as the tree does: no cell-end warning', async () => {
+    const cellEnd = base.findIndex((l) => JSON.parse(l).kind === 'cell_end');
+    const error = (k: number) => editLine(base[cellEnd], (o) => {
+      o.kind = 'error';
+      o.message = `tool failed ${k}`;
+      delete o.details;
+    });
+    // Three recoverable errors before the cell's end, the way a long real run writes one per failure.
+    const lines = [...base.slice(0, cellEnd), error(1), error(2), error(3), ...base.slice(cellEnd)];
+    const r = await check(lines);
+    assert.deepEqual(brief(r.findings).filter((f) => f.startsWith('lumen/cell-end') || f.startsWith('lumen/call-balance')), []);
+    // The tree pairs the same cell: cell_end is the last child of the cell_start.
+    const { model } = await run(writeTrace(lines), 'check');
+    const t = model.events;
+    let start = -1;
+    let end = -1;
+    for (let i = 0; i < t.size; i++) {
+      if (t.kindOf(i) === 'cell_start') start = i;
+      if (t.kindOf(i) === 'cell_end') end = i;
+    }
+    assert.equal(t.parent(end), start);
+  });
   it('the failure runs conform: error ends the cell, run_end follows without cell_end', async () => {
     for (const file of [TOOL_FAILURE, SCHEMA_FAILURE]) assert.deepEqual((await run(file, 'check')).result.findings, []);
   });
