@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { loadTrace } from '../../../src/core/loadTrace';
-import { runChecks } from '../../../src/core/checks/runChecks';
+import { runChecks } from '../../../src/core/formatRules';
 import { tempFile } from '../../helpers/tmp';
 
 /** 300 events a second apart, with line `edited` (1-based) at `at` instead. */
