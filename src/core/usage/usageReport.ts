@@ -111,6 +111,10 @@ class CountedSums {
   private m: ModelSums | undefined;
   private g: GroupSums | undefined;
   private price: ModelPrice | undefined;
+  /** The cost the file's totals lines record for the run's model, which wins over its records' (null: none). */
+  private recordedForModel: number | null = null;
+  /** Per model, the cost its last totals line records (Claude Code `modelUsage[m].costUSD`), or null. */
+  readonly recordedByModel = new Map<string, number | null>();
 
   constructor(private readonly model: TraceModel, private readonly rollup: UsageRollup, private readonly priceFor: (model: string | null) => ModelPrice | undefined) {}
 
@@ -127,12 +131,15 @@ class CountedSums {
       this.m = m = this.modelSums(name ?? '(unknown model)');
       this.g = g = this.groupSums(group);
       this.price = this.priceFor(name);
+      this.recordedForModel = name === null ? null : this.recordedOf(name);
     }
     u.sumInto(this.run, 0, i);
     m.calls++;
     const tokens = u.inputOutputOf(i);
     m.tokens += tokens;
     this.allTokens += tokens;
+    // The model's cost is the one its totals line records (added once, in tallyUsage), not its records' sum.
+    if (this.recordedForModel !== null) return;
     const c = u.costAt(i, this.price);
     if (c === null) return;
     m.cost += c;
@@ -158,6 +165,12 @@ class CountedSums {
     r.fill(NaN);
   }
 
+  private recordedOf(name: string): number | null {
+    let v = this.recordedByModel.get(name);
+    if (v === undefined) this.recordedByModel.set(name, (v = recordedModelCost(this.rollup, name)));
+    return v;
+  }
+
   private modelSums(name: string): ModelSums {
     let m = this.models.get(name);
     if (!m) this.models.set(name, (m = new ModelSums()));
@@ -171,18 +184,29 @@ class CountedSums {
   }
 }
 
-/** The counted records summed; a model nothing prices takes the cost its last totals line records. */
+/**
+ * The counted records summed. A cost the trace records wins over prices: a model whose last totals line records its
+ * cost takes that cost, and a run whose file totals its own cost (Claude Code `total_cost_usd`, agentledger
+ * `cost_recorded` in USD: the `costUsd` of `totals` in `summary --json`) takes that total, so `totals` and `usage`
+ * never disagree. Its tokens then count as priced.
+ */
 function tallyUsage(model: TraceModel, prices: Readonly<Record<string, ModelPrice>>, rollup: UsageRollup): CountedSums {
   const x = new CountedSums(model, rollup, priceLookup(prices));
   for (const i of rollup.countedIndex) x.add(i);
   x.flush();
   for (const [name, m] of x.models) {
-    const recorded = m.sources.size === 0 ? recordedModelCost(rollup, name) : null;
+    const recorded = x.recordedByModel.get(name) ?? null;
     if (recorded === null) continue;
     m.cost = recorded;
     m.sources.add('trace');
+    m.priced = m.tokens;
     x.pricedTokens += m.tokens;
     x.cost = (x.cost ?? 0) + recorded;
+  }
+  const run = model.formatTotals.costUsd;
+  if (typeof run === 'number' && Number.isFinite(run)) {
+    x.cost = run;
+    x.pricedTokens = x.allTokens;
   }
   return x;
 }
