@@ -34,7 +34,7 @@ export class Header {
     const tokens = tokenFact(h);
     if (tokens) parts.push(tokens);
     const cost = costFact(h);
-    if (cost) parts.push(el('span', { text: cost, title: `Cost of the counted tokens: recorded in the trace, else from the price table (agentTrace.pricing adds or overrides models); unpriced models are never guessed.${recordedCostNote(h)}` }));
+    if (cost) parts.push(el('span', { text: cost, title: `Cost of the counted tokens: recorded in the trace, else from the price table (agentTrace.pricing adds or overrides models${h.usage?.priceSource ? `; bundled prices: ${h.usage.priceSource}` : ''}); unpriced models are never guessed.${recordedCostNote(h)}` }));
     if (h.toolCalls > 0) parts.push(plural(h.toolCalls, 'tool call'));
     if (h.errors > 0) parts.push(el('span', { class: 'fact-error', text: plural(h.errors, 'error') }));
     if (h.warnings > 0) parts.push(el('span', { class: 'fact-warning', text: plural(h.warnings, 'warning') }));

@@ -16,7 +16,7 @@ export function usageLines(u: UsageReport): string[] {
   const t = u.total;
   const out: string[] = [];
   const priced = u.priced === null ? '' : `, ${Math.round(u.priced * 100)}% priced`;
-  out.push(`usage:      ${u.complete ? 'complete' : 'incomplete'} (${t.scope}${t.fromTotalsLines.length ? `; ${t.fromTotalsLines.join(', ')} from totals lines` : ''}${priced}; prices of ${u.priceTableDate})`);
+  out.push(`usage:      ${u.complete ? 'complete' : 'incomplete'} (${t.scope}${t.fromTotalsLines.length ? `; ${t.fromTotalsLines.join(', ')} from totals lines` : ''}${priced}; prices of ${u.priceTableDate}: ${u.priceSource.name} ${u.priceSource.version})`);
   out.push(`retries:    ${u.retries.total.toLocaleString('en-US')} (${u.retries.source === 'recorded' ? 'recorded by the trace' : 'inferred: a call after a failed call of the same tool or model'})`);
   if (u.byModel.length > 0) {
     const rows = u.byModel.map((m) => [m.model, String(m.calls), n(m.inputTokens), n(m.outputTokens), n(m.cacheReadTokens), n(m.cacheWriteTokens), usd(m.costUsd), String(m.retries)]);

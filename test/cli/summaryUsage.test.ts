@@ -26,7 +26,7 @@ describe('agent-trace summary: usage', () => {
 
   it('the text output shows usage as tables', () => {
     const out = cli('summary', MURMUR).out;
-    assert.match(out, /^usage: +complete \(events, 100% priced; prices of \d{4}-\d{2}-\d{2}\)$/m);
+    assert.match(out, /^usage: +complete \(events, 100% priced; prices of \d{4}-\d{2}-\d{2}: @pydantic\/genai-prices \d+\.\d+\.\d+\)$/m);
     assert.match(out, /^retries: +0 \(inferred: a call after a failed call of the same tool or model\)$/m);
     assert.match(out, /^model +calls +input +output +cache read +cache write +cost +retries$/m);
     assert.match(out, /^claude-sonnet-4-5 +2 +1,683 +76 +0 +\? +\$0\.0062 +0$/m);

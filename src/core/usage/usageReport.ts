@@ -1,5 +1,6 @@
 import type { TraceModel } from '../traceModel';
-import { ModelPrice, priceOf, PRICE_TABLE_DATE } from './prices';
+import { ModelPrice, priceOf, PRICE_SOURCE, PRICE_TABLE_DATE } from './prices';
+import type { Price, PriceSource } from './priceTypes';
 import { UsageRollup, usageRollupOf } from './rollup';
 import { Tally } from './tally';
 import { UsageKind } from './usageColumns';
@@ -51,8 +52,10 @@ export interface UsageReport {
   complete: boolean;
   /** Share of the counted tokens (input + output) whose cost is known, 0..1; null when no tokens are reported. */
   priced: number | null;
-  /** Date of the bundled price table. */
+  /** Date of the bundled price table (its source's, as in {@link priceSource}). */
   priceTableDate: string;
+  /** Where the bundled prices come from: the package, its version and the day that version was published. */
+  priceSource: PriceSource;
   /**
    * Retries in the run: `recorded` when the trace records them, `inferred` (a call after a failed call of the
    * same tool or model under the same parent) when it records none. Per tool and model in `byTool`/`byModel`.
@@ -68,9 +71,9 @@ function totalsJson(t: Tally, costUsd: number | null): UsageTotalsJson {
   return { inputTokens: t.input, outputTokens: t.output, cacheReadTokens: t.cacheRead, cacheWriteTokens: t.cacheWrite, reasoningTokens: t.reasoning, totalTokens: t.grand(), costUsd };
 }
 
-/** `priceOf` once per model name: the lookup normalizes the name, too slow to repeat for every record. */
-export function priceLookup(prices: Readonly<Record<string, ModelPrice>>): (model: string | null) => ModelPrice | undefined {
-  const seen = new Map<string, ModelPrice | undefined>();
+/** `priceOf` once per model name: the lookup matches patterns, too slow to repeat for every record. */
+export function priceLookup(prices: Readonly<Record<string, ModelPrice>>): (model: string | null) => Price | undefined {
+  const seen = new Map<string, Price | undefined>();
   return (model) => {
     if (model === null) return undefined;
     if (!seen.has(model)) seen.set(model, priceOf(model, prices));
@@ -110,13 +113,13 @@ class CountedSums {
   private runGroup: string | null | undefined;
   private m: ModelSums | undefined;
   private g: GroupSums | undefined;
-  private price: ModelPrice | undefined;
+  private price: Price | undefined;
   /** The cost the file's totals lines record for the run's model, which wins over its records' (null: none). */
   private recordedForModel: number | null = null;
   /** Per model, the cost its last totals line records (Claude Code `modelUsage[m].costUSD`), or null. */
   readonly recordedByModel = new Map<string, number | null>();
 
-  constructor(private readonly model: TraceModel, private readonly rollup: UsageRollup, private readonly priceFor: (model: string | null) => ModelPrice | undefined) {}
+  constructor(private readonly model: TraceModel, private readonly rollup: UsageRollup, readonly priceFor: (model: string | null) => Price | undefined) {}
 
   add(i: number): void {
     const u = this.rollup.usage;
@@ -240,6 +243,7 @@ export function usageReport(model: TraceModel, prices: Readonly<Record<string, M
     complete: isComplete(model, rollup, total, fromTotals),
     priced: allTokens > 0 ? pricedTokens / allTokens : null,
     priceTableDate: PRICE_TABLE_DATE,
+    priceSource: { ...PRICE_SOURCE },
     retries: { total: retries.total, source: retries.source },
   };
 }
