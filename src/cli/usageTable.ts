@@ -23,6 +23,12 @@ export function usageLines(u: UsageReport): string[] {
     rows.push(['total', '', n(t.inputTokens), n(t.outputTokens), n(t.cacheReadTokens), n(t.cacheWriteTokens), usd(t.costUsd), '']);
     out.push('', ...table(['model', 'calls', 'input', 'output', 'cache read', 'cache write', 'cost', 'retries'], rows));
   }
+  // Each unpriced model by name, with why, so a price can be added for it.
+  if (u.unpriced.length > 0) {
+    out.push('');
+    for (const x of u.unpriced) out.push(`unpriced:   ${x.model}: ${x.reason}`);
+    if (u.unpriced.some((x) => x.reason.startsWith('not in the bundled prices'))) out.push('            (add a model\'s price with --pricing FILE, a JSON object of model → {input, output, cacheRead?, cacheWrite?, cacheWrite1h?} in USD per million tokens)');
+  }
   if (u.byTool.length > 0) {
     const rows = u.byTool.map((x) => [x.tool, String(x.calls), String(x.errors), String(x.retries), ms(x.durationMs), ms(x.p50Ms), ms(x.p95Ms)]);
     out.push('', ...table(['tool', 'calls', 'errors', 'retries', 'time', 'p50', 'p95'], rows));

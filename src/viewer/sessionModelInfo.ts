@@ -81,7 +81,7 @@ function computeHeader(model: TraceModel): HeaderInfo {
     partial: (model as { partial?: boolean }).partial === true,
     cancelled: model.cancelled,
     usage: {
-      costUsd: s.usage.total.costUsd, priced: s.usage.priced, complete: s.usage.complete,
+      costUsd: s.usage.total.costUsd, priced: s.usage.priced, complete: s.usage.complete, unpriced: s.usage.unpriced,
       priceSource: `${s.usage.priceSource.name} ${s.usage.priceSource.version} of ${s.usage.priceSource.date}`,
     },
   };

@@ -33,6 +33,12 @@ describe('agent-trace summary: usage', () => {
     assert.match(out, /^bash +1 +0 +0 +9 ms +9 ms +9 ms$/m);
   });
 
+  it('the text output names an unpriced model and says how to price it', () => {
+    const out = cli('summary', corpusPath('agentledger', 'approval-denied', 'events.jsonl')).out;
+    assert.match(out, /^unpriced: +mock-llm: not in the bundled prices \(@pydantic\/genai-prices [^)]+\) nor in the user's$/m);
+    assert.match(out, /add a model's price with --pricing FILE/);
+  });
+
   it('--pricing FILE prices an unknown model; a bad file is a usage error (exit 2) naming the entry', () => {
     const text = cli('summary', '--json', '--pricing', tempFile('p.json', '{"claude-sonnet-4-5":{"input":1,"output":2}}'), MURMUR);
     assert.equal(text.code, 0);

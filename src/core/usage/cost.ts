@@ -79,3 +79,20 @@ export function costOf(c: CostCounts, price: Price, reasoningApart: boolean, tim
   }
   return cost;
 }
+
+/**
+ * Why {@link costOf} leaves a record unpriced at `price` (null when it does not): what the unpriced hint says.
+ */
+export function unpricedReason(c: CostCounts, price: Price, reasoningApart: boolean, timeMs: number | null = null): string | null {
+  if (c.input === null || c.input === undefined || c.output === null || c.output === undefined) return `a call's ${c.input == null ? 'input' : 'output'} tokens are not recorded`;
+  if (costOf(c, price, reasoningApart, timeMs) !== null) return null;
+  const periods = timeMs === null ? price.periods : [periodAt(price.periods, timeMs)];
+  for (const { rates: r } of periods) {
+    const write = c.cacheWrite ?? 0;
+    const write1h = Math.min(write, c.cacheWrite1h ?? 0);
+    if (write1h > 0 && r.cacheWrite1h == null) return 'its price has no 1-hour cache write rate';
+    if ((c.cacheRead ?? 0) > 0 && r.cacheRead === null) return 'its price has no cache read rate';
+    if (write - write1h > 0 && r.cacheWrite === null) return 'its price has no cache write rate';
+  }
+  return 'its price depends on when the call was made, and the trace does not say';
+}

@@ -1,6 +1,6 @@
 import { EventTable } from '../eventTable';
 import { EventUsage, eventUsage } from './eventUsage';
-import { costOf } from './cost';
+import { costOf, unpricedReason } from './cost';
 import type { Price } from './priceTypes';
 import type { Tally } from './tally';
 import type { TokenCounts, TokenField, UsageDraft } from '../usageTypes';
@@ -254,6 +254,15 @@ export class UsageColumns {
     this.countsInto(i, scratch);
     scratch.cacheWrite1h = orNull(this.values[s * STRIDE + CACHE_WRITE_1H]);
     return costOf(scratch, price, (this.flags[s] & 1) === 1, price.periods.length > 1 ? this.t.timeOf(i) : null);
+  }
+
+  /** Why event i's record is unpriced at `price` (see `unpricedReason`), null when it is priced or reports nothing. */
+  unpricedReasonAt(i: number, price: Price): string | null {
+    const s = this.slotAt(i);
+    if (s < 0 || this.values[s * STRIDE + COST] === this.values[s * STRIDE + COST]) return null;
+    this.countsInto(i, scratch);
+    scratch.cacheWrite1h = orNull(this.values[s * STRIDE + CACHE_WRITE_1H]);
+    return unpricedReason(scratch, price, (this.flags[s] & 1) === 1, price.periods.length > 1 ? this.t.timeOf(i) : null);
   }
 
   /** Event i's usage as an object (made on request; null: reports none). */

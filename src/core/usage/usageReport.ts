@@ -56,11 +56,19 @@ export interface UsageReport {
   priceTableDate: string;
   /** Where the bundled prices come from: the package, its version and the day that version was published. */
   priceSource: PriceSource;
+  /** Each model with tokens left unpriced, and why (a model the price source does not know is never guessed). */
+  unpriced: UnpricedModel[];
   /**
    * Retries in the run: `recorded` when the trace records them, `inferred` (a call after a failed call of the
    * same tool or model under the same parent) when it records none. Per tool and model in `byTool`/`byModel`.
    */
   retries: { total: number; source: 'recorded' | 'inferred' };
+}
+
+/** A model some of whose tokens are unpriced, and why. */
+export interface UnpricedModel {
+  model: string;
+  reason: string;
 }
 
 const JSON_FIELD: Record<TokenField, keyof UsageTotalsJson> = {
@@ -89,6 +97,10 @@ class ModelSums {
   priced = 0;
   tokens = 0;
   readonly sources = new Set<'trace' | 'table'>();
+  /** The first record left unpriced (-1: none), for the unpriced hint. */
+  firstUnpriced = -1;
+  /** The records name no model. */
+  unnamed = false;
 }
 
 /** One group's counted records summed. */
@@ -132,6 +144,7 @@ class CountedSums {
       this.runModel = name;
       this.runGroup = group;
       this.m = m = this.modelSums(name ?? '(unknown model)');
+      if (name === null) m.unnamed = true;
       this.g = g = this.groupSums(group);
       this.price = this.priceFor(name);
       this.recordedForModel = name === null ? null : this.recordedOf(name);
@@ -144,7 +157,10 @@ class CountedSums {
     // The model's cost is the one its totals line records (added once, in tallyUsage), not its records' sum.
     if (this.recordedForModel !== null) return;
     const c = u.costAt(i, this.price);
-    if (c === null) return;
+    if (c === null) {
+      if (m.firstUnpriced < 0) m.firstUnpriced = i;
+      return;
+    }
     m.cost += c;
     m.priced += tokens;
     m.sources.add(u.recordedCostOf(i) !== null ? 'trace' : 'table');
@@ -227,7 +243,8 @@ export function usageCostUsd(model: TraceModel, prices: Readonly<Record<string, 
  * priced share. `prices` are the user's (`agentTrace.pricing`), looked up before the bundled table.
  */
 export function usageReport(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, rollup: UsageRollup = usageRollupOf(model)): UsageReport {
-  const { total, models, groups, pricedTokens, allTokens, cost } = tallyUsage(model, prices, rollup);
+  const sums = tallyUsage(model, prices, rollup);
+  const { total, models, groups, pricedTokens, allTokens, cost } = sums;
   const fromTotals = fillFromTotalsLines(rollup, total);
   const retries = retryCounts(model, rollup);
   const byModel: ModelUsageJson[] = [...models].map(([name, m]) => ({
@@ -244,8 +261,26 @@ export function usageReport(model: TraceModel, prices: Readonly<Record<string, M
     priced: allTokens > 0 ? pricedTokens / allTokens : null,
     priceTableDate: PRICE_TABLE_DATE,
     priceSource: { ...PRICE_SOURCE },
+    unpriced: unpricedModels(sums, rollup, byModel),
     retries: { total: retries.total, source: retries.source },
   };
+}
+
+/** The models of `byModel` (in its order) whose cost is unknown for some of their records, with why. */
+function unpricedModels(sums: CountedSums, rollup: UsageRollup, byModel: readonly ModelUsageJson[]): UnpricedModel[] {
+  const out: UnpricedModel[] = [];
+  for (const row of byModel) {
+    const m = sums.models.get(row.model)!;
+    if (m.firstUnpriced < 0 || sums.recordedByModel.get(row.model) != null) continue;
+    const price = m.unnamed ? undefined : sums.priceFor(row.model);
+    const reason = m.unnamed
+      ? 'the trace names no model for these calls'
+      : !price
+        ? `not in the bundled prices (${PRICE_SOURCE.name} ${PRICE_SOURCE.version}, ${PRICE_SOURCE.date}) nor in the user's`
+        : rollup.usage.unpricedReasonAt(m.firstUnpriced, price) ?? 'its records are not priced';
+    out.push({ model: row.model, reason });
+  }
+  return out;
 }
 
 /** Fields no counted record reports but the file's totals lines do (summed over them) fill the total. */

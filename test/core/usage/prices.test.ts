@@ -70,16 +70,25 @@ describe('prices and cost', () => {
     close(u.total.costUsd, ((18457 - 7424) * 2 + 7424 * 0.2 + 79 * 16) / 1e6);
     assert.equal(u.priced, 1);
     assert.equal(u.byModel[0].costSource, 'table');
+    assert.deepEqual(u.unpriced, []);
   });
 
-  it('a model the price source does not know is unpriced, until the user prices it', async () => {
+  it('a model the price source does not know is unpriced, and the hint names it', async () => {
     const m = await loadTrace(corpusPath('agentledger', 'approval-denied', 'events.jsonl'));
     const u = usageReport(m);
     assert.deepEqual(u.byModel.map((x) => [x.model, x.costUsd, x.costSource]), [['mock-llm', null, null]]);
+    assert.deepEqual(u.unpriced, [{ model: 'mock-llm', reason: `not in the bundled prices (${u.priceSource.name} ${u.priceSource.version}, ${u.priceSource.date}) nor in the user's` }]);
     assert.equal(u.priced, 0);
     assert.equal(u.priceSource.name, '@pydantic/genai-prices');
     assert.equal(u.priceTableDate, u.priceSource.date);
-    assert.equal(usageReport(m, { 'mock-llm': { input: 1, output: 2 } }).byModel[0].costSource, 'table');
+    // The user's price names it, and it is priced.
+    const priced = usageReport(m, { 'mock-llm': { input: 1, output: 2 } });
+    assert.deepEqual([priced.unpriced, priced.byModel[0].costSource], [[], 'table']);
+  });
+
+  it('a call that names no model is unpriced with that said (Codex exec --json)', async () => {
+    const u = usageReport(await loadTrace(writer('codex-0.171.0', 'shell-ok', 'exec.jsonl')));
+    assert.deepEqual(u.unpriced, [{ model: '(unknown model)', reason: 'the trace names no model for these calls' }]);
   });
 });
 
