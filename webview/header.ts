@@ -1,7 +1,7 @@
 /** The header: what the trace is (format, file, size of the run) and what the checks found. */
 import type { CheckSummary, HeaderInfo } from '../src/protocol';
 import { checkChips } from './checkWords';
-import { costFact, tokenFact } from './headerFacts';
+import { costFact, tokenFact, unpricedFact } from './headerFacts';
 import { clear, el, icon } from './dom';
 import { formatBytes, formatCount, formatDuration, formatInt, formatTime, plural } from './format';
 
@@ -34,7 +34,9 @@ export class Header {
     const tokens = tokenFact(h);
     if (tokens) parts.push(tokens);
     const cost = costFact(h);
-    if (cost) parts.push(el('span', { text: cost, title: `Cost of the counted tokens: recorded in the trace, else from the price table (agentTrace.pricing adds or overrides models); unpriced models are never guessed.${recordedCostNote(h)}` }));
+    if (cost) parts.push(el('span', { text: cost, title: `Cost of the counted tokens: recorded in the trace, else from the price table (agentTrace.pricing adds or overrides models${h.usage?.priceSource ? `; bundled prices: ${h.usage.priceSource}` : ''}); unpriced models are never guessed.${recordedCostNote(h)}` }));
+    const unpriced = unpricedFact(h);
+    if (unpriced) parts.push(el('span', { class: 'fact-unpriced', text: unpriced.text, title: unpriced.title }));
     if (h.toolCalls > 0) parts.push(plural(h.toolCalls, 'tool call'));
     if (h.errors > 0) parts.push(el('span', { class: 'fact-error', text: plural(h.errors, 'error') }));
     if (h.warnings > 0) parts.push(el('span', { class: 'fact-warning', text: plural(h.warnings, 'warning') }));

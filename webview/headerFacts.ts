@@ -22,3 +22,17 @@ export function costFact(h: Pick<HeaderInfo, 'usage'>): string | null {
   const share = u.priced !== null && u.priced < 1 ? ` (${Math.floor(u.priced * 100)}% of tokens priced)` : '';
   return `$${dollars}${share}${u.complete ? '' : ' · usage incomplete'}`;
 }
+
+/**
+ * The models whose tokens are left unpriced, by name (`unpriced: gpt-x`), with a tooltip giving each one's reason
+ * and where to add a price; null when the run's cost covers every token.
+ */
+export function unpricedFact(h: Pick<HeaderInfo, 'usage'>): { text: string; title: string } | null {
+  const u = h.usage;
+  const list = u?.unpriced ?? [];
+  if (!u || list.length === 0 || (u.costUsd !== null && u.priced === 1)) return null;
+  const names = list.slice(0, 2).map((x) => x.model).join(', ') + (list.length > 2 ? ` +${list.length - 2} more` : '');
+  const why = list.map((x) => `${x.model}: ${x.reason}`).join('\n');
+  const source = u.priceSource ? ` Bundled prices: ${u.priceSource}.` : '';
+  return { text: `unpriced: ${names}`, title: `${why}\n\nPrices are never guessed. Add a model's price in the agentTrace.pricing setting.${source}` };
+}

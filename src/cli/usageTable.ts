@@ -16,12 +16,18 @@ export function usageLines(u: UsageReport): string[] {
   const t = u.total;
   const out: string[] = [];
   const priced = u.priced === null ? '' : `, ${Math.round(u.priced * 100)}% priced`;
-  out.push(`usage:      ${u.complete ? 'complete' : 'incomplete'} (${t.scope}${t.fromTotalsLines.length ? `; ${t.fromTotalsLines.join(', ')} from totals lines` : ''}${priced}; prices of ${u.priceTableDate})`);
+  out.push(`usage:      ${u.complete ? 'complete' : 'incomplete'} (${t.scope}${t.fromTotalsLines.length ? `; ${t.fromTotalsLines.join(', ')} from totals lines` : ''}${priced}; prices of ${u.priceTableDate}: ${u.priceSource.name} ${u.priceSource.version})`);
   out.push(`retries:    ${u.retries.total.toLocaleString('en-US')} (${u.retries.source === 'recorded' ? 'recorded by the trace' : 'inferred: a call after a failed call of the same tool or model'})`);
   if (u.byModel.length > 0) {
     const rows = u.byModel.map((m) => [m.model, String(m.calls), n(m.inputTokens), n(m.outputTokens), n(m.cacheReadTokens), n(m.cacheWriteTokens), usd(m.costUsd), String(m.retries)]);
     rows.push(['total', '', n(t.inputTokens), n(t.outputTokens), n(t.cacheReadTokens), n(t.cacheWriteTokens), usd(t.costUsd), '']);
     out.push('', ...table(['model', 'calls', 'input', 'output', 'cache read', 'cache write', 'cost', 'retries'], rows));
+  }
+  // Each unpriced model by name, with why, so a price can be added for it.
+  if (u.unpriced.length > 0) {
+    out.push('');
+    for (const x of u.unpriced) out.push(`unpriced:   ${x.model}: ${x.reason}`);
+    if (u.unpriced.some((x) => x.reason.startsWith('not in the bundled prices'))) out.push('            (add a model\'s price with --pricing FILE, a JSON object of model → {input, output, cacheRead?, cacheWrite?, cacheWrite1h?} in USD per million tokens)');
   }
   if (u.byTool.length > 0) {
     const rows = u.byTool.map((x) => [x.tool, String(x.calls), String(x.errors), String(x.retries), ms(x.durationMs), ms(x.p50Ms), ms(x.p95Ms)]);

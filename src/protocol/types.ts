@@ -107,8 +107,11 @@ export interface HeaderInfo {
    * message with them follows the first rows.
    */
   counting?: boolean;
-  /** Cost of the run (recorded in the trace or from the price table), the priced share 0..1, completeness (core/usage). */
-  usage?: { costUsd: number | null; priced: number | null; complete: boolean };
+  /**
+   * Cost of the run (recorded in the trace or from the price table), the priced share 0..1, completeness, the models
+   * left unpriced with why, and the bundled prices' source (`@pydantic/genai-prices 0.1.8 of 2026-09-23`) (core/usage).
+   */
+  usage?: { costUsd: number | null; priced: number | null; complete: boolean; unpriced?: { model: string; reason: string }[]; priceSource?: string };
 }
 
 /** How the file on disk relates to what is shown. */

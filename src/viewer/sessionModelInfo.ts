@@ -80,7 +80,10 @@ function computeHeader(model: TraceModel): HeaderInfo {
     columns: { ...filledColumns(model), time: s.startTime !== null },
     partial: (model as { partial?: boolean }).partial === true,
     cancelled: model.cancelled,
-    usage: { costUsd: s.usage.total.costUsd, priced: s.usage.priced, complete: s.usage.complete },
+    usage: {
+      costUsd: s.usage.total.costUsd, priced: s.usage.priced, complete: s.usage.complete, unpriced: s.usage.unpriced,
+      priceSource: `${s.usage.priceSource.name} ${s.usage.priceSource.version} of ${s.usage.priceSource.date}`,
+    },
   };
 }
 

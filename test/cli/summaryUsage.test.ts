@@ -26,11 +26,17 @@ describe('agent-trace summary: usage', () => {
 
   it('the text output shows usage as tables', () => {
     const out = cli('summary', MURMUR).out;
-    assert.match(out, /^usage: +complete \(events, 100% priced; prices of \d{4}-\d{2}-\d{2}\)$/m);
+    assert.match(out, /^usage: +complete \(events, 100% priced; prices of \d{4}-\d{2}-\d{2}: @pydantic\/genai-prices \d+\.\d+\.\d+\)$/m);
     assert.match(out, /^retries: +0 \(inferred: a call after a failed call of the same tool or model\)$/m);
     assert.match(out, /^model +calls +input +output +cache read +cache write +cost +retries$/m);
     assert.match(out, /^claude-sonnet-4-5 +2 +1,683 +76 +0 +\? +\$0\.0062 +0$/m);
     assert.match(out, /^bash +1 +0 +0 +9 ms +9 ms +9 ms$/m);
+  });
+
+  it('the text output names an unpriced model and says how to price it', () => {
+    const out = cli('summary', corpusPath('agentledger', 'approval-denied', 'events.jsonl')).out;
+    assert.match(out, /^unpriced: +mock-llm: not in the bundled prices \(@pydantic\/genai-prices [^)]+\) nor in the user's$/m);
+    assert.match(out, /add a model's price with --pricing FILE/);
   });
 
   it('--pricing FILE prices an unknown model; a bad file is a usage error (exit 2) naming the entry', () => {

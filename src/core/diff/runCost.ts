@@ -1,5 +1,6 @@
 import type { TraceModel } from '../traceModel';
 import { ModelPrice, priceOf } from '../usage/prices';
+import type { Price } from '../usage/priceTypes';
 import { UsageRollup, usageRollupOf } from '../usage/rollup';
 import { usageCostUsd } from '../usage/usageReport';
 import { timeRange, tokenTotals } from '../summary';
@@ -15,10 +16,10 @@ export function rollupOf(model: TraceModel): UsageRollup {
 }
 
 const NO_PRICES: Readonly<Record<string, ModelPrice>> = {};
-const priceMemo = new WeakMap<object, Map<string, ModelPrice | undefined>>();
+const priceMemo = new WeakMap<object, Map<string, Price | undefined>>();
 
 /** `priceOf` once per model name and price list (it matches patterns; the diff asks for every event of both runs). */
-function priceFor(name: string, prices: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
+function priceFor(name: string, prices: Readonly<Record<string, ModelPrice>>): Price | undefined {
   let memo = priceMemo.get(prices);
   if (!memo) priceMemo.set(prices, (memo = new Map()));
   if (!memo.has(name)) memo.set(name, priceOf(name, prices));

@@ -1,79 +1,34 @@
-/**
- * The bundled price table, in US dollars per million tokens, standard (non-batch) tier, shortest context tier.
- * Each provider's block says where its numbers were checked and when; a model no source confirmed is left out
- * (unpriced), and a cache rate no source confirmed is `null` (a record that used the cache is then unpriced,
- * never priced at a guessed rate). Prices change: users add or override models with the `agentTrace.pricing`
- * setting, and a cost the trace records itself wins over this table.
- */
-export const PRICE_TABLE_DATE = '2026-12-01';
+import { BUNDLED_PROVIDERS, PRICE_SOURCE, PROVIDER_NAMES } from './bundledPrices';
+import type { BundledProvider, MatchLogic, Price, PriceSource, Rates } from './priceTypes';
 
-/** A model's price, US dollars per million tokens. */
+/**
+ * Prices, in US dollars per million tokens: the user's first (`agentTrace.pricing`, `--pricing FILE`), then the table
+ * bundled at build time from @pydantic/genai-prices (`bundledPrices.ts`, written by scripts/prices.mjs; nothing is
+ * read or fetched at run time). A model the source does not know is unpriced, never guessed; a cost the trace records
+ * itself wins over both (see `UsageColumns.costAt` and the usage report). docs/pricing.md has the details.
+ */
+export { PRICE_SOURCE };
+export type { Price, PriceSource };
+
+/** The day of the bundled prices (`usage.priceTableDate` in `summary --json`): the source version's publication. */
+export const PRICE_TABLE_DATE = PRICE_SOURCE.date;
+
+/** A model's price as the user writes it in `agentTrace.pricing` (one flat price per model). */
 export interface ModelPrice {
   input: number;
   output: number;
-  /** Cached input read; absent: billed as input; null: not known (a record with cache reads is unpriced). */
+  /** Cached input read; absent: billed as input. */
   cacheRead?: number | null;
-  /** Input written to the 5-minute cache; absent: billed as input; null: not known (a record with cache writes is unpriced). */
+  /** Input written to the 5-minute cache; absent: billed as input. */
   cacheWrite?: number | null;
-  /**
-   * Input written to the 1-hour cache (Anthropic's `ephemeral_1h_input_tokens`); absent or null: not known (a
-   * record with 1-hour cache writes is unpriced, never priced at the 5-minute rate).
-   */
+  /** Input written to the 1-hour cache; absent: not known (a record with 1-hour cache writes is unpriced). */
   cacheWrite1h?: number | null;
 }
 
-const P = (input: number, output: number, cacheRead?: number | null, cacheWrite?: number | null, cacheWrite1h?: number | null): ModelPrice => ({ input, output, cacheRead, cacheWrite, cacheWrite1h });
-/** Anthropic: cache hits a tenth of input, 5-minute writes 1.25 times input, 1-hour writes twice input. */
-const A = (input: number, output: number, cacheRead: number, cacheWrite: number): ModelPrice => P(input, output, cacheRead, cacheWrite, input * 2);
-
-/** Model ids as the APIs name them (date suffixes are stripped before lookup, see `normalizeModel`). */
-export const BUNDLED_PRICES: Readonly<Record<string, ModelPrice>> = {
-  // Anthropic, checked 2026-12-01 against Anthropic's own pricing page (platform.claude.com/docs/en/docs/
-  // about-claude/pricing, "Model pricing"): base input, output, cache hits, 5-minute cache writes; 1-hour cache
-  // writes are twice the base input on that page (the "1h Cache Writes" column) for every model, made by A().
-  'claude-opus-4-6': A(5, 25, 0.5, 6.25),
-  'claude-opus-4-5': A(5, 25, 0.5, 6.25),
-  'claude-opus-4-1': A(15, 75, 1.5, 18.75),
-  'claude-opus-4': A(15, 75, 1.5, 18.75),
-  'claude-sonnet-4-6': A(3, 15, 0.3, 3.75),
-  'claude-sonnet-4-5': A(3, 15, 0.3, 3.75),
-  'claude-sonnet-4': A(3, 15, 0.3, 3.75),
-  'claude-3-7-sonnet': A(3, 15, 0.3, 3.75),
-  'claude-3-5-sonnet': A(3, 15, 0.3, 3.75),
-  'claude-haiku-4-5': A(1, 5, 0.1, 1.25),
-  'claude-3-5-haiku': A(0.8, 4, 0.08, 1),
-  'claude-3-haiku': A(0.25, 1.25, 0.03, 0.3),
-  'claude-3-opus': A(15, 75, 1.5, 18.75),
-  // OpenAI, checked 2026-12-01: OpenAI's page (developers.openai.com/api/docs/pricing) was not reachable from
-  // here, so each row below is one that independent transcriptions of that page agree on (cached input: a
-  // tenth of input for GPT-5, a quarter for GPT-4.1, half for GPT-4o and o1). o3-mini (transcriptions
-  // disagree: $1.10/$4.40 or $0.50/$2) is left out; o3's cache rate disagrees ($0.50 or $1), so it is null.
-  // OpenAI bills no cache writes and its traces report none.
-  'gpt-5': P(1.25, 10, 0.125),
-  'gpt-5-mini': P(0.25, 2, 0.025),
-  'gpt-5-nano': P(0.05, 0.4, 0.005),
-  'gpt-5-codex': P(1.25, 10, 0.125),
-  'gpt-4.1': P(2, 8, 0.5),
-  'gpt-4.1-mini': P(0.4, 1.6, 0.1),
-  'gpt-4.1-nano': P(0.1, 0.4, 0.025),
-  'gpt-4o': P(2.5, 10, 1.25),
-  'gpt-4o-mini': P(0.15, 0.6, 0.075),
-  'o3': P(2, 8, null),
-  'o4-mini': P(1.1, 4.4, 0.275),
-  'o1': P(15, 60, 7.5),
-  // Google, checked 2026-12-01: input and output from transcriptions of Google's page
-  // (ai.google.dev/gemini-api/docs/pricing, read 2026-09-20 and 2026-10-07; prompts up to 200k tokens).
-  // Context-caching rates are not confirmed by any source found (null); Gemini 2.0 rows were not found
-  // (left out).
-  'gemini-2.5-pro': P(1.25, 10, null),
-  'gemini-2.5-flash': P(0.3, 2.5, null),
-  'gemini-2.5-flash-lite': P(0.1, 0.4, null),
-};
-
 /**
- * The table's key for a model id as traces write it: lower case, without a provider prefix (`anthropic/`,
- * `models/`) or a release date suffix (`-20250929`, `-2025-08-07`), Claude's dotted versions dashed. Nothing
- * else is stripped: a model that differs in any other way is unpriced rather than guessed.
+ * The key a user's price matches a model id by: lower case, without a provider prefix (`anthropic/`, `models/`) or a
+ * release date suffix (`-20250929`, `-2025-08-07`), Claude's dotted versions dashed. The bundled table matches by the
+ * source's own rules instead (see {@link bundledPriceOf}).
  */
 export function normalizeModel(model: string): string {
   let m = model.trim().toLowerCase();
@@ -83,15 +38,93 @@ export function normalizeModel(model: string): string {
   return m;
 }
 
+const regexes = new Map<string, RegExp>();
+
+/** The source's match rules (`equals`, `starts_with`, `ends_with`, `contains` ignore case; `regex` as written). */
+export function matches(m: MatchLogic, id: string): boolean {
+  if ('or' in m) return m.or.some((x) => matches(x, id));
+  if ('and' in m) return m.and.every((x) => matches(x, id));
+  const lower = id.toLowerCase();
+  if ('equals' in m) return lower === m.equals.toLowerCase();
+  if ('starts_with' in m) return lower.startsWith(m.starts_with.toLowerCase());
+  if ('ends_with' in m) return lower.endsWith(m.ends_with.toLowerCase());
+  if ('contains' in m) return lower.includes(m.contains.toLowerCase());
+  let re = regexes.get(m.regex);
+  if (!re) regexes.set(m.regex, (re = new RegExp(m.regex)));
+  return re.test(id);
+}
+
+const byId = new Map(BUNDLED_PROVIDERS.map((p) => [p.id, p]));
+
+/** A model of `provider` (or of the providers it falls back to) that matches `id`. */
+function modelIn(provider: BundledProvider, id: string, fallbacks = true): Price | undefined {
+  for (const [model, match, periods] of provider.models) if (matches(match, id)) return { from: 'bundled', entry: `${provider.id}/${model}`, periods };
+  if (fallbacks) {
+    for (const f of provider.fallbacks) {
+      const p = byId.get(f);
+      const hit = p && modelIn(p, id, false);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
+/** A date suffix written `-YYYYMMDD` (a real day) rewritten `-YYYY-MM-DD`, as the source retries a model id. */
+function dashedDate(id: string): string {
+  return id.replace(/(-)(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?=-|:|$)/g, (all, dash: string, y: string, mo: string, d: string) => {
+    const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+    return day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d) ? all : `${dash}${y}-${mo}-${d}`;
+  });
+}
+
+/** A model of `provider`, tried as written, then with its date suffix dashed. */
+function modelOf(provider: BundledProvider, id: string): Price | undefined {
+  const hit = modelIn(provider, id);
+  if (hit) return hit;
+  const dashed = dashedDate(id);
+  return dashed !== id ? modelIn(provider, dashed) : undefined;
+}
+
 /**
- * The price of `model`: the user's table first (`agentTrace.pricing`, keys matched exactly and normalized),
- * then the bundled one. Undefined means unpriced.
+ * The bundled price of a model id, found as the source's `calcPrice` finds it: lower case, the first provider whose
+ * `model_match` the id matches, then the first of its models (or its fallback providers' models) whose match does,
+ * then again with a `-YYYYMMDD` date dashed. An id written `provider/model` (`openai/gpt-4o`, `vertex_ai/claude-…`)
+ * is looked up as `model` in the provider the prefix names, as `calcPrice` does for LiteLLM's ids; a Gemini API
+ * resource name (`models/gemini-2.5-pro`) as the model it names. Nothing else is tried: undefined means unpriced.
  */
-export function priceOf(model: string, overrides: Readonly<Record<string, ModelPrice>> = {}): ModelPrice | undefined {
-  if (overrides[model]) return overrides[model];
+export function bundledPriceOf(model: string): Price | undefined {
+  const id = model.toLowerCase().trim();
+  const provider = BUNDLED_PROVIDERS.find((p) => p.match !== null && matches(p.match, id));
+  const hit = provider && modelOf(provider, id);
+  if (hit) return hit;
+  const slash = id.indexOf('/');
+  if (slash <= 0 || slash === id.length - 1) return undefined;
+  const prefix = id.slice(0, slash);
+  const rest = id.slice(slash + 1);
+  if (prefix === 'models') return bundledPriceOf(rest);
+  const named = PROVIDER_NAMES.find(([pid]) => pid === prefix) ?? PROVIDER_NAMES.find(([, match]) => match !== null && matches(match, prefix));
+  const p = named && named[2] ? byId.get(named[0]) : undefined;
+  return p && modelOf(p, rest);
+}
+
+/** The user's price as the cost reads prices. */
+function userPrice(key: string, p: ModelPrice): Price {
+  const rates: Rates = { input: p.input, output: p.output };
+  if (p.cacheRead !== undefined) rates.cacheRead = p.cacheRead;
+  if (p.cacheWrite !== undefined) rates.cacheWrite = p.cacheWrite;
+  if (p.cacheWrite1h !== undefined) rates.cacheWrite1h = p.cacheWrite1h;
+  return { from: 'user', entry: key, periods: [{ rates }] };
+}
+
+/**
+ * The price of `model`: the user's table first (`agentTrace.pricing`, keys matched exactly, then by
+ * {@link normalizeModel}), then the bundled one. Undefined means unpriced.
+ */
+export function priceOf(model: string, overrides: Readonly<Record<string, ModelPrice>> = {}): Price | undefined {
+  if (overrides[model]) return userPrice(model, overrides[model]);
   const key = normalizeModel(model);
-  for (const [k, v] of Object.entries(overrides)) if (normalizeModel(k) === key) return v;
-  return BUNDLED_PRICES[key];
+  for (const [k, v] of Object.entries(overrides)) if (normalizeModel(k) === key) return userPrice(k, v);
+  return bundledPriceOf(model);
 }
 
 /** Checks one entry of the pricing setting; returns a message for a bad entry, null for a good one. */

@@ -1,7 +1,7 @@
 import { EventTable } from '../eventTable';
 import { EventUsage, eventUsage } from './eventUsage';
-import { costOf } from './cost';
-import type { ModelPrice } from './prices';
+import { costOf, unpricedReason } from './cost';
+import type { Price } from './priceTypes';
 import type { Tally } from './tally';
 import type { TokenCounts, TokenField, UsageDraft } from '../usageTypes';
 import { keepShape } from '../keepShape';
@@ -242,10 +242,10 @@ export class UsageColumns {
   }
 
   /**
-   * The cost of event i's record: what the trace records for it, else its tokens at `price`; null when
-   * unpriced (see `costOf`).
+   * The cost of event i's record: what the trace records for it, else its tokens at `price` (at the event's time,
+   * for a price that changed over time); null when unpriced (see `costOf`).
    */
-  costAt(i: number, price: ModelPrice | undefined): number | null {
+  costAt(i: number, price: Price | undefined): number | null {
     const s = this.slotAt(i);
     if (s < 0) return null;
     const recorded = this.values[s * STRIDE + COST];
@@ -253,7 +253,16 @@ export class UsageColumns {
     if (!price) return null;
     this.countsInto(i, scratch);
     scratch.cacheWrite1h = orNull(this.values[s * STRIDE + CACHE_WRITE_1H]);
-    return costOf(scratch, price, (this.flags[s] & 1) === 1);
+    return costOf(scratch, price, (this.flags[s] & 1) === 1, price.periods.length > 1 ? this.t.timeOf(i) : null);
+  }
+
+  /** Why event i's record is unpriced at `price` (see `unpricedReason`), null when it is priced or reports nothing. */
+  unpricedReasonAt(i: number, price: Price): string | null {
+    const s = this.slotAt(i);
+    if (s < 0 || this.values[s * STRIDE + COST] === this.values[s * STRIDE + COST]) return null;
+    this.countsInto(i, scratch);
+    scratch.cacheWrite1h = orNull(this.values[s * STRIDE + CACHE_WRITE_1H]);
+    return unpricedReason(scratch, price, (this.flags[s] & 1) === 1, price.periods.length > 1 ? this.t.timeOf(i) : null);
   }
 
   /** Event i's usage as an object (made on request; null: reports none). */

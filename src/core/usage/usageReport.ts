@@ -1,5 +1,6 @@
 import type { TraceModel } from '../traceModel';
-import { ModelPrice, priceOf, PRICE_TABLE_DATE } from './prices';
+import { ModelPrice, priceOf, PRICE_SOURCE, PRICE_TABLE_DATE } from './prices';
+import type { Price, PriceSource } from './priceTypes';
 import { UsageRollup, usageRollupOf } from './rollup';
 import { Tally } from './tally';
 import { UsageKind } from './usageColumns';
@@ -51,13 +52,23 @@ export interface UsageReport {
   complete: boolean;
   /** Share of the counted tokens (input + output) whose cost is known, 0..1; null when no tokens are reported. */
   priced: number | null;
-  /** Date of the bundled price table. */
+  /** Date of the bundled price table (its source's, as in {@link priceSource}). */
   priceTableDate: string;
+  /** Where the bundled prices come from: the package, its version and the day that version was published. */
+  priceSource: PriceSource;
+  /** Each model with tokens left unpriced, and why (a model the price source does not know is never guessed). */
+  unpriced: UnpricedModel[];
   /**
    * Retries in the run: `recorded` when the trace records them, `inferred` (a call after a failed call of the
    * same tool or model under the same parent) when it records none. Per tool and model in `byTool`/`byModel`.
    */
   retries: { total: number; source: 'recorded' | 'inferred' };
+}
+
+/** A model some of whose tokens are unpriced, and why. */
+export interface UnpricedModel {
+  model: string;
+  reason: string;
 }
 
 const JSON_FIELD: Record<TokenField, keyof UsageTotalsJson> = {
@@ -68,9 +79,9 @@ function totalsJson(t: Tally, costUsd: number | null): UsageTotalsJson {
   return { inputTokens: t.input, outputTokens: t.output, cacheReadTokens: t.cacheRead, cacheWriteTokens: t.cacheWrite, reasoningTokens: t.reasoning, totalTokens: t.grand(), costUsd };
 }
 
-/** `priceOf` once per model name: the lookup normalizes the name, too slow to repeat for every record. */
-export function priceLookup(prices: Readonly<Record<string, ModelPrice>>): (model: string | null) => ModelPrice | undefined {
-  const seen = new Map<string, ModelPrice | undefined>();
+/** `priceOf` once per model name: the lookup matches patterns, too slow to repeat for every record. */
+export function priceLookup(prices: Readonly<Record<string, ModelPrice>>): (model: string | null) => Price | undefined {
+  const seen = new Map<string, Price | undefined>();
   return (model) => {
     if (model === null) return undefined;
     if (!seen.has(model)) seen.set(model, priceOf(model, prices));
@@ -86,6 +97,10 @@ class ModelSums {
   priced = 0;
   tokens = 0;
   readonly sources = new Set<'trace' | 'table'>();
+  /** The first record left unpriced (-1: none), for the unpriced hint. */
+  firstUnpriced = -1;
+  /** The records name no model. */
+  unnamed = false;
 }
 
 /** One group's counted records summed. */
@@ -110,9 +125,13 @@ class CountedSums {
   private runGroup: string | null | undefined;
   private m: ModelSums | undefined;
   private g: GroupSums | undefined;
-  private price: ModelPrice | undefined;
+  private price: Price | undefined;
+  /** The cost the file's totals lines record for the run's model, which wins over its records' (null: none). */
+  private recordedForModel: number | null = null;
+  /** Per model, the cost its last totals line records (Claude Code `modelUsage[m].costUSD`), or null. */
+  readonly recordedByModel = new Map<string, number | null>();
 
-  constructor(private readonly model: TraceModel, private readonly rollup: UsageRollup, private readonly priceFor: (model: string | null) => ModelPrice | undefined) {}
+  constructor(private readonly model: TraceModel, private readonly rollup: UsageRollup, readonly priceFor: (model: string | null) => Price | undefined) {}
 
   add(i: number): void {
     const u = this.rollup.usage;
@@ -125,16 +144,23 @@ class CountedSums {
       this.runModel = name;
       this.runGroup = group;
       this.m = m = this.modelSums(name ?? '(unknown model)');
+      if (name === null) m.unnamed = true;
       this.g = g = this.groupSums(group);
       this.price = this.priceFor(name);
+      this.recordedForModel = name === null ? null : this.recordedOf(name);
     }
     u.sumInto(this.run, 0, i);
     m.calls++;
     const tokens = u.inputOutputOf(i);
     m.tokens += tokens;
     this.allTokens += tokens;
+    // The model's cost is the one its totals line records (added once, in tallyUsage), not its records' sum.
+    if (this.recordedForModel !== null) return;
     const c = u.costAt(i, this.price);
-    if (c === null) return;
+    if (c === null) {
+      if (m.firstUnpriced < 0) m.firstUnpriced = i;
+      return;
+    }
     m.cost += c;
     m.priced += tokens;
     m.sources.add(u.recordedCostOf(i) !== null ? 'trace' : 'table');
@@ -158,6 +184,12 @@ class CountedSums {
     r.fill(NaN);
   }
 
+  private recordedOf(name: string): number | null {
+    let v = this.recordedByModel.get(name);
+    if (v === undefined) this.recordedByModel.set(name, (v = recordedModelCost(this.rollup, name)));
+    return v;
+  }
+
   private modelSums(name: string): ModelSums {
     let m = this.models.get(name);
     if (!m) this.models.set(name, (m = new ModelSums()));
@@ -171,18 +203,29 @@ class CountedSums {
   }
 }
 
-/** The counted records summed; a model nothing prices takes the cost its last totals line records. */
+/**
+ * The counted records summed. A cost the trace records wins over prices: a model whose last totals line records its
+ * cost takes that cost, and a run whose file totals its own cost (Claude Code `total_cost_usd`, agentledger
+ * `cost_recorded` in USD: the `costUsd` of `totals` in `summary --json`) takes that total, so `totals` and `usage`
+ * never disagree. Its tokens then count as priced.
+ */
 function tallyUsage(model: TraceModel, prices: Readonly<Record<string, ModelPrice>>, rollup: UsageRollup): CountedSums {
   const x = new CountedSums(model, rollup, priceLookup(prices));
   for (const i of rollup.countedIndex) x.add(i);
   x.flush();
   for (const [name, m] of x.models) {
-    const recorded = m.sources.size === 0 ? recordedModelCost(rollup, name) : null;
+    const recorded = x.recordedByModel.get(name) ?? null;
     if (recorded === null) continue;
     m.cost = recorded;
     m.sources.add('trace');
+    m.priced = m.tokens;
     x.pricedTokens += m.tokens;
     x.cost = (x.cost ?? 0) + recorded;
+  }
+  const run = model.formatTotals.costUsd;
+  if (typeof run === 'number' && Number.isFinite(run)) {
+    x.cost = run;
+    x.pricedTokens = x.allTokens;
   }
   return x;
 }
@@ -200,7 +243,8 @@ export function usageCostUsd(model: TraceModel, prices: Readonly<Record<string, 
  * priced share. `prices` are the user's (`agentTrace.pricing`), looked up before the bundled table.
  */
 export function usageReport(model: TraceModel, prices: Readonly<Record<string, ModelPrice>> = {}, rollup: UsageRollup = usageRollupOf(model)): UsageReport {
-  const { total, models, groups, pricedTokens, allTokens, cost } = tallyUsage(model, prices, rollup);
+  const sums = tallyUsage(model, prices, rollup);
+  const { total, models, groups, pricedTokens, allTokens, cost } = sums;
   const fromTotals = fillFromTotalsLines(rollup, total);
   const retries = retryCounts(model, rollup);
   const byModel: ModelUsageJson[] = [...models].map(([name, m]) => ({
@@ -216,8 +260,27 @@ export function usageReport(model: TraceModel, prices: Readonly<Record<string, M
     complete: isComplete(model, rollup, total, fromTotals),
     priced: allTokens > 0 ? pricedTokens / allTokens : null,
     priceTableDate: PRICE_TABLE_DATE,
+    priceSource: { ...PRICE_SOURCE },
+    unpriced: unpricedModels(sums, rollup, byModel),
     retries: { total: retries.total, source: retries.source },
   };
+}
+
+/** The models of `byModel` (in its order) whose cost is unknown for some of their records, with why. */
+function unpricedModels(sums: CountedSums, rollup: UsageRollup, byModel: readonly ModelUsageJson[]): UnpricedModel[] {
+  const out: UnpricedModel[] = [];
+  for (const row of byModel) {
+    const m = sums.models.get(row.model)!;
+    if (m.firstUnpriced < 0 || sums.recordedByModel.get(row.model) != null) continue;
+    const price = m.unnamed ? undefined : sums.priceFor(row.model);
+    const reason = m.unnamed
+      ? 'the trace names no model for these calls'
+      : !price
+        ? `not in the bundled prices (${PRICE_SOURCE.name} ${PRICE_SOURCE.version}, ${PRICE_SOURCE.date}) nor in the user's`
+        : rollup.usage.unpricedReasonAt(m.firstUnpriced, price) ?? 'its records are not priced';
+    out.push({ model: row.model, reason });
+  }
+  return out;
 }
 
 /** Fields no counted record reports but the file's totals lines do (summed over them) fill the total. */

@@ -4,6 +4,9 @@ import { join, resolve } from 'node:path';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { summarize } from '../../../src/core/summary';
 import { usageReport } from '../../../src/core/usage/usageReport';
+import { eventCostUsd, rollupOf } from '../../../src/core/diff/runCost';
+import type { ModelPrice } from '../../../src/core/usage/prices';
+import type { TraceModel } from '../../../src/core/traceModel';
 import { writerFiles } from '../../helpers/writerCorpus';
 
 const FIXTURES = resolve(__dirname, '..', '..', 'fixtures', 'usage');
@@ -110,26 +113,38 @@ describe('usage: a Codex response counts once, however many token_count lines re
 });
 
 describe('usage: 1-hour cache writes are priced at the 1-hour rate', () => {
-  // The mock's model is in no price table: price it as claude-opus-4-6 is ($5 in, $25 out, $0.50 hit, $6.25 5m, $10 1h).
+  // The mock's model is priced as claude-opus-4-6 is ($5 in, $25 out, $0.50 hit, $6.25 5m, $10 1h). These files record
+  // their own cost (cost-state), which wins for the run and the model: the records' cost at the price is asked apart.
   const opus = { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25, cacheWrite1h: 10 };
   const close = (a: number | null, b: number): void => assert.ok(a !== null && Math.abs(a - b) < 1e-12, `${a} ≈ ${b}`);
+  /** The counted records' cost at `prices`, summed (null when one is unpriced). */
+  const recordsCost = (m: TraceModel, prices: Record<string, ModelPrice>): number | null => {
+    let sum = 0;
+    for (const i of rollupOf(m).countedIndex) {
+      const c = eventCostUsd(m, i, prices);
+      if (c === null) return null;
+      sum += c;
+    }
+    return sum;
+  };
 
   it('claude-cache-1h.jsonl: 746 plain + 4,221 written for an hour + 16 out', async () => {
-    const u = usageReport(await loadTrace(join(FIXTURES, 'claude-cache-1h.jsonl')), { 'claude-opus-5-5': opus });
+    const m = await loadTrace(join(FIXTURES, 'claude-cache-1h.jsonl'));
+    const u = usageReport(m, { 'claude-opus-5-5': opus });
     assert.deepEqual([u.total.inputTokens, u.total.cacheWriteTokens, u.total.outputTokens], [746 + 4221, 4221, 16]);
-    close(u.total.costUsd, (746 * 5 + 4221 * 10 + 16 * 25) / 1e6);
+    close(recordsCost(m, { 'claude-opus-5-5': opus }), (746 * 5 + 4221 * 10 + 16 * 25) / 1e6);
   });
 
   it('the same response written for 5 minutes (the corpus file) is priced at the 5-minute rate', async () => {
     const path = transcripts.find((p) => p.includes(`${join('text', 'projects')}`))!;
-    const u = usageReport(await loadTrace(path), { 'claude-opus-5-5': opus });
-    close(u.total.costUsd, (746 * 5 + 4221 * 6.25 + 16 * 25) / 1e6);
+    close(recordsCost(await loadTrace(path), { 'claude-opus-5-5': opus }), (746 * 5 + 4221 * 6.25 + 16 * 25) / 1e6);
   });
 
   it('a price without a 1-hour rate does not price 1-hour writes at a guessed rate (the file\'s own cost is taken)', async () => {
     const { cacheWrite1h: _, ...without } = opus;
-    const u = usageReport(await loadTrace(join(FIXTURES, 'claude-cache-1h.jsonl')), { 'claude-opus-5-5': without });
-    // The record is unpriced, so the model takes the cost the cost-state line records (costSource trace).
+    const m = await loadTrace(join(FIXTURES, 'claude-cache-1h.jsonl'));
+    assert.equal(recordsCost(m, { 'claude-opus-5-5': without }), null);
+    const u = usageReport(m, { 'claude-opus-5-5': without });
     assert.deepEqual(u.byModel.map((x) => [x.model, x.costSource]), [['claude-opus-5-5', 'trace']]);
   });
 });

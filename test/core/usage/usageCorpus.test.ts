@@ -93,8 +93,10 @@ describe('usage rollups on real files, checked against their own totals lines', 
     const m = await loadTrace(rollout('shell-ok'));
     const u = usageReport(m);
     assert.deepEqual([u.total.inputTokens, u.total.outputTokens, u.total.cacheReadTokens, u.total.reasoningTokens], [18457, 79, 7424, 52]);
-    assert.deepEqual(u.byModel.map((x) => [x.model, x.calls, x.costUsd]), [['gpt-5.5', 2, null]], 'gpt-5.5 is unpriced, never guessed from gpt-5');
-    assert.equal(u.priced, 0);
+    // gpt-5.5 at the bundled price ($5 in, $0.50 cached, $30 out; test/core/usage/prices.test.ts reads them from the package).
+    assert.deepEqual(u.byModel.map((x) => [x.model, x.calls, x.costSource]), [['gpt-5.5', 2, 'table']]);
+    close(u.total.costUsd, ((18457 - 7424) * 5 + 7424 * 0.5 + 79 * 30) / 1e6);
+    assert.equal(u.priced, 1);
     assert.equal(u.complete, true);
     assert.deepEqual(usageMismatches(m), []);
   });
@@ -105,14 +107,13 @@ describe('usage rollups on real files, checked against their own totals lines', 
     assert.equal(u.complete, true);
   });
 
-  it('Gemini CLI recording: thoughts priced as output beside it; the call that read the cache is unpriced (11724+11846 in, 8884 cached, 35+13 out, 39 thoughts)', async () => {
+  it('Gemini CLI recording: thoughts priced as output beside it, cache reads at the cache rate (11724+11846 in, 8884 cached, 35+13 out, 39 thoughts)', async () => {
     const dir = writer('gemini-cli-0.61.0', 'shell-ok', 'tmp', 'project', 'chats');
     const u = usageReport(await loadTrace(join(dir, readdirSync(dir)[0])));
     assert.deepEqual([u.total.inputTokens, u.total.outputTokens, u.total.cacheReadTokens, u.total.reasoningTokens], [23570, 48, 8884, 39]);
-    // No source confirmed Google's context-caching rate, so the second call (8884 of its 11846 from the cache)
-    // is unpriced rather than priced at a guess; the first is $1.25 in and $10 out, its 39 thoughts as output.
-    close(u.total.costUsd, (11724 * 1.25 + (35 + 39) * 10) / 1e6);
-    close(u.priced, (11724 + 35) / (23570 + 48));
+    // gemini-2.5-pro at the bundled price: $1.25 in, $0.125 cached, $10 out, its 39 thoughts billed as output.
+    close(u.total.costUsd, ((23570 - 8884) * 1.25 + 8884 * 0.125 + (48 + 39) * 10) / 1e6);
+    assert.equal(u.priced, 1);
   });
 
   it('Gemini CLI stream-json: only the result stats report usage: the total comes from that totals line', async () => {
