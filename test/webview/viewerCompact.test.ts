@@ -12,8 +12,9 @@ describe('viewer: compact view of linear chains (Chromium)', function () {
   this.timeout(120_000);
   const { view } = viewerSuite();
 
-  it('opens a Claude Code transcript as a run of rows with thread lines, and toggles back to the staircase', async () => {
-    const v = await view(CLAUDE, { width: 1100, height: 900 });
+  it('opens a Claude Code transcript read as a generic chain as a run of rows with thread lines, and toggles back to the staircase', async () => {
+    // Read as a generic trace: its parentUuid links then form the staircase (Claude Code itself is shown as a session).
+    const v = await view(CLAUDE, { width: 1100, height: 900, format: 'generic' });
     const levels = async () => v.page.$$eval('.row[data-node]:not([hidden])', (rs: Any[]) => rs.map((r) => Number(r.getAttribute('aria-level'))));
     const compact = await levels();
     assert.ok(compact.length >= 35, `${compact.length} rows`);
