@@ -16,7 +16,10 @@ Writes the trace in another format, to stdout unless -o names a file.
                    gen_ai.usage.input_tokens/output_tokens); ids are derived from the trace's own ids, so
                    exporting the same file again gives the same trace and span ids
   --endpoint URL   POST the spans to an OTLP/HTTP receiver (URL/v1/traces, JSON) instead of writing them;
-                   headers from OTEL_EXPORTER_OTLP_HEADERS (key=value,key2=value2)
+                   headers from OTEL_EXPORTER_OTLP_HEADERS (key=value,key2=value2), user:password@ in
+                   the URL as Basic credentials; 429/502/503/504 are retried (Retry-After honoured, at
+                   most 3 retries, waits up to 30 s), a 307/308 to the same origin is followed, any
+                   other redirect is an error; messages never show header values or the password
   --markdown       the conversation and tool calls as Markdown for a GitHub comment (content blobs
                    beside the trace included); long outputs collapse in <details>, trace text is escaped
   --line N         with --markdown: only the event on line N and what is under it (a run, a turn)
@@ -48,8 +51,11 @@ async function exportOtlp(model: TraceModel, args: ParsedArgs, version: string):
   }
   try {
     const bodies = traceToOtlpJson(model, { ...options, batchSize: POST_BATCH });
-    const r = await postOtlpJson(endpoint, bodies, parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS));
-    process.stderr.write(`agent-trace: sent ${model.events.size} spans to ${r.url} in ${r.requests} request${r.requests === 1 ? '' : 's'}\n`);
+    const headers = parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS);
+    const onRetry = (message: string): void => void process.stderr.write(`agent-trace: ${message}\n`);
+    const r = await postOtlpJson(endpoint, bodies, { headers, version, onRetry });
+    const via = r.url === r.endpointUrl ? '' : ` (redirected from ${r.endpointUrl})`;
+    process.stderr.write(`agent-trace: sent ${model.events.size} spans to ${r.url}${via} in ${r.requests} request${r.requests === 1 ? '' : 's'}\n`);
     if (r.rejectedSpans > 0) writeError(`the receiver rejected ${r.rejectedSpans} spans${r.messages.length ? ': ' + r.messages.join('; ') : ''}`);
     return r.rejectedSpans > 0 ? 2 : 0;
   } catch (err) {

@@ -90,6 +90,51 @@ describe('agent-trace export --otlp --endpoint', () => {
     assert.match(p.err, /rejected 3 spans: too old/);
   });
 
+  it('does not follow a redirect to another origin with the key of OTEL_EXPORTER_OTLP_HEADERS, and does not say sent', async () => {
+    const other = await receiver(200, '{}');
+    servers.push(other.server);
+    const first = createServer((_req, res) => res.writeHead(307, { location: `${other.url}/v1/traces` }).end());
+    await new Promise<void>((r) => first.listen(0, '127.0.0.1', r));
+    servers.push(first);
+    process.env.OTEL_EXPORTER_OTLP_HEADERS = 'x-api-key=k3y-0123456789abcdef';
+    try {
+      const res = await run(['export', MURMUR, '--otlp', '--endpoint', `http://127.0.0.1:${(first.address() as AddressInfo).port}`]);
+      assert.equal(res.code, 2);
+      assert.equal(other.got.length, 0);
+      assert.ok(res.err.includes(`pointing to ${other.url}/v1/traces on another origin: not followed`), res.err);
+      assert.ok(!res.err.includes('sent ') && !res.err.includes('k3y-0123456789abcdef'), res.err);
+    } finally {
+      delete process.env.OTEL_EXPORTER_OTLP_HEADERS;
+    }
+  });
+
+  it('says where it sent with the password masked, after telling of a retry; refuses a header with a line break', async () => {
+    let n = 0;
+    const got: string[] = [];
+    const server = createServer((req, res) => {
+      got.push(req.headers.authorization ?? '');
+      req.resume().on('end', () => (n++ === 0 ? res.writeHead(503, { 'retry-after': '0' }).end() : res.writeHead(200).end('{}')));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.push(server);
+    const port = (server.address() as AddressInfo).port;
+    const res = await run(['export', MURMUR, '--otlp', '--endpoint', `http://alice:s3cret-pw@127.0.0.1:${port}`]);
+    assert.equal(res.code, 0, res.err);
+    assert.match(res.err, new RegExp(`answered 503 Service Unavailable; trying again in 0 s \\(retry 1 of 3\\)\n.*sent \\d+ spans to http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/v1/traces in 1 request`));
+    assert.ok(!res.err.includes('s3cret') && !res.err.includes('alice'), res.err);
+    assert.equal(got.length, 2);
+    process.env.OTEL_EXPORTER_OTLP_HEADERS = 'x-api-key=k3y%0Aevil';
+    try {
+      const bad = await run(['export', MURMUR, '--otlp', '--endpoint', `http://127.0.0.1:${port}`]);
+      assert.equal(bad.code, 2);
+      assert.match(bad.err, /the value of header x-api-key holds a line break \(CR or LF\); nothing was sent/);
+      assert.ok(!bad.err.includes('k3y') && !bad.err.includes('evil'), bad.err);
+      assert.equal(got.length, 2);
+    } finally {
+      delete process.env.OTEL_EXPORTER_OTLP_HEADERS;
+    }
+  });
+
   it('exits 2 with a clear message when nothing listens, and refuses bad usage', async () => {
     const r = await receiver(200, '{}');
     const url = r.url;

@@ -146,12 +146,16 @@ export const fake = {
   config: { maxFileSizeMB: 2048, liveUpdates: true, expandAllMaxEvents: 20000 } as Record<string, unknown>,
   messages: [] as string[],
   progress: [] as string[],
+  /** What progress notifications reported (`progress.report({ message })`), in order. */
+  progressReports: [] as unknown[],
   /** Language features by kind (hover, definition, references) as the extension registered them. */
   language: new Map<string, unknown>(),
   /** Diagnostics by collection name, then by URI string. */
   diagnostics: new Map<string, Map<string, unknown[]>>(),
   /** What the next quick pick answers, given its items (undefined = dismissed). */
   pick: (items: unknown[]): unknown => items[0],
+  /** What the next input box answers, given its options (undefined = dismissed). */
+  input: (_options: { value?: string; validateInput?(v: string): unknown }): string | undefined => undefined,
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
   uriHandlers: [] as { handleUri(u: Uri): unknown }[],
   /** Text documents shown, with the options they were shown with. */
@@ -233,11 +237,12 @@ export const vscodeFake = {
     },
     withProgress: async (opts: { title: string }, task: (p: { report(x: unknown): void }, t: { isCancellationRequested: boolean }) => Promise<unknown>) => {
       fake.progress.push(opts.title);
-      return task({ report: () => undefined }, { isCancellationRequested: false });
+      return task({ report: (x: unknown) => void fake.progressReports.push(x) }, { isCancellationRequested: false });
     },
     showInformationMessage: async (m: string) => void fake.messages.push(m),
     showWarningMessage: async (m: string) => void fake.messages.push(m),
     showQuickPick: async (items: unknown[]) => fake.pick(items),
+    showInputBox: async (options: { value?: string; validateInput?(v: string): unknown }) => fake.input(options),
     registerUriHandler: (h: { handleUri(u: Uri): unknown }) => {
       fake.uriHandlers.push(h);
       return { dispose: () => undefined };

@@ -5,7 +5,7 @@ import { TraceViewerApi } from '../viewerApi';
 import { TraceModels } from '../traceModels';
 import { activeTrace } from './navigationCommands';
 import { traceToOtlpJson } from '../../core/export/otlpExport';
-import { OtlpPostError, otlpTracesUrl, parseOtlpHeaders, postOtlpJson } from '../../core/export/otlpHttp';
+import { OtlpPostError, otlpTracesUrl, parseOtlpHeaders, postOtlpJson, shownOtlpUrl } from '../../core/export/otlpHttp';
 import { traceToMarkdown } from '../../report/markdown/markdownTranscript';
 import { TraceBlobs } from '../../viewer/blobResolver';
 import type { TraceModel } from '../../core/loadTrace';
@@ -43,15 +43,19 @@ async function askEndpoint(): Promise<string | undefined> {
 async function sendToOtlp(context: vscode.ExtensionContext, models: TraceModels, uri: vscode.Uri): Promise<void> {
   const endpoint = await askEndpoint();
   if (endpoint === undefined) return;
-  const headers = { ...parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS), ...setting('otlpHeaders') };
   try {
-    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Sending ${basename(uri.fsPath)} to ${endpoint}…` }, async () => {
+    const headers = { ...parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS), ...setting('otlpHeaders') };
+    const version = String(context.extension.packageJSON.version);
+    // The title and every message name the endpoint with its user name and password masked (the sender's own rule).
+    const title = `Sending ${basename(uri.fsPath)} to ${shownOtlpUrl(endpoint)}…`;
+    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async (progress) => {
       const model = await models.get(uri);
-      const bodies = traceToOtlpJson(model, { version: String(context.extension.packageJSON.version), fileName: basename(uri.fsPath), batchSize: POST_BATCH });
-      return { ...(await postOtlpJson(endpoint, bodies, headers)), spans: model.events.size };
+      const bodies = traceToOtlpJson(model, { version, fileName: basename(uri.fsPath), batchSize: POST_BATCH });
+      return { ...(await postOtlpJson(endpoint, bodies, { headers, version, onRetry: (message) => progress.report({ message }) })), spans: model.events.size };
     });
+    const via = r.url === r.endpointUrl ? '' : ` (redirected from ${r.endpointUrl})`;
     const rejected = r.rejectedSpans > 0 ? ` The receiver rejected ${r.rejectedSpans}${r.messages.length ? ': ' + r.messages.join('; ') : ''}.` : '';
-    void (rejected ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(`Agent Trace: sent ${r.spans} spans to ${r.url}.${rejected}`);
+    void (rejected ? vscode.window.showWarningMessage : vscode.window.showInformationMessage)(`Agent Trace: sent ${r.spans} spans to ${r.url}${via}.${rejected}`);
   } catch (err) {
     void vscode.window.showErrorMessage(`Agent Trace: ${err instanceof OtlpPostError ? err.message : `could not send the trace: ${(err as Error).message}`}`);
   }
