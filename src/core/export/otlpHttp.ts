@@ -260,13 +260,13 @@ async function postOne(s: Sender, body: string): Promise<{ rejected: number; mes
       }
       const where = next ? shown(next) : location ? shownText(location) : 'nowhere (no Location)';
       if (res.status !== 307 && res.status !== 308) {
-        throw fail(`${shown(url)} answered ${status}, pointing to ${where}: not followed, as a ${res.status} would turn the POST into a GET without the spans, so nothing was sent; give the URL it points to as the endpoint`);
+        throw fail(`${shown(url)} answered ${status}, pointing to ${where}: not followed, as a ${res.status} would turn the POST into a GET without the spans, so they were not delivered; give the URL it points to as the endpoint`);
       }
-      if (!next) throw fail(`${shown(url)} answered ${status}, pointing to ${where}: nothing was sent`);
+      if (!next) throw fail(`${shown(url)} answered ${status}, pointing to ${where}: the spans were not delivered`);
       if (next.origin !== s.endpoint.origin) {
         throw fail(`${shown(url)} answered ${status}, pointing to ${where} on another origin: not followed, so neither the spans nor the headers went there; give that URL as the endpoint if you trust it`);
       }
-      if (++redirects > o.maxRedirects) throw fail(`${shown(s.endpoint)} redirected more than ${o.maxRedirects} times (last to ${where}); nothing was sent`);
+      if (++redirects > o.maxRedirects) throw fail(`${shown(s.endpoint)} redirected more than ${o.maxRedirects} times (last to ${where}); the spans were not delivered`);
       url = next;
       continue;
     }
@@ -348,7 +348,14 @@ export async function postOtlpJson(endpoint: string, bodies: string[], options: 
   const sender: Sender = { endpoint: url, headers, mask: masker(secrets), o };
   const result: OtlpPostResult = { url: shown(url), endpointUrl: shown(url), requests: 0, retries: 0, rejectedSpans: 0, messages: [] };
   for (const body of bodies) {
-    const r = await postOne(sender, body);
+    let r: Awaited<ReturnType<typeof postOne>>;
+    try {
+      r = await postOne(sender, body);
+    } catch (err) {
+      // Spans of the earlier requests did arrive: say so rather than let the error read as "nothing was sent".
+      if (err instanceof OtlpPostError && result.requests > 0) throw new OtlpPostError(`${err.message} (request ${result.requests + 1} of ${bodies.length}; the ${result.requests} before it were accepted)`);
+      throw err;
+    }
     result.requests++;
     result.url = shown(r.url);
     result.retries += r.retries;

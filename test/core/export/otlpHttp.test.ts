@@ -259,6 +259,13 @@ describe('OTLP/HTTP sender (postOtlpJson)', () => {
     });
   });
 
+  it('says how many requests were accepted before the one that failed', async () => {
+    const s = await serve((_req, res, n) => (n < 2 ? res.writeHead(200).end('{}') : res.writeHead(413).end('too big')));
+    const msg = await failure(postOtlpJson(s.origin, [BODY, BODY, BODY, BODY], fast()));
+    assert.equal(s.got.length, 3);
+    assert.match(msg, /answered 413 Payload Too Large: too big \(request 3 of 4; the 2 before it were accepted\)$/);
+  });
+
   it('sends a user agent agent-trace-viewer/<version>, unless a header gives one', async () => {
     const s = await serve((_req, res) => res.writeHead(200).end('{}'));
     await postOtlpJson(s.origin, [BODY], fast({ version: '9.8.7' }));
