@@ -107,6 +107,7 @@ export class App implements MessageTargets {
       revealNode: (node) => this.nav.jump(node),
       revealLine: (line) => this.nav.revealLine(line),
       revealInTextEditor: (line) => post({ type: 'revealInTextEditor', line }),
+      openSessionFile: (index) => post({ type: 'openSessionFile', index }),
       idLink: (id) => this.idLinks.link(id),
       decorateValue: (_key, value, span) => {
         if (typeof value === 'string' && this.idsOfDetail().has(value)) this.idLinks.attach(span, value);

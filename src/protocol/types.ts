@@ -251,6 +251,12 @@ export interface EventDetail {
   malformed: boolean;
   /** Children, other events naming this one, and the id values it holds (filled in by the session). */
   nav?: EventNavigation;
+  /**
+   * The subagents this event's tool calls started, each a file of the session (Claude Code
+   * `<session>/subagents/agent-*.jsonl` whose meta names the call), with what it used: `index` is its place in the
+   * header's `usage.files`, for `openSessionFile`.
+   */
+  subagents?: { index: number; name: string; title: string | null; inputTokens: number | null; outputTokens: number | null; costUsd: number | null }[];
 }
 
 /** How one event links to others: what the detail pane lists and which of its values are id links. */

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
-import type { HeaderMessage, HostMessage, InitMessage } from '../../src/protocol';
+import type { DetailMessage, HeaderMessage, HostMessage, InitMessage } from '../../src/protocol';
 import { parseViewMessage } from '../../src/protocol/validate';
 import { SessionHost, ViewerSession } from '../../src/viewer/viewerSession';
 import { sessionFilesFact } from '../../webview/headerFacts';
@@ -75,5 +76,27 @@ describe('viewer: a session with a subagent shows the session\'s totals and open
     for (const bad of [{ type: 'openSessionFile', index: 0 }, { type: 'openSessionFile', index: 1.5 }, { type: 'openSessionFile', path: '/etc/passwd' }]) {
       assert.equal(parseViewMessage('viewer', bad), null, JSON.stringify(bad));
     }
+  });
+});
+
+describe('viewer: the Agent call that started a subagent names it in its detail', () => {
+  it('the detail of the line holding the Agent tool_use lists the subagent with its usage; other lines none', async () => {
+    const host = stubHost();
+    const s = new ViewerSession(host, { expandAllMaxEvents: 20_000 });
+    await s.handle({ type: 'ready', state: null });
+    const model = await loadTrace(SESSION);
+    s.setModel(model);
+    const meta = JSON.parse(readFileSync(SUBAGENT.replace(/\.jsonl$/, '.meta.json'), 'utf8'));
+    const lines = readFileSync(SESSION, 'utf8').split('\n');
+    const callLine = lines.findIndex((l) => l.includes(`"type":"tool_use","id":"${meta.toolUseId}"`)) + 1;
+    assert.ok(callLine > 0, 'the session holds the Agent call');
+    const nodeAt = (line: number) => { for (let i = 0; i < model.events.size; i++) if (model.events.lineOf(i) === line) return i; return -1; };
+    await s.handle({ type: 'select', node: nodeAt(callLine) });
+    const d = await until(() => host.sent.find((m): m is DetailMessage => m.type === 'detail' && m.detail.line === callLine));
+    assert.deepEqual(d.detail.subagents?.map((x) => [x.index, x.name, x.title, x.inputTokens, x.outputTokens]), [[1, 'agent-a5c03940d33ae9f06.jsonl', 'Say hello via shell', 7757, 47]]);
+    await s.handle({ type: 'select', node: nodeAt(1) });
+    const first = await until(() => host.sent.find((m): m is DetailMessage => m.type === 'detail' && m.detail.line === 1));
+    assert.equal(first.detail.subagents, undefined);
+    s.dispose();
   });
 });
