@@ -36,7 +36,7 @@ const DEFAULT_STATE: PersistedViewState = {
 /** See the file comment. */
 export class App implements MessageTargets {
   private state: PersistedViewState = { ...DEFAULT_STATE, ...(loadState() ?? {}) };
-  readonly header = new Header({ revealLine: (l) => this.nav.revealLine(l), showChecks: () => this.setChecksVisible(true), runChecks: (mode) => post({ type: 'runChecks', mode }) });
+  readonly header = new Header({ revealLine: (l) => this.nav.revealLine(l), showChecks: () => this.setChecksVisible(true), runChecks: (mode) => post({ type: 'runChecks', mode }), openSessionFile: (index) => post({ type: 'openSessionFile', index }) });
   private readonly banner = new FileBanner();
   readonly tree = new TreeView({
     requestRows: (start, count) => post({ type: 'requestRows', rowsVersion: this.tree.cache.version, start, count }),
@@ -107,6 +107,7 @@ export class App implements MessageTargets {
       revealNode: (node) => this.nav.jump(node),
       revealLine: (line) => this.nav.revealLine(line),
       revealInTextEditor: (line) => post({ type: 'revealInTextEditor', line }),
+      openSessionFile: (index) => post({ type: 'openSessionFile', index }),
       idLink: (id) => this.idLinks.link(id),
       decorateValue: (_key, value, span) => {
         if (typeof value === 'string' && this.idsOfDetail().has(value)) this.idLinks.attach(span, value);

@@ -19,6 +19,8 @@ export interface DetailHost extends ChatHost {
   idLink(id: string): HTMLElement;
   tabChanged(tab: DetailTab): void;
   rawChanged(raw: boolean): void;
+  /** Opens a file of the session (a subagent's transcript) by its index in the header's `usage.files`. */
+  openSessionFile?(index: number): void;
 }
 
 const TABS: DetailTab[] = ['content', 'json', 'raw'];
@@ -144,6 +146,14 @@ function overview(d: EventDetail, host: DetailHost): HTMLElement {
   row('Line', lineLink);
   row('Kind', d.kind);
   row('Status', el('span', { class: `status-word status-${d.status}`, text: d.status }));
+  // The subagent a tool call started: its own transcript, one click away, with what it used.
+  for (const s of d.subagents ?? []) {
+    const used = [s.inputTokens !== null ? `${formatInt(s.inputTokens)} in` : '', s.outputTokens !== null ? `${formatInt(s.outputTokens)} out` : '', s.costUsd !== null ? `$${s.costUsd.toFixed(4)}` : ''].filter(Boolean).join(', ');
+    const open = host.openSessionFile;
+    const b = el('button', { class: 'link-button', text: s.title ?? s.name, title: `Open the subagent's transcript ${s.name}`, attrs: open ? { type: 'button' } : { type: 'button', disabled: '' } });
+    if (open) b.addEventListener('click', () => open(s.index));
+    row('Subagent', el('span', {}, b, used ? ` · ${s.name} · ${used}` : ` · ${s.name}`));
+  }
   if (d.id !== null) row('Id', host.idLink(d.id));
   if (d.parent) {
     const p = d.parent;

@@ -1,7 +1,7 @@
 /** The header: what the trace is (format, file, size of the run) and what the checks found. */
 import type { CheckSummary, HeaderInfo } from '../src/protocol';
 import { checkChips } from './checkWords';
-import { costFact, tokenFact, unpricedFact } from './headerFacts';
+import { costFact, sessionFilesFact, tokenFact, unpricedFact } from './headerFacts';
 import { clear, el, icon } from './dom';
 import { formatBytes, formatCount, formatDuration, formatInt, formatTime, plural } from './format';
 
@@ -10,6 +10,8 @@ export interface HeaderHost {
   revealLine(line: number): void;
   showChecks(): void;
   runChecks(mode: 'verify' | 'check'): void;
+  /** Opens another file of the session (the header's `usage.files[index]`) in the viewer. */
+  openSessionFile?(index: number): void;
 }
 
 /** See the file comment. */
@@ -35,6 +37,22 @@ export class Header {
     if (tokens) parts.push(tokens);
     const cost = costFact(h);
     if (cost) parts.push(el('span', { text: cost, title: `Cost of the counted tokens: recorded in the trace, else from the price table (agentTrace.pricing adds or overrides models${h.usage?.priceSource ? `; bundled prices: ${h.usage.priceSource}` : ''}); unpriced models are never guessed.${recordedCostNote(h)}` }));
+    const session = sessionFilesFact(h);
+    if (session) {
+      const fact = el('span', { class: 'fact-session', title: session.title }, session.text);
+      // Up to three subagents get a link each to their own transcript (more: the tooltip lists them).
+      const files = h.usage?.files ?? [];
+      const open = this.host.openSessionFile;
+      if (open && files.length <= 4) {
+        files.forEach((f, index) => {
+          if (index === 0 || f.error) return;
+          const b = el('button', { class: 'link-button session-file', text: f.title ?? f.name, title: `Open ${f.role} transcript ${f.name}`, attrs: { type: 'button' } });
+          b.addEventListener('click', () => open(index));
+          fact.append(' ', b);
+        });
+      }
+      parts.push(fact);
+    }
     const unpriced = unpricedFact(h);
     if (unpriced) parts.push(el('span', { class: 'fact-unpriced', text: unpriced.text, title: unpriced.title }));
     if (h.toolCalls > 0) parts.push(plural(h.toolCalls, 'tool call'));

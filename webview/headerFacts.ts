@@ -36,3 +36,23 @@ export function unpricedFact(h: Pick<HeaderInfo, 'usage'>): { text: string; titl
   const source = u.priceSource ? ` Bundled prices: ${u.priceSource}.` : '';
   return { text: `unpriced: ${names}`, title: `${why}\n\nPrices are never guessed. Add a model's price in the agentTrace.pricing setting.${source}` };
 }
+
+/**
+ * `incl. 2 subagents`: the totals are a session's, its other files counted in; the tooltip lists what each file
+ * adds and where the cost comes from. Null when the file is the whole session.
+ */
+export function sessionFilesFact(h: Pick<HeaderInfo, 'usage'>): { text: string; title: string } | null {
+  const files = h.usage?.files;
+  if (!files || files.length < 2) return null;
+  const others = files.filter((f) => f.role !== 'session');
+  const subagents = others.filter((f) => f.role === 'subagent').length;
+  const compactions = others.length - subagents;
+  const words = [subagents > 0 ? `${subagents} subagent${subagents === 1 ? '' : 's'}` : '', compactions > 0 ? `${compactions} compaction${compactions === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
+  const cost = (v: number | null): string => (v === null ? 'unpriced' : `$${v >= 1 ? v.toFixed(2) : v.toFixed(4)}`);
+  const rows = files.map((f) => `${f.role === 'session' ? 'this file' : `${f.role}${f.title ? ` "${f.title}"` : ''}`} (${f.name}): ${f.error ? `not read: ${f.error}` : `${f.inputTokens === null ? '?' : formatCount(f.inputTokens)} in, ${f.outputTokens === null ? '?' : formatCount(f.outputTokens)} out, ${cost(f.costUsd)}`}`);
+  const unread = files.some((f) => f.error) ? ' (some not read)' : '';
+  return {
+    text: `incl. ${words}${unread}`,
+    title: `Tokens, tool calls and cost are the session's: this file and its ${words}, each response counted once.\n\n${rows.join('\n')}${h.usage?.costExplained ? `\n\nCost: ${h.usage.costExplained}.` : ''}`,
+  };
+}

@@ -1,4 +1,4 @@
-import { summarize } from '../core/summary';
+import { summarizeSession } from '../core/summary';
 import { parseArgs, UsageError } from './args';
 import { usageLines } from './usageTable';
 import { pricingOption } from './pricingOption';
@@ -29,7 +29,7 @@ export async function summaryCommand(argv: string[]): Promise<number> {
   const filter = filterOption(args.options.get('--filter'));
   const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')), workers: workersOption(args.options.get('--workers')) });
   const keep = filter === undefined ? undefined : (await filterModel(model, filter)).events;
-  const s = summarize(model, { prices: await pricingOption(args.options.get('--pricing')), include: keep });
+  const s = await summarizeSession(model, { prices: await pricingOption(args.options.get('--pricing')), include: keep });
   if (filter !== undefined) Object.assign(s, { filter: { expression: args.options.get('--filter'), of: model.events.size } });
   if (args.flags.has('--json')) {
     await writeJson(s, 2);

@@ -29,6 +29,15 @@ export function usageLines(u: UsageReport): string[] {
     for (const x of u.unpriced) out.push(`unpriced:   ${x.model}: ${x.reason}`);
     if (u.unpriced.some((x) => x.reason.startsWith('not in the bundled prices'))) out.push('            (add a model\'s price with --pricing FILE, a JSON object of model → {input, output, cacheRead?, cacheWrite?, cacheWrite1h?} in USD per million tokens)');
   }
+  // A session counted with its other files (subagents): what each file adds, and where the cost comes from.
+  const x = u.explain;
+  if (x.files.length > 1) {
+    const name = (f: string): string => f.replace(/\\/g, '/').split('/').pop() ?? f;
+    const rows = x.files.map((f) => [`${f.role}${f.title ? ` (${f.title})` : ''}`, name(f.file), String(f.records), n(f.inputTokens), n(f.outputTokens), f.error ? `unread: ${f.error}` : usd(f.costUsd) + (f.costCoversSession ? ' (session)' : '')]);
+    out.push('', ...table(['file', 'name', 'calls', 'input', 'output', 'cost'], rows));
+    out.push(`cost:       ${x.cost}`);
+    for (const note of x.notes) out.push(`note:       ${note}`);
+  }
   if (u.byTool.length > 0) {
     const rows = u.byTool.map((x) => [x.tool, String(x.calls), String(x.errors), String(x.retries), ms(x.durationMs), ms(x.p50Ms), ms(x.p95Ms)]);
     out.push('', ...table(['tool', 'calls', 'errors', 'retries', 'time', 'p50', 'p95'], rows));

@@ -87,6 +87,17 @@ export interface BuilderSource {
  * functions of each line's bytes; the builder's cross-line state (nesting, state machines, chain links) is the
  * separate pass that gets the lines in file order.
  */
+/** One other file of a session (see {@link FormatModule.sessionFiles}). */
+export interface SessionFile {
+  path: string;
+  /** `subagent`: a conversation the session's agent started (Agent/Task call); `compaction`: a compaction agent's. */
+  role: 'subagent' | 'compaction';
+  /** The tool call of the main file that started it, when the writer records it. */
+  toolUseId: string | null;
+  /** What it was asked to do, as the writer records it (Claude Code: the meta's description, else its agent type). */
+  title: string | null;
+}
+
 export interface FormatModule {
   /** The format name of the public contract (CLI output, settings, rule ids). */
   readonly name: FormatName;
@@ -149,6 +160,13 @@ export interface FormatModule {
    * The loader then reports those parents as found elsewhere rather than missing.
    */
   findElsewhere?(path: string, ids: ReadonlySet<string>): Promise<ReadonlyMap<string, string>>;
+  /**
+   * The other files of the session this file is the main file of, whose usage is the session's too (Claude Code:
+   * `<session>/subagents/agent-*.jsonl`, the subagents and compaction agents it started). Each is still a trace of
+   * its own; the summary and the viewer count them with the session (core/sessionUsage.ts). Absent or empty: the
+   * file is the whole session.
+   */
+  sessionFiles?(path: string): Promise<readonly SessionFile[]>;
   /**
    * Parent links form message chains (each message names the one before it, as a generic trace's parentUuid):
    * the viewer then opens in its compact view, where a chain of single-child links is one run of rows. A format

@@ -6,6 +6,7 @@ import { ModelPrice } from './usage/prices';
 import { UsageRollup, usageRollupOf } from './usage/rollup';
 import { toolCallsOf } from './usage/toolStats';
 import { UsageReport, usageReport } from './usage/usageReport';
+import { sessionUsage } from './sessionUsage';
 
 const ERROR = EVENT_STATUSES.indexOf('error');
 const WARNING = EVENT_STATUSES.indexOf('warning');
@@ -133,6 +134,24 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
     diagnostics: model.diagnostics.length,
     usage,
   };
+}
+
+/**
+ * {@link summarize} of a session: the usage of the session's other files (Claude Code subagents: core/sessionUsage.ts)
+ * is counted with the file's, and the totals the file does not record itself (tokens, tool calls) are the
+ * session's, so `totals` and `usage` agree. With a filter, only the file's matching events count.
+ */
+export async function summarizeSession(model: TraceModel, options: SummaryOptions = {}): Promise<TraceSummary> {
+  const s = summarize(model, options);
+  if (options.include) return s;
+  const usage = await sessionUsage(model, { prices: options.prices, report: s.usage });
+  if (usage === s.usage) return s;
+  const ft = model.formatTotals;
+  const totals = { ...s.totals };
+  if (ft.inputTokens === undefined) totals.inputTokens = usage.total.inputTokens;
+  if (ft.outputTokens === undefined) totals.outputTokens = usage.total.outputTokens;
+  totals.toolCalls = usage.byTool.reduce((a, t) => a + t.calls, 0);
+  return { ...s, totals, usage };
 }
 
 /** The earliest and latest event times (of the events `include` keeps), null when none has a time. */

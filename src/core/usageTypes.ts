@@ -41,6 +41,12 @@ export interface UsageDraft {
   cacheWrite1h?: number | null;
   /** The response's usage is recorded on another line (a response split over lines repeats it): not a gap. */
   elsewhere?: boolean;
+  /**
+   * Why this line's usage is another line's, for the usage explanation: `snapshot`, a later usage snapshot of a
+   * response written over several lines (its latest snapshot is counted once, on the response's first line);
+   * `duplicate`, a line the writer repeated (Codex 0.60's second `token_count`), dropped.
+   */
+  repeat?: 'snapshot' | 'duplicate';
   /** Reasoning tokens are counted apart from `output` (Gemini's thoughts), so cost prices them on top. */
   reasoningApart?: boolean;
   /** A total the writer records without a split into input and output (deepstrike `run_terminal.total_tokens`). */

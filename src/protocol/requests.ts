@@ -161,6 +161,15 @@ export interface ReloadMessage {
   ignoreSizeLimit?: boolean;
 }
 
+/**
+ * Opens another file of the session in the viewer: `index` into the header's `usage.files` (1 and up: the file
+ * itself is 0). The host looks the path up itself, so the webview cannot name a file.
+ */
+export interface OpenSessionFileMessage {
+  type: 'openSessionFile';
+  index: number;
+}
+
 /** Reopens the file in the text editor. */
 export interface OpenAsTextMessage {
   type: 'openAsText';
@@ -192,6 +201,7 @@ export type WebviewMessage =
   | OpenBlobMessage
   | ReloadMessage
   | OpenAsTextMessage
+  | OpenSessionFileMessage
   | RequestTranscriptMessage
   | RequestEarlierMessagesMessage
   | RequestTimelineMessage

@@ -111,7 +111,16 @@ export interface HeaderInfo {
    * Cost of the run (recorded in the trace or from the price table), the priced share 0..1, completeness, the models
    * left unpriced with why, and the bundled prices' source (`@pydantic/genai-prices 0.1.8 of 2026-09-23`) (core/usage).
    */
-  usage?: { costUsd: number | null; priced: number | null; complete: boolean; unpriced?: { model: string; reason: string }[]; priceSource?: string };
+  usage?: {
+    costUsd: number | null; priced: number | null; complete: boolean; unpriced?: { model: string; reason: string }[]; priceSource?: string;
+    /**
+     * The session's files when it has more than this one (Claude Code subagents), each with what it adds; the
+     * totals above are then the session's (core/sessionUsage.ts). Absent: the file is the whole session.
+     */
+    files?: { name: string; role: 'session' | 'subagent' | 'compaction'; title: string | null; inputTokens: number | null; outputTokens: number | null; costUsd: number | null; error?: string }[];
+    /** Where the cost comes from, in words (`usage.explain.cost` of `summary --json`). */
+    costExplained?: string;
+  };
 }
 
 /** How the file on disk relates to what is shown. */
@@ -242,6 +251,12 @@ export interface EventDetail {
   malformed: boolean;
   /** Children, other events naming this one, and the id values it holds (filled in by the session). */
   nav?: EventNavigation;
+  /**
+   * The subagents this event's tool calls started, each a file of the session (Claude Code
+   * `<session>/subagents/agent-*.jsonl` whose meta names the call), with what it used: `index` is its place in the
+   * header's `usage.files`, for `openSessionFile`.
+   */
+  subagents?: { index: number; name: string; title: string | null; inputTokens: number | null; outputTokens: number | null; costUsd: number | null }[];
 }
 
 /** How one event links to others: what the detail pane lists and which of its values are id links. */

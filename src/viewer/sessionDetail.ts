@@ -4,6 +4,7 @@
  * vscode-free.
  */
 import type { TraceModel } from '../core/loadTrace';
+import { sessionFilesOf } from '../core/sessionUsage';
 import type { DigestAlgorithm } from '../core/model';
 import type { FindingView, HostMessage } from '../protocol';
 import { buildDetail } from './eventDetail';
@@ -12,6 +13,30 @@ import type { SessionHost } from './sessionHost';
 import { idInfoOf, navigationOf } from './sessionNavigation';
 import { lineOfNode } from './traceRows';
 import { enrich } from './transcript/transcriptPage';
+import { sessionHeaderOf } from './sessionModelInfo';
+import type { EventDetail } from '../protocol';
+
+/** The tool_use ids of a Claude Code line (an assistant message's content blocks). */
+function toolUseIds(json: unknown): string[] {
+  const content = (json as { message?: { content?: unknown } } | null)?.message?.content;
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((b) => (b && typeof b === 'object' && (b as { type?: unknown }).type === 'tool_use' && typeof (b as { id?: unknown }).id === 'string' ? [(b as { id: string }).id] : []));
+}
+
+/** The session files (subagents) started by the tool calls of an event's line, with their usage from the session header. */
+async function subagentsOf(model: TraceModel, json: unknown): Promise<NonNullable<EventDetail['subagents']>> {
+  const ids = toolUseIds(json);
+  if (ids.length === 0) return [];
+  const files = (await sessionFilesOf(model));
+  if (!files.some((f) => f.toolUseId !== null && ids.includes(f.toolUseId))) return [];
+  const usage = (await sessionHeaderOf(model))?.usage?.files ?? [];
+  return files.flatMap((f, k) => {
+    if (f.toolUseId === null || !ids.includes(f.toolUseId)) return [];
+    const u = usage[k + 1];
+    const name = f.path.replace(/\\/g, '/').split('/').pop() ?? f.path;
+    return [{ index: k + 1, name, title: f.title, inputTokens: u?.inputTokens ?? null, outputTokens: u?.outputTokens ?? null, costUsd: u?.costUsd ?? null }];
+  });
+}
 
 /** What the detail answers need of the session. */
 export interface DetailContext {
@@ -41,6 +66,10 @@ export class SessionDetail {
       // as what they are in the Content tab too: diffs, shell commands and outcomes, forms.
       if (node >= 0) detail.messages = eventMessages(model, node, detail.json, detail.messages);
       detail.messages = detail.messages.map((m) => ({ ...m, parts: m.parts.map((p) => enrich(p, new Map())) }));
+      if (node >= 0) {
+        const subagents = await subagentsOf(model, detail.json);
+        if (subagents.length > 0) detail.subagents = subagents;
+      }
       if (token === this.token && model === this.ctx.model()) this.ctx.post({ type: 'detail', modelVersion: this.ctx.modelVersion(), detail });
     } catch (err) {
       if (token === this.token) this.ctx.post({ type: 'detailError', node, message: `Could not read line ${line}: ${err instanceof Error ? err.message : String(err)}` });

@@ -12,7 +12,7 @@
  */
 import type { TraceModel } from '../core/loadTrace';
 import type { HeaderInfo, HostMessage } from '../protocol';
-import { cachedHeaderOf, headerOf, kindsOf, MALFORMED_KIND, quickHeaderOf } from './sessionModelInfo';
+import { cachedHeaderOf, headerOf, kindsOf, MALFORMED_KIND, quickHeaderOf, sessionHeaderOf } from './sessionModelInfo';
 import { filterValuesOf, MAX_FILTER_VALUES } from './sessionFilter';
 
 /** Models with more events than this get their totals after their first rows. */
@@ -45,6 +45,7 @@ export class SessionHeader {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private shown: (HeaderFacts & { events: number }) | null = null;
   private lastCostMs = 0;
+  private disposed = false;
 
   constructor(
     private readonly deps: SessionHeaderDeps,
@@ -62,7 +63,9 @@ export class SessionHeader {
     const rest = { kinds: kindsOf(model), filterValues: filterValuesOf(model) };
     if (known || model.events.size <= this.countAfterRowsAbove) {
       this.cancel();
-      return this.remember({ header: known ?? this.counted(model), ...rest }, model);
+      const facts = this.remember({ header: known ?? this.counted(model), ...rest }, model);
+      this.addSession(model);
+      return facts;
     }
     this.pending = model;
     this.spaced = false;
@@ -77,6 +80,7 @@ export class SessionHeader {
 
   /** Stops a pending count (the viewer closed). */
   dispose(): void {
+    this.disposed = true;
     this.cancel();
   }
 
@@ -146,5 +150,21 @@ export class SessionHeader {
     const facts = { header, kinds: spaced || !this.shown ? kindsOf(model) : this.shown.kinds, filterValues: spaced || !this.shown ? filterValuesOf(model) : this.shown.filterValues };
     this.remember(facts, model);
     this.deps.post({ type: 'header', modelVersion: this.deps.modelVersion(), ...facts });
+    this.addSession(model);
+  }
+
+  /**
+   * When the file is the main file of a session with other files (Claude Code subagents), reads them (once per
+   * model) and sends the header again with the session's tokens, tool calls and cost. A model replaced meanwhile
+   * is left alone; a file that cannot be read is named in the header's usage, never an error of the view.
+   */
+  private addSession(model: TraceModel): void {
+    if (this.disposed) return;
+    sessionHeaderOf(model).then((header) => {
+      if (!header || this.disposed || model !== this.deps.model() || !this.shown) return;
+      const facts = { header, kinds: this.shown.kinds, filterValues: this.shown.filterValues };
+      this.remember(facts, model);
+      this.deps.post({ type: 'header', modelVersion: this.deps.modelVersion(), ...facts });
+    }, () => undefined);
   }
 }

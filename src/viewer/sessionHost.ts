@@ -14,6 +14,8 @@ export interface SessionHost {
   openAsText(): void;
   reload(ignoreSizeLimit: boolean): void;
   openBlob(digest: string, algorithm: DigestAlgorithm): void;
+  /** Opens another trace file in the viewer (a file of the session: a subagent's transcript); absent where it cannot. */
+  openTrace?(path: string): void;
   /** Pane sizes remembered for the workspace (VS Code's workspaceState); absent: only the webview state keeps them. */
   layout?: { get(): ViewerLayout | null; set(layout: ViewerLayout): void };
   /** The trace's blob store, for find in blob text; absent where blobs are not available. */

@@ -4,7 +4,9 @@
  */
 import { formatModule } from '../core/formats';
 import type { TraceModel } from '../core/loadTrace';
-import { summarize, timeRange } from '../core/summary';
+import { summarize, summarizeSession, timeRange } from '../core/summary';
+import { sessionFilesOf } from '../core/sessionUsage';
+import type { TraceSummary } from '../core/summary';
 import { viewerPricing } from './pricing';
 import type { HeaderInfo } from '../protocol';
 
@@ -22,9 +24,27 @@ export function headerOf(model: TraceModel): HeaderInfo {
   return h;
 }
 
-/** The header of `model` if {@link headerOf} has computed it already. */
+/** The header of `model` if {@link headerOf} has computed it already (its session's, once {@link sessionHeaderOf} has). */
 export function cachedHeaderOf(model: TraceModel): HeaderInfo | undefined {
-  return headers.get(model);
+  return sessionHeaders.get(model) ?? headers.get(model);
+}
+
+const sessionHeaders = new WeakMap<TraceModel, HeaderInfo>();
+
+/**
+ * The header of a file that is the main file of a session with other files (Claude Code subagents): its tokens,
+ * tool calls and cost are the session's, with each file's share in `usage.files`. Null when the file is the whole
+ * session (nothing to add to {@link headerOf}'s). Reads each other file once per model.
+ */
+export async function sessionHeaderOf(model: TraceModel): Promise<HeaderInfo | null> {
+  const known = sessionHeaders.get(model);
+  if (known) return known;
+  if ((await sessionFilesOf(model)).length === 0) return null;
+  const s = await summarizeSession(model, { prices: viewerPricing() });
+  if (s.usage.explain.files.length < 2) return null;
+  const h = headerFrom(model, s);
+  sessionHeaders.set(model, h);
+  return h;
 }
 
 /**
@@ -58,7 +78,11 @@ export function quickHeaderOf(model: TraceModel): HeaderInfo {
 }
 
 function computeHeader(model: TraceModel): HeaderInfo {
-  const s = summarize(model, { prices: viewerPricing() });
+  return headerFrom(model, summarize(model, { prices: viewerPricing() }));
+}
+
+function headerFrom(model: TraceModel, s: TraceSummary): HeaderInfo {
+  const files = s.usage.explain.files;
   const { inputTokens, outputTokens, toolCalls, errors, warnings, ...extra } = s.totals;
   return {
     ...fileFacts(model),
@@ -83,6 +107,15 @@ function computeHeader(model: TraceModel): HeaderInfo {
     usage: {
       costUsd: s.usage.total.costUsd, priced: s.usage.priced, complete: s.usage.complete, unpriced: s.usage.unpriced,
       priceSource: `${s.usage.priceSource.name} ${s.usage.priceSource.version} of ${s.usage.priceSource.date}`,
+      ...(files.length > 1
+        ? {
+          files: files.map((f) => ({
+            name: f.file.replace(/\\/g, '/').split('/').pop() ?? f.file, role: f.role, title: f.title ?? null,
+            inputTokens: f.inputTokens, outputTokens: f.outputTokens, costUsd: f.costUsd, ...(f.error ? { error: f.error } : {}),
+          })),
+          costExplained: s.usage.explain.cost,
+        }
+        : {}),
     },
   };
 }

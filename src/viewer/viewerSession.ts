@@ -10,6 +10,7 @@ import type { TraceModel } from '../core/loadTrace';
 import type { ErrorMessage, FileState, HostMessage, PersistedViewState, RowFilter, WebviewMessage } from '../protocol';
 import { NO_FILTER } from '../protocol';
 import { formatModule } from '../core/formats';
+import { sessionFilesOf } from '../core/sessionUsage';
 import { SessionTranscript } from './transcript/sessionTranscript';
 import { SessionDetail } from './sessionDetail';
 import { SessionTimeline } from './timeline/sessionTimeline';
@@ -107,6 +108,14 @@ export class ViewerSession {
     this.selected = this.selectedLine !== null ? nodeAtLine(model, this.selectedLine) : null;
     this.sendInit();
     this.find.rerun();
+  }
+
+  /** Opens file `index` of the session's files (the header's `usage.files`; 0 is this file) in the viewer. */
+  private async openSessionFile(index: number): Promise<void> {
+    const model = this.model;
+    if (!model || !this.host.openTrace) return;
+    const file = (await sessionFilesOf(model))[index - 1];
+    if (file) this.host.openTrace(file.path);
   }
 
   /** Stops work scheduled for later (the panel closed). */
@@ -229,6 +238,8 @@ export class ViewerSession {
       case 'reload':
       case 'openAsText':
         return forwardToHost(this.host, msg);
+      case 'openSessionFile':
+        return void this.openSessionFile(msg.index);
       case 'requestTimeline':
         return this.timeline.request(msg);
       case 'requestStatistics':

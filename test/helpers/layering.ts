@@ -256,7 +256,7 @@ export const CORE_LAYERS: readonly CoreLayer[] = [
   { name: 'parallel' },
   {
     name: 'loader',
-    files: ['checkedReading.ts', 'crossFileParents.ts', 'detectFile.ts', 'jsonlModel.ts', 'jsonlReading.ts', 'loadTrace.ts', 'navigation.ts', 'summary.ts', 'traceFiles.ts', 'traceReader.ts'],
+    files: ['checkedReading.ts', 'crossFileParents.ts', 'detectFile.ts', 'jsonlModel.ts', 'jsonlReading.ts', 'loadTrace.ts', 'navigation.ts', 'sessionUsage.ts', 'summary.ts', 'traceFiles.ts', 'traceReader.ts'],
   },
   { name: 'stream' },
   { name: 'filter' },

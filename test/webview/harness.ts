@@ -112,6 +112,7 @@ export class ViewerPage {
       openAsText: () => this.hostCalls.push('openAsText'),
       reload: () => this.hostCalls.push('reload'),
       openBlob: (d) => this.hostCalls.push(`openBlob:${d}`),
+      openTrace: (path) => this.hostCalls.push(`openTrace:${path}`),
       ...(layoutStore ? { layout: { get: () => layoutStore.layout, set: (l: ViewerLayout) => (layoutStore.layout = l) } } : {}),
     }, countTotalsAfterRowsAbove === undefined ? undefined : { expandAllMaxEvents: 20_000, countTotalsAfterRowsAbove });
   }

@@ -45,6 +45,8 @@ export interface UsageRollup {
   readonly isCounted: Uint8Array;
   /** Aggregates that did not count because their children did, with their children's sum (for the check; made on first use). */
   readonly shadowed: readonly { row: UsageRow; children: Tally }[];
+  /** How many aggregates {@link shadowed} holds (without making their rows). */
+  readonly shadowedCount: number;
   /** Model calls (inference events) that report no usage and are not covered by a counted aggregate. */
   readonly unreported: number;
   /** Event i's row. */
@@ -191,6 +193,10 @@ class Rollup implements UsageRollup {
     // Only the totals check reads them: the report does not pay for a row per shadowed aggregate (murmur's
     // task_end, OTLP's agent spans: thousands of rows, and compiling the row code, for nothing).
     return (this.shadowedCache ??= this.shadowedAt.map((s) => ({ row: this.rowOf(s.index), children: s.children })));
+  }
+
+  get shadowedCount(): number {
+    return this.shadowedAt.length;
   }
 
   modelOf(i: number): string | null {

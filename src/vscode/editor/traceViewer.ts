@@ -8,6 +8,7 @@ import type { CheckMode } from '../../core/rules/types';
 import type { DigestAlgorithm } from '../../core/model';
 import type { BlobStore } from '../../core/blobStore';
 import type { BlobContentMessage, ViewerLayout } from '../../protocol';
+import { VIEW_TYPE } from '../../protocol';
 import { COMMANDS } from '../commandIds';
 import { switchToText } from './switchView';
 import type { DocumentEvent, TraceDocument } from './traceDocument';
@@ -122,6 +123,8 @@ export class TraceViewer implements vscode.Disposable {
       openAsText: () => void switchToText(uri, this.session.selectedEventLine ?? undefined),
       reload: (ignoreSizeLimit) => void this.document.load({ ignoreSizeLimit, message: 'Reloaded from disk.' }),
       openBlob: (digest, algorithm) => void features().openBlob?.(uri, digest, algorithm),
+      // A file of the same session (a subagent's transcript), in the viewer, on the trace's own file system.
+      openTrace: (path) => void vscode.commands.executeCommand('vscode.openWith', uri.scheme === 'file' ? vscode.Uri.file(path) : uri.with({ path: path.replace(/\\/g, '/') }), VIEW_TYPE),
       // Pane sizes per workspace: a new viewer starts from the last ones used.
       layout: this.layoutStore && {
         get: () => this.layoutStore!.get<ViewerLayout>(LAYOUT_KEY) ?? null,

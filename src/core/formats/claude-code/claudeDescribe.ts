@@ -79,7 +79,7 @@ export class ClaudeState {
         this.setUsage(known.carrier, c.tokensIn, c.tokensOut, c.usage);
       }
     }
-    return { tokensIn: null, tokensOut: null, usage: { elsewhere: true } };
+    return { tokensIn: null, tokensOut: null, usage: { elsewhere: true, repeat: 'snapshot' } };
   }
 
   /** The event index of the line just described (the adapter calls this after each emit). */

@@ -1,6 +1,7 @@
 import { Buffer } from 'buffer';
 import { basename, dirname, join } from '../../io/paths';
 import { fileSystem, readTextFile } from '../../io/fileSystem';
+import type { SessionFile } from '../../format';
 
 /** Bounds of the search across a session's other files: how many files, how many bytes in all. */
 export const FOLDER_LIMITS = { files: 400, bytes: 128 * 1024 * 1024 };
@@ -80,4 +81,38 @@ export async function subagentLink(path: string): Promise<{ toolUseId: string; m
   } catch {
     return null;
   }
+}
+
+/** A subagent's `agent-<id>.meta.json`, or null when it is missing or not a JSON object. */
+async function readMeta(dir: string, agent: string): Promise<Record<string, unknown> | null> {
+  try {
+    const meta: unknown = JSON.parse(await readTextFile(join(dir, `${agent}.meta.json`)));
+    return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The subagent and compaction-agent transcripts of a session file, `<project>/<session>/subagents/agent-*.jsonl`,
+ * in name order, with the tool call that started each (its meta's `toolUseId`). None for a file that is itself in a
+ * `subagents` folder. Bounded by {@link FOLDER_LIMITS}' file count.
+ */
+export async function subagentFiles(path: string): Promise<SessionFile[]> {
+  if (basename(dirname(path)) === 'subagents' || !path.endsWith('.jsonl')) return [];
+  const dir = join(dirname(path), basename(path).replace(/\.jsonl$/, ''), 'subagents');
+  const files = (await jsonlIn(dir, '')).filter((f) => /^agent-.+\.jsonl$/.test(basename(f))).slice(0, FOLDER_LIMITS.files);
+  const out: SessionFile[] = [];
+  for (const file of files) {
+    const agent = basename(file).replace(/\.jsonl$/, '');
+    const meta = await readMeta(dir, agent);
+    const text = (k: string): string | null => (typeof meta?.[k] === 'string' && (meta[k] as string) !== '' ? (meta[k] as string) : null);
+    out.push({
+      path: file,
+      role: agent.startsWith('agent-acompact') ? 'compaction' : 'subagent',
+      toolUseId: text('toolUseId'),
+      title: text('description') ?? text('agentType'),
+    });
+  }
+  return out;
 }

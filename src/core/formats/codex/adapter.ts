@@ -155,7 +155,7 @@ function rememberLine(type: string, p: Obj, draft: EventDraft, st: CodexState): 
     const written = JSON.stringify(total);
     if (written === st.lastCountTotal) {
       draft.tokensIn = draft.tokensOut = null;
-      draft.usage = { elsewhere: true };
+      draft.usage = { elsewhere: true, repeat: 'duplicate' };
       draft.label = `${draft.label} (repeated)`;
     }
     st.lastCountTotal = written;

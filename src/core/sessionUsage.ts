@@ -1,0 +1,55 @@
+import { formatModule } from './formats';
+import { loadTrace } from './loadTrace';
+import type { TraceModel } from './traceModel';
+import type { SessionFile } from './format';
+import type { ModelPrice } from './usage/prices';
+import { SessionPartReport, withSessionParts } from './usage/sessionSums';
+import { usageReport, UsageReport } from './usage/usageReport';
+
+/** Options of {@link sessionUsage}. */
+export interface SessionUsageOptions {
+  /** The user's prices, looked up before the bundled table (as for the file's own report). */
+  prices?: Readonly<Record<string, ModelPrice>>;
+  /** The file's own usage report, when the caller has it already. */
+  report?: UsageReport;
+  isCancelled?: () => boolean;
+}
+
+/**
+ * The usage of the session a loaded file is the main file of: its own report with its session's other files
+ * (Claude Code's `<session>/subagents/agent-*.jsonl`; `FormatModule.sessionFiles`) read and added, each response
+ * once, the cost once (core/usage/sessionSums.ts). Each other file is read once, through the loader, in the format
+ * of the main file. A file that cannot be read is listed in `explain.files` with its error, and the report is then
+ * not complete. A file with no session files, an in-memory source or a cut read gets its own report.
+ */
+export async function sessionUsage(model: TraceModel, options: SessionUsageOptions = {}): Promise<UsageReport> {
+  const files = await sessionFilesOf(model);
+  const own = options.report ?? usageReport(model, options.prices);
+  if (files.length === 0) return own;
+  const parts: SessionPartReport[] = [];
+  for (const f of files) {
+    if (options.isCancelled?.()) break;
+    const part: SessionPartReport = { file: f.path, role: f.role, toolUseId: f.toolUseId, title: f.title, events: 0, report: null };
+    try {
+      const m = await loadTrace(f.path, { format: model.format, isCancelled: options.isCancelled });
+      part.events = m.events.size;
+      part.report = m.cancelled ? null : usageReport(m, options.prices);
+      if (m.cancelled) part.error = 'cancelled';
+    } catch (e) {
+      part.error = e instanceof Error ? e.message : String(e);
+    }
+    parts.push(part);
+  }
+  return withSessionParts(own, model.formatTotals, parts);
+}
+
+/** The session's other files (FormatModule.sessionFiles); none for a cut read or a format without them. */
+export async function sessionFilesOf(model: TraceModel): Promise<readonly SessionFile[]> {
+  const find = formatModule(model.format).sessionFiles;
+  if (!find || model.partial || model.cancelled) return [];
+  try {
+    return await find(model.path);
+  } catch {
+    return [];
+  }
+}

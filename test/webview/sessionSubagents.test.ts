@@ -1,0 +1,45 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { viewerSuite } from './harness';
+import { WRITER_CORPUS } from '../helpers/corpus';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+const SESSION = join(WRITER_CORPUS, 'claude-code-2.1.332/subagent/projects/-home-user-project/87aba006-238f-4834-a6fa-3396f07d36f4.jsonl');
+const SUBAGENT = join(WRITER_CORPUS, 'claude-code-2.1.332/subagent/projects/-home-user-project/87aba006-238f-4834-a6fa-3396f07d36f4/subagents/agent-a5c03940d33ae9f06.jsonl');
+
+describe('viewer: a Claude Code session with a subagent (Chromium)', function () {
+  this.timeout(120_000);
+  const { view } = viewerSuite();
+
+  for (const theme of ['dark', 'hc'] as const) {
+    it(`${theme}: the header says the totals include the subagent and links to it; the Agent call's detail does too`, async () => {
+      const v = await view(SESSION, { theme });
+      await v.waitForHost('header', (m: Any) => (m.header.usage?.files?.length ?? 0) > 1);
+      await v.settle();
+      await v.page.waitForSelector('.fact-session');
+      const fact = await v.page.$eval('.fact-session', (e: Any) => ({ text: e.textContent, title: e.title }));
+      assert.match(fact.text, /^incl\. 1 subagent Say hello via shell$/);
+      assert.match(fact.title, /agent-a5c03940d33ae9f06\.jsonl\): 7\.8k in, 47 out/);
+      assert.match(await v.page.$eval('.header-facts', (e: Any) => e.textContent), /24k in → 141 out tokens/);
+      // Keyboard: the link is a button, reached and pressed like one.
+      await v.page.focus('.fact-session .session-file');
+      await v.page.keyboard.press('Enter');
+      await v.settle();
+      assert.ok(v.hostCalls.includes(`openTrace:${SUBAGENT}`), v.hostCalls.join('\n'));
+
+      const meta = JSON.parse(readFileSync(SUBAGENT.replace(/\.jsonl$/, '.meta.json'), 'utf8'));
+      const callLine = readFileSync(SESSION, 'utf8').split('\n').findIndex((l) => l.includes(`"type":"tool_use","id":"${meta.toolUseId}"`)) + 1;
+      await v.page.click(`.row[data-line="${callLine}"] .label`);
+      await v.page.waitForFunction(() => [...(globalThis as Any).document.querySelectorAll('.overview dt')].some((d: Any) => d.textContent === 'Subagent'));
+      const row = await v.page.evaluate(() => {
+        const dt = [...(globalThis as Any).document.querySelectorAll('.overview dt')].find((d: Any) => d.textContent === 'Subagent');
+        return dt.nextElementSibling.textContent;
+      });
+      assert.equal(row, 'Say hello via shell · agent-a5c03940d33ae9f06.jsonl · 7,757 in, 47 out, $0.0220');
+      await v.screenshot(`session-subagent-${theme}`);
+    });
+  }
+});
