@@ -1,0 +1,175 @@
+import type { TraceModel } from '../traceModel';
+import type { UsageRollup } from './rollup';
+import { UsageKind } from './usageColumns';
+
+/**
+ * What the model saw, per model call (issue 37 item 4): each call's context (its input tokens, cached and
+ * cache-writing input included, as every adapter records `input`) split into what was read from the prompt cache,
+ * what was newly written to it and the rest (new input the cache did not hold), with the change since the previous
+ * call of the same thread and the compaction points between calls. Read from the usage the rollup counts, so a
+ * response written over several lines (Claude Code's one line per content block) is one call at its final snapshot,
+ * and a repeated `token_count` (Codex 0.60) is not a second call.
+ */
+
+/** A compaction point (an event whose usage facts record `compaction`). */
+export interface CompactionPoint {
+  index: number;
+  line: number;
+  thread: string | null;
+  /** The tool call whose subagent thread it is in, -1 for the main thread. */
+  via: number;
+  /** The context's size before the compaction, when the writer records it. */
+  preTokens: number | null;
+  trigger: string | null;
+}
+
+/** One model call's context. */
+export interface ContextCall {
+  /** The event whose usage is the call's (Claude Code: the response's first line; Codex: its `token_count`). */
+  index: number;
+  line: number;
+  /** The run or session group of the call. */
+  thread: string | null;
+  /**
+   * The tool call whose subagent made the call (its nearest tool-call ancestor: Claude Code nests a subagent's
+   * steps under its Agent call), -1 for the main thread. A thread is a group and this call.
+   */
+  via: number;
+  /** Input tokens the model read: the whole context of the call. */
+  total: number;
+  /** Read from the prompt cache. */
+  cacheRead: number;
+  /** Written to the prompt cache by this call (both lifetimes). */
+  cacheWrite: number;
+  /** The part of `cacheWrite` written to the 1-hour cache, when the trace says (null: not recorded). */
+  cacheWrite1h: number | null;
+  /** Neither read from nor written to the cache: `total - cacheRead - cacheWrite`. */
+  uncached: number;
+  /** The cache fields are recorded for this call (false: only the total is known, the split is not). */
+  split: boolean;
+  /** `total` minus the previous call's of the same thread; null for a thread's first call. */
+  delta: number | null;
+  /** 1-based position among its thread's calls. */
+  ordinal: number;
+  /** Calls in its thread. */
+  ofThread: number;
+  /** Compactions of its thread between the previous call and this one (in file order). */
+  compactedBefore: CompactionPoint[];
+}
+
+/** Every model call's context, in file order, and the trace's compaction points. */
+export interface ContextSplit {
+  calls: ContextCall[];
+  compactions: CompactionPoint[];
+  /** Event index → position in `calls`. */
+  callAt: ReadonlyMap<number, number>;
+}
+
+/** Categories of events whose usage sums the calls under them. */
+const SUMS: ReadonlySet<string> = new Set(['turn', 'run', 'session', 'task']);
+
+const splits = new WeakMap<UsageRollup, ContextSplit>();
+
+/** The context split of a trace's model calls (computed once per rollup). */
+export function contextSplit(model: TraceModel, rollup: UsageRollup): ContextSplit {
+  let s = splits.get(rollup);
+  if (!s) splits.set(rollup, (s = computeSplit(model, rollup)));
+  return s;
+}
+
+function computeSplit(model: TraceModel, rollup: UsageRollup): ContextSplit {
+  const t = model.events;
+  const u = rollup.usage;
+  const compactions: CompactionPoint[] = [];
+  const oneHour = new Map<number, number>();
+  for (const [i, f] of t.usageFactEntries()) {
+    if (i >= t.size) break;
+    if (f.compaction) compactions.push({ index: i, line: t.lineOf(i), thread: t.groupOf(i), via: viaOf(model, i), preTokens: f.compaction.preTokens ?? null, trigger: f.compaction.trigger ?? null });
+    if (typeof f.cacheWrite1h === 'number') oneHour.set(i, f.cacheWrite1h);
+  }
+  const calls: ContextCall[] = [];
+  const callAt = new Map<number, number>();
+  const last = new Map<string, ContextCall>();
+  const pending = new Map<string, CompactionPoint[]>();
+  let c = 0;
+  const flushCompactionsBefore = (index: number): void => {
+    while (c < compactions.length && compactions[c].index < index) {
+      const p = compactions[c++];
+      const key = threadKey(p.thread, p.via);
+      const list = pending.get(key);
+      if (list) list.push(p);
+      else pending.set(key, [p]);
+    }
+  };
+  for (const i of rollup.countedIndex) {
+    // A record on a turn, run or session (Codex exec's `turn.completed`) sums several calls: not one call's context.
+    if (u.kindOf(i) !== UsageKind.Event || SUMS.has(t.categoryOf(i))) continue;
+    const total = u.field(i, 'input');
+    if (total === null) continue;
+    flushCompactionsBefore(i);
+    const thread = t.groupOf(i);
+    const via = viaOf(model, i);
+    const key = threadKey(thread, via);
+    const read = u.field(i, 'cacheRead');
+    const write = u.field(i, 'cacheWrite');
+    const cacheRead = read ?? 0;
+    const cacheWrite = write ?? 0;
+    const prev = last.get(key);
+    const call: ContextCall = {
+      index: i, line: t.lineOf(i), thread, via, total, cacheRead, cacheWrite,
+      cacheWrite1h: oneHour.get(i) ?? null,
+      uncached: Math.max(0, total - cacheRead - cacheWrite),
+      split: read !== null || write !== null,
+      delta: prev ? total - prev.total : null,
+      ordinal: (prev?.ordinal ?? 0) + 1, ofThread: 0,
+      compactedBefore: pending.get(key) ?? [],
+    };
+    pending.delete(key);
+    last.set(key, call);
+    callAt.set(i, calls.length);
+    calls.push(call);
+  }
+  for (const call of calls) call.ofThread = last.get(threadKey(call.thread, call.via))!.ordinal;
+  return { calls, compactions, callAt };
+}
+
+const threadKey = (group: string | null, via: number): string => `${via}\u0000${group ?? ''}`;
+
+/** The nearest tool-call ancestor of event i in the tree (a subagent's thread), -1 when none. */
+function viaOf(model: TraceModel, i: number): number {
+  const t = model.events;
+  for (let p = t.parent(i), hops = 0; p >= 0 && hops < 256; p = t.parent(p), hops++) if (t.categoryOf(p) === 'tool') return p;
+  return -1;
+}
+
+/**
+ * The call whose context an event shows in the detail pane: its own when its usage counts; for a later line of the
+ * same response (usage recorded on its first line) the call it sits under; for a model call whose usage a later
+ * line records (Codex's response items, then their `token_count`), the next call of its thread. Null otherwise.
+ */
+export function contextCallOf(model: TraceModel, rollup: UsageRollup, node: number): ContextCall | null {
+  const s = contextSplit(model, rollup);
+  const own = s.callAt.get(node);
+  if (own !== undefined) return s.calls[own];
+  const t = model.events;
+  if (node < 0 || node >= t.size || t.categoryOf(node) !== 'inference' || t.usageFactsOf(node)?.elsewhere !== true) return null;
+  const up = s.callAt.get(t.parent(node));
+  if (up !== undefined) return s.calls[up];
+  const thread = t.groupOf(node);
+  const via = viaOf(model, node);
+  // The first call after `node` (binary search over file order), then on to its thread's.
+  let lo = 0, hi = s.calls.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (s.calls[mid].index <= node) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let k = lo; k < s.calls.length; k++) {
+    const call = s.calls[k];
+    if (call.thread !== thread || call.via !== via) continue;
+    // A model item after a user prompt started a new turn belongs to that turn's call: stop at a turn boundary.
+    for (let j = node + 1; j < call.index; j++) if (t.categoryOf(j) === 'turn' && t.groupOf(j) === thread) return null;
+    return call;
+  }
+  return null;
+}
