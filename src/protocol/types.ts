@@ -5,6 +5,7 @@
 import type { EventCategory, EventStatus, FormatName, HashRef, IdMention, Severity } from '../core/model';
 import type { ShellOutcome, ToolCallView } from './tools';
 import type { CheckMode } from '../core/catalog/checkMode';
+import type { ContextCall } from '../core/usage/contextTypes';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared shapes
@@ -242,6 +243,12 @@ export interface EventDetail {
   malformed: boolean;
   /** Children, other events naming this one, and the id values it holds (filled in by the session). */
   nav?: EventNavigation;
+  /**
+   * What the model saw, for a model step (core/usage/contextSplit.ts): its call's context split into cache read,
+   * cache write and new input, the change since its thread's previous call, and compactions before it. Absent or
+   * null for other events.
+   */
+  context?: ContextCall | null;
 }
 
 /** How one event links to others: what the detail pane lists and which of its values are id links. */
