@@ -1,4 +1,6 @@
+import type { EventTable } from '../eventTable';
 import type { TraceModel } from '../traceModel';
+import type { UsageDraft } from '../usageTypes';
 import type { UsageRollup } from './rollup';
 import { UsageKind } from './usageColumns';
 import type { CompactionPoint, ContextCall } from './contextTypes';
@@ -38,12 +40,10 @@ function computeSplit(model: TraceModel, rollup: UsageRollup): ContextSplit {
   const t = model.events;
   const u = rollup.usage;
   const compactions: CompactionPoint[] = [];
-  const oneHour = new Map<number, number>();
-  for (const [i, f] of t.usageFactEntries()) {
-    if (i >= t.size) break;
-    if (f.compaction) compactions.push({ index: i, line: t.lineOf(i), thread: t.groupOf(i), via: viaOf(model, i), preTokens: f.compaction.preTokens ?? null, trigger: f.compaction.trigger ?? null });
-    if (typeof f.cacheWrite1h === 'number') oneHour.set(i, f.cacheWrite1h);
-  }
+  const oneHour = oneHourWrites(t, rollup.countedIndex);
+  forEachFact(t, (f) => f.compaction !== undefined, (i, f) => {
+    compactions.push({ index: i, line: t.lineOf(i), thread: t.groupOf(i), via: viaOf(model, i), preTokens: f.compaction!.preTokens ?? null, trigger: f.compaction!.trigger ?? null });
+  });
   const calls: ContextCall[] = [];
   const callAt = new Map<number, number>();
   const last = new Map<string, ContextCall>();
@@ -90,6 +90,35 @@ function computeSplit(model: TraceModel, rollup: UsageRollup): ContextSplit {
   return { calls, compactions, callAt };
 }
 
+/**
+ * Calls `each` for every event whose usage facts pass `test`, the test worked out once per shape of facts (a
+ * million events share a few shapes), not once per event.
+ */
+function forEachFact(t: EventTable, test: (f: UsageDraft) => boolean, each: (i: number, f: UsageDraft) => void): void {
+  const seen: (boolean | undefined)[] = [];
+  for (let i = 0, end = t.size; i < end; i++) {
+    const ref = t.usageFactShapeOf(i);
+    if (ref === 0) continue;
+    if (ref > 0) {
+      if (!(seen[ref] ??= test(t.usageFactShape(ref)))) continue;
+      each(i, t.usageFactShape(ref));
+    } else {
+      const f = t.usageFactsOf(i)!;
+      if (test(f)) each(i, f);
+    }
+  }
+}
+
+/** The 1-hour cache writes (`cacheWrite1h`) of the given events, where their facts record them. */
+export function oneHourWrites(t: EventTable, events: Int32Array): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const i of events) {
+    const h = t.usageFactsOf(i)?.cacheWrite1h;
+    if (typeof h === 'number') out.set(i, h);
+  }
+  return out;
+}
+
 const threadKey = (group: string | null, via: number): string => `${via}\u0000${group ?? ''}`;
 
 /** The nearest tool-call ancestor of event i in the tree (a subagent's thread), -1 when none. */
@@ -105,6 +134,8 @@ function viaOf(model: TraceModel, i: number): number {
  * line records (Codex's response items, then their `token_count`), the next call of its thread. Null otherwise.
  */
 export function contextCallOf(model: TraceModel, rollup: UsageRollup, node: number): ContextCall | null {
+  // Neither a counted record nor a model call: no split to work out (most details the user opens).
+  if (node < 0 || node >= model.events.size || (rollup.isCounted[node] !== 1 && model.events.categoryOf(node) !== 'inference')) return null;
   const s = contextSplit(model, rollup);
   const own = s.callAt.get(node);
   if (own !== undefined) return s.calls[own];

@@ -2,6 +2,7 @@ import type { TraceModel } from '../traceModel';
 import type { ModelPrice } from './prices';
 import type { Price, PricePeriod, Rate } from './priceTypes';
 import type { UsageRollup } from './rollup';
+import { oneHourWrites } from './contextSplit';
 import { priceLookup } from './usageReport';
 import type { ModelRates, RatesUsed } from './statisticsTypes';
 
@@ -68,8 +69,7 @@ export function modelRates(model: TraceModel, rollup: UsageRollup, prices: Reado
   const t = model.events;
   const u = rollup.usage;
   const price = priceLookup(prices);
-  const oneHour = new Map<number, number>();
-  for (const [i, f] of t.usageFactEntries()) if (i < t.size && typeof f.cacheWrite1h === 'number') oneHour.set(i, f.cacheWrite1h);
+  const oneHour = oneHourWrites(t, rollup.countedIndex);
   const acc = new Map<string, { own: string | null; oneHour: number | null; tokens: number; unpriced: number; last: number; lastInput: number }>();
   for (const i of rollup.countedIndex) {
     const own = rollup.modelOf(i);
