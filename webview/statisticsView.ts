@@ -98,6 +98,7 @@ export class StatisticsView {
       this.table('Latency by tool', ['Tool', 'Calls', 'p50', 'p95', 'Max'], s.latencyByTool.map((r) => ({ node: toolFirst.get(r.name) ?? -1, cells: [r.name, r.count, ms(r.p50Ms), ms(r.p95Ms), ms(r.maxMs)] }))),
       this.table('Latency by model', ['Model', 'Calls', 'p50', 'p95', 'Max'], s.latencyByModel.map((r) => ({ node: modelFirst.get(r.name) ?? -1, cells: [r.name, r.count, ms(r.p50Ms), ms(r.p95Ms), ms(r.maxMs)] }))),
       this.histogram(s.histogram),
+      this.context(s.context),
     );
   }
 
@@ -166,6 +167,31 @@ export class StatisticsView {
     return section;
   }
 
+  /**
+   * What the model saw over a run: each thread's context per call as a sparkline (compactions as ticks), with the
+   * same facts as text beside it and as the image's text alternative. A row jumps to the thread's largest call.
+   */
+  private context(series: Stats['context']): HTMLElement {
+    const section = el('section', { class: 'statistics-section', attrs: { 'data-section': 'Context' } }, el('h3', { text: 'Context per model call' }));
+    if (series.length === 0) {
+      section.appendChild(el('p', { class: 'statistics-note', text: 'No model call in this trace records its input.' }));
+      return section;
+    }
+    const rows = series.map((c) => {
+      const name = c.via >= 0 ? 'subagent' : 'main';
+      const facts = `${plural(c.calls, 'call')}: first ${num(c.first)}, last ${num(c.last)}, largest ${num(c.peak.total)} tokens at line ${num(c.peak.line)}${c.compactions.length ? `; ${plural(c.compactions.length, 'compaction')}` : ''}`;
+      const tr = el('tr', { class: 'statistics-row jump', attrs: { 'data-node': String(c.peak.index) } },
+        el('td', { text: name }), el('td', {}, sparkline(c, `Context of the ${name} thread per call, ${facts}`)), el('td', { text: facts }));
+      tr.tabIndex = 0;
+      tr.title = 'Go to the largest call';
+      tr.addEventListener('click', () => this.host.reveal(c.peak.index));
+      tr.addEventListener('keydown', (e) => e.key === 'Enter' && this.host.reveal(c.peak.index));
+      return tr;
+    });
+    section.appendChild(el('table', { class: 'statistics-table' }, el('thead', {}, el('tr', {}, el('th', { text: 'Thread' }), el('th', { text: 'Context over its calls' }), el('th', { text: 'Calls and tokens' }))), el('tbody', {}, ...rows)));
+    return section;
+  }
+
   private histogram(bins: Stats['histogram']): HTMLElement {
     const section = el('section', { class: 'statistics-section', attrs: { 'data-section': 'Durations' } }, el('h3', { text: 'Durations of tool and model calls' }));
     const max = Math.max(1, ...bins.map((b) => b.count));
@@ -177,4 +203,44 @@ export class StatisticsView {
     if (bins.length === 0) section.appendChild(el('p', { class: 'statistics-note', text: 'No durations in this trace.' }));
     return section;
   }
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** A sparkline of one thread's context per call (an image whose text alternative is `alt`); compactions as ticks. */
+function sparkline(c: Stats['context'][number], alt: string): SVGSVGElement {
+  const w = 160, h = 24;
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('class', 'context-spark');
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  svg.setAttribute('width', String(w));
+  svg.setAttribute('height', String(h));
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', alt);
+  const title = document.createElementNS(SVG, 'title');
+  title.textContent = alt;
+  svg.appendChild(title);
+  // From the smallest context to the largest (the text says both): a flat line sits in the middle.
+  const max = Math.max(...c.points);
+  const min = Math.min(...c.points);
+  const x = (k: number): number => (c.points.length === 1 ? w / 2 : (k / (c.points.length - 1)) * (w - 2) + 1);
+  const y = (v: number): number => (max === min ? h / 2 : h - 2 - ((v - min) / (max - min)) * (h - 4));
+  for (const k of c.compactions) {
+    const tick = document.createElementNS(SVG, 'line');
+    tick.setAttribute('class', 'context-spark-compaction');
+    tick.setAttribute('x1', String(x(k)));
+    tick.setAttribute('x2', String(x(k)));
+    tick.setAttribute('y1', '0');
+    tick.setAttribute('y2', String(h));
+    svg.appendChild(tick);
+  }
+  const line = document.createElementNS(SVG, c.points.length === 1 ? 'circle' : 'polyline');
+  if (c.points.length === 1) {
+    line.setAttribute('cx', String(x(0)));
+    line.setAttribute('cy', String(y(c.points[0])));
+    line.setAttribute('r', '2');
+  } else line.setAttribute('points', c.points.map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(' '));
+  line.setAttribute('class', 'context-spark-line');
+  svg.appendChild(line);
+  return svg;
 }

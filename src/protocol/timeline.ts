@@ -4,6 +4,7 @@
  */
 import type { ModelRates, RunStatistics } from '../core/usage/statisticsTypes';
 import type { PriceSource } from '../core/usage/priceTypes';
+import type { ContextSeries } from '../core/usage/contextTypes';
 
 /** A slice of bars as sent to the webview: plain arrays (JSON-safe), labels only for the slice. */
 export interface TimelineSlice {
@@ -41,6 +42,8 @@ export interface StatisticsData extends RunStatistics {
   priceSource: PriceSource;
   /** The setting users add prices in (its id in package.json). */
   pricingSetting: string;
+  /** Each thread's context over its model calls (core/usage/contextSplit.ts), for the context sparklines. */
+  context: ContextSeries[];
   byTool: { tool: string; calls: number; errors: number; retries: number; durationMs: number | null; first: number }[];
   /** Retries in the run: recorded by the trace, or inferred where it records none (core/usage/retries.ts). */
   retries: { total: number; source: 'recorded' | 'inferred' };

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { runStatistics } from '../../src/core/usage/runStatistics';
 import { usageReport } from '../../src/core/usage/usageReport';
+import { contextSplit } from '../../src/core/usage/contextSplit';
+import { usageRollupOf } from '../../src/core/usage/rollup';
 import { WRITER_CORPUS } from '../helpers/corpus';
 import { claudeWithOneHourWrites, geminiWithModel } from '../helpers/derivedTraces';
 import { viewerSuite } from './harness';
@@ -154,5 +156,22 @@ describe('statistics tab: costs that explain themselves (Chromium, issue 37)', f
     const row = (await rows(v, 'Models'))[0];
     assert.deepEqual(row.slice(4, 6), [(m.cacheWriteTokens! - oneHour).toLocaleString('en-US'), oneHour.toLocaleString('en-US')]);
     assert.equal(row[9], m.costSource === 'trace' ? 'recorded by the trace' : 'computed from prices');
+    // Context per model call: the main thread's sparkline, its text alternative and the same facts as text.
+    const split = contextSplit(model, usageRollupOf(model));
+    const calls = split.calls.filter((c) => c.via === -1);
+    const ctx = await v.page.$$eval('.statistics-section[data-section="Context"] tbody tr', (trs: Any[]) => trs.map((tr) => ({
+      node: Number(tr.dataset.node), cells: [...tr.children].map((td: Any) => td.textContent), alt: tr.querySelector('svg').getAttribute('aria-label'), role: tr.querySelector('svg').getAttribute('role'),
+      points: tr.querySelector('polyline')?.getAttribute('points').split(' ').length,
+    })));
+    const mainRow: Any = ctx.find((r: Any) => r.cells[0] === 'main');
+    const peak = calls.reduce((a, b) => (b.total > a.total ? b : a));
+    const f = (n: number): string => n.toLocaleString('en-US');
+    assert.equal(mainRow.cells[2], `${calls.length} calls: first ${f(calls[0].total)}, last ${f(calls[calls.length - 1].total)}, largest ${f(peak.total)} tokens at line ${peak.line}`);
+    assert.equal(mainRow.alt, `Context of the main thread per call, ${mainRow.cells[2]}`);
+    assert.equal(mainRow.role, 'img');
+    assert.equal(mainRow.points, calls.length);
+    assert.equal(mainRow.node, peak.index, 'the row jumps to the largest call');
+    await v.page.$eval('.statistics-section[data-section="Context"]', (e: Any) => e.scrollIntoView({ block: 'center' }));
+    await v.screenshot('statistics-context-dark');
   });
 });

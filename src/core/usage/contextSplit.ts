@@ -3,7 +3,7 @@ import type { TraceModel } from '../traceModel';
 import type { UsageDraft } from '../usageTypes';
 import type { UsageRollup } from './rollup';
 import { UsageKind } from './usageColumns';
-import type { CompactionPoint, ContextCall } from './contextTypes';
+import type { CompactionPoint, ContextCall, ContextSeries } from './contextTypes';
 
 /**
  * What the model saw, per model call (issue 37 item 4): each call's context (its input tokens, cached and
@@ -14,7 +14,7 @@ import type { CompactionPoint, ContextCall } from './contextTypes';
  * and a repeated `token_count` (Codex 0.60) is not a second call.
  */
 
-export type { CompactionPoint, ContextCall } from './contextTypes';
+export type { CompactionPoint, ContextCall, ContextSeries } from './contextTypes';
 
 /** Every model call's context, in file order, and the trace's compaction points. */
 export interface ContextSplit {
@@ -160,4 +160,35 @@ export function contextCallOf(model: TraceModel, rollup: UsageRollup, node: numb
     return call;
   }
   return null;
+}
+
+/**
+ * Each thread's context over its calls (the threads with the most calls first, at most `maxThreads`), each series
+ * cut to at most `maxPoints` points: a point then stands for a run of calls and is the largest of them.
+ */
+export function contextSeries(split: ContextSplit, maxThreads = 20, maxPoints = 400): ContextSeries[] {
+  const byThread = new Map<string, ContextCall[]>();
+  for (const c of split.calls) {
+    const key = threadKey(c.thread, c.via);
+    const list = byThread.get(key);
+    if (list) list.push(c);
+    else byThread.set(key, [c]);
+  }
+  const threads = [...byThread.values()].sort((a, b) => b.length - a.length || a[0].index - b[0].index).slice(0, maxThreads);
+  return threads.map((calls) => {
+    const step = Math.max(1, Math.ceil(calls.length / maxPoints));
+    const points: number[] = [];
+    const compactions: number[] = [];
+    let peak = calls[0];
+    for (let k = 0; k < calls.length; k++) {
+      const c = calls[k];
+      const at = Math.floor(k / step);
+      if (at === points.length) points.push(c.total);
+      else points[at] = Math.max(points[at], c.total);
+      if (c.compactedBefore.length > 0 && compactions[compactions.length - 1] !== at) compactions.push(at);
+      if (c.total > peak.total) peak = c;
+    }
+    const first = calls[0];
+    return { thread: first.thread, via: first.via, calls: calls.length, points, compactions, first: first.total, last: calls[calls.length - 1].total, peak: { total: peak.total, index: peak.index, line: peak.line } };
+  });
 }

@@ -48,3 +48,20 @@ export interface ContextCall {
   /** Compactions of its thread between the previous call and this one (in file order). */
   compactedBefore: CompactionPoint[];
 }
+
+/** One thread's context over its calls, for a sparkline (the Statistics tab). */
+export interface ContextSeries {
+  /** The run or session group, and the tool call whose subagent it is (-1: the main thread). */
+  thread: string | null;
+  via: number;
+  calls: number;
+  /** The context of each call; past the point limit, each point is the largest of the calls it stands for. */
+  points: number[];
+  /** Points before which a compaction happened. */
+  compactions: number[];
+  /** The first call's context and the last's. */
+  first: number;
+  last: number;
+  /** The largest context, and the event and line of its call. */
+  peak: { total: number; index: number; line: number };
+}

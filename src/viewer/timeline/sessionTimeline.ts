@@ -4,6 +4,7 @@
  */
 import type { TraceModel } from '../../core/traceModel';
 import { usageRollupOf } from '../../core/usage/rollup';
+import { contextSeries, contextSplit } from '../../core/usage/contextSplit';
 import { modelRates } from '../../core/usage/modelRates';
 import { runStatistics } from '../../core/usage/runStatistics';
 import { usageReport } from '../../core/usage/usageReport';
@@ -79,6 +80,7 @@ export function statisticsOf(model: TraceModel): StatisticsData {
     priced: report.priced,
     priceSource: report.priceSource,
     pricingSetting: PRICING_SETTING,
+    context: contextSeries(contextSplit(model, rollup)),
     byTool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, retries: t.retries, durationMs: t.durationMs, first: firstTool.get(t.tool) ?? -1 })),
     retries: report.retries,
   };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTrace } from '../../../src/core/loadTrace';
 import { usageRollupOf } from '../../../src/core/usage/rollup';
-import { ContextCall, contextCallOf, contextSplit } from '../../../src/core/usage/contextSplit';
+import { ContextCall, contextCallOf, contextSeries, contextSplit } from '../../../src/core/usage/contextSplit';
 import type { TraceModel } from '../../../src/core/traceModel';
 import { writerFiles } from '../../helpers/writerCorpus';
 
@@ -186,6 +186,17 @@ describe('usage: the context split of each model call (what the model saw)', () 
       const main = calls.filter((c) => c.via === -1);
       assert.deepEqual(main.map((c) => c.compactedBefore.length), [0, 1, 0]);
       assert.equal(main[1].compactedBefore[0].preTokens, 5038);
+      // The sparkline's series: one point per call, the compaction before the second; cut to two points, the first
+      // stands for the first two calls (their larger context).
+      const [series] = contextSeries(split).filter((x) => x.via === -1);
+      assert.deepEqual(series.points, main.map((c) => c.total));
+      assert.deepEqual(series.compactions, [1]);
+      assert.deepEqual([series.first, series.last, series.calls], [main[0].total, main[2].total, 3]);
+      const peak = main.reduce((a, b) => (b.total > a.total ? b : a));
+      assert.deepEqual(series.peak, { total: peak.total, index: peak.index, line: peak.line });
+      const [cut] = contextSeries(split, 20, 2).filter((x) => x.via === -1);
+      assert.deepEqual(cut.points, [Math.max(main[0].total, main[1].total), main[2].total]);
+      assert.deepEqual(cut.compactions, [0]);
     });
 
     it('Claude Code: a response\'s later text line (same message.id) shows its first line\'s call', async () => {
