@@ -4,6 +4,7 @@
  */
 import type { DetailTab, EventDetail, EventSummary, FindingView } from '../src/protocol';
 import { ChatHost, renderChat } from './chatView';
+import { renderContext } from './contextBar';
 import { clear, el, icon, iconButton, setText } from './dom';
 import { formatBytes, formatDuration, formatInt, formatTime, formatTokens } from './format';
 import { renderJsonTree, setAllOpen } from './jsonTree';
@@ -62,6 +63,7 @@ export class DetailPane {
     this.detail = d;
     clear(this.element);
     this.element.append(breadcrumbs(d, this.host), title(d), overview(d, this.host));
+    if (d.context) this.element.appendChild(renderContext(d.context));
     const related = renderRelations(d, (node) => this.host.revealNode(node));
     if (related) this.element.appendChild(related);
     if (d.findings.length > 0) this.element.appendChild(findings(d.findings));

@@ -66,6 +66,20 @@ export interface UsageDraft {
    * retry counts for the event's tool or model when it names one.
    */
   retry?: RetryDraft;
+  /**
+   * The event is a compaction point: the conversation before it was replaced by a summary (Claude Code
+   * `system`/`compact_boundary`, Codex `compacted`). The context split of the model calls (`usage/contextSplit.ts`)
+   * marks it between the calls around it.
+   */
+  compaction?: CompactionDraft;
+}
+
+/** A compaction point an event records. */
+export interface CompactionDraft {
+  /** The context's size in tokens before the compaction, when the writer records it (Claude Code `compactMetadata.preTokens`). */
+  preTokens: number | null;
+  /** What started it, when recorded (`auto`, `manual`). */
+  trigger: string | null;
 }
 
 /** A retry an event records. */

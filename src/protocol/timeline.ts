@@ -2,7 +2,9 @@
  * Messages of the Timeline and Statistics tabs (issue 16 items 1 and 4), in a file of their own so index.ts only
  * gains the union members.
  */
-import type { RunStatistics } from '../core/usage/statisticsTypes';
+import type { ModelRates, RunStatistics } from '../core/usage/statisticsTypes';
+import type { PriceSource } from '../core/usage/priceTypes';
+import type { ContextSeries } from '../core/usage/contextTypes';
 
 /** A slice of bars as sent to the webview: plain arrays (JSON-safe), labels only for the slice. */
 export interface TimelineSlice {
@@ -25,7 +27,23 @@ export interface TimelineSlice {
 /** The run statistics as sent: core/usage's RunStatistics plus the usage report's totals per model and tool. */
 export interface StatisticsData extends RunStatistics {
   /** Totals per model and per tool from the usage report; `first` is the event a row jumps to (-1: none). */
-  byModel: { model: string; calls: number; inputTokens: number | null; outputTokens: number | null; costUsd: number | null; retries: number; first: number }[];
+  byModel: ({
+    model: string; calls: number; inputTokens: number | null; outputTokens: number | null; costUsd: number | null; retries: number; first: number;
+    /** Input read from and written to the prompt cache (parts of `inputTokens`), and reasoning (a part of output, or apart: Gemini). */
+    cacheReadTokens: number | null; cacheWriteTokens: number | null; reasoningTokens: number | null;
+    /** Where the cost came from: recorded by the trace, computed from a price (`table`), both, or null: unpriced. */
+    costSource: 'trace' | 'table' | 'mixed' | null;
+    /** Why some of the model's tokens are unpriced (the usage report's `unpriced`), null when all are priced. */
+    unpricedReason: string | null;
+  } & ModelRates)[];
+  /** Share of the counted tokens whose cost is known, 0..1 (the usage report's `priced`); null: no tokens. */
+  priced: number | null;
+  /** Where the bundled prices come from and their date. */
+  priceSource: PriceSource;
+  /** The setting users add prices in (its id in package.json). */
+  pricingSetting: string;
+  /** Each thread's context over its model calls (core/usage/contextSplit.ts), for the context sparklines. */
+  context: ContextSeries[];
   byTool: { tool: string; calls: number; errors: number; retries: number; durationMs: number | null; first: number }[];
   /** Retries in the run: recorded by the trace, or inferred where it records none (core/usage/retries.ts). */
   retries: { total: number; source: 'recorded' | 'inferred' };

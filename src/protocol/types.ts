@@ -5,6 +5,7 @@
 import type { EventCategory, EventStatus, FormatName, HashRef, IdMention, Severity } from '../core/model';
 import type { ShellOutcome, ToolCallView } from './tools';
 import type { CheckMode } from '../core/catalog/checkMode';
+import type { ContextCall } from '../core/usage/contextTypes';
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared shapes
@@ -257,6 +258,12 @@ export interface EventDetail {
    * header's `usage.files`, for `openSessionFile`.
    */
   subagents?: { index: number; name: string; title: string | null; inputTokens: number | null; outputTokens: number | null; costUsd: number | null }[];
+  /**
+   * What the model saw, for a model step (core/usage/contextSplit.ts): its call's context split into cache read,
+   * cache write and new input, the change since its thread's previous call, and compactions before it. Absent or
+   * null for other events.
+   */
+  context?: ContextCall | null;
 }
 
 /** How one event links to others: what the detail pane lists and which of its values are id links. */

@@ -8,6 +8,8 @@ import { readText } from '../core/byteSource';
 import { TracePath, tracePathToOpen } from '../core/tracePath';
 import type { TraceModel } from '../core/loadTrace';
 import { readSpan } from '../core/lineIndexer';
+import { contextCallOf } from '../core/usage/contextSplit';
+import { usageRollupOf } from '../core/usage/rollup';
 import type { EventDetail, EventSummary, FindingView } from '../protocol';
 import { extractChat } from './chatContent';
 import { malformedIndex } from './rowModel';
@@ -60,6 +62,8 @@ export async function buildDetail(model: TraceModel, node: number, findings: Fin
     messages: body.json !== null ? extractChat(body.json) : [],
     findings,
     malformed: false,
+    // What the model saw, for a model step (the rollup is shared with the header and statistics).
+    context: contextCallOf(model, usageRollupOf(model), node),
   };
 }
 

@@ -42,3 +42,31 @@ export interface RunStatistics {
   /** Durations of tool calls and model calls, in power-of-two millisecond bins (1, 2, 4 … ms). */
   histogram: HistogramBin[];
 }
+
+/**
+ * The rates a model's cost used, in US dollars per million tokens (issue 37 item 2). Null: the price does not know
+ * the rate, and records that need it stay unpriced.
+ */
+export interface RatesUsed {
+  input: number;
+  cacheRead: number | null;
+  /** 5-minute cache writes. */
+  cacheWrite: number | null;
+  cacheWrite1h: number | null;
+  output: number;
+  reasoning: number;
+  /** Some rate depends on the prompt's size: shown at the model's last call. */
+  tiered: boolean;
+  /** Periods of the price (more than one: the rate changed over time; shown at the model's last call). */
+  periods: number;
+}
+
+/** What the Statistics tab shows beside a model's usage totals. */
+export interface ModelRates {
+  /** The part of the cache writes written to the 1-hour cache, when the trace records it (null: it does not). */
+  cacheWrite1hTokens: number | null;
+  /** The price the cost used: the user's setting or the bundled table, the entry that matched, its rates; null: none. */
+  price: { from: 'user' | 'bundled'; entry: string; rates: RatesUsed } | null;
+  /** Share of the model's tokens (input + output) whose cost is unknown, 0..1; null when it reports none. */
+  unpricedShare: number | null;
+}

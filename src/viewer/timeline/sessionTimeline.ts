@@ -4,6 +4,8 @@
  */
 import type { TraceModel } from '../../core/traceModel';
 import { usageRollupOf } from '../../core/usage/rollup';
+import { contextSeries, contextSplit } from '../../core/usage/contextSplit';
+import { modelRates } from '../../core/usage/modelRates';
 import { runStatistics } from '../../core/usage/runStatistics';
 import { usageReport } from '../../core/usage/usageReport';
 import type { HostMessage } from '../../protocol';
@@ -45,11 +47,15 @@ export class SessionTimeline {
   }
 }
 
+/** The setting users add prices in (package.json `contributes.configuration`). */
+export const PRICING_SETTING = 'agentTrace.pricing';
+
 /** The run statistics with the usage report's per-model and per-tool totals, each row with an event to jump to. */
 export function statisticsOf(model: TraceModel): StatisticsData {
   const prices = viewerPricing();
   const rollup = usageRollupOf(model);
   const report = usageReport(model, prices, rollup);
+  const rates = modelRates(model, rollup, prices);
   const firstModel = new Map<string, number>();
   const firstTool = new Map<string, number>();
   for (let i = 0; i < model.events.size; i++) {
@@ -60,7 +66,21 @@ export function statisticsOf(model: TraceModel): StatisticsData {
   }
   return {
     ...runStatistics(model, prices, 10, rollup),
-    byModel: report.byModel.map((m) => ({ model: m.model, calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd, retries: m.retries, first: firstModel.get(m.model) ?? -1 })),
+    byModel: report.byModel.map((m) => {
+      const unpriced = report.unpriced.find((u) => u.model === m.model) ?? null;
+      const r = rates.get(m.model) ?? { cacheWrite1hTokens: null, price: null, unpricedShare: null };
+      return {
+        model: m.model, calls: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd, retries: m.retries, first: firstModel.get(m.model) ?? -1,
+        cacheReadTokens: m.cacheReadTokens, cacheWriteTokens: m.cacheWriteTokens, reasoningTokens: m.reasoningTokens, costSource: m.costSource,
+        unpricedReason: unpriced?.reason ?? null,
+        // A cost the trace records for the model (or the run) prices all its tokens: the report's word wins.
+        ...r, unpricedShare: unpriced ? r.unpricedShare : r.unpricedShare === null ? null : 0,
+      };
+    }),
+    priced: report.priced,
+    priceSource: report.priceSource,
+    pricingSetting: PRICING_SETTING,
+    context: contextSeries(contextSplit(model, rollup)),
     byTool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, retries: t.retries, durationMs: t.durationMs, first: firstTool.get(t.tool) ?? -1 })),
     retries: report.retries,
   };

@@ -312,6 +312,10 @@ function describeSystem(v: Obj, d: EventDraft, st: ClaudeState): void {
     const { attempt } = apiRetryFacts(v);
     if (attempt !== null) d.usage = { retry: { attempt } };
   }
+  if (subtype === 'compact_boundary') {
+    const meta = obj(v, 'compactMetadata');
+    d.usage = { compaction: { preTokens: num(meta, 'preTokens'), trigger: str(meta, 'trigger') } };
+  }
   d.lineLabel = claudeLineLabel;
 }
 

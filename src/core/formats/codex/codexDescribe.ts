@@ -181,6 +181,7 @@ export function describeCodexPayload(type: string, p: Obj, d: EventDraft): void 
     case 'compacted':
       d.category = 'other';
       d.label = withText('compacted', str(p, 'message'), 72);
+      d.usage = { compaction: { preTokens: null, trigger: null } };
       return;
     default:
       d.category = 'other';
