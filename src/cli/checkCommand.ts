@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { BlobStoreOptions } from '../core/blobs/blobOptions';
 import { formatModule } from '../core/formats';
 import { parseArgs, UsageError } from './args';
-import { formatOption, fsCause, streamForCli, UnreadableError, write, writeError, writeHuman, writeJson } from './io';
+import { formatOption, fsCause, streamForCli, UnreadableError, write, writeError, writeHuman, writeJson, writePieces } from './io';
 import { toSarif } from './sarif';
 import { WORKERS_HELP, workersOption } from './workers';
 import { escapeTerminal } from './terminalText';
@@ -80,7 +80,8 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
     const singleArg = files.length === 1 && args.positional.length === 1 && files[0] === args.positional[0];
     if (args.flags.has('--sarif')) await writeJson(toSarif(results, version), SARIF_DEPTH);
     else if (args.flags.has('--json')) await writeJson(jsonResults(results, unreadable, singleArg), JSON_DEPTH);
-    else if (results.length > 0) await writeHuman(results.map(humanReport(mode)).join('\n') + '\n');
+    // Line by line: a million findings are never one text (the same bytes as the lines joined).
+    else if (results.length > 0) await writePieces(humanPieces(results, mode));
     // Stdout's --json/--sarif document keeps its shape: what a directory walk skipped goes to stderr there.
     if (machine) process.stderr.write(escapeTerminal(skippedLines(expansion)));
     else await writeHuman(skippedLines(expansion));
@@ -125,18 +126,30 @@ function jsonResults(results: CheckResult[], unreadable: { file: string; cause: 
   return objs;
 }
 
-function humanReport(mode: CheckMode) {
-  return (r: CheckResult): string => {
-    const errors = r.findings.filter((f) => f.severity === 'error');
-    const head =
-      mode === 'verify'
-        ? r.ok
-          ? `${r.file}: ${r.format}: intact: ${r.checked} event${r.checked === 1 ? '' : 's'} verified`
-          : `${r.file}: ${r.format}: broken at line ${errors[0].line} (${errors.length} error${errors.length === 1 ? '' : 's'})${r.findings.some(lostEnd) ? '; the file lost its end (zeroed by a crash)' : ''}`
-        : `${r.file}: ${r.format}: ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'} (${errors.length} error${errors.length === 1 ? '' : 's'}) in ${r.checked} events`;
-    const scope = mode === 'verify' ? [`  (${formatModule(r.format).verificationScope})`] : [];
-    return [head, ...scope, ...r.findings.map((f) => `  line ${f.line}: ${f.severity} ${f.rule}: ${f.message}`)].join('\n');
-  };
+/** The human report of each result, a line a piece (terminal controls made visible), results one after another. */
+function* humanPieces(results: CheckResult[], mode: CheckMode): Generator<string> {
+  for (let k = 0; k < results.length; k++) {
+    const r = results[k];
+    yield escapeTerminal(`${k > 0 ? '\n' : ''}${humanHead(mode, r)}`);
+    for (const f of r.findings) yield escapeTerminal(`\n  line ${f.line}: ${f.severity} ${f.rule}: ${f.message}`);
+  }
+  // writePieces ends the text with its newline.
+}
+
+/** The head of one result's human report: its verdict, and for verify what verification proves. */
+function humanHead(mode: CheckMode, r: CheckResult): string {
+  // Counted, not gathered: a million errors are not copied into an array for a number.
+  let errorCount = 0;
+  let firstError = 0;
+  for (const f of r.findings) if (f.severity === 'error' && errorCount++ === 0) firstError = f.line;
+  const errors = { length: errorCount, 0: { line: firstError } };
+  const head =
+    mode === 'verify'
+      ? r.ok
+        ? `${r.file}: ${r.format}: intact: ${r.checked} event${r.checked === 1 ? '' : 's'} verified`
+        : `${r.file}: ${r.format}: broken at line ${errors[0].line} (${errors.length} error${errors.length === 1 ? '' : 's'})${r.findings.some(lostEnd) ? '; the file lost its end (zeroed by a crash)' : ''}`
+      : `${r.file}: ${r.format}: ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'} (${errors.length} error${errors.length === 1 ? '' : 's'}) in ${r.checked} events`;
+  return mode === 'verify' ? `${head}\n  (${formatModule(r.format).verificationScope})` : head;
 }
 
 /** One line per reason a directory walk skipped files, with the count and a few of them; empty when none. */

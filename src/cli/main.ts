@@ -31,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(MAIN_HELP + '\n');
     return name === undefined ? 2 : 0;
   }
-  const cmd = COMMANDS[name];
+  const cmd = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   try {
     if (!cmd) throw new UsageError(`unknown command '${name}'; try 'agent-trace --help'`);
     return await cmd.run(rest);

@@ -58,4 +58,14 @@ describe('fuzz regression: what a crash does to a real trace', () => {
       assert.deepEqual(problems(r), [], `cut at byte ${cut} of line 3`);
     }
   });
+
+  // Hostile names (issue 41): every model of a real session named like a member of Object.prototype.
+  for (const name of ['constructor', '__proto__', 'toString']) {
+    it(`claude-code: every model named ${name}: no crash in any command`, async function () {
+      this.timeout(120_000);
+      const text = readFileSync(REAL[2], 'utf8').replace(/"model":"[^"]*"/g, `"model":${JSON.stringify(name)}`);
+      const r = await runJob(join(dir, `model-${name}.jsonl`), Buffer.from(text), null);
+      assert.deepEqual(problems(r), []);
+    });
+  }
 });

@@ -169,6 +169,15 @@ const MUTATORS: Record<string, Mutator> = {
     const k = rng.pick(['timestamp', 'occurred_at_ms', 'time', 'ts', 'created_at', 'startTimeUnixNano']);
     return JSON.stringify({ ...o, [k]: '@@T@@' }).replace('"@@T@@"', rng.pick(['8.64e15', '8640000000000001', '1e300', '-1e20', '"+275760-09-13T00:00:00.001Z"']));
   }),
+  // Names that are members of Object.prototype, as a model, a tool or an id (issue 41: a model named `constructor`
+  // found Object's constructor as its price and the summary crashed).
+  'prototype-name': onValue((o, rng) => {
+    const name = rng.pick(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']);
+    const text = JSON.stringify(o);
+    if (/"model":"[^"]*"/.test(text)) return text.replace(/"model":"[^"]*"/g, `"model":${JSON.stringify(name)}`);
+    const strings = keysOf(o).filter((k) => typeof o[k] === 'string');
+    return { ...o, [strings.length ? rng.pick(strings) : 'model']: name };
+  }),
 };
 
 /** The mutation names, in a fixed order. */

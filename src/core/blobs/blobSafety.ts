@@ -27,7 +27,10 @@ export interface BlobRoot {
 export type Located =
   | { kind: 'found'; path: string; realPath: string; stats: FileInfo }
   | { kind: 'escape'; path: string; target: string }
-  /** `what` it is instead, for messages: `a FIFO (named pipe)`, `a directory` or `a special file`. */
+  /**
+   * `what` it is instead, for messages: `a FIFO (named pipe)`, `a directory`, `a special file`, `a symbolic link
+   * loop` or `a symbolic link to nothing`. The name is taken but the blob's content is not there.
+   */
   | { kind: 'not-file'; path: string; what: string }
   | { kind: 'error'; path: string; error: string };
 
@@ -73,18 +76,26 @@ export async function locateInRoot(root: BlobRoot, rel: string): Promise<Located
   try {
     real = await fileSystem().realpath(path);
   } catch (e) {
-    // A dangling symbolic link: the name exists but the blob does not.
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // The name is in the store but leads to no file: not a blob, and not an absent one either (issue 41: a store
+    // must not pass verification because a link took the blob's place).
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'not-file', path, what: 'a symbolic link to nothing' };
+    if (code === 'ELOOP') return { kind: 'not-file', path, what: 'a symbolic link loop' };
     return { kind: 'error', path, error: errorText(e) };
   }
   if (!isInside(real, root.realPath)) return { kind: 'escape', path, target: real };
   try {
     const stats = await fileSystem().stat(real);
-    if (!stats.isFile()) return { kind: 'not-file', path, what: stats.isFIFO() ? 'a FIFO (named pipe)' : stats.isDirectory() ? 'a directory' : 'a special file' };
+    if (!stats.isFile()) return { kind: 'not-file', path, what: notFileWhat(stats) };
     return { kind: 'found', path, realPath: real, stats };
   } catch (e) {
     return { kind: 'error', path, error: errorText(e) };
   }
+}
+
+/** What a file that is not a regular file is, for messages. */
+export function notFileWhat(stats: FileInfo): string {
+  return stats.isFIFO() ? 'a FIFO (named pipe)' : stats.isDirectory() ? 'a directory' : 'a special file';
 }
 
 const OPEN_FLAGS = { noFollow: true, nonBlocking: true };
@@ -95,6 +106,8 @@ const OPEN_FLAGS = { noFollow: true, nonBlocking: true };
  * file that was checked (same device and inode), so a swap between check and open is refused.
  */
 export async function openLocated(realPath: string, checked: FileInfo): Promise<OpenFile> {
+  // Never open what stat did not call a regular file (a FIFO or a device is not opened at all).
+  if (!checked.isFile()) throw new Error(`${realPath}: ${notFileWhat(checked)}, not a regular file; it is not read`);
   const handle = await fileSystem().open(realPath, OPEN_FLAGS);
   try {
     const now = await handle.stat();
@@ -112,10 +125,13 @@ export async function openLocated(realPath: string, checked: FileInfo): Promise<
  * and only if it is a regular file; gives its size as the opened file reports it.
  */
 export async function openBlobFile(realPath: string): Promise<{ handle: OpenFile; size: number }> {
+  const checked = await fileSystem().lstat(realPath);
+  if (!checked.isFile()) throw new Error(`${realPath}: ${checked.isSymbolicLink() ? 'a symbolic link' : notFileWhat(checked)}, not a regular file; it is not read`);
   const handle = await fileSystem().open(realPath, OPEN_FLAGS);
   try {
     const now = await handle.stat();
     if (!now.isFile()) throw new Error(`${realPath}: not a regular file`);
+    if (now.dev !== checked.dev || now.ino !== checked.ino) throw new Error(`${realPath}: the file changed while it was being opened`);
     return { handle, size: now.size };
   } catch (e) {
     await handle.close();

@@ -6,6 +6,12 @@ export type CostCounts = TokenCounts & { cacheWrite1h?: number | null };
 
 const DAY_SECONDS = 86400;
 
+/**
+ * Why a cost too large for a number is refused (issue 41: a price of 1e308 made it Infinity, which JSON prints as
+ * a silent null next to "priced from the table").
+ */
+export const OVERFLOW_REASON = 'its cost at this price overflows (more than 1.8e308 US dollars, the largest number): a price is far too large';
+
 /** The period in force at `timeMs`, chosen as the source does: the last one whose condition holds, else the first. */
 function periodAt(periods: readonly PricePeriod[], timeMs: number): PricePeriod {
   for (let k = periods.length - 1; k >= 0; k--) {
@@ -29,8 +35,14 @@ function at(r: Rate, input: number): number {
   return v;
 }
 
-/** The cost of one record at one period's rates (see {@link costOf}). */
+/** The cost of one record at one period's rates (see {@link costOf}); null as well when it overflows. */
 function costAtRates(c: CostCounts, r: Rates, reasoningApart: boolean): number | null {
+  const dollars = rawCostAtRates(c, r, reasoningApart);
+  return dollars === null || Number.isFinite(dollars) ? dollars : null;
+}
+
+/** {@link costAtRates} before the overflow guard: Infinity (or NaN) when a price is too large for a number. */
+function rawCostAtRates(c: CostCounts, r: Rates, reasoningApart: boolean): number | null {
   const input = c.input!;
   const output = c.output!;
   const read = c.cacheRead ?? 0;
@@ -88,6 +100,8 @@ export function unpricedReason(c: CostCounts, price: Price, reasoningApart: bool
   if (costOf(c, price, reasoningApart, timeMs) !== null) return null;
   const periods = timeMs === null ? price.periods : [periodAt(price.periods, timeMs)];
   for (const { rates: r } of periods) {
+    const raw = rawCostAtRates(c, r, reasoningApart);
+    if (raw !== null && !Number.isFinite(raw)) return OVERFLOW_REASON;
     const write = c.cacheWrite ?? 0;
     const write1h = Math.min(write, c.cacheWrite1h ?? 0);
     if (write1h > 0 && r.cacheWrite1h == null) return 'its price has no 1-hour cache write rate';

@@ -121,7 +121,8 @@ function userPrice(key: string, p: ModelPrice): Price {
  * {@link normalizeModel}), then the bundled one. Undefined means unpriced.
  */
 export function priceOf(model: string, overrides: Readonly<Record<string, ModelPrice>> = {}): Price | undefined {
-  if (overrides[model]) return userPrice(model, overrides[model]);
+  // Own keys only: a model named `constructor`, `toString` or `__proto__` is not a member of Object.prototype.
+  if (Object.hasOwn(overrides, model)) return userPrice(model, overrides[model]);
   const key = normalizeModel(model);
   for (const [k, v] of Object.entries(overrides)) if (normalizeModel(k) === key) return userPrice(k, v);
   return bundledPriceOf(model);
@@ -138,17 +139,18 @@ export function pricingEntryProblem(value: unknown): string | null {
 
 /** The valid entries of a pricing setting value, with a message for each one left out. */
 export function readPricing(value: unknown): { prices: Record<string, ModelPrice>; problems: string[] } {
-  const prices: Record<string, ModelPrice> = {};
+  const entries: [string, ModelPrice][] = [];
   const problems: string[] = [];
-  if (value === undefined || value === null) return { prices, problems };
-  if (typeof value !== 'object' || Array.isArray(value)) return { prices, problems: ['agentTrace.pricing must be an object of model → price'] };
+  if (value === undefined || value === null) return { prices: {}, problems };
+  if (typeof value !== 'object' || Array.isArray(value)) return { prices: {}, problems: ['agentTrace.pricing must be an object of model → price'] };
   for (const [model, v] of Object.entries(value as Record<string, unknown>)) {
     const problem = pricingEntryProblem(v);
-    if (problem) problems.push(`agentTrace.pricing["${model}"]: ${problem}`);
+    if (problem) problems.push(`agentTrace.pricing[${JSON.stringify(model)}]: ${problem}`);
     else {
       const p = v as ModelPrice;
-      prices[model] = { input: p.input, output: p.output, cacheRead: p.cacheRead, cacheWrite: p.cacheWrite, cacheWrite1h: p.cacheWrite1h };
+      entries.push([model, { input: p.input, output: p.output, cacheRead: p.cacheRead, cacheWrite: p.cacheWrite, cacheWrite1h: p.cacheWrite1h }]);
     }
   }
-  return { prices, problems };
+  // Own data properties (Object.fromEntries defines them): a model named `__proto__` stays a key, not a prototype.
+  return { prices: Object.fromEntries(entries), problems };
 }

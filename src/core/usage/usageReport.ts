@@ -1,5 +1,6 @@
 import type { TraceModel } from '../traceModel';
 import { ModelPrice, priceOf, PRICE_SOURCE, PRICE_TABLE_DATE } from './prices';
+import { OVERFLOW_REASON } from './cost';
 import type { Price, PriceSource } from './priceTypes';
 import { UsageRollup, usageRollupOf } from './rollup';
 import { Tally } from './tally';
@@ -147,6 +148,8 @@ class ModelSums {
   readonly sources = new Set<'trace' | 'table'>();
   /** The first record left unpriced (-1: none), for the unpriced hint. */
   firstUnpriced = -1;
+  /** A record's cost was refused because the model's sum would overflow. */
+  overflow = false;
   /** The records name no model. */
   unnamed = false;
 }
@@ -205,7 +208,10 @@ class CountedSums {
     // The model's cost is the one its totals line records (added once, in tallyUsage), not its records' sum.
     if (this.recordedForModel !== null) return;
     const c = u.costAt(i, this.price);
-    if (c === null) {
+    // A sum that would overflow is refused like a record's own overflow (never an Infinity printed as null).
+    const overflows = c !== null && !(Number.isFinite(m.cost + c) && Number.isFinite((this.cost ?? 0) + c) && Number.isFinite((g.cost ?? 0) + c));
+    if (c === null || overflows) {
+      if (overflows) m.overflow = true;
       if (m.firstUnpriced < 0) m.firstUnpriced = i;
       return;
     }
@@ -366,6 +372,8 @@ function unpricedModels(sums: CountedSums, rollup: UsageRollup, byModel: readonl
     const price = m.unnamed ? undefined : sums.priceFor(row.model);
     const reason = m.unnamed
       ? 'the trace names no model for these calls'
+      : m.overflow
+        ? OVERFLOW_REASON
       : !price
         ? `not in the bundled prices (${PRICE_SOURCE.name} ${PRICE_SOURCE.version}, ${PRICE_SOURCE.date}) nor in the user's`
         : rollup.usage.unpricedReasonAt(m.firstUnpriced, price) ?? 'its records are not priced';
@@ -404,7 +412,9 @@ function isComplete(model: TraceModel, rollup: UsageRollup, total: Tally, fromTo
 function recordedModelCost(rollup: UsageRollup, name: string): number | null {
   // From the last line back, a row each until one names the model (not a row for every totals line).
   for (let k = rollup.totalsIndex.length - 1; k >= 0; k--) {
-    const m = rollup.rowOf(rollup.totalsIndex[k]).usage?.byModel?.[name];
+    const byModel = rollup.rowOf(rollup.totalsIndex[k]).usage?.byModel;
+    // Own keys only: a model named `constructor` is not Object.prototype's.
+    const m = byModel && Object.hasOwn(byModel, name) ? byModel[name] : undefined;
     if (m) return m.costUsd ?? null;
   }
   return null;

@@ -10,13 +10,42 @@ const INLINE_SPECIAL = /[\\`*_[\]<>&|~@!{}()]/g;
 /** Line starts that open a heading, quote, list, thematic break, setext underline or ordered list. */
 const LINE_START = /^(\s*)([#>+=-]|\d+[.)])/;
 
+/** U+2060 WORD JOINER: invisible, zero-width, and no letter or digit, so nothing after it continues a reference. */
+export const WORD_JOINER = '\u2060';
+
+/**
+ * What GitHub turns into a ping or a cross-reference in prose: `@name` (and `@org/team`), `#123`, `owner/repo#67`
+ * (its `#`), `GH-45`. A backslash does not stop them: GitHub looks for mentions after Markdown has removed it.
+ */
+const REFERENCE_START = /(?<![A-Za-z0-9_])@(?=[A-Za-z0-9_])|#(?=\d)|\b(GH)-(?=\d)/gi;
+/** A web address: left whole, so an autolink still leads where it did (`…/page#123` is a fragment, not an issue). */
+const WEB_ADDRESS = /\b(?:https?|ftp):\/\/[^\s<>]*/gi;
+
+/**
+ * Keeps trace text from pinging people or linking issues when a GitHub comment renders it (issue 41): a word
+ * joiner goes after each `@` or `#` that would start a mention or an issue reference, and inside `GH-`, so the
+ * text renders exactly as typed (the joiner is invisible) and removing the joiners gives the text back. Code
+ * spans and fences need none: GitHub links nothing inside them.
+ */
+export function unlinkReferences(text: string): string {
+  const unlink = (t: string) => t.replace(REFERENCE_START, (m, gh: string | undefined) => (gh ? `${gh}${WORD_JOINER}-` : `${m}${WORD_JOINER}`));
+  let out = '';
+  let at = 0;
+  for (const m of text.matchAll(WEB_ADDRESS)) {
+    out += unlink(text.slice(at, m.index)) + m[0];
+    at = m.index! + m[0].length;
+  }
+  return out + unlink(text.slice(at));
+}
+
 /**
  * Escapes trace text for use as Markdown prose: every ASCII punctuation a renderer could read as markup is
  * backslash-escaped (CommonMark allows that for any of them), so the text renders as written and raw HTML,
- * entities and `@mentions` stay text. Line breaks are kept as hard breaks, as the text had them.
+ * entities stay text; mentions and issue references are broken by an invisible word joiner
+ * ({@link unlinkReferences}). Line breaks are kept as hard breaks, as the text had them.
  */
 export function escapeMarkdownText(text: string): string {
-  return text
+  return unlinkReferences(text)
     .replace(/\r\n?/g, '\n')
     .split('\n')
     .map((line) => {
@@ -57,5 +86,5 @@ export function inlineCode(text: string): string {
 /** A collapsed `<details>` block around Markdown `body`; `summary` is plain text and is HTML-escaped. */
 export function detailsBlock(summary: string, body: string): string {
   // Blank lines around the body end the HTML block, so the Markdown inside (a code fence) is rendered.
-  return `<details><summary>${escapeHtml(summary)}</summary>\n\n${body}\n\n</details>`;
+  return `<details><summary>${escapeHtml(unlinkReferences(summary))}</summary>\n\n${body}\n\n</details>`;
 }

@@ -38,7 +38,7 @@ const ENTRIES = [
   ['blob-exists', 'verify', 'warning', 'A blob:// ref names a file that is not in the blob store.',
     'Refs resolve to <blob root>/sha256/<name>. The blob roots are the viewer\'s: blobs/ beside the trace (a Python evidence export), every .agentledger/blobs from the trace\'s folder upwards (the Python runtime root), the trace\'s folder (a Rust store root), then the blob roots the user configured (the agentTrace.blobRoots setting, the CLI\'s --blob-root). A missing file means an incomplete copy of the evidence. When no blob store is found at all, one info finding says so.'],
   ['blob-integrity', 'verify', 'error', 'A blob file does not hash to its name.',
-    'Python blobs: SHA-256 of the canonical compact JSON of the parsed file equals the name (the pretty-printed file bytes are never hashed). Rust blobs: stable_hash (FNV-1a) of the file text equals the name.'],
+    'Python blobs: SHA-256 of the canonical compact JSON of the parsed file equals the name (the pretty-printed file bytes are never hashed). Rust blobs: stable_hash (FNV-1a) of the file text equals the name. Something in a blob\'s place that is not a regular file inside the store (a directory, a FIFO, a device, a symbolic link loop, a link to nothing or out of the store) or that cannot be read is never read and fails here too: it cannot be the content its name promises.'],
   ['blob-decode', 'verify', 'error', 'A Rust blob body does not decode.',
     'Rust blob files hold encode_value text (Z, T, F, N<hex>:, S<hex>:, O<n>:, A<n>:). decode_value rejects trailing bytes, unknown tags, odd-length hex and invalid UTF-8.'],
   ['ledger-request-hash', 'verify', 'error', 'A tool-ledger or approval row\'s request_hash does not match its request_ref.',

@@ -69,8 +69,15 @@ export type BlobStatus =
   | { state: 'no-store' }
   | { state: 'missing'; path: string }
   | { state: 'unverifiable'; path: string }
-  /** A file is there but is not read (it leads out of its root, a FIFO, too large): `reason` names it and says what it is. */
+  /** A file is there but is not read (too large): `reason` names it and says why. */
   | { state: 'refused'; path: string; reason: string }
+  /**
+   * The blob's name is taken by something that is not its content and is never read: not a regular file (a
+   * directory, a FIFO, a device, a symbolic link loop or a link to nothing), a link leading out of its root, or a
+   * file that cannot be read. `reason` names it and says what it is. Fails like content that does not hash to
+   * its name (issue 41: putting something else in a blob's place must not make verification pass).
+   */
+  | { state: 'not-blob'; path: string; reason: string }
   | {
       state: 'checked';
       path: string;
@@ -117,7 +124,7 @@ export class LedgerBlobs {
       if (found.stats.size > MAX_BLOB_BYTES) return { state: 'refused', path, reason: `${path} is ${found.stats.size} bytes, over the ${MAX_BLOB_BYTES / 1024 / 1024} MB limit for verification; it is not read` };
       return verifyBlobFile(digest, found, path);
     }
-    if (found.kind !== 'missing') return { state: 'refused', path: store.display(found.path), reason: found.reason };
+    if (found.kind !== 'missing') return { state: 'not-blob', path: store.display(found.path), reason: found.reason };
     const home = await (this.home ??= storeRoot(store));
     return home ? { state: 'missing', path: store.display(join(home.path, agentledgerBlobLayout.fileNames(digest)[0])) } : { state: 'no-store' };
   }
@@ -151,11 +158,11 @@ async function verifyBlobFile(digest: string, file: { realPath: string; stats: F
     const algorithm = /^[0-9a-f]{64}$/.test(digest) ? 'sha256' : /^[0-9a-f]{16}$/.test(digest) ? 'fnv1a64' : null;
     if (algorithm === null) return { state: 'unverifiable', path };
     const h = await streamedBlobDigest(file, algorithm);
-    if ('error' in h) return { state: 'refused', path, reason: `${path}: ${h.error}` };
+    if ('error' in h) return { state: 'not-blob', path, reason: `${path}: ${h.error}` };
     const actual = 'digest' in h ? h.digest : 'not JSON';
     return { state: 'checked', path, algorithm, actual, ok: actual === digest, decodeError: null, value: undefined };
   } catch (e) {
-    return { state: 'refused', path, reason: `${path} cannot be read: ${(e as Error).message}` };
+    return { state: 'not-blob', path, reason: `${path} cannot be read: ${(e as Error).message}` };
   }
 }
 

@@ -140,6 +140,8 @@ async function checkBlobs(refs: { ref: string; at: At }[], blobs: LedgerBlobs): 
       out.push(finding('blob-exists', at, `${ref} is not in the blob store (expected ${s.path}).`));
     } else if (s.state === 'refused') {
       out.push(finding('blob-exists', at, `${ref}: ${s.reason}.`));
+    } else if (s.state === 'not-blob') {
+      out.push(finding('blob-integrity', at, `${ref}: ${s.reason}, so it cannot hash to its name.`));
     } else if (!reported.has(ref)) {
       reported.add(ref);
       if (s.state === 'unverifiable') out.push(finding('hash-algorithm', at, `${ref}: the name is neither 16 nor 64 hex digits, so the blob cannot be verified.`));

@@ -3,15 +3,16 @@ import type { ModelUsageDraft, UsageDraft } from '../../usageTypes';
 
 /** Claude Code's `modelUsage` (camelCase, per model), with input counting cached and cache-writing input. */
 function modelUsageDrafts(mu: Obj | null): Record<string, ModelUsageDraft> {
-  const byModel: Record<string, ModelUsageDraft> = {};
+  const byModel: [string, ModelUsageDraft][] = [];
   for (const [model, m] of Object.entries(mu ?? {})) {
     if (!isObj(m)) continue;
     const read = num(m, 'cacheReadInputTokens') ?? 0;
     const write = num(m, 'cacheCreationInputTokens') ?? 0;
     const input = num(m, 'inputTokens');
-    byModel[model] = { input: input === null ? null : input + read + write, output: num(m, 'outputTokens'), cacheRead: read, cacheWrite: write, costUsd: num(m, 'costUSD') };
+    byModel.push([model, { input: input === null ? null : input + read + write, output: num(m, 'outputTokens'), cacheRead: read, cacheWrite: write, costUsd: num(m, 'costUSD') }]);
   }
-  return byModel;
+  // Own data properties: a model named `__proto__` stays a key instead of replacing the object's prototype.
+  return Object.fromEntries(byModel);
 }
 
 /**

@@ -48,7 +48,7 @@ describe('agentledger blob verification: streamed, bounded, and saying what a re
     truncateSync((writeFileSync(join(sha, `${d3}.json`), ''), join(sha, `${d3}.json`)), 257 * 1024 * 1024);
     const b = new LedgerBlobs(join(dir, 'events.jsonl'));
     const s1 = await b.status(`blob://sha256/${d1}.json`);
-    assert.deepEqual([s1.state, s1.state === 'refused' && s1.reason], ['refused', `blobs/sha256/${d1}.json leads outside the blob root blobs (to ${realpathSync(outside)})`]);
+    assert.deepEqual([s1.state, s1.state === 'not-blob' && s1.reason], ['not-blob', `blobs/sha256/${d1}.json leads outside the blob root blobs (to ${realpathSync(outside)})`]);
     const s3 = await b.status(`blob://sha256/${d3}.json`);
     assert.deepEqual([s3.state, s3.state === 'refused' && /269484032 bytes, over the 256 MB limit/.test(s3.reason)], ['refused', true]);
     try {
@@ -57,7 +57,7 @@ describe('agentledger blob verification: streamed, bounded, and saying what a re
       this.skip();
     }
     const s2 = await b.status(`blob://sha256/${d2}.json`);
-    assert.deepEqual([s2.state, s2.state === 'refused' && s2.reason], ['refused', `blobs/sha256/${d2}.json is a FIFO (named pipe), not a regular file; it is not read`]);
+    assert.deepEqual([s2.state, s2.state === 'not-blob' && s2.reason], ['not-blob', `blobs/sha256/${d2}.json is a FIFO (named pipe), not a regular file; it is not read`]);
     assert.equal((await b.status(`blob://sha256/${'c'.repeat(64)}.json`)).state, 'missing');
   });
 });
