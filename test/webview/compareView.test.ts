@@ -98,7 +98,6 @@ describe('compare view (webview, Chromium)', () => {
         // Keyboard: the line is a button; Enter opens run A at that line.
         await page.focus('.compare-malformed-side[data-side="a"] .compare-malformed-line[data-line="5"]');
         await page.keyboard.press('Enter');
-        await page.waitForFunction(() => true);
         for (let i = 0; i < 50 && !sent.some((m: Any) => m.type === 'compareOpen'); i++) await new Promise((r) => setTimeout(r, 20));
         assert.deepEqual(sent.filter((m: Any) => m.type === 'compareOpen'), [{ type: 'compareOpen', side: 'a', line: 5 }]);
       }
