@@ -81,11 +81,11 @@ export function cutText(text: string, n: number): string {
  * `chunk`, a bar above it says how much is shown and offers "Show more" (the next chunk) and "Copy whole value"
  * (`copy` gets the full text), both buttons. A text that fits is `render(text)` itself, with no wrapper.
  */
-export function chunkedText(text: string, render: (shown: string) => Node, copy: (text: string) => void, chunk = TEXT_CHUNK): Node {
+export function chunkedText<T extends Node>(text: string, render: (shown: string) => T, copy: (text: string) => void, chunk = TEXT_CHUNK): T | HTMLDivElement {
   if (text.length <= chunk) return render(text);
   const wrap = el('div', { class: 'chunked-text' });
   let shown = cutText(text, chunk);
-  let body = render(shown);
+  let body: T = render(shown);
   const note = el('span', { class: 'chunked-note' });
   const more = el('button', { class: 'link-button chunked-more', attrs: { type: 'button' } });
   const all = el('button', { class: 'link-button chunked-copy', attrs: { type: 'button' } }, icon('copy'), ' Copy whole value');

@@ -2,8 +2,11 @@
 // to lay out (15 s measured here under load) and the page did not answer meanwhile. Long texts are now laid out a
 // chunk at a time (dom.ts chunkedText, TEXT_CHUNK), with "Show more" and "Copy whole value".
 import { strict as assert } from 'node:assert';
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TraceBlobs } from '../../src/viewer/blobResolver';
+import type { SessionHost } from '../../src/viewer/sessionHost';
 import { tempDir } from '../helpers/tmp';
 import { viewerSuite, ViewerPage } from './harness';
 
@@ -31,6 +34,22 @@ async function nextCopy(v: ViewerPage, act: () => Promise<void>): Promise<string
   await act();
   for (let i = 0; i < 500 && !v.hostCalls.slice(before).some((c) => c.startsWith('copy:')); i++) await new Promise((r) => setTimeout(r, 20));
   return lastCopy(v);
+}
+
+/** A generic trace whose tool result's output is a blob of 100,000 'A' (not JSON), in `blobs/` beside it. */
+function longBlobTrace(): string {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'blobs'));
+  const blob = 'A'.repeat(100_000);
+  const digest = createHash('sha256').update(blob).digest('hex');
+  writeFileSync(join(dir, 'blobs', digest), blob);
+  const lines = [
+    { type: 'session_start', id: 's0' },
+    { type: 'tool_result', id: 't1', parent_id: 's0', output_sha256: digest },
+  ];
+  const path = join(dir, 'trace.jsonl');
+  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return path;
 }
 
 describe('long unbroken text in the detail pane (Chromium)', function () {
@@ -86,4 +105,19 @@ describe('long unbroken text in the detail pane (Chromium)', function () {
       await v.screenshot('long-run-json');
     });
   }
+
+  it("a blob's long text is laid out a chunk at a time too, and copied whole", async () => {
+    const trace = longBlobTrace();
+    const v = await view(trace, { format: 'generic' });
+    const blobs = new TraceBlobs(() => ({ extraRoots: [], workspaceFolders: [] }));
+    const host = (v.session as unknown as { host: SessionHost }).host;
+    host.resolveBlob = (digest, algorithm) => blobs.answer(trace, v.model ?? undefined, digest, algorithm);
+    host.blobStore = () => blobs.store(trace, 'generic');
+    await v.page.click('.row[data-line="2"] .label');
+    await v.waitForHost('detail', (m) => m.detail.line === 2);
+    await v.page.waitForSelector('.content-tab .blob-section .chunked-note');
+    assert.equal(await v.page.$eval('.content-tab .blob-section .chunked-note', (e: Any) => e.textContent), 'Showing 16,384 of 100,000 characters.');
+    assert.equal(await v.page.$eval('.content-tab .blob-section .chunked-text .plain-text', (e: Any) => e.textContent.length), 16_384);
+    assert.equal(await nextCopy(v, () => v.page.click('.content-tab .blob-section .chunked-copy')), 'A'.repeat(100_000));
+  });
 });
