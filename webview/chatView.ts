@@ -5,7 +5,7 @@
 import type { HashRef } from '../src/core/model';
 import type { ChatMessage, ChatPart } from '../src/protocol';
 import { blobBadge, BlobHost, renderBlobSections } from './blobView';
-import { chunkedText, el, icon, stripAnsi } from './dom';
+import { chunkedText, el, icon, stripAnsi, TEXT_CHUNK } from './dom';
 import { formatInt } from './format';
 import { renderJsonTree, JsonTreeHost } from './jsonTree';
 import { renderMarkdown } from './markdown';
@@ -51,7 +51,8 @@ function part(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
       const text = stripAnsi(p.text);
       // A long text is laid out a chunk at a time (see chunkedText): markdown of the part shown.
       if (raw) body.appendChild(plainText(text, host));
-      else body.appendChild(chunkedText(text, (t) => (t === text ? renderMarkdown(t, host.openLink) : el('div', { class: 'markdown-part' }, renderMarkdown(t, host.openLink))), (t) => host.copy(t)));
+      else if (text.length <= TEXT_CHUNK) body.appendChild(renderMarkdown(text, host.openLink));
+      else body.appendChild(chunkedText(text, (t) => el('div', { class: 'markdown-part' }, renderMarkdown(t, host.openLink)), (t) => host.copy(t)));
       if (p.omitted) body.appendChild(el('p', { class: 'omitted-note', text: `… ${formatInt(p.omitted)} more characters: see the JSON or Raw tab.` }));
       return body;
     }

@@ -77,33 +77,36 @@ export function cutText(text: string, n: number): string {
 }
 
 /**
- * A trace text of any length with bounded layout: `render` draws a prefix of it; when the text is longer than
- * `chunk`, a bar above it says how much is shown and offers "Show more" (the next chunk) and "Copy whole value"
- * (`copy` gets the full text), both buttons. A text that fits is `render(text)` itself, with no wrapper.
+ * A trace text of any length with bounded layout: `render` draws one piece of it; when the text is longer than
+ * `chunk`, a bar above it says how much is shown and offers "Show more" (the next piece, appended as its own block,
+ * so laying it out costs one chunk however much is shown already) and "Copy whole value" (`copy` gets the full
+ * text), both buttons. A text that fits is `render(text)` itself, with no wrapper. A piece may end inside a
+ * markdown construct; each is drawn on its own.
  */
-export function chunkedText<T extends Node>(text: string, render: (shown: string) => T, copy: (text: string) => void, chunk = TEXT_CHUNK): T | HTMLDivElement {
+export function chunkedText<T extends Node>(text: string, render: (piece: string) => T, copy: (text: string) => void, chunk = TEXT_CHUNK): T | HTMLDivElement {
   if (text.length <= chunk) return render(text);
-  const wrap = el('div', { class: 'chunked-text' });
-  let shown = cutText(text, chunk);
-  let body: T = render(shown);
+  // A long unbroken run (base64, a hex dump) breaks anywhere with `word-break: break-all`, which lays out several
+  // times faster than `overflow-wrap: anywhere`; prose keeps breaking at words.
+  const wrap = el('div', { class: /\S{1000}/.test(text) ? 'chunked-text long-run' : 'chunked-text' });
+  const body = el('div', { class: 'chunked-body' });
+  let shown = 0;
   const note = el('span', { class: 'chunked-note' });
   const more = el('button', { class: 'link-button chunked-more', attrs: { type: 'button' } });
   const all = el('button', { class: 'link-button chunked-copy', attrs: { type: 'button' } }, icon('copy'), ' Copy whole value');
   all.addEventListener('click', () => copy(text));
-  const label = () => {
-    note.textContent = `Showing ${shown.length.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters.`;
-    more.textContent = `Show ${Math.min(chunk, text.length - shown.length).toLocaleString('en-US')} more`;
-    more.hidden = shown.length >= text.length;
+  const next = () => {
+    const end = cutText(text, shown + chunk).length;
+    body.appendChild(render(text.slice(shown, end)));
+    shown = end;
+    note.textContent = `Showing ${shown.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters.`;
+    more.textContent = `Show ${Math.min(chunk, text.length - shown).toLocaleString('en-US')} more`;
+    more.hidden = shown >= text.length;
   };
   more.addEventListener('click', () => {
-    shown = cutText(text, shown.length + chunk);
-    const next = render(shown);
-    wrap.replaceChild(next, body);
-    body = next;
-    label();
+    next();
     if (more.hidden) all.focus();
   });
-  label();
+  next();
   // The bar comes first, so its controls are in view without scrolling past the text.
   wrap.append(el('div', { class: 'chunked-bar', attrs: { role: 'group', 'aria-label': 'Long value' } }, note, more, all), body);
   return wrap;

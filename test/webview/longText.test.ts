@@ -68,6 +68,7 @@ describe('long unbroken text in the detail pane (Chromium)', function () {
       assert.ok(paneText < 100_000, `the pane holds ${paneText} characters`);
       const note = await v.page.$eval('.content-tab .chunked-note', (e: Any) => e.textContent);
       assert.equal(note, 'Showing 16,384 of 100,000 characters.');
+      assert.ok(await v.page.$('.content-tab .chunked-text.long-run'), 'the unbroken run breaks anywhere (word-break: break-all)');
       await v.screenshot(`long-run-content-${theme}`);
       if (theme === 'hc') return;
 
@@ -82,13 +83,19 @@ describe('long unbroken text in the detail pane (Chromium)', function () {
       await v.waitForHost('detail', (m) => m.detail.line === 2, since);
       await v.settle();
 
+      // Content: "Show more" until all of the part is shown (each click a chunk more, markdown of what is shown).
+      for (let i = 0; i < 10 && (await v.page.isVisible('.content-tab .chunked-more')); i++) await v.page.click('.content-tab .chunked-more');
+      assert.equal(await v.page.$eval('.content-tab .chunked-body', (e: Any) => e.textContent.length), 100_000);
+      assert.equal(await v.page.$$eval('.content-tab .chunked-body > .markdown-part', (es: Any[]) => es.length), 7, 'one block per chunk');
+      assert.equal(await v.page.$eval('.content-tab .chunked-note', (e: Any) => e.textContent), 'Showing 100,000 of 100,000 characters.');
+
       // Raw: the first chunk, one more with the keyboard, then the whole line copied.
       await v.page.click('vscode-tab-header[data-tab="raw"]');
-      const rawLen = () => v.page.$eval('.raw-tab .raw-text', (e: Any) => e.textContent.length as number);
+      const rawLen = () => v.page.$eval('.raw-tab .chunked-body', (e: Any) => e.textContent.length as number);
       assert.equal(await rawLen(), 16_384);
       await v.page.focus('.raw-tab .chunked-more');
       await v.page.keyboard.press('Enter');
-      await v.page.waitForFunction(() => (globalThis as Any).document.querySelector('.raw-tab .raw-text').textContent.length === 32_768);
+      await v.page.waitForFunction(() => (globalThis as Any).document.querySelector('.raw-tab .chunked-body').textContent.length === 32_768);
       assert.equal(await v.page.$eval('.raw-tab .chunked-note', (e: Any) => e.textContent), `Showing 32,768 of ${(1 << 20).toLocaleString('en-US')} characters.`);
       const raw = await nextCopy(v, () => v.page.click('.raw-tab .chunked-copy'));
       assert.equal(raw?.length, 1 << 20, 'Copy whole value copies the line as read (its first MiB, as the note above says)');
@@ -117,7 +124,7 @@ describe('long unbroken text in the detail pane (Chromium)', function () {
     await v.waitForHost('detail', (m) => m.detail.line === 2);
     await v.page.waitForSelector('.content-tab .blob-section .chunked-note');
     assert.equal(await v.page.$eval('.content-tab .blob-section .chunked-note', (e: Any) => e.textContent), 'Showing 16,384 of 100,000 characters.');
-    assert.equal(await v.page.$eval('.content-tab .blob-section .chunked-text .plain-text', (e: Any) => e.textContent.length), 16_384);
+    assert.equal(await v.page.$eval('.content-tab .blob-section .chunked-body', (e: Any) => e.textContent.length), 16_384);
     assert.equal(await nextCopy(v, () => v.page.click('.content-tab .blob-section .chunked-copy')), 'A'.repeat(100_000));
   });
 });
