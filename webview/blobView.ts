@@ -6,7 +6,7 @@
  */
 import type { HashRef } from '../src/core/model';
 import type { BlobContentMessage, BlobState, ChatMessage, ChatPart } from '../src/protocol';
-import { el, icon, setText } from './dom';
+import { chunkedText, el, icon, setText } from './dom';
 import { formatBytes } from './format';
 import { JsonTreeHost, renderJsonTree } from './jsonTree';
 
@@ -127,12 +127,14 @@ function blobContent(m: BlobContentMessage, slot: Slot, ref: HashRef, host: Blob
   const note = m.state === 'mismatch' && m.actual ? `${m.path ?? 'The blob'} does not hash to its name: tampered or truncated. Its content is shown as found.` : m.message;
   if (note) out.push(el('p', { class: `blob-message blob-message-${m.state}`, text: note }));
   if (m.preview === null) return out;
-  if (m.binary) out.push(el('p', { class: 'empty-note', text: 'Binary content: a hex dump of the first bytes.' }), el('pre', { class: 'plain-text', text: m.preview }));
+  // A long preview is laid out a chunk at a time (dom.ts chunkedText).
+  const plain = (text: string) => chunkedText(text, (t) => el('pre', { class: 'plain-text', text: t }), (t) => host.copy(t));
+  if (m.binary) out.push(el('p', { class: 'empty-note', text: 'Binary content: a hex dump of the first bytes.' }), plain(m.preview));
   else if (m.bytes === 0) out.push(el('p', { class: 'empty-note', text: slot.kind === 'system' ? 'Empty: no system prompt was sent (an empty blob is valid).' : 'Empty blob.' }));
   else if ((slot.kind === 'message' || slot.kind === 'response') && m.chat && m.chat.length > 0) out.push(...chat(m.chat, renderPart));
   else if (m.json !== undefined) out.push(el('div', { class: 'blob-json' }, renderJsonTree(m.json, host)));
   else if (slot.kind === 'system' || slot.kind === 'message' || slot.kind === 'response') out.push(renderPart({ type: 'text', text: m.preview }));
-  else out.push(el('pre', { class: 'plain-text', text: m.preview }));
+  else out.push(plain(m.preview));
   if (m.truncated) {
     const full = el('button', { class: 'link-button', attrs: { type: 'button' } }, icon('go-to-file'), ' Open full blob');
     full.addEventListener('click', () => host.openBlob(ref));

@@ -5,7 +5,7 @@
 import type { HashRef } from '../src/core/model';
 import type { ChatMessage, ChatPart } from '../src/protocol';
 import { blobBadge, BlobHost, renderBlobSections } from './blobView';
-import { el, icon, stripAnsi } from './dom';
+import { chunkedText, el, icon, stripAnsi, TEXT_CHUNK } from './dom';
 import { formatInt } from './format';
 import { renderJsonTree, JsonTreeHost } from './jsonTree';
 import { renderMarkdown } from './markdown';
@@ -48,26 +48,29 @@ function part(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
   switch (p.type) {
     case 'text': {
       const body = el('div', { class: raw ? 'part-text plain' : 'part-text markdown' });
-      if (raw) body.appendChild(el('pre', { class: 'plain-text', text: stripAnsi(p.text) }));
-      else body.appendChild(renderMarkdown(stripAnsi(p.text), host.openLink));
+      const text = stripAnsi(p.text);
+      // A long text is laid out a chunk at a time (see chunkedText): markdown of the part shown.
+      if (raw) body.appendChild(plainText(text, host));
+      else if (text.length <= TEXT_CHUNK) body.appendChild(renderMarkdown(text, host.openLink));
+      else body.appendChild(chunkedText(text, (t) => el('div', { class: 'markdown-part' }, renderMarkdown(t, host.openLink)), (t) => host.copy(t)));
       if (p.omitted) body.appendChild(el('p', { class: 'omitted-note', text: `… ${formatInt(p.omitted)} more characters: see the JSON or Raw tab.` }));
       return body;
     }
     case 'thinking': {
       const d = el('details', { class: 'part-thinking' }, el('summary', {}, icon('lightbulb'), ' Thinking'));
-      d.appendChild(el('pre', { class: 'plain-text', text: stripAnsi(p.text) }));
+      d.appendChild(plainText(stripAnsi(p.text), host));
       return d;
     }
     case 'toolCall': {
       if (p.view) return toolCallElement(p, host);
       const box = el('div', { class: 'part-tool-call' }, el('div', { class: 'part-title' }, icon('tools'), el('span', { class: 'tool-name', text: p.name }), p.id ? el('span', { class: 'tool-id', text: p.id }) : null));
-      box.appendChild(typeof p.args === 'string' ? el('pre', { class: 'plain-text', text: stripAnsi(p.args) }) : renderJsonTree(p.args, host));
+      box.appendChild(typeof p.args === 'string' ? plainText(stripAnsi(p.args), host) : renderJsonTree(p.args, host));
       return box;
     }
     case 'toolResult': {
       if (p.shell) return toolResultElement(p, host);
       const box = el('div', { class: `part-tool-result${p.isError ? ' is-error' : ''}` }, el('div', { class: 'part-title' }, icon(p.isError ? 'error' : 'output'), el('span', { text: p.isError ? 'Tool error' : 'Tool result' }), p.id ? el('span', { class: 'tool-id', text: p.id }) : null));
-      if (p.text !== null) box.appendChild(el('pre', { class: 'plain-text', text: stripAnsi(p.text) }));
+      if (p.text !== null) box.appendChild(plainText(stripAnsi(p.text), host));
       else if (p.value !== undefined) box.appendChild(renderJsonTree(p.value, host));
       else box.appendChild(el('p', { class: 'empty-note', text: 'No output.' }));
       return box;
@@ -77,4 +80,9 @@ function part(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
     case 'blob':
       return el('div', { class: 'part-blob' }, blobBadge(p.state), el('span', { class: 'blob-field', text: p.ref.field }), p.preview ? el('pre', { class: 'plain-text', text: p.preview }) : null);
   }
+}
+
+/** Plain text in a `pre`, a chunk at a time when long (see chunkedText). */
+function plainText(text: string, host: ChatHost): Node {
+  return chunkedText(text, (t) => el('pre', { class: 'plain-text', text: t }), (t) => host.copy(t));
 }

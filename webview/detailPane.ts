@@ -5,7 +5,7 @@
 import type { DetailTab, EventDetail, EventSummary, FindingView } from '../src/protocol';
 import { ChatHost, renderChat } from './chatView';
 import { renderContext } from './contextBar';
-import { clear, el, icon, iconButton, setText } from './dom';
+import { chunkedText, clear, el, icon, iconButton, setText } from './dom';
 import { formatBytes, formatDuration, formatInt, formatTime, formatTokens } from './format';
 import { renderJsonTree, setAllOpen } from './jsonTree';
 import { renderRelations } from './relations';
@@ -217,6 +217,6 @@ function rawPanel(d: EventDetail, host: DetailHost): HTMLElement {
   copy.addEventListener('click', () => host.copy(d.raw));
   wrap.appendChild(el('div', { class: 'tab-toolbar' }, el('span', { class: 'raw-meta', text: `Line ${formatInt(d.line)} · ${formatBytes(d.rawBytes)}` }), reveal, copy));
   if (d.rawTruncated) wrap.appendChild(el('p', { class: 'omitted-note', text: `Showing the first ${formatBytes(d.raw.length)} of ${formatBytes(d.rawBytes)}; reveal it in the text editor for the rest.` }));
-  wrap.appendChild(el('div', { class: 'raw-line' }, el('span', { class: 'raw-gutter', text: String(d.line), attrs: { 'aria-label': `line ${d.line}` } }), el('pre', { class: 'raw-text', text: d.raw })));
+  wrap.appendChild(el('div', { class: 'raw-line' }, el('span', { class: 'raw-gutter', text: String(d.line), attrs: { 'aria-label': `line ${d.line}` } }), chunkedText(d.raw, (t) => el('pre', { class: 'raw-text', text: t }), (t) => host.copy(t))));
   return wrap;
 }

@@ -61,6 +61,57 @@ export function visibleText(text: string): string {
   return INVISIBLE.test(text) ? text.replace(INVISIBLE_ALL, (c) => `[${codePoint(c)}]`) : text;
 }
 
+/**
+ * Most characters of one trace text laid out at once. Laying out a long run with no break opportunity (2 MB of
+ * base64 `AAAA…`) is superlinear in its length with `overflow-wrap: anywhere` (which the panes need so no value
+ * widens them): 100,000 characters took seconds and froze the page. Longer texts show this much, then more a chunk
+ * at a time on request, and can be copied whole.
+ */
+export const TEXT_CHUNK = 16_384;
+
+/** `text` cut to at most `n` UTF-16 units, not inside a surrogate pair. */
+export function cutText(text: string, n: number): string {
+  if (text.length <= n) return text;
+  const c = text.charCodeAt(n - 1);
+  return text.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+}
+
+/**
+ * A trace text of any length with bounded layout: `render` draws one piece of it; when the text is longer than
+ * `chunk`, a bar above it says how much is shown and offers "Show more" (the next piece, appended as its own block,
+ * so laying it out costs one chunk however much is shown already) and "Copy whole value" (`copy` gets the full
+ * text), both buttons. A text that fits is `render(text)` itself, with no wrapper. A piece may end inside a
+ * markdown construct; each is drawn on its own.
+ */
+export function chunkedText<T extends Node>(text: string, render: (piece: string) => T, copy: (text: string) => void, chunk = TEXT_CHUNK): T | HTMLDivElement {
+  if (text.length <= chunk) return render(text);
+  // A long unbroken run (base64, a hex dump) breaks anywhere with `word-break: break-all`, which lays out several
+  // times faster than `overflow-wrap: anywhere`; prose keeps breaking at words.
+  const wrap = el('div', { class: /\S{1000}/.test(text) ? 'chunked-text long-run' : 'chunked-text' });
+  const body = el('div', { class: 'chunked-body' });
+  let shown = 0;
+  const note = el('span', { class: 'chunked-note' });
+  const more = el('button', { class: 'link-button chunked-more', attrs: { type: 'button' } });
+  const all = el('button', { class: 'link-button chunked-copy', attrs: { type: 'button' } }, icon('copy'), ' Copy whole value');
+  all.addEventListener('click', () => copy(text));
+  const next = () => {
+    const end = cutText(text, shown + chunk).length;
+    body.appendChild(render(text.slice(shown, end)));
+    shown = end;
+    note.textContent = `Showing ${shown.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters.`;
+    more.textContent = `Show ${Math.min(chunk, text.length - shown).toLocaleString('en-US')} more`;
+    more.hidden = shown >= text.length;
+  };
+  more.addEventListener('click', () => {
+    next();
+    if (more.hidden) all.focus();
+  });
+  next();
+  // The bar comes first, so its controls are in view without scrolling past the text.
+  wrap.append(el('div', { class: 'chunked-bar', attrs: { role: 'group', 'aria-label': 'Long value' } }, note, more, all), body);
+  return wrap;
+}
+
 /** Creates an element with text children only. */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, opts: ElOptions = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);

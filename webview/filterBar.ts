@@ -1,6 +1,6 @@
 /** The filter bar: event kinds and status (all, warnings and errors, errors only), and the filter expression box. */
 import type { RowFilter } from '../src/protocol';
-import { clear, el, toolbarButton } from './dom';
+import { clear, el, toolbarButton, visibleText } from './dom';
 import { FilterBox } from './filterBox';
 
 const STATUS: [RowFilter['status'], string][] = [
@@ -83,6 +83,8 @@ export class FilterBar {
 function option(value: string, label: string): HTMLElement {
   const o = document.createElement('vscode-option') as HTMLElement & { value: string };
   o.setAttribute('value', value);
-  o.textContent = label;
+  // The option's text is shown in the list and in the select's face, which hold no markup: bidi and control
+  // characters as `[U+202E]` (the value stays the kind itself).
+  o.textContent = visibleText(label);
   return o;
 }

@@ -2,7 +2,7 @@
  * A collapsible tree of a JSON value. Children are built when a branch is first opened, long strings are
  * cut with a "show more", and every node offers Copy Value and Copy Path. Keys and values are text nodes.
  */
-import { el, iconButton, setText as setTraceText } from './dom';
+import { cutText, el, iconButton, setText as setTraceText, TEXT_CHUNK } from './dom';
 import { jsonPath } from './jsonPath';
 
 const OPEN_DEPTH = 2;
@@ -113,18 +113,22 @@ function buildChildren(into: HTMLElement, value: object, path: (string | number)
 function leaf(key: string, value: unknown, host: JsonTreeHost): HTMLElement {
   if (typeof value === 'string') {
     const span = el('span', { class: 'json-string' });
-    const setText = (full: boolean) => {
-      setTraceText(span, JSON.stringify(full || value.length <= STRING_PREVIEW ? value : value.slice(0, STRING_PREVIEW)));
-      if (!full && value.length > STRING_PREVIEW) {
-        const more = el('button', { class: 'show-more link-button', text: `… ${value.length - STRING_PREVIEW} more characters`, attrs: { type: 'button' } });
+    // A long string shows its start, then a chunk more per "more" (layout of a long unbroken run is costly, see
+    // TEXT_CHUNK in dom.ts); Copy Value copies it whole.
+    const setText = (n: number) => {
+      const shown = cutText(value, n);
+      setTraceText(span, JSON.stringify(shown));
+      if (shown.length < value.length) {
+        const more = el('button', { class: 'show-more link-button', text: `… ${value.length - shown.length} more characters`, title: `Show ${Math.min(TEXT_CHUNK, value.length - shown.length)} more; Copy Value copies the whole string`, attrs: { type: 'button' } });
         more.addEventListener('click', (e) => {
           e.stopPropagation();
-          setText(true);
+          setText(shown.length + TEXT_CHUNK);
+          span.querySelector<HTMLElement>('.show-more')?.focus();
         });
         span.appendChild(more);
       }
     };
-    setText(false);
+    setText(STRING_PREVIEW);
     host.decorateValue?.(key, value, span);
     return span;
   }

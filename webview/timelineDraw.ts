@@ -3,6 +3,7 @@
  * path, the focused and selected bar, and the minimap. Colours come from the theme's CSS variables, read per
  * draw so a theme change shows on the next frame. Canvas text is drawn as pixels, so labels cannot be markup.
  */
+import { visibleText } from './dom';
 
 const ROW = 20;
 const AXIS = 18;
@@ -168,7 +169,10 @@ function drawMain(ctx: CanvasRenderingContext2D, w: number, h: number, s: Timeli
     }
     ctx.fillStyle = c.fg;
     ctx.textBaseline = 'middle';
-    const text = bar.label.length > 120 ? `${bar.label.slice(0, 119)}…` : bar.label;
+    // Canvas text cannot hold the marker spans the DOM views use: bidi and control characters are drawn as
+    // `[U+202E]`, as tooltips show them, so an override cannot reorder the label (`invoice_\u202Efdp.exe`).
+    const label = visibleText(bar.label);
+    const text = label.length > 120 ? `${label.slice(0, 119)}…` : label;
     // After the bar when it fits, else inside it from its left edge (or the canvas's, when it starts off screen).
     const tw = Math.min(textWidth(ctx, text), 160);
     if (w - (end + 4) >= tw) ctx.fillText(text, end + 4, y + ROW / 2);

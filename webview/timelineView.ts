@@ -6,7 +6,7 @@
  * the wheel and ↑/↓ move through the rows; Enter (or a click) selects the event in the tree and detail pane.
  */
 import type { TimelineMessage } from '../src/protocol';
-import { clear, el } from './dom';
+import { clear, el, setText } from './dom';
 import type { PendingRequest } from './requests';
 import { Bar, drawTimeline, fmtMs, TimelineState, xOf } from './timelineDraw';
 
@@ -282,8 +282,8 @@ export class TimelineView {
       const where = bar.dur < 0 ? `at ${fmtMs(bar.start)}` : `from ${fmtMs(bar.start)} for ${fmtMs(bar.dur)}`;
       const flags = [`level ${bar.depth + 1}`, bar.status === 2 ? 'error' : bar.status === 1 ? 'warning' : '', bar.critical ? 'critical path' : '', bar.node === s.selectedNode ? 'selected' : ''].filter(Boolean).join(', ');
       const li = el('li', { attrs: { 'data-node': String(bar.node), 'data-bar': String(b) } });
-      // Trace text only ever as textContent.
-      li.textContent = `${bar.label}, ${where}${flags ? `, ${flags}` : ''}`;
+      // Trace text only ever as text nodes, bidi and control characters as visible markers.
+      setText(li, `${bar.label}, ${where}${flags ? `, ${flags}` : ''}`);
       this.list.appendChild(li);
     }
   }

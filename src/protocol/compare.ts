@@ -75,6 +75,26 @@ export interface CompareRowsPage {
   rows: CompareRow[];
 }
 
+/** Most unreadable line numbers of one run the compare view is sent (the count is always whole). */
+export const MAX_MALFORMED_LINES = 100;
+
+/** The lines of one run that are not JSON: how many, and the first {@link MAX_MALFORMED_LINES} line numbers. */
+export interface CompareMalformedSide {
+  count: number;
+  lines: number[];
+}
+
+/**
+ * Both runs' unreadable lines (the diff's `malformed`): they are no events, so no row shows them, but the runs are
+ * equivalent only when these agree. `firstDifference` is the first pair whose text differs (a side's line null
+ * when it has fewer), null when both runs have the same ones.
+ */
+export interface CompareMalformed {
+  a: CompareMalformedSide;
+  b: CompareMalformedSide;
+  firstDifference: { aLine: number | null; bLine: number | null } | null;
+}
+
 /**
  * The first message of a diff: both files, the number of rows, every hunk start and the totals, plus the page
  * around the first divergence. Other rows come in pages on request, so two 100,000-event runs are no
@@ -93,6 +113,8 @@ export interface CompareInit {
   /** ms from each run's start to its last end: the shared timeline axis spans the longer one. */
   spanMs: { a: number; b: number };
   page: CompareRowsPage;
+  /** Unreadable lines of either run; null when neither has one. */
+  malformed: CompareMalformed | null;
 }
 
 /** Host → compare view. */

@@ -8,8 +8,8 @@ import type { TraceModel } from '../core/loadTrace';
 import type { TraceDiff } from '../core/diff/diffTraces';
 import type { ChatMessage } from '../protocol';
 import { buildDetail } from './eventDetail';
-import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE } from '../protocol/compare';
-import type { CompareDetail, CompareEventDetail, CompareFile, CompareHunk, CompareInit, CompareRow, CompareRowsPage, CompareSide } from '../protocol/compare';
+import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE, MAX_MALFORMED_LINES } from '../protocol/compare';
+import type { CompareDetail, CompareEventDetail, CompareFile, CompareHunk, CompareInit, CompareMalformed, CompareRow, CompareRowsPage, CompareSide } from '../protocol/compare';
 import { buildTimeline, Timeline } from './timeline/timelineData';
 
 /** Most characters of an event's JSON sent to the detail pane. */
@@ -65,6 +65,14 @@ export function compareHunks(diff: TraceDiff): CompareHunk[] {
   return out;
 }
 
+/** The diff's unreadable lines for the view (line numbers capped, counts whole); null when neither run has one. */
+export function compareMalformed(diff: TraceDiff): CompareMalformed | null {
+  const m = diff.malformed;
+  if (m.a.length === 0 && m.b.length === 0) return null;
+  const side = (lines: number[]) => ({ count: lines.length, lines: lines.slice(0, MAX_MALFORMED_LINES) });
+  return { a: side(m.a), b: side(m.b), firstDifference: m.firstDifference };
+}
+
 /** The first message the view gets: both files, the row count, every hunk, the totals and the first divergence's page. */
 export function compareInit(data: CompareData, includeVolatile: boolean): CompareInit {
   const { diff } = data;
@@ -74,6 +82,7 @@ export function compareInit(data: CompareData, includeVolatile: boolean): Compar
     type: 'compareInit', generation: data.generation, a: file(diff.a), b: file(diff.b), rowCount: diff.ops.length,
     hunks: compareHunks(diff), firstDivergence: diff.firstDivergence, summary: diff.summary, includeVolatile,
     spanMs: { a: data.timelines.a.span, b: data.timelines.b.span }, page: compareRowsPage(data, from, COMPARE_PAGE_ROWS),
+    malformed: compareMalformed(diff),
   };
 }
 

@@ -35,6 +35,15 @@ void SAME_NAMES;
 /** The settings' names as the manifest lists them, without the `agentTrace.` prefix. */
 export const SETTING_NAMES = Object.keys(PROPERTIES).map((k) => k.slice(PREFIX.length)) as SettingName[];
 
+/**
+ * The settings a workspace may not set while it is untrusted (Restricted Mode): where the trace's spans are sent
+ * and with which headers, which folders blobs are read from, and the prices costs are computed with. A cloned
+ * repository's `.vscode/settings.json` must not steer them; they are read from the user's settings only until the
+ * workspace is trusted. package.json's `capabilities.untrustedWorkspaces.restrictedConfigurations` lists the same
+ * names (test/vscode/restrictedSettings.test.ts holds them together).
+ */
+export const RESTRICTED_SETTINGS: readonly SettingName[] = ['otlpEndpoint', 'otlpHeaders', 'blobRoots', 'pricing'];
+
 /** Whether `value` is of the manifest's JSON-schema `type`. */
 function isOfType(value: unknown, type: string): boolean {
   switch (type) {

@@ -1,11 +1,19 @@
 import * as vscode from 'vscode';
 import type { RuleSetting } from '../core/checks/runChecks';
 import type { BlobSettings } from '../viewer/blobResolver';
-import { AgentTraceSettings, readSetting, SettingName } from '../viewer/settings';
+import { AgentTraceSettings, readSetting, RESTRICTED_SETTINGS, SettingName } from '../viewer/settings';
 
-/** One `agentTrace.*` setting as the user set it, else the manifest's default (src/viewer/settings.ts). */
+/**
+ * One `agentTrace.*` setting as the user set it, else the manifest's default (src/viewer/settings.ts). In an
+ * untrusted workspace (Restricted Mode) a setting of {@link RESTRICTED_SETTINGS} comes from the user's own
+ * settings only: the workspace's and its folders' values are ignored until the workspace is trusted.
+ */
 export function setting<K extends SettingName>(name: K): AgentTraceSettings[K] {
   const cfg = vscode.workspace.getConfiguration('agentTrace');
+  if (!vscode.workspace.isTrusted && RESTRICTED_SETTINGS.includes(name)) {
+    const seen = cfg.inspect(name);
+    return readSetting(() => seen?.globalValue ?? seen?.defaultValue, name);
+  }
   return readSetting((key) => cfg.get(key), name);
 }
 

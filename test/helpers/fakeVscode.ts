@@ -144,6 +144,10 @@ export const fake = {
   providers: new Map<string, unknown>(),
   watchers: [] as { change: EventEmitter<Uri>; create: EventEmitter<Uri>; del: EventEmitter<Uri> }[],
   config: { maxFileSizeMB: 2048, liveUpdates: true, expandAllMaxEvents: 20000 } as Record<string, unknown>,
+  /** The user's own (global) settings; `config` above is what the workspace sets, which wins in `get`. */
+  userConfig: {} as Record<string, unknown>,
+  /** `workspace.isTrusted` (false: Restricted Mode); {@link grantTrust} makes it true as VS Code does. */
+  trusted: true,
   messages: [] as string[],
   progress: [] as string[],
   /** What progress notifications reported (`progress.report({ message })`), in order. */
@@ -163,6 +167,14 @@ export const fake = {
   /** Tabs the extension closed. */
   closedTabs: [] as unknown[],
 };
+
+const trustGranted = new EventEmitter<void>();
+
+/** Trusts the workspace and fires `workspace.onDidGrantWorkspaceTrust`, as the user's "Trust" does. */
+export function grantTrust(): void {
+  fake.trusted = true;
+  trustGranted.fire();
+}
 
 function diagnosticCollection(name: string) {
   const byUri = new Map<string, unknown[]>();
@@ -212,7 +224,14 @@ export const vscodeFake = {
       fake.watchers.push(w);
       return { onDidChange: w.change.event, onDidCreate: w.create.event, onDidDelete: w.del.event, dispose: () => undefined };
     },
-    getConfiguration: () => ({ get: (k: string, d: unknown) => (k in fake.config ? fake.config[k] : d) }),
+    getConfiguration: () => ({
+      get: (k: string, d: unknown) => (k in fake.config ? fake.config[k] : k in fake.userConfig ? fake.userConfig[k] : d),
+      inspect: (k: string) => ({ key: `agentTrace.${k}`, globalValue: fake.userConfig[k], workspaceValue: fake.config[k] }),
+    }),
+    get isTrusted() {
+      return fake.trusted;
+    },
+    onDidGrantWorkspaceTrust: trustGranted.event,
     openTextDocument: async () => {
       throw new Error('no text documents in the fake');
     },

@@ -2,12 +2,30 @@ import { strict as assert } from 'node:assert';
 import { loadTrace } from '../../src/core/loadTrace';
 import { diffTraces } from '../../src/core/diff/diffTraces';
 import { compareData, compareDetail, compareInit, compareRowsPage } from '../../src/viewer/compareSession';
-import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE } from '../../src/protocol/compare';
+import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE, MAX_MALFORMED_LINES } from '../../src/protocol/compare';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/tmp';
 import { PAGE_ROWS } from '../../webview/rowCache';
 import { claudeSession } from '../core/diff/diffPairs';
 import { agentledger } from '../core/diff/diffPairs';
 
 describe('compare view host logic (rows, detail, message validation)', () => {
+  it('sends unreadable lines with whole counts and at most MAX_MALFORMED_LINES line numbers; none when neither run has one', async () => {
+    const dir = tempDir();
+    const lines = ['{"type":"x","id":"r"}', ...Array.from({ length: MAX_MALFORMED_LINES + 20 }, (_, k) => `broken ${k}`)];
+    writeFileSync(join(dir, 'a.jsonl'), lines.join('\n') + '\n');
+    writeFileSync(join(dir, 'b.jsonl'), lines[0] + '\n');
+    const diff = await diffTraces(await loadTrace(join(dir, 'a.jsonl')), await loadTrace(join(dir, 'b.jsonl')));
+    const m = compareInit(compareData(diff, 1), false).malformed!;
+    assert.equal(m.a.count, MAX_MALFORMED_LINES + 20);
+    assert.deepEqual(m.a.lines, Array.from({ length: MAX_MALFORMED_LINES }, (_, k) => k + 2));
+    assert.deepEqual(m.b, { count: 0, lines: [] });
+    assert.deepEqual(m.firstDifference, { aLine: 2, bLine: null });
+    const same = await diffTraces(await loadTrace(join(dir, 'b.jsonl')), await loadTrace(join(dir, 'b.jsonl')));
+    assert.equal(compareInit(compareData(same, 1), false).malformed, null);
+  });
+
   it('gives one row per op with both sides, and the detail of a changed row with both events', async () => {
     const diff = await diffTraces(await loadTrace(agentledger('approval-granted', 'events.jsonl')), await loadTrace(agentledger('approval-denied', 'events.jsonl')));
     const data = compareData(diff, 1);

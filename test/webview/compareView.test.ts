@@ -6,6 +6,7 @@ import { loadTrace } from '../../src/core/loadTrace';
 import { diffTraces } from '../../src/core/diff/diffTraces';
 import { openCompare, selectedRow } from './compareHarness';
 import { browserSuite, SCREENSHOTS } from './harness';
+import { THEMES } from './themes';
 import { agentledger, claudeSession } from '../core/diff/diffPairs';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -34,6 +35,20 @@ function hostilePair(): [string, string] {
   return [write('a', 'A'), write('b', 'B')];
 }
 
+/**
+ * Two generic runs with the same events and lines that are not JSON: A's at lines 3 and 5, B's at line 3 with
+ * other text (`differ`), or the same lines in both (`same`).
+ */
+function malformedPair(kind: 'differ' | 'same'): [string, string] {
+  const dir = mkdtempSync(join(tmpdir(), 'atv-cmp-malformed-'));
+  const ev = (id: string, parent?: string) => JSON.stringify({ type: 'tool_call', id, ...(parent ? { parent_id: parent } : {}), name: `call ${id}` });
+  const a = [ev('root'), ev('e1', 'root'), '{"type": "tool_call", "id": "cut', ev('e2', 'root'), 'not json at all'];
+  const b = kind === 'same' ? a : [ev('root'), ev('e1', 'root'), '{"type": "tool_call", "id": "other cut', ev('e2', 'root')];
+  writeFileSync(join(dir, 'a.jsonl'), a.join('\n') + '\n');
+  writeFileSync(join(dir, 'b.jsonl'), b.join('\n') + '\n');
+  return [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
+}
+
 describe('compare view (webview, Chromium)', () => {
   const suite = browserSuite();
 
@@ -60,6 +75,47 @@ describe('compare view (webview, Chromium)', () => {
     assert.equal(await selectedRow(page), diff.firstDivergence);
     assert.deepEqual(errors, []);
     assert.deepEqual(await page.evaluate(() => (globalThis as Any).__cspViolations), []);
+    await page.close();
+  });
+
+  it('unreadable lines: a notice with counts and lines, and no "equivalent" when they differ; a line opens its run there', async () => {
+    const [a, b] = malformedPair('differ');
+    const diff = await diffTraces(await loadTrace(a), await loadTrace(b));
+    assert.equal(diff.firstDivergence, -1, 'the events are alike');
+    assert.deepEqual(diff.malformed.firstDifference, { aLine: 3, bLine: 3 });
+    for (const theme of ['dark', 'hc'] as const) {
+      const page = await suite.browser().newPage({ viewport: { width: 1400, height: 500 } });
+      const errors: string[] = [];
+      const { sent } = await openCompare(page, suite.origin(), diff, errors, THEMES[theme]);
+      const summary = await page.$eval('.compare-summary', (e: Any) => e.textContent as string);
+      assert.ok(summary.startsWith('events equivalent, unreadable lines differ'), summary);
+      assert.ok(!summary.includes('equivalent: no differences'), summary);
+      const notice = await page.$eval('.compare-malformed', (e: Any) => ({ text: e.textContent as string, role: e.getAttribute('role') }));
+      assert.equal(notice.role, 'note');
+      assert.equal(notice.text, 'Lines that are not JSON (no row shows them): A: 2 (lines 3, 5) · B: 1 (line 3). They differ: line 3 of A against line 3 of B.');
+      await page.screenshot({ path: join(SCREENSHOTS, `compare-malformed-${theme}.png`) });
+      if (theme === 'dark') {
+        // Keyboard: the line is a button; Enter opens run A at that line.
+        await page.focus('.compare-malformed-side[data-side="a"] .compare-malformed-line[data-line="5"]');
+        await page.keyboard.press('Enter');
+        for (let i = 0; i < 50 && !sent.some((m: Any) => m.type === 'compareOpen'); i++) await new Promise((r) => setTimeout(r, 20));
+        assert.deepEqual(sent.filter((m: Any) => m.type === 'compareOpen'), [{ type: 'compareOpen', side: 'a', line: 5 }]);
+      }
+      assert.deepEqual(errors, []);
+      assert.deepEqual(await page.evaluate(() => (globalThis as Any).__cspViolations), []);
+      await page.close();
+    }
+  });
+
+  it('the same unreadable lines in both runs: equivalent, and the notice says they are the same', async () => {
+    const [a, b] = malformedPair('same');
+    const diff = await diffTraces(await loadTrace(a), await loadTrace(b));
+    const page = await suite.browser().newPage({ viewport: { width: 1400, height: 500 } });
+    const errors: string[] = [];
+    await openCompare(page, suite.origin(), diff, errors);
+    assert.ok((await page.$eval('.compare-summary', (e: Any) => e.textContent as string)).startsWith('equivalent: no differences'));
+    assert.equal(await page.$eval('.compare-malformed', (e: Any) => e.textContent as string), 'Lines that are not JSON (no row shows them): A: 2 (lines 3, 5) · B: 2 (lines 3, 5). Both runs have the same ones.');
+    assert.deepEqual(errors, []);
     await page.close();
   });
 

@@ -167,6 +167,23 @@ describe('HTML report (agent-trace report)', function () {
     }
   });
 
+  it('shows a bidi override in the kind filter and the timeline as a marker, not live (issue 41 c)', async () => {
+    const { page } = await openReport(ctx, await writeReport(resolve('test/fixtures/filter/hostile-values.jsonl'), dir));
+    try {
+      await page.click('vscode-toolbar-button[label="Filter by Kind or Status"]');
+      const options: string[] = await page.$$eval('.kinds-select vscode-option', (es) => es.map((e) => e.textContent ?? ''));
+      assert.ok(options.includes('evil[U+202E]txt.exe'), options.join(' | '));
+      assert.ok(!options.some((o) => /[\u202a-\u202e\u2066-\u2069]/.test(o)), 'no option holds a bidi control');
+      await page.click('.main-view-tab[data-view="timeline"]');
+      await page.waitForSelector('.timeline-a11y li');
+      const items: string[] = await page.$$eval('.timeline-a11y li', (es) => es.map((e) => e.textContent ?? ''));
+      assert.ok(items.some((t) => t.includes('evilU+202Etxt.exe')), items.join(' | '));
+      assert.ok(!items.some((t) => /[\u202a-\u202e\u2066-\u2069]/.test(t)), 'no list item holds a bidi control');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('runs no script from trace content: the XSS payloads of the webview suite, blobs included', async () => {
     const trace = hostileTrace();
     try {

@@ -118,10 +118,27 @@ describe('timeline tab (Chromium)', function () {
     writeFileSync(file, hostile.map((name, k) => JSON.stringify({ type: 'llm_call', model: name, name, timestamp: 1_700_000_000_000 + k * 100, duration_ms: 50, input_tokens: 10, output_tokens: 5 })).join('\n') + '\n');
     const model = await loadTrace(file);
     const v = await view(file, { format: 'generic' });
+    // Record what the canvas draws: its text is pixels, so the bidi override must be replaced before it is drawn.
+    await v.page.evaluate(() => {
+      const proto = (globalThis as Any).CanvasRenderingContext2D.prototype;
+      const fillText = proto.fillText;
+      (globalThis as Any).__drawn = [];
+      proto.fillText = function (this: unknown, text: string, ...rest: unknown[]) {
+        (globalThis as Any).__drawn.push(text);
+        return fillText.call(this, text, ...rest);
+      };
+    });
     await openTimeline(v);
     const items = (await shown(v)).items;
     assert.equal(items.length, 3);
-    for (const [k, it] of items.entries()) assert.ok(it.text.startsWith(model.events.labelOf(tl(model)[k])), `label ${k} as text: ${it.text}`);
+    // The hidden list shows each label as text, a bidi override as the marker the other views use.
+    const marked = (label: string) => label.replace(/\u202e/g, 'U+202E');
+    for (const [k, it] of items.entries()) assert.ok(it.text.startsWith(marked(model.events.labelOf(tl(model)[k]))), `label ${k} as text: ${it.text}`);
+    assert.deepEqual(await v.page.$$eval('.timeline-a11y .invisible-char', (es: Any[]) => es.map((e) => e.textContent)), ['U+202E']);
+    const drawn: string[] = await v.page.evaluate(() => (globalThis as Any).__drawn);
+    assert.ok(drawn.some((t) => t.includes('[U+202E]exe.pdf')), `the canvas draws the override as a marker: ${JSON.stringify(drawn.filter((t) => /exe/.test(t)))}`);
+    assert.ok(!drawn.some((t) => /[\u202a-\u202e\u2066-\u2069]/.test(t)), 'no bidi control reaches the canvas');
+    await v.screenshot('timeline-bidi');
     assert.equal(await v.page.$$eval('.timeline-view img, .timeline-view script', (e: Any[]) => e.length), 0);
     const since = v.received.length;
     await v.page.click('.main-view-tab[data-view="statistics"]');
@@ -131,7 +148,9 @@ describe('timeline tab (Chromium)', function () {
     assert.equal(models.length, 3, models.join(' | '));
     for (const h of hostile.slice(0, 2)) assert.ok(models.includes(h), `${h} shown as text`);
     assert.equal(await v.page.$$eval('.statistics-view img, .statistics-view script', (e: Any[]) => e.length), 0);
-    assert.equal(await v.page.evaluate(() => (globalThis as Any).__pwned), undefined);
+    assert.equal(await v.page.evaluate(() => (globalThis as Any).__pwned), undefined);    const hc = await view(file, { format: 'generic', theme: 'hc' });
+    await openTimeline(hc);
+    await hc.screenshot('timeline-bidi-hc');
   });
 });
 

@@ -3,9 +3,9 @@
  * reachable with Tab, with a name for screen readers): previous / next change, trees or timeline, the timeline's
  * zoom, and the volatile-field toggle.
  */
-import type { CompareInit } from '../../src/protocol/compare';
+import type { CompareInit, CompareMalformed } from '../../src/protocol/compare';
 import type { DiffSummary } from '../../src/core/diff/diffTypes';
-import { clear, el, iconButton } from '../dom';
+import { clear, el, icon, iconButton } from '../dom';
 import { formatDuration } from '../format';
 
 /** Which of the two views of the aligned rows is shown. */
@@ -17,6 +17,8 @@ export interface HeaderActions {
   setMode(mode: CompareMode): void;
   zoom(how: 'in' | 'out' | 'all'): void;
   toggleVolatile(include: boolean): void;
+  /** Opens one run at a line (an unreadable line of the notice). */
+  openLine(side: 'a' | 'b', line: number): void;
 }
 
 function signed(n: number | null, fmt: (x: number) => string = String): string {
@@ -33,14 +35,49 @@ function modeButton(mode: CompareMode, text: string, current: CompareMode, act: 
   return b;
 }
 
+/** The verdict before the totals: how many changes, or whether the runs are equivalent. */
+function verdict(m: CompareInit): string {
+  const n = m.hunks.length;
+  if (m.firstDivergence >= 0) return `${n} change${n === 1 ? '' : 's'}`;
+  // Events alike, but the lines that are not JSON differ: not equivalent (the CLI's diff exits 1 too).
+  if (m.malformed?.firstDifference) return 'events equivalent, unreadable lines differ';
+  return 'equivalent: no differences';
+}
+
+/** One run's unreadable lines: `A: 2 (lines 3, 7)`, each line a button that opens the run there. */
+function malformedSide(name: 'A' | 'B', side: CompareMalformed['a'], open: (line: number) => void): HTMLElement {
+  const out = el('span', { class: 'compare-malformed-side', attrs: { 'data-side': name.toLowerCase(), 'data-count': String(side.count) } }, `${name}: ${side.count === 0 ? 'none' : side.count}`);
+  if (side.count === 0) return out;
+  out.append(side.count === 1 ? ' (line ' : ' (lines ');
+  side.lines.forEach((line, k) => {
+    if (k > 0) out.append(', ');
+    out.append(el('button', { class: 'link-button compare-malformed-line', text: String(line), title: `Open ${name} at line ${line}`, attrs: { type: 'button', 'data-line': String(line) }, onClick: () => open(line) }));
+  });
+  if (side.count > side.lines.length) out.append(`, … ${side.count - side.lines.length} more`);
+  out.append(')');
+  return out;
+}
+
+/** The notice of lines that are not JSON in either run: counts, lines, and whether they differ. */
+function malformedNotice(m: CompareMalformed, act: HeaderActions): HTMLElement {
+  const d = m.firstDifference;
+  const where = (name: string, line: number | null) => (line === null ? `${name} has none there` : `line ${line} of ${name}`);
+  const verdictText = d ? `They differ: ${where('A', d.aLine)} against ${where('B', d.bLine)}.` : 'Both runs have the same ones.';
+  return el('div', { class: `compare-malformed${d ? ' compare-malformed-differ' : ''}`, attrs: { role: 'note', 'aria-label': 'Unreadable lines' } },
+    icon('warning'),
+    el('span', { class: 'compare-malformed-text' },
+      'Lines that are not JSON (no row shows them): ',
+      malformedSide('A', m.a, (line) => act.openLine('a', line)), ' · ',
+      malformedSide('B', m.b, (line) => act.openLine('b', line)), `. ${verdictText}`));
+}
+
 /** Fills the header for one diff; returns the zoom group, shown only with the timeline. */
 export function renderCompareHeader(header: HTMLElement, m: CompareInit, mode: CompareMode, act: HeaderActions): HTMLElement {
   clear(header);
   const toggle = el('input', { attrs: { type: 'checkbox', id: 'compare-volatile' } });
   toggle.checked = m.includeVolatile;
   toggle.addEventListener('change', () => act.toggleVolatile(toggle.checked));
-  const n = m.hunks.length;
-  const first = m.firstDivergence < 0 ? 'equivalent: no differences' : `${n} change${n === 1 ? '' : 's'}`;
+  const first = verdict(m);
   const zoom = el('span', { class: 'compare-zoom', attrs: { role: 'group', 'aria-label': 'Timeline zoom' } },
     iconButton('zoom-in', 'Zoom in (+)', () => act.zoom('in')),
     iconButton('zoom-out', 'Zoom out (-)', () => act.zoom('out')),
@@ -58,6 +95,7 @@ export function renderCompareHeader(header: HTMLElement, m: CompareInit, mode: C
       el('span', { class: 'compare-modes', attrs: { role: 'group', 'aria-label': 'Show' } }, modeButton('trees', 'Trees', mode, act), modeButton('timeline', 'Timeline', mode, act)),
       zoom,
       el('label', { class: 'compare-toggle' }, toggle, ' Compare ids, times and hashes')),
+    ...(m.malformed ? [malformedNotice(m.malformed, act)] : []),
   );
   return zoom;
 }

@@ -34,6 +34,8 @@ export function registerBlobFeatures(context: vscode.ExtensionContext, viewers: 
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentTrace.blobRoots')) blobs.forget();
     }),
+    // A trusted workspace's own blob roots now count (src/vscode/settings.ts): look blobs up again.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => blobs.forget()),
     viewers.onDidOpenTrace((uri) => blobs.forget(uri.fsPath)),
   );
   return blobs;
