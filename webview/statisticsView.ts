@@ -90,6 +90,7 @@ export class StatisticsView {
     clear(this.element);
     this.element.append(
       el('p', { class: 'statistics-note', text: `${plural(s.errors, 'error')} · ${plural(s.warnings, 'warning')} · ${plural(s.retries.total, 'retry', 'retries')} (${s.retries.source === 'recorded' ? 'recorded by the trace' : 'inferred: a call after a failed call of the same tool or model'})` }),
+      ...(s.session ? [this.sessionFiles(s.session)] : []),
       this.models(s),
       this.rates(s),
       this.table('Tools', ['Tool', 'Calls', 'Errors', 'Retries', 'Total time'], s.byTool.map((r) => ({ node: r.first, cells: [r.tool, num(r.calls), num(r.errors), num(r.retries), ms(r.durationMs)] }))),
@@ -126,6 +127,20 @@ export class StatisticsView {
       section.append(el('p', { class: 'statistics-unpriced', attrs: { role: 'note', 'data-model': r.model } }, icon('warning'), ...hint));
     }
     if (s.priced !== null && s.priced < 1) section.append(el('p', { class: 'statistics-note statistics-unpriced-share', text: `${percent(1 - s.priced)} of the run's tokens are unpriced: the cost shown leaves them out.` }));
+    return section;
+  }
+
+  /** A session counted with its other files (subagents): what each file adds, and where the cost comes from. */
+  private sessionFiles(session: NonNullable<Stats['session']>): HTMLElement {
+    const section = this.table('Session files', ['File', 'Name', 'Calls', 'Input', 'Output', 'Cost'], session.files.map((f) => ({
+      node: -1,
+      cells: [
+        f.role === 'session' ? 'this file' : `${f.role}${f.title ? `: ${f.title}` : ''}`, f.name, num(f.records), num(f.inputTokens), num(f.outputTokens),
+        f.error ? `not read: ${f.error}` : `${usd(f.costUsd)}${f.costCoversSession ? ' (the session\'s)' : ''}`,
+      ],
+    })));
+    section.append(el('p', { class: 'statistics-note', text: `The models and tools below are the session's: these files, each response counted once. Cost: ${session.cost}.` }));
+    for (const note of session.notes) section.append(el('p', { class: 'statistics-note', attrs: { role: 'note' }, text: note }));
     return section;
   }
 

@@ -47,6 +47,11 @@ export interface StatisticsData extends RunStatistics {
   byTool: { tool: string; calls: number; errors: number; retries: number; durationMs: number | null; first: number }[];
   /** Retries in the run: recorded by the trace, or inferred where it records none (core/usage/retries.ts). */
   retries: { total: number; source: 'recorded' | 'inferred' };
+  /**
+   * The session's files when it has more than this one (Claude Code subagents): the models and tools above are then
+   * the session's, each response once; each file's share here, with where the cost comes from. Absent: one file.
+   */
+  session?: { files: { name: string; role: 'session' | 'subagent' | 'compaction'; title: string | null; records: number; inputTokens: number | null; outputTokens: number | null; costUsd: number | null; costCoversSession: boolean; error: string | null }[]; cost: string; notes: string[] };
 }
 
 /** Webview → host: bars [start, start+count); with `node`, the page holding that event's bar instead. */

@@ -100,3 +100,26 @@ describe('viewer: the Agent call that started a subagent names it in its detail'
     s.dispose();
   });
 });
+
+describe('viewer: the Statistics tab of a session with a subagent', () => {
+  it('answers with the file\'s statistics, then the session\'s: models and tools with the subagent counted in, and each file\'s share', async () => {
+    const host = stubHost();
+    const s = new ViewerSession(host, { expandAllMaxEvents: 20_000 });
+    await s.handle({ type: 'ready', state: null });
+    s.setModel(await loadTrace(SESSION));
+    await s.handle({ type: 'requestStatistics' });
+    const stats = await until(() => {
+      const all = host.sent.filter((m): m is Extract<HostMessage, { type: 'statistics' }> => m.type === 'statistics');
+      return all.length >= 2 ? all : undefined;
+    });
+    assert.equal(stats[0].stats.session, undefined, 'first the file alone, at once');
+    const session = stats[1].stats;
+    assert.deepEqual(session.byModel.map((m) => [m.model, m.calls, m.inputTokens, m.outputTokens, m.costUsd]), [['claude-opus-5-5', 5, 23824, 141, 0.0570878]]);
+    assert.deepEqual(session.byTool.map((t) => [t.tool, t.calls]), [['Agent', 1], ['Bash', 1]]);
+    assert.deepEqual(session.session?.files.map((f) => [f.role, f.name, f.records, f.costCoversSession]), [
+      ['session', '87aba006-238f-4834-a6fa-3396f07d36f4.jsonl', 3, true],
+      ['subagent', 'agent-a5c03940d33ae9f06.jsonl', 2, false],
+    ]);
+    s.dispose();
+  });
+});

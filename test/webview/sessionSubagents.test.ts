@@ -40,6 +40,18 @@ describe('viewer: a Claude Code session with a subagent (Chromium)', function ()
       });
       assert.equal(row, 'Say hello via shell · agent-a5c03940d33ae9f06.jsonl · 7,757 in, 47 out, $0.0220');
       await v.screenshot(`session-subagent-${theme}`);
+
+      // The Statistics tab: the session's files, then its models with the subagent counted in.
+      const since = v.received.length;
+      await v.page.click('.main-view-tab[data-view="statistics"]');
+      await v.waitForHost('statistics', (m: Any) => m.stats.session !== undefined, since);
+      await v.settle();
+      const table = (section: string): Promise<string[][]> => v.page.$$eval(`.statistics-section[data-section="${section}"] tbody tr`, (trs: Any[]) => trs.map((tr) => [...tr.children].map((td: Any) => td.textContent)));
+      const files = await table('Session files');
+      assert.deepEqual(files.map((r) => r.slice(0, 3)), [['this file', '87aba006-238f-4834-a6fa-3396f07d36f4.jsonl', '3'], ['subagent: Say hello via shell', 'agent-a5c03940d33ae9f06.jsonl', '2']]);
+      const models = await table('Models');
+      assert.equal(models[0][1], '5', 'five responses: three in the session file, two in the subagent\'s');
+      await v.screenshot(`session-subagent-statistics-${theme}`);
     });
   }
 });

@@ -7,7 +7,8 @@ import { usageRollupOf } from '../../core/usage/rollup';
 import { contextSeries, contextSplit } from '../../core/usage/contextSplit';
 import { modelRates } from '../../core/usage/modelRates';
 import { runStatistics } from '../../core/usage/runStatistics';
-import { usageReport } from '../../core/usage/usageReport';
+import { usageReport, UsageReport } from '../../core/usage/usageReport';
+import { sessionUsage } from '../../core/sessionUsage';
 import type { HostMessage } from '../../protocol';
 import { viewerPricing } from '../pricing';
 import { buildTimeline, Timeline, timelineDensity, timelineSlice } from './timelineData';
@@ -43,7 +44,15 @@ export class SessionTimeline {
   statistics(): void {
     const model = this.model();
     if (!model) return;
-    this.post({ type: 'statistics', modelVersion: this.modelVersion(), stats: statisticsOf(model) });
+    const version = this.modelVersion();
+    const prices = viewerPricing();
+    const report = usageReport(model, prices, usageRollupOf(model));
+    this.post({ type: 'statistics', modelVersion: version, stats: statisticsOf(model, report) });
+    // A session with other files (Claude Code subagents): the same again with theirs counted in, once they are read.
+    void sessionUsage(model, { prices, report }).then((session) => {
+      if (session === report || model !== this.model() || version !== this.modelVersion()) return;
+      this.post({ type: 'statistics', modelVersion: version, stats: statisticsOf(model, session) });
+    }, () => undefined);
   }
 }
 
@@ -51,10 +60,10 @@ export class SessionTimeline {
 export const PRICING_SETTING = 'agentTrace.pricing';
 
 /** The run statistics with the usage report's per-model and per-tool totals, each row with an event to jump to. */
-export function statisticsOf(model: TraceModel): StatisticsData {
+export function statisticsOf(model: TraceModel, given?: UsageReport): StatisticsData {
   const prices = viewerPricing();
   const rollup = usageRollupOf(model);
-  const report = usageReport(model, prices, rollup);
+  const report = given ?? usageReport(model, prices, rollup);
   const rates = modelRates(model, rollup, prices);
   const firstModel = new Map<string, number>();
   const firstTool = new Map<string, number>();
@@ -83,5 +92,17 @@ export function statisticsOf(model: TraceModel): StatisticsData {
     context: contextSeries(contextSplit(model, rollup)),
     byTool: report.byTool.map((t) => ({ tool: t.tool, calls: t.calls, errors: t.errors, retries: t.retries, durationMs: t.durationMs, first: firstTool.get(t.tool) ?? -1 })),
     retries: report.retries,
+    ...(report.explain.files.length > 1
+      ? {
+        session: {
+          files: report.explain.files.map((f) => ({
+            name: f.file.replace(/\\/g, '/').split('/').pop() ?? f.file, role: f.role, title: f.title ?? null, records: f.records,
+            inputTokens: f.inputTokens, outputTokens: f.outputTokens, costUsd: f.costUsd, costCoversSession: f.costCoversSession === true, error: f.error ?? null,
+          })),
+          cost: report.explain.cost,
+          notes: report.explain.notes,
+        },
+      }
+      : {}),
   };
 }
