@@ -58,7 +58,13 @@ describe('codex rollouts: tree and totals from the file\'s own fields', () => {
         const p = value.payload;
         if (p.call_id && ['function_call', 'custom_tool_call', 'local_shell_call'].includes(p.type)) calls.set(p.call_id, line);
         const t = turnIdOf(value);
-        if (p.type?.endsWith('_call_output')) assert.equal(byLine.get(line)!.parentLine, calls.get(p.call_id), `line ${line} under its call`);
+        if (p.type?.endsWith('_call_output')) {
+          // Under its call, or under the UI's copy of its outcome (item_completed, written first), itself under the call.
+          const parent = byLine.get(line)!.parentLine!;
+          const copy = lines[parent - 1].value.payload;
+          const under = copy.type === 'item_completed' && copy.item?.id === p.call_id ? byLine.get(parent)!.parentLine : parent;
+          assert.equal(under, calls.get(p.call_id), `line ${line} under its call`);
+        }
         else if (t) {
           // Walk up to the top level: it must be the turn the line names.
           let at = byLine.get(line)!;
