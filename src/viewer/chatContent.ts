@@ -47,7 +47,8 @@ function walk(v: unknown, path: string, depth: number, out: ChatMessage[], budge
   for (const [k, child] of Object.entries(v)) {
     const p = path ? `${path}.${k}` : k;
     // Claude Code keeps a structured copy of a tool result beside the message that holds it: read the message.
-    if (k === 'toolUseResult' && isObj(v.message)) continue;
+    // (`tool_use_result` in stream-json), and a subagent's lines name its task (`task_description`) on each.
+    if ((k === 'toolUseResult' || k === 'tool_use_result' || k === 'task_description') && isObj(v.message)) continue;
     // Encrypted reasoning is opaque: its reasoning object says how long it is (reasoningPart).
     if (k === 'encrypted_content') continue;
     if (typeof child === 'string') {
@@ -199,6 +200,8 @@ function codexUiMessage(o: Obj): { role: string; parts: ChatPart[] } | null {
   if (o.type === 'Reasoning') return { role: 'assistant', parts: reasoningPart(o) };
   // A turn's end repeats its last answer (`last_agent_message`), as a stream-json run's result line does.
   if (o.type === 'task_complete' && 'last_agent_message' in o) return { role: 'task_complete', parts: [] };
+  // Claude Code stream-json: a task's start repeats its Agent call's input, its notification the subagent's report.
+  if (o.type === 'system' && (o.subtype === 'task_started' || (o.subtype === 'task_notification' && o.summary_is_report === true))) return { role: 'system', parts: [] };
   if (o.type === 'result' && typeof o.result === 'string' && typeof o.session_id === 'string' && o.is_error !== true) return { role: 'result', parts: [] };
   return null;
 }
