@@ -11,7 +11,7 @@ const CLAUDE_OK = resolve('test/corpus/claude-code-2.1.332/shell-ok/projects/-ho
 const CODEX_FAIL = resolve('test/corpus/codex-0.171.0/shell-fail/sessions/2026/12/01/rollout-2026-12-01T16-25-02-01a2326c-85f2-7120-8246-9bbbb6d42b0e.jsonl');
 const GEMINI_OK = resolve('test/corpus/gemini-cli-0.61.0/shell-ok/tmp/project/chats/session-2026-12-01T16-25-ca4599da.jsonl');
 
-/** Opens the Transcript, scrolls to its end until `last` shows, back to the top; returns its visible text. */
+/** Opens the Transcript, scrolls to its end until `last` shows, back to the top; returns its messages' text. */
 async function transcriptText(v: ViewerPage, last: RegExp): Promise<string> {
   await v.page.click('#main-tab-transcript');
   await v.page.waitForSelector('.transcript-block');
@@ -23,7 +23,12 @@ async function transcriptText(v: ViewerPage, last: RegExp): Promise<string> {
   }, last.source, { polling: 100, timeout: 30_000 });
   await v.page.evaluate(() => ((globalThis as Any).document.querySelector('.transcript').scrollTop = 0));
   await v.settle();
-  return v.page.$eval('.transcript', (t: Any) => t.textContent as string);
+  // The messages only: each block's header repeats its event's label (which quotes the start of its text).
+  return v.page.$eval('.transcript', (t: Any) => {
+    const copy = t.cloneNode(true);
+    for (const h of copy.querySelectorAll('.block-header')) h.remove();
+    return copy.textContent as string;
+  });
 }
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
