@@ -143,3 +143,28 @@ describe('codex: a call Codex did not run is a failed call (issue 37)', () => {
     });
   }
 });
+
+describe('codex exec --json: the session shape (issue 37)', () => {
+  const EXECS = writerFiles('codex').filter((f) => !basename(f).startsWith('rollout-'));
+
+  for (const file of EXECS) {
+    it(`${rel(file)}: turn → step → item → its completion; a response's items under its first, until a tool item completes`, async () => {
+      const m = await loadTrace(file);
+      assert.ok(Math.max(...depths(m)) <= 4, `depth ${Math.max(...depths(m))}`);
+      const first = new Map<string, number>();
+      let step: number | null = null;
+      for (const { line, value: v } of jsonLines(file)) {
+        if (v.type === 'turn.started') (first.clear(), (step = null));
+        const id = v.item?.id;
+        if (typeof id !== 'string') continue;
+        if (first.has(id)) assert.equal(parentLine(m, line), first.get(id), `line ${line}: under its item's first event`);
+        else {
+          first.set(id, line);
+          if (step === null) step = line;
+          else assert.equal(parentLine(m, line), step, `line ${line} in the step of line ${step}`);
+        }
+        if (v.type === 'item.completed' && ['command_execution', 'file_change', 'mcp_tool_call', 'web_search'].includes(v.item.type)) step = null;
+      }
+    });
+  }
+});
