@@ -46,6 +46,11 @@ function walk(v: unknown, path: string, depth: number, out: ChatMessage[], budge
   }
   for (const [k, child] of Object.entries(v)) {
     const p = path ? `${path}.${k}` : k;
+    // Claude Code keeps a structured copy of a tool result beside the message that holds it: read the message.
+    // (`tool_use_result` in stream-json), and a subagent's lines name its task (`task_description`) on each.
+    if ((k === 'toolUseResult' || k === 'tool_use_result' || k === 'task_description') && isObj(v.message)) continue;
+    // Encrypted reasoning is opaque: its reasoning object says how long it is (reasoningPart).
+    if (k === 'encrypted_content') continue;
     if (typeof child === 'string') {
       if (TEXT_KEY.test(k) && isProse(child)) out.push({ role: k, path: p, parts: [textPart(child)] });
     } else if (typeof child === 'object' && child !== null) {
@@ -68,9 +73,15 @@ function asMessage(o: Obj, path: string, arrayKey: string | null): ChatMessage |
   if (o.type === 'function_call' || o.type === 'tool_use' || isToolCall(o)) {
     const parts: ChatPart[] = [toolCall(o)];
     const output = o.output ?? o.result;
-    if (output !== undefined && output !== null) parts.push({ type: 'toolResult', id: callId(o), ...resultBody(output), isError: isErrorResult(o) });
+    if (output !== undefined && output !== null) parts.push({ type: 'toolResult', id: callId(o) ?? (o.type === 'function_call' || o.type === 'tool_use' ? null : str(o.id)), ...resultBody(output), isError: isErrorResult(o) });
     return { role: parts.length > 1 ? 'tool' : 'assistant', path, parts };
   }
+  const gemini = geminiMessage(o);
+  if (gemini) return { role: gemini.role, path, parts: gemini.parts };
+  const copy = codexUiMessage(o);
+  if (copy) return { role: copy.role, path, parts: copy.parts };
+  if (o.type === 'reasoning' && role === null) return { role: 'assistant', path, parts: reasoningPart(o) };
+  if (isObj(o.functionResponse)) return { role: 'tool', path, parts: [functionResponsePart(o.functionResponse)] };
   if (o.type === 'function_call_output' || o.type === 'tool_result' || isToolResult(o)) {
     return { role: 'tool', path, parts: [toolResult(o)] };
   }
@@ -106,10 +117,11 @@ function blockPart(b: unknown): ChatPart[] {
   const type = typeof b.type === 'string' ? b.type : '';
   if (type === 'thinking' || type === 'reasoning' || type === 'redacted_thinking') {
     const text = str(b.thinking) ?? str(b.text) ?? summaryText(b.summary);
-    return text ? [{ type: 'thinking', text: cap(text).text }] : [];
+    return text ? [{ type: 'thinking', text: cap(text).text }] : reasoningPart(b);
   }
   if (type === 'tool_use' || type === 'function_call' || type === 'tool_call') return [toolCall(b)];
   if (type === 'tool_result' || type === 'function_call_output') return [toolResult(b)];
+  if (isObj(b.functionResponse)) return [functionResponsePart(b.functionResponse)];
   const text = str(b.text);
   if (text !== null) return [textPart(text)];
   return [{ type: 'json', value: b }];
@@ -133,9 +145,65 @@ function toolResult(o: Obj): ChatPart {
 
 function resultBody(body: unknown): { text: string | null; value?: unknown } {
   if (typeof body === 'string') return { text: cap(body).text };
+  // Gemini CLI keeps a call's result as the function responses sent back to the model.
+  if (Array.isArray(body) && body.length > 0 && body.every((b) => isObj(b) && isObj(b.functionResponse))) {
+    const parts = body.map((b) => functionResponsePart((b as Obj).functionResponse as Obj));
+    const texts = parts.map((p) => (p.type === 'toolResult' ? p.text : null));
+    if (texts.every((t) => t !== null)) return { text: texts.join('\n') };
+  }
   const parts = partsOf(body);
   if (parts.length > 0 && parts.every((p) => p.type === 'text')) return { text: parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n') };
   return body === undefined || body === null ? { text: null } : { text: null, value: body };
+}
+
+/**
+ * A reasoning step as one thinking part: its summary or content text, or for encrypted reasoning (Codex keeps the
+ * model's reasoning as `encrypted_content`) its size, never the ciphertext.
+ */
+function reasoningPart(o: Obj): ChatPart[] {
+  const text = str(o.text) ?? summaryText(o.summary) ?? summaryText(o.content) ?? summaryText(o.summary_text) ?? summaryText(o.raw_content);
+  if (text) return [{ type: 'thinking', text: cap(text).text }];
+  const enc = o.encrypted_content ?? o.data;
+  return typeof enc === 'string' && enc.length > 0 ? [{ type: 'thinking', text: `encrypted reasoning (${enc.length} bytes)` }] : [];
+}
+
+/** A Gemini `functionResponse` ({id, name, response: {output | error | …}}) as a tool result. */
+function functionResponsePart(fr: Obj): ChatPart {
+  const response = fr.response;
+  const out = isObj(response) ? response.output ?? response.error ?? response.content : response;
+  const body = resultBody(out === undefined ? response : out);
+  return { type: 'toolResult', id: str(fr.id), ...body, isError: isObj(response) && response.error !== undefined && response.error !== null };
+}
+
+/** A Gemini CLI chat message (`{id, type: user | gemini, content, thoughts?}`): the user's or the model's words. */
+function geminiMessage(o: Obj): { role: string; parts: ChatPart[] } | null {
+  if ((o.type !== 'user' && o.type !== 'gemini') || typeof o.id !== 'string' || !('content' in o) || 'role' in o || 'message' in o) return null;
+  const thoughts = Array.isArray(o.thoughts) ? o.thoughts.filter(isObj).map((t) => [str(t.subject), str(t.description)].filter((x) => x).join(': ')).filter((t) => t !== '') : [];
+  const parts: ChatPart[] = [...thoughts.map((t): ChatPart => ({ type: 'thinking', text: cap(t).text })), ...partsOf(o.content)];
+  return { role: o.type === 'gemini' ? 'assistant' : 'user', parts };
+}
+
+/**
+ * The UI's copy of a message that Codex writes beside its model history (`event_msg` `agent_message`,
+ * `agent_reasoning`, `user_message`; 0.17x `item_completed` items `AgentMessage`, `UserMessage`, `Reasoning`), read
+ * as the message it copies.
+ */
+function codexUiMessage(o: Obj): { role: string; parts: ChatPart[] } | null {
+  const text = str(o.message);
+  if (o.type === 'agent_message' && text !== null) return { role: 'assistant', parts: [textPart(text)] };
+  if (o.type === 'user_message' && text !== null) return { role: 'user', parts: [textPart(text)] };
+  if (o.type === 'agent_reasoning' && str(o.text) !== null) return { role: 'assistant', parts: [{ type: 'thinking', text: cap(str(o.text)!).text }] };
+  if (o.type === 'AgentMessage' || o.type === 'UserMessage') {
+    const t = summaryText(o.content);
+    return { role: o.type === 'AgentMessage' ? 'assistant' : 'user', parts: t ? [textPart(t)] : [] };
+  }
+  if (o.type === 'Reasoning') return { role: 'assistant', parts: reasoningPart(o) };
+  // A turn's end repeats its last answer (`last_agent_message`), as a stream-json run's result line does.
+  if (o.type === 'task_complete' && 'last_agent_message' in o) return { role: 'task_complete', parts: [] };
+  // Claude Code stream-json: a task's start repeats its Agent call's input, its notification the subagent's report.
+  if (o.type === 'system' && (o.subtype === 'task_started' || (o.subtype === 'task_notification' && o.summary_is_report === true))) return { role: 'system', parts: [] };
+  if (o.type === 'result' && typeof o.result === 'string' && typeof o.session_id === 'string' && o.is_error !== true) return { role: 'result', parts: [] };
+  return null;
 }
 
 function isErrorResult(o: Obj): boolean {

@@ -16,13 +16,38 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 export function eventMessages(model: TraceModel, node: number, json: unknown, lineMessages: ChatMessage[]): ChatMessage[] {
   const id = model.events.id(node);
   const shared = sharesLine(model, node);
-  const own = shared ? (id ? ownObject(json, id) : null) : isObj(json) ? json : null;
-  if (!own) return lineMessages;
+  const found = shared ? (id ? ownObject(json, id) : null) : isObj(json) ? json : null;
+  if (!found) return lineMessages;
+  // A line's other events show their own objects (a Gemini message's tool calls): each is read once, by its event.
+  const own = shared ? withoutObjects(found, othersOnLine(model, node)) : found;
   const tool = otlpToolMessage(own);
   if (tool) return [tool, ...extractChat(own)];
   const chat = otlpChatMessages(own);
   if (chat.length > 0) return chat;
   return shared ? extractChat(own) : lineMessages;
+}
+
+/** The ids of the other events of the event's line (lowercase). */
+function othersOnLine(model: TraceModel, node: number): Set<string> {
+  const line = model.events.lineOf(node);
+  const out = new Set<string>();
+  for (let i = node - 1; i >= 0 && model.events.lineOf(i) === line; i--) add(i);
+  for (let i = node + 1; i < model.events.size && model.events.lineOf(i) === line; i++) add(i);
+  return out;
+  function add(i: number): void {
+    const id = model.events.id(i);
+    if (id) out.add(id.toLowerCase());
+  }
+}
+
+/** `o` without the objects inside it (array items or fields) that another event of its line owns, by their `id`. */
+function withoutObjects(o: Obj, ids: Set<string>, depth = 0): Obj {
+  if (ids.size === 0 || depth > 6) return o;
+  const owned = (v: unknown) => isObj(v) && typeof v.id === 'string' && ids.has(v.id.toLowerCase());
+  const strip = (v: unknown): unknown => (Array.isArray(v) ? v.filter((x) => !owned(x)).map(strip) : isObj(v) ? withoutObjects(v, ids, depth + 1) : v);
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(o)) if (!owned(v)) out[k] = strip(v);
+  return out;
 }
 
 function sharesLine(model: TraceModel, node: number): boolean {

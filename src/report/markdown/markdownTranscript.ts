@@ -3,6 +3,8 @@ import type { TraceModel } from '../../core/loadTrace';
 import { summarize } from '../../core/summary';
 import type { ChatMessage } from '../../protocol';
 import { buildDetail } from '../../viewer/eventDetail';
+import { eventMessages } from '../../viewer/eventMessages';
+import { isTranscriptEvent } from '../../viewer/transcript/transcriptIndex';
 import type { TraceBlobs } from '../../viewer/blobResolver';
 import type { HashRef } from '../../core/model';
 import { messageMarkdown } from './markdownParts';
@@ -69,9 +71,12 @@ function freshMessages(messages: ChatMessage[], seen: Set<string>): ChatMessage[
       const key = partKey(m.role, p);
       // A runtime may keep a tool's output twice (Claude Code: the result block and `toolUseResult`).
       const text = p.type === 'text' || p.type === 'toolResult' ? `text\u0000${p.text}` : null;
-      if (seen.has(key) || (text !== null && seen.has(text))) return false;
+      // A call has one result, wherever it is kept (Gemini: on the call and in the next message).
+      const result = p.type === 'toolResult' && p.id ? `result\u0000${p.id}` : null;
+      if (seen.has(key) || (text !== null && seen.has(text)) || (result !== null && seen.has(result))) return false;
       seen.add(key);
       if (text !== null) seen.add(text);
+      if (result !== null) seen.add(result);
       return true;
     });
     if (parts.length > 0) out.push({ ...m, parts });
@@ -107,9 +112,11 @@ export async function traceToMarkdown(model: TraceModel, options: MarkdownOption
   const seen = new Set<string>();
   const blocks: string[] = [headerMarkdown(model, options.root)];
   for (const i of order.slice(0, max)) {
+    // The transcript's blocks, each read as the transcript reads it: a copy kept beside its record is left out.
+    if (!isTranscriptEvent(model, i)) continue;
     const detail = await buildDetail(model, i, []);
     const blobbed = options.blobs && detail.hashRefs.length > 0 ? await blobMessages(model, detail.hashRefs, options.blobs) : [];
-    const fresh = freshMessages([...detail.messages, ...blobbed], seen);
+    const fresh = freshMessages([...eventMessages(model, i, detail.json, detail.messages), ...blobbed], seen);
     if (fresh.length > 0) blocks.push(...fresh.map((m) => messageMarkdown(m, whereOf(model, i))));
     else if (detail.status === 'error') blocks.push(`**error** · ${whereOf(model, i)}: ${escapeMarkdownText(detail.label)}`);
   }

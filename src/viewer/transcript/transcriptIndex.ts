@@ -22,13 +22,19 @@ export interface TranscriptIndex {
   turns: TranscriptTurn[];
 }
 
+/**
+ * True when event `i` is a block of the transcript: conversation, or content held in blobs. A copy a runtime keeps
+ * beside the record it copies (Codex's UI events, Gemini's second result row of a line) is 'other': read once.
+ */
+export function isTranscriptEvent(model: TraceModel, i: number): boolean {
+  return CONVERSATION.has(model.events.categoryOf(i)) || model.events.hashRefsOf(i).length > 0;
+}
+
 /** Builds the index of `model`'s transcript. */
 export function buildTranscriptIndex(model: TraceModel): TranscriptIndex {
   const events = model.events;
   const order: number[] = [];
-  for (let i = 0; i < events.size; i++) {
-    if (CONVERSATION.has(events.categoryOf(i)) || events.hashRefsOf(i).length > 0) order.push(i);
-  }
+  for (let i = 0; i < events.size; i++) if (isTranscriptEvent(model, i)) order.push(i);
   // File order: the table is filled in reading order, but a document format may add events out of line order.
   order.sort((a, b) => events.lineOf(a) - events.lineOf(b) || a - b);
   const firstLineOf = new Map<string, number>();

@@ -13,8 +13,12 @@ import { shellOutcome, toolCallView } from './toolShapes';
 /** Most blocks one page carries (the webview asks for less). */
 export const MAX_PAGE = 200;
 
-/** Tool calls seen so far, by call id: a result on a later line is read with its call's name. */
-export type CallNames = Map<string, { name: string; shell: boolean }>;
+/**
+ * Tool calls seen so far, by call id: a result on a later line is read with its call's name. `answeredAt` is the
+ * line of the first block that showed the call's result: a later block holding it again (Gemini keeps a result on
+ * its call and in the next message) leaves it out.
+ */
+export type CallNames = Map<string, { name: string; shell: boolean; answeredAt?: number }>;
 
 /** Blocks [start, start + count) of the transcript. */
 export async function transcriptPage(model: TraceModel, index: TranscriptIndex, start: number, count: number, calls: CallNames): Promise<TranscriptBlock[]> {
@@ -100,7 +104,9 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
     messages = eventMessages(model, node, d.json, d.messages);
     error = d.jsonError;
     const sidecar = (d.json as { toolUseResult?: unknown } | null)?.toolUseResult;
-    messages = messages.map((m) => ({ ...m, parts: m.parts.map((p) => enrich(p, calls, sidecar)) }));
+    messages = messages
+      .map((m) => ({ ...m, parts: m.parts.filter((p) => firstShowing(p, calls, e.line)).map((p) => enrich(p, calls, sidecar)) }))
+      .filter((m) => m.parts.length > 0);
   } catch (err) {
     error = `Could not read line ${e.line}: ${err instanceof Error ? err.message : String(err)}`;
   }
@@ -111,15 +117,26 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
   };
 }
 
+/** False for a tool result an earlier block (by line) showed already; records the first block that shows one. */
+function firstShowing(p: ChatPart, calls: CallNames, line: number): boolean {
+  if (p.type !== 'toolResult' || !p.id) return true;
+  const call = calls.get(p.id) ?? { name: '', shell: false };
+  if (call.answeredAt !== undefined && call.answeredAt < line) return false;
+  calls.set(p.id, { ...call, answeredAt: line });
+  return true;
+}
+
 /** A tool call with its view; a tool result with its call's name and, for a shell call, its outcome. */
 export function enrich(p: ChatPart, calls: CallNames, sidecar?: unknown): ChatPart {
   if (p.type === 'toolCall') {
     const view = toolCallView(p.name, p.args);
-    if (p.id) calls.set(p.id, { name: p.name, shell: view.kind === 'shell' });
+    if (p.id) calls.set(p.id, { ...calls.get(p.id), name: p.name, shell: view.kind === 'shell' });
     return { ...p, view };
   }
   if (p.type !== 'toolResult') return p;
-  const call = p.id ? calls.get(p.id) : undefined;
+  const seen = p.id ? calls.get(p.id) : undefined;
+  // A result seen before its call (firstShowing records every result) has no name yet.
+  const call = seen && seen.name !== '' ? seen : undefined;
   const shell = call === undefined || call.shell ? shellOutcome(p.text, p.value, p.isError, sidecar) : null;
   return { ...p, ...(call ? { toolName: call.name } : {}), ...(shell ? { shell } : {}) };
 }

@@ -4,6 +4,7 @@ import { describeCodexPayload, isUserPrompt, outputStatus, tokenUsage } from './
 import { BuilderSource, Emit, EventBuilder, FormatAdapter, FormatTotals, SourceRecord } from '../../format';
 import { CODEX_TYPES, codexDialectOf, sniffCodex } from './codexSniff';
 import { addExecLine, createExecState } from './execStream';
+import { CodexSessionShape, isResultCopy } from './codexSession';
 
 export { CODEX_TYPES, isRolloutLine } from './codexSniff';
 import { jsonPreview } from '../../json/jsonPreview';
@@ -40,6 +41,8 @@ class CodexState {
   lastTotal: Obj | null = null;
   /** The last token_count's `total_token_usage` as written: a token_count that repeats it reports no new response. */
   lastCountTotal: string | null = null;
+  /** The session shape shown (display parents), beside the structure above. */
+  shape = new CodexSessionShape();
 
   totals(): FormatTotals {
     const t: FormatTotals = { toolCalls: this.toolCalls, errors: this.errors };
@@ -177,9 +180,21 @@ function addLine(rec: SourceRecord, emit: Emit, st: CodexState, source: BuilderS
   const opens = parent === -1 || parent === -2;
   if (opens) draft.category = draft.category === 'other' ? 'turn' : draft.category;
   draft.parentIndex = opens ? (st.session >= 0 ? st.session : null) : parent;
+  const resultCopy = isResultCopy(type, p);
+  // The UI's copy of a call's outcome is read with its output item, which holds the result.
+  if (resultCopy && draft.category === 'tool') draft.category = 'other';
+  if (type !== 'session_meta' && !opens) {
+    const shown = st.shape.place(type, p, draft.parentIndex ?? -1, st.turn, answeredCallId(p));
+    draft.displayParent = shown.displayParent;
+    // The second copy of a message or reasoning step: kept in the tree under the first, read once.
+    if (shown.copy) draft.category = 'other';
+  }
   const index = emit(draft);
-  // item_completed is the UI's copy of a call's result; its output line already counted the failure.
-  if (draft.status === 'error' && p.type !== 'item_completed') st.errors++;
+  if (type === 'session_meta') st.shape.reset();
+  else if (opens) st.shape.opened(type, p, index);
+  else st.shape.emitted(index);
+  // The UI's copy of a call's outcome: its output line already counted the failure.
+  if (draft.status === 'error' && !resultCopy) st.errors++;
   if (type === 'session_meta') Object.assign(st, { session: index, turn: -1, turnFresh: false, turnClosed: false, turnHasId: false });
   else if (opens) Object.assign(st, { turn: index, turnFresh: true, turnClosed: false, turnHasId: parent === -2 });
   if (parent === -2) st.turns.set(turnIdOf(type, p)!, index);

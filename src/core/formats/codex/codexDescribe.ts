@@ -30,6 +30,12 @@ export function isUserPrompt(type: string | null, p: Obj): boolean {
   return false;
 }
 
+/**
+ * The output texts Codex gives the model for a call it did not run: a tool it does not have (`unsupported call:
+ * <name>`), a patch or command the user (or the approval policy) rejected, a patch that failed verification.
+ */
+const FAILED_CALL = /^(unsupported call: |unsupported custom tool call: |patch rejected by user|exec command rejected by user|apply_patch verification failed: )/;
+
 /** What a tool output says about success: exit codes in text or JSON, `success: false`. */
 export function outputStatus(output: unknown): { status: EventStatus; durationMs: number | null; text: string } {
   let text = typeof output === 'string' ? output : Array.isArray(output) ? codexContentText(output) : isObj(output) ? String(output.content ?? '') : '';
@@ -50,6 +56,7 @@ export function outputStatus(output: unknown): { status: EventStatus; durationMs
   }
   const exit = /(?:^|\n)(?:Exit code:|Process exited with code) (-?\d+)/.exec(text);
   if (exit && exit[1] !== '0') status = 'error';
+  if (FAILED_CALL.test(text)) status = 'error';
   const wall = /(?:^|\n)Wall time: ([\d.]+) seconds/.exec(text);
   if (wall && durationMs === null) durationMs = Number(wall[1]) * 1000;
   const body = /(?:^|\n)Output:\n([\s\S]*)$/.exec(text);

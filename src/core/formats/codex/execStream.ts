@@ -41,6 +41,11 @@ class ExecState {
   turn = -1;
   readonly items = new Map<string, number>();
   toolItems = new Set<string>();
+  /**
+   * The shown model step (display parents): the first item of a response, which its later items go under until a
+   * tool item completes (its result is the next response's input); -1 when none is open.
+   */
+  step = -1;
   errors = 0;
   usage: Obj | null = null;
 
@@ -137,7 +142,14 @@ export function addExecLine(rec: SourceRecord, emit: Emit, st: ExecState, source
   }
   const d = describeExecLine(v, st);
   d.parentIndex = placeExec(v, st);
+  const key = itemKey(v, st);
+  const opensItem = key !== null && !st.items.has(key) && st.turn >= 0;
+  // A new item of the open response goes under its first item; the first item of a response opens a step.
+  if (opensItem && st.step >= 0) d.displayParent = st.step;
   const index = emit(d);
+  if (v.type === 'turn.started' || v.type === 'thread.started') st.step = -1;
+  else if (opensItem && st.step < 0) st.step = index;
+  if (v.type === 'item.completed' && isObj(v.item) && EXEC_TOOL_ITEMS.has(String(v.item.type))) st.step = -1;
   if (d.status === 'error') st.errors++;
   const type = v.type;
   if (type === 'thread.started') Object.assign(st, { thread: index, threadId: str(v, 'thread_id'), turn: -1 });

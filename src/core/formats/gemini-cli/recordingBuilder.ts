@@ -159,11 +159,16 @@ class RecordingEmitter {
     const results = functionResponses(m.content);
     const base = { group: this.sessionId, time: parseTime(m.timestamp), id: m.id as string };
     if (m.type === 'user' && results.length > 0) {
-      const callId = typeof results[0].id === 'string' ? results[0].id : null;
-      const toolIdx = callId !== null ? this.tools.get(callId) : undefined;
-      const draft = describeMessage(m, 'tool_result');
-      const parent = toolIdx !== undefined ? { parentIndex: toolIdx } : callId !== null ? { parentId: callId } : { parentIndex: this.turnOrSession() };
-      this.emit({ ...draft, ...base, ...parent, mentions: callId ? [{ field: 'functionResponse.id', id: callId }] : [] }, e.rec);
+      // Parallel calls are answered by one message: the message is the result of its first call, and each other
+      // call gets a row of its own at the same line, under it (read with the message, so no transcript block).
+      results.forEach((r, k) => {
+        const callId = typeof r.id === 'string' ? r.id : null;
+        const toolIdx = callId !== null ? this.tools.get(callId) : undefined;
+        const parent = toolIdx !== undefined ? { parentIndex: toolIdx } : callId !== null ? { parentId: callId } : { parentIndex: this.turnOrSession() };
+        const mentions = callId ? [{ field: 'functionResponse.id', id: callId }] : [];
+        if (k === 0) this.emit({ ...describeMessage(m, 'tool_result'), ...base, ...parent, mentions }, e.rec);
+        else this.emit({ kind: 'tool_result', category: 'other', label: label('tool result', typeof r.name === 'string' ? r.name : 'tool'), group: this.sessionId, time: base.time, ...parent, mentions }, e.rec);
+      });
       return;
     }
     if (m.type === 'user') {

@@ -55,7 +55,9 @@ describe('codex adapter: derived tree', () => {
   it('nests outputs under their calls and keeps unknown items (claude-code-log synthetic rollout)', async () => {
     const m = await loadTrace(SYNTHETIC);
     assert.equal(m.format, 'codex');
-    assert.deepEqual(parentLines(m), [null, 1, 2, 2, 2, 2, 6, 2, 8, 2, 10, 2, 2, 2]);
+    // The session shape: the prompt's response_item copy under its user_message, the response's items under its
+    // first (reasoning), outputs under their calls, agent_message's response_item copy under it.
+    assert.deepEqual(parentLines(m), [null, 1, 2, 3, 2, 5, 6, 2, 8, 2, 10, 2, 12, 2]);
     const n = nodes(m);
     assert.equal(n[4].label, 'reasoning: I will inspect the synthetic directory.');
     assert.ok(!n.some((x) => x.label.includes('SYNTHETIC_ENCRYPTED')), 'encrypted reasoning is never shown');
@@ -74,7 +76,8 @@ describe('codex adapter: derived tree', () => {
 
   it('opens a turn per user prompt, keeps injected context under the session, reads tokens and failures', async () => {
     const m = await loadTrace(TWO_TURNS);
-    assert.deepEqual(parentLines(m), [null, 1, 1, 3, 3, 3, 6, 6, 3, 3, 1, 11, 11, 11, 11, 11]);
+    // exec_command_end (the UI's copy of the outcome) under the call, the output under it; the token_count under the step.
+    assert.deepEqual(parentLines(m), [null, 1, 1, 3, 3, 3, 6, 7, 6, 3, 1, 11, 11, 11, 14, 11]);
     const e = (line: number) => m.events.get(line - 1);
     assert.equal(e(8).status, 'error', 'Exit code: 1');
     assert.equal(e(8).durationMs, 200, 'Wall time');
@@ -85,7 +88,8 @@ describe('codex adapter: derived tree', () => {
     assert.equal(e(15).model, 'gpt-5.2-codex');
     assert.equal(e(15).label, 'token_count 1.5k→70 tokens (session 2.5k→120 tokens)');
     assert.equal(e(16).status, 'warning', 'turn_aborted');
-    assert.deepEqual(m.formatTotals, { toolCalls: 2, errors: 2, inputTokens: 2500, outputTokens: 120, cachedInputTokens: 800, reasoningOutputTokens: 30 });
+    // One failed call: exec_command_end is the UI's copy of the output's failure (it was counted twice).
+    assert.deepEqual(m.formatTotals, { toolCalls: 2, errors: 1, inputTokens: 2500, outputTokens: 120, cachedInputTokens: 800, reasoningOutputTokens: 30 });
     assert.deepEqual(await findingsOf(TWO_TURNS, 'verify'), []);
     assert.deepEqual(await findingsOf(TWO_TURNS, 'check'), ['codex/unanswered-call@14']);
   });

@@ -58,7 +58,13 @@ describe('codex rollouts: tree and totals from the file\'s own fields', () => {
         const p = value.payload;
         if (p.call_id && ['function_call', 'custom_tool_call', 'local_shell_call'].includes(p.type)) calls.set(p.call_id, line);
         const t = turnIdOf(value);
-        if (p.type?.endsWith('_call_output')) assert.equal(byLine.get(line)!.parentLine, calls.get(p.call_id), `line ${line} under its call`);
+        if (p.type?.endsWith('_call_output')) {
+          // Under its call, or under the UI's copy of its outcome (item_completed, written first), itself under the call.
+          const parent = byLine.get(line)!.parentLine!;
+          const copy = lines[parent - 1].value.payload;
+          const under = copy.type === 'item_completed' && copy.item?.id === p.call_id ? byLine.get(parent)!.parentLine : parent;
+          assert.equal(under, calls.get(p.call_id), `line ${line} under its call`);
+        }
         else if (t) {
           // Walk up to the top level: it must be the turn the line names.
           let at = byLine.get(line)!;
@@ -110,7 +116,8 @@ describe('codex exec --json: tree and totals', () => {
         if (value.type === 'thread.started') (thread = line), assert.equal(parent, null);
         else if (value.type === 'turn.started') (turn = line), started.clear(), assert.equal(parent, thread);
         else if (value.item && started.has(value.item.id)) assert.equal(parent, started.get(value.item.id), `line ${line}`);
-        else assert.equal(parent, turn || thread, `line ${line}`);
+        // Under the turn, or (issue 37: model steps) under the first item of its response, itself under the turn.
+        else assert.ok(parent === (turn || thread) || (value.item && turn > 0 && byLine.get(parent!)?.parentLine === turn), `line ${line}`);
         if (value.type === 'item.started') started.set(value.item.id, line);
         if (value.type === 'turn.completed') usage = value.usage;
         if (value.type === 'item.completed' && value.item.type === 'command_execution') {
