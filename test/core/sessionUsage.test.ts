@@ -6,6 +6,7 @@ import { loadTrace } from '../../src/core/loadTrace';
 import { summarize, summarizeSession } from '../../src/core/summary';
 import { usageReport } from '../../src/core/usage/usageReport';
 import { writerFiles } from '../helpers/writerCorpus';
+import { claudeCountedByHand as countedByHand } from '../helpers/claudeByHand';
 
 type Obj = Record<string, any>;
 const linesOf = (path: string): Obj[] => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
@@ -19,29 +20,6 @@ function subagentsOf(session: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** Each assistant message of the files once, at its last line's usage (input counts cache reads and writes). */
-function countedByHand(files: string[]): { input: number; output: number; cacheRead: number; cacheWrite: number; responses: number; repeats: number } {
-  const out = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, responses: 0, repeats: 0 };
-  for (const f of files) {
-    const last = new Map<string, Obj>();
-    let lines = 0;
-    linesOf(f).forEach((v, k) => {
-      if (v.type !== 'assistant' || !v.message?.usage) return;
-      lines++;
-      last.set(v.message.id ?? `line ${k}`, v.message.usage);
-    });
-    out.responses += last.size;
-    out.repeats += lines - last.size;
-    for (const u of last.values()) {
-      out.input += n(u.input_tokens) + n(u.cache_read_input_tokens) + n(u.cache_creation_input_tokens);
-      out.output += n(u.output_tokens);
-      out.cacheRead += n(u.cache_read_input_tokens);
-      out.cacheWrite += n(u.cache_creation_input_tokens);
-    }
-  }
-  return out;
 }
 
 const sessions = writerFiles('claude-code').filter((p) => /projects[\\/][^\\/]+[\\/][0-9a-f-]{36}\.jsonl$/.test(p));

@@ -13,7 +13,7 @@ const DAY_SECONDS = 86400;
 export const OVERFLOW_REASON = 'its cost at this price overflows (more than 1.8e308 US dollars, the largest number): a price is far too large';
 
 /** The period in force at `timeMs`, chosen as the source does: the last one whose condition holds, else the first. */
-function periodAt(periods: readonly PricePeriod[], timeMs: number): PricePeriod {
+export function periodAt(periods: readonly PricePeriod[], timeMs: number): PricePeriod {
   for (let k = periods.length - 1; k >= 0; k--) {
     const p = periods[k];
     if (p.from !== undefined) {
@@ -28,7 +28,7 @@ function periodAt(periods: readonly PricePeriod[], timeMs: number): PricePeriod 
 }
 
 /** A rate at a prompt of `input` tokens: the last tier whose start the input exceeds, else the base. */
-function at(r: Rate, input: number): number {
+export function rateAt(r: Rate, input: number): number {
   if (typeof r === 'number') return r;
   let v = r.base;
   for (const [start, price] of r.tiers) if (input > start) v = price;
@@ -54,19 +54,19 @@ function rawCostAtRates(c: CostCounts, r: Rates, reasoningApart: boolean): numbe
   if ((read > 0 && r.cacheRead === null) || (write5m > 0 && r.cacheWrite === null)) return null;
   if (write1h > 0 && (r.cacheWrite1h === null || r.cacheWrite1h === undefined)) return null;
   const plain = Math.max(0, input - read - write);
-  const inputRate = at(r.input, input);
-  const outputRate = at(r.output, input);
+  const inputRate = rateAt(r.input, input);
+  const outputRate = rateAt(r.output, input);
   // Reasoning counted apart from output (Gemini's thoughts) is billed on top; reasoning inside output is billed at
   // its own rate where the price has one, else as output.
   const reasoning = c.reasoning ?? 0;
   const ownReasoning = r.reasoning !== undefined;
   const out = reasoningApart ? output + (ownReasoning ? 0 : reasoning) : output - (ownReasoning ? Math.min(output, reasoning) : 0);
   let dollars = plain * inputRate
-    + read * (r.cacheRead != null ? at(r.cacheRead, input) : inputRate)
-    + write5m * (r.cacheWrite != null ? at(r.cacheWrite, input) : inputRate)
-    + write1h * (r.cacheWrite1h != null ? at(r.cacheWrite1h, input) : 0)
+    + read * (r.cacheRead != null ? rateAt(r.cacheRead, input) : inputRate)
+    + write5m * (r.cacheWrite != null ? rateAt(r.cacheWrite, input) : inputRate)
+    + write1h * (r.cacheWrite1h != null ? rateAt(r.cacheWrite1h, input) : 0)
     + out * outputRate;
-  if (ownReasoning) dollars += (reasoningApart ? reasoning : Math.min(output, reasoning)) * at(r.reasoning!, input);
+  if (ownReasoning) dollars += (reasoningApart ? reasoning : Math.min(output, reasoning)) * rateAt(r.reasoning!, input);
   return dollars / 1e6;
 }
 

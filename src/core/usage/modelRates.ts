@@ -1,6 +1,7 @@
 import type { TraceModel } from '../traceModel';
 import type { ModelPrice } from './prices';
-import type { Price, PricePeriod, Rate } from './priceTypes';
+import type { Price, Rate } from './priceTypes';
+import { periodAt, rateAt } from './cost';
 import type { UsageRollup } from './rollup';
 import { oneHourWrites } from './contextSplit';
 import { priceLookup } from './usageReport';
@@ -13,28 +14,9 @@ import type { ModelRates, RatesUsed } from './statisticsTypes';
  * same counted records and prices, it does not sum them again.
  */
 
-/** A rate in US dollars per million tokens at a prompt of `input` tokens (a tiered rate's tier), and whether it is tiered. */
-function rateAt(r: Rate, input: number): { v: number; tiered: boolean } {
-  if (typeof r === 'number') return { v: r, tiered: false };
-  let v = r.base;
-  for (const [start, price] of r.tiers) if (input > start) v = price;
-  return { v, tiered: true };
-}
-
-/** The period in force at `timeMs` (the source's rule: the last whose condition holds, else the first). */
-function periodAt(periods: readonly PricePeriod[], timeMs: number | null): PricePeriod {
-  if (timeMs === null) return periods[0];
-  for (let k = periods.length - 1; k >= 0; k--) {
-    const p = periods[k];
-    if (p.from !== undefined) {
-      if (timeMs >= Date.parse(p.from)) return p;
-    } else if (p.timeOfDay !== undefined) {
-      const [start, end] = p.timeOfDay;
-      const s = (((timeMs / 1000) % 86400) + 86400) % 86400;
-      if (end < start ? s >= start || s < end : s >= start && s < end) return p;
-    } else return p;
-  }
-  return periods[0];
+/** A rate in US dollars per million tokens at a prompt of `input` tokens (the cost's tier), and whether it is tiered. */
+function tierOf(r: Rate, input: number): { v: number; tiered: boolean } {
+  return { v: rateAt(r, input), tiered: typeof r !== 'number' };
 }
 
 /**
@@ -43,10 +25,10 @@ function periodAt(periods: readonly PricePeriod[], timeMs: number | null): Price
  * (records using it stay unpriced, never guessed).
  */
 export function ratesUsed(price: Price, timeMs: number | null, input = 0): RatesUsed {
-  const r = periodAt(price.periods, timeMs).rates;
+  const r = (timeMs === null ? price.periods[0] : periodAt(price.periods, timeMs)).rates;
   let tiered = false;
   const at = (x: Rate): number => {
-    const got = rateAt(x, input);
+    const got = tierOf(x, input);
     tiered ||= got.tiered;
     return got.v;
   };

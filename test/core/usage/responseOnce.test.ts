@@ -8,31 +8,13 @@ import { eventCostUsd, rollupOf } from '../../../src/core/diff/runCost';
 import type { ModelPrice } from '../../../src/core/usage/prices';
 import type { TraceModel } from '../../../src/core/traceModel';
 import { writerFiles } from '../../helpers/writerCorpus';
+import { claudeCountedByHand } from '../../helpers/claudeByHand';
 
 const FIXTURES = resolve(__dirname, '..', '..', 'fixtures', 'usage');
 
 type Obj = Record<string, any>;
 const linesOf = (path: string): Obj[] => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
 const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
-
-/**
- * A Claude Code transcript's usage worked out apart from the reader: each message.id once, at the usage of its
- * last line (input = input + cache read + cache creation, as the reader counts what the model read).
- */
-function claudeExpected(path: string): { input: number; output: number; cacheRead: number; cacheWrite: number; responses: number } {
-  const last = new Map<string, Obj>();
-  linesOf(path).forEach((v, k) => {
-    if (v.type === 'assistant' && v.message?.usage) last.set(v.message.id ?? `line ${k}`, v.message.usage);
-  });
-  const out = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, responses: last.size };
-  for (const u of last.values()) {
-    out.input += n(u.input_tokens) + n(u.cache_read_input_tokens) + n(u.cache_creation_input_tokens);
-    out.output += n(u.output_tokens);
-    out.cacheRead += n(u.cache_read_input_tokens);
-    out.cacheWrite += n(u.cache_creation_input_tokens);
-  }
-  return out;
-}
 
 const transcripts = writerFiles('claude-code').filter((p) => p.includes(`${join('projects', '')}`));
 
@@ -41,7 +23,7 @@ describe('usage: a Claude Code response counts once, at its last line\'s snapsho
 
   for (const path of [...transcripts, join(FIXTURES, 'claude-split-response.jsonl')]) {
     it(`${path.slice(path.indexOf('test'))}: usage.total = each message.id at its last snapshot`, async () => {
-      const want = claudeExpected(path);
+      const want = claudeCountedByHand([path]);
       const m = await loadTrace(path);
       const u = usageReport(m).total;
       assert.deepEqual(
