@@ -128,6 +128,12 @@ function viaOf(model: TraceModel, i: number): number {
   return -1;
 }
 
+/** A model call, or an item of a model response whose usage another line records (a Codex reasoning or message item). */
+function modelItem(model: TraceModel, i: number): boolean {
+  const c = model.events.categoryOf(i);
+  return c === 'inference' || (c !== 'tool' && model.events.usageFactsOf(i)?.elsewhere === true);
+}
+
 /**
  * The call whose context an event shows in the detail pane: its own when its usage counts; for a later line of the
  * same response (usage recorded on its first line) the call it sits under; for a model call whose usage a later
@@ -135,14 +141,19 @@ function viaOf(model: TraceModel, i: number): number {
  */
 export function contextCallOf(model: TraceModel, rollup: UsageRollup, node: number): ContextCall | null {
   // Neither a counted record nor a model call: no split to work out (most details the user opens).
-  if (node < 0 || node >= model.events.size || (rollup.isCounted[node] !== 1 && model.events.categoryOf(node) !== 'inference')) return null;
+  if (node < 0 || node >= model.events.size || (rollup.isCounted[node] !== 1 && !modelItem(model, node))) return null;
   const s = contextSplit(model, rollup);
   const own = s.callAt.get(node);
   if (own !== undefined) return s.calls[own];
   const t = model.events;
-  if (node < 0 || node >= t.size || t.categoryOf(node) !== 'inference' || t.usageFactsOf(node)?.elsewhere !== true) return null;
+  if (!modelItem(model, node) || t.usageFactsOf(node)?.elsewhere !== true) return null;
   const up = s.callAt.get(t.parent(node));
   if (up !== undefined) return s.calls[up];
+  // A model step whose usage is recorded under it (Codex: a response's first item holds its token_count).
+  for (const k of model.tree.children(node)) {
+    const below = s.callAt.get(k);
+    if (below !== undefined) return s.calls[below];
+  }
   const thread = t.groupOf(node);
   const via = viaOf(model, node);
   // The first call after `node` (binary search over file order), then on to its thread's.

@@ -155,7 +155,8 @@ describe('usage: the context split of each model call (what the model saw)', () 
     const t = cx.model.events;
     const reasoning = [...Array(t.size).keys()].find((i) => t.kindOf(i) === 'reasoning')!;
     assert.equal(contextCallOf(cx.model, r, reasoning), cx.calls[0]);
-    const message = [...Array(t.size).keys()].find((i) => t.kindOf(i) === 'message' && t.categoryOf(i) === 'inference')!;
+    // The response's message item (its usage on the token_count of its step; the step's row is Codex's UI copy).
+    const message = [...Array(t.size).keys()].find((i) => t.kindOf(i) === 'message' && t.usageFactsOf(i)?.elsewhere === true)!;
     assert.equal(contextCallOf(cx.model, r, message), cx.calls[1]);
     const tool = [...Array(t.size).keys()].find((i) => t.categoryOf(i) === 'tool')!;
     assert.equal(contextCallOf(cx.model, r, tool), null);
