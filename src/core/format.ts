@@ -168,6 +168,13 @@ export interface FormatModule {
    */
   sessionFiles?(path: string): Promise<readonly SessionFile[]>;
   /**
+   * The whole text of a message the writer streams over several lines (Gemini CLI stream-json's `delta` chunks),
+   * which the builder makes one event of at its first chunk's line: given that line's parsed value and the lines
+   * after it as text, in file order, the chunks' text joined; null when the line is no such message. The detail
+   * pane, the transcript and the Markdown export show the message with it.
+   */
+  continuedText?(first: unknown, following: readonly string[]): string | null;
+  /**
    * Parent links form message chains (each message names the one before it, as a generic trace's parentUuid):
    * the viewer then opens in its compact view, where a chain of single-child links is one run of rows. A format
    * that shows its events in a shape of their own (Claude Code's session → turn → step → call, through display

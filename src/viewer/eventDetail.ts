@@ -12,6 +12,8 @@ import { contextCallOf } from '../core/usage/contextSplit';
 import { usageRollupOf } from '../core/usage/rollup';
 import type { EventDetail, EventSummary, FindingView } from '../protocol';
 import { extractChat } from './chatContent';
+import { formatModule } from '../core/formats';
+import type { ChatMessage } from '../protocol';
 import { malformedIndex } from './rowModel';
 import { isoOrNull, summarizeEvent } from './traceRows';
 
@@ -59,12 +61,28 @@ export async function buildDetail(model: TraceModel, node: number, findings: Fin
     hashRefs: e.hashRefs,
     mentions: e.mentions,
     ...body,
-    messages: body.json !== null ? extractChat(body.json) : [],
+    messages: body.json !== null ? await messagesOf(model, e.offset + e.length, body.json) : [],
     findings,
     malformed: false,
     // What the model saw, for a model step (the rollup is shared with the header and statistics).
     context: contextCallOf(model, usageRollupOf(model), node),
   };
+}
+
+/** How far past a streamed message's first line its other chunks are read (a longer answer shows its first part). */
+const MAX_CONTINUATION_BYTES = 1 << 20;
+
+/**
+ * The messages of an event's line; for a message the writer streams over several lines (FormatModule.continuedText),
+ * with the text of its chunks after the line joined in.
+ */
+async function messagesOf(model: TraceModel, end: number, json: unknown): Promise<ChatMessage[]> {
+  const join = formatModule(model.format).continuedText;
+  if (!join || model.document || join(json, []) === null) return extractChat(json);
+  const length = Math.max(0, Math.min(MAX_CONTINUATION_BYTES, model.fileSize - end));
+  const following = length > 0 ? (await readSpan(tracePathToOpen(model), end, length)).toString('utf8').split('\n') : [];
+  const text = join(json, following);
+  return extractChat(text === null ? json : { ...(json as object), content: text });
 }
 
 interface Body {

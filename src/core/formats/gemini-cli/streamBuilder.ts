@@ -142,3 +142,29 @@ export class StreamBuilder implements EventBuilder {
     return this.session >= 0 ? this.session : null;
   }
 }
+
+/** An assistant message chunk of a stream (`delta: true`), whose text continues on the next lines. */
+function isDeltaChunk(v: unknown): v is Obj & { content: string } {
+  return isObj(v) && v.type === 'message' && v.role === 'assistant' && v.delta === true && typeof v.content === 'string';
+}
+
+/**
+ * The text of a streamed assistant message (FormatModule.continuedText): its first chunk's and every chunk after it
+ * up to the first line that is no chunk (as the builder joins them). A line cut off (the end of what was read) ends it.
+ */
+export function joinedChunks(first: unknown, following: readonly string[]): string | null {
+  if (!isDeltaChunk(first)) return null;
+  let text = first.content;
+  for (const line of following) {
+    if (line.trim() === '') continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      break;
+    }
+    if (!isDeltaChunk(v)) break;
+    text += v.content;
+  }
+  return text;
+}
