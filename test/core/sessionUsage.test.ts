@@ -170,3 +170,23 @@ describe('session usage: explain says what was summed', () => {
     }
   });
 });
+
+describe('session usage: a stream-json run whose background subagent streamed placeholder output counts', () => {
+  it('the subagent scenario\'s stdout adds up to its transcript session (main file and subagent file), totals and usage alike', async () => {
+    const stream = writerFiles('claude-code').find((p) => p.endsWith(join('subagent', 'stream-json.jsonl')))!;
+    const session = withSubagents.find((p) => p.includes(`${join('subagent', 'projects')}`))!;
+    const want = countedByHand([session, ...subagentsOf(session)]);
+    const s = await summarizeSession(await loadTrace(stream));
+    assert.deepEqual([s.usage.total.inputTokens, s.usage.total.outputTokens], [want.input, want.output], 'usage: the session\'s, its subagent\'s output included');
+    assert.deepEqual([s.totals.inputTokens, s.totals.outputTokens], [want.input, want.output], 'totals agree');
+  });
+
+  it('a resumed run\'s stdout keeps its own results: the session\'s totals there include the run before it', async () => {
+    const second = writerFiles('claude-code').find((p) => p.endsWith(join('resume', 'stream-json-2.jsonl')))!;
+    const results = linesOf(second).filter((v) => v.type === 'result');
+    const own = results.reduce((a, v) => a + n(v.usage.output_tokens), 0);
+    const s = await summarizeSession(await loadTrace(second));
+    assert.equal(s.usage.total.outputTokens, own);
+    assert.equal(s.totals.outputTokens, own);
+  });
+});

@@ -170,6 +170,9 @@ export const claudeCodeAdapter: FormatAdapter = {
           // stream-json labels some lines its own way (describeStreamLine): made now, not left to the line.
           const d = settled(describeClaudeLine(rec.value, state), rec.value);
           describeStreamLine(rec.value, d);
+          // A whole-session file's last result stands for its background subagents' output too (ClaudeToolTotals).
+          const r = own.resultTokens;
+          if (r !== null && d.usage) d.usage = { ...d.usage, input: r.input, output: r.output, cacheRead: r.cacheRead, cacheWrite: r.cacheCreation };
           if (rec.value.type === 'result' && d.status === 'error') state.countError();
           d.parentId = null;
           d.parentIndex = stream.place(rec.value);

@@ -52,19 +52,59 @@ export class ClaudeToolTotals {
   private session: Tokens | null = null;
   private cost: number | null = null;
   private costState: Tokens | null = null;
+  /** stream-json: each response's input (what the model read) by message id, subagents' included. */
+  private readonly responseInput = new Map<string, number>();
+  /**
+   * The tokens the `result` line just observed stands for, when they differ from its own `usage` (the session's
+   * totals grew by them since the last result taken): see {@link observe}. Null for any other line.
+   */
+  resultTokens: Tokens | null = null;
+  /** The session totals taken as the file's at the last result (see {@link observe}), null when none were. */
+  private taken: Tokens | null = null;
 
-  /** Looks at one line; only `result` and `cost-state` lines count. */
+  /**
+   * Looks at one line; `result` and `cost-state` lines count, and stream-json's assistant lines for their input.
+   * A background subagent's responses are streamed with placeholder output counts and are in no result's `usage`,
+   * only in the session's running totals (`modelUsage`). When those totals hold exactly the input of every response
+   * the file streamed (the file is the whole session: no earlier run, as after `--resume`), they are the file's
+   * totals, and the result stands for what its own `usage` left out ({@link resultTokens}).
+   */
   observe(v: Obj): void {
+    this.resultTokens = null;
+    if (v.type === 'assistant' && typeof v.session_id === 'string') {
+      const m = obj(v, 'message');
+      const u = fromUsage(obj(m, 'usage'));
+      const id = str(m, 'id');
+      if (u && id !== null) this.responseInput.set(id, u.input);
+      return;
+    }
     if (v.type === 'result') {
       const u = fromUsage(obj(v, 'usage'));
-      if (u) this.results = add(this.results ?? ZERO, u);
+      const before = this.results;
       this.resultCount++;
       this.session = fromModelUsage(obj(v, 'modelUsage')) ?? this.session;
       this.cost = num(v, 'total_cost_usd') ?? this.cost;
+      const s = this.session;
+      const whole = u !== null && s !== null && s.input === this.streamedInput();
+      if (whole && (this.taken || s.output > (before?.output ?? 0) + u.output)) {
+        // The session's totals are the file's: this result stands for what they grew by since the last taken.
+        const from = this.taken ?? before ?? ZERO;
+        this.resultTokens = { input: s.input - from.input, output: s.output - from.output, cacheRead: s.cacheRead - from.cacheRead, cacheCreation: s.cacheCreation - from.cacheCreation };
+        this.results = this.taken = { ...s };
+      } else if (u) {
+        this.results = add(this.results ?? ZERO, u);
+        this.taken = null;
+      }
     } else if (v.type === 'cost-state') {
       this.costState = fromModelUsage(obj(v, 'modelUsage')) ?? this.costState;
       this.cost = num(v, 'totalCostUSD') ?? this.cost;
     }
+  }
+
+  private streamedInput(): number {
+    let sum = 0;
+    for (const x of this.responseInput.values()) sum += x;
+    return sum;
   }
 
   /** Overrides the summed totals with the tool's own, where the file has them. */

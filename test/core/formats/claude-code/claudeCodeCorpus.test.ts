@@ -82,8 +82,19 @@ describe('claude-code stream-json: runs, subagents under their tool call, totals
         if (value.type === 'result') results.push(value);
       }
       const s = summarize(m);
-      assert.equal(s.totals.inputTokens, results.reduce((a, r) => a + inputOf(r.usage), 0));
-      assert.equal(s.totals.outputTokens, results.reduce((a, r) => a + r.usage.output_tokens, 0));
+      // The results' usage covers the runs' own requests. When the last result's session totals (modelUsage) hold
+      // exactly the input of every response the file streamed, the file is the whole session and those totals are its
+      // own: a background subagent's output is in them only (its streamed lines carry placeholders).
+      const responses = new Map<string, number>();
+      for (const { value } of jsonLines(file)) if (value.type === 'assistant' && value.message?.usage) responses.set(value.message.id, inputOf(value.message.usage));
+      const session = Object.values(results[results.length - 1].modelUsage ?? {}) as any[];
+      const sessionIn = session.reduce((a, u) => a + u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens, 0);
+      const whole = session.length > 0 && sessionIn === [...responses.values()].reduce((a, x) => a + x, 0);
+      const resultsIn = results.reduce((a, r) => a + inputOf(r.usage), 0);
+      const resultsOut = results.reduce((a, r) => a + r.usage.output_tokens, 0);
+      const sessionOut = session.reduce((a, u) => a + u.outputTokens, 0);
+      assert.equal(s.totals.inputTokens, whole ? sessionIn : resultsIn);
+      assert.equal(s.totals.outputTokens, whole ? Math.max(sessionOut, resultsOut) : resultsOut);
       assert.equal(s.totals.costUsd, results[results.length - 1].total_cost_usd);
       assert.equal(s.totals.results, results.length);
     });
