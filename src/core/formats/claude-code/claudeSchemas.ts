@@ -64,10 +64,15 @@ const blockSchemas: Record<string, z.ZodType> = {
   }),
 };
 
+function own<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+}
+
 /** Schema problems of one transcript line, as `path: message` strings (at most `max`). */
 export function claudeSchemaProblems(v: Obj, max = 5): string[] {
   const type = typeof v.type === 'string' ? v.type : '';
-  const schema = claudeLineSchemas[type];
+  // Own keys only: a line typed `constructor` or `toString` names no schema (Object.prototype's members are no schemas).
+  const schema = own(claudeLineSchemas, type);
   if (!schema) return [];
   const out: string[] = [];
   const r = schema.safeParse(v);
@@ -75,7 +80,7 @@ export function claudeSchemaProblems(v: Obj, max = 5): string[] {
   const content = isObj(v.message) ? v.message.content : undefined;
   if (Array.isArray(content)) {
     content.forEach((b, idx) => {
-      const s = isObj(b) && typeof b.type === 'string' ? blockSchemas[b.type] : undefined;
+      const s = isObj(b) && typeof b.type === 'string' ? own(blockSchemas, b.type) : undefined;
       const br = s?.safeParse(b);
       if (br && !br.success) for (const i of br.error.issues) out.push(`message.content[${idx}].${issuePath(i.path)}: ${i.message}`);
     });
