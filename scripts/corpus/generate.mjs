@@ -15,6 +15,7 @@
 //   --only codex,claude-code,gemini-cli,copilot-cli,pi,qwen-code,opencode,continue,otel   run a subset
 //   --keep-scratch                             do not delete the scratch folder
 //   --timeout <seconds>                        per CLI invocation (default 120)
+//   --index-only                               only rewrite test/corpus/README.md
 // Env: CORPUS_TOOLS_DIR (default <os tmpdir>/corpus-tools), CORPUS_SCRATCH (default a fresh mkdtemp).
 //
 // Network: the mock listens on 127.0.0.1 only; every CLI gets a base URL pointing at it and the
@@ -287,6 +288,7 @@ async function runOtel() {
 
 // ---------------------------------------------------------------- main
 async function main() {
+  if (argv.includes('--index-only')) { writeIndex(); return; }
   ensureTools();
   const scratch = process.env.CORPUS_SCRATCH ? path.resolve(process.env.CORPUS_SCRATCH) : mkdtempSync(path.join(os.tmpdir(), 'atv-corpus-'));
   mkdirSync(scratch, { recursive: true });
@@ -317,9 +319,18 @@ async function main() {
   process.exitCode = bad ? 1 : 0;
 }
 
+// What the generator could not get from a tool, said once in the index (details in each SOURCE.md).
+const NOT_COVERED = [
+  'pi has no subagent tool, so no `subagent` case.',
+  'Continue CLI: its `Subagent` tool (`--beta-subagent-tool`) fails in `-p` mode ("No active session found": it asks the chat-history service for a session id that headless mode does not set), so `continue-*/subagent/` holds that errored call, not a subagent run; a real one needs the interactive TUI.',
+  'opencode keeps its sessions in SQLite (`~/.local/share/opencode/opencode.db`); the binary database is not kept, `opencode export <sessionID>` of each session is.',
+  'Qwen Code writes `~/.qwen/usage/token-usage-<month>.jsonl` only with usage statistics on; they are off here (as every tool\'s telemetry is), so that file is not in the corpus.',
+  'GitHub Copilot CLI ran with a BYOK provider (`COPILOT_PROVIDER_BASE_URL`, offline): no GitHub login, so no premium-request accounting or GitHub model routing (their `cost` fields are 0).',
+];
+
 function writeIndex() {
   const dirs = existsSync(OUT_ROOT) ? walk(OUT_ROOT).filter((f) => f.endsWith('SOURCE.md') && path.dirname(path.dirname(f)) === OUT_ROOT).map((f) => path.basename(path.dirname(f))) : [];
-  const lines = ['# Real-writer corpus', '', 'Files written by real tools (agent CLIs run against a loopback mock model API, and the OpenTelemetry JS SDK), regenerated with `npm run corpus` (`scripts/corpus/generate.mjs`). Each folder has a SOURCE.md saying, per file, which tool, version, command line and scenario wrote it. Do not edit these files by hand.', '', ...dirs.sort().map((d) => `- [\`${d}/\`](${d}/SOURCE.md)`), ''];
+  const lines = ['# Real-writer corpus', '', 'Files written by real tools (agent CLIs run against a loopback mock model API, and the OpenTelemetry JS SDK), regenerated with `npm run corpus` (`scripts/corpus/generate.mjs`). Each folder has a SOURCE.md saying, per file, which tool, version, command line and scenario wrote it. Do not edit these files by hand.', '', ...dirs.sort().map((d) => `- [\`${d}/\`](${d}/SOURCE.md)`), '', '## Not covered', '', ...NOT_COVERED.map((n) => `- ${n}`), ''];
   writeFileSync(path.join(OUT_ROOT, 'README.md'), lines.join('\n'));
 }
 
