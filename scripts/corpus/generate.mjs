@@ -12,9 +12,10 @@
 // becomes /opt/corpus-tools. Nothing else is edited.
 //
 // Options:
-//   --only codex,claude-code,gemini-cli,otel   run a subset
+//   --only codex,claude-code,gemini-cli,copilot-cli,pi,qwen-code,opencode,continue,otel   run a subset
 //   --keep-scratch                             do not delete the scratch folder
 //   --timeout <seconds>                        per CLI invocation (default 120)
+//   --index-only                               only rewrite test/corpus/README.md
 // Env: CORPUS_TOOLS_DIR (default <os tmpdir>/corpus-tools), CORPUS_SCRATCH (default a fresh mkdtemp).
 //
 // Network: the mock listens on 127.0.0.1 only; every CLI gets a base URL pointing at it and the
@@ -52,7 +53,9 @@ function installedVersion(pkg) {
 }
 
 function ensureTools() {
-  const wanted = { ...Object.fromEntries(Object.values(VERSIONS.tools).map((t) => [t.package, t.version])), ...VERSIONS.otel };
+  // only what this run needs (--only), so adding one tool does not reinstall the others
+  const tools = Object.entries(VERSIONS.tools).filter(([key]) => !only || only.has(key)).map(([, t]) => t);
+  const wanted = { ...Object.fromEntries(tools.map((t) => [t.package, t.version])), ...(!only || only.has('otel') ? VERSIONS.otel : {}) };
   const missing = Object.entries(wanted).filter(([pkg, v]) => installedVersion(pkg) !== v).map(([pkg, v]) => `${pkg}@${v}`);
   if (missing.length) {
     mkdirSync(TOOLS_DIR, { recursive: true });
@@ -107,6 +110,9 @@ function scrubber(home) {
     [claudeEncode(home), claudeEncode(PLACEHOLDER_HOME)],
     [home, PLACEHOLDER_HOME],
     [TOOLS_DIR, PLACEHOLDER_TOOLS],
+    // the same paths written relative to the root (opencode's session `path`)
+    [home.slice(1), PLACEHOLDER_HOME.slice(1)],
+    [TOOLS_DIR.slice(1), PLACEHOLDER_TOOLS.slice(1)],
   ];
   return (s) => pairs.reduce((acc, [from, to]) => acc.split(from).join(to), s);
 }
@@ -136,6 +142,7 @@ async function runTool(tool, mock, scratch) {
   const bin = tool.bin(TOOLS_DIR);
   const rows = [];
   const status = [];
+  const unkept = [];
   for (const c of tool.cases) {
     const caseRoot = path.join(scratch, tool.key, c.id);
     const home = path.join(caseRoot, 'home');
@@ -164,16 +171,16 @@ async function runTool(tool, mock, scratch) {
     const stepInfo = [];
     let failed = null;
     for (const [i, step] of c.steps.entries()) {
-      mock.setScenario(step.mock);
+      if (step.mock) mock.setScenario(step.mock);
       const before = mock.state.requests.length;
       let args;
-      try { args = step.args(prev); } catch (e) { failed = `step ${i + 1}: ${e.message}`; break; }
+      try { args = step.args(prev, { home }); } catch (e) { failed = `step ${i + 1}: ${e.message}`; break; }
       log(`${tool.key}/${c.id} step ${i + 1}: ${tool.display} ${args.map(shellQuote).join(' ')}`);
       const r = await runCli(bin, args, { cwd: project, env, timeout: timeoutMs });
       const reqs = mock.state.requests.slice(before).filter((q) => q.api && q.api !== 'unknown');
       const unknown = mock.state.requests.slice(before).filter((q) => q.api === 'unknown').map((q) => `${q.method} ${q.path}`);
       prev.push(r);
-      const display = `${tool.display} ${(step.argsDisplay || args).map(shellQuote).join(' ')}`;
+      const display = scrub(`${tool.display} ${(step.argsDisplay || args).map(shellQuote).join(' ')}`);
       stepInfo.push({ step, display, r, reqs, unknown });
       if (step.stdout) {
         const dest = path.join(outDir, c.id, step.stdout);
@@ -192,16 +199,31 @@ async function runTool(tool, mock, scratch) {
       if (buf.includes(0)) copyFileSync(k.src, dest);
       else writeFileSync(dest, scrub(buf.toString('utf8')));
     }
+    // every other file the tool wrote under HOME (not kept), so a reader knows what exists and where;
+    // bulky caches (tool.bulky: regexes on the HOME-relative path) are summed per folder
+    const keptSet = new Set(kept.map((k) => k.src));
+    const ours = new Set(['project/README.md', ...(tool.ownFiles || [])]);
+    const bulky = new Map();
+    const others = [];
+    for (const f of walk(home)) {
+      const rel = path.relative(home, f);
+      if (keptSet.has(f) || ours.has(rel)) continue;
+      const hit = [/^\.tmp\/[^/]+\//, ...(tool.bulky || [])].map((re) => rel.match(re)).find(Boolean);
+      if (hit) { const b = bulky.get(hit[0]) || { files: 0, bytes: 0 }; b.files++; b.bytes += statSync(f).size; bulky.set(hit[0], b); continue; }
+      others.push(`\`${scrub(rel)}\` (${statSync(f).size} B)`);
+    }
+    for (const [dir, b] of bulky) others.push(`\`${scrub(dir)}\`… (${b.files} files, ${b.bytes} B)`);
+    if (others.length) unkept.push({ case: c.id, files: others });
     // table rows
     for (const [i, s] of stepInfo.entries()) {
-      const scripted = `${MOCK_SCRIPTS[s.step.mock]} — ${s.reqs.length} model request(s): ${summarizeRequests(s.reqs)}`;
+      const scripted = s.step.mock ? `${MOCK_SCRIPTS[s.step.mock]} — ${s.reqs.length} model request(s): ${summarizeRequests(s.reqs)}` : 'no model request (the step reads the tool\'s own store)';
       if (s.step.stdout) rows.push({ file: path.join(c.id, s.step.stdout), what: `stdout of step ${i + 1}`, c, cmd: s.display, scripted });
     }
-    for (const k of kept) rows.push({ file: path.join(c.id, scrub(k.rel)), what: 'written by the tool under `$HOME`', c, cmd: stepInfo.map((s, i) => `step ${i + 1}: ${s.display}`).join('; '), scripted: stepInfo.map((s) => MOCK_SCRIPTS[s.step.mock]).join(' / then / ') });
+    for (const k of kept) rows.push({ file: path.join(c.id, scrub(k.rel)), what: 'written by the tool under `$HOME`', c, cmd: stepInfo.map((s, i) => `step ${i + 1}: ${s.display}`).join('; '), scripted: stepInfo.filter((s) => s.step.mock).map((s) => MOCK_SCRIPTS[s.step.mock]).join(' / then / ') });
     if (failed) status.push({ case: c.id, failed });
   }
   for (const row of rows) Object.assign(row, describeFile(path.join(outDir, row.file)));
-  writeToolSource(tool, version, pkg, outDir, rows, status, mock);
+  writeToolSource(tool, version, pkg, outDir, rows, status, mock, unkept);
   return { tool: tool.key, version, outDir, rows, status };
 }
 
@@ -214,14 +236,14 @@ function summarizeRequests(reqs) {
   return [...byKey.entries()].map(([k, n]) => `${n}× ${k}`).join(', ') || 'none';
 }
 
-function writeToolSource(tool, version, pkg, outDir, rows, status, mock) {
+function writeToolSource(tool, version, pkg, outDir, rows, status, mock, unkept = []) {
   const envKeys = Object.keys(cleanEnv(tool.env({ mockUrl: mock.url, home: '$HOME' })));
   const parts = [];
   parts.push(`# ${pkg} ${version} — real-writer corpus\n`);
   parts.push(`Written by \`scripts/corpus/generate.mjs\` (\`npm run corpus\`). The real CLI, \`${pkg}@${version}\` from the npm registry (installed into a scratch prefix, not into the project), was run non-interactively against the loopback mock \`scripts/corpus/mock-model-server.mjs\` on 127.0.0.1. Only the model's answers (text, tool calls, ids, token usage) are scripted by the mock; every other byte is the tool's own output.\n`);
   parts.push(`Each case ran with a fresh scratch \`HOME\` (\`${PLACEHOLDER_HOME}\` below) and the working directory \`${PLACEHOLDER_HOME}/project\` (holding one README.md). Environment: a clean env with \`PATH\`, \`HOME\`, \`USER=user\`, \`SHELL=/bin/bash\`, \`LANG=C.UTF-8\`, \`TZ=UTC\`, \`TERM=dumb\`, \`NO_COLOR=1\`, \`TMPDIR=$HOME/.tmp\`, plus ${envKeys.map((k) => `\`${k}\``).join(', ')}.\n`);
   parts.push(tool.configNote(undefined));
-  parts.push(`**Path scrubbing** (the only rewrite, done by the script): in file contents and file names, the scratch HOME's absolute path → \`${PLACEHOLDER_HOME}\` (also in Claude Code's dash-encoded project folder name, e.g. \`-home-user-project\`), and the tools prefix → \`${PLACEHOLDER_TOOLS}\`. Hashes of paths (e.g. Gemini's \`projectHash\`) are left as the tool wrote them, so they are hashes of the original scratch path.\n`);
+  parts.push(`**Path scrubbing** (the only rewrite, done by the script): in file contents and file names, the scratch HOME's absolute path → \`${PLACEHOLDER_HOME}\` (also in the dash-encoded project folder names of Claude Code, Qwen Code and pi, e.g. \`-home-user-project\`, and written without its leading slash, as opencode's session \`path\` has it), and the tools prefix → \`${PLACEHOLDER_TOOLS}\`. Hashes of paths (e.g. Gemini's \`projectHash\`) are left as the tool wrote them, so they are hashes of the original scratch path.\n`);
   if (tool.notes) parts.push(`## Format notes (observed in these files)\n\n${tool.notes.map((n) => `- ${n}`).join('\n')}\n`);
   parts.push(`## Files\n`);
   parts.push('| file | lines | bytes | case / scenario | what | command line | mock scripted |');
@@ -233,6 +255,10 @@ function writeToolSource(tool, version, pkg, outDir, rows, status, mock) {
   for (const s of status) {
     if (s.failed) parts.push(`| ${s.case} | — | **FAILED** (${mdCell(s.failed)}) | | | | |`);
     else parts.push(`| ${s.case} | ${s.step} | ${s.timedOut ? 'timeout' : s.code} | ${s.ms} | ${s.requests} | ${mdCell(s.unknown.join(', ') || '-')} | ${mdCell(s.stderrTail.slice(0, 300) || '-')} |`);
+  }
+  if (unkept.length) {
+    parts.push('\n## Other files the tool wrote under `$HOME` (not kept)\n');
+    for (const u of unkept) parts.push(`- ${u.case}: ${u.files.join(', ')}`);
   }
   const bad = rows.filter((r) => r.bad);
   if (bad.length) parts.push(`\nLines that are not JSON: ${bad.map((r) => `\`${r.file}\` (${r.bad})`).join(', ')}\n`);
@@ -262,6 +288,7 @@ async function runOtel() {
 
 // ---------------------------------------------------------------- main
 async function main() {
+  if (argv.includes('--index-only')) { writeIndex(); return; }
   ensureTools();
   const scratch = process.env.CORPUS_SCRATCH ? path.resolve(process.env.CORPUS_SCRATCH) : mkdtempSync(path.join(os.tmpdir(), 'atv-corpus-'));
   mkdirSync(scratch, { recursive: true });
@@ -292,9 +319,18 @@ async function main() {
   process.exitCode = bad ? 1 : 0;
 }
 
+// What the generator could not get from a tool, said once in the index (details in each SOURCE.md).
+const NOT_COVERED = [
+  'pi has no subagent tool, so no `subagent` case.',
+  'Continue CLI: its `Subagent` tool (`--beta-subagent-tool`) fails in `-p` mode ("No active session found": it asks the chat-history service for a session id that headless mode does not set), so `continue-*/subagent/` holds that errored call, not a subagent run; a real one needs the interactive TUI.',
+  'opencode keeps its sessions in SQLite (`~/.local/share/opencode/opencode.db`); the binary database is not kept, `opencode export <sessionID>` of each session is.',
+  'Qwen Code writes `~/.qwen/usage/token-usage-<month>.jsonl` only with usage statistics on; they are off here (as every tool\'s telemetry is), so that file is not in the corpus.',
+  'GitHub Copilot CLI ran with a BYOK provider (`COPILOT_PROVIDER_BASE_URL`, offline): no GitHub login, so no premium-request accounting or GitHub model routing (their `cost` fields are 0).',
+];
+
 function writeIndex() {
   const dirs = existsSync(OUT_ROOT) ? walk(OUT_ROOT).filter((f) => f.endsWith('SOURCE.md') && path.dirname(path.dirname(f)) === OUT_ROOT).map((f) => path.basename(path.dirname(f))) : [];
-  const lines = ['# Real-writer corpus', '', 'Files written by real tools (agent CLIs run against a loopback mock model API, and the OpenTelemetry JS SDK), regenerated with `npm run corpus` (`scripts/corpus/generate.mjs`). Each folder has a SOURCE.md saying, per file, which tool, version, command line and scenario wrote it. Do not edit these files by hand.', '', ...dirs.sort().map((d) => `- [\`${d}/\`](${d}/SOURCE.md)`), ''];
+  const lines = ['# Real-writer corpus', '', 'Files written by real tools (agent CLIs run against a loopback mock model API, and the OpenTelemetry JS SDK), regenerated with `npm run corpus` (`scripts/corpus/generate.mjs`). Each folder has a SOURCE.md saying, per file, which tool, version, command line and scenario wrote it. Do not edit these files by hand.', '', ...dirs.sort().map((d) => `- [\`${d}/\`](${d}/SOURCE.md)`), '', '## Not covered', '', ...NOT_COVERED.map((n) => `- ${n}`), ''];
   writeFileSync(path.join(OUT_ROOT, 'README.md'), lines.join('\n'));
 }
 

@@ -1,5 +1,6 @@
-// Loopback mock of three model APIs (OpenAI Responses, Anthropic Messages, Gemini generateContent),
-// used by scripts/corpus/generate.mjs to drive the real agent CLIs. Plain Node, no dependencies.
+// Loopback mock of four model APIs (OpenAI Responses and Chat Completions, Anthropic Messages, Gemini
+// generateContent), used by scripts/corpus/generate.mjs to drive the real agent CLIs. Plain Node, no
+// dependencies.
 //
 // Only the model's answers are scripted here. The scenario is chosen by the generator
 // (setScenario / POST /__mock/scenario); the step inside a scenario is the number of tool results
@@ -9,8 +10,8 @@
 //   text        plain text answer
 //   shell-ok    shell call `echo hello`, then a text answer
 //   shell-fail  shell call `ls /nonexistent` (exits non-zero), then a text answer
-//   subagent    (Anthropic) Agent/Task tool call; the subagent itself runs `echo hello` and reports back;
-//               then the main agent answers
+//   subagent    Agent/Task tool call (Anthropic; `task` / `agent` / `Subagent` by name on Chat Completions); the
+//               subagent itself runs `echo hello` and reports back; then the main agent answers
 //   resume-1    text answer that states a code word
 //   resume-2    text answer that recalls the code word (the request must contain the earlier turn)
 //
@@ -151,6 +152,124 @@ function handleOpenAI(body, res, state) {
   send('response.completed', { response: { ...base, status: 'completed', output, usage } });
   res.end();
   return { scenario: state.scenario, step: ctx.step, plan: p, usage };
+}
+
+// ---------------------------------------------------------------- OpenAI Chat Completions API
+// Used by the BYOK / "OpenAI-compatible" providers of Copilot CLI, pi, Qwen Code, opencode and Continue.
+// The shell and subagent tools are found by name in the request's tool list (each CLI names them its own
+// way); their arguments are filled from the tool's JSON schema (command / description / prompt / agent type).
+const CHAT_SHELL_TOOLS = ['bash', 'run_shell_command', 'shell', 'run_terminal_command', 'exec_command', 'shell_command', 'terminal'];
+const CHAT_AGENT_TOOLS = ['task', 'agent', 'subagent', 'run_subagent'];
+
+function chatToolList(body) {
+  return (Array.isArray(body.tools) ? body.tools : []).map((t) => (t && t.function ? t.function : t)).filter((f) => f && f.name);
+}
+
+function chatMessageText(m) {
+  if (typeof m.content === 'string') return m.content;
+  if (Array.isArray(m.content)) return m.content.map((c) => (typeof c === 'string' ? c : c && (c.text ?? ''))).join('');
+  return '';
+}
+
+function chatContext(body) {
+  const msgs = Array.isArray(body.messages) ? body.messages : [];
+  const results = msgs.filter((m) => m && m.role === 'tool');
+  const last = results[results.length - 1];
+  const lastText = last ? chatMessageText(last) : '';
+  const tools = chatToolList(body);
+  const byName = (names) => tools.find((t) => names.includes(t.name.toLowerCase()));
+  return {
+    step: results.length,
+    lastToolFailed: last ? /exit(ed)? (code|status)[: ]*[1-9]|code [1-9]\b|No such file|cannot access|"?error"?\s*[:=]/i.test(lastText) : undefined,
+    allText: JSON.stringify(msgs),
+    userTexts: msgs.filter((m) => m && m.role === 'user').map(chatMessageText),
+    tools,
+    shellTool: byName(CHAT_SHELL_TOOLS) || tools.find((t) => t.parameters && t.parameters.properties && t.parameters.properties.command),
+    agentTool: byName(CHAT_AGENT_TOOLS),
+  };
+}
+
+function chatCallArguments(tool, call) {
+  const props = (tool.parameters && tool.parameters.properties) || {};
+  const args = {};
+  if (call.kind === 'shell') {
+    args.command = props.command && props.command.type === 'array' ? ['bash', '-lc', call.command] : call.command;
+    if (props.description) args.description = call.description;
+  } else {
+    if (props.description) args.description = call.description;
+    for (const key of ['prompt', 'task', 'instructions', 'query']) if (props[key]) { args[key] = call.prompt; break; }
+    if (!Object.keys(args).some((k) => k !== 'description')) args.prompt = call.prompt;
+    for (const key of ['subagent_type', 'agent_type', 'subagent_name', 'agent', 'subagent', 'agentName', 'name']) {
+      if (!props[key]) continue;
+      const en = props[key].enum;
+      // no enum: pick the general agent the tool's description names (opencode lists `general`, Copilot and Qwen `general-purpose`)
+      const described = `${tool.description || ''} ${props[key].description || ''}`;
+      args[key] = Array.isArray(en) && en.length ? (en.find((e) => /general/.test(e)) || en[0]) : /general-purpose/.test(described) || !/\bgeneral\b/.test(described) ? 'general-purpose' : 'general';
+      break;
+    }
+  }
+  for (const req of (tool.parameters && tool.parameters.required) || []) {
+    if (args[req] !== undefined) continue;
+    const t = props[req] || {};
+    if (Array.isArray(t.enum) && t.enum.length) args[req] = t.enum[0];
+    else if (t.type === 'boolean') args[req] = false;
+    else if (t.type === 'number' || t.type === 'integer') args[req] = 60;
+    else args[req] = call.description;
+  }
+  return JSON.stringify(args);
+}
+
+function handleChat(body, res, state) {
+  const ctx = chatContext(body);
+  const isSubagent = ctx.userTexts.some((t) => t.includes(SUBAGENT_MARKER));
+  let scenario = isSubagent ? 'subagent-inner' : state.scenario;
+  let p;
+  if (!ctx.tools.length && !isSubagent) {
+    // side request (title, summary, next-speaker check, ...): a short text answer
+    scenario = 'side';
+    p = { text: 'Mock session' };
+  } else {
+    p = plan(scenario, ctx.step, ctx);
+  }
+  let call = null;
+  if (p.call) {
+    const tool = p.call.kind === 'agent' ? ctx.agentTool : ctx.shellTool;
+    if (tool) call = { id: nextId('call_mock'), name: tool.name, arguments: chatCallArguments(tool, p.call) };
+    else p = { text: `${p.text || ''} (mock: the request offers no ${p.call.kind} tool)`.trim() };
+  }
+  const id = nextId('chatcmpl-mock');
+  const model = body.model || 'gpt-4.1';
+  const created = Math.floor(Date.now() / 1000);
+  const prompt = tokensOf(body.messages) + tokensOf(body.tools);
+  const cached = ctx.step > 0 || scenario === 'resume-2' ? Math.floor(prompt * 0.8 / 64) * 64 : 0;
+  const completion = (p.text ? tokensOf(p.text) : 0) + (call ? tokensOf(call.arguments) + 12 : 0);
+  const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, prompt_tokens_details: { cached_tokens: cached }, completion_tokens_details: { reasoning_tokens: 0 } };
+  const finish = call ? 'tool_calls' : 'stop';
+  if (!body.stream) {
+    const message = { role: 'assistant', content: p.text || null, ...(call ? { tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] } : {}) };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
+    return { scenario, step: ctx.step, plan: p, stream: false, usage };
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const chunk = (choices, extra = {}) => res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_mock', choices, ...extra })}\n\n`);
+  chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+  if (p.text) for (const w of p.text.match(/\S+\s*/g) || [p.text]) chunk([{ index: 0, delta: { content: w }, finish_reason: null }]);
+  if (call) {
+    chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, finish_reason: null }]);
+    const half = Math.ceil(call.arguments.length / 2);
+    chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: call.arguments.slice(0, half) } }] }, finish_reason: null }]);
+    chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: call.arguments.slice(half) } }] }, finish_reason: null }]);
+  }
+  // As the OpenAI API does: with stream_options.include_usage the usage comes in a last chunk with no
+  // choices; without it, the usage rides on the finish chunk (as many OpenAI-compatible servers send it),
+  // so a client that reads it either way records tokens.
+  const wantsUsageChunk = !!(body.stream_options && body.stream_options.include_usage);
+  chunk([{ index: 0, delta: {}, finish_reason: finish }], wantsUsageChunk ? {} : { usage });
+  if (wantsUsageChunk) chunk([], { usage });
+  res.write('data: [DONE]\n\n');
+  res.end();
+  return { scenario, step: ctx.step, plan: p, usage };
 }
 
 // ---------------------------------------------------------------- Anthropic Messages API
@@ -336,7 +455,9 @@ export function startMockServer({ port = 0, logFile } = {}) {
           res.end(JSON.stringify({ ok: true, scenario: state.scenario }));
           return;
         }
-        if (req.method === 'POST' && /\/responses$/.test(path)) {
+        if (req.method === 'POST' && /\/chat\/completions$/.test(path)) {
+          Object.assign(entry, { api: 'openai-chat', model: body.model }, handleChat(body, res, state));
+        } else if (req.method === 'POST' && /\/responses$/.test(path)) {
           Object.assign(entry, { api: 'openai', model: body.model }, handleOpenAI(body, res, state));
         } else if (req.method === 'POST' && /\/messages\/count_tokens$/.test(path)) {
           entry.api = 'anthropic-count';

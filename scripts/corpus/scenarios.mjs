@@ -23,7 +23,7 @@ export const MOCK_SCRIPTS = {
   text: 'one text answer ("Hello! This is a scripted answer from the loopback mock model.")',
   'shell-ok': 'request 1: shell tool call `echo hello` (with a short text / reasoning summary first); request 2 (1 tool result present): text answer quoting the output',
   'shell-fail': 'request 1: shell tool call `ls /nonexistent` (the real command exits 2); request 2: text answer saying it failed',
-  subagent: 'main request 1: `Agent` tool call (subagent_type general-purpose, prompt tagged SUBAGENT-TASK); subagent request 1: Bash `echo hello`; subagent request 2: text "Report: ..."; main requests after the tool result: "still running" text until the report is in the request, then the final text',
+  subagent: 'main request 1: a subagent tool call (Anthropic: `Agent` / `Task`; Chat Completions: the tool named `task`, `agent` or `Subagent`, its arguments filled from its schema; agent type general-purpose, or `general` where the tool lists that; prompt tagged SUBAGENT-TASK); subagent request 1: the shell tool, `echo hello`; subagent request 2: text "Report: ..."; main requests after the tool result: "still running" text until the report is in the request, then the final text',
   'resume-1': 'text answer stating a code word (PLUM)',
   'resume-2': 'text answer recalling the code word (only if the earlier turn is in the request, which shows the resume carried the history)',
 };
@@ -176,4 +176,294 @@ export const geminiCli = {
   configNote: () => '`$HOME/.gemini/settings.json` written by the generator:\n\n```json\n' + JSON.stringify(GEMINI_SETTINGS, null, 2) + '\n```\n\n(`security.auth.selectedType` must be set: with `GOOGLE_GEMINI_BASE_URL` alone the CLI picks the "gateway" auth type, which non-interactive mode rejects with "Invalid auth method selected.")\n',
 };
 
-export const TOOLS = [codex, claudeCode, geminiCli];
+// ---------------------------------------------------------------- shared: OpenAI Chat Completions tools
+// Copilot CLI (BYOK), pi, Qwen Code, opencode and Continue are each pointed at the mock's Chat Completions
+// route (`/v1/chat/completions`, streamed SSE). The mock finds their shell / subagent tools by name.
+const CHAT_MODEL = 'gpt-4.1';
+const jsonLinesOf = (stdout) => stdout.split('\n').flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } });
+function firstField(stdout, pick, what) {
+  for (const o of jsonLinesOf(stdout)) { const v = pick(o); if (v) return v; }
+  throw new Error(`no ${what} in the first run's stdout`);
+}
+
+// ---------------------------------------------------------------- github copilot cli
+const copilotCommon = ['--allow-all-tools', '--output-format', 'json', '--disable-client-telemetry', '--no-auto-update'];
+export const copilotCli = {
+  key: 'copilot-cli',
+  setup() {},
+  env: ({ mockUrl, home }) => ({
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: `${mockUrl}/v1`,
+    COPILOT_PROVIDER_TYPE: 'openai',
+    COPILOT_PROVIDER_API_KEY: 'dummy-key-for-loopback-mock',
+    COPILOT_MODEL: CHAT_MODEL,
+    COPILOT_AUTO_UPDATE: 'false',
+    COPILOT_OTEL_EXPORTER_TYPE: 'file',
+    COPILOT_OTEL_FILE_EXPORTER_PATH: path.join(home, 'otel', 'copilot-otel.jsonl'),
+  }),
+  bin: (toolsDir) => path.join(toolsDir, 'node_modules', '.bin', 'copilot'),
+  display: 'copilot',
+  cases: [
+    { id: 'text', title: 'text answer', steps: [{ mock: 'text', stdout: 'output.jsonl', args: () => ['-p', 'Say hello.', ...copilotCommon] }] },
+    { id: 'shell-ok', title: 'one bash call that succeeds, then an answer', steps: [{ mock: 'shell-ok', stdout: 'output.jsonl', args: () => ['-p', 'Run echo hello and tell me what it printed.', ...copilotCommon] }] },
+    { id: 'shell-fail', title: 'one bash call that exits non-zero, then an answer', steps: [{ mock: 'shell-fail', stdout: 'output.jsonl', args: () => ['-p', 'List the folder /nonexistent.', ...copilotCommon] }] },
+    { id: 'subagent', title: 'a `task` (subagent) call; the subagent runs bash and reports back', steps: [{ mock: 'subagent', stdout: 'output.jsonl', args: () => ['-p', 'Use a subagent to run echo hello.', ...copilotCommon] }] },
+    {
+      id: 'resume', title: 'a session, then `copilot -p --resume <sessionId>` continuing it',
+      steps: [
+        { mock: 'resume-1', stdout: 'output-1.jsonl', args: () => ['-p', 'Remember the code word PLUM.', ...copilotCommon] },
+        { mock: 'resume-2', stdout: 'output-2.jsonl', args: (prev) => ['-p', 'What was the code word?', '--resume', firstField(prev[0].stdout, (o) => o.type === 'result' && o.sessionId, 'sessionId'), ...copilotCommon], argsDisplay: ['-p', 'What was the code word?', '--resume', '<sessionId of step 1>', ...copilotCommon] },
+      ],
+    },
+  ],
+  collect({ home }) {
+    const state = path.join(home, '.copilot', 'session-state');
+    return [
+      ...walk(state).filter((f) => /\/(events\.jsonl|workspace\.yaml)$/.test(f)).map((f) => ({ src: f, rel: path.join('.copilot', 'session-state', path.relative(state, f)) })),
+      ...walk(path.join(home, 'otel')).map((f) => ({ src: f, rel: path.join('otel', path.basename(f)) })),
+    ];
+  },
+  bulky: [/^\.cache\/copilot\/pkg\//],
+  notes: [
+    'Session (`.copilot/session-state/<sessionId>/events.jsonl`): one event a line, `{type, data, id, timestamp, parentId}`; `parentId` chains every event to the one written before it, from `session.start` (parentId null: sessionId, version, producer `copilot-agent`, copilotVersion, selectedModel, context.cwd). Types seen: `system.message` (the system prompt), `user.message` (content, transformedContent, turnId, interactionId), `assistant.turn_start` / `assistant.turn_end` (turnId), `assistant.message` (messageId, content, `toolRequests` [{toolCallId, name, arguments}], outputTokens), `session.usage_record` (one per model request: `usage` {model, inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, reasoningTokens, cost (0 for BYOK), duration, initiator `user` / `agent` / `sub-agent`, isByok, …}), `tool.execution_start` (toolCallId, toolName, arguments) / `tool.execution_complete` (toolCallId, success, result.content, `shellExecution.exitCode`, toolTelemetry), `subagent.started` / `subagent.configured` / `subagent.completed` (`toolCallId` = the `task` call, agentName, totalTokens), `session.model_change`, `session.shutdown` (accountingSnapshot: modelMetrics per model {requests, usage totals}, agentMetrics per agent, codeChanges), and on a resumed run `session.resume` (eventCount, eventsFileSizeBytes) appended to the same file, followed by a second `session.shutdown`.',
+    'Subagent: its events are in the parent\'s file, interleaved, with `agentId` on the event and `parentToolCallId` (= the `task` call\'s toolCallId) in `data` of its user.message / assistant.message / tool events; its `session.usage_record`s have initiator `sub-agent`.',
+    'A failing shell command is NOT a failed tool call: `ls /nonexistent` gives `tool.execution_complete` with `success: true` and `shellExecution.exitCode: 2` (the exit code is also in the result text).',
+    'Usage semantics: `inputTokens` is the API\'s `prompt_tokens`, which INCLUDES the cached part (`cacheReadTokens` is a part of it, not an addition); `session.shutdown` holds the session\'s running totals per model (after a resume, the second shutdown\'s totals cover both runs).',
+    '`--output-format json` stdout: the same events minus `session.start` / `system.message` / usage records, plus ephemeral ones (`"ephemeral": true`: `session.skills_loaded`, `session.mcp_servers_loaded`, `session.tools_updated`, `model.call_start` / `model.call_finished` / `model.call_final_result`, `assistant.message_start` / `assistant.message_delta`, `assistant.tool_call_delta`, `tool.shell_output`, `tool.execution_partial_result`, `session.background_tasks_changed`, `assistant.idle`); an event\'s `parentId` may name an event that only the session file has. The last line is `{type: "result", sessionId, exitCode, usage {premiumRequests, totalApiDurationMs, sessionDurationMs, codeChanges}}` (no tokens).',
+    'OpenTelemetry file export (`otel/copilot-otel.jsonl`): one JSON object a line, `type` `span` or `metric`. Spans: `traceId`, `spanId`, `parentSpanId`, `name` (`invoke_agent` (root), `chat <model>`, `execute_tool <tool>`, and for a subagent `invoke_agent <agent>` under the `execute_tool task` span), `kind`, `startTime` / `endTime` as `[seconds, nanoseconds]`, plain `attributes` maps (`gen_ai.operation.name`, `gen_ai.conversation.id` = sessionId, `gen_ai.usage.input_tokens` (cache included) / `output_tokens` / `cache_read.input_tokens`, `gen_ai.tool.call.id`, …; an `invoke_agent` span\'s usage is the sum of ITS OWN chat spans, the subagent\'s are on the nested invoke_agent), `status`, `events`, `resource`, `instrumentationScope`. Metrics: `name` (`gen_ai.client.operation.duration`, `gen_ai.client.inference.usage.*`, `gen_ai.invoke_agent.*`, `github.copilot.*`), `dataPoints` with histogram / sum values. Not OTLP/JSON: no resourceSpans wrapper, times are arrays.',
+  ],
+  configNote: () => 'No config file; BYOK environment only (see above): `COPILOT_PROVIDER_BASE_URL` = the mock\'s `/v1` (wire API "completions", the default: the CLI POSTs `/v1/chat/completions`), `COPILOT_OFFLINE=true` (no GitHub login, telemetry or update check), `COPILOT_MODEL=gpt-4.1`; `COPILOT_OTEL_EXPORTER_TYPE=file` with `COPILOT_OTEL_FILE_EXPORTER_PATH=$HOME/otel/copilot-otel.jsonl` turns on the OpenTelemetry file export. `--allow-all-tools` is required in `-p` mode.\n',
+};
+
+// ---------------------------------------------------------------- pi
+function piModels(mockUrl) {
+  return {
+    providers: {
+      mock: {
+        baseUrl: `${mockUrl}/v1`,
+        api: 'openai-completions',
+        apiKey: 'dummy-key-for-loopback-mock',
+        models: [{ id: CHAT_MODEL, name: 'GPT-4.1 (loopback mock)', reasoning: false, input: ['text'], contextWindow: 128000, maxTokens: 16000, cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 } }],
+      },
+    },
+  };
+}
+const piCommon = ['-p', '--mode', 'json', '--provider', 'mock', '--model', CHAT_MODEL];
+export const pi = {
+  key: 'pi',
+  setup({ home, mockUrl }) {
+    mkdirSync(path.join(home, '.pi', 'agent'), { recursive: true });
+    writeFileSync(path.join(home, '.pi', 'agent', 'models.json'), JSON.stringify(piModels(mockUrl), null, 2) + '\n');
+  },
+  ownFiles: ['.pi/agent/models.json'],
+  env: () => ({ PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1' }),
+  bin: (toolsDir) => path.join(toolsDir, 'node_modules', '.bin', 'pi'),
+  display: 'pi',
+  cases: [
+    { id: 'text', title: 'text answer', steps: [{ mock: 'text', stdout: 'mode-json.jsonl', args: () => [...piCommon, 'Say hello.'] }] },
+    { id: 'shell-ok', title: 'one bash call that succeeds, then an answer', steps: [{ mock: 'shell-ok', stdout: 'mode-json.jsonl', args: () => [...piCommon, 'Run echo hello and tell me what it printed.'] }] },
+    { id: 'shell-fail', title: 'one bash call that exits non-zero, then an answer', steps: [{ mock: 'shell-fail', stdout: 'mode-json.jsonl', args: () => [...piCommon, 'List the folder /nonexistent.'] }] },
+    {
+      id: 'resume', title: 'a session, then `pi -p --continue` continuing it',
+      steps: [
+        { mock: 'resume-1', stdout: 'mode-json-1.jsonl', args: () => [...piCommon, 'Remember the code word PLUM.'] },
+        { mock: 'resume-2', stdout: 'mode-json-2.jsonl', args: () => [...piCommon, '--continue', 'What was the code word?'] },
+      ],
+    },
+  ],
+  collect({ home }) {
+    const root = path.join(home, '.pi', 'agent', 'sessions');
+    return walk(root).map((f) => ({ src: f, rel: path.join('.pi', 'agent', 'sessions', path.relative(root, f)) }));
+  },
+  notes: [
+    'Session (`.pi/agent/sessions/--<cwd with / as ->--/<ISO time>_<uuid>.jsonl`): line 1 `{type: "session", version, id, timestamp, cwd}`; then entries `{type, id (8 hex), parentId, timestamp}` forming a tree (each entry names its parent; a branch would start a second child): `model_change` {provider, modelId}, `thinking_level_change`, `message` {message: {role `user` | `assistant` | `toolResult`, content [{type `text` | `toolCall` {id, name, arguments}}], …}}. Assistant messages carry `api`, `provider`, `model`, `stopReason` (`toolUse`, `stop`), `responseId` and `usage` {input, output, cacheRead, cacheWrite, totalTokens, cost {input, output, cacheRead, cacheWrite, total}}; toolResult messages carry `toolCallId`, `toolName`, `isError`. `--continue` appends to the same file.',
+    'Usage semantics: pi\'s `usage.input` is the prompt MINUS the cached part (the mock sends `prompt_tokens` with the cache included; pi subtracts `cached_tokens` into `cacheRead`), so input + cacheRead = the API\'s prompt tokens. `cost` is pi\'s own computation from the per-million rates in models.json (2 / 8 / 0.5 USD here).',
+    '`--mode json` stdout: an event stream without ids: `session` (the header), `agent_start`, `turn_start`, `message_start` / `message_update` (assistantMessageEvent deltas) / `message_end` (the whole message, usage included: count usage here only), `tool_execution_start` / `tool_execution_update` / `tool_execution_end` (toolCallId, toolName, result, isError), `turn_end`, `agent_end` (all messages of the run).',
+    'No subagent tool in pi\'s built-in tool set (read, bash, edit, write), so no subagent case.',
+  ],
+  configNote: (mockUrl) => '`$HOME/.pi/agent/models.json` written by the generator (a custom OpenAI-compatible provider, Chat Completions):\n\n```json\n' + JSON.stringify(piModels(mockUrl || 'http://127.0.0.1:<port>'), null, 2) + '\n```\n',
+};
+
+// ---------------------------------------------------------------- qwen code
+const QWEN_SETTINGS = {
+  general: { enableAutoUpdate: false, disableAutoUpdate: true },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+};
+const qwenCommon = ['--auth-type', 'openai', '-m', 'qwen3-coder-plus', '--yolo', '--chat-recording'];
+export const qwenCode = {
+  key: 'qwen-code',
+  setup({ home }) {
+    mkdirSync(path.join(home, '.qwen'), { recursive: true });
+    writeFileSync(path.join(home, '.qwen', 'settings.json'), JSON.stringify(QWEN_SETTINGS, null, 2) + '\n');
+  },
+  ownFiles: ['.qwen/settings.json'],
+  env: ({ mockUrl }) => ({ OPENAI_API_KEY: 'dummy-key-for-loopback-mock', OPENAI_BASE_URL: `${mockUrl}/v1`, QWEN_CODE_SUPPRESS_YOLO_WARNING: '1' }),
+  bin: (toolsDir) => path.join(toolsDir, 'node_modules', '.bin', 'qwen'),
+  display: 'qwen',
+  cases: [
+    { id: 'text', title: 'text answer, `-o json`', steps: [{ mock: 'text', stdout: 'output.json', args: () => [...qwenCommon, '-o', 'json', 'Say hello.'] }] },
+    { id: 'shell-ok', title: 'one run_shell_command call that succeeds, then an answer', steps: [{ mock: 'shell-ok', stdout: 'stream-json.jsonl', args: () => [...qwenCommon, '-o', 'stream-json', 'Run echo hello and tell me what it printed.'] }] },
+    { id: 'shell-fail', title: 'one run_shell_command call that exits non-zero, then an answer', steps: [{ mock: 'shell-fail', stdout: 'stream-json.jsonl', args: () => [...qwenCommon, '-o', 'stream-json', 'List the folder /nonexistent.'] }] },
+    { id: 'subagent', title: 'an `agent` (subagent) call; the subagent runs run_shell_command and reports back', steps: [{ mock: 'subagent', stdout: 'stream-json.jsonl', args: () => [...qwenCommon, '-o', 'stream-json', 'Use a subagent to run echo hello.'] }] },
+    {
+      id: 'resume', title: 'a session, then `qwen --resume <session_id>` continuing it',
+      steps: [
+        { mock: 'resume-1', stdout: 'stream-json-1.jsonl', args: () => [...qwenCommon, '-o', 'stream-json', 'Remember the code word PLUM.'] },
+        { mock: 'resume-2', stdout: 'stream-json-2.jsonl', args: (prev) => [...qwenCommon, '-o', 'stream-json', '--resume', firstField(prev[0].stdout, (o) => o.session_id, 'session_id'), 'What was the code word?'], argsDisplay: [...qwenCommon, '-o', 'stream-json', '--resume', '<session_id of step 1>', 'What was the code word?'] },
+      ],
+    },
+  ],
+  collect({ home }) {
+    const q = path.join(home, '.qwen');
+    return [...walk(path.join(q, 'projects')), ...walk(path.join(q, 'usage')), ...walk(q).filter((f) => path.dirname(f) === q && /usage.*\.jsonl$/.test(f))]
+      .filter((f) => !/\/memory\/MEMORY\.md$/.test(f))
+      .map((f) => ({ src: f, rel: path.join('.qwen', path.relative(q, f)) }));
+  },
+  notes: [
+    'Chat recording (`.qwen/projects/<dash-encoded cwd>/chats/<sessionId>.jsonl`, written with `--chat-recording`): Claude-Code-like lines `{uuid, parentUuid, sessionId, timestamp, type, provenance, cwd, version, …}` in one parentUuid chain. `type` `user` (message {role user, parts [{text}]}; subtype `notification` for a background task\'s report), `assistant` (provenance `assistant_output`, `model`, message {role `model`, parts: Gemini-style [{text} | {functionCall {id, name, args}}]}, `usageMetadata` {promptTokenCount, candidatesTokenCount, thoughtsTokenCount, totalTokenCount, cachedContentTokenCount}, contextWindowSize), `tool_result` (message {role user, parts [{functionResponse {id, name, response {output | error}}}]}, `toolCallResult` {callId, status `success` | `error`, resultDisplay}), `system` (subtype `ui_telemetry`: systemPayload.uiEvent = `qwen-code.api_response` (input / output / cached token counts per request) or `qwen-code.tool_call` (duration, success); subtype `attribution_snapshot`). `--resume` appends to the same file.',
+    'A failing shell command IS a failed tool call here: `tool_result.toolCallResult.status` is `error` and the functionResponse holds `error` (with `Exit Code: 2`).',
+    'Subagent (`agent` tool; Qwen runs it in the background): the main chat has the `agent` functionCall, its `tool_result` ("launched"), later a `user` line with subtype `notification` carrying the report; the subagent\'s own lines are in `projects/<cwd>/subagents/<sessionId>/agent-<agentType>-<callId>.jsonl` (same line shapes plus `agentId`, `agentName`, `isSidechain: true` and the parent\'s sessionId; one model response with text + functionCall is written as TWO assistant lines there, the usageMetadata on the first only) with `agent-…meta.json` {agentId, agentType, parentSessionId, toolUseId = the `agent` call id, status, isBackgrounded, persistedCliFlags (incl. the mock\'s loopback baseUrl)}.',
+    'Usage semantics: `promptTokenCount` (and the stream-json / json `input_tokens`) INCLUDE the cached tokens (`cachedContentTokenCount` / `cache_read_input_tokens` is a part of them), unlike Claude Code\'s `input_tokens`, where cache reads are separate.',
+    'stream-json stdout (shaped like the Claude Agent SDK\'s): `system`/`init` (session_id, cwd, tools, model, qwen_code_version, …), `stream_event` (goal state), `assistant` (message.content text / tool_use blocks, `usage`), `user` (tool_result blocks; `parent_tool_use_id`), `system` `task_started` / `task_notification` (background subagent), `result` (subtype `success`, `usage` {input_tokens, output_tokens, cache_read_input_tokens, total_tokens} = the run\'s totals, `num_turns`, `duration_ms`; no cost). `-o json` writes one JSON array of the same messages.',
+    'Also written: `.qwen/usage_record.jsonl` (one line per run: per-model request and token totals, tool counts) and per-project `meta.json` / `extract-cursor.json` (memory extraction bookkeeping). A side request (the managed auto-memory extractor, no tools) follows the main turn in some runs. With usage statistics on (the default; turned off here, as the other tools\' telemetry is), Qwen also writes `.qwen/usage/token-usage-<YYYY-MM>.jsonl` (one line per model request: sessionId, model, source `main` / side agent, inputTokens incl. cache, outputTokens, cachedTokens) and `.qwen/installation_id`; seen in a trial run, not in these files.',
+  ],
+  configNote: () => '`$HOME/.qwen/settings.json` written by the generator:\n\n```json\n' + JSON.stringify(QWEN_SETTINGS, null, 2) + '\n```\n\nThe model API is chosen by `--auth-type openai` with `OPENAI_BASE_URL` = the mock\'s `/v1` (Chat Completions). The package declares `node >=22`; it ran here on the machine\'s Node (see the runs table).\n',
+};
+
+// ---------------------------------------------------------------- opencode
+function opencodeConfig(mockUrl) {
+  return {
+    $schema: 'https://opencode.ai/config.json',
+    autoupdate: false,
+    share: 'disabled',
+    model: `mock/${CHAT_MODEL}`,
+    small_model: `mock/${CHAT_MODEL}`,
+    provider: {
+      mock: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Loopback mock',
+        options: { baseURL: `${mockUrl}/v1`, apiKey: 'dummy-key-for-loopback-mock' },
+        models: { [CHAT_MODEL]: { name: 'GPT-4.1 (loopback mock)', cost: { input: 2, output: 8, cache_read: 0.5 }, limit: { context: 128000, output: 16000 } } },
+      },
+    },
+    permission: { bash: 'allow', edit: 'allow' },
+  };
+}
+const opencodeSessionIds = (stdout) => [...new Set(stdout.match(/ses_[A-Za-z0-9]+/g) || [])];
+export const opencode = {
+  key: 'opencode',
+  setup({ home, mockUrl }) {
+    mkdirSync(path.join(home, '.config', 'opencode'), { recursive: true });
+    writeFileSync(path.join(home, '.config', 'opencode', 'opencode.json'), JSON.stringify(opencodeConfig(mockUrl), null, 2) + '\n');
+  },
+  ownFiles: ['.config/opencode/opencode.json'],
+  env: () => ({ OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1' }),
+  bin: (toolsDir) => path.join(toolsDir, 'node_modules', '.bin', 'opencode'),
+  display: 'opencode',
+  cases: [
+    { id: 'text', title: 'text answer, then `opencode export`', steps: [
+      { mock: 'text', stdout: 'run.jsonl', args: () => ['run', '--format', 'json', 'Say hello.'] },
+      { stdout: 'export.json', args: (prev) => ['export', opencodeSessionIds(prev[0].stdout)[0]], argsDisplay: ['export', '<sessionID of step 1>'] },
+    ] },
+    { id: 'shell-ok', title: 'one bash call that succeeds, then an answer; then `opencode export`', steps: [
+      { mock: 'shell-ok', stdout: 'run.jsonl', args: () => ['run', '--format', 'json', 'Run echo hello and tell me what it printed.'] },
+      { stdout: 'export.json', args: (prev) => ['export', opencodeSessionIds(prev[0].stdout)[0]], argsDisplay: ['export', '<sessionID of step 1>'] },
+    ] },
+    { id: 'shell-fail', title: 'one bash call that exits non-zero, then an answer; then `opencode export`', steps: [
+      { mock: 'shell-fail', stdout: 'run.jsonl', args: () => ['run', '--format', 'json', 'List the folder /nonexistent.'] },
+      { stdout: 'export.json', args: (prev) => ['export', opencodeSessionIds(prev[0].stdout)[0]], argsDisplay: ['export', '<sessionID of step 1>'] },
+    ] },
+    { id: 'subagent', title: 'a `task` (subagent) call; the subagent runs bash and reports back; then `opencode export` of both sessions', steps: [
+      { mock: 'subagent', stdout: 'run.jsonl', args: () => ['run', '--format', 'json', 'Use a subagent to run echo hello.'] },
+      { stdout: 'export.json', args: (prev) => ['export', opencodeSessionIds(prev[0].stdout)[0]], argsDisplay: ['export', '<sessionID of step 1>'] },
+      { stdout: 'export-subagent.json', args: (prev) => { const child = opencodeSessionIds(prev[0].stdout + prev[1].stdout).find((id) => id !== opencodeSessionIds(prev[0].stdout)[0]); if (!child) throw new Error('no child session id in the run or the export'); return ['export', child]; }, argsDisplay: ['export', '<the task\'s child sessionID>'] },
+    ] },
+    {
+      id: 'resume', title: 'a session, then `opencode run --continue` continuing it; then `opencode export`',
+      steps: [
+        { mock: 'resume-1', stdout: 'run-1.jsonl', args: () => ['run', '--format', 'json', 'Remember the code word PLUM.'] },
+        { mock: 'resume-2', stdout: 'run-2.jsonl', args: () => ['run', '--continue', '--format', 'json', 'What was the code word?'] },
+        { stdout: 'export.json', args: (prev) => ['export', opencodeSessionIds(prev[0].stdout)[0]], argsDisplay: ['export', '<sessionID of step 1>'] },
+      ],
+    },
+  ],
+  collect({ home }) {
+    const root = path.join(home, '.local', 'share', 'opencode');
+    return walk(path.join(root, 'log')).map((f) => ({ src: f, rel: path.join('.local', 'share', 'opencode', path.relative(root, f)) }));
+  },
+  bulky: [/^\.npm\//, /^\.cache\/opencode\//],
+  notes: [
+    'Store: opencode keeps its sessions in SQLite (`.local/share/opencode/opencode.db` with `-wal` / `-shm`, listed below, not kept: binary, ~1 MB a case). `opencode export <sessionID>` prints one session as pretty-printed JSON, kept as `export.json`: `{info, messages: [{info, parts}]}`. Session `info`: {id `ses_…`, slug, projectID, directory, path (the cwd without its leading slash), parentID (only on a subagent\'s session), title, agent, model, version, summary, `cost` and `tokens` {input, output, reasoning, cache {read, write}} = the session\'s totals (a parent\'s totals do NOT include its subagent session\'s), permission, time}. Message `info`: role `user` | `assistant`, id `msg_…`, sessionID; assistant: `parentID` = the user message it answers (every assistant message of a turn names the same user message), mode / agent, modelID, providerID, `cost`, `tokens` {total, input, output, reasoning, cache {read, write}}, finish, time. Parts {id `prt_…`, sessionID, messageID, type}: `text`, `reasoning`, `step-start`, `step-finish` (`reason` `tool-calls` | `stop`, `tokens`, `cost`: one model call), `tool` {tool, callID, state {status `completed` | `error`, input, output or error, metadata {output, exit, truncated} for bash, {sessionId, parentSessionId, model} for task, title, time}}.',
+    'A failing shell command is NOT a failed tool call: `ls /nonexistent` gives a tool part with status `completed` and `metadata.exit: 2`. A tool that throws (e.g. an unknown agent type) has status `error` and `state.error`.',
+    'Subagent (`task` tool, agent `general`): the subagent runs as its own session (`export-subagent.json`: `info.parentID` = the main session, title "<description> (@general subagent)"); the main session\'s task part names it in `state.metadata.sessionId`. `run --format json` prints only the main session\'s parts.',
+    'Usage semantics: `tokens.input` EXCLUDES the cache read (`tokens.cache.read`), so input + cache.read = the API\'s prompt tokens; `cost` is computed from the config\'s rates (2 / 8 / 0.5 USD per million here), per step and summed per message and session.',
+    '`run --format json` stdout: one event a line `{type, timestamp, sessionID, part}` with `type` `step_start`, `text`, `reasoning`, `tool_use` (the finished tool part), `step_finish` (tokens, cost); parts carry `messageID`. The user message and the session info are not in it. Note: the user text is recorded in quotes (`"\\"Say hello.\\""`) as `opencode run` passed it.',
+    'The provider package `@ai-sdk/openai-compatible` is installed by opencode itself at first use, from the npm registry (the `.npm/` cache below); the title comes from a side request with no tools (answered "Mock session").',
+  ],
+  configNote: (mockUrl) => '`$HOME/.config/opencode/opencode.json` written by the generator:\n\n```json\n' + JSON.stringify(opencodeConfig(mockUrl || 'http://127.0.0.1:<port>'), null, 2) + '\n```\n',
+};
+
+// ---------------------------------------------------------------- continue cli
+const continueConfig = (mockUrl) => [
+  'name: Loopback mock',
+  'version: 1.0.0',
+  'schema: v1',
+  'models:',
+  '  - name: GPT-4.1 (loopback mock)',
+  '    provider: openai',
+  `    model: ${CHAT_MODEL}`,
+  `    apiBase: ${mockUrl}/v1`,
+  '    apiKey: dummy-key-for-loopback-mock',
+  '    roles: [chat, edit, apply]',
+  // the Subagent tool (--beta-subagent-tool) offers the models with role `subagent` and a base system message
+  '  - name: general-purpose',
+  '    provider: openai',
+  `    model: ${CHAT_MODEL}`,
+  `    apiBase: ${mockUrl}/v1`,
+  '    apiKey: dummy-key-for-loopback-mock',
+  '    roles: [subagent]',
+  '    chatOptions:',
+  '      baseSystemMessage: You are a general-purpose subagent. Do the task, then report what you found.',
+  '',
+].join('\n');
+const cnCommon = (home) => ['-p', '--config', path.join(home, '.continue', 'config.yaml'), '--auto', '--format', 'json'];
+const cnShown = ['-p', '--config', '~/.continue/config.yaml', '--auto', '--format', 'json'];
+export const continueCli = {
+  key: 'continue',
+  setup({ home, mockUrl }) {
+    mkdirSync(path.join(home, '.continue'), { recursive: true });
+    writeFileSync(path.join(home, '.continue', 'config.yaml'), continueConfig(mockUrl));
+  },
+  ownFiles: ['.continue/config.yaml'],
+  env: () => ({ CONTINUE_CLI_ENABLE_TELEMETRY: '0', CONTINUE_METRICS_ENABLED: '0' }),
+  bin: (toolsDir) => path.join(toolsDir, 'node_modules', '.bin', 'cn'),
+  display: 'cn',
+  cases: [
+    { id: 'text', title: 'text answer', steps: [{ mock: 'text', stdout: 'output.json', args: (prev, { home }) => [...cnCommon(home), 'Say hello.'], argsDisplay: [...cnShown, 'Say hello.'] }] },
+    { id: 'shell-ok', title: 'one Bash call that succeeds, then an answer', steps: [{ mock: 'shell-ok', stdout: 'output.json', args: (prev, { home }) => [...cnCommon(home), 'Run echo hello and tell me what it printed.'], argsDisplay: [...cnShown, 'Run echo hello and tell me what it printed.'] }] },
+    { id: 'shell-fail', title: 'one Bash call that exits non-zero, then an answer', steps: [{ mock: 'shell-fail', stdout: 'output.json', args: (prev, { home }) => [...cnCommon(home), 'List the folder /nonexistent.'], argsDisplay: [...cnShown, 'List the folder /nonexistent.'] }] },
+    { id: 'subagent', title: 'a Subagent call (`--beta-subagent-tool`); in `-p` mode the tool fails ("No active session found"), so this is an errored call, then an answer', steps: [{ mock: 'subagent', stdout: 'output.json', args: (prev, { home }) => [...cnCommon(home), '--beta-subagent-tool', 'Use a subagent to run echo hello.'], argsDisplay: [...cnShown, '--beta-subagent-tool', 'Use a subagent to run echo hello.'] }] },
+    {
+      id: 'resume', title: 'a session, then `cn -p --resume` continuing it',
+      steps: [
+        { mock: 'resume-1', stdout: 'output-1.json', args: (prev, { home }) => [...cnCommon(home), 'Remember the code word PLUM.'], argsDisplay: [...cnShown, 'Remember the code word PLUM.'] },
+        { mock: 'resume-2', stdout: 'output-2.json', args: (prev, { home }) => [...cnCommon(home), '--resume', 'What was the code word?'], argsDisplay: [...cnShown, '--resume', 'What was the code word?'] },
+      ],
+    },
+  ],
+  collect({ home }) {
+    const root = path.join(home, '.continue');
+    return [...walk(path.join(root, 'sessions')), ...walk(path.join(root, 'logs'))].map((f) => ({ src: f, rel: path.join('.continue', path.relative(root, f)) }));
+  },
+  notes: [
+    'Session (`.continue/sessions/<sessionId>.json`): ONE pretty-printed JSON document, rewritten as the session goes (`--resume` rewrites the same file with the whole history): `{sessionId, title, workspaceDirectory, history: [{message, contextItems, editorState?, toolCallStates?}], usage}`. `message` {role `user` | `assistant`, content, toolCalls? [{id, type "function", function {name, arguments (a JSON string)}}], usage? (assistant: the API\'s usage as it came: prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details.cached_tokens, completion_tokens_details, plus `model` and `cost_cents`, the message\'s cost in whole cents, rounded)}. Tool results are NOT messages: they live in the calling assistant item\'s `toolCallStates` [{toolCallId, toolCall, status `done` | `errored`, parsedArgs, output [{content, name "Tool Result", description}]}]. `.continue/sessions/sessions.json` is the index [{sessionId, title, dateCreated (epoch ms as a string), workspaceDirectory, messageCount}].',
+    'A failing shell command IS a failed tool call: `ls /nonexistent` gives status `errored` and output "Error executing tool Bash: Error (exit code 2): …"; `logs/cn.log` (text) records the same as an `[error]` line.',
+    'Usage semantics: session `usage` {totalCost (USD), promptTokens, completionTokens, promptTokensDetails {cachedTokens, cacheWriteTokens}} sums the messages\' prompt and completion tokens, but its cachedTokens stays 0 although the messages report cached tokens; promptTokens includes the cache (as the API\'s prompt_tokens does). totalCost is priced by Continue\'s own table: here 30 / 60 USD per million prompt / completion tokens for `gpt-4.1` (every prompt token at the full rate).',
+    'Subagent (`--beta-subagent-tool`): the `Subagent` tool {description, prompt, subagent_name} offers the config\'s models whose role is `subagent` (hence the second model). In headless `-p` mode its run fails at once with "No active session found" (the tool asks the chat-history service for the session id, which `-p` mode does not set; seen in 1.5.47\'s dist/index.js), so `subagent/` holds an `errored` Subagent call and the model\'s answer after it; no subagent turn is written. A real subagent run would need the interactive TUI.',
+    '`-p --format json` stdout: one small object `{response, status, note}` (the final answer only; `note` says when the answer was not JSON and was wrapped). No tokens.',
+  ],
+  configNote: (mockUrl) => '`$HOME/.continue/config.yaml` written by the generator (passed with `--config`):\n\n```yaml\n' + continueConfig(mockUrl || 'http://127.0.0.1:<port>') + '```\n\n`--auto` allows every tool without asking.\n',
+};
+
+export const TOOLS = [codex, claudeCode, geminiCli, copilotCli, pi, qwenCode, opencode, continueCli];
