@@ -4,6 +4,9 @@ import type { EventDraft, FormatName } from './model';
 import type { TraceModel, TracePart } from './traceModel';
 import { buildTree } from './tree';
 import { carryTreeFindings } from './jsonlModel';
+import { runChecks } from './formatRules';
+import type { CheckResult, RunOptions } from './checks/runChecks';
+import type { CheckMode } from './rules/types';
 
 /** How a session file is read: the loader, in the main file's format (passed in, so this file does not import it). */
 export type PartLoader = (path: string, options: { format: FormatName; isCancelled?: () => boolean }) => Promise<TraceModel>;
@@ -86,4 +89,17 @@ function addPartEvents(own: TraceModel, table: EventTable, part: TracePart, k: n
     table.add(draft, { line: e.line, offset: e.offset, length: e.length }, undefined, k);
   }
   part.count = table.size - part.first;
+}
+
+/**
+ * The checks of each other file of a session read with its parts (TraceModel.parts), each over its own model as if
+ * opened alone: its findings name its own lines, for its own Problems entries. The main file's are `runChecks`'.
+ */
+export async function checkSessionParts(model: TraceModel, mode: CheckMode, options: RunOptions = {}): Promise<{ part: number; path: string; result: CheckResult }[]> {
+  const out: { part: number; path: string; result: CheckResult }[] = [];
+  for (const [k, p] of (model.parts ?? []).entries()) {
+    if (k === 0 || !p.model || options.isCancelled?.()) continue;
+    out.push({ part: k, path: p.path, result: await runChecks(p.model, mode, options) });
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 import type { HashRef } from './model';
 import type { TraceModel, TracePart } from './traceModel';
+import { TracePath, tracePathToOpen } from './tracePath';
 
 /**
  * The places of a model read with its session's parts (`TraceModel.parts`, core/sessionParts.ts): which file each
@@ -28,6 +29,18 @@ export function partOfEvent(model: TraceModel, i: number): TracePart | null {
 export function pathOfEvent(model: TraceModel, i: number): string {
   if (i < 0 || i >= model.events.size) return model.path;
   return partOfEvent(model, i)?.path ?? model.path;
+}
+
+/** What to open to read event i's line again: its part's file, else the trace itself ({@link tracePathToOpen}). */
+export function fileOfEvent(model: TraceModel, i: number): TracePath {
+  const part = i >= 0 && i < model.events.size ? model.events.partOf(i) : 0;
+  return part > 0 && model.parts?.[part] ? model.parts[part].path : tracePathToOpen(model);
+}
+
+/** The size of the file event i was read from. */
+export function fileSizeOfEvent(model: TraceModel, i: number): number {
+  const part = i >= 0 && i < model.events.size ? model.events.partOf(i) : 0;
+  return part > 0 ? model.parts?.[part]?.model?.fileSize ?? 0 : model.fileSize;
 }
 
 /** The number of the part whose path is `path` (0 when it is the main file or none). */

@@ -259,6 +259,12 @@ export interface EventDetail {
    */
   subagents?: { index: number; name: string; title: string | null; inputTokens: number | null; outputTokens: number | null; costUsd: number | null }[];
   /**
+   * The file of the session the event was read from when it is not the trace's own (a subagent's transcript read
+   * with the session, TraceModel.parts): `line` is a line of that file; `index` is its place in the header's
+   * `usage.files`, for `openSessionFile`. Absent: the event is the trace file's.
+   */
+  file?: { index: number; name: string; role: 'subagent' | 'compaction'; title: string | null };
+  /**
    * What the model saw, for a model step (core/usage/contextSplit.ts): its call's context split into cache read,
    * cache write and new input, the change since its thread's previous call, and compactions before it. Absent or
    * null for other events.

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadTrace, loadTraceChecked } from '../../src/core/loadTrace';
 import { openTraceReader } from '../../src/core/traceReader';
 import { sessionUsage } from '../../src/core/sessionUsage';
+import { summarize, summarizeSession } from '../../src/core/summary';
 import { usageReport } from '../../src/core/usage/usageReport';
 import { runChecks } from '../../src/core/formatRules';
 import { mainEvents, pathOfEvent } from '../../src/core/traceParts';
@@ -105,6 +106,9 @@ describe('session parts: a Claude Code session read with its subagent transcript
       const u = await sessionUsage(m);
       assert.deepEqual([u.total.inputTokens, u.total.outputTokens], [23824, 141]);
       assert.deepEqual(u.explain.files.map((f) => [f.inputTokens, f.outputTokens]), [[16067, 94], [7757, 47]]);
+      const s = await summarizeSession(m);
+      assert.deepEqual([s.totals.inputTokens, s.totals.outputTokens, s.totals.toolCalls], [23824, 141, 2], 'the Agent call and the subagent\'s Bash call, once each');
+      assert.deepEqual(summarize(m).usage.byTool.map((t) => [t.tool, t.calls]), [['Agent', 1]], 'the main file\'s own calls');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
