@@ -8,6 +8,7 @@ import type { DetailMessage, HeaderMessage, HostMessage, InitMessage, RowsMessag
 import { SessionHost, ViewerSession } from '../../src/viewer/viewerSession';
 import { nodeAtLine, nodeAtPlace, placeOfNode } from '../../src/viewer/traceRows';
 import { WRITER_CORPUS } from '../helpers/corpus';
+import { findInTrace } from '../../src/viewer/findInTrace';
 
 /** The real-writer session whose Agent call started a subagent, read as the viewer reads it: with its subagent. */
 const CASE = join(WRITER_CORPUS, 'claude-code-2.1.332/subagent/projects');
@@ -120,6 +121,19 @@ describe('viewer: a session read with its subagent (TraceModel.parts)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('finds text of a subagent\'s line on that event, and a main file\'s line on the main file\'s event only', async () => {
+    const model = await loadTrace(SESSION, { sessionParts: true });
+    const r = await findInTrace(model, 'Running the command', { caseSensitive: true });
+    assert.deepEqual(r.nodes, [nodeAtLine(model, 12, 1)], 'line 12 of the subagent\'s file, its only line with the text');
+    const main = linesOf(SESSION);
+    const word = 'still running';
+    const want = main.flatMap((l, k) => (l.includes(word) ? [nodeAtLine(model, k + 1)!] : []));
+    assert.ok(want.length > 0);
+    const got = await findInTrace(model, word, { caseSensitive: true });
+    assert.deepEqual(got.nodes.filter((n) => model.events.partOf(n) === 0).sort(), want.sort());
+    assert.ok(got.nodes.filter((n) => model.events.partOf(n) !== 0).every((n) => linesOf(SUBAGENT)[model.events.lineOf(n) - 1].includes(word) || model.events.labelOf(n).includes(word)));
   });
 
   it('reads the subagent\'s messages in the transcript right after the Agent call, once each, marked with their file', async () => {
