@@ -9,6 +9,7 @@ import { summarize, summarizeSession } from '../../src/core/summary';
 import { usageReport } from '../../src/core/usage/usageReport';
 import { runChecks } from '../../src/core/formatRules';
 import { mainEvents, pathOfEvent } from '../../src/core/traceParts';
+import { checkSessionParts } from '../../src/core/sessionParts';
 import type { TraceModel } from '../../src/core/traceModel';
 import { WRITER_CORPUS } from '../helpers/corpus';
 
@@ -143,6 +144,10 @@ describe('session parts: a Claude Code session read with its subagent transcript
         assert.ok(part.findings.some((f) => f.rule === 'parse/invalid-json' && f.line === 5), `${mode}: the subagent file's own check finds its line`);
       }
       assert.equal(mainEvents(m).size, linesOf(session).length);
+      // What the Problems panel is given for the session's other files: each file's own result, on its own path.
+      const parts = await checkSessionParts(m, 'verify');
+      assert.deepEqual(parts.map((p) => [p.part, p.path, p.result.file]), [[1, subagent, subagent]]);
+      assert.ok(parts[0].result.findings.some((f) => f.rule === 'parse/invalid-json' && f.line === 5));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

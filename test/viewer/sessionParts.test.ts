@@ -64,6 +64,16 @@ describe('viewer: a session read with its subagent (TraceModel.parts)', () => {
     const h = await until(() => host.sent.find((m): m is HeaderMessage => m.type === 'header' && (m.header.usage?.files?.length ?? 0) > 1));
     assert.deepEqual([h.header.inputTokens, h.header.outputTokens, h.header.toolCalls], [23824, 141, 2]);
     assert.deepEqual(h.header.usage!.files!.map((f) => [f.role, f.inputTokens, f.outputTokens]), [['session', 16067, 94], ['subagent', 7757, 47]]);
+    // The Statistics tab: the file's own figures, then the session's, each response and call once.
+    await s.handle({ type: 'requestStatistics' });
+    const stats = await until(() => {
+      const all = host.sent.filter((m): m is Extract<HostMessage, { type: 'statistics' }> => m.type === 'statistics');
+      return all.length >= 2 ? all : undefined;
+    });
+    assert.deepEqual(stats[0].stats.byTool.map((t) => [t.tool, t.calls]), [['Agent', 1]]);
+    const session = stats[1].stats;
+    assert.deepEqual(session.byModel.map((m) => [m.model, m.calls, m.inputTokens, m.outputTokens]), [['claude-opus-5-5', 5, 23824, 141]]);
+    assert.deepEqual(session.byTool.map((t) => [t.tool, t.calls]), [['Agent', 1], ['Bash', 1]]);
     s.dispose();
   });
 
