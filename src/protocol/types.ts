@@ -261,9 +261,10 @@ export interface EventDetail {
   /**
    * The file of the session the event was read from when it is not the trace's own (a subagent's transcript read
    * with the session, TraceModel.parts): `line` is a line of that file; `index` is its place in the header's
-   * `usage.files`, for `openSessionFile`. Absent: the event is the trace file's.
+   * `usage.files`, for `openSessionFile`; `place`: what the webview saves as its selected line to find the event
+   * again (file and line in one number). Absent: the event is the trace file's.
    */
-  file?: { index: number; name: string; role: 'subagent' | 'compaction'; title: string | null };
+  file?: { index: number; name: string; role: 'subagent' | 'compaction'; title: string | null; place?: number };
   /**
    * What the model saw, for a model step (core/usage/contextSplit.ts): its call's context split into cache read,
    * cache write and new input, the change since its thread's previous call, and compactions before it. Absent or

@@ -16,7 +16,7 @@ import { extractChat } from './chatContent';
 import { formatModule } from '../core/formats';
 import type { ChatMessage } from '../protocol';
 import { malformedIndex } from './rowModel';
-import { isoOrNull, summarizeEvent } from './traceRows';
+import { isoOrNull, placeOfNode, summarizeEvent } from './traceRows';
 
 /** Limits on what one detail carries to the webview. */
 export interface DetailLimits {
@@ -65,7 +65,7 @@ export async function buildDetail(model: TraceModel, node: number, findings: Fin
     hashRefs: e.hashRefs,
     mentions: e.mentions,
     ...body,
-    ...(file && file.role !== 'main' ? { file: { index: part, name: baseName(file.path), role: file.role, title: file.title } } : {}),
+    ...(file && file.role !== 'main' ? { file: { index: part, name: baseName(file.path), role: file.role, title: file.title, ...placed(model, node) } } : {}),
     messages: body.json !== null ? await messagesOf(model, node, e.offset + e.length, body.json) : [],
     findings,
     malformed: false,
@@ -121,6 +121,12 @@ async function lineBody(path: TracePath, offset: number, length: number, limits:
 }
 
 const MAX_TREE_DEPTH = 200;
+
+/** The place of a session part's event (traceRows' placeOfNode), when it has one. */
+function placed(model: TraceModel, node: number): { place?: number } {
+  const place = placeOfNode(model, node);
+  return place !== null ? { place } : {};
+}
 
 /** The last part of a path (either separator). */
 function baseName(path: string): string {

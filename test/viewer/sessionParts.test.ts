@@ -89,10 +89,18 @@ describe('viewer: a session read with its subagent (TraceModel.parts)', () => {
       const d = await until(() => host.sent.find((m): m is DetailMessage => m.type === 'detail' && m.detail.node === node));
       assert.equal(d.detail.line, line);
       assert.equal(d.detail.raw, sublines[line - 1], `line ${line} of the subagent's file`);
-      assert.deepEqual(d.detail.file, { index: 1, name: 'agent-a5c03940d33ae9f06.jsonl', role: 'subagent', title: 'Say hello via shell' });
+      assert.deepEqual(d.detail.file, { index: 1, name: 'agent-a5c03940d33ae9f06.jsonl', role: 'subagent', title: 'Say hello via shell', place: placeOfNode(model, node) });
       assert.equal(placeOfNode(model, node) !== line && nodeAtPlace(model, placeOfNode(model, node)!), node, 'its place tells it from the main file\'s line');
     }
     assert.notEqual(nodeAtLine(model, 1), nodeAtLine(model, 1, 1), 'line 1 of each file is its own event');
+    // A restored editor whose saved selection is a subagent event's place selects that event again.
+    const picked = nodeAtLine(model, 13, 1)!;
+    const again = stubHost();
+    const r = new ViewerSession(again, { expandAllMaxEvents: 20_000 });
+    await r.handle({ type: 'ready', state: { selectedLine: placeOfNode(model, picked), topLine: null, expandedLines: null, expandedAll: false, detailTab: 'content', splitPosition: null } as never });
+    r.setModel(model);
+    assert.equal(again.sent.find((m): m is InitMessage => m.type === 'init')!.selectedNode, picked);
+    r.dispose();
     await s.handle({ type: 'revealInTextEditor', line: 13, file: 1 });
     await s.handle({ type: 'revealInTextEditor', line: 3 });
     assert.deepEqual(host.revealed, [[13, SUBAGENT], [3, undefined]]);
