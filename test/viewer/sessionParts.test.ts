@@ -62,7 +62,8 @@ describe('viewer: a session read with its subagent (TraceModel.parts)', () => {
   it('keeps the header\'s session figures (23,824 in / 141 out, two tool calls)', async () => {
     const { s, host } = await opened(await loadTrace(SESSION, { sessionParts: true }));
     const h = await until(() => host.sent.find((m): m is HeaderMessage => m.type === 'header' && (m.header.usage?.files?.length ?? 0) > 1));
-    assert.deepEqual([h.header.inputTokens, h.header.outputTokens, h.header.toolCalls], [23824, 141, 2]);
+    assert.deepEqual([h.header.inputTokens, h.header.outputTokens, h.header.toolCalls, h.header.groups], [23824, 141, 2, 1], 'one session');
+    assert.equal(h.header.events, linesOf(SESSION).length + linesOf(SUBAGENT).length, 'the subagent\'s events counted with the session\'s');
     assert.deepEqual(h.header.usage!.files!.map((f) => [f.role, f.inputTokens, f.outputTokens]), [['session', 16067, 94], ['subagent', 7757, 47]]);
     // The Statistics tab: the file's own figures, then the session's, each response and call once.
     await s.handle({ type: 'requestStatistics' });
