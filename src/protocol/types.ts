@@ -24,6 +24,11 @@ export interface RowData {
   node: number;
   /** 1-based line of the event in the file. */
   line: number;
+  /**
+   * An event of a subagent's file read with the session (TraceModel.parts): `line` is of that file, and this is
+   * what the webview reports as its top line to find the row again (file and line in one number).
+   */
+  place?: number;
   depth: number;
   /** Parent node, -1 for roots; lets the webview move focus to the parent without asking. */
   parent: number;

@@ -82,6 +82,10 @@ function eventRow(model: TraceModel, rows: RowProjection, i: number, deco: RowDe
     tokensOut: t.tokensOutOf(i),
     offsetMs: time !== null && t0 !== null ? time - t0 : null,
   };
+  if (t.partOf(i) !== 0) {
+    const place = placeOfNode(model, i);
+    if (place !== null) row.place = place;
+  }
   const badge = deco.badgeOfLine(line, t.partOf(i));
   if (badge) row.badge = badge;
   if (deco.isMatch(i)) row.match = true;

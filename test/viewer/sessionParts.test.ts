@@ -56,6 +56,12 @@ describe('viewer: a session read with its subagent (TraceModel.parts)', () => {
     const sub = rows.findIndex((r) => r.node === model.parts![1].first);
     assert.ok(sub > at && rows[sub].depth === rows[at].depth + 1, 'the subagent\'s prompt is a child row of the call');
     assert.ok(Math.max(...rows.map((r) => r.depth)) <= 7, 'at most eight levels');
+    assert.ok(rows.every((r) => (r.place !== undefined) === (model.events.partOf(r.node) !== 0)), 'a subagent row says its place');
+    // Scrolled to the subagent's prompt, a new model (an append, a reload) keeps it at the top, not line 1 of the main file.
+    await s.handle({ type: 'viewport', topLine: rows[sub].place! });
+    s.setModel(model);
+    const again = host.sent.filter((m): m is InitMessage => m.type === 'init').pop()!;
+    assert.equal(again.topRow, sub);
     s.dispose();
   });
 
