@@ -106,7 +106,7 @@ export class App implements MessageTargets {
       ...this.contentHost(),
       revealNode: (node) => this.nav.jump(node),
       revealLine: (line) => this.nav.revealLine(line),
-      revealInTextEditor: (line) => post({ type: 'revealInTextEditor', line }),
+      revealInTextEditor: (line, file) => post(file === undefined ? { type: 'revealInTextEditor', line } : { type: 'revealInTextEditor', line, file }),
       openSessionFile: (index) => post({ type: 'openSessionFile', index }),
       idLink: (id) => this.idLinks.link(id),
       decorateValue: (_key, value, span) => {

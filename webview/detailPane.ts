@@ -15,7 +15,8 @@ import { CATEGORY_ICONS } from './rowView';
 export interface DetailHost extends ChatHost {
   revealNode(node: number): void;
   revealLine(line: number): void;
-  revealInTextEditor(line: number): void;
+  /** `file`: the session file the line is in (EventDetail.file's index), when not the trace's own. */
+  revealInTextEditor(line: number, file?: number): void;
   /** Makes an id a link to the event it names (hover card, click to jump). */
   idLink(id: string): HTMLElement;
   tabChanged(tab: DetailTab): void;
@@ -143,9 +144,17 @@ function overview(d: EventDetail, host: DetailHost): HTMLElement {
     if (value === null || value === '') return;
     dl.append(el('dt', { text: name }), el('dd', {}, value));
   };
-  const lineLink = el('button', { class: 'link-button', text: `${formatInt(d.line)}`, title: 'Reveal in Text Editor', attrs: { type: 'button' } });
-  lineLink.addEventListener('click', () => host.revealInTextEditor(d.line));
+  const lineLink = el('button', { class: 'link-button', text: `${formatInt(d.line)}`, title: d.file ? `Reveal in Text Editor (${d.file.name})` : 'Reveal in Text Editor', attrs: { type: 'button' } });
+  lineLink.addEventListener('click', () => host.revealInTextEditor(d.line, d.file?.index));
   row('Line', lineLink);
+  // A subagent's event read with the session: the file it comes from, openable alone.
+  if (d.file) {
+    const f = d.file;
+    const open = host.openSessionFile;
+    const b = el('button', { class: 'link-button', text: f.name, title: `Open the ${f.role}'s transcript ${f.name} alone`, attrs: open ? { type: 'button' } : { type: 'button', disabled: '' } });
+    if (open) b.addEventListener('click', () => open(f.index));
+    row('File', el('span', {}, b, ` · ${f.role}${f.title ? ` "${f.title}"` : ''}`));
+  }
   row('Kind', d.kind);
   row('Status', el('span', { class: `status-word status-${d.status}`, text: d.status }));
   // The subagent a tool call started: its own transcript, one click away, with what it used.
@@ -212,10 +221,10 @@ function jsonPanel(d: EventDetail, host: DetailHost): HTMLElement {
 function rawPanel(d: EventDetail, host: DetailHost): HTMLElement {
   const wrap = el('div', { class: 'tab-body raw-tab' });
   const reveal = el('button', { class: 'link-button', attrs: { type: 'button' } }, icon('go-to-file'), ' Reveal in Text Editor');
-  reveal.addEventListener('click', () => host.revealInTextEditor(d.line));
+  reveal.addEventListener('click', () => host.revealInTextEditor(d.line, d.file?.index));
   const copy = el('button', { class: 'link-button', attrs: { type: 'button' } }, icon('copy'), ' Copy Line');
   copy.addEventListener('click', () => host.copy(d.raw));
-  wrap.appendChild(el('div', { class: 'tab-toolbar' }, el('span', { class: 'raw-meta', text: `Line ${formatInt(d.line)} · ${formatBytes(d.rawBytes)}` }), reveal, copy));
+  wrap.appendChild(el('div', { class: 'tab-toolbar' }, el('span', { class: 'raw-meta', text: `${d.file ? `${d.file.name} · ` : ''}Line ${formatInt(d.line)} · ${formatBytes(d.rawBytes)}` }), reveal, copy));
   if (d.rawTruncated) wrap.appendChild(el('p', { class: 'omitted-note', text: `Showing the first ${formatBytes(d.raw.length)} of ${formatBytes(d.rawBytes)}; reveal it in the text editor for the rest.` }));
   wrap.appendChild(el('div', { class: 'raw-line' }, el('span', { class: 'raw-gutter', text: String(d.line), attrs: { 'aria-label': `line ${d.line}` } }), chunkedText(d.raw, (t) => el('pre', { class: 'raw-text', text: t }), (t) => host.copy(t))));
   return wrap;

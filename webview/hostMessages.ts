@@ -106,7 +106,8 @@ export function routeHostMessage(t: MessageTargets, m: HostMessage): void {
 /** The selected event's detail: shown in the pane, followed by the main views, the history and the nav bar. */
 function showDetail(t: MessageTargets, m: DetailMessage): void {
   if (m.modelVersion !== t.modelVersion || m.detail.node !== t.tree.selectedNode) return;
-  t.persist({ selectedLine: m.detail.line });
+  // A subagent's event read with the session is saved by its place (its file and line), as the host finds it.
+  t.persist({ selectedLine: m.detail.file ? m.detail.file.place ?? null : m.detail.line });
   // A different event starts at the top of the pane (a re-sent detail of the same one keeps its place).
   if (t.detail.current?.node !== m.detail.node && t.detail.element.parentElement) t.detail.element.parentElement.scrollTop = 0;
   t.detail.show(m.detail);

@@ -206,7 +206,9 @@ export class TreeView {
   }
 
   private reportViewport(first: number): void {
-    const line = this.cache.get(first)?.line ?? null;
+    // A subagent's row read with the session reports its place (its file and line), as the host finds it again.
+    const top = this.cache.get(first);
+    const line = top ? top.place ?? top.line : null;
     if (line === null || line === this.lastTopLine) return;
     this.lastTopLine = line;
     clearTimeout(this.viewportTimer);

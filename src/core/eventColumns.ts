@@ -66,6 +66,11 @@ export abstract class EventColumns {
    */
   protected readonly displayBack = new NumberColumn();
   protected displays = 0;
+  /**
+   * The file each event was read from, as its part number in `TraceModel.parts` (0: the main file; a session's
+   * other files follow, see core/sessionParts.ts): one value for the whole table of a single file.
+   */
+  protected readonly partCol = new NumberColumn();
 
   get size(): number {
     return this.n;
@@ -101,12 +106,12 @@ export abstract class EventColumns {
   }
 
   private numberColumns(): (NumberColumn | CounterColumn)[] {
-    return [this.lineDelta, this.offset, this.length, this.seq, this.time, this.duration, this.tokensIn, this.tokensOut, this.status, this.category, this.kind, this.modelCol, this.toolCol, this.groupCol, this.parentFromId, this.structural, this.displayBack];
+    return [this.lineDelta, this.offset, this.length, this.seq, this.time, this.duration, this.tokensIn, this.tokensOut, this.status, this.category, this.kind, this.modelCol, this.toolCol, this.groupCol, this.parentFromId, this.structural, this.displayBack, this.partCol];
   }
 
   /** Bytes held by each column and index, for the memory breakdown of `npm run bench`. */
   footprint(): Record<string, number> {
-    const cols = { line: this.lineDelta, offset: this.offset, length: this.length, seq: this.seq, time: this.time, duration: this.duration, tokensIn: this.tokensIn, tokensOut: this.tokensOut, status: this.status, category: this.category, kind: this.kind, model: this.modelCol, tool: this.toolCol, group: this.groupCol, parentFromId: this.parentFromId, structural: this.structural, displayBack: this.displayBack };
+    const cols = { line: this.lineDelta, offset: this.offset, length: this.length, seq: this.seq, time: this.time, duration: this.duration, tokensIn: this.tokensIn, tokensOut: this.tokensOut, status: this.status, category: this.category, kind: this.kind, model: this.modelCol, tool: this.toolCol, group: this.groupCol, parentFromId: this.parentFromId, structural: this.structural, displayBack: this.displayBack, part: this.partCol };
     const out: Record<string, number> = { parent: this.parentCol.data.byteLength };
     for (const [name, c] of Object.entries(cols)) out[name] = c.byteSize;
     return { ...out, ids: this.ids.byteSize, idIndex: this.idIndex.byteSize, ...this.labels.footprint(), ...this.mentions.footprint(), usageRefs: this.usageFacts.byteSize };

@@ -69,6 +69,10 @@ export class EventTable extends EventTableWriter {
     for (const [i, pid] of this.pendingParentIds) if (i < end) out.add(pid);
     return out;
   }
+  /** The part (file) event i was read from: 0 for the main file, k for `TraceModel.parts[k]` (its line, offset and length are in that file). */
+  partOf(i: number): number {
+    return this.partCol.raw(i);
+  }
   lineOf(i: number): number {
     return this.lineDelta.raw(i) + i;
   }

@@ -23,9 +23,13 @@ export abstract class EventTableWriter extends EventColumns {
     return this.labels.derives(derive);
   }
 
-  /** Appends an event and returns its index; `value` is the parsed line it came from, when labels may be derived. */
-  add(draft: EventDraft, place: EventPlace, value?: unknown): number {
+  /**
+   * Appends an event and returns its index; `value` is the parsed line it came from, when labels may be derived;
+   * `part`: the file it was read from (TraceModel.parts; 0, the main file, unless a session's parts are added).
+   */
+  add(draft: EventDraft, place: EventPlace, value?: unknown, part = 0): number {
     const i = this.n++;
+    this.partCol.set(i, part);
     this.lineDelta.set(i, place.line - i);
     this.offset.set(i, place.offset);
     this.length.set(i, place.length);

@@ -2,6 +2,7 @@ import type { BlobLayout } from './blobs/blobLayout';
 import type { RuleModule } from './rules/types';
 import type { EventDraft, EventStatus, FormatName, Finding } from './model';
 import type { FormatTotals } from './traceModel';
+import type { EventTable } from './eventTable';
 import type { UsageDraft } from './usageTypes';
 import type { LabelDeriver } from './derivedLabels';
 import type { FieldPlan, LineScanner } from './lineFacts';
@@ -167,6 +168,11 @@ export interface FormatModule {
    * file is the whole session.
    */
   sessionFiles?(path: string): Promise<readonly SessionFile[]>;
+  /**
+   * The events of a loaded main file that hold the calls with these ids ({@link SessionFile.toolUseId}): id → event
+   * index. The loader nests each session file's events under its call (core/sessionParts.ts).
+   */
+  sessionCalls?(events: EventTable, ids: ReadonlySet<string>): Map<string, number>;
   /**
    * The whole text of a message the writer streams over several lines (Gemini CLI stream-json's `delta` chunks),
    * which the builder makes one event of at its first chunk's line: given that line's parsed value and the lines

@@ -27,6 +27,12 @@ export interface JsonlFileInfo {
 /** The tree findings (after the sibling-file lookup) of each tree a model was made with, for the next append. */
 const treeFindingsOf = new WeakMap<EventTree, Finding[]>();
 
+/** Gives `to` (the same events' tree with more events after them: a session's parts) the tree findings of `from`, for the next append. */
+export function carryTreeFindings(from: EventTree, to: EventTree): void {
+  const f = treeFindingsOf.get(from);
+  if (f) treeFindingsOf.set(to, f);
+}
+
 /**
  * Turns what a {@link JsonlReading} has read into a model: the builder's closing findings, the tree over all
  * events, parents found in sibling files. The reading's own arrays are copied, so a reader kept open can go on

@@ -25,6 +25,7 @@ import type { CheckResult, RunOptions } from './checks/runChecks';
 import { runChecks } from './formatRules';
 import type { CheckMode, CheckSubject } from './rules/types';
 import { CheckedReading } from './checkedReading';
+import { withSessionParts } from './sessionParts';
 
 export type { MalformedLine, TraceModel };
 
@@ -81,6 +82,13 @@ export interface LoadOptions {
    * workers digest lines for its checks; with several, the lines after the head are read on this thread.
    */
   checks?: RideAlongChecks;
+  /**
+   * Also read the session's other files (`FormatModule.sessionFiles`: Claude Code's subagent transcripts), once
+   * each, and add their events after the main file's, each under the call that started it (core/sessionParts.ts;
+   * `TraceModel.parts`). The viewer asks for it; the CLI does not, so its output is the main file's alone. The
+   * checks riding along judge the main file alone. A multi-line document, a cut or cancelled read gets no parts.
+   */
+  sessionParts?: boolean;
 }
 
 /** See {@link LoadOptions.checks}. */
@@ -201,9 +209,13 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
     path, source, fileSize: info.size, compression, scan,
     cancelled: scan.cancelled && bytesSeen < stopAfter, partial: scan.cancelled && bytesSeen >= stopAfter,
   };
-  const model = await jsonlModel(reading, fileInfo);
+  const main = await jsonlModel(reading, fileInfo);
+  const mainEvents = reading.table.size;
+  const model = options.sessionParts ? await withSessionParts(main, reading.table, (p, o) => loadTrace(p, o), options.isCancelled) : main;
+  // The checks judge the main file alone: its events as they were before the parts were added after them.
+  const judged = model === main ? main : { ...main, events: reading.table.prefix(mainEvents) };
   // The model is handed back at once; the checks finish over it (cross-line passes, blob rehashing) after.
-  const checkResults = rideAlong ? rideAlong.finish(model, model.format, formatModule(model.format), model.cancelled || model.partial, model, options.checks!.onResult) : undefined;
+  const checkResults = rideAlong ? rideAlong.finish(judged, judged.format, formatModule(judged.format), judged.cancelled || judged.partial, judged, options.checks!.onResult) : undefined;
   return { model, kept: { reading, info: fileInfo }, checkResults };
 }
 

@@ -27,9 +27,19 @@ export async function sessionUsage(model: TraceModel, options: SessionUsageOptio
   const own = options.report ?? usageReport(model, options.prices);
   if (files.length === 0) return own;
   const parts: SessionPartReport[] = [];
-  for (const f of files) {
+  for (const [k, f] of files.entries()) {
     if (options.isCancelled?.()) break;
     const part: SessionPartReport = { file: f.path, role: f.role, toolUseId: f.toolUseId, title: f.title, events: 0, report: null };
+    // A model read with its parts holds each file's own model already: read once.
+    const held = model.parts?.[k + 1];
+    if (held && (held.model || held.error)) {
+      const m = held.model;
+      part.events = m?.events.size ?? 0;
+      part.report = m && !m.cancelled ? usageReport(m, options.prices) : null;
+      if (held.error) part.error = held.error;
+      parts.push(part);
+      continue;
+    }
     try {
       const m = await loadTrace(f.path, { format: model.format, isCancelled: options.isCancelled });
       part.events = m.events.size;
@@ -43,8 +53,21 @@ export async function sessionUsage(model: TraceModel, options: SessionUsageOptio
   return withSessionParts(own, model.formatTotals, parts);
 }
 
-/** The session's other files (FormatModule.sessionFiles); none for a cut read or a format without them. */
-export async function sessionFilesOf(model: TraceModel): Promise<readonly SessionFile[]> {
+const listed = new WeakMap<TraceModel, Promise<readonly SessionFile[]>>();
+
+/**
+ * The session's other files (FormatModule.sessionFiles); none for a cut read or a format without them. A model read
+ * with its parts (TraceModel.parts) names them; another's are listed once per model (the folder and every meta file
+ * are read on the first call, not on each).
+ */
+export function sessionFilesOf(model: TraceModel): Promise<readonly SessionFile[]> {
+  if (model.parts) return Promise.resolve(model.parts.slice(1).map((p) => ({ path: p.path, role: p.role === 'compaction' ? 'compaction' : 'subagent', toolUseId: p.toolUseId, title: p.title })));
+  let hit = listed.get(model);
+  if (!hit) listed.set(model, (hit = listSessionFiles(model)));
+  return hit;
+}
+
+async function listSessionFiles(model: TraceModel): Promise<readonly SessionFile[]> {
   const find = formatModule(model.format).sessionFiles;
   if (!find || model.partial || model.cancelled) return [];
   try {

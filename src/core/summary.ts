@@ -85,7 +85,8 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
       if (status === ERROR) errors++;
       else if (status === WARNING) warnings++;
       const group = groupRefs[k];
-      if (group !== 0) groupSet.add(group);
+      // A session read with its subagents (TraceModel.parts): their threads are not sessions of their own.
+      if (group !== 0 && (!model.parts || t.partOf(from + k) === 0)) groupSet.add(group);
       const kind = kindRefs[k];
       kindCounts.set(kind, (kindCounts.get(kind) ?? 0) + 1);
     }

@@ -38,6 +38,29 @@ export interface MalformedLine {
   message: string;
 }
 
+/**
+ * One file of a model read with its session's other files (`LoadOptions.sessionParts`, core/sessionParts.ts): part 0
+ * is the main file (`TraceModel.path`), the others its subagents' and compaction agents' transcripts, whose events
+ * follow the main file's in the table (`EventTable.partOf`) and are shown under the call that started them.
+ */
+export interface TracePart {
+  path: string;
+  role: 'main' | 'subagent' | 'compaction';
+  /** The main file's tool call that started it, as its writer records it. */
+  toolUseId: string | null;
+  /** What it was asked to do, as the writer records it. */
+  title: string | null;
+  /** The event of the main file that holds that call, -1 when it is not found there (then a grouping event holds it). */
+  call: number;
+  /** Its first event in the table and how many it has (the main file's: 0 and its events at load). */
+  first: number;
+  count: number;
+  /** The file's own model, as `loadTrace` reads it alone (its findings, lines and usage); null for the main file. */
+  model: TraceModel | null;
+  /** Why the file could not be read (then it has no events here). */
+  error?: string;
+}
+
 /** A loaded trace: the compact event table, its tree and everything the reading noticed. */
 export interface TraceModel {
   /** The file's path as text (for messages, output and the views). */
@@ -71,5 +94,11 @@ export interface TraceModel {
   formatTotals: FormatTotals;
   /** How the file is stored: `gzip` for a compressed trace (offsets and lines are then in the decompressed content). */
   compression: Compression;
+  /**
+   * The session's files when it was read with them (`LoadOptions.sessionParts`): part 0 is this file; the rest
+   * hold the events whose `EventTable.partOf` is their number. Absent: every event is this file's. `diagnostics`,
+   * `malformed`, the line counts and `formatTotals` stay this file's own; each other part's are in its `model`.
+   */
+  parts?: TracePart[];
 }
 

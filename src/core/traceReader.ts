@@ -122,6 +122,8 @@ async function readFrom(file: TracePath, kept: KeptReading, size: number, last: 
   const bytesRead = scan.bytesRead - info.scan.bytesRead;
   info.scan = { ...info.scan, bytesRead: scan.bytesRead, lines: startLine - 1 + scan.lines, bom: info.scan.bom || (startOffset === 0 && scan.bom) };
   info.fileSize = Math.max(info.fileSize, size);
-  const model = await jsonlModel(reading, info, { model: last, events: firstNewEvent });
+  const read = await jsonlModel(reading, info, { model: last, events: firstNewEvent });
+  // A session's parts (LoadOptions.sessionParts) stay: the main file's new events follow theirs in the table.
+  const model = last.parts ? { ...read, parts: last.parts } : read;
   return { kind: 'appended', model, firstNewEvent, bytesRead };
 }

@@ -112,6 +112,8 @@ export interface ViewportMessage {
 export interface RevealInTextEditorMessage {
   type: 'revealInTextEditor';
   line: number;
+  /** A line of the session's file `file` (EventDetail.file's index), not of the trace's own. */
+  file?: number;
 }
 
 /** Copies text to the clipboard (the webview's own clipboard access is unreliable). */

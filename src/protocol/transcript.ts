@@ -3,7 +3,7 @@
  * block per conversation event in file order. Plain JSON; text in here is trace content, shown only as text.
  */
 import type { EventCategory, EventStatus, HashRef } from '../core/model';
-import type { ChatMessage } from './types';
+import type { ChatMessage, EventDetail } from './types';
 
 /** A content blob an event references, as the transcript shows it. */
 export interface TranscriptRef {
@@ -45,6 +45,8 @@ export interface TranscriptBlock {
   refs: TranscriptRef[];
   /** The line could not be read or parsed: why. */
   error: string | null;
+  /** The session's file the block comes from, when not the trace's own (a subagent's, shown under its call); `line` is of that file. */
+  file?: EventDetail['file'];
   /** The turn this block opens (the first of its turn shown), else absent. */
   turn?: TranscriptTurn;
   /**

@@ -24,6 +24,11 @@ export interface RowData {
   node: number;
   /** 1-based line of the event in the file. */
   line: number;
+  /**
+   * An event of a subagent's file read with the session (TraceModel.parts): `line` is of that file, and this is
+   * what the webview reports as its top line to find the row again (file and line in one number).
+   */
+  place?: number;
   depth: number;
   /** Parent node, -1 for roots; lets the webview move focus to the parent without asking. */
   parent: number;
@@ -258,6 +263,13 @@ export interface EventDetail {
    * header's `usage.files`, for `openSessionFile`.
    */
   subagents?: { index: number; name: string; title: string | null; inputTokens: number | null; outputTokens: number | null; costUsd: number | null }[];
+  /**
+   * The file of the session the event was read from when it is not the trace's own (a subagent's transcript read
+   * with the session, TraceModel.parts): `line` is a line of that file; `index` is its place in the header's
+   * `usage.files`, for `openSessionFile`; `place`: what the webview saves as its selected line to find the event
+   * again (file and line in one number). Absent: the event is the trace file's.
+   */
+  file?: { index: number; name: string; role: 'subagent' | 'compaction'; title: string | null; place?: number };
   /**
    * What the model saw, for a model step (core/usage/contextSplit.ts): its call's context split into cache read,
    * cache write and new input, the change since its thread's previous call, and compactions before it. Absent or

@@ -50,7 +50,7 @@ const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('findStep'), direction: z.union([z.literal(1), z.literal(-1)]) }),
   z.object({ type: z.literal('setFilter'), filter }),
   z.object({ type: z.literal('viewport'), topLine: line.nullable() }),
-  z.object({ type: z.literal('revealInTextEditor'), line }),
+  z.object({ type: z.literal('revealInTextEditor'), line, file: int.min(1).max(100_000).optional() }),
   z.object({ type: z.literal('copy'), text: z.string().max(64 << 20) }),
   z.object({ type: z.literal('openExternal'), url: z.string().max(8192) }),
   z.object({ type: z.literal('runChecks'), mode: z.enum(CHECK_MODES) }),

@@ -6,6 +6,7 @@
 import { Buffer } from 'buffer';
 import { readText } from '../core/byteSource';
 import { TracePath, tracePathToOpen } from '../core/tracePath';
+import { fileOfEvent, fileSizeOfEvent } from '../core/traceParts';
 import type { TraceModel } from '../core/loadTrace';
 import { readSpan } from '../core/lineIndexer';
 import { contextCallOf } from '../core/usage/contextSplit';
@@ -15,7 +16,7 @@ import { extractChat } from './chatContent';
 import { formatModule } from '../core/formats';
 import type { ChatMessage } from '../protocol';
 import { malformedIndex } from './rowModel';
-import { isoOrNull, summarizeEvent } from './traceRows';
+import { isoOrNull, placeOfNode, summarizeEvent } from './traceRows';
 
 /** Limits on what one detail carries to the webview. */
 export interface DetailLimits {
@@ -32,7 +33,10 @@ const MAX_ANCESTORS = 64;
 export async function buildDetail(model: TraceModel, node: number, findings: FindingView[], limits = DEFAULT_DETAIL_LIMITS): Promise<EventDetail> {
   if (node < 0) return malformedDetail(model, node, findings, limits);
   const e = model.events.get(node);
-  const body = model.document ? await documentBody(model, e.id) : await lineBody(tracePathToOpen(model), e.offset, e.length, limits);
+  // A session's subagent event is re-read from its own file (TraceModel.parts).
+  const body = model.document ? await documentBody(model, e.id) : await lineBody(fileOfEvent(model, node), e.offset, e.length, limits);
+  const part = model.events.partOf(node);
+  const file = part > 0 ? model.parts?.[part] : undefined;
   // The breadcrumbs follow the tree's nesting; `parent` is the event the recorded link names (the same one unless
   // the format shows its events under display parents, as Claude Code's session → turn → step → call).
   const ancestors: EventSummary[] = [];
@@ -61,7 +65,8 @@ export async function buildDetail(model: TraceModel, node: number, findings: Fin
     hashRefs: e.hashRefs,
     mentions: e.mentions,
     ...body,
-    messages: body.json !== null ? await messagesOf(model, e.offset + e.length, body.json) : [],
+    ...(file && file.role !== 'main' ? { file: { index: part, name: baseName(file.path), role: file.role, title: file.title, ...placed(model, node) } } : {}),
+    messages: body.json !== null ? await messagesOf(model, node, e.offset + e.length, body.json) : [],
     findings,
     malformed: false,
     // What the model saw, for a model step (the rollup is shared with the header and statistics).
@@ -76,11 +81,11 @@ const MAX_CONTINUATION_BYTES = 1 << 20;
  * The messages of an event's line; for a message the writer streams over several lines (FormatModule.continuedText),
  * with the text of its chunks after the line joined in.
  */
-async function messagesOf(model: TraceModel, end: number, json: unknown): Promise<ChatMessage[]> {
+async function messagesOf(model: TraceModel, node: number, end: number, json: unknown): Promise<ChatMessage[]> {
   const join = formatModule(model.format).continuedText;
   if (!join || model.document || join(json, []) === null) return extractChat(json);
-  const length = Math.max(0, Math.min(MAX_CONTINUATION_BYTES, model.fileSize - end));
-  const following = length > 0 ? (await readSpan(tracePathToOpen(model), end, length)).toString('utf8').split('\n') : [];
+  const length = Math.max(0, Math.min(MAX_CONTINUATION_BYTES, fileSizeOfEvent(model, node) - end));
+  const following = length > 0 ? (await readSpan(fileOfEvent(model, node), end, length)).toString('utf8').split('\n') : [];
   const text = join(json, following);
   return extractChat(text === null ? json : { ...(json as object), content: text });
 }
@@ -116,6 +121,17 @@ async function lineBody(path: TracePath, offset: number, length: number, limits:
 }
 
 const MAX_TREE_DEPTH = 200;
+
+/** The place of a session part's event (traceRows' placeOfNode), when it has one. */
+function placed(model: TraceModel, node: number): { place?: number } {
+  const place = placeOfNode(model, node);
+  return place !== null ? { place } : {};
+}
+
+/** The last part of a path (either separator). */
+function baseName(path: string): string {
+  return path.replace(/\\/g, '/').split('/').pop() ?? path;
+}
 
 /** Nesting depth of a parsed value, counted iteratively and stopping once it passes `limit`. */
 export function jsonDepth(value: unknown, limit: number): number {

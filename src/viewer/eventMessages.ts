@@ -31,8 +31,9 @@ export function eventMessages(model: TraceModel, node: number, json: unknown, li
 function othersOnLine(model: TraceModel, node: number): Set<string> {
   const line = model.events.lineOf(node);
   const out = new Set<string>();
-  for (let i = node - 1; i >= 0 && model.events.lineOf(i) === line; i--) add(i);
-  for (let i = node + 1; i < model.events.size && model.events.lineOf(i) === line; i++) add(i);
+  const same = (i: number) => model.events.lineOf(i) === line && model.events.partOf(i) === model.events.partOf(node);
+  for (let i = node - 1; i >= 0 && same(i); i--) add(i);
+  for (let i = node + 1; i < model.events.size && same(i); i++) add(i);
   return out;
   function add(i: number): void {
     const id = model.events.id(i);
@@ -51,8 +52,10 @@ function withoutObjects(o: Obj, ids: Set<string>, depth = 0): Obj {
 }
 
 function sharesLine(model: TraceModel, node: number): boolean {
-  const line = model.events.lineOf(node);
-  return (node > 0 && model.events.lineOf(node - 1) === line) || (node + 1 < model.events.size && model.events.lineOf(node + 1) === line);
+  // Events of a session's files (TraceModel.parts) share a line only with events of the same file.
+  const t = model.events;
+  const same = (i: number) => t.lineOf(i) === t.lineOf(node) && t.partOf(i) === t.partOf(node);
+  return (node > 0 && same(node - 1)) || (node + 1 < t.size && same(node + 1));
 }
 
 /** The object of the line whose id field holds the event's id (OTLP ids are `traceId/spanId`: the span holds the last part). */

@@ -62,17 +62,28 @@ export async function findInTrace(model: TraceModel, query: string, options: Fin
   for (let k = 0; k < model.malformed.length; k++) if (test(model.malformed[k].message)) markBad(k);
   let cancelled = false;
   if (!model.document) {
-    const lines = lineLookup(model);
-    const scan = await scanLines(
-      tracePathToOpen(model),
-      (span, bytes) => {
-        if (bytes === null || span.line > model.lineCount) return;
-        if (!test(bytes.toString('utf8'))) return;
-        lines(span.line, markEvent, markBad);
-      },
-      { isCancelled: options.isCancelled, onProgress: (b) => options.onProgress?.(found, b) },
-    );
-    cancelled = scan.cancelled;
+    // The trace's lines, then those of each other file of its session read with it (TraceModel.parts), each file's
+    // lines mapped to its own events.
+    const files = [{ path: tracePathToOpen(model), part: 0, lineCount: model.lineCount }];
+    model.parts?.forEach((p, k) => {
+      if (k > 0 && p.model && p.count > 0) files.push({ path: p.path, part: k, lineCount: p.model.lineCount });
+    });
+    let before = 0;
+    for (const f of files) {
+      if (cancelled) break;
+      const lines = lineLookup(model, f.part);
+      const scan = await scanLines(
+        f.path,
+        (span, bytes) => {
+          if (bytes === null || span.line > f.lineCount) return;
+          if (!test(bytes.toString('utf8'))) return;
+          lines(span.line, markEvent, markBad);
+        },
+        { isCancelled: options.isCancelled, onProgress: (b) => options.onProgress?.(found, before + b) },
+      );
+      before += scan.bytesRead;
+      cancelled = scan.cancelled;
+    }
   }
   const blobHits = new Map<number, BlobHit>();
   if (options.blobs && !cancelled) {
@@ -89,16 +100,20 @@ export async function findInTrace(model: TraceModel, query: string, options: Fin
   return { ...collect(model, hit, badHit, options.maxMatches ?? DEFAULT_MAX, cancelled), blobHits };
 }
 
-/** Maps a line to the events (and malformed line) on it; lines arrive in ascending order. */
-function lineLookup(model: TraceModel): (line: number, ev: (i: number) => void, bad: (k: number) => void) => void {
+/**
+ * Maps a line of the file of part `part` (0: the trace's own; TraceModel.parts) to the events (and malformed line)
+ * of that file on it; lines arrive in ascending order.
+ */
+function lineLookup(model: TraceModel, part: number): (line: number, ev: (i: number) => void, bad: (k: number) => void) => void {
   const t = model.events;
-  let sorted = true;
+  let sorted = !model.parts;
   for (let i = 1; i < t.size && sorted; i++) if (t.lineOf(i) < t.lineOf(i - 1)) sorted = false;
-  const badByLine = new Map(model.malformed.map((m, k) => [m.line, k]));
+  const badByLine = new Map(part === 0 ? model.malformed.map((m, k) => [m.line, k]) : []);
   let byLine: Map<number, number[]> | null = null;
   if (!sorted) {
     byLine = new Map();
     for (let i = 0; i < t.size; i++) {
+      if (t.partOf(i) !== part) continue;
       const l = t.lineOf(i);
       const list = byLine.get(l);
       if (list) list.push(i);

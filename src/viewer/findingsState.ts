@@ -22,11 +22,27 @@ export class FindingsState {
   private readonly results = new Map<Mode, { result: CheckResult; summary: CheckSummary; views: FindingView[] }>();
   private badges = new Map<number, Severity>();
   private model: TraceModel | null = null;
+  /**
+   * The findings of each other file of a session read with its parts (TraceModel.parts), by part: the loader's
+   * findings of that file read alone, on its own lines (the main file's checks never judge them).
+   */
+  private partFindings = new Map<number, FindingView[]>();
+  private partBadges = new Map<number, Map<number, Severity>>();
 
   /** Takes a new model: loader diagnostics are replaced, check findings are re-placed by line. */
   setModel(model: TraceModel): void {
     this.model = model;
     this.load = model.diagnostics.map((f) => this.view(f, 'load'));
+    this.partFindings = new Map();
+    this.partBadges = new Map();
+    model.parts?.forEach((p, k) => {
+      if (k === 0 || !p.model) return;
+      const views = p.model.diagnostics.map((f) => this.view(f, 'load', k));
+      const badges = new Map<number, Severity>();
+      for (const f of views) if (f.severity !== 'info' && (!badges.has(f.line) || RANK[f.severity] > RANK[badges.get(f.line)!])) badges.set(f.line, f.severity);
+      this.partFindings.set(k, views);
+      this.partBadges.set(k, badges);
+    });
     for (const [mode, r] of this.results) r.views = r.result.findings.map((f) => this.view(f, mode));
     this.rebuildBadges();
   }
@@ -51,8 +67,9 @@ export class FindingsState {
     this.rebuildBadges();
   }
 
-  badgeOfLine(line: number): Severity | undefined {
-    return this.badges.get(line);
+  /** The worst finding on a line of the trace's file, or of a session part's (`part`, TraceModel.parts). */
+  badgeOfLine(line: number, part = 0): Severity | undefined {
+    return part === 0 ? this.badges.get(line) : this.partBadges.get(part)?.get(line);
   }
   summaries(): CheckSummary[] {
     return [...this.results.values()].map((r) => r.summary);
@@ -68,8 +85,9 @@ export class FindingsState {
     for (const r of this.results.values()) for (const f of r.views) shown.add(key(f));
     return this.load.filter((f) => !shown.has(key(f)));
   }
-  /** Every finding on a line, loader diagnostics first, without duplicates. */
-  atLine(line: number): FindingView[] {
+  /** Every finding on a line (of a session part's file when `part` is given), loader diagnostics first, without duplicates. */
+  atLine(line: number, part = 0): FindingView[] {
+    if (part !== 0) return (this.partFindings.get(part) ?? []).filter((f) => f.line === line);
     const out: FindingView[] = [];
     const seen = new Set<string>();
     for (const f of [...this.load, ...[...this.results.values()].flatMap((r) => r.views)]) {
@@ -80,8 +98,8 @@ export class FindingsState {
     return out;
   }
 
-  private view(f: Finding, source: FindingView['source']): FindingView {
-    const v: FindingView = { rule: f.rule, severity: f.severity, line: f.line, message: f.message, node: this.model ? nodeAtLine(this.model, f.line) : null, source };
+  private view(f: Finding, source: FindingView['source'], part = 0): FindingView {
+    const v: FindingView = { rule: f.rule, severity: f.severity, line: f.line, message: f.message, node: this.model ? nodeAtLine(this.model, f.line, part) : null, source };
     if (f.seq !== undefined) v.seq = f.seq;
     if (f.eventId !== undefined) v.eventId = f.eventId;
     if (source === 'verify') v.cause = integrityKindOf(f.rule);

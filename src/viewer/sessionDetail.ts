@@ -11,38 +11,54 @@ import { buildDetail } from './eventDetail';
 import { eventMessages } from './eventMessages';
 import type { SessionHost } from './sessionHost';
 import { idInfoOf, navigationOf } from './sessionNavigation';
-import { lineOfNode } from './traceRows';
+import { lineOfNode, partOfNode } from './traceRows';
+import { formatModule } from '../core/formats';
+import type { SessionFile } from '../core/format';
 import { enrich } from './transcript/transcriptPage';
 import { sessionHeaderOf } from './sessionModelInfo';
 import type { EventDetail } from '../protocol';
 
-/** The tool_use ids of a Claude Code line (an assistant message's content blocks). */
-function toolUseIds(json: unknown): string[] {
-  const content = (json as { message?: { content?: unknown } } | null)?.message?.content;
-  if (!Array.isArray(content)) return [];
-  return content.flatMap((b) => (b && typeof b === 'object' && (b as { type?: unknown }).type === 'tool_use' && typeof (b as { id?: unknown }).id === 'string' ? [(b as { id: string }).id] : []));
-}
-
-/** The session files (subagents) started by the tool calls of an event's line, with their usage from the session header. */
-async function subagentsOf(model: TraceModel, json: unknown): Promise<NonNullable<EventDetail['subagents']>> {
-  const ids = toolUseIds(json);
-  if (ids.length === 0) return [];
-  const files = (await sessionFilesOf(model));
-  if (!files.some((f) => f.toolUseId !== null && ids.includes(f.toolUseId))) return [];
+/**
+ * The session files (subagents) the tool calls of event `node` started, with their usage from the session header:
+ * each part of a model read with its session (TraceModel.parts) whose call is this event; for a model read alone,
+ * the files whose call the format finds in this event (FormatModule.sessionCalls).
+ */
+async function subagentsOf(model: TraceModel, node: number): Promise<NonNullable<EventDetail['subagents']>> {
+  const files = await sessionFilesOf(model);
+  if (files.length === 0) return [];
+  const started = (k: number): boolean => {
+    if (model.parts) return model.parts[k + 1]?.call === node;
+    const id = files[k].toolUseId;
+    return id !== null && callsOf(model, files).get(id) === node;
+  };
+  if (!files.some((_, k) => started(k))) return [];
   const usage = (await sessionHeaderOf(model))?.usage?.files ?? [];
   return files.flatMap((f, k) => {
-    if (f.toolUseId === null || !ids.includes(f.toolUseId)) return [];
+    if (!started(k)) return [];
     const u = usage[k + 1];
     const name = f.path.replace(/\\/g, '/').split('/').pop() ?? f.path;
     return [{ index: k + 1, name, title: f.title, inputTokens: u?.inputTokens ?? null, outputTokens: u?.outputTokens ?? null, costUsd: u?.costUsd ?? null }];
   });
 }
 
+const calls = new WeakMap<TraceModel, Map<string, number>>();
+
+/** The events holding the calls that started the session's files, found by the format once per model. */
+function callsOf(model: TraceModel, files: readonly SessionFile[]): Map<string, number> {
+  let hit = calls.get(model);
+  if (!hit) {
+    const ids = new Set(files.flatMap((f) => (f.toolUseId ? [f.toolUseId] : [])));
+    calls.set(model, (hit = formatModule(model.format).sessionCalls?.(model.events, ids) ?? new Map()));
+  }
+  return hit;
+}
+
 /** What the detail answers need of the session. */
 export interface DetailContext {
   model(): TraceModel | null;
   modelVersion(): number;
-  findingsAt(line: number): FindingView[];
+  /** The findings on a line of the trace's file, or of a session part's file (`part`, TraceModel.parts). */
+  findingsAt(line: number, part: number): FindingView[];
   post(msg: HostMessage): void;
   host: SessionHost;
 }
@@ -60,14 +76,14 @@ export class SessionDetail {
     const token = ++this.token;
     const line = lineOfNode(model, node);
     try {
-      const detail = await buildDetail(model, node, line !== null ? this.ctx.findingsAt(line) : []);
+      const detail = await buildDetail(model, node, line !== null ? this.ctx.findingsAt(line, partOfNode(model, node)) : []);
       detail.nav = navigationOf(model, node, detail.json);
       // The span's own messages (an OTLP line holds many spans), as the transcript shows them; tool calls read
       // as what they are in the Content tab too: diffs, shell commands and outcomes, forms.
       if (node >= 0) detail.messages = eventMessages(model, node, detail.json, detail.messages);
       detail.messages = detail.messages.map((m) => ({ ...m, parts: m.parts.map((p) => enrich(p, new Map())) }));
       if (node >= 0) {
-        const subagents = await subagentsOf(model, detail.json);
+        const subagents = await subagentsOf(model, node);
         if (subagents.length > 0) detail.subagents = subagents;
       }
       if (token === this.token && model === this.ctx.model()) this.ctx.post({ type: 'detail', modelVersion: this.ctx.modelVersion(), detail });

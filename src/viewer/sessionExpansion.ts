@@ -7,7 +7,7 @@
 import type { TraceModel } from '../core/loadTrace';
 import type { PersistedViewState } from '../protocol';
 import { RowProjection } from './rowModel';
-import { nodeAtLine } from './traceRows';
+import { nodeAtPlace, placeOfNode } from './traceRows';
 
 /** Persisted expansion is dropped beyond this many expanded events (the webview state stays small). */
 const MAX_PERSISTED_EXPANDED = 5000;
@@ -50,9 +50,9 @@ export class SessionExpansion {
 
   /** Records the open branches of the current projection by line, before it is replaced. */
   capture(model: TraceModel, rows: RowProjection): void {
-    if (!this.state.touched && model.partial) this.state = { ...this.state, carried: rows.expandedNodes().map((i) => model.events.lineOf(i)) };
+    if (!this.state.touched && model.partial) this.state = { ...this.state, carried: placesOf(model, rows.expandedNodes()) };
     if (!this.state.touched || this.state.all) return;
-    this.state = { touched: true, all: false, lines: rows.expandedNodes().map((i) => model.events.lineOf(i)) };
+    this.state = { touched: true, all: false, lines: placesOf(model, rows.expandedNodes()) };
   }
 
   /** Opens the branches of a fresh projection: the captured or restored ones, or the default. */
@@ -74,15 +74,25 @@ export class SessionExpansion {
     if (this.state.all) return { lines: null, all: true };
     const nodes = rows.expandedNodes();
     if (nodes.length > MAX_PERSISTED_EXPANDED) return { lines: null, all: false };
-    return { lines: nodes.map((i) => model.events.lineOf(i)), all: false };
+    return { lines: placesOf(model, nodes), all: false };
   }
 }
 
-/** The events on `lines` (first event of each line), skipping lines that hold none. */
+/** Where the nodes are (their lines; for a session part's events, placeOfNode's places), skipping those that have none. */
+function placesOf(model: TraceModel, nodes: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const i of nodes) {
+    const p = placeOfNode(model, i);
+    if (p !== null) out.push(p);
+  }
+  return out;
+}
+
+/** The events at `lines` (first event of each line, or placeOfNode's places), skipping those that hold none. */
 function nodesAt(model: TraceModel, lines: readonly number[]): number[] {
   const nodes: number[] = [];
   for (const l of lines) {
-    const n = nodeAtLine(model, l);
+    const n = nodeAtPlace(model, l);
     if (n !== null && n >= 0) nodes.push(n);
   }
   return nodes;

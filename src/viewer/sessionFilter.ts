@@ -41,7 +41,7 @@ export class SessionFilter {
   constructor(private readonly onTextReady: () => void) {}
 
   /** The predicate for `f` on `model`; text terms count as not found until their lookup is done. */
-  predicate(model: TraceModel, f: RowFilter, badgeOfLine: (line: number) => Severity | undefined): RowPredicate | null {
+  predicate(model: TraceModel, f: RowFilter, badgeOfLine: (line: number, part?: number) => Severity | undefined): RowPredicate | null {
     const compiled = compileRowFilter(f);
     if (!compiled) return null;
     const key = compiled.needles.join('\u0000');

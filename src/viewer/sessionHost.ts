@@ -7,7 +7,8 @@ import type { BlobContentMessage, HostMessage, ViewerLayout, WebviewMessage } fr
 /** What a session needs from its surroundings (VS Code, or a test's stub). */
 export interface SessionHost {
   post(msg: HostMessage): void;
-  revealInTextEditor(line: number): void;
+  /** Opens the trace (or `path`, a file of its session: a subagent's transcript) in the text editor at a line. */
+  revealInTextEditor(line: number, path?: string): void;
   copy(text: string): void;
   openExternal(url: string): void;
   runChecks(mode: CheckMode): void;
@@ -33,13 +34,11 @@ export interface SessionOptions {
 }
 
 /** Webview requests that only the host can carry out. */
-export type HostAction = Extract<WebviewMessage, { type: 'revealInTextEditor' | 'copy' | 'openExternal' | 'runChecks' | 'openBlob' | 'reload' | 'openAsText' }>;
+export type HostAction = Extract<WebviewMessage, { type: 'copy' | 'openExternal' | 'runChecks' | 'openBlob' | 'reload' | 'openAsText' }>;
 
 /** Hands a webview request to the host. */
 export function forwardToHost(host: SessionHost, msg: HostAction): void {
   switch (msg.type) {
-    case 'revealInTextEditor':
-      return host.revealInTextEditor(msg.line);
     case 'copy':
       return host.copy(msg.text);
     case 'openExternal':

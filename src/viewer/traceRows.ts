@@ -31,7 +31,8 @@ function modelTreeSource(model: TraceModel): TreeSource {
 
 /** Per-row decorations that come from outside the model: findings and find matches. */
 export interface RowDecorations {
-  badgeOfLine(line: number): Severity | undefined;
+  /** The worst finding on a line of the trace's file, or of a session part's file (`part`, TraceModel.parts). */
+  badgeOfLine(line: number, part?: number): Severity | undefined;
   isMatch(node: number): boolean;
 }
 
@@ -81,7 +82,11 @@ function eventRow(model: TraceModel, rows: RowProjection, i: number, deco: RowDe
     tokensOut: t.tokensOutOf(i),
     offsetMs: time !== null && t0 !== null ? time - t0 : null,
   };
-  const badge = deco.badgeOfLine(line);
+  if (t.partOf(i) !== 0) {
+    const place = placeOfNode(model, i);
+    if (place !== null) row.place = place;
+  }
+  const badge = deco.badgeOfLine(line, t.partOf(i));
   if (badge) row.badge = badge;
   if (deco.isMatch(i)) row.match = true;
   if (rows.isContext(i)) row.context = true;
@@ -146,23 +151,83 @@ export function isoOrNull(ms: number | null): string | null {
 }
 
 /**
- * The node shown for a 1-based line: the first event on it, else its malformed line, else null.
+ * The node shown for a 1-based line of the trace's file (or, with `part`, of that file of a session read with its
+ * parts, TraceModel.parts): the first event on it, else its malformed line (the trace's own file), else null.
  * Events are emitted in file order, so a binary search finds it; a linear pass covers adapters that don't.
  */
-export function nodeAtLine(model: TraceModel, line: number): number | null {
+export function nodeAtLine(model: TraceModel, line: number, part = 0): number | null {
   const t = model.events;
-  let lo = 0;
-  let hi = t.size - 1;
+  if (model.parts) {
+    for (const [from, to] of partRanges(model, part)) {
+      const i = firstAtLine(t, line, from, to);
+      if (i !== null) return i;
+    }
+    if (part !== 0) return null;
+  } else {
+    const i = firstAtLine(t, line, 0, t.size);
+    if (i !== null) return i;
+  }
+  const bad = model.malformed.findIndex((m) => m.line === line);
+  if (bad >= 0) return malformedNode(bad);
+  if (!model.parts && !linesAscending(model)) for (let i = 0; i < t.size; i++) if (t.lineOf(i) === line) return i;
+  return null;
+}
+
+/** The first of events [from, to) on `line`, by a binary search over lines that do not decrease, or null. */
+function firstAtLine(t: TraceModel['events'], line: number, from: number, to: number): number | null {
+  let lo = from;
+  let hi = to - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     if (t.lineOf(mid) < line) lo = mid + 1;
     else hi = mid - 1;
   }
-  if (lo < t.size && t.lineOf(lo) === line) return lo;
-  const bad = model.malformed.findIndex((m) => m.line === line);
-  if (bad >= 0) return malformedNode(bad);
-  if (!linesAscending(model)) for (let i = 0; i < t.size; i++) if (t.lineOf(i) === line) return i;
-  return null;
+  return lo < to && t.lineOf(lo) === line ? lo : null;
+}
+
+/**
+ * The index ranges of a part's events in a model read with its session's parts: a part's own (without the
+ * grouping event made for a part whose call is not found), the main file's before the parts and after them (a live
+ * append).
+ */
+function partRanges(model: TraceModel, part: number): [number, number][] {
+  const parts = model.parts!;
+  if (part !== 0) {
+    const p = parts[part];
+    if (!p) return [];
+    const skip = p.call < 0 && p.count > 0 ? 1 : 0;
+    return [[p.first + skip, p.first + p.count]];
+  }
+  const last = parts[parts.length - 1];
+  return [[0, parts[0].count], [last.first + last.count, model.events.size]];
+}
+
+/**
+ * Where a node is, as one number that stays valid across reads of the same files (the kept selection, scroll
+ * position and open branches): its line for the trace's own file (so a model without parts keeps plain lines), and
+ * for an event of a session part's file its part times {@link PLACE_STRIDE} plus its line. Null for a line too far
+ * down a part to be told apart.
+ */
+export function placeOfNode(model: TraceModel, node: number): number | null {
+  const line = lineOfNode(model, node);
+  const part = partOfNode(model, node);
+  if (line === null || part === 0) return line;
+  return line < PLACE_STRIDE && part < MAX_PLACE_PART ? part * PLACE_STRIDE + line : null;
+}
+
+/** The node at a place of {@link placeOfNode}. */
+export function nodeAtPlace(model: TraceModel, place: number): number | null {
+  if (place < PLACE_STRIDE || !model.parts) return nodeAtLine(model, place);
+  return nodeAtLine(model, place % PLACE_STRIDE, Math.floor(place / PLACE_STRIDE));
+}
+
+/** Lines of a part's file a place tells apart, and parts (places stay below 2^31, as the webview's saved lines). */
+const PLACE_STRIDE = 2 ** 24;
+const MAX_PLACE_PART = 127;
+
+/** The part (file) a node was read from: 0 for the trace's own file and its malformed lines. */
+export function partOfNode(model: TraceModel, node: number): number {
+  return node >= 0 && node < model.events.size ? model.events.partOf(node) : 0;
 }
 
 const ascending = new WeakMap<object, boolean>();

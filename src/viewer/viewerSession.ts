@@ -23,7 +23,7 @@ import { RowProjection } from './rowModel';
 import { SessionExpansion } from './sessionExpansion';
 
 export type { SessionHost, SessionOptions } from './sessionHost';
-import { buildRows, lineOfNode, nearestNodeBefore, nodeAtLine, traceStartTime, treeSourceOf, validNode } from './traceRows';
+import { buildRows, nearestNodeBefore, nodeAtLine, nodeAtPlace, partOfNode, placeOfNode, traceStartTime, treeSourceOf, validNode } from './traceRows';
 
 /** See the file comment. */
 export class ViewerSession {
@@ -61,7 +61,7 @@ export class ViewerSession {
   constructor(private readonly host: SessionHost, options: SessionOptions = { expandAllMaxEvents: 20_000 }) {
     this.expansion = new SessionExpansion(options.expandAllMaxEvents);
     this.header = new SessionHeader({ model: () => this.model, modelVersion: () => this.modelVersion, post: (m) => this.post(m) }, options.countTotalsAfterRowsAbove);
-    this.detail = new SessionDetail({ model: () => this.model, modelVersion: () => this.modelVersion, findingsAt: (line) => this.findings.atLine(line), post: (m) => this.post(m), host });
+    this.detail = new SessionDetail({ model: () => this.model, modelVersion: () => this.modelVersion, findingsAt: (line, part) => this.findings.atLine(line, part), post: (m) => this.post(m), host });
     this.transcript = new SessionTranscript({ model: () => this.model, modelVersion: () => this.modelVersion, post: (m) => this.post(m) });
     this.find = new SessionFind({
       post: (m) => this.post(m),
@@ -76,7 +76,8 @@ export class ViewerSession {
 
   /** The 1-based line of the selected event, or null when none is selected. */
   get selectedEventLine(): number | null {
-    return this.selected !== null ? this.selectedLine : null;
+    // A session part's event is on a line of another file (TraceModel.parts): none of this one.
+    return this.selected !== null && this.model && partOfNode(this.model, this.selected) === 0 ? this.selectedLine : null;
   }
 
   /** The model currently shown, if any. */
@@ -105,7 +106,7 @@ export class ViewerSession {
     this.rows = new RowProjection(treeSourceOf(model, this.compactOn(model)));
     this.expansion.apply(model, this.rows);
     this.applyFilter();
-    this.selected = this.selectedLine !== null ? nodeAtLine(model, this.selectedLine) : null;
+    this.selected = this.selectedLine !== null ? nodeAtPlace(model, this.selectedLine) : null;
     this.sendInit();
     this.find.rerun();
   }
@@ -116,6 +117,13 @@ export class ViewerSession {
     if (!model || !this.host.openTrace) return;
     const file = (await sessionFilesOf(model))[index - 1];
     if (file) this.host.openTrace(file.path);
+  }
+
+  /** Opens the line in the text editor: of the trace, or of its session's file `file` (TraceModel.parts). */
+  private revealInTextEditor(line: number, file?: number): void {
+    if (file === undefined) return this.host.revealInTextEditor(line);
+    const part = this.model?.parts?.[file];
+    if (part) this.host.revealInTextEditor(line, part.path);
   }
 
   /** Stops work scheduled for later (the panel closed). */
@@ -231,6 +239,7 @@ export class ViewerSession {
       case 'requestEarlierMessages':
         return this.transcript.earlier(msg);
       case 'revealInTextEditor':
+        return this.revealInTextEditor(msg.line, msg.file);
       case 'copy':
       case 'openExternal':
       case 'runChecks':
@@ -271,7 +280,7 @@ export class ViewerSession {
     this.compact = state.compactChains ?? null;
     this.expansion.restore(state);
     if (this.model && this.rows) {
-      this.selected = this.selectedLine !== null ? nodeAtLine(this.model, this.selectedLine) : null;
+      this.selected = this.selectedLine !== null ? nodeAtPlace(this.model, this.selectedLine) : null;
       this.rows = new RowProjection(treeSourceOf(this.model, this.compactOn(this.model)));
       this.expansion.apply(this.model, this.rows);
     }
@@ -281,7 +290,7 @@ export class ViewerSession {
   private sendInit(): void {
     const model = this.model!;
     const rows = this.rows!;
-    const topNode = this.topLine !== null ? nodeAtLine(model, this.topLine) : null;
+    const topNode = this.topLine !== null ? nodeAtPlace(model, this.topLine) : null;
     const topRow = topNode !== null ? Math.max(0, rows.rowOf(topNode)) : 0;
     const facts = this.header.forInit(model, this.appending);
     this.appending = false;
@@ -311,7 +320,7 @@ export class ViewerSession {
 
   private sendRows(start: number, count: number): void {
     if (!this.model || !this.rows) return;
-    const deco = { badgeOfLine: (l: number) => this.findings.badgeOfLine(l), isMatch: (n: number) => this.find.isMatch(n) };
+    const deco = { badgeOfLine: (l: number, part?: number) => this.findings.badgeOfLine(l, part), isMatch: (n: number) => this.find.isMatch(n) };
     this.post({ type: 'rows', rowsVersion: this.rows.version, start, rows: buildRows(this.model, this.rows, start, count, deco, this.t0) });
   }
 
@@ -356,7 +365,7 @@ export class ViewerSession {
   private select(node: number): void {
     if (!this.model || !validNode(this.model, node)) return;
     this.selected = node;
-    this.selectedLine = lineOfNode(this.model, node);
+    this.selectedLine = placeOfNode(this.model, node);
     void this.detail.send(node);
   }
 
@@ -373,14 +382,14 @@ export class ViewerSession {
     if (row < 0) return;
     if (!this.rows.filtered) this.expansion.opened();
     // Keeps the event in view when the webview is (re)loaded before it gets this message.
-    this.topLine = lineOfNode(this.model, this.rows.nodeAt(Math.max(0, row - 3)));
+    this.topLine = placeOfNode(this.model, this.rows.nodeAt(Math.max(0, row - 3)));
     this.sendRowsState({ row, node, select });
     if (select) this.select(node);
   }
 
   private applyFilter(): void {
     if (!this.rows || !this.model) return;
-    const p = this.rowFilter.predicate(this.model, this.filter, (l) => this.findings.badgeOfLine(l));
+    const p = this.rowFilter.predicate(this.model, this.filter, (l, part) => this.findings.badgeOfLine(l, part));
     this.rows.setFilter(p?.events ?? null, p?.malformedPass);
     this.transcript.setFilter(p?.events ?? null);
   }

@@ -70,7 +70,8 @@ export class TraceModels {
 /** Line lengths of a model's events and malformed lines, for diagnostic ranges. */
 export function lineLengths(model: TraceModel): (line: number) => number {
   const lengths = new Map<number, number>();
-  for (let i = 0; i < model.events.size; i++) lengths.set(model.events.lineOf(i), model.events.lengthOf(i));
+  // The trace's own lines: a session's other files (TraceModel.parts) have their own.
+  for (let i = 0; i < model.events.size; i++) if (model.events.partOf(i) === 0) lengths.set(model.events.lineOf(i), model.events.lengthOf(i));
   for (const m of model.malformed) lengths.set(m.line, m.length);
   return (line) => lengths.get(line) ?? 1;
 }

@@ -243,7 +243,7 @@ export const CORE_LAYERS: readonly CoreLayer[] = [
   { name: 'catalog' },
   { name: 'json' },
   { name: 'blobs' },
-  { name: 'trace', files: ['eventColumns.ts', 'eventTable.ts', 'eventTableWriter.ts', 'lineFindings.ts', 'traceModel.ts', 'tree.ts', 'treeAppend.ts'] },
+  { name: 'trace', files: ['eventColumns.ts', 'eventTable.ts', 'eventTableWriter.ts', 'lineFindings.ts', 'traceModel.ts', 'traceParts.ts', 'tree.ts', 'treeAppend.ts'] },
   { name: 'usage' },
   { name: 'rules' },
   { name: 'contract', files: ['format.ts'] },
@@ -256,7 +256,7 @@ export const CORE_LAYERS: readonly CoreLayer[] = [
   { name: 'parallel' },
   {
     name: 'loader',
-    files: ['checkedReading.ts', 'crossFileParents.ts', 'detectFile.ts', 'jsonlModel.ts', 'jsonlReading.ts', 'loadTrace.ts', 'navigation.ts', 'sessionUsage.ts', 'summary.ts', 'traceFiles.ts', 'traceReader.ts'],
+    files: ['checkedReading.ts', 'crossFileParents.ts', 'detectFile.ts', 'jsonlModel.ts', 'jsonlReading.ts', 'loadTrace.ts', 'navigation.ts', 'sessionParts.ts', 'sessionUsage.ts', 'summary.ts', 'traceFiles.ts', 'traceReader.ts'],
   },
   { name: 'stream' },
   { name: 'filter' },

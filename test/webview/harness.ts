@@ -85,6 +85,8 @@ export interface OpenOptions {
   layoutStore?: { layout: ViewerLayout | null };
   /** The session's limit above which init comes with the header still counting (default: the viewer's). */
   countTotalsAfterRowsAbove?: number;
+  /** Read the trace as the extension's viewer does, with its session's other files (LoadOptions.sessionParts). */
+  sessionParts?: boolean;
 }
 
 /** One viewer page connected to a real session. */
@@ -105,7 +107,7 @@ export class ViewerPage {
         this.received.push(m);
         this.deliver(m);
       },
-      revealInTextEditor: (line) => this.hostCalls.push(`revealInTextEditor:${line}`),
+      revealInTextEditor: (line, path) => this.hostCalls.push(`revealInTextEditor:${line}${path === undefined ? '' : `:${path}`}`),
       copy: (text) => this.hostCalls.push(`copy:${text}`),
       openExternal: (url) => this.hostCalls.push(`openExternal:${url}`),
       runChecks: (mode) => this.hostCalls.push(`runChecks:${mode}`),
@@ -262,7 +264,7 @@ function stubScript(arg: PageStub): void {
 /** Opens a trace in a new page of `browser`, served from `origin`. */
 export async function openViewer(browser: Browser, origin: string, file: string, opts: OpenOptions = {}): Promise<ViewerPage> {
   const page = await browser.newPage({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 760 } });
-  const model = await loadTrace(file, opts.format ? { format: opts.format } : {});
+  const model = await loadTrace(file, { ...(opts.format ? { format: opts.format } : {}), ...(opts.sessionParts ? { sessionParts: true } : {}) });
   return connectViewer(page, origin, model, opts.theme ?? 'dark', opts.compactChains, opts.layoutStore, opts.countTotalsAfterRowsAbove);
 }
 

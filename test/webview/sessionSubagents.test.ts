@@ -55,3 +55,51 @@ describe('viewer: a Claude Code session with a subagent (Chromium)', function ()
     });
   }
 });
+
+describe('viewer: a session read with its subagent transcript inside it (Chromium)', function () {
+  this.timeout(120_000);
+  const { view } = viewerSuite();
+
+  for (const theme of ['dark', 'hc'] as const) {
+    it(`${theme}: the Agent call's row holds the subagent's turn; its detail names its file; the transcript reads it under the call`, async () => {
+      const v = await view(SESSION, { theme, sessionParts: true, height: 900 });
+      await v.settle();
+      const sub = readFileSync(SUBAGENT, 'utf8').split('\n').filter((l) => l !== '');
+      // Line 1 of each file is its own row; the subagent's prompt is one level under the Agent call's row.
+      const rows = await v.page.$$eval('.row', (rs: Any[]) => rs.map((r) => ({ node: Number(r.dataset.node), line: Number(r.dataset.line), depth: Number(r.getAttribute('aria-level')), label: r.querySelector('.label')?.textContent ?? '' })));
+      const prompt = rows.find((r) => r.label.includes('SUBAGENT-TASK') && r.label.startsWith('user'));
+      assert.ok(prompt, rows.map((r) => r.label).join('\n'));
+      const call = rows.find((r) => r.label.includes('tool_use Agent'))!;
+      assert.equal(prompt!.line, 1);
+      assert.equal(prompt!.depth, call.depth + 1, 'one level under the Agent call');
+      assert.ok(Math.max(...rows.map((r) => r.depth)) <= 8);
+      await v.page.click(`.row[data-node="${prompt!.node}"] .label`);
+      await v.page.waitForFunction(() => [...(globalThis as Any).document.querySelectorAll('.overview dt')].some((d: Any) => d.textContent === 'File'));
+      const file = await v.page.evaluate(() => {
+        const dt = [...(globalThis as Any).document.querySelectorAll('.overview dt')].find((d: Any) => d.textContent === 'File');
+        return dt.nextElementSibling.textContent;
+      });
+      assert.equal(file, 'agent-a5c03940d33ae9f06.jsonl · subagent "Say hello via shell"');
+      await v.screenshot(`session-parts-tree-${theme}`);
+      // Keyboard: the line link reveals the subagent's own file at its line; the file link opens it alone.
+      await v.page.focus('.overview dd .link-button');
+      await v.page.keyboard.press('Enter');
+      await v.settle();
+      assert.ok(v.hostCalls.includes(`revealInTextEditor:1:${SUBAGENT}`), v.hostCalls.join('\n'));
+      await v.page.click('#main-tab-transcript');
+      await v.page.waitForSelector('.transcript-block.subagent-block');
+      await v.settle();
+      const blocks = await v.page.$$eval('.transcript-block', (bs: Any[]) => bs.map((b) => ({ node: Number(b.dataset.node), sub: b.classList.contains('subagent-block'), indent: parseFloat(getComputedStyle(b).marginLeft) })));
+      const subs = blocks.filter((b) => b.sub);
+      assert.ok(subs.length >= 3 && subs.every((b) => b.indent > 0), JSON.stringify(blocks));
+      const first = blocks.findIndex((b) => b.sub);
+      assert.equal(blocks.slice(first, first + subs.length).filter((b) => b.sub).length, subs.length, 'together');
+      assert.ok(blocks.slice(0, first).some((b) => b.node === call.node), 'after the Agent call');
+      assert.equal(new Set(blocks.map((b) => b.node)).size, blocks.length, 'each once');
+      assert.ok(sub.length > subs.length);
+      await v.page.evaluate((n: number) => (globalThis as Any).document.querySelector(`.transcript-block[data-node="${n}"]`).scrollIntoView({ block: 'start' }), call.node);
+      await v.settle();
+      await v.screenshot(`session-parts-transcript-${theme}`);
+    });
+  }
+});

@@ -38,7 +38,10 @@ const SETUP_ROLES = new Set(['system', 'developer', 'instructions']);
 export function blockElement(b: TranscriptBlock, host: BlockHost): HTMLElement {
   const marks = b.status !== 'ok' ? ` status-${b.status}` : '';
   const approval = b.category === 'approval' ? ' is-approval' : '';
-  const box = el('article', { class: `transcript-block category-${b.category}${marks}${approval}`, attrs: { 'data-node': String(b.node), 'data-line': String(b.line), 'aria-label': `Line ${b.line}: ${b.kind}` } });
+  // A subagent's block (read with the session) is indented under the call that started it.
+  const sub = b.file ? ' subagent-block' : '';
+  const where = b.file ? `${b.file.role} ${b.file.name}, line ${b.line}` : `Line ${b.line}`;
+  const box = el('article', { class: `transcript-block category-${b.category}${marks}${approval}${sub}`, attrs: { 'data-node': String(b.node), 'data-line': String(b.line), 'aria-label': `${where}: ${b.kind}` } });
   box.appendChild(header(b, host));
   // A click on the block (not on a control or a text selection inside it) selects its event.
   box.addEventListener('click', (e) => {
@@ -132,7 +135,7 @@ export function turnElement(turn: TranscriptTurn): HTMLElement {
 export const DEFERRED = new WeakMap<HTMLElement, () => void>();
 
 function header(b: TranscriptBlock, host: BlockHost): HTMLElement {
-  const line = el('button', { class: 'link-button block-line', text: `line ${b.line}`, title: 'Show this event in the tree', attrs: { type: 'button' } });
+  const line = el('button', { class: 'link-button block-line', text: `line ${b.line}`, title: b.file ? `Show this event in the tree (line ${b.line} of ${b.file.name})` : 'Show this event in the tree', attrs: { type: 'button' } });
   line.addEventListener('click', (e) => {
     e.stopPropagation();
     host.reveal(b.node);
@@ -143,7 +146,8 @@ function header(b: TranscriptBlock, host: BlockHost): HTMLElement {
   if (b.category === 'approval') badges.appendChild(el('span', { class: 'tx-badge tx-badge-approval' }, icon('shield'), ' approval'));
   if (b.tokensIn !== null || b.tokensOut !== null) badges.appendChild(el('span', { class: 'tx-badge tx-badge-tokens', title: 'Tokens in → out' }, formatTokens(b.tokensIn, b.tokensOut, 'tokens')));
   if (b.durationMs !== null) badges.appendChild(el('span', { class: 'tx-badge tx-badge-latency', title: 'Duration' }, formatDuration(b.durationMs)));
-  return el('header', { class: 'block-header' }, icon(CATEGORY_ICONS[b.category] ?? 'circle-small'), el('span', { class: 'block-kind', text: b.kind }), b.model ? el('span', { class: 'block-model', text: b.model }) : null, el('span', { class: 'block-label', text: b.label }), badges, line);
+  const from = b.file ? el('span', { class: 'tx-badge tx-badge-subagent', title: `From the ${b.file.role}'s transcript ${b.file.name}${b.file.title ? `: ${b.file.title}` : ''}` }, icon('hubot'), ` ${b.file.role}`) : null;
+  return el('header', { class: 'block-header' }, from, icon(CATEGORY_ICONS[b.category] ?? 'circle-small'), el('span', { class: 'block-kind', text: b.kind }), b.model ? el('span', { class: 'block-model', text: b.model }) : null, el('span', { class: 'block-label', text: b.label }), badges, line);
 }
 
 function partElement(p: ChatPart, host: BlockHost): HTMLElement {

@@ -3,6 +3,7 @@ import { parseLine, ParsedLine } from '../json/jsonLine';
 import { tracePathToOpen } from '../tracePath';
 import { LineSpan, scanLines } from '../lineIndexer';
 import type { TraceModel } from '../traceModel';
+import { mainEvents } from '../traceParts';
 import { Finding, FormatName, Severity } from '../model';
 import { genericRules, loaderFindings } from './genericRules';
 import { blobRules } from './blobRules';
@@ -100,7 +101,10 @@ class LazyLine implements LineInput {
  * (formatRules.ts) is this with the format looked up in the registry.
  */
 export async function checkModel(model: TraceModel, mode: CheckMode, format: FormatChecks, options: RunOptions = {}): Promise<CheckResult> {
-  const set = createChecks({ path: model.path, model, traceModel: model, blobOptions: options.blobOptions, isCancelled: options.isCancelled }, mode, format);
+  // A model read with its session's parts is judged as its main file: its own events, lines and findings (each part
+  // is checked as a file of its own, over `parts[k].model`); its usage rollup counts the main file's events only.
+  const subject: CheckSubject = model.parts ? { ...model, events: mainEvents(model) } : model;
+  const set = createChecks({ path: model.path, model: subject, traceModel: model, blobOptions: options.blobOptions, isCancelled: options.isCancelled }, mode, format);
   let cancelled = false;
   if (set.checks.length > 0 && !model.document) {
     const malformedLines = new Set(model.malformed.map((m) => m.line));
@@ -116,7 +120,7 @@ export async function checkModel(model: TraceModel, mode: CheckMode, format: For
     );
     cancelled = scan.cancelled;
   }
-  return finishChecks(set, model, mode, options, cancelled);
+  return finishChecks(set, subject, mode, options, cancelled);
 }
 
 /** The checks of one file and the rule modules they come from. */

@@ -23,7 +23,8 @@ export interface ModelFilter {
 /** Options for {@link applyFilter}. */
 export interface ApplyFilterOptions {
   /** Worst finding on a line, so `status:error` also matches events with an error finding. */
-  badgeOfLine?: (line: number) => Severity | undefined;
+  /** Worst finding on a line (of the session part `part`, TraceModel.parts). */
+  badgeOfLine?: (line: number, part?: number) => Severity | undefined;
   isCancelled?: () => boolean;
   onProgress?: (bytesRead: number) => void;
 }
@@ -67,12 +68,12 @@ export function matchFilter(
   model: TraceModel,
   filter: CompiledFilter,
   hits: TextHits,
-  badgeOfLine?: (line: number) => Severity | undefined,
+  badgeOfLine?: (line: number, part?: number) => Severity | undefined,
 ): ModelFilter {
   const ev = new Uint8Array(model.events.size);
   const bad = new Uint8Array(model.malformed.length);
   for (let i = 0; i < ev.length; i++) {
-    const s = eventSubject(model, i, badgeOfLine?.(model.events.lineOf(i)));
+    const s = eventSubject(model, i, badgeOfLine?.(model.events.lineOf(i), model.events.partOf(i)));
     ev[i] = filter.test(s, (k) => hits.events[k][i] === 1) ? 1 : 0;
   }
   for (let k = 0; k < bad.length; k++) {

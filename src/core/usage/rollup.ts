@@ -94,6 +94,10 @@ export function rollUp(model: TraceModel): UsageRollup {
   const isCounted = new Uint8Array(n);
   const shadowedAt: { index: number; children: Tally }[] = [];
   settleUsage(model.tree, usage, isCounted, shadowedAt);
+  // A session read with its parts (TraceModel.parts): the main file's own usage; each part's is its own model's,
+  // added once by core/sessionUsage.ts as for a session read without them.
+  const own = model.parts ? (i: number) => t.partOf(i) === 0 : null;
+  if (own) for (let i = 0; i < n; i++) if (!own(i)) isCounted[i] = 0;
   let counted = 0;
   for (let i = 0; i < n; i++) counted += isCounted[i];
   const countedIndex = new Int32Array(counted);
@@ -101,7 +105,7 @@ export function rollUp(model: TraceModel): UsageRollup {
   const covered = coveredEvents(model, usage, countedIndex);
   let unreported = 0;
   for (let i = 0; i < n; i++) {
-    if (!usage.has(i) && covered[i] === 0 && t.categoryOf(i) === 'inference' && !usageElsewhere(t, i)) unreported++;
+    if (!usage.has(i) && covered[i] === 0 && t.categoryOf(i) === 'inference' && !usageElsewhere(t, i) && (!own || own(i))) unreported++;
   }
   return new Rollup(model, usage, models, isCounted, countedIndex, shadowedAt, unreported);
 }

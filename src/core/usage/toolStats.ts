@@ -106,6 +106,8 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   const names = toolNames(t, cols);
   const ids = new CallIds(t.mentions);
   const callOf = treeCalls(t, names, ids, cols);
+  // A session read with its parts (TraceModel.parts): the main file's calls; each part's are its own model's.
+  for (let i = 0; i < callOf.length; i++) if (callOf[i] !== -1 && t.partOf(i) !== 0) callOf[i] = -1;
   // Every tool event at most starts a call.
   let tools = 0;
   for (let i = 0; i < callOf.length; i++) if (callOf[i] !== -1) tools++;

@@ -35,8 +35,10 @@ export function buildTranscriptIndex(model: TraceModel): TranscriptIndex {
   const events = model.events;
   const order: number[] = [];
   for (let i = 0; i < events.size; i++) if (isTranscriptEvent(model, i)) order.push(i);
-  // File order: the table is filled in reading order, but a document format may add events out of line order.
-  order.sort((a, b) => events.lineOf(a) - events.lineOf(b) || a - b);
+  // File order: the table is filled in reading order, but a document format may add events out of line order. A
+  // session read with its subagents (TraceModel.parts) reads each subagent's blocks right after the call that started it.
+  const cmp = readingOrder(model);
+  order.sort(cmp);
   const firstLineOf = new Map<string, number>();
   const lastOfField = new Map<string, { digest: string; line: number }>();
   const refs = new Map<number, TranscriptRef[]>();
@@ -68,16 +70,31 @@ function fieldKey(field: string): string {
   return field.replace(/\.(\d+)/g, '[$1]');
 }
 
+/**
+ * The transcript's order of two events: by line; in a session read with its subagents (TraceModel.parts), a
+ * subagent's events by their own lines right after the line of the call that started it (a subagent whose call is
+ * not found: after everything), each file's events apart.
+ */
+function readingOrder(model: TraceModel): (a: number, b: number) => number {
+  const t = model.events;
+  const parts = model.parts;
+  if (!parts) return (a, b) => t.lineOf(a) - t.lineOf(b) || a - b;
+  const at = (i: number): number => {
+    const p = parts[t.partOf(i)];
+    return t.partOf(i) === 0 ? t.lineOf(i) : p && p.call >= 0 ? t.lineOf(p.call) : Number.MAX_SAFE_INTEGER;
+  };
+  return (a, b) => at(a) - at(b) || t.partOf(a) - t.partOf(b) || t.lineOf(a) - t.lineOf(b) || a - b;
+}
+
 /** Index of the block of `node`, or of the last block before it in file order (0 when none). */
 export function blockIndexOf(index: TranscriptIndex, model: TraceModel, node: number): number {
-  const line = node >= 0 ? model.events.lineOf(node) : Number.MAX_SAFE_INTEGER;
+  const cmp = readingOrder(model);
   let lo = 0;
   let hi = index.nodes.length - 1;
   let best = 0;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const l = model.events.lineOf(index.nodes[mid]);
-    if (l <= line) (best = mid), (lo = mid + 1);
+    if (node < 0 || cmp(index.nodes[mid], node) <= 0) (best = mid), (lo = mid + 1);
     else hi = mid - 1;
   }
   return best;

@@ -99,8 +99,10 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
   const e = model.events.get(node);
   let messages: ChatMessage[] = [];
   let error: string | null = null;
+  let file: TranscriptBlock['file'];
   try {
     const d = await buildDetail(model, node, []);
+    file = d.file;
     messages = eventMessages(model, node, d.json, d.messages);
     error = d.jsonError;
     const sidecar = (d.json as { toolUseResult?: unknown } | null)?.toolUseResult;
@@ -113,6 +115,7 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
   return {
     index: k, node, line: e.line, kind: e.kind, category: e.category, label: e.label, status: e.status, tool: e.tool, model: e.model,
     tokensIn: e.tokensIn, tokensOut: e.tokensOut, durationMs: e.durationMs, messages, refs: index.refs.get(node) ?? [], error,
+    ...(file ? { file } : {}),
     ...(k === 0 || index.turnOf[k - 1] !== index.turnOf[k] ? { turn: index.turns[index.turnOf[k]] } : {}),
   };
 }

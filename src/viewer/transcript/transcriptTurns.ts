@@ -98,7 +98,7 @@ function addTokens(model: TraceModel, nodes: Int32Array, turnOf: Int32Array, tur
   const callTurns: number[] = [];
   for (let k = 0; k < nodes.length; k++) {
     turnOfEvent[nodes[k]] = turnOf[k];
-    if (t.categoryOf(nodes[k]) === 'inference') (callLines.push(t.lineOf(nodes[k])), callTurns.push(turnOf[k]));
+    if (t.categoryOf(nodes[k]) === 'inference' && t.partOf(nodes[k]) === 0) (callLines.push(t.lineOf(nodes[k])), callTurns.push(turnOf[k]));
   }
   for (let i = 0; i < t.size; i++) {
     if (AGGREGATE.has(t.categoryOf(i))) continue;
@@ -106,6 +106,8 @@ function addTokens(model: TraceModel, nodes: Int32Array, turnOf: Int32Array, tur
     if (c.tokensIn === null && c.tokensOut === null && t.usageFactsOf(i) === undefined) continue;
     const u = eventUsage(t.usageFactsOf(i), c.tokensIn, c.tokensOut);
     if (!u || u.source !== 'event' || u.covers !== 'self') continue;
+    // A subagent's event (TraceModel.parts) that is no block is not placed by the main file's lines.
+    if (turnOfEvent[i] < 0 && t.partOf(i) !== 0) continue;
     const at = turnOfEvent[i] >= 0 ? turnOfEvent[i] : callTurns[lastAtOrBefore(callLines, t.lineOf(i))];
     if (at === undefined) continue;
     const turn = turns[at];

@@ -8,6 +8,20 @@ import { TraceProblems } from './problems';
 import { lineLengths, TraceModels } from '../traceModels';
 import { IntegrityKind, integrityKindOf } from '../../core/checks/integrityKind';
 import { blobSettings, ruleSettings } from '../settings';
+import type { TraceModel } from '../../core/traceModel';
+import { checkSessionParts } from '../../core/sessionParts';
+import type { RunOptions } from '../../core/checks/runChecks';
+
+/**
+ * The Problems entries of the other files of a session the viewer read with its trace (TraceModel.parts: a
+ * subagent's transcript), each checked as a file of its own: its findings go on its own lines.
+ */
+export async function partProblems(problems: TraceProblems, trace: vscode.Uri, model: TraceModel, mode: CheckMode, options: RunOptions): Promise<void> {
+  for (const p of await checkSessionParts(model, mode, options)) {
+    const uri = trace.scheme === 'file' ? vscode.Uri.file(p.path) : trace.with({ path: p.path.replace(/\\/g, '/') });
+    problems.set(uri, mode, p.result, lineLengths(model.parts![p.part].model!));
+  }
+}
 
 /** What a verification's first error is, by cause: a missing blob is not a broken chain. */
 const VERIFY_CAUSE: Record<IntegrityKind, string> = { chain: 'Broken', sequence: 'Sequence gap', content: 'Blob problem', structure: 'Error' };
@@ -75,6 +89,7 @@ export class CheckCommands {
         done.set(mode, result);
         this.problems.set(uri, mode, result, lengths);
         this.viewers.showCheckResults(uri, mode, result);
+        await partProblems(this.problems, uri, model, mode, { rules: ruleSettings(), isCancelled, ruleFilter, blobOptions: blobSettings() });
       }
     } catch (err) {
       void vscode.window.showErrorMessage(`Agent Trace: cannot read ${vscode.workspace.asRelativePath(uri)}: ${err instanceof Error ? err.message : String(err)}`);

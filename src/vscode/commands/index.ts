@@ -2,12 +2,12 @@ import * as vscode from 'vscode';
 import { checksSkippedMessage } from './checksSkipped';
 import { COMMANDS } from '../commandIds';
 import { TraceViewerApi } from '../viewerApi';
-import { CheckCommands } from './checkCommands';
+import { CheckCommands, partProblems } from './checkCommands';
 import { copyLinkToEvent, goToEvent, revealInViewer, showProblem, TraceUriHandler } from './navigationCommands';
 import { autoChecks, recheckOnAppend } from './liveChecks';
 import { TraceProblems } from './problems';
 import { lineLengths, TraceModels } from '../traceModels';
-import { setting } from '../settings';
+import { blobSettings, ruleSettings, setting } from '../settings';
 
 /** Registers verification, conformance and navigation commands, and the automatic check on open. */
 export function registerCommands(context: vscode.ExtensionContext, viewers: TraceViewerApi, models: TraceModels): CheckCommands {
@@ -31,7 +31,11 @@ export function registerCommands(context: vscode.ExtensionContext, viewers: Trac
 
   context.subscriptions.push(
     // The checks on open ride along the viewer's read of the trace (TraceDocument); their results go to Problems here.
-    viewers.onDidCheckOnOpen((c) => problems.set(c.uri, c.mode, c.result, lineLengths(c.model))),
+    viewers.onDidCheckOnOpen((c) => {
+      problems.set(c.uri, c.mode, c.result, lineLengths(c.model));
+      // A session read with its subagents: each of their files gets its own entries.
+      void partProblems(problems, c.uri, c.model, c.mode, { rules: ruleSettings(), blobOptions: blobSettings() });
+    }),
     viewers.onDidOpenTrace((uri) => {
       if (!setting('checkOnOpen') || uri.scheme !== 'file') return;
       void vscode.workspace.fs.stat(uri).then((st) => {

@@ -43,6 +43,8 @@ export async function goToEvent(models: TraceModels, viewers: TraceViewerApi, ur
   const t = model.events;
   const items: (vscode.QuickPickItem & { line: number })[] = [];
   for (let i = 0; i < t.size && i < MAX_PICKS; i++) {
+    // The trace's own events: a subagent's, read with the session (TraceModel.parts), are on lines of its own file.
+    if (t.partOf(i) !== 0) continue;
     items.push({ label: t.labelOf(i), description: `${t.kindOf(i)}${t.id(i) ? ' · ' + t.id(i) : ''}`, detail: `line ${t.lineOf(i)}`, line: t.lineOf(i) });
   }
   const pick = await vscode.window.showQuickPick(items, {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { nodeAtLine } from '../../viewer/traceRows';
 import { basename } from 'node:path';
 import { COMMANDS } from '../commandIds';
 import { TraceViewerApi } from '../viewerApi';
@@ -73,8 +74,8 @@ function blobsForExport(): TraceBlobs {
 function selectedRoot(viewers: TraceViewerApi, uri: vscode.Uri, model: TraceModel): number | undefined {
   const line = viewers.selectedLine(uri);
   if (line === undefined) return undefined;
-  for (let i = 0; i < model.events.size; i++) if (model.events.lineOf(i) === line) return i;
-  return undefined;
+  const node = nodeAtLine(model, line);
+  return node !== null && node >= 0 ? node : undefined;
 }
 
 /** "Copy as Markdown": the selected event's subtree (a run, a turn, a tool call), or the whole trace. */

@@ -114,7 +114,8 @@ export class TraceViewer implements vscode.Disposable {
     const uri = this.document.uri;
     return {
       post: (m) => void this.panel.webview.postMessage(m),
-      revealInTextEditor: (line) => void revealInTextEditor(uri, line),
+      // A line of a session's other file (a subagent's transcript, read with the trace) opens that file.
+      revealInTextEditor: (line, path) => void revealInTextEditor(path === undefined ? uri : sessionFileUri(uri, path), line),
       copy: (text) => void vscode.env.clipboard.writeText(text),
       openExternal: (url) => {
         if (isSafeExternalUrl(url)) void vscode.env.openExternal(vscode.Uri.parse(url));
@@ -124,7 +125,7 @@ export class TraceViewer implements vscode.Disposable {
       reload: (ignoreSizeLimit) => void this.document.load({ ignoreSizeLimit, message: 'Reloaded from disk.' }),
       openBlob: (digest, algorithm) => void features().openBlob?.(uri, digest, algorithm),
       // A file of the same session (a subagent's transcript), in the viewer, on the trace's own file system.
-      openTrace: (path) => void vscode.commands.executeCommand('vscode.openWith', uri.scheme === 'file' ? vscode.Uri.file(path) : uri.with({ path: path.replace(/\\/g, '/') }), VIEW_TYPE),
+      openTrace: (path) => void vscode.commands.executeCommand('vscode.openWith', sessionFileUri(uri, path), VIEW_TYPE),
       // Pane sizes per workspace: a new viewer starts from the last ones used.
       layout: this.layoutStore && {
         get: () => this.layoutStore!.get<ViewerLayout>(LAYOUT_KEY) ?? null,
@@ -147,6 +148,11 @@ export class TraceViewer implements vscode.Disposable {
     this.session.dispose();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** The URI of a file of the trace's session (a path the core listed), on the trace's own file system. */
+function sessionFileUri(trace: vscode.Uri, path: string): vscode.Uri {
+  return trace.scheme === 'file' ? vscode.Uri.file(path) : trace.with({ path: path.replace(/\\/g, '/') });
 }
 
 /** Opens the trace in the text editor with the line selected (VS Code refuses files over its size limit). */

@@ -76,7 +76,8 @@ export function definitionProvider(models: TraceModels): vscode.DefinitionProvid
   return {
     async provideDefinition(doc, pos) {
       const r = await resolveToken(models, doc, pos);
-      if (!r?.found) return undefined;
+      // An event of a subagent's file read with the session (TraceModel.parts) is on no line of this document.
+      if (!r?.found || r.model.events.partOf(r.found.definition) !== 0) return undefined;
       const line = r.model.events.lineOf(r.found.definition);
       lastDefinition = { uri: doc.uri.toString(), line, at: Date.now() };
       return location(doc, line);
@@ -90,7 +91,7 @@ export function referenceProvider(models: TraceModels): vscode.ReferenceProvider
     async provideReferences(doc, pos) {
       const r = await resolveToken(models, doc, pos);
       if (!r?.found) return undefined;
-      return r.found.references.map((i) => mentionLocation(doc, r.model.events.lineOf(i), r.token.value));
+      return r.found.references.filter((i) => r.model.events.partOf(i) === 0).map((i) => mentionLocation(doc, r.model.events.lineOf(i), r.token.value));
     },
   };
 }
@@ -115,7 +116,7 @@ export function registerTextGoToDefinition(context: vscode.ExtensionContext, mod
       const ed = vscode.window.activeTextEditor;
       if (!ed) return;
       const r = await resolveToken(models, ed.document, ed.selection.active).catch(() => undefined);
-      if (!r?.found) {
+      if (!r?.found || r.model.events.partOf(r.found.definition) !== 0) {
         await vscode.commands.executeCommand('editor.action.revealDefinition');
         return;
       }

@@ -2,6 +2,7 @@ import { Buffer } from 'buffer';
 import { basename, dirname, join } from '../../io/paths';
 import { fileSystem, readTextFile } from '../../io/fileSystem';
 import type { SessionFile } from '../../format';
+import type { EventTable } from '../../eventTable';
 
 /** Bounds of the search across a session's other files: how many files, how many bytes in all. */
 export const FOLDER_LIMITS = { files: 400, bytes: 128 * 1024 * 1024 };
@@ -113,6 +114,24 @@ export async function subagentFiles(path: string): Promise<SessionFile[]> {
       toolUseId: text('toolUseId'),
       title: text('description') ?? text('agentType'),
     });
+  }
+  return out;
+}
+
+/** A tool_use block's id as the builder mentions it (`message.content[<k>].id`; a result's is `…tool_use_id`). */
+const TOOL_USE_FIELD = /^message\.content\[\d+\]\.id$/;
+
+/**
+ * The events of a loaded session file that hold the Agent/Task calls with these ids: the first assistant line whose
+ * content has a `tool_use` block with the id (the builder mentions it as `message.content[k].id`). One pass over the
+ * tool-call events.
+ */
+export function subagentCalls(events: EventTable, ids: ReadonlySet<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  if (ids.size === 0) return out;
+  for (let i = 0; i < events.size && out.size < ids.size; i++) {
+    if (events.categoryOf(i) !== 'tool' || events.partOf(i) !== 0) continue;
+    for (const m of events.mentionsOf(i)) if (ids.has(m.id) && !out.has(m.id) && TOOL_USE_FIELD.test(m.field)) out.set(m.id, i);
   }
   return out;
 }
