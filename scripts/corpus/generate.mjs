@@ -13,6 +13,9 @@
 //
 // Options:
 //   --only codex,claude-code,gemini-cli,otel   run a subset
+//   --cases fork,resume                        run only these cases of each tool: only their folders are
+//                                              replaced, and each gets a SOURCE.md of its own (the tool's
+//                                              SOURCE.md, written by a full run, is left as it is)
 //   --keep-scratch                             do not delete the scratch folder
 //   --timeout <seconds>                        per CLI invocation (default 120)
 // Env: CORPUS_TOOLS_DIR (default <os tmpdir>/corpus-tools), CORPUS_SCRATCH (default a fresh mkdtemp).
@@ -40,6 +43,7 @@ const PLACEHOLDER_TOOLS = '/opt/corpus-tools';
 const argv = process.argv.slice(2);
 const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
 const only = opt('--only') ? new Set(opt('--only').split(',')) : null;
+const onlyCases = opt('--cases') ? new Set(opt('--cases').split(',')) : null;
 const keepScratch = argv.includes('--keep-scratch');
 const timeoutMs = Number(opt('--timeout') || 120) * 1000;
 
@@ -131,12 +135,14 @@ async function runTool(tool, mock, scratch) {
   const outDir = path.join(OUT_ROOT, `${tool.key}-${version}`);
   const actual = installedVersion(pkg);
   if (actual !== version) throw new Error(`${pkg} is ${actual}, expected ${version}`);
-  rmSync(outDir, { recursive: true, force: true });
+  const cases = onlyCases ? tool.cases.filter((c) => onlyCases.has(c.id)) : tool.cases;
+  if (onlyCases) for (const c of cases) rmSync(path.join(outDir, c.id), { recursive: true, force: true });
+  else rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const bin = tool.bin(TOOLS_DIR);
   const rows = [];
   const status = [];
-  for (const c of tool.cases) {
+  for (const c of cases) {
     const caseRoot = path.join(scratch, tool.key, c.id);
     const home = path.join(caseRoot, 'home');
     const project = path.join(home, 'project');
@@ -201,7 +207,13 @@ async function runTool(tool, mock, scratch) {
     if (failed) status.push({ case: c.id, failed });
   }
   for (const row of rows) Object.assign(row, describeFile(path.join(outDir, row.file)));
-  writeToolSource(tool, version, pkg, outDir, rows, status, mock);
+  if (onlyCases) {
+    // A subset run: each case's own SOURCE.md, its file paths relative to the case folder.
+    for (const c of cases) {
+      const caseRows = rows.filter((r) => r.c === c).map((r) => ({ ...r, file: path.relative(c.id, r.file) }));
+      writeToolSource(tool, version, pkg, path.join(outDir, c.id), caseRows, status.filter((st) => st.case === c.id), mock);
+    }
+  } else writeToolSource(tool, version, pkg, outDir, rows, status, mock);
   return { tool: tool.key, version, outDir, rows, status };
 }
 

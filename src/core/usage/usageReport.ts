@@ -351,7 +351,8 @@ function explainOf(model: TraceModel, rollup: UsageRollup, sums: CountedSums, by
     unpricedTokens,
     cost: costSentence(recordedRun, costSource, cost),
     priceSource: { ...PRICE_SOURCE },
-    notes: [],
+    // A fork's copies of its origin's responses and the origin's share of its running totals are not its usage.
+    notes: model.origin ? [...model.origin.excluded] : [],
   };
 }
 
