@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { summarizeSession } from '../../src/core/summary';
-import { nodes, runAll } from '../fixtures/other/harness';
+import { editJson, mutateLines, nodes, runAll } from '../fixtures/other/harness';
 import { writerFiles } from '../helpers/writerCorpus';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -128,3 +128,26 @@ describe('a forked Codex session (codex exec fork <id>, real files)', () => {
   });
 });
 
+
+describe('a fork\'s origin named by hostile or odd values', () => {
+  it('a Codex forked_from_id that is a path is named as written, with no file; an ordinal that is no number is left out', async () => {
+    const bad = mutateLines(codexForkFile, (ls) => editJson(ls, 0, (v) => {
+      v.payload.forked_from_id = '../../../etc/passwd';
+      v.payload.forked_from_ordinal_exclusive = 'fourteen';
+      delete v.payload.history_base;
+    }), basename(codexForkFile));
+    const s = await summarizeSession(await loadTrace(bad));
+    assert.deepEqual(s.origin, { relation: 'fork', sessionId: '../../../etc/passwd', inheritedEvents: 0, inheritedLines: null, upToOrdinal: null, file: null });
+  });
+
+  it('a Claude Code copy whose requestSessionId is not a string still reads as inherited, its origin unnamed', async () => {
+    const lines = linesOf(forkFile);
+    const k = lines.findIndex((v) => typeof v.requestSessionId === 'string' && v.requestSessionId !== v.sessionId);
+    const bad = mutateLines(forkFile, (ls) => editJson(ls, k, (v) => (v.requestSessionId = { constructor: 1 })), basename(forkFile));
+    const s = await summarizeSession(await loadTrace(bad));
+    assert.equal(s.origin?.sessionId, null);
+    assert.ok(s.origin!.inheritedEvents > 0);
+    assert.equal(s.origin!.file, null);
+    assert.match(s.usage.explain.notes.join('\n'), /the session it was forked from/);
+  });
+});
