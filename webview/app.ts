@@ -36,7 +36,7 @@ const DEFAULT_STATE: PersistedViewState = {
 /** See the file comment. */
 export class App implements MessageTargets {
   private state: PersistedViewState = { ...DEFAULT_STATE, ...(loadState() ?? {}) };
-  readonly header = new Header({ revealLine: (l) => this.nav.revealLine(l), showChecks: () => this.setChecksVisible(true), runChecks: (mode) => post({ type: 'runChecks', mode }), openSessionFile: (index) => post({ type: 'openSessionFile', index }) });
+  readonly header = new Header({ revealLine: (l) => this.nav.revealLine(l), showChecks: () => this.setChecksVisible(true), runChecks: (mode) => post({ type: 'runChecks', mode }), openSessionFile: (index) => post({ type: 'openSessionFile', index }), openOriginFile: () => post({ type: 'openOriginFile' }) });
   private readonly banner = new FileBanner();
   readonly tree = new TreeView({
     requestRows: (start, count) => post({ type: 'requestRows', rowsVersion: this.tree.cache.version, start, count }),

@@ -1,7 +1,7 @@
 /** The header: what the trace is (format, file, size of the run) and what the checks found. */
 import type { CheckSummary, HeaderInfo } from '../src/protocol';
 import { checkChips } from './checkWords';
-import { costFact, sessionFilesFact, tokenFact, unpricedFact } from './headerFacts';
+import { costFact, originFact, sessionFilesFact, tokenFact, unpricedFact } from './headerFacts';
 import { clear, el, icon } from './dom';
 import { formatBytes, formatCount, formatDuration, formatInt, formatTime, plural } from './format';
 
@@ -12,6 +12,8 @@ export interface HeaderHost {
   runChecks(mode: 'verify' | 'check'): void;
   /** Opens another file of the session (the header's `usage.files[index]`) in the viewer. */
   openSessionFile?(index: number): void;
+  /** Opens the file of the session this one was forked from (the header's `origin`). */
+  openOriginFile?(): void;
 }
 
 /** See the file comment. */
@@ -50,6 +52,23 @@ export class Header {
           b.addEventListener('click', () => open(index));
           fact.append(' ', b);
         });
+      }
+      parts.push(fact);
+    }
+    const origin = originFact(h);
+    if (origin) {
+      const fact = el('span', { class: 'fact-origin', title: origin.title }, origin.text);
+      const open = this.host.openOriginFile;
+      if (open && h.origin?.hasFile) {
+        const b = el('button', { class: 'link-button origin-file', text: 'open origin', title: `Open the transcript of session ${h.origin.sessionId ?? ''}`, attrs: { type: 'button' } });
+        b.addEventListener('click', () => open());
+        fact.append(' ', b);
+      }
+      const first = h.origin?.inheritedLines?.first;
+      if (origin.inherited && first !== undefined) {
+        const b = el('button', { class: 'link-button origin-inherited', text: origin.inherited, title: `Go to line ${first}: the inherited history, shown under it (collapsed)`, attrs: { type: 'button' } });
+        b.addEventListener('click', () => this.host.revealLine(first));
+        fact.append(' · ', b);
       }
       parts.push(fact);
     }

@@ -56,3 +56,22 @@ export function sessionFilesFact(h: Pick<HeaderInfo, 'usage'>): { text: string; 
     title: `Tokens, tool calls and cost are the session's: this file and its ${words}, each response counted once.\n\n${rows.join('\n')}${h.usage?.costExplained ? `\n\nCost: ${h.usage.costExplained}.` : ''}`,
   };
 }
+
+/**
+ * What the header says of a fork's origin: `forked from 00d5a16a…`, with the full id, what of its history the file
+ * holds and what its usage leaves out in the tooltip. Null when the file is no fork.
+ */
+export function originFact(h: Pick<HeaderInfo, 'origin'>): { text: string; title: string; inherited: string | null } | null {
+  const o = h.origin;
+  if (!o) return null;
+  const id = o.sessionId ?? 'a session the file does not name';
+  const short = o.sessionId !== null && o.sessionId.length > 12 ? `${o.sessionId.slice(0, 8)}…` : id;
+  const held = o.inheritedLines
+    ? `Lines ${o.inheritedLines.first}–${o.inheritedLines.last} copy its history (${o.inheritedEvents} events), shown under line ${o.inheritedLines.first}.`
+    : `The file refers to its history${o.upToOrdinal !== null ? ` (its lines before ordinal ${o.upToOrdinal})` : ''} without copying it.`;
+  return {
+    text: `forked from ${short}`,
+    title: `This session was forked from session ${id}. ${held}${o.hasFile ? ' Its file is beside this one.' : ' Its file is not beside this one.'}${o.excluded.length > 0 ? `\n\n${o.excluded.join('\n')}` : ''}`,
+    inherited: o.inheritedLines ? `${o.inheritedEvents} inherited, not counted again` : null,
+  };
+}

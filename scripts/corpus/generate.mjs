@@ -13,6 +13,9 @@
 //
 // Options:
 //   --only codex,claude-code,gemini-cli,copilot-cli,pi,qwen-code,opencode,continue,otel   run a subset
+//   --cases fork,resume                        run only these cases of each tool: only their folders are
+//                                              replaced, and each gets a SOURCE.md of its own (the tool's
+//                                              SOURCE.md, written by a full run, is left as it is)
 //   --keep-scratch                             do not delete the scratch folder
 //   --timeout <seconds>                        per CLI invocation (default 120)
 //   --index-only                               only rewrite test/corpus/README.md
@@ -41,6 +44,7 @@ const PLACEHOLDER_TOOLS = '/opt/corpus-tools';
 const argv = process.argv.slice(2);
 const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
 const only = opt('--only') ? new Set(opt('--only').split(',')) : null;
+const onlyCases = opt('--cases') ? new Set(opt('--cases').split(',')) : null;
 const keepScratch = argv.includes('--keep-scratch');
 const timeoutMs = Number(opt('--timeout') || 120) * 1000;
 
@@ -137,13 +141,15 @@ async function runTool(tool, mock, scratch) {
   const outDir = path.join(OUT_ROOT, `${tool.key}-${version}`);
   const actual = installedVersion(pkg);
   if (actual !== version) throw new Error(`${pkg} is ${actual}, expected ${version}`);
-  rmSync(outDir, { recursive: true, force: true });
+  const cases = onlyCases ? tool.cases.filter((c) => onlyCases.has(c.id)) : tool.cases;
+  if (onlyCases) for (const c of cases) rmSync(path.join(outDir, c.id), { recursive: true, force: true });
+  else rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const bin = tool.bin(TOOLS_DIR);
   const rows = [];
   const status = [];
   const unkept = [];
-  for (const c of tool.cases) {
+  for (const c of cases) {
     const caseRoot = path.join(scratch, tool.key, c.id);
     const home = path.join(caseRoot, 'home');
     const project = path.join(home, 'project');
@@ -223,7 +229,13 @@ async function runTool(tool, mock, scratch) {
     if (failed) status.push({ case: c.id, failed });
   }
   for (const row of rows) Object.assign(row, describeFile(path.join(outDir, row.file)));
-  writeToolSource(tool, version, pkg, outDir, rows, status, mock, unkept);
+  if (onlyCases) {
+    // A subset run: each case's own SOURCE.md, its file paths relative to the case folder.
+    for (const c of cases) {
+      const caseRows = rows.filter((r) => r.c === c).map((r) => ({ ...r, file: path.relative(c.id, r.file) }));
+      writeToolSource(tool, version, pkg, path.join(outDir, c.id), caseRows, status.filter((st) => st.case === c.id), mock, unkept.filter((u) => u.case === c.id));
+    }
+  } else writeToolSource(tool, version, pkg, outDir, rows, status, mock, unkept);
   return { tool: tool.key, version, outDir, rows, status };
 }
 
@@ -300,7 +312,8 @@ async function main() {
       if (only && !only.has(tool.key)) continue;
       try { results.push(await runTool(tool, mock, scratch)); } catch (e) { log(`${tool.key}: ${e.stack || e}`); results.push({ tool: tool.key, error: String(e.message || e) }); }
     }
-    if (!only || only.has('otel')) {
+    // The OTLP documents have no cases: a --cases run leaves them alone unless --only names otel.
+    if (only ? only.has('otel') : !onlyCases) {
       try { results.push(await runOtel()); } catch (e) { log(`otel: ${e.stack || e}`); results.push({ tool: 'otel', error: String(e.message || e) }); }
     }
   } finally {

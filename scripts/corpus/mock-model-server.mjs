@@ -14,6 +14,7 @@
 //               subagent itself runs `echo hello` and reports back; then the main agent answers
 //   resume-1    text answer that states a code word
 //   resume-2    text answer that recalls the code word (the request must contain the earlier turn)
+//   fork-2      the same, said as the fork (the forked session's request must carry the origin's turn)
 //
 // Token usage is derived from request/response sizes (about 4 characters per token) so the numbers
 // look like real ones and grow with the conversation.
@@ -31,6 +32,9 @@ function tokensOf(value) {
   const s = typeof value === 'string' ? value : JSON.stringify(value ?? '');
   return Math.max(1, Math.round(s.length / 4));
 }
+
+/** Scenarios that continue an earlier session (its turns are in the request, so most of it is a cache read). */
+const CONTINUES = new Set(['resume-2', 'fork-2']);
 
 function plan(scenario, step, ctx) {
   // returns {text?:string, reasoning?:string, call?:{kind:'shell'|'agent', command?, description?, prompt?}}
@@ -54,6 +58,8 @@ function plan(scenario, step, ctx) {
       return { text: `Noted. The code word is ${CODE_WORD}.` };
     case 'resume-2':
       return { text: ctx.allText.includes(CODE_WORD) ? `You told me earlier: the code word is ${CODE_WORD}.` : 'I do not see an earlier code word in this conversation.' };
+    case 'fork-2':
+      return { text: ctx.allText.includes(CODE_WORD) ? `In this fork, the code word from earlier is still ${CODE_WORD}.` : 'I do not see an earlier code word in this conversation.' };
     case 'text':
     default:
       return { text: 'Hello! This is a scripted answer from the loopback mock model.' };
@@ -140,7 +146,7 @@ function handleOpenAI(body, res, state) {
     idx++;
   }
   const inputTokens = tokensOf(body.input) + tokensOf(body.instructions) + tokensOf(body.tools);
-  const cached = ctx.step > 0 || state.scenario === 'resume-2' ? Math.floor(inputTokens * 0.8 / 64) * 64 : 0;
+  const cached = ctx.step > 0 || CONTINUES.has(state.scenario) ? Math.floor(inputTokens * 0.8 / 64) * 64 : 0;
   outTokens += reasoningTokens;
   const usage = {
     input_tokens: inputTokens,
@@ -311,7 +317,7 @@ function handleAnthropic(body, res, state) {
   const msgId = nextId('msg_mock');
   const model = body.model || 'claude-sonnet-4-5';
   const inputTokens = tokensOf(body.messages) + tokensOf(body.system) + tokensOf(body.tools);
-  const cacheRead = ctx.step > 0 || scenario === 'resume-2' ? Math.floor(inputTokens * 0.85) : 0;
+  const cacheRead = ctx.step > 0 || CONTINUES.has(scenario) ? Math.floor(inputTokens * 0.85) : 0;
   const cacheCreate = ctx.step === 0 && scenario !== 'side' ? Math.floor(inputTokens * 0.85) : Math.floor(inputTokens * 0.05);
   const uncached = Math.max(3, inputTokens - cacheRead - cacheCreate);
   if (body.stream === false || body.stream === undefined) {
@@ -401,7 +407,7 @@ function geminiPlanResponse(body, state, modelFromPath) {
   const prompt = tokensOf(body.contents) + tokensOf(body.systemInstruction) + tokensOf(body.tools);
   const candidates = parts.reduce((a, part) => a + tokensOf(part), 0);
   const thoughts = p.reasoning ? tokensOf(p.reasoning) + 30 : 0;
-  const cached = ctx.step > 0 || scenario === 'resume-2' ? Math.floor(prompt * 0.75) : 0;
+  const cached = ctx.step > 0 || CONTINUES.has(scenario) ? Math.floor(prompt * 0.75) : 0;
   const usageMetadata = { promptTokenCount: prompt, candidatesTokenCount: candidates, totalTokenCount: prompt + candidates + thoughts, ...(cached ? { cachedContentTokenCount: cached } : {}), ...(thoughts ? { thoughtsTokenCount: thoughts } : {}) };
   const responseId = nextId('gresp_mock');
   return { scenario, ctx, p, parts, usageMetadata, responseId, modelVersion: modelFromPath || 'gemini-2.5-pro' };

@@ -1,4 +1,4 @@
-import { summarizeSession } from '../core/summary';
+import { summarizeSession, TraceSummary } from '../core/summary';
 import { parseArgs, UsageError } from './args';
 import { usageLines } from './usageTable';
 import { pricingOption } from './pricingOption';
@@ -43,6 +43,7 @@ export async function summaryCommand(argv: string[]): Promise<number> {
     ...(filter !== undefined ? [`filter:     ${args.options.get('--filter')} (${s.events} of ${model.events.size} events)`] : []),
     `events:     ${s.events} in ${s.lines} lines (${s.malformedLines} malformed, ${s.blankLines} blank)`,
     `runs:       ${s.groups.length}${s.groups.length ? ' (' + s.groups.slice(0, 5).join(', ') + (s.groups.length > 5 ? ', …' : '') + ')' : ''}`,
+    ...(s.origin ? [`forked from: ${originText(s.origin)}`] : []),
     `time:       ${s.startTime ?? '?'} → ${s.endTime ?? '?'}${s.durationMs !== null ? ` (${(s.durationMs / 1000).toFixed(1)} s)` : ''}`,
     `tokens:     ${t.inputTokens ?? '?'} in, ${t.outputTokens ?? '?'} out`,
     `tool calls: ${t.toolCalls}`,
@@ -54,4 +55,13 @@ export async function summaryCommand(argv: string[]): Promise<number> {
   if (model.diagnostics.length > 20) lines.push(`… ${model.diagnostics.length - 20} more diagnostics`);
   await writeHuman(lines.join('\n') + '\n');
   return 0;
+}
+
+/** `session <id>; inherited lines 5–14 (10 events); file <path>`: what the text summary says of a fork's origin. */
+function originText(o: NonNullable<TraceSummary['origin']>): string {
+  const parts = [o.sessionId !== null ? `session ${o.sessionId}` : 'a session it does not name'];
+  if (o.inheritedLines) parts.push(`inherited lines ${o.inheritedLines.first}–${o.inheritedLines.last} (${o.inheritedEvents} events, not counted again)`);
+  if (o.upToOrdinal !== null) parts.push(`its lines before ordinal ${o.upToOrdinal}`);
+  parts.push(o.file !== null ? `file ${o.file}` : 'its file is not beside this one');
+  return parts.join('; ');
 }

@@ -1,7 +1,7 @@
 import type { BlobLayout } from './blobs/blobLayout';
 import type { RuleModule } from './rules/types';
 import type { EventDraft, EventStatus, FormatName, Finding } from './model';
-import type { FormatTotals } from './traceModel';
+import type { FormatTotals, SessionOrigin } from './traceModel';
 import type { EventTable } from './eventTable';
 import type { UsageDraft } from './usageTypes';
 import type { LabelDeriver } from './derivedLabels';
@@ -35,6 +35,8 @@ export interface EventBuilder {
   finish?(emit: Emit): Finding[];
   /** Totals the format itself records (tokens, tool calls, costs…), by name; counted from events when absent. */
   totals?(): FormatTotals;
+  /** The session the file continues as a fork, once read (null: none); see {@link SessionOrigin}. */
+  origin?(): SessionOrigin | null;
 }
 
 /** What a detector needs to judge a file. */
@@ -173,6 +175,13 @@ export interface FormatModule {
    * index. The loader nests each session file's events under its call (core/sessionParts.ts).
    */
   sessionCalls?(events: EventTable, ids: ReadonlySet<string>): Map<string, number>;
+  /**
+   * The file of the session `sessionId` that the file at `path` was forked from (its {@link SessionOrigin}), when it
+   * is where the writer keeps it beside this one (Claude Code: `<id>.jsonl` in the same project folder; Codex:
+   * `rollout-*-<id>.jsonl` in the same day's folder); null when it is not there. `sessionId` is a plain id
+   * (letters, digits, `-`, `_`), never a path.
+   */
+  originFile?(path: string, sessionId: string): Promise<string | null>;
   /**
    * The whole text of a message the writer streams over several lines (Gemini CLI stream-json's `delta` chunks),
    * which the builder makes one event of at its first chunk's line: given that line's parsed value and the lines

@@ -6,7 +6,7 @@ import type { FormatTotals } from './format';
 import type { EventSink, JsonlReading } from './jsonlReading';
 import type { ScanResult } from './lineIndexer';
 import type { Finding, FormatName } from './model';
-import type { Detection, MalformedLine, TraceModel } from './traceModel';
+import type { Detection, MalformedLine, SessionOrigin, TraceModel } from './traceModel';
 import { buildTree, EventTree } from './tree';
 import { extendTree } from './treeAppend';
 import { appendAll } from './arrays';
@@ -70,6 +70,7 @@ export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo, app
     path: info.path, source: info.source, detection, table: reading.table, tree, diagnostics, malformed: reading.malformed.slice(),
     lineCount: info.scan.lines, blankLines: reading.blankLines, fileSize: info.fileSize, bytesIndexed: info.scan.bytesRead, bom: info.scan.bom,
     crlf: reading.crlf, document: false, cancelled: info.cancelled, partial: info.partial, formatTotals: builder.totals?.() ?? {}, compression: info.compression,
+    origin: builder.origin?.() ?? null,
   });
 }
 
@@ -102,6 +103,7 @@ export function partialModel(reading: JsonlReading, info: Omit<JsonlFileInfo, 's
     path: info.path, source: info.source, detection: reading.detection!, table: view, tree, diagnostics, malformed: reading.malformed.slice(),
     lineCount: lines, blankLines: reading.blankLines, fileSize: info.fileSize, bytesIndexed: info.bytesRead, bom: false, crlf: reading.crlf,
     document: false, cancelled: false, partial: true, formatTotals: reading.builder?.totals?.() ?? {}, compression: info.compression,
+    origin: reading.builder?.origin?.() ?? null,
   });
 }
 
@@ -116,6 +118,8 @@ export interface FinishInput {
   path: string; source?: Buffer; detection: Detection; table: EventTable; tree: EventTree; diagnostics: Finding[]; malformed: MalformedLine[];
   lineCount: number; blankLines: number; fileSize: number; bytesIndexed: number; bom: boolean; crlf: boolean; document: boolean; cancelled: boolean; partial: boolean;
   formatTotals: FormatTotals; compression: Compression;
+  /** The session the file continues as a fork (the builder's `origin()`), when it is one. */
+  origin?: SessionOrigin | null;
 }
 
 /** Applies the format's strict-text severities, sorts findings by line and assembles the model. */
@@ -125,7 +129,7 @@ export function finishModel(x: FinishInput): TraceModel {
     path: x.path, ...(x.source ? { source: x.source } : {}), format: x.detection.format, detection: x.detection, events: x.table, tree: x.tree, diagnostics: x.diagnostics,
     malformed: x.malformed, lineCount: x.lineCount, blankLines: x.blankLines, fileSize: x.fileSize, bytesIndexed: x.bytesIndexed,
     bom: x.bom, crlf: x.crlf, document: x.document, cancelled: x.cancelled, partial: x.partial, formatTotals: x.formatTotals,
-    compression: x.compression,
+    compression: x.compression, ...(x.origin ? { origin: x.origin } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { UsageRollup, usageRollupOf } from './usage/rollup';
 import { toolCallsOf } from './usage/toolStats';
 import { UsageReport, usageReport } from './usage/usageReport';
 import { sessionUsage } from './sessionUsage';
+import { formatModule } from './formats';
 
 const ERROR = EVENT_STATUSES.indexOf('error');
 const WARNING = EVENT_STATUSES.indexOf('warning');
@@ -42,6 +43,42 @@ export interface TraceSummary {
   diagnostics: number;
   /** Tokens and cost by model and tool, with scope, completeness and the priced share (core/usage). */
   usage: UsageReport;
+  /** The session this file was forked from, when it is a fork (absent otherwise). */
+  origin?: SummaryOrigin;
+}
+
+/** `summary --json`'s `origin`: the session a fork continues, what of its history the file holds, and its file. */
+export interface SummaryOrigin {
+  relation: 'fork';
+  /** The origin's session id, null when the file copies a history without naming its session. */
+  sessionId: string | null;
+  /** Events whose lines copy the origin's history (shown under the first of them), 0 when the file only refers to it. */
+  inheritedEvents: number;
+  /** The first and last line of those copies, null when there are none. */
+  inheritedLines: { first: number; last: number } | null;
+  /** The origin's lines the fork starts from end before this ordinal (Codex), null when the file does not say. */
+  upToOrdinal: number | null;
+  /** The origin's file where the writer keeps it beside this one ({@link sessionSummaryOrigin}), else null. */
+  file: string | null;
+}
+
+/** The summary's origin of a fork, without its file (known only after a look beside it). */
+function summaryOrigin(model: TraceModel): SummaryOrigin | undefined {
+  const o = model.origin;
+  if (!o) return undefined;
+  const inh = o.inherited;
+  return { relation: o.relation, sessionId: o.sessionId, inheritedEvents: inh?.events ?? 0, inheritedLines: inh ? { first: inh.firstLine, last: inh.lastLine } : null, upToOrdinal: o.upToOrdinal, file: null };
+}
+
+/** A session id that can name a file: letters, digits, `-` and `_` (never a path). */
+const PLAIN_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The summary's origin of a fork with its file, when the writer keeps it beside this one; undefined for no fork. */
+export async function sessionSummaryOrigin(model: TraceModel): Promise<SummaryOrigin | undefined> {
+  const o = summaryOrigin(model);
+  if (!o || o.sessionId === null || !PLAIN_ID.test(o.sessionId)) return o;
+  const find = formatModule(model.format).originFile;
+  return { ...o, file: find ? await find(model.path, o.sessionId).catch(() => null) : null };
 }
 
 /** Options for {@link summarize}. */
@@ -134,6 +171,7 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
     kinds,
     diagnostics: model.diagnostics.length,
     usage,
+    ...(model.origin && !include ? { origin: summaryOrigin(model)! } : {}),
   };
 }
 
@@ -143,8 +181,10 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
  * session's, so `totals` and `usage` agree. With a filter, only the file's matching events count.
  */
 export async function summarizeSession(model: TraceModel, options: SummaryOptions = {}): Promise<TraceSummary> {
-  const s = summarize(model, options);
-  if (options.include) return s;
+  const summary = summarize(model, options);
+  if (options.include) return summary;
+  const origin = await sessionSummaryOrigin(model);
+  const s = origin ? { ...summary, origin } : summary;
   const usage = await sessionUsage(model, { prices: options.prices, report: s.usage });
   if (usage === s.usage) return s;
   const ft = model.formatTotals;

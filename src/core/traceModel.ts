@@ -19,6 +19,27 @@ export interface FormatTotals {
   [name: string]: number | undefined;
 }
 
+/**
+ * The session a file continues as a fork (a new session that starts from another's history): what the file says of
+ * it, from its builder's `origin()` (format.ts). Null or absent: the file is no fork, or says nothing of one.
+ */
+export interface SessionOrigin {
+  relation: 'fork';
+  /** The origin's session id as the file names it; null when the file copies a history without naming its session. */
+  sessionId: string | null;
+  /**
+   * The events whose lines copy the origin's history (Claude Code writes that history again at the top of a fork,
+   * same uuids, its own session id): `first` is the event the others are shown under, `firstLine`..`lastLine` their
+   * lines. Null when the file only refers to the history (Codex: `forked_from_id`, the origin's lines before
+   * `upToOrdinal`).
+   */
+  inherited: { first: number; events: number; firstLine: number; lastLine: number } | null;
+  /** The origin's lines the fork starts from end before this ordinal (Codex `forked_from_ordinal_exclusive`). */
+  upToOrdinal: number | null;
+  /** What of the file's own usage records is the origin's and is left out of its usage, and why (`usage.explain.notes`). */
+  excluded: string[];
+}
+
 /** The detector's verdict for a file, with how sure it is and the runners-up. */
 export interface Detection {
   format: FormatName;
@@ -92,6 +113,8 @@ export interface TraceModel {
   partial: boolean;
   /** Totals the adapter counted from the format's own fields. */
   formatTotals: FormatTotals;
+  /** The session this file continues as a fork, when it is one (see {@link SessionOrigin}). */
+  origin?: SessionOrigin | null;
   /** How the file is stored: `gzip` for a compressed trace (offsets and lines are then in the decompressed content). */
   compression: Compression;
   /**

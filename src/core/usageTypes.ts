@@ -44,9 +44,10 @@ export interface UsageDraft {
   /**
    * Why this line's usage is another line's, for the usage explanation: `snapshot`, a later usage snapshot of a
    * response written over several lines (its latest snapshot is counted once, on the response's first line);
-   * `duplicate`, a line the writer repeated (Codex 0.60's second `token_count`), dropped.
+   * `duplicate`, a line the writer repeated (Codex 0.60's second `token_count`), dropped; `inherited`, a copy of a
+   * response of the session this one was forked from (Claude Code `--fork-session`), the origin's usage, not counted.
    */
-  repeat?: 'snapshot' | 'duplicate';
+  repeat?: 'snapshot' | 'duplicate' | 'inherited';
   /** Reasoning tokens are counted apart from `output` (Gemini's thoughts), so cost prices them on top. */
   reasoningApart?: boolean;
   /** A total the writer records without a split into input and output (deepstrike `run_terminal.total_tokens`). */

@@ -172,6 +172,14 @@ export interface OpenSessionFileMessage {
   index: number;
 }
 
+/**
+ * Opens the file of the session this one was forked from (the header's `origin`), when it is beside this one. The
+ * host looks the path up itself, so the webview cannot name a file.
+ */
+export interface OpenOriginFileMessage {
+  type: 'openOriginFile';
+}
+
 /** Reopens the file in the text editor. */
 export interface OpenAsTextMessage {
   type: 'openAsText';
@@ -204,6 +212,7 @@ export type WebviewMessage =
   | ReloadMessage
   | OpenAsTextMessage
   | OpenSessionFileMessage
+  | OpenOriginFileMessage
   | RequestTranscriptMessage
   | RequestEarlierMessagesMessage
   | RequestTimelineMessage

@@ -127,6 +127,11 @@ export interface HeaderInfo {
     /** Where the cost comes from, in words (`usage.explain.cost` of `summary --json`). */
     costExplained?: string;
   };
+  /**
+   * The session this one was forked from (`summary --json`'s `origin`): its id, the lines that copy its history
+   * (shown under the first of them, not counted again), and whether its file is beside this one (`openOriginFile`).
+   */
+  origin?: { sessionId: string | null; inheritedEvents: number; inheritedLines: { first: number; last: number } | null; upToOrdinal: number | null; hasFile: boolean; excluded: string[] };
 }
 
 /** How the file on disk relates to what is shown. */

@@ -60,6 +60,7 @@ const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reload'), ignoreSizeLimit: z.boolean().optional() }),
   z.object({ type: z.literal('openAsText') }),
   z.object({ type: z.literal('openSessionFile'), index: int.min(1).max(100_000) }),
+  z.object({ type: z.literal('openOriginFile') }),
   z.object({ type: z.literal('requestTranscript'), requestId: int, start: int.min(0), count: int.min(0).max(1000), aroundNode: node.optional() }),
   z.object({ type: z.literal('requestEarlierMessages'), requestId: int, node }),
   z.object({ type: z.literal('requestTimeline'), requestId: int, start: int.min(0).max(2 ** 31), count: int.min(0).max(100_000), node: node.nullable().optional(), density: int.min(1).max(4096).optional() }),

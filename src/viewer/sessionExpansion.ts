@@ -60,10 +60,15 @@ export class SessionExpansion {
     const s = this.state;
     if (s.touched && s.all) rows.expandAll();
     else if (s.touched) rows.setExpandedNodes(nodesAt(model, s.lines));
-    else if (model.events.size <= this.expandAllMaxEvents) rows.expandAll();
     else {
-      rows.expandToDepth(1);
-      if (s.carried) rows.setExpandedNodes([...rows.expandedNodes(), ...nodesAt(model, s.carried)]);
+      if (model.events.size <= this.expandAllMaxEvents) rows.expandAll();
+      else {
+        rows.expandToDepth(1);
+        if (s.carried) rows.setExpandedNodes([...rows.expandedNodes(), ...nodesAt(model, s.carried)]);
+      }
+      // A fork's copy of its origin's history is shown collapsed under its first line: it was read in the origin.
+      const inherited = model.origin?.inherited;
+      if (inherited && inherited.first < model.events.size) rows.toggle(inherited.first, false);
     }
     this.state = { touched: s.touched, all: s.all, lines: [] };
   }

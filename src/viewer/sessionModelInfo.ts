@@ -4,7 +4,7 @@
  */
 import { formatModule } from '../core/formats';
 import type { TraceModel } from '../core/loadTrace';
-import { summarize, summarizeSession, timeRange } from '../core/summary';
+import { sessionSummaryOrigin, summarize, summarizeSession, timeRange } from '../core/summary';
 import { sessionFilesOf } from '../core/sessionUsage';
 import type { TraceSummary } from '../core/summary';
 import { viewerPricing } from './pricing';
@@ -39,9 +39,16 @@ const sessionHeaders = new WeakMap<TraceModel, HeaderInfo>();
 export async function sessionHeaderOf(model: TraceModel): Promise<HeaderInfo | null> {
   const known = sessionHeaders.get(model);
   if (known) return known;
-  if ((await sessionFilesOf(model)).length === 0) return null;
+  if ((await sessionFilesOf(model)).length === 0) {
+    // A fork whose origin's file is beside it: the header gets the link to it.
+    const origin = model.origin ? await sessionSummaryOrigin(model) : undefined;
+    if (!origin?.file) return null;
+    const h: HeaderInfo = { ...headerOf(model), origin: originFact(model, origin) };
+    sessionHeaders.set(model, h);
+    return h;
+  }
   const s = await summarizeSession(model, { prices: viewerPricing() });
-  if (s.usage.explain.files.length < 2) return null;
+  if (s.usage.explain.files.length < 2 && !s.origin?.file) return null;
   const h = headerFrom(model, s);
   sessionHeaders.set(model, h);
   return h;
@@ -104,6 +111,7 @@ function headerFrom(model: TraceModel, s: TraceSummary): HeaderInfo {
     columns: { ...filledColumns(model), time: s.startTime !== null },
     partial: (model as { partial?: boolean }).partial === true,
     cancelled: model.cancelled,
+    ...(s.origin ? { origin: originFact(model, s.origin) } : {}),
     usage: {
       costUsd: s.usage.total.costUsd, priced: s.usage.priced, complete: s.usage.complete, unpriced: s.usage.unpriced,
       priceSource: `${s.usage.priceSource.name} ${s.usage.priceSource.version} of ${s.usage.priceSource.date}`,
@@ -118,6 +126,11 @@ function headerFrom(model: TraceModel, s: TraceSummary): HeaderInfo {
         : {}),
     },
   };
+}
+
+/** The header's fact of a fork's origin, with what its usage leaves out. */
+function originFact(model: TraceModel, o: NonNullable<TraceSummary['origin']>): NonNullable<HeaderInfo['origin']> {
+  return { sessionId: o.sessionId, inheritedEvents: o.inheritedEvents, inheritedLines: o.inheritedLines, upToOrdinal: o.upToOrdinal, hasFile: o.file !== null, excluded: model.origin?.excluded ?? [] };
 }
 
 function fileFacts(model: TraceModel): Pick<HeaderInfo, 'fileName' | 'filePath' | 'format' | 'formatTitle' | 'fileSize' | 'groupNoun'> {

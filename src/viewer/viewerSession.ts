@@ -11,6 +11,7 @@ import type { ErrorMessage, FileState, HostMessage, PersistedViewState, RowFilte
 import { NO_FILTER } from '../protocol';
 import { formatModule } from '../core/formats';
 import { sessionFilesOf } from '../core/sessionUsage';
+import { sessionSummaryOrigin } from '../core/summary';
 import { SessionTranscript } from './transcript/sessionTranscript';
 import { SessionDetail } from './sessionDetail';
 import { SessionTimeline } from './timeline/sessionTimeline';
@@ -124,6 +125,14 @@ export class ViewerSession {
     if (file === undefined) return this.host.revealInTextEditor(line);
     const part = this.model?.parts?.[file];
     if (part) this.host.revealInTextEditor(line, part.path);
+  }
+
+  /** Opens the file of the session this one was forked from, when it is beside this one (the header's `origin`). */
+  private async openOriginFile(): Promise<void> {
+    const model = this.model;
+    if (!model || !this.host.openTrace) return;
+    const file = (await sessionSummaryOrigin(model))?.file;
+    if (file) this.host.openTrace(file);
   }
 
   /** Stops work scheduled for later (the panel closed). */
@@ -249,6 +258,8 @@ export class ViewerSession {
         return forwardToHost(this.host, msg);
       case 'openSessionFile':
         return void this.openSessionFile(msg.index);
+      case 'openOriginFile':
+        return void this.openOriginFile();
       case 'requestTimeline':
         return this.timeline.request(msg);
       case 'requestStatistics':

@@ -120,7 +120,8 @@ export function explainOf(model: TraceModel, rollup: UsageRollup, counted: Count
     unpricedTokens,
     cost: costSentence(recordedRun, costSource, cost),
     priceSource: { ...PRICE_SOURCE },
-    notes: [],
+    // A fork's copies of its origin's responses and the origin's share of its running totals are not its usage.
+    notes: model.origin ? [...model.origin.excluded] : [],
   };
 }
 

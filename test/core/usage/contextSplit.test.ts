@@ -42,6 +42,8 @@ function claudeExpected(path: string): Expected[] {
   const last = new Map<string, { thread: string; u: Obj }>();
   linesOf(path).forEach((v, k) => {
     if (v.type !== 'assistant' || !v.message?.usage) return;
+    // A fork's copy of its origin's response (`requestSessionId`, the origin's id) is the origin's call, not the fork's.
+    if (typeof v.requestSessionId === 'string' && v.requestSessionId !== v.sessionId) return;
     const id = v.message.id ?? `line ${k}`;
     if (!last.has(id)) order.push(id);
     last.set(id, { thread: v.isSidechain === true ? `${v.sessionId}/sidechain` : v.sessionId, u: v.message.usage });

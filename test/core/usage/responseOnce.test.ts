@@ -54,13 +54,19 @@ describe('usage: a Claude Code response counts once, at its last line\'s snapsho
 function codexExpected(path: string): { input: number; output: number; cacheRead: number; responses: number; lastTotal: Obj | null } {
   const out = { input: 0, output: 0, cacheRead: 0, responses: 0, lastTotal: null as Obj | null };
   let prev: string | null = null;
+  // A fork (`forked_from_id`) carries its running totals on from its origin's: the origin's share, its first running
+  // total less that response, is not the fork's.
+  let fork = false;
+  let base: Obj | null = null;
   for (const v of linesOf(path)) {
+    if (v.type === 'session_meta' && v.payload?.forked_from_id) fork = true;
     const info = v.type === 'event_msg' && v.payload?.type === 'token_count' ? v.payload.info : null;
     if (!info?.total_token_usage) continue;
     const total = JSON.stringify(info.total_token_usage);
     if (total === prev) continue;
     prev = total;
-    out.lastTotal = info.total_token_usage;
+    if (fork && base === null) base = Object.fromEntries(Object.entries(info.total_token_usage as Obj).map(([k, x]) => [k, n(x) - n(info.last_token_usage?.[k])]));
+    out.lastTotal = base ? Object.fromEntries(Object.entries(info.total_token_usage as Obj).map(([k, x]) => [k, n(x) - n(base![k])])) : info.total_token_usage;
     out.responses++;
     out.input += n(info.last_token_usage?.input_tokens);
     out.output += n(info.last_token_usage?.output_tokens);

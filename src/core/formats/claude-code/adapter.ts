@@ -4,6 +4,7 @@ import { LocateBudget } from '../locateBudget';
 import { describeStreamLine, StreamPlacer } from './claudeStream';
 import { ClaudeToolTotals } from './claudeTotals';
 import { ClaudeSessionShape } from './claudeSession';
+import { ClaudeFork } from './claudeFork';
 import { Emit, EventBuilder, FormatAdapter, SniffResult, SniffSample, SourceRecord } from '../../format';
 import type { EventDraft } from '../../model';
 import { deriveSafely } from '../../lineLabels';
@@ -149,7 +150,11 @@ export const claudeCodeAdapter: FormatAdapter = {
   title: 'Claude Code transcript',
   sniff: sniffClaude,
   createBuilder(source): EventBuilder {
-    const state = new ClaudeState((i, tokensIn, tokensOut, usage) => source.setUsage(i, tokensIn, tokensOut, usage));
+    const fork = new ClaudeFork();
+    // A copied response of a fork's origin keeps its amended usage apart (ClaudeFork), uncounted.
+    const state = new ClaudeState((i, tokensIn, tokensOut, usage) => {
+      if (!fork.amended(i, tokensIn, tokensOut, usage)) source.setUsage(i, tokensIn, tokensOut, usage);
+    });
     const locator = new ElementLocator();
     const own = new ClaudeToolTotals();
     const shape = new ClaudeSessionShape();
@@ -157,9 +162,12 @@ export const claudeCodeAdapter: FormatAdapter = {
     /** Emits a transcript line's event, shown in the session's shape. */
     const emitLine = (emit: Emit, d: EventDraft, value: unknown, r: SourceRecord): void => {
       d.displayParent = shape.place(value);
+      if (fork.inherited(value, r.line)) fork.mark(settled(d, value));
+      else if (isObj(value) && value.type === 'cost-state') d.usage = fork.costState(d.usage);
       const index = emit(d, r);
       state.emitted(index);
       shape.emitted(index);
+      fork.emitted(index);
     };
     return {
       add(rec, emit) {
@@ -192,7 +200,8 @@ export const claudeCodeAdapter: FormatAdapter = {
         // An element of a document is not a line of its own: its label is made from it now.
         for (const el of lines) emitLine(emit, settled(describeClaudeLine(el, state), el), el, locator.place(rec, el));
       },
-      totals: () => own.apply(state.totals()),
+      totals: () => fork.totals(own.apply(state.totals())),
+      origin: () => fork.origin(own.apply(state.totals())),
     };
   },
 };

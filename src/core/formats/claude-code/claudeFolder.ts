@@ -135,3 +135,14 @@ export function subagentCalls(events: EventTable, ids: ReadonlySet<string>): Map
   }
   return out;
 }
+
+/** The transcript of session `sessionId` beside `path` (a fork's origin), or null when there is none. */
+export async function originTranscript(path: string, sessionId: string): Promise<string | null> {
+  const file = join(dirname(path), `${sessionId}.jsonl`);
+  if (file === path) return null;
+  try {
+    return (await fileSystem().stat(file)).isFile() ? file : null;
+  } catch {
+    return null;
+  }
+}

@@ -2,7 +2,7 @@ import type { FormatModule } from '../../format';
 import { claudeCodeAdapter } from './adapter';
 import { claudeLineLabel } from './claudeDescribe';
 import { claudeCodeRules } from './rules';
-import { findIdsIn, LOAD_LIMITS, relatedTranscripts, subagentCalls, subagentFiles } from './claudeFolder';
+import { findIdsIn, LOAD_LIMITS, originTranscript, relatedTranscripts, subagentCalls, subagentFiles } from './claudeFolder';
 
 /** The claude-code format: detection, reading, rules and what its verification proves. */
 export const claudeCodeFormat: FormatModule = {
@@ -19,6 +19,8 @@ export const claudeCodeFormat: FormatModule = {
   sessionFiles: subagentFiles,
   // Each subagent's events are shown under the Agent/Task call that started it (core/sessionParts.ts).
   sessionCalls: subagentCalls,
+  // A fork's origin is the transcript named by its session id in the same project folder.
+  originFile: originTranscript,
   verificationScope:
     'Claude Code files have no hash chain or blobs: proves unique uuids, parents that resolve without cycles (in this file or the session\'s other files) and stream-json tool-call links, nothing about the content.',
 };

@@ -1,6 +1,7 @@
 import { EventDraft, IdMention } from '../../model';
 import { formatDuration, isObj, label, num, obj, Obj, parseTime, short, str } from '../common';
-import { describeCodexPayload, isUserPrompt, outputStatus, tokenUsage } from './codexDescribe';
+import { codexUsage, describeCodexPayload, isUserPrompt, outputStatus, tokenUsage } from './codexDescribe';
+import { CodexFork } from './codexFork';
 import { BuilderSource, Emit, EventBuilder, FormatAdapter, FormatTotals, SourceRecord } from '../../format';
 import { CODEX_TYPES, codexDialectOf, sniffCodex } from './codexSniff';
 import { addExecLine, createExecState } from './execStream';
@@ -43,6 +44,8 @@ class CodexState {
   lastCountTotal: string | null = null;
   /** The session shape shown (display parents), beside the structure above. */
   shape = new CodexSessionShape();
+  /** The session this one was forked from, and its share of the running totals. */
+  readonly fork = new CodexFork();
 
   totals(): FormatTotals {
     const t: FormatTotals = { toolCalls: this.toolCalls, errors: this.errors };
@@ -143,25 +146,32 @@ function describeLine(v: Obj, st: CodexState): { draft: EventDraft; type: string
 
 /** Remembers what a line says for the lines after it: session, model, running token total. */
 function rememberLine(type: string, p: Obj, draft: EventDraft, st: CodexState): void {
-  if (type === 'session_meta') st.sessionId = str(p, 'id') ?? st.sessionId;
+  if (type === 'session_meta') {
+    st.sessionId = str(p, 'id') ?? st.sessionId;
+    st.fork.meta(p);
+  }
   if (type === 'turn_context') st.model = draft.model ?? st.model;
   else if (draft.category === 'inference' || p.type === 'token_count' || type === 'token_usage_record') draft.model = st.model;
   // Codex writes a response's usage on its own token_count line (which the rollups count), not on the
   // response's items; a token_usage_record repeats the same response's usage.
   if (draft.category === 'inference' && !draft.usage) draft.usage = { elsewhere: true };
   // The running thread total: token_count's total_token_usage, or a usage record's thread_token_usage (0.17x).
-  const total = p.type === 'token_count' ? tokenUsage(p).total : type === 'token_usage_record' ? obj(p, 'thread_token_usage') : null;
+  const written = p.type === 'token_count' ? tokenUsage(p).total : type === 'token_usage_record' ? obj(p, 'thread_token_usage') : null;
+  // A fork's running totals go on from its origin's (CodexFork): the origin's share is taken off.
+  const last = p.type === 'token_count' ? tokenUsage(p).last : obj(p, 'usage');
+  const total = written && st.fork.own(written, last);
   if (total) st.lastTotal = total;
+  if (p.type === 'token_count' && total && total !== written) draft.usage = { ...draft.usage, ...codexUsage(last, total) };
   if (p.type === 'token_count' && total) {
     // Codex 0.60 writes every token_count twice. Its running total (total_token_usage) only moves with a new
     // response, so a token_count that repeats the last one's total repeats its response: it reports nothing.
-    const written = JSON.stringify(total);
-    if (written === st.lastCountTotal) {
+    const text = JSON.stringify(total);
+    if (text === st.lastCountTotal) {
       draft.tokensIn = draft.tokensOut = null;
       draft.usage = { elsewhere: true, repeat: 'duplicate' };
       draft.label = `${draft.label} (repeated)`;
     }
-    st.lastCountTotal = written;
+    st.lastCountTotal = text;
   }
 }
 
@@ -225,6 +235,7 @@ export const codexAdapter: FormatAdapter = {
         else addLine(rec, emit, st, source);
       },
       totals: () => (dialect === 'exec-json' ? exec.totals() : st.totals()),
+      origin: () => (dialect === 'rollout' ? st.fork.origin() : null),
     };
   },
 };

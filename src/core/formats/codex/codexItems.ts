@@ -31,9 +31,39 @@ const ITEM_CATEGORY: Record<string, EventDraft['category']> = {
 };
 
 /**
+ * The head of a 0.17x item's label, said as the model history says the same step (a reasoning step, a message and
+ * its role, a command, a file change, a tool call, a web search): Codex writes the UI's copy before the history's
+ * item, so the copy is the row a step is read by. Null for an item type not known here.
+ */
+function itemHead(type: string, item: Obj): string | null {
+  switch (type) {
+    case 'Reasoning': return 'reasoning';
+    case 'AgentMessage': return 'message assistant';
+    case 'UserMessage': return 'message user';
+    case 'CommandExecution': return 'command';
+    case 'FileChange': return 'file change';
+    case 'McpToolCall': return label('mcp tool call', [str(item, 'server'), str(item, 'tool')].filter((x) => x !== null).join('.') || null);
+    case 'WebSearch': return 'web search';
+    default: return null;
+  }
+}
+
+/** The text a known item's label shows: a web search's query, a file change's paths, else the item's text. */
+function itemLabelText(type: string, item: Obj): string | null {
+  if (type === 'WebSearch') return str(item, 'query') ?? itemText(item);
+  if (type === 'FileChange' && Array.isArray(item.changes)) {
+    const paths = item.changes.filter(isObj).map((c) => str(c, 'path')).filter((x): x is string => x !== null);
+    if (paths.length > 0) return paths.join(' ');
+  }
+  return itemText(item);
+}
+
+/**
  * `event_msg` `item_completed` (0.17x): the UI's copy of a thread item (`UserMessage`, `AgentMessage`,
  * `Reasoning`, `CommandExecution` with exit code and duration…). The model history has the same content as
- * response items, so these are not counted as tool calls.
+ * response items, so these are not counted as tool calls. Labelled by what the item is (`reasoning: …`,
+ * `message assistant: …`, `command exit 0: …`), as the history's item would be; an item type not known here keeps
+ * `item_completed <type>`.
  */
 export function describeItemCompleted(p: Obj, d: EventDraft): void {
   const item = obj(p, 'item') ?? {};
@@ -43,7 +73,11 @@ export function describeItemCompleted(p: Obj, d: EventDraft): void {
   d.status = itemStatus(item);
   d.category = ITEM_CATEGORY[type] === 'tool' ? 'other' : ITEM_CATEGORY[type] ?? 'other';
   const exit = num(item, 'exit_code');
-  d.label = withText(label('item_completed', type, exit !== null ? `exit ${exit}` : null, formatDuration(d.durationMs)), itemText(item), 64);
+  const head = itemHead(type, item);
+  const facts = [exit !== null ? `exit ${exit}` : null, formatDuration(d.durationMs)];
+  d.label = head !== null
+    ? withText(label(head, ...facts), itemLabelText(type, item), 72)
+    : withText(label('item_completed', type, ...facts), itemText(item), 64);
 }
 
 /** `event_msg` `task_started` / `task_complete`: the turn's bounds, with its duration and last answer. */

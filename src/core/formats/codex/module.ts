@@ -1,6 +1,7 @@
 import type { FormatModule } from '../../format';
 import { codexAdapter } from './adapter';
 import { codexRules } from './rules';
+import { originRollout } from './codexFork';
 
 /** The codex format: detection, reading, rules and what its verification proves. */
 export const codexFormat: FormatModule = {
@@ -9,6 +10,8 @@ export const codexFormat: FormatModule = {
   // Codex CLI names every rollout `rollout-<time>-<uuid>.jsonl`.
   fileNamePatterns: ['rollout-*.jsonl'],
   rules: codexRules,
+  // A fork's origin is the rollout named by its thread id in the same day's folder.
+  originFile: originRollout,
   verificationScope:
     'Codex rollouts and exec streams have no hash chain or blobs: proves the line shape, the session header and, in 0.17x, every line\'s ordinal (a cut or moved line is found), nothing about the content.',
 };

@@ -52,10 +52,16 @@ describe('claude-code transcripts: the recorded links are the file\'s uuid/paren
       const costs = lines.filter((l) => l.value.type === 'cost-state');
       if (costs.length === 0) return;
       const usage = Object.values(costs[costs.length - 1].value.modelUsage) as any[];
+      // A fork's cost-state goes on from its origin's: the responses it copies (`requestSessionId`, the origin's id) are the origin's.
+      const copied = new Map<string, any>();
+      for (const { value } of lines) if (value.type === 'assistant' && value.requestSessionId && value.requestSessionId !== value.sessionId && value.message?.usage) copied.set(value.message.id, value.message.usage);
+      const copiedIn = [...copied.values()].reduce((a, u) => a + u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens, 0);
+      const copiedOut = [...copied.values()].reduce((a, u) => a + u.output_tokens, 0);
       const s = summarize(m);
-      assert.equal(s.totals.inputTokens, usage.reduce((a, u) => a + u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens, 0));
-      assert.equal(s.totals.outputTokens, usage.reduce((a, u) => a + u.outputTokens, 0));
-      assert.equal(s.totals.costUsd, costs[costs.length - 1].value.totalCostUSD);
+      assert.equal(s.totals.inputTokens, usage.reduce((a, u) => a + u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens, 0) - copiedIn);
+      assert.equal(s.totals.outputTokens, usage.reduce((a, u) => a + u.outputTokens, 0) - copiedOut);
+      // Its recorded cost includes the origin's: kept apart, not the session's cost.
+      assert.equal(copied.size > 0 ? s.totals.costUsdWithOrigin : s.totals.costUsd, costs[costs.length - 1].value.totalCostUSD);
     });
   }
 });

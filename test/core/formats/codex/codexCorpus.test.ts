@@ -74,9 +74,13 @@ describe('codex rollouts: tree and totals from the file\'s own fields', () => {
       }
       const counts = lines.filter((l) => l.value.payload.type === 'token_count' && l.value.payload.info?.total_token_usage);
       const total = counts[counts.length - 1].value.payload.info.total_token_usage;
+      // A fork's running totals go on from its origin's: the origin's share (the first running total less its response) is not its own.
+      const first = counts[0].value.payload.info;
+      const fork = lines[0].value.payload.forked_from_id !== undefined;
+      const base = (k: string) => (fork ? first.total_token_usage[k] - first.last_token_usage[k] : 0);
       const s = summarize(m);
-      assert.equal(s.totals.inputTokens, total.input_tokens);
-      assert.equal(s.totals.outputTokens, total.output_tokens);
+      assert.equal(s.totals.inputTokens, total.input_tokens - base('input_tokens'));
+      assert.equal(s.totals.outputTokens, total.output_tokens - base('output_tokens'));
       assert.equal(s.totals.toolCalls, calls.size);
     });
   }
@@ -100,6 +104,46 @@ describe('codex rollouts: tree and totals from the file\'s own fields', () => {
     }
     assert.ok(seen >= 3, `${seen} outputs with exit codes`);
   });
+});
+
+describe('codex 0.17x rollouts: a step reads as what it is, not as its UI copy (issue 37)', () => {
+  /** A label's text after `head: `, without the ellipsis a cut label ends with, spaces collapsed. */
+  const textOf = (label: string, head: string) => label.slice(head.length + 2).replace(/…$/, '').trim();
+  const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const HEADS: Record<string, string> = { Reasoning: 'reasoning', AgentMessage: 'message assistant', UserMessage: 'message user' };
+
+  for (const file of ROLLOUTS) {
+    const lines = jsonLines(file);
+    if (!lines.some((l) => l.value.payload?.type === 'item_completed')) continue;
+    it(`${basename(file)}: each item_completed row is labelled by its item's content, as the history's twin is`, async () => {
+      const m = await loadTrace(file);
+      const n = nodes(m);
+      const byLine = new Map(n.map((x) => [x.line, x]));
+      let steps = 0;
+      for (const { line, value } of lines) {
+        const p = value.payload;
+        if (value.type !== 'event_msg' || p.type !== 'item_completed') continue;
+        const row = byLine.get(line)!;
+        assert.ok(!row.label.startsWith('item_completed'), `line ${line} (${p.item.type}) reads "${row.label}"`);
+        const item = p.item;
+        if (item.type in HEADS) {
+          const head = HEADS[item.type];
+          const text = flat(item.type === 'Reasoning' ? item.summary_text.join(' ') : item.content.map((c: any) => c.text).join(' '));
+          assert.ok(row.label.startsWith(`${head}: `), `line ${line}: "${row.label}" starts with "${head}: "`);
+          assert.ok(text.startsWith(textOf(row.label, head)), `line ${line}: "${row.label}" shows the start of "${text}"`);
+          // Its twin in the model history (the same id, or for a prompt the same text) reads the same.
+          const twin = lines.find((l) => l.value.type === 'response_item' && (l.value.payload.id === item.id || (item.type === 'UserMessage' && l.value.payload.role === 'user' && flat(l.value.payload.content.map((c: any) => c.text).join(' ')) === text)));
+          if (twin) assert.equal(row.label, byLine.get(twin.line)!.label, `line ${line} and its twin at line ${twin.line}`);
+          // A model step's row is its first output, under the turn: the UI copy when Codex wrote it first.
+          if (item.type !== 'UserMessage' && n.some((c) => c.parentLine === line)) steps++;
+        } else if (item.type === 'CommandExecution') {
+          assert.ok(row.label.startsWith(`command exit ${item.exit_code}`), `line ${line}: "${row.label}"`);
+          assert.ok(row.label.includes(item.command[item.command.length - 1]), `line ${line}: "${row.label}" shows the command`);
+        }
+      }
+      assert.ok(steps >= 1, `${steps} step rows were UI copies`);
+    });
+  }
 });
 
 describe('codex exec --json: tree and totals', () => {
