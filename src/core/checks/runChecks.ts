@@ -4,13 +4,13 @@ import { tracePathToOpen } from '../tracePath';
 import { LineSpan, scanLines } from '../lineIndexer';
 import type { TraceModel } from '../traceModel';
 import { Finding, FormatName, Severity } from '../model';
-import { genericRules, loaderFindings } from './genericRules';
+import { genericRules, loaderFinding } from './genericRules';
+import { FindingLog } from '../findingLog';
 import { blobRules } from './blobRules';
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import { DEFAULT_BLOB_LAYOUT } from '../blobs/defaultBlobLayout';
 import type { FormatModule } from '../format';
 import { BlobTally, CheckContext, CheckMode, CheckSubject, LineInput, RuleModule, StreamCheck } from '../rules/types';
-import { appendAll } from '../arrays';
 
 /**
  * The check engine. It runs the rule modules that apply to a trace over its lines and finishes their findings; it
@@ -42,6 +42,12 @@ export interface RunOptions {
   /** Extra blob roots and workspace folders for blob verification. */
   blobOptions?: BlobStoreOptions;
   onProgress?: (bytesRead: number, fileSize: number) => void;
+  /**
+   * Keep the result's findings in a {@link FindingLog}, compact and read one at a time, instead of an array: for a
+   * writer that hands them on (the CLI's `--json`), so a million findings are not a million objects at once. The
+   * result is then a {@link LoggedCheckResult}.
+   */
+  findingLog?: boolean;
 }
 
 /** The result for one file: the JSON shape of `agent-trace verify|check --json`. */
@@ -57,6 +63,9 @@ export interface CheckResult {
   /** Blobs rehashed by outcome, when the trace references blobs (the viewer's header; not in the CLI's JSON). */
   blobs?: BlobTally;
 }
+
+/** A result whose findings were kept in a {@link FindingLog} (`RunOptions.findingLog`), in the order of the array's. */
+export type LoggedCheckResult = Omit<CheckResult, 'findings'> & { findings: FindingLog };
 
 /** A line whose text and parsed value are computed only when a check asks, and once. */
 class LazyLine implements LineInput {
@@ -144,36 +153,45 @@ export function createChecks(base: Omit<CheckContext, 'blobLayout'>, mode: Check
 
 /**
  * Ends the checks once every line was handed to them: adds the loader's findings (`subject.diagnostics`, in line
- * order), drops superseded rules, applies the user's settings, sorts by line and makes the file's result.
+ * order, then `subject.moreDiagnostics`), drops superseded rules, applies the user's settings, sorts by line and makes
+ * the file's result. With `options.findingLog` the findings are kept in a {@link FindingLog} (see
+ * {@link LoggedCheckResult}), one at a time as they come, never as an array of objects.
  */
 export async function finishChecks(set: CheckSet, subject: CheckSubject, mode: CheckMode, options: RunOptions, cancelled: boolean): Promise<CheckResult> {
   const superseded = new Set(set.modules.flatMap((m) => m.supersedes ?? []));
-  let findings: Finding[] = loaderFindings(subject.diagnostics, mode).filter((f) => !superseded.has(f.rule));
-  for (const c of set.checks) appendAll(findings, await c.finish());
-  // A format module's precise rules replace the generic ones it names, whichever module produced them.
-  findings = findings.filter((f) => !superseded.has(f.rule));
-  findings = applySettings(findings, options.rules ?? {});
-  if (options.ruleFilter) findings = findings.filter((f) => options.ruleFilter!(f.rule));
-  findings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+  const rules = options.rules ?? {};
+  const findings: Finding[] | FindingLog = options.findingLog ? new FindingLog() : [];
+  // Each finding through what the runner does to all: superseded rules dropped, the user's settings, the filter.
+  const take = (f: Finding): void => {
+    if (superseded.has(f.rule)) return;
+    const s = rules[f.rule];
+    if (s === 'off') return;
+    const g = s ? { ...f, severity: s } : f;
+    if (!options.ruleFilter || options.ruleFilter(g.rule)) findings.push(g);
+  };
+  const fromLoader = loaderFinding(mode);
+  for (const d of subject.diagnostics) if (fromLoader(d)) take(d);
+  subject.moreDiagnostics?.((d) => {
+    if (fromLoader(d)) take(d);
+  });
+  for (const c of set.checks) for (const f of await c.finish()) take(f);
+  let errors: boolean;
+  if (findings instanceof FindingLog) {
+    findings.sortByLine();
+    errors = findings.errors > 0;
+  } else {
+    findings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+    errors = findings.some((f) => f.severity === 'error');
+  }
   const blobs = set.checks.map((c) => c.tally?.()).find((t) => t !== undefined);
   return {
     file: subject.path,
     format: subject.format,
-    ok: !findings.some((f) => f.severity === 'error'),
+    ok: !errors,
     checked: subject.events.size,
-    findings,
+    // A LoggedCheckResult's: its callers asked for the log (see RunOptions.findingLog).
+    findings: findings as Finding[],
     ...(cancelled ? { cancelled: true } : {}),
     ...(blobs ? { blobs } : {}),
   };
-}
-
-/** Drops rules turned off and changes severities as the user configured. */
-export function applySettings(findings: Finding[], rules: Record<string, RuleSetting>): Finding[] {
-  const out: Finding[] = [];
-  for (const f of findings) {
-    const s = rules[f.rule];
-    if (s === 'off') continue;
-    out.push(s ? { ...f, severity: s } : f);
-  }
-  return out;
 }

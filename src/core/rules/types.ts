@@ -96,6 +96,12 @@ export interface CheckSubject {
   format: FormatName;
   events: CheckEvents;
   diagnostics: readonly Finding[];
+  /**
+   * More of the loader's findings, after `diagnostics`, handed to `take` one at a time and never held: a streamed
+   * verification's tree findings (a parent missing on each of a million lines), made from its compact facts. None
+   * of them is a `parse/` finding, which the rules read in `diagnostics`.
+   */
+  moreDiagnostics?: (take: (d: Finding) => void) => void;
   lineCount: number;
   bytesIndexed: number;
   bom: boolean;

@@ -27,6 +27,9 @@ const RANGES = (workers: number) => ({ workers, workerMinBytes: 0, workerHeadChu
 async function both(path: string, mode: 'verify' | 'check'): Promise<{ streamed: CheckResult; model: CheckResult; outcome: StreamOutcome; ranged: number }> {
   let outcome: StreamOutcome | undefined;
   const streamed = await streamChecks(path, mode, {}, (o) => (outcome = o));
+  // The CLI's compact findings give back the same result, each finding the same JSON (key order included).
+  const logged = await streamChecks(path, mode, { findingLog: true });
+  assert.deepStrictEqual({ ...logged, findings: [...logged.findings].map((f) => JSON.stringify(f)) }, { ...streamed, findings: streamed.findings.map((f) => JSON.stringify(f)) }, `${path}: ${mode} with findingLog`);
   const model = await runChecks(await loadTrace(path), mode);
   // Both modes riding along one read of the loader (a trace opened in the viewer with checks on) find the same.
   const rideAlong = (await loadTraceChecked(path, { checks: { modes: [...CHECK_MODES] } })).results.get(mode);

@@ -1,0 +1,202 @@
+import { Buffer } from 'buffer';
+import type { Finding, Severity } from './model';
+
+/** Entries a chunk of the log holds; a full chunk's texts are copied to their exact size. */
+const CHUNK = 1 << 14;
+const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+// meta: rule number << 8 | flags
+const HAS_SEQ = 1;
+const HAS_ID = 2;
+/** `eventId` was written before `seq` in the finding (JSON keeps the key order). */
+const ID_FIRST = 4;
+/** Not in the compact shape: the finding object itself is kept. */
+const WHOLE = 8;
+const SEVERITY_SHIFT = 4;
+const RULE_SHIFT = 8;
+
+/** One chunk of entries: numbers in typed arrays, the event id and message as UTF-8 bytes in one buffer. */
+interface Chunk {
+  line: Float64Array;
+  seq: Float64Array;
+  meta: Uint32Array;
+  /** Start of the entry's texts in `text`: its event id's bytes, then its message's. */
+  start: Uint32Array;
+  idBytes: Uint32Array;
+  messageBytes: Uint32Array;
+  text: Buffer;
+  used: number;
+}
+
+/**
+ * Findings kept compactly, for a writer that hands them on one at a time (`agent-trace check|verify --json` with a
+ * million findings): each is a few numbers and its texts as UTF-8, about 40 bytes beside its message where a
+ * `Finding` object with its strings takes some 200, and is made again as an object, with the same keys in the same
+ * order and the same values, only while it is read. A finding of another shape (a text that is not well-formed
+ * UTF-16, an unknown key or severity) is kept as it is. {@link sortByLine} orders them as the check engine does.
+ */
+export class FindingLog implements Iterable<Finding> {
+  private readonly chunks: Chunk[] = [];
+  private readonly rules: string[] = [];
+  private readonly ruleNumbers = new Map<string, number>();
+  private readonly whole = new Map<number, Finding>();
+  private count = 0;
+  private errorCount = 0;
+  /** Entry numbers in reading order; null: the order they came in. */
+  private order: Uint32Array | null = null;
+
+  /** Findings held. */
+  get length(): number {
+    return this.count;
+  }
+
+  /** Findings of severity error. */
+  get errors(): number {
+    return this.errorCount;
+  }
+
+  /** Adds a finding after the ones held (a later {@link sortByLine} orders them all again). */
+  push(f: Finding): void {
+    const k = this.count % CHUNK;
+    if (k === 0) this.addChunk();
+    const c = this.chunks[this.chunks.length - 1];
+    if (f.severity === 'error') this.errorCount++;
+    const shape = compactShape(f);
+    const severity = SEVERITIES.indexOf(f.severity);
+    if (shape < 0 || severity < 0) {
+      this.whole.set(this.count, f);
+      c.meta[k] = WHOLE;
+      c.line[k] = f.line;
+    } else {
+      let rule = this.ruleNumbers.get(f.rule);
+      if (rule === undefined) {
+        rule = this.rules.length;
+        this.rules.push(f.rule);
+        this.ruleNumbers.set(f.rule, rule);
+      }
+      c.meta[k] = (rule << RULE_SHIFT) | (severity << SEVERITY_SHIFT) | shape;
+      c.line[k] = f.line;
+      c.seq[k] = shape & HAS_SEQ ? f.seq! : 0;
+      const id = shape & HAS_ID ? f.eventId! : '';
+      const room = (id.length + f.message.length) * 3;
+      if (c.used + room > c.text.length) {
+        const next = Buffer.allocUnsafe(Math.max(c.text.length * 2, c.used + room));
+        c.text.copy(next, 0, 0, c.used);
+        c.text = next;
+      }
+      c.start[k] = c.used;
+      c.idBytes[k] = id.length > 0 ? c.text.write(id, c.used, 'utf8') : 0;
+      c.used += c.idBytes[k];
+      c.messageBytes[k] = f.message.length > 0 ? c.text.write(f.message, c.used, 'utf8') : 0;
+      c.used += c.messageBytes[k];
+    }
+    this.count++;
+    this.order = null;
+  }
+
+  /**
+   * Orders the findings by line, then rule (`localeCompare`), the order they came in deciding the rest: what a
+   * stable `sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule))` of them gives.
+   */
+  sortByLine(): void {
+    const n = this.count;
+    const lines = new Float64Array(n);
+    const rank = this.ruleRanks();
+    const ranks = new Uint32Array(n);
+    let sorted = true;
+    for (let i = 0; i < n; i++) {
+      const c = this.chunks[(i / CHUNK) | 0];
+      const k = i % CHUNK;
+      lines[i] = c.line[k];
+      ranks[i] = c.meta[k] & WHOLE ? rank.get(this.whole.get(i)!.rule)! : rank.get(this.rules[c.meta[k] >>> RULE_SHIFT])!;
+      if (i > 0 && sorted && (lines[i] - lines[i - 1] || ranks[i] - ranks[i - 1]) < 0) sorted = false;
+    }
+    if (sorted) return;
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => lines[a] - lines[b] || ranks[a] - ranks[b] || a - b);
+    this.order = order;
+  }
+
+  /** The findings, each made anew, in the order of the last {@link sortByLine} (or as they came). */
+  *[Symbol.iterator](): Iterator<Finding> {
+    for (let j = 0; j < this.count; j++) yield this.at(this.order ? this.order[j] : j);
+  }
+
+  /** Entry `i` (in the order it came) as a finding. */
+  private at(i: number): Finding {
+    const c = this.chunks[(i / CHUNK) | 0];
+    const k = i % CHUNK;
+    const meta = c.meta[k];
+    if (meta & WHOLE) return this.whole.get(i)!;
+    const rule = this.rules[meta >>> RULE_SHIFT];
+    const severity = SEVERITIES[(meta >>> SEVERITY_SHIFT) & 3];
+    const line = c.line[k];
+    const idEnd = c.start[k] + c.idBytes[k];
+    const message = c.text.toString('utf8', idEnd, idEnd + c.messageBytes[k]);
+    if (!(meta & (HAS_SEQ | HAS_ID))) return { rule, severity, line, message };
+    const eventId = c.text.toString('utf8', c.start[k], idEnd);
+    if (!(meta & HAS_ID)) return { rule, severity, line, seq: c.seq[k], message };
+    if (!(meta & HAS_SEQ)) return { rule, severity, line, eventId, message };
+    return meta & ID_FIRST ? { rule, severity, line, eventId, seq: c.seq[k], message } : { rule, severity, line, seq: c.seq[k], eventId, message };
+  }
+
+  /** Each rule's place among the rules held, by `localeCompare` (rules it finds equal share one). */
+  private ruleRanks(): Map<string, number> {
+    const names = [...new Set([...this.rules, ...[...this.whole.values()].map((f) => f.rule)])].sort((a, b) => a.localeCompare(b));
+    const rank = new Map<string, number>();
+    let r = 0;
+    names.forEach((name, i) => {
+      if (i > 0 && names[i - 1].localeCompare(name) !== 0) r++;
+      rank.set(name, r);
+    });
+    return rank;
+  }
+
+  private addChunk(): void {
+    const last = this.chunks[this.chunks.length - 1];
+    // A full chunk keeps only the bytes it used.
+    if (last && last.used < last.text.length) last.text = Buffer.from(last.text.subarray(0, last.used));
+    this.chunks.push({
+      line: new Float64Array(CHUNK), seq: new Float64Array(CHUNK), meta: new Uint32Array(CHUNK), start: new Uint32Array(CHUNK),
+      idBytes: new Uint32Array(CHUNK), messageBytes: new Uint32Array(CHUNK), text: Buffer.allocUnsafe(1 << 16), used: 0,
+    });
+  }
+}
+
+/** A lone surrogate (not well-formed UTF-16), which UTF-8 cannot keep. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * The compact flags of a finding whose own keys are `rule`, `severity`, `line`, then `seq` and `eventId` (either
+ * order, either left out or undefined), then `message`, with those types and well-formed texts; -1 for any other.
+ */
+function compactShape(f: Finding): number {
+  let flags = 0;
+  let k = 0;
+  for (const key in f) {
+    if (!Object.prototype.hasOwnProperty.call(f, key)) return -1;
+    const v = (f as unknown as Record<string, unknown>)[key];
+    const want = k === 0 ? 'rule' : k === 1 ? 'severity' : k === 2 ? 'line' : null;
+    k++;
+    if (want !== null) {
+      if (key !== want) return -1;
+      continue;
+    }
+    if (key === 'seq') {
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || flags & HAS_SEQ) return -1;
+      flags |= HAS_SEQ;
+    } else if (key === 'eventId') {
+      if (v === undefined) continue;
+      if (typeof v !== 'string' || flags & HAS_ID || LONE_SURROGATE.test(v)) return -1;
+      flags |= HAS_ID | (flags & HAS_SEQ ? 0 : ID_FIRST);
+    } else if (key === 'message') {
+      if (typeof v !== 'string' || LONE_SURROGATE.test(v)) return -1;
+      k = -1;
+    } else return -1;
+  }
+  if (k !== -1) return -1;
+  if (typeof f.rule !== 'string' || typeof f.line !== 'number') return -1;
+  return flags;
+}

@@ -1,0 +1,60 @@
+import { strict as assert } from 'node:assert';
+import { FindingLog } from '../../src/core/findingLog';
+import type { Finding } from '../../src/core/model';
+
+/** What the check engine did with an array: a stable sort by line, then rule. */
+function engineOrder(findings: Finding[]): Finding[] {
+  return findings.slice().sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+}
+
+/** The log's findings as JSON text, key order included (the CLI's --json writes them so). */
+function logged(findings: Finding[], sort = true): string[] {
+  const log = new FindingLog();
+  for (const f of findings) log.push(f);
+  if (sort) log.sortByLine();
+  assert.equal(log.length, findings.length);
+  assert.equal(log.errors, findings.filter((f) => f.severity === 'error').length);
+  return [...log].map((f) => JSON.stringify(f));
+}
+
+describe('FindingLog: findings kept compactly give back the same JSON, in the engine\'s order', () => {
+  it('keeps every shape: seq and eventId in either order, left out or undefined, other keys and lone surrogates kept whole', () => {
+    const shapes: Finding[] = [
+      { rule: 'tree/dangling-parent', severity: 'warning', line: 3, eventId: 'e3', message: 'Parent gone3 is not in this trace.' },
+      { rule: 'lumen/chain', severity: 'error', line: 2, seq: 7, eventId: 'évt-2 😀', message: 'Hash différent: 😀' },
+      { rule: 'murmur/x', severity: 'info', line: 2, eventId: 'e2', seq: -0, message: '' },
+      { rule: 'a/b', severity: 'error', line: 1, seq: undefined, eventId: undefined, message: 'no extras' },
+      { rule: 'a/b', severity: 'error', line: 1, seq: 0.5, message: 'seq only' },
+      // Not UTF-8 safe: kept as the object, and JSON.stringify writes \ud800 as before.
+      { rule: 'a/c', severity: 'warning', line: 1, message: 'lone \ud800 surrogate' },
+      { rule: 'a/c', severity: 'warning', line: 1, eventId: 'id\udfff', message: 'm' },
+      // Another key order and an unknown key: kept whole.
+      { message: 'first', rule: 'a/d', severity: 'warning', line: 4 } as Finding,
+      { rule: 'a/e', severity: 'warning', line: 4, message: 'extra', blob: 'x' } as Finding,
+    ];
+    assert.deepEqual(logged(shapes, false), shapes.map((f) => JSON.stringify(f)));
+    assert.deepEqual(logged(shapes), engineOrder(shapes).map((f) => JSON.stringify(f)));
+    const noLine: Finding = { rule: 'a/f', severity: 'warning', line: Number.NaN, message: 'no line' };
+    assert.deepEqual(logged([noLine]), [JSON.stringify(noLine)]);
+  });
+
+  it('orders 100,000 findings over several chunks and rules as the engine\'s stable sort does', () => {
+    let seed = 41;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const rules = ['tree/dangling-parent', 'tree/cycle', 'parse/invalid-json', 'lumen/chain', 'Generic/Upper', 'generic/time-backwards'];
+    const findings: Finding[] = [];
+    for (let i = 0; i < 100_000; i++) {
+      const f: Finding = { rule: rules[rand(rules.length)], severity: (['error', 'warning', 'info'] as const)[rand(3)], line: rand(5000) + 1, message: `finding ${i} ${'x'.repeat(rand(40))}` };
+      if (rand(2)) f.seq = rand(1000);
+      if (rand(2)) f.eventId = `e${rand(100)}`;
+      findings.push(f);
+    }
+    assert.deepEqual(logged(findings), engineOrder(findings).map((f) => JSON.stringify(f)));
+  });
+
+  it('leaves findings already in order as they came', () => {
+    const findings: Finding[] = [];
+    for (let i = 0; i < 40_000; i++) findings.push({ rule: 'tree/dangling-parent', severity: 'warning', line: i + 1, eventId: `e${i}`, message: `Parent gone${i} is not in this trace; the event is shown as a root.` });
+    assert.deepEqual(logged(findings), findings.map((f) => JSON.stringify(f)));
+  });
+});
