@@ -1,5 +1,5 @@
 import { Buffer } from 'buffer';
-import type { Finding, Severity } from './model';
+import type { Finding, FindingSink, Severity } from './model';
 
 /** Entries a chunk of the log holds; a full chunk's texts are copied to their exact size. */
 const CHUNK = 1 << 14;
@@ -12,13 +12,16 @@ const HAS_ID = 2;
 const ID_FIRST = 4;
 /** Not in the compact shape: the finding object itself is kept. */
 const WHOLE = 8;
+/** Dropped by {@link FindingLog.keepOnly}: skipped when read. */
+const DROPPED = 1 << 7;
 const SEVERITY_SHIFT = 4;
 const RULE_SHIFT = 8;
 
 /** One chunk of entries: numbers in typed arrays, the event id and message as UTF-8 bytes in one buffer. */
 interface Chunk {
   line: Float64Array;
-  seq: Float64Array;
+  /** Null until an entry of the chunk has a seq. */
+  seq: Float64Array | null;
   meta: Uint32Array;
   /** Start of the entry's texts in `text`: its event id's bytes, then its message's. */
   start: Uint32Array;
@@ -35,19 +38,21 @@ interface Chunk {
  * order and the same values, only while it is read. A finding of another shape (a text that is not well-formed
  * UTF-16, an unknown key or severity) is kept as it is. {@link sortByLine} orders them as the check engine does.
  */
-export class FindingLog implements Iterable<Finding> {
-  private readonly chunks: Chunk[] = [];
+export class FindingLog implements Iterable<Finding>, FindingSink {
+  private chunks: Chunk[] = [];
   private readonly rules: string[] = [];
   private readonly ruleNumbers = new Map<string, number>();
   private readonly whole = new Map<number, Finding>();
+  /** Entries, dropped ones included. */
   private count = 0;
+  private dropped = 0;
   private errorCount = 0;
   /** Entry numbers in reading order; null: the order they came in. */
   private order: Uint32Array | null = null;
 
   /** Findings held. */
   get length(): number {
-    return this.count;
+    return this.count - this.dropped;
   }
 
   /** Findings of severity error. */
@@ -76,7 +81,7 @@ export class FindingLog implements Iterable<Finding> {
       }
       c.meta[k] = (rule << RULE_SHIFT) | (severity << SEVERITY_SHIFT) | shape;
       c.line[k] = f.line;
-      c.seq[k] = shape & HAS_SEQ ? f.seq! : 0;
+      if (shape & HAS_SEQ) (c.seq ??= new Float64Array(CHUNK))[k] = f.seq!;
       const id = shape & HAS_ID ? f.eventId! : '';
       const room = (id.length + f.message.length) * 3;
       if (c.used + room > c.text.length) {
@@ -100,45 +105,99 @@ export class FindingLog implements Iterable<Finding> {
    */
   sortByLine(): void {
     const n = this.count;
-    const lines = new Float64Array(n);
     const rank = this.ruleRanks();
-    const ranks = new Uint32Array(n);
+    const rankOf = (i: number): number => {
+      const meta = this.chunks[(i / CHUNK) | 0].meta[i % CHUNK];
+      return meta & WHOLE ? rank.get(this.whole.get(i)!.rule)! : rank.get(this.rules[meta >>> RULE_SHIFT])!;
+    };
+    const lineOf = (i: number): number => this.chunks[(i / CHUNK) | 0].line[i % CHUNK];
+    // Most come in order (a file's findings by line): then nothing is allocated.
     let sorted = true;
-    for (let i = 0; i < n; i++) {
-      const c = this.chunks[(i / CHUNK) | 0];
-      const k = i % CHUNK;
-      lines[i] = c.line[k];
-      ranks[i] = c.meta[k] & WHOLE ? rank.get(this.whole.get(i)!.rule)! : rank.get(this.rules[c.meta[k] >>> RULE_SHIFT])!;
-      if (i > 0 && sorted && (lines[i] - lines[i - 1] || ranks[i] - ranks[i - 1]) < 0) sorted = false;
-    }
+    for (let i = 1; i < n && sorted; i++) sorted = (lineOf(i) - lineOf(i - 1) || rankOf(i) - rankOf(i - 1)) >= 0;
     if (sorted) return;
+    const lines = new Float64Array(n);
+    const ranks = new Uint32Array(n);
     const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
+    for (let i = 0; i < n; i++) {
+      lines[i] = lineOf(i);
+      ranks[i] = rankOf(i);
+      order[i] = i;
+    }
     order.sort((a, b) => lines[a] - lines[b] || ranks[a] - ranks[b] || a - b);
     this.order = order;
   }
 
   /** The findings, each made anew, in the order of the last {@link sortByLine} (or as they came). */
   *[Symbol.iterator](): Iterator<Finding> {
-    for (let j = 0; j < this.count; j++) yield this.at(this.order ? this.order[j] : j);
+    for (let j = 0; j < this.count; j++) {
+      const i = this.order ? this.order[j] : j;
+      if (!(this.chunks[(i / CHUNK) | 0].meta[i % CHUNK] & DROPPED)) yield this.at(i);
+    }
+  }
+
+  /**
+   * The findings in the order they came, each chunk let go once read: handed from this log to another, the two never
+   * hold them all at once. The log is empty afterwards.
+   */
+  *drain(): Generator<Finding> {
+    const chunks = this.chunks;
+    const n = this.count;
+    this.chunks = [];
+    this.count = 0;
+    this.dropped = 0;
+    this.errorCount = 0;
+    this.order = null;
+    const whole = new Map(this.whole);
+    this.whole.clear();
+    for (let c = 0; c < chunks.length; c++) {
+      const chunk = chunks[c];
+      const end = Math.min(n, (c + 1) * CHUNK);
+      for (let i = c * CHUNK; i < end; i++) if (!(chunk.meta[i % CHUNK] & DROPPED)) yield entry(chunk, i % CHUNK, this.rules, () => whole.get(i)!);
+      (chunks as (Chunk | null)[])[c] = null;
+    }
+  }
+
+  /**
+   * Keeps each finding as `decide` says from its rule and severity: dropped (null), or with the severity it gives.
+   * Decided once per rule and severity, no finding made again: a million findings of one rule are one decision.
+   */
+  keepOnly(decide: (rule: string, severity: Severity) => Severity | null): void {
+    const decided = new Map<number, number>();
+    this.errorCount = 0;
+    for (let i = 0; i < this.count; i++) {
+      const c = this.chunks[(i / CHUNK) | 0];
+      const k = i % CHUNK;
+      const meta = c.meta[k];
+      if (meta & DROPPED) continue;
+      let severity: number;
+      if (meta & WHOLE) {
+        const f = this.whole.get(i)!;
+        const s = decide(f.rule, f.severity);
+        if (s !== null && s !== f.severity) this.whole.set(i, { ...f, severity: s });
+        severity = s === null ? -1 : SEVERITIES.indexOf(s);
+        if (s === 'error') this.errorCount++;
+        if (s === null) c.meta[k] = meta | DROPPED;
+      } else {
+        const key = meta >>> SEVERITY_SHIFT;
+        let s = decided.get(key);
+        if (s === undefined) {
+          const to = decide(this.rules[meta >>> RULE_SHIFT], SEVERITIES[(meta >>> SEVERITY_SHIFT) & 3]);
+          s = to === null ? -1 : SEVERITIES.indexOf(to);
+          decided.set(key, s);
+        }
+        severity = s;
+        if (s < 0) c.meta[k] = meta | DROPPED;
+        else c.meta[k] = (meta & ~(3 << SEVERITY_SHIFT)) | (s << SEVERITY_SHIFT);
+      }
+      if (severity < 0) this.dropped++;
+      else if (!(meta & WHOLE) && severity === 0) this.errorCount++;
+    }
+    this.order = null;
   }
 
   /** Entry `i` (in the order it came) as a finding. */
   private at(i: number): Finding {
-    const c = this.chunks[(i / CHUNK) | 0];
-    const k = i % CHUNK;
-    const meta = c.meta[k];
-    if (meta & WHOLE) return this.whole.get(i)!;
-    const rule = this.rules[meta >>> RULE_SHIFT];
-    const severity = SEVERITIES[(meta >>> SEVERITY_SHIFT) & 3];
-    const line = c.line[k];
-    const idEnd = c.start[k] + c.idBytes[k];
-    const message = c.text.toString('utf8', idEnd, idEnd + c.messageBytes[k]);
-    if (!(meta & (HAS_SEQ | HAS_ID))) return { rule, severity, line, message };
-    const eventId = c.text.toString('utf8', c.start[k], idEnd);
-    if (!(meta & HAS_ID)) return { rule, severity, line, seq: c.seq[k], message };
-    if (!(meta & HAS_SEQ)) return { rule, severity, line, eventId, message };
-    return meta & ID_FIRST ? { rule, severity, line, eventId, seq: c.seq[k], message } : { rule, severity, line, seq: c.seq[k], eventId, message };
+    return entry(this.chunks[(i / CHUNK) | 0], i % CHUNK, this.rules, () => this.whole.get(i)!);
   }
 
   /** Each rule's place among the rules held, by `localeCompare` (rules it finds equal share one). */
@@ -158,10 +217,26 @@ export class FindingLog implements Iterable<Finding> {
     // A full chunk keeps only the bytes it used.
     if (last && last.used < last.text.length) last.text = Buffer.from(last.text.subarray(0, last.used));
     this.chunks.push({
-      line: new Float64Array(CHUNK), seq: new Float64Array(CHUNK), meta: new Uint32Array(CHUNK), start: new Uint32Array(CHUNK),
+      line: new Float64Array(CHUNK), seq: null, meta: new Uint32Array(CHUNK), start: new Uint32Array(CHUNK),
       idBytes: new Uint32Array(CHUNK), messageBytes: new Uint32Array(CHUNK), text: Buffer.allocUnsafe(1 << 16), used: 0,
     });
   }
+}
+
+/** Entry `k` of a chunk as a finding; `whole`: the finding kept as it came. */
+function entry(c: Chunk, k: number, rules: readonly string[], whole: () => Finding): Finding {
+  const meta = c.meta[k];
+  if (meta & WHOLE) return whole();
+  const rule = rules[meta >>> RULE_SHIFT];
+  const severity = SEVERITIES[(meta >>> SEVERITY_SHIFT) & 3];
+  const line = c.line[k];
+  const idEnd = c.start[k] + c.idBytes[k];
+  const message = c.text.toString('utf8', idEnd, idEnd + c.messageBytes[k]);
+  if (!(meta & (HAS_SEQ | HAS_ID))) return { rule, severity, line, message };
+  const eventId = c.text.toString('utf8', c.start[k], idEnd);
+  if (!(meta & HAS_ID)) return { rule, severity, line, seq: c.seq![k], message };
+  if (!(meta & HAS_SEQ)) return { rule, severity, line, eventId, message };
+  return meta & ID_FIRST ? { rule, severity, line, eventId, seq: c.seq![k], message } : { rule, severity, line, seq: c.seq![k], eventId, message };
 }
 
 /** A lone surrogate (not well-formed UTF-16), which UTF-8 cannot keep. */

@@ -57,4 +57,40 @@ describe('FindingLog: findings kept compactly give back the same JSON, in the en
     for (let i = 0; i < 40_000; i++) findings.push({ rule: 'tree/dangling-parent', severity: 'warning', line: i + 1, eventId: `e${i}`, message: `Parent gone${i} is not in this trace; the event is shown as a root.` });
     assert.deepEqual(logged(findings), findings.map((f) => JSON.stringify(f)));
   });
+
+  it('drains into another log in the order they came, leaving itself empty', () => {
+    const findings: Finding[] = [];
+    for (let i = 0; i < 50_000; i++) findings.push({ rule: i % 3 ? 'tree/dangling-parent' : 'tree/cycle', severity: i % 5 ? 'warning' : 'error', line: 50_000 - i, eventId: `e${i}`, message: `m${i}` });
+    findings.push({ message: 'whole', rule: 'x/y', severity: 'error', line: 1 } as Finding);
+    const from = new FindingLog();
+    for (const f of findings) from.push(f);
+    const to = new FindingLog();
+    for (const f of from.drain()) to.push(f);
+    assert.equal(from.length, 0);
+    assert.deepEqual([...from], []);
+    assert.deepEqual([...to].map((f) => JSON.stringify(f)), findings.map((f) => JSON.stringify(f)));
+    to.sortByLine();
+    assert.deepEqual([...to].map((f) => JSON.stringify(f)), engineOrder(findings).map((f) => JSON.stringify(f)));
+  });
+
+  it('keeps only what a decision by rule and severity keeps, at the severity it gives, and counts the errors so', () => {
+    const findings: Finding[] = [];
+    for (let i = 0; i < 30_000; i++) findings.push({ rule: ['tree/a', 'tree/b', 'tree/c'][i % 3], severity: i % 2 ? 'warning' : 'error', line: i, message: `m${i}` });
+    findings.push({ message: 'whole', rule: 'tree/b', severity: 'warning', line: 7 } as Finding);
+    const decide = (rule: string, severity: Finding['severity']): Finding['severity'] | null => (rule === 'tree/a' ? null : rule === 'tree/b' ? 'info' : severity);
+    const log = new FindingLog();
+    for (const f of findings) log.push(f);
+    log.keepOnly(decide);
+    const want = findings.flatMap((f) => {
+      const s = decide(f.rule, f.severity);
+      return s === null ? [] : [{ ...f, severity: s }];
+    });
+    assert.equal(log.length, want.length);
+    assert.equal(log.errors, want.filter((f) => f.severity === 'error').length);
+    log.push({ rule: 'late/one', severity: 'error', line: 3, message: 'added after' });
+    want.push({ rule: 'late/one', severity: 'error', line: 3, message: 'added after' });
+    log.sortByLine();
+    assert.equal(log.errors, want.filter((f) => f.severity === 'error').length);
+    assert.deepEqual([...log].map((f) => JSON.stringify(f)), engineOrder(want).map((f) => JSON.stringify(f)));
+  });
 });

@@ -45,7 +45,8 @@ export interface RunOptions {
   /**
    * Keep the result's findings in a {@link FindingLog}, compact and read one at a time, instead of an array: for a
    * writer that hands them on (the CLI's `--json`), so a million findings are not a million objects at once. The
-   * result is then a {@link LoggedCheckResult}.
+   * result is then a {@link LoggedCheckResult}. Riding along a load with one mode (`loadTraceChecked`), the tree's
+   * findings then go to the checks alone: the model's diagnostics leave them out.
    */
   findingLog?: boolean;
 }
@@ -160,20 +161,29 @@ export function createChecks(base: Omit<CheckContext, 'blobLayout'>, mode: Check
 export async function finishChecks(set: CheckSet, subject: CheckSubject, mode: CheckMode, options: RunOptions, cancelled: boolean): Promise<CheckResult> {
   const superseded = new Set(set.modules.flatMap((m) => m.supersedes ?? []));
   const rules = options.rules ?? {};
-  const findings: Finding[] | FindingLog = options.findingLog ? new FindingLog() : [];
-  // Each finding through what the runner does to all: superseded rules dropped, the user's settings, the filter.
-  const take = (f: Finding): void => {
-    if (superseded.has(f.rule)) return;
-    const s = rules[f.rule];
-    if (s === 'off') return;
-    const g = s ? { ...f, severity: s } : f;
-    if (!options.ruleFilter || options.ruleFilter(g.rule)) findings.push(g);
-  };
   const fromLoader = loaderFinding(mode);
+  // What the runner does to every finding, by its rule: superseded rules dropped, the user's settings, the filter.
+  const settled = (rule: string, severity: Severity): Severity | null => {
+    if (superseded.has(rule)) return null;
+    const s = rules[rule];
+    if (s === 'off') return null;
+    return !options.ruleFilter || options.ruleFilter(rule) ? s ?? severity : null;
+  };
+  const more = subject.moreDiagnostics;
+  // A log of the loader's findings is taken over as the result's (the others are added to it), never copied.
+  const adopt = options.findingLog && more instanceof FindingLog;
+  if (adopt) more.keepOnly((rule, severity) => (fromLoader({ rule } as Finding) ? settled(rule, severity) : null));
+  const findings: Finding[] | FindingLog = adopt ? more : options.findingLog ? new FindingLog() : [];
+  const take = (f: Finding): void => {
+    const s = settled(f.rule, f.severity);
+    if (s !== null) findings.push(s === f.severity ? f : { ...f, severity: s });
+  };
   for (const d of subject.diagnostics) if (fromLoader(d)) take(d);
-  subject.moreDiagnostics?.((d) => {
+  const takeLoader = (d: Finding): void => {
     if (fromLoader(d)) take(d);
-  });
+  };
+  if (typeof more === 'function') more(takeLoader);
+  else if (more && !adopt) for (const d of more.drain()) takeLoader(d);
   for (const c of set.checks) for (const f of await c.finish()) take(f);
   let errors: boolean;
   if (findings instanceof FindingLog) {
