@@ -26,7 +26,13 @@ interface Chunk {
   /** Start of the entry's texts in `text`: its event id's bytes, then its message's. */
   start: Uint32Array;
   idBytes: Uint32Array;
+  /** Bytes of the part of the message that differs from its rule's first message in the chunk (see `shared`). */
   messageBytes: Uint32Array;
+  /** UTF-16 units the message shares with that first message at its start, and at its end. */
+  head: Uint16Array;
+  tail: Uint16Array;
+  /** Rule number → the first message of that rule in the chunk. */
+  bases: Map<number, string>;
   text: Buffer;
   used: number;
 }
@@ -83,7 +89,14 @@ export class FindingLog implements Iterable<Finding>, FindingSink {
       c.line[k] = f.line;
       if (shape & HAS_SEQ) (c.seq ??= new Float64Array(CHUNK))[k] = f.seq!;
       const id = shape & HAS_ID ? f.eventId! : '';
-      const room = (id.length + f.message.length) * 3;
+      // A rule's messages differ in a name or a number: only what differs from the chunk's first one is kept.
+      let base = c.bases.get(rule);
+      if (base === undefined) c.bases.set(rule, (base = f.message));
+      const [head, tail] = shared(base, f.message);
+      c.head[k] = head;
+      c.tail[k] = tail;
+      const middle = head + tail > 0 ? f.message.slice(head, f.message.length - tail) : f.message;
+      const room = (id.length + middle.length) * 3;
       if (c.used + room > c.text.length) {
         const next = Buffer.allocUnsafe(Math.max(c.text.length * 2, c.used + room));
         c.text.copy(next, 0, 0, c.used);
@@ -92,7 +105,7 @@ export class FindingLog implements Iterable<Finding>, FindingSink {
       c.start[k] = c.used;
       c.idBytes[k] = id.length > 0 ? c.text.write(id, c.used, 'utf8') : 0;
       c.used += c.idBytes[k];
-      c.messageBytes[k] = f.message.length > 0 ? c.text.write(f.message, c.used, 'utf8') : 0;
+      c.messageBytes[k] = middle.length > 0 ? c.text.write(middle, c.used, 'utf8') : 0;
       c.used += c.messageBytes[k];
     }
     this.count++;
@@ -214,11 +227,14 @@ export class FindingLog implements Iterable<Finding>, FindingSink {
 
   private addChunk(): void {
     const last = this.chunks[this.chunks.length - 1];
-    // A full chunk keeps only the bytes it used.
-    if (last && last.used < last.text.length) last.text = Buffer.from(last.text.subarray(0, last.used));
+    // A full chunk keeps only the bytes it used, copied when it left more than an eighth unused.
+    if (last && last.used < last.text.length - (last.text.length >> 3)) last.text = Buffer.from(last.text.subarray(0, last.used));
+    // Texts as long as the last chunk's, and an eighth more: a buffer doubled while filling leaves its old copies
+    // to the collector, outside the heap, a few megabytes a chunk.
+    const room = last ? last.used + (last.used >> 3) + 1024 : 1 << 16;
     this.chunks.push({
       line: new Float64Array(CHUNK), seq: null, meta: new Uint32Array(CHUNK), start: new Uint32Array(CHUNK),
-      idBytes: new Uint32Array(CHUNK), messageBytes: new Uint32Array(CHUNK), text: Buffer.allocUnsafe(1 << 16), used: 0,
+      idBytes: new Uint32Array(CHUNK), messageBytes: new Uint32Array(CHUNK), head: new Uint16Array(CHUNK), tail: new Uint16Array(CHUNK), bases: new Map(), text: Buffer.allocUnsafe(room), used: 0,
     });
   }
 }
@@ -231,12 +247,44 @@ function entry(c: Chunk, k: number, rules: readonly string[], whole: () => Findi
   const severity = SEVERITIES[(meta >>> SEVERITY_SHIFT) & 3];
   const line = c.line[k];
   const idEnd = c.start[k] + c.idBytes[k];
-  const message = c.text.toString('utf8', idEnd, idEnd + c.messageBytes[k]);
+  const middle = c.text.toString('utf8', idEnd, idEnd + c.messageBytes[k]);
+  const head = c.head[k];
+  const tail = c.tail[k];
+  let message = middle;
+  if (head + tail > 0) {
+    const base = c.bases.get(meta >>> RULE_SHIFT)!;
+    message = base.slice(0, head) + middle + base.slice(base.length - tail);
+  }
   if (!(meta & (HAS_SEQ | HAS_ID))) return { rule, severity, line, message };
   const eventId = c.text.toString('utf8', c.start[k], idEnd);
   if (!(meta & HAS_ID)) return { rule, severity, line, seq: c.seq![k], message };
   if (!(meta & HAS_SEQ)) return { rule, severity, line, eventId, message };
   return meta & ID_FIRST ? { rule, severity, line, eventId, seq: c.seq![k], message } : { rule, severity, line, seq: c.seq![k], eventId, message };
+}
+
+/**
+ * How many UTF-16 units `text` shares with `base` at its start and at its end, not overlapping in either, never
+ * splitting a surrogate pair, each at most 65,535 (or both 0).
+ */
+function shared(base: string, text: string): [number, number] {
+  if (base === text) return text.length <= 0xffff ? [text.length, 0] : [0, 0];
+  const most = Math.min(base.length, text.length);
+  let head = 0;
+  while (head < most && base.charCodeAt(head) === text.charCodeAt(head)) head++;
+  let tail = 0;
+  while (tail < most - head && base.charCodeAt(base.length - 1 - tail) === text.charCodeAt(text.length - 1 - tail)) tail++;
+  // Not between the halves of a pair: the part kept must be well-formed to go through UTF-8.
+  if (head > 0 && isHighSurrogate(text.charCodeAt(head - 1))) head--;
+  if (tail > 0 && isLowSurrogate(text.charCodeAt(text.length - tail))) tail--;
+  return head <= 0xffff && tail <= 0xffff ? [head, tail] : [0, 0];
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 /** A lone surrogate (not well-formed UTF-16), which UTF-8 cannot keep. */

@@ -93,4 +93,31 @@ describe('FindingLog: findings kept compactly give back the same JSON, in the en
     assert.equal(log.errors, want.filter((f) => f.severity === 'error').length);
     assert.deepEqual([...log].map((f) => JSON.stringify(f)), engineOrder(want).map((f) => JSON.stringify(f)));
   });
+
+  it('gives back messages kept as what differs from their rule\'s first one: numbers, emoji pairs at the edges, equal and long ones', () => {
+    const long = 'x'.repeat(70_000);
+    const messages = [
+      'Parent gone1 is not in this trace; the event is shown as a root.',
+      'Parent gone2 is not in this trace; the event is shown as a root.',
+      'Parent gone1 is not in this trace; the event is shown as a root.',
+      'Parent 😀 is not in this trace; the event is shown as a root.',
+      'Parent 😁 is not in this trace; the event is shown as a root.',
+      'Parent 😀😀 is not 😁',
+      'Parent 😀',
+      '😀 tail',
+      '😁 tail',
+      '',
+      'P',
+      `${long}a${long}`,
+      `${long}b${long}`,
+      `${long}b${long}`,
+      'Parent gone1',
+    ];
+    const findings: Finding[] = messages.map((message, i) => ({ rule: i % 4 === 3 ? 'tree/cycle' : 'tree/dangling-parent', severity: 'warning', line: i + 1, eventId: `e${i}`, message }));
+    for (let i = 0; i < 20_000; i++) findings.push({ rule: 'tree/dangling-parent', severity: 'warning', line: 100 + i, message: `Parent gone${i * 7919} is not in this trace; the event is shown as a root.` });
+    assert.deepEqual(logged(findings, false), findings.map((f) => JSON.stringify(f)));
+    const from = new FindingLog();
+    for (const f of findings) from.push(f);
+    assert.deepEqual([...from.drain()].map((f) => JSON.stringify(f)), findings.map((f) => JSON.stringify(f)));
+  });
 });
