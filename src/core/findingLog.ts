@@ -61,6 +61,13 @@ export class FindingLog implements Iterable<Finding>, FindingSink {
     return this.count - this.dropped;
   }
 
+  /** Bytes the entries take (typed arrays and texts; findings kept whole not counted). */
+  get byteSize(): number {
+    let n = 0;
+    for (const c of this.chunks) n += c.line.byteLength + (c.seq?.byteLength ?? 0) + c.meta.byteLength + c.start.byteLength + c.idBytes.byteLength + c.messageBytes.byteLength + c.head.byteLength + c.tail.byteLength + c.text.length;
+    return n;
+  }
+
   /** Findings of severity error. */
   get errors(): number {
     return this.errorCount;
