@@ -1,4 +1,4 @@
-import type { CheckResult } from '../core/checks/runChecks';
+import type { LoggedCheckResult } from '../core/checks/runChecks';
 import { CheckMode } from '../core/rules/types';
 import { resolve } from 'node:path';
 import type { BlobStoreOptions } from '../core/blobs/blobOptions';
@@ -6,6 +6,7 @@ import { formatModule } from '../core/formats';
 import { parseArgs, UsageError } from './args';
 import { formatOption, fsCause, streamForCli, UnreadableError, write, writeError, writeHuman, writeJson, writePieces } from './io';
 import { toSarif } from './sarif';
+import { LazyArray } from './jsonStream';
 import { WORKERS_HELP, workersOption } from './workers';
 import { escapeTerminal } from './terminalText';
 import { shownPath } from '../core/tracePath';
@@ -66,7 +67,7 @@ export function makeCheckCommand(mode: CheckMode, help: string, version: string)
       process.stderr.write(escapeTerminal(skippedLines(expansion)));
       throw new UnreadableError(`${args.positional.join(' ')}: no trace files found`);
     }
-    const results: CheckResult[] = [];
+    const results: LoggedCheckResult[] = [];
     const unreadable: { file: string; cause: string }[] = [];
     for (const file of files) {
       try {
@@ -119,15 +120,16 @@ const SARIF_DEPTH = 4;
  * The `--json` document: one object for one file argument (also when it cannot be read: then with `ok` false
  * and an `error` naming the cause, as the README documents one object), an array otherwise.
  */
-function jsonResults(results: CheckResult[], unreadable: { file: string; cause: string }[], singleArg: boolean): unknown {
-  const objs = results.map((r) => ({ format: r.format, ok: r.ok, checked: r.checked, findings: r.findings, file: r.file }));
+function jsonResults(results: LoggedCheckResult[], unreadable: { file: string; cause: string }[], singleArg: boolean): unknown {
+  // Each finding made from the log as it is written, one at a time.
+  const objs = results.map((r) => ({ format: r.format, ok: r.ok, checked: r.checked, findings: new LazyArray(() => r.findings), file: r.file }));
   if (singleArg && objs.length === 1) return objs[0];
   if (singleArg && unreadable.length === 1) return { format: null, ok: false, checked: 0, findings: [], file: unreadable[0].file, error: unreadable[0].cause };
   return objs;
 }
 
 /** The human report of each result, a line a piece (terminal controls made visible), results one after another. */
-function* humanPieces(results: CheckResult[], mode: CheckMode): Generator<string> {
+function* humanPieces(results: LoggedCheckResult[], mode: CheckMode): Generator<string> {
   for (let k = 0; k < results.length; k++) {
     const r = results[k];
     yield escapeTerminal(`${k > 0 ? '\n' : ''}${humanHead(mode, r)}`);
@@ -137,17 +139,21 @@ function* humanPieces(results: CheckResult[], mode: CheckMode): Generator<string
 }
 
 /** The head of one result's human report: its verdict, and for verify what verification proves. */
-function humanHead(mode: CheckMode, r: CheckResult): string {
+function humanHead(mode: CheckMode, r: LoggedCheckResult): string {
   // Counted, not gathered: a million errors are not copied into an array for a number.
   let errorCount = 0;
   let firstError = 0;
-  for (const f of r.findings) if (f.severity === 'error' && errorCount++ === 0) firstError = f.line;
+  let lost = false;
+  for (const f of r.findings) {
+    if (f.severity === 'error' && errorCount++ === 0) firstError = f.line;
+    lost ||= lostEnd(f);
+  }
   const errors = { length: errorCount, 0: { line: firstError } };
   const head =
     mode === 'verify'
       ? r.ok
         ? `${r.file}: ${r.format}: intact: ${r.checked} event${r.checked === 1 ? '' : 's'} verified`
-        : `${r.file}: ${r.format}: broken at line ${errors[0].line} (${errors.length} error${errors.length === 1 ? '' : 's'})${r.findings.some(lostEnd) ? '; the file lost its end (zeroed by a crash)' : ''}`
+        : `${r.file}: ${r.format}: broken at line ${errors[0].line} (${errors.length} error${errors.length === 1 ? '' : 's'})${lost ? '; the file lost its end (zeroed by a crash)' : ''}`
       : `${r.file}: ${r.format}: ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'} (${errors.length} error${errors.length === 1 ? '' : 's'}) in ${r.checked} events`;
   return mode === 'verify' ? `${head}\n  (${formatModule(r.format).verificationScope})` : head;
 }

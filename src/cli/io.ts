@@ -1,5 +1,5 @@
 import { loadTrace, LoadOptions, TraceModel } from '../core/loadTrace';
-import type { CheckResult } from '../core/checks/runChecks';
+import type { LoggedCheckResult } from '../core/checks/runChecks';
 import type { CheckMode } from '../core/rules/types';
 import { streamChecks, StreamCheckOptions } from '../core/stream/streamChecks';
 import { FORMAT_NAMES, FormatName } from '../core/formats';
@@ -47,9 +47,12 @@ export async function loadForCli(file: TracePath, options: LoadOptions = {}): Pr
   return cliRead(file, () => loadTrace(file, options));
 }
 
-/** Verifies or checks a trace in one streamed read for the CLI, with the errors of {@link loadForCli}. */
-export async function streamForCli(file: TracePath, mode: CheckMode, options: StreamCheckOptions): Promise<CheckResult> {
-  return cliRead(file, () => streamChecks(file, mode, options));
+/**
+ * Verifies or checks a trace in one streamed read for the CLI, with the errors of {@link loadForCli}. The findings
+ * come compact, in a log, to be written one at a time.
+ */
+export async function streamForCli(file: TracePath, mode: CheckMode, options: StreamCheckOptions): Promise<LoggedCheckResult> {
+  return cliRead(file, () => streamChecks(file, mode, { ...options, findingLog: true }));
 }
 
 /** Runs a read of `file`, turning file-system errors into {@link UnreadableError}. */

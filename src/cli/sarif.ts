@@ -1,6 +1,6 @@
 import { ruleById } from '../core/formatRules';
 import { ruleAnchor } from '../core/checks/rulesDoc';
-import { CheckResult } from '../core/checks/runChecks';
+import type { LoggedCheckResult } from '../core/checks/runChecks';
 import { Severity } from '../core/model';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
@@ -9,8 +9,10 @@ import { LazyArray } from './jsonStream';
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
 /** Builds a SARIF 2.1.0 log of check results, one run, with each finding on its file and line. */
-export function toSarif(results: CheckResult[], version: string): object {
-  const ruleIds = [...new Set(results.flatMap((r) => r.findings.map((f) => f.rule)))].sort();
+export function toSarif(results: LoggedCheckResult[], version: string): object {
+  const seen = new Set<string>();
+  for (const r of results) for (const f of r.findings) seen.add(f.rule);
+  const ruleIds = [...seen].sort();
   const rules = ruleIds.map((id) => {
     const info = ruleById(id);
     return {
@@ -35,7 +37,7 @@ export function toSarif(results: CheckResult[], version: string): object {
 }
 
 /** One SARIF result per finding, made as they are written. */
-function* sarifResults(results: CheckResult[], index: Map<string, number>): Generator<object> {
+function* sarifResults(results: LoggedCheckResult[], index: Map<string, number>): Generator<object> {
   for (const r of results) {
     const uri = pathToFileURL(resolve(r.file)).href;
     for (const f of r.findings) {

@@ -5,7 +5,7 @@ import { formatModule } from './formats';
 import type { FormatTotals } from './format';
 import type { EventSink, JsonlReading } from './jsonlReading';
 import type { ScanResult } from './lineIndexer';
-import type { Finding, FormatName } from './model';
+import type { Finding, FindingSink, FormatName } from './model';
 import type { Detection, MalformedLine, SessionOrigin, TraceModel } from './traceModel';
 import { buildTree, EventTree } from './tree';
 import { extendTree } from './treeAppend';
@@ -39,9 +39,10 @@ export function carryTreeFindings(from: EventTree, to: EventTree): void {
  * reading into them without changing a model it handed out (the event table is shared and only grows).
  * `appendedTo`: the model of the same reading before an append and how many events it had (the table it shares
  * has grown since), whose tree is extended by the new events when they allow it (see treeAppend.ts); the
- * columns keep their spare room for the next append.
+ * columns keep their spare room for the next append. `treeSink`: where the tree's findings go instead of the model's
+ * diagnostics, unless the format looks for parents in other files (they are then rewritten in the model's).
  */
-export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo, appendedTo?: { model: TraceModel; events: number }): Promise<TraceModel> {
+export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo, appendedTo?: { model: TraceModel; events: number }, treeSink?: FindingSink): Promise<TraceModel> {
   const builder = reading.startBuilding();
   const diagnostics = closingDiagnostics(reading, info.scan);
   const detection = reading.detection!;
@@ -58,12 +59,17 @@ export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo, app
     await resolveParentsElsewhere(module, info.path, fresh, extended, added);
     tree = extended;
     treeFindings = before.concat(added);
+  } else if (treeSink && !module.findElsewhere) {
+    // Handed on as they are made, kept neither here nor in the model (see LoadOptions.treeFindings).
+    treeFindings = [];
+    tree = buildTree(reading.table, treeSink);
   } else {
     treeFindings = [];
     tree = buildTree(reading.table, treeFindings);
     await resolveParentsElsewhere(module, info.path, reading.table, tree, treeFindings);
   }
-  treeFindingsOf.set(tree, treeFindings);
+  // A tree whose findings went to the sink has none to carry to an append (none follows: the read is the checks').
+  if (!(treeSink && !module.findElsewhere)) treeFindingsOf.set(tree, treeFindings);
   appendAll(diagnostics, treeFindings);
   if (!appendedTo) reading.table.trim();
   return finishModel({

@@ -22,6 +22,7 @@ import { settleLineLabel } from './lineLabels';
 import { eventSizer } from './eventSizer';
 import { LineChecks } from './checks/lineChecks';
 import type { CheckResult, RunOptions } from './checks/runChecks';
+import { FindingLog } from './findingLog';
 import { runChecks } from './formatRules';
 import type { CheckMode, CheckSubject } from './rules/types';
 import { CheckedReading } from './checkedReading';
@@ -209,13 +210,17 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
     path, source, fileSize: info.size, compression, scan,
     cancelled: scan.cancelled && bytesSeen < stopAfter, partial: scan.cancelled && bytesSeen >= stopAfter,
   };
-  const main = await jsonlModel(reading, fileInfo);
+  // Checks of one mode whose findings go to a log (the CLI's): the tree's findings go straight to them, not to the
+  // model's diagnostics (a parent missing on each of a million lines is never a million findings held).
+  const treeLog = options.checks?.options?.findingLog && options.checks.modes.length === 1 ? new FindingLog() : undefined;
+  const main = await jsonlModel(reading, fileInfo, undefined, treeLog);
   const mainEvents = reading.table.size;
   const model = options.sessionParts ? await withSessionParts(main, reading.table, (p, o) => loadTrace(p, o), options.isCancelled) : main;
   // The checks judge the main file alone: its events as they were before the parts were added after them.
   const judged = model === main ? main : { ...main, events: reading.table.prefix(mainEvents) };
+  const subject: CheckSubject = treeLog ? { ...judged, moreDiagnostics: treeLog } : judged;
   // The model is handed back at once; the checks finish over it (cross-line passes, blob rehashing) after.
-  const checkResults = rideAlong ? rideAlong.finish(judged, judged.format, formatModule(judged.format), judged.cancelled || judged.partial, judged, options.checks!.onResult) : undefined;
+  const checkResults = rideAlong ? rideAlong.finish(subject, judged.format, formatModule(judged.format), judged.cancelled || judged.partial, judged, options.checks!.onResult) : undefined;
   return { model, kept: { reading, info: fileInfo }, checkResults };
 }
 

@@ -60,6 +60,11 @@ export interface Finding {
   message: string;
 }
 
+/** Where findings are handed as they are made: an array, or a sink that keeps them otherwise (findingLog.ts). */
+export interface FindingSink {
+  push(f: Finding): void;
+}
+
 /** What a format adapter produces for one event; the model fills in place and tree position. */
 export interface EventDraft {
   kind: string;

@@ -1,5 +1,5 @@
 import { EventTable } from './eventTable';
-import { Finding } from './model';
+import type { FindingSink } from './model';
 import { TREE_CATALOG } from './catalog/genericCatalog';
 
 /** Children of every event in compressed form: `children(i)` is a slice of one Int32Array. */
@@ -34,7 +34,7 @@ export interface EventIdIndex {
  * The findings are about the recorded links alone; an event with a display parent (EventDraft.displayParent) is
  * nested under it, whatever its link.
  */
-export function buildTree(table: EventTable, findings: Finding[], rulePrefix = 'tree'): EventTree {
+export function buildTree(table: EventTable, findings: FindingSink, rulePrefix = 'tree'): EventTree {
   const n = table.size;
   const idIndex: EventIdIndex = { get: (id) => table.indexOfId(id), has: (id) => table.indexOfId(id) !== undefined };
   for (const i of table.duplicateIdEvents()) {
@@ -57,7 +57,7 @@ export function buildTree(table: EventTable, findings: Finding[], rulePrefix = '
  * Sets event i's recorded link: its structural parent, else the event its parent id names (a missing parent or the
  * event itself is a finding and leaves it a root). Cycles through several events are cut afterwards.
  */
-export function linkParent(table: EventTable, i: number, idIndex: EventIdIndex, findings: Finding[], rulePrefix = 'tree'): void {
+export function linkParent(table: EventTable, i: number, idIndex: EventIdIndex, findings: FindingSink, rulePrefix = 'tree'): void {
   const n = table.size;
   const structural = table.explicitParentOf(i);
   if (structural >= 0 && structural < n && structural !== i) {
@@ -93,7 +93,7 @@ export function linkParent(table: EventTable, i: number, idIndex: EventIdIndex, 
 }
 
 /** Walks up the recorded links from every event once, marking visits; a walk that meets its own mark is a cycle, cut. */
-function breakCycles(table: EventTable, findings: Finding[], rulePrefix: string): void {
+function breakCycles(table: EventTable, findings: FindingSink, rulePrefix: string): void {
   forEachCycle(table.size, (i) => table.linkOf(i), (cut) => {
     findings.push({
       rule: `${rulePrefix}/cycle`,

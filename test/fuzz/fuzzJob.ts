@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { main } from '../../src/cli/main';
+import { runCliInProcess } from '../helpers/cliInProcess';
 import { loadTrace } from '../../src/core/loadTrace';
 import { firstChangedLine, OracleLine, oracleLines } from './oracle';
 
@@ -22,23 +22,6 @@ export interface JobResult {
 }
 
 interface CliFinding { rule: string; severity: string; line: number; message: string }
-
-/** Runs one CLI command in this process and returns its exit code and outputs. */
-async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const so = process.stdout.write;
-  const se = process.stderr.write;
-  process.stdout.write = ((chunk: string | Uint8Array) => (out.push(String(chunk)), true)) as typeof so;
-  process.stderr.write = ((chunk: string | Uint8Array) => (err.push(String(chunk)), true)) as typeof se;
-  try {
-    const code = await main(argv);
-    return { code, out: out.join(''), err: err.join('') };
-  } finally {
-    process.stdout.write = so;
-    process.stderr.write = se;
-  }
-}
 
 // Findings that say "this line is not JSON". Lumen also calls a JSON line that serde refuses (an array, a repeated
 // key, a lone surrogate, a BOM upstream does not skip, nesting past serde's limit) "invalid JSON in trace": those
@@ -65,7 +48,7 @@ export async function runJob(path: string, bytes: Buffer, original: { lines: Ora
   // has nothing to compare then.
   for (const cmd of ['summary', 'tree', 'verify', 'check']) {
     try {
-      const res = await runCli([cmd, '--json', path]);
+      const res = await runCliInProcess(cmd, '--json', path);
       if (res.code === 2 && /, not a JSONL trace\n$/.test(res.err)) {
         r.refusedNow = true;
         if (validLines > 0 && cmd === 'summary') r.refused.push(tag(`refused with ${validLines} valid lines: ${res.err.trim()}`));

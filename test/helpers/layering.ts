@@ -237,7 +237,7 @@ export const CORE_LAYERS: readonly CoreLayer[] = [
       'arrays.ts', 'binaryKinds.ts', 'byteSource.ts', 'counterColumn.ts', 'derivedLabels.ts', 'digests.ts', 'display.ts',
       'eventSizer.ts', 'formatNames.ts', 'idHashIndex.ts', 'keepShape.ts', 'labelColumns.ts', 'lineFacts.ts',
       'lineIndexer.ts', 'lineLabels.ts', 'mentionColumns.ts', 'model.ts', 'numberColumn.ts', 'stringColumn.ts',
-      'tableColumns.ts', 'usageTypes.ts', 'escapes.ts', 'fileChange.ts',
+      'tableColumns.ts', 'usageTypes.ts', 'escapes.ts', 'fileChange.ts', 'findingLog.ts',
     ],
   },
   { name: 'catalog' },

@@ -7,13 +7,13 @@ import { CheckMode, RuleInfo, RuleModule } from '../rules/types';
 export const GENERIC_RULES: RuleInfo[] = [...PARSE_CATALOG.rules, ...TREE_CATALOG.rules, ...GENERIC_CATALOG.rules];
 
 /**
- * The findings the loader made, mapped onto the generic rules. Format modules may supersede some of them
- * (see {@link RuleModule}), in which case the runner drops those.
+ * Whether a finding the loader made is reported in `mode`, on the generic rules. Format modules may supersede
+ * some of them (see {@link RuleModule}), in which case the runner drops those.
  */
-export function loaderFindings(diagnostics: readonly Finding[], mode: CheckMode): Finding[] {
+export function loaderFinding(mode: CheckMode): (d: Finding) => boolean {
   const verifyIds = new Set(GENERIC_RULES.filter((r) => r.mode === 'verify').map((r) => r.id));
   // Both modes report what the reader saw: a check of an unreadable line is as broken as its verification.
-  return diagnostics.filter((d) => verifyIds.has(d.rule) && (mode === 'verify' || d.rule.startsWith('parse/') || d.rule.startsWith('tree/')));
+  return (d) => verifyIds.has(d.rule) && (mode === 'verify' || d.rule.startsWith('parse/') || d.rule.startsWith('tree/'));
 }
 
 /** Generic conformance: timestamps going backwards (per run/session), usage that does not add up to the file's totals. */

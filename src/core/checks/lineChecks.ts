@@ -54,8 +54,8 @@ export class LineChecks {
   async finish(subject: CheckSubject, format: FormatName, checks: FormatChecks, cancelled: boolean, traceModel?: TraceModel, onResult?: (mode: CheckMode, result: CheckResult) => void): Promise<Map<CheckMode, CheckResult>> {
     this.start(format, checks);
     // Completed in place: a check may have kept the subject it was made with.
-    const { path, source, events, diagnostics, lineCount, bytesIndexed, bom, document } = subject;
-    Object.assign(this.ctx.model, { path, source, format, events, diagnostics, lineCount, bytesIndexed, bom, document });
+    const { path, source, events, diagnostics, moreDiagnostics, lineCount, bytesIndexed, bom, document } = subject;
+    Object.assign(this.ctx.model, { path, source, format, events, diagnostics, moreDiagnostics, lineCount, bytesIndexed, bom, document });
     if (traceModel) this.ctx.traceModel = traceModel;
     const out = new Map<CheckMode, CheckResult>();
     for (const [mode, set] of this.sets!) {

@@ -5,13 +5,13 @@ import { LineSpan, scanLines } from '../lineIndexer';
 import type { TraceModel } from '../traceModel';
 import { mainEvents } from '../traceParts';
 import { Finding, FormatName, Severity } from '../model';
-import { genericRules, loaderFindings } from './genericRules';
+import { genericRules, loaderFinding } from './genericRules';
+import { FindingLog } from '../findingLog';
 import { blobRules } from './blobRules';
 import type { BlobStoreOptions } from '../blobs/blobOptions';
 import { DEFAULT_BLOB_LAYOUT } from '../blobs/defaultBlobLayout';
 import type { FormatModule } from '../format';
 import { BlobTally, CheckContext, CheckMode, CheckSubject, LineInput, RuleModule, StreamCheck } from '../rules/types';
-import { appendAll } from '../arrays';
 
 /**
  * The check engine. It runs the rule modules that apply to a trace over its lines and finishes their findings; it
@@ -43,6 +43,13 @@ export interface RunOptions {
   /** Extra blob roots and workspace folders for blob verification. */
   blobOptions?: BlobStoreOptions;
   onProgress?: (bytesRead: number, fileSize: number) => void;
+  /**
+   * Keep the result's findings in a {@link FindingLog}, compact and read one at a time, instead of an array: for a
+   * writer that hands them on (the CLI's `--json`), so a million findings are not a million objects at once. The
+   * result is then a {@link LoggedCheckResult}. Riding along a load with one mode (`loadTraceChecked`), the tree's
+   * findings then go to the checks alone: the model's diagnostics leave them out.
+   */
+  findingLog?: boolean;
 }
 
 /** The result for one file: the JSON shape of `agent-trace verify|check --json`. */
@@ -58,6 +65,9 @@ export interface CheckResult {
   /** Blobs rehashed by outcome, when the trace references blobs (the viewer's header; not in the CLI's JSON). */
   blobs?: BlobTally;
 }
+
+/** A result whose findings were kept in a {@link FindingLog} (`RunOptions.findingLog`), in the order of the array's. */
+export type LoggedCheckResult = Omit<CheckResult, 'findings'> & { findings: FindingLog };
 
 /** A line whose text and parsed value are computed only when a check asks, and once. */
 class LazyLine implements LineInput {
@@ -148,36 +158,54 @@ export function createChecks(base: Omit<CheckContext, 'blobLayout'>, mode: Check
 
 /**
  * Ends the checks once every line was handed to them: adds the loader's findings (`subject.diagnostics`, in line
- * order), drops superseded rules, applies the user's settings, sorts by line and makes the file's result.
+ * order, then `subject.moreDiagnostics`), drops superseded rules, applies the user's settings, sorts by line and makes
+ * the file's result. With `options.findingLog` the findings are kept in a {@link FindingLog} (see
+ * {@link LoggedCheckResult}), one at a time as they come, never as an array of objects.
  */
 export async function finishChecks(set: CheckSet, subject: CheckSubject, mode: CheckMode, options: RunOptions, cancelled: boolean): Promise<CheckResult> {
   const superseded = new Set(set.modules.flatMap((m) => m.supersedes ?? []));
-  let findings: Finding[] = loaderFindings(subject.diagnostics, mode).filter((f) => !superseded.has(f.rule));
-  for (const c of set.checks) appendAll(findings, await c.finish());
-  // A format module's precise rules replace the generic ones it names, whichever module produced them.
-  findings = findings.filter((f) => !superseded.has(f.rule));
-  findings = applySettings(findings, options.rules ?? {});
-  if (options.ruleFilter) findings = findings.filter((f) => options.ruleFilter!(f.rule));
-  findings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+  const rules = options.rules ?? {};
+  const fromLoader = loaderFinding(mode);
+  // What the runner does to every finding, by its rule: superseded rules dropped, the user's settings, the filter.
+  const settled = (rule: string, severity: Severity): Severity | null => {
+    if (superseded.has(rule)) return null;
+    const s = rules[rule];
+    if (s === 'off') return null;
+    return !options.ruleFilter || options.ruleFilter(rule) ? s ?? severity : null;
+  };
+  const more = subject.moreDiagnostics;
+  // A log of the loader's findings is taken over as the result's (the others are added to it), never copied.
+  const adopt = options.findingLog && more instanceof FindingLog;
+  if (adopt) more.keepOnly((rule, severity) => (fromLoader({ rule } as Finding) ? settled(rule, severity) : null));
+  const findings: Finding[] | FindingLog = adopt ? more : options.findingLog ? new FindingLog() : [];
+  const take = (f: Finding): void => {
+    const s = settled(f.rule, f.severity);
+    if (s !== null) findings.push(s === f.severity ? f : { ...f, severity: s });
+  };
+  for (const d of subject.diagnostics) if (fromLoader(d)) take(d);
+  const takeLoader = (d: Finding): void => {
+    if (fromLoader(d)) take(d);
+  };
+  if (typeof more === 'function') more(takeLoader);
+  else if (more && !adopt) for (const d of more.drain()) takeLoader(d);
+  for (const c of set.checks) for (const f of await c.finish()) take(f);
+  let errors: boolean;
+  if (findings instanceof FindingLog) {
+    findings.sortByLine();
+    errors = findings.errors > 0;
+  } else {
+    findings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+    errors = findings.some((f) => f.severity === 'error');
+  }
   const blobs = set.checks.map((c) => c.tally?.()).find((t) => t !== undefined);
   return {
     file: subject.path,
     format: subject.format,
-    ok: !findings.some((f) => f.severity === 'error'),
+    ok: !errors,
     checked: subject.events.size,
-    findings,
+    // A LoggedCheckResult's: its callers asked for the log (see RunOptions.findingLog).
+    findings: findings as Finding[],
     ...(cancelled ? { cancelled: true } : {}),
     ...(blobs ? { blobs } : {}),
   };
-}
-
-/** Drops rules turned off and changes severities as the user configured. */
-export function applySettings(findings: Finding[], rules: Record<string, RuleSetting>): Finding[] {
-  const out: Finding[] = [];
-  for (const f of findings) {
-    const s = rules[f.rule];
-    if (s === 'off') continue;
-    out.push(s ? { ...f, severity: s } : f);
-  }
-  return out;
 }

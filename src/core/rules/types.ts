@@ -1,3 +1,4 @@
+import type { FindingLog } from '../findingLog';
 import { Buffer } from 'buffer';
 import type { LineScanner } from '../lineFacts';
 import type { BlobLayout } from '../blobs/blobLayout';
@@ -96,6 +97,13 @@ export interface CheckSubject {
   format: FormatName;
   events: CheckEvents;
   diagnostics: readonly Finding[];
+  /**
+   * More of the loader's findings, after `diagnostics`, never held as objects: the tree's findings (a parent missing
+   * on each of a million lines), handed to `take` one at a time from a streamed verification's compact facts, or
+   * kept compactly by a load for the CLI's checks (a {@link FindingLog}, which the engine takes over as its result's
+   * log). None of them is a `parse/` finding, which the rules read in `diagnostics`.
+   */
+  moreDiagnostics?: ((take: (d: Finding) => void) => void) | FindingLog;
   lineCount: number;
   bytesIndexed: number;
   bom: boolean;

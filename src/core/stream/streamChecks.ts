@@ -2,7 +2,7 @@ import { Buffer } from 'buffer';
 import { fileSystem } from '../io/fileSystem';
 import { holdTrace } from '../io/traceHandles';
 import { probeFile, readHead } from '../byteSource';
-import type { CheckResult, RunOptions } from '../checks/runChecks';
+import type { CheckResult, LoggedCheckResult, RunOptions } from '../checks/runChecks';
 import { LineChecks } from '../checks/lineChecks';
 import { CheckedReading } from '../checkedReading';
 import type { CheckMode, CheckSubject } from '../rules/types';
@@ -15,7 +15,6 @@ import type { FormatName } from '../model';
 import { shownPath, TracePath } from '../tracePath';
 import { CheckFacts } from './checkFacts';
 import { eventSizer } from '../eventSizer';
-import { appendAll } from '../arrays';
 import { resolveParentsElsewhere } from '../crossFileParents';
 import { formatModule } from '../formats';
 
@@ -54,9 +53,12 @@ const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
  * its checks read ({@link CheckFacts}) instead of the viewer's model; conformance reads through the loader with its
  * checks riding along ({@link LoadOptions.checks}), since the usage totals rule needs the model. The choice is made
  * before the read, never part-way. The findings are the ones {@link runChecks} makes over the loaded model (a test
- * compares both on every corpus file). `onOutcome` says which way it went.
+ * compares both on every corpus file). `onOutcome` says which way it went. With `options.findingLog` the findings
+ * come in a {@link FindingLog}, compact, for a writer that hands them on one at a time.
  */
-export function streamChecks(file: TracePath, mode: CheckMode, options: StreamCheckOptions = {}, onOutcome?: (o: StreamOutcome) => void): Promise<CheckResult> {
+export function streamChecks(file: TracePath, mode: CheckMode, options: StreamCheckOptions & { findingLog: true }, onOutcome?: (o: StreamOutcome) => void): Promise<LoggedCheckResult>;
+export function streamChecks(file: TracePath, mode: CheckMode, options?: StreamCheckOptions, onOutcome?: (o: StreamOutcome) => void): Promise<CheckResult>;
+export function streamChecks(file: TracePath, mode: CheckMode, options: StreamCheckOptions = {}, onOutcome?: (o: StreamOutcome) => void): Promise<CheckResult | LoggedCheckResult> {
   // Every read of the trace in the run (probe, document test, byte-order mark, scan) shares one open file
   // (io/traceHandles.ts).
   return holdTrace(file, () => checkHeld(file, mode, options, onOutcome));
@@ -132,13 +134,22 @@ class StreamRun {
   async finish(scan: ScanResult): Promise<CheckResult> {
     this.reading.startBuilding();
     const diagnostics = closingDiagnostics(this.reading, scan);
-    // The tree builder's findings, then parents found in the session's other files, as the loader adds them.
-    appendAll(diagnostics, this.facts.links.findings(this.facts.size));
     const links = this.facts.links;
     const format = this.reading.detection!.format;
-    await resolveParentsElsewhere(formatModule(format), this.subject.path, this.facts, { idIndex: { has: (id) => links.hasId(id) } }, diagnostics);
+    const module = formatModule(format);
+    const size = this.facts.size;
+    let moreDiagnostics: CheckSubject['moreDiagnostics'];
+    if (module.findElsewhere) {
+      // The tree builder's findings, then parents found in the session's other files, as the loader adds them.
+      links.findings(size, diagnostics);
+      await resolveParentsElsewhere(module, this.subject.path, this.facts, { idIndex: { has: (id) => links.hasId(id) } }, diagnostics);
+    } else {
+      // No other file to look in: the tree builder's findings go straight to the checks' result, never held here
+      // (the engine sorts them in by line, as it would from the diagnostics).
+      moreDiagnostics = (take) => links.findings(size, { push: take });
+    }
     finishDiagnostics(format, diagnostics);
-    const subject = { ...this.subject, format, diagnostics, lineCount: scan.lines, bytesIndexed: scan.bytesRead };
+    const subject = { ...this.subject, format, diagnostics, moreDiagnostics, lineCount: scan.lines, bytesIndexed: scan.bytesRead };
     return (await this.checks.finish(subject, format, formatModule(format), scan.cancelled)).get(this.mode)!;
   }
 }

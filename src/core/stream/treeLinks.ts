@@ -1,5 +1,5 @@
 import { TREE_CATALOG } from '../catalog/genericCatalog';
-import type { Finding } from '../model';
+import type { Finding, FindingSink } from '../model';
 import { NumberColumn } from '../numberColumn';
 import { growingInt32 } from './growing';
 import { IdStore } from './idStore';
@@ -75,9 +75,12 @@ export class TreeLinks {
     return r >= 0 && this.firstEvent.at(r) >= 0;
   }
 
-  /** Resolves the parents of `n` events and returns the tree builder's findings, in its order. */
-  findings(n: number): Finding[] {
-    const out = this.duplicates.slice();
+  /**
+   * Resolves the parents of `n` events and hands the tree builder's findings to `out`, in its order, one at a time:
+   * a million dangling parents are never a million findings at once.
+   */
+  findings(n: number, out: FindingSink): void {
+    for (const d of this.duplicates) out.push(d);
     const parents = new Int32Array(n).fill(-1);
     this.parents = parents;
     for (let i = 0; i < n; i++) {
@@ -96,11 +99,10 @@ export class TreeLinks {
       else parents[i] = p;
     }
     this.breakCycles(parents, out);
-    return out;
   }
 
   /** tree.ts `breakCycles` over the parent array: each cycle cut at its member last in the file. */
-  private breakCycles(parents: Int32Array, out: Finding[]): void {
+  private breakCycles(parents: Int32Array, out: FindingSink): void {
     const n = parents.length;
     // Parents that all come before their children (most traces) cannot form a cycle: no marks needed.
     let forward = false;

@@ -17,7 +17,8 @@ describe('CheckFacts: the streamed checks keep each event in a few bytes', () =>
     const f = fill((i) => ({ seq: i, time: T0 + i * 7, group: 'run-1', parentIndex: i === 0 ? null : i - 1 - (i % 5) }));
     // Before the parents are resolved (an Int32Array the checks then read): the columns kept while reading.
     const bytes = f.byteSize;
-    const findings = f.links.findings(N);
+    const findings: unknown[] = [];
+    f.links.findings(N, findings);
     assert.deepEqual(findings, []);
     for (const i of [0, 1, 2, 777, N - 1]) {
       assert.equal(f.lineOf(i), i + 1);
@@ -45,7 +46,7 @@ describe('CheckFacts: the streamed checks keep each event in a few bytes', () =>
       }),
       (i) => i * 2 + 1,
     );
-    f.links.findings(N);
+    f.links.findings(N, []);
     for (let i = 0; i < N; i++) {
       assert.equal(f.lineOf(i), i * 2 + 1);
       const seq = i % 3 === 0 ? null : i % 7 === 0 ? -0 : i % 11 === 0 ? i + 0.5 : i;

@@ -14,6 +14,8 @@ import { tempDir, tempFile } from '../../helpers/tmp';
 import { generateLumenTrace } from '../../bench/lumenBench';
 import { generateMurmurTrace } from '../../bench/generateMurmur';
 import { LumenFastLine } from '../../../src/core/formats/lumen/lumenFastLine';
+import { FindingLog } from '../../../src/core/findingLog';
+import { generateFindingsTrace } from '../../bench/findingsBench';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -27,6 +29,9 @@ const RANGES = (workers: number) => ({ workers, workerMinBytes: 0, workerHeadChu
 async function both(path: string, mode: 'verify' | 'check'): Promise<{ streamed: CheckResult; model: CheckResult; outcome: StreamOutcome; ranged: number }> {
   let outcome: StreamOutcome | undefined;
   const streamed = await streamChecks(path, mode, {}, (o) => (outcome = o));
+  // The CLI's compact findings give back the same result, each finding the same JSON (key order included).
+  const logged = await streamChecks(path, mode, { findingLog: true });
+  assert.deepStrictEqual({ ...logged, findings: [...logged.findings].map((f) => JSON.stringify(f)) }, { ...streamed, findings: streamed.findings.map((f) => JSON.stringify(f)) }, `${path}: ${mode} with findingLog`);
   const model = await runChecks(await loadTrace(path), mode);
   // Both modes riding along one read of the loader (a trace opened in the viewer with checks on) find the same.
   const rideAlong = (await loadTraceChecked(path, { checks: { modes: [...CHECK_MODES] } })).results.get(mode);
@@ -160,6 +165,23 @@ describe('streamed verify and check give the findings of the model-based checks'
       assert.equal(r.outcome, mode === 'verify' ? 'streamed' : 'model', mode);
       assert.deepStrictEqual(r.streamed, r.model, mode);
       assert.deepStrictEqual(tail(r.model, n).filter((f) => f.includes('tree/')), ['1 tree/dangling-parent', '2 tree/duplicate-id', '4 tree/cycle', '5 tree/cycle'], mode);
+    }
+  });
+  it('hands a trace\'s dangling parents to the CLI\'s compact log, not to the model, in both modes (issue 41 d)', async () => {
+    const path = join(tempDir('atv-findings-'), 'dangling.jsonl');
+    const count = 40_000;
+    await generateFindingsTrace(path, count, true);
+    const { model, results } = await loadTraceChecked(path, { checks: { modes: ['check'], options: { findingLog: true } } });
+    assert.equal(model.diagnostics.filter((d) => d.rule.startsWith('tree/')).length, 0, 'the model holds no tree finding');
+    for (const r of [results.get('check')!, await streamChecks(path, 'verify', { findingLog: true })]) {
+      const log = r.findings as unknown;
+      assert.ok(log instanceof FindingLog);
+      assert.equal(log.length, count);
+      // A finding object with its strings takes some 200 bytes; kept compactly, a few numbers and its id.
+      assert.ok(log.byteSize / count < 48, `${(log.byteSize / count).toFixed(1)} bytes a finding`);
+      let n = 0;
+      for (const f of log) assert.equal(f.message, `Parent gone${n++} is not in this trace; the event is shown as a root.`);
+      assert.equal(n, count);
     }
   });
 });
