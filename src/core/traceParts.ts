@@ -8,8 +8,12 @@ import { TracePath, tracePathToOpen } from './tracePath';
  * offset or length reads them in the event's own file through these.
  */
 
-/** The facts the checks read of the main file's events (structurally the checks' `CheckEvents`). */
-export interface MainEvents {
+/**
+ * The per-event facts the checks read (rules/types.ts `CheckEvents`): the viewer's event table has them, so has the
+ * compact table a streamed verification keeps (stream/checkFacts.ts), and so has {@link mainEvents}' view of the
+ * main file's events of a model read with its parts.
+ */
+export interface CheckEvents {
   readonly size: number;
   lineOf(i: number): number;
   seqOf(i: number): number | null;
@@ -54,7 +58,7 @@ export function partOfPath(model: TraceModel, path: string): number {
  * numbered 0.. in file order as the main file's own model numbers them, also after a live append that added main
  * events after the parts'. The model's own table when it has no parts.
  */
-export function mainEvents(model: TraceModel): MainEvents {
+export function mainEvents(model: TraceModel): CheckEvents {
   const t = model.events;
   if (!model.parts) return t;
   const index: number[] = [];

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { loadTrace } from '../../src/core/loadTrace';
 import type { HeaderMessage, HostMessage, InitMessage, RowsMessage, RowsStateMessage } from '../../src/protocol';
 import { parseViewMessage } from '../../src/protocol/validate';
-import { SessionHost, ViewerSession } from '../../src/viewer/viewerSession';
+import { ViewerSession } from '../../src/viewer/viewerSession';
+import { recordingHost } from '../helpers/viewerHost';
+import { until } from '../helpers/until';
 import { originFact } from '../../webview/headerFacts';
 import { writerFiles } from '../helpers/writerCorpus';
 
@@ -16,26 +18,9 @@ const FORK = files.find((p) => linesOf(p).some((v) => typeof v.requestSessionId 
 const ORIGIN = files.find((p) => p !== FORK)!;
 const ORIGIN_ID = linesOf(ORIGIN).find((v) => typeof v.sessionId === 'string')!.sessionId as string;
 
-function stubHost(): SessionHost & { sent: HostMessage[]; opened: string[] } {
-  const sent: HostMessage[] = [];
-  const opened: string[] = [];
-  const none = () => undefined;
-  return { sent, opened, post: (m) => sent.push(m), revealInTextEditor: none, copy: none, openExternal: none, runChecks: none, openAsText: none, reload: none, openBlob: none, openTrace: (p) => opened.push(p) };
-}
-
-async function until<T>(f: () => T | undefined, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('viewer: a forked Claude Code session (real files)', () => {
   it('the header says what it was forked from, links to the origin\'s file and opens it', async () => {
-    const host = stubHost();
+    const host = recordingHost();
     const s = new ViewerSession(host, { expandAllMaxEvents: 20_000 });
     await s.handle({ type: 'ready', state: null });
     s.setModel(await loadTrace(FORK));
@@ -55,7 +40,7 @@ describe('viewer: a forked Claude Code session (real files)', () => {
   });
 
   it('the inherited history is one collapsed row; the fork\'s own turn is shown open', async () => {
-    const host = stubHost();
+    const host = recordingHost();
     const s = new ViewerSession(host, { expandAllMaxEvents: 20_000 });
     await s.handle({ type: 'ready', state: null });
     const model = await loadTrace(FORK);
@@ -74,7 +59,7 @@ describe('viewer: a forked Claude Code session (real files)', () => {
   });
 
   it('the file that is no fork gets no origin fact, and the webview names no file', async () => {
-    const host = stubHost();
+    const host = recordingHost();
     const s = new ViewerSession(host, { expandAllMaxEvents: 20_000 });
     await s.handle({ type: 'ready', state: null });
     s.setModel(await loadTrace(ORIGIN));

@@ -3,21 +3,16 @@ import { loadTrace } from '../../src/core/loadTrace';
 import type { HeaderMessage, HostMessage, InitMessage } from '../../src/protocol';
 import { headerOf, kindsOf } from '../../src/viewer/sessionModelInfo';
 import { filterValuesOf } from '../../src/viewer/sessionFilter';
-import { SessionHost, ViewerSession } from '../../src/viewer/viewerSession';
+import { ViewerSession } from '../../src/viewer/viewerSession';
+import { recordingHost } from '../helpers/viewerHost';
 import { join } from 'node:path';
 import { WRITER_CORPUS } from '../helpers/corpus';
 
 /** A Claude Code session with a tool call and token counts, as Claude Code wrote it. */
 const CLAUDE = join(WRITER_CORPUS, 'claude-code-2.1.332/shell-ok/projects/-home-user-project/fd2851d8-4d90-46bd-89d6-038b3d980bdb.jsonl');
 
-function stubHost(): SessionHost & { sent: HostMessage[] } {
-  const sent: HostMessage[] = [];
-  const none = () => undefined;
-  return { sent, post: (m) => sent.push(m), revealInTextEditor: none, copy: none, openExternal: none, runChecks: none, openAsText: none, reload: none, openBlob: none };
-}
-
 async function opened(countTotalsAfterRowsAbove: number) {
-  const host = stubHost();
+  const host = recordingHost();
   const s = new ViewerSession(host, { expandAllMaxEvents: 20_000, countTotalsAfterRowsAbove });
   await s.handle({ type: 'ready', state: null });
   const model = await loadTrace(CLAUDE);

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import type { TraceModel } from '../../src/core/traceModel';
 import type { DetailMessage, HeaderMessage, HostMessage, InitMessage, RowsMessage, TranscriptPageMessage } from '../../src/protocol';
-import { SessionHost, ViewerSession } from '../../src/viewer/viewerSession';
+import { ViewerSession } from '../../src/viewer/viewerSession';
+import { RecordingHost, recordingHost } from '../helpers/viewerHost';
+import { until } from '../helpers/until';
 import { nodeAtLine, nodeAtPlace, placeOfNode } from '../../src/viewer/traceRows';
 import { WRITER_CORPUS } from '../helpers/corpus';
 import { findInTrace } from '../../src/viewer/findInTrace';
@@ -17,25 +19,8 @@ const SESSION = join(CASE, `${REL}.jsonl`);
 const SUBAGENT = join(CASE, REL, 'subagents/agent-a5c03940d33ae9f06.jsonl');
 const linesOf = (path: string): string[] => readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
 
-function stubHost(): SessionHost & { sent: HostMessage[]; revealed: [number, string | undefined][] } {
-  const sent: HostMessage[] = [];
-  const revealed: [number, string | undefined][] = [];
-  const none = () => undefined;
-  return { sent, revealed, post: (m) => sent.push(m), revealInTextEditor: (line, path) => revealed.push([line, path]), copy: none, openExternal: none, runChecks: none, openAsText: none, reload: none, openBlob: none, openTrace: none };
-}
-
-async function until<T>(f: () => T | undefined, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-async function opened(model: TraceModel): Promise<{ s: ViewerSession; host: ReturnType<typeof stubHost> }> {
-  const host = stubHost();
+async function opened(model: TraceModel): Promise<{ s: ViewerSession; host: RecordingHost }> {
+  const host = recordingHost();
   const s = new ViewerSession(host, { expandAllMaxEvents: 20_000 });
   await s.handle({ type: 'ready', state: null });
   s.setModel(model);
@@ -102,7 +87,7 @@ describe('viewer: a session read with its subagent (TraceModel.parts)', () => {
     assert.notEqual(nodeAtLine(model, 1), nodeAtLine(model, 1, 1), 'line 1 of each file is its own event');
     // A restored editor whose saved selection is a subagent event's place selects that event again.
     const picked = nodeAtLine(model, 13, 1)!;
-    const again = stubHost();
+    const again = recordingHost();
     const r = new ViewerSession(again, { expandAllMaxEvents: 20_000 });
     await r.handle({ type: 'ready', state: { selectedLine: placeOfNode(model, picked), topLine: null, expandedLines: null, expandedAll: false, detailTab: 'content', splitPosition: null } as never });
     r.setModel(model);

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import type { DetailMessage, HeaderMessage, HostMessage, InitMessage } from '../../src/protocol';
 import { parseViewMessage } from '../../src/protocol/validate';
-import { SessionHost, ViewerSession } from '../../src/viewer/viewerSession';
+import { ViewerSession } from '../../src/viewer/viewerSession';
+import { recordingHost } from '../helpers/viewerHost';
+import { until } from '../helpers/until';
 import { sessionFilesFact } from '../../webview/headerFacts';
 import { WRITER_CORPUS } from '../helpers/corpus';
 
@@ -12,26 +14,9 @@ import { WRITER_CORPUS } from '../helpers/corpus';
 const SESSION = join(WRITER_CORPUS, 'claude-code-2.1.332/subagent/projects/-home-user-project/87aba006-238f-4834-a6fa-3396f07d36f4.jsonl');
 const SUBAGENT = join(WRITER_CORPUS, 'claude-code-2.1.332/subagent/projects/-home-user-project/87aba006-238f-4834-a6fa-3396f07d36f4/subagents/agent-a5c03940d33ae9f06.jsonl');
 
-function stubHost(): SessionHost & { sent: HostMessage[]; opened: string[] } {
-  const sent: HostMessage[] = [];
-  const opened: string[] = [];
-  const none = () => undefined;
-  return { sent, opened, post: (m) => sent.push(m), revealInTextEditor: none, copy: none, openExternal: none, runChecks: none, openAsText: none, reload: none, openBlob: none, openTrace: (p) => opened.push(p) };
-}
-
-async function until<T>(f: () => T | undefined, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('viewer: a session with a subagent shows the session\'s totals and opens the subagent', () => {
   it('the header is sent again with the subagent counted in, and names it with its own share', async () => {
-    const host = stubHost();
+    const host = recordingHost();
     const s = new ViewerSession(host, { expandAllMaxEvents: 20_000 });
     await s.handle({ type: 'ready', state: null });
     s.setModel(await loadTrace(SESSION));
@@ -60,7 +45,7 @@ describe('viewer: a session with a subagent shows the session\'s totals and open
   });
 
   it('a file that is the whole session gets no second header and no session fact', async () => {
-    const host = stubHost();
+    const host = recordingHost();
     const s = new ViewerSession(host, { expandAllMaxEvents: 20_000 });
     await s.handle({ type: 'ready', state: null });
     s.setModel(await loadTrace(SUBAGENT));
@@ -81,7 +66,7 @@ describe('viewer: a session with a subagent shows the session\'s totals and open
 
 describe('viewer: the Agent call that started a subagent names it in its detail', () => {
   it('the detail of the line holding the Agent tool_use lists the subagent with its usage; other lines none', async () => {
-    const host = stubHost();
+    const host = recordingHost();
     const s = new ViewerSession(host, { expandAllMaxEvents: 20_000 });
     await s.handle({ type: 'ready', state: null });
     const model = await loadTrace(SESSION);
@@ -103,7 +88,7 @@ describe('viewer: the Agent call that started a subagent names it in its detail'
 
 describe('viewer: the Statistics tab of a session with a subagent', () => {
   it('answers with the file\'s statistics, then the session\'s: models and tools with the subagent counted in, and each file\'s share', async () => {
-    const host = stubHost();
+    const host = recordingHost();
     const s = new ViewerSession(host, { expandAllMaxEvents: 20_000 });
     await s.handle({ type: 'ready', state: null });
     s.setModel(await loadTrace(SESSION));

@@ -4,19 +4,14 @@ import { join, resolve } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import { buildDetail } from '../../src/viewer/eventDetail';
 import { CHILD_LIST_MAX, idInfoOf, idLookupOf, idValuesOf, mentioningEvents, navigationOf } from '../../src/viewer/sessionNavigation';
-import { SessionHost, ViewerSession } from '../../src/viewer/viewerSession';
+import { ViewerSession } from '../../src/viewer/viewerSession';
+import { recordingHost } from '../helpers/viewerHost';
 import type { HostMessage } from '../../src/protocol';
 import { tempDir } from '../helpers/tmp';
 import { corpusPath } from '../helpers/corpus';
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 const MURMUR = corpusPath('murmur/ses_39263059f28c105d1fb17c2390c192cf/trace.jsonl');
-
-function stubHost(): SessionHost & { sent: HostMessage[] } {
-  const sent: HostMessage[] = [];
-  const none = () => undefined;
-  return { sent, post: (m) => sent.push(m), revealInTextEditor: none, copy: none, openExternal: none, runChecks: none, openAsText: none, reload: none, openBlob: none };
-}
 
 describe('viewer host: id navigation answers', () => {
   it('builds the id index once per model and answers what an id names', async () => {
@@ -74,7 +69,7 @@ describe('viewer host: id navigation answers', () => {
   });
 
   it('the session attaches the links to each detail and answers resolveId from the index', async () => {
-    const host = stubHost();
+    const host = recordingHost();
     const s = new ViewerSession(host);
     await s.handle({ type: 'ready', state: null });
     s.setModel(await loadTrace(MURMUR));

@@ -71,20 +71,9 @@ export interface LineDigestWriter {
   take(): { columns: LineDigestColumns; transfer: ArrayBuffer[] };
 }
 
-/**
- * The per-event facts the checks read: the viewer's event table has them, and so has the compact table a
- * streamed verification keeps (stream/checkFacts.ts), so checks never need the viewer's model.
- */
-export interface CheckEvents {
-  readonly size: number;
-  lineOf(i: number): number;
-  seqOf(i: number): number | null;
-  id(i: number): string | null;
-  timeOf(i: number): number | null;
-  groupOf(i: number): string | null;
-  hashRefsOf(i: number): HashRef[];
-  eventsWithHashRefs(): number[];
-}
+/** The per-event facts the checks read (defined with the session parts' view of them, which the trace layer makes). */
+import type { CheckEvents } from '../traceParts';
+export type { CheckEvents };
 
 /**
  * What the checks know of the trace besides its lines: a {@link TraceModel} is one, and so is the state of a
