@@ -90,6 +90,11 @@ export interface LoadOptions {
    * checks riding along judge the main file alone. A multi-line document, a cut or cancelled read gets no parts.
    */
   sessionParts?: boolean;
+  /**
+   * With {@link sessionParts}: the most bytes the main file and its parts may hold together (the viewer's
+   * `agentTrace.maxFileSizeMB`). A part that would go over it is listed with why and not read.
+   */
+  sessionPartsMaxBytes?: number;
 }
 
 /** See {@link LoadOptions.checks}. */
@@ -215,7 +220,7 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
   const treeLog = options.checks?.options?.findingLog && options.checks.modes.length === 1 ? new FindingLog() : undefined;
   const main = await jsonlModel(reading, fileInfo, undefined, treeLog);
   const mainEvents = reading.table.size;
-  const model = options.sessionParts ? await withSessionParts(main, reading.table, (p, o) => loadTrace(p, o), options.isCancelled) : main;
+  const model = options.sessionParts ? await withSessionParts(main, reading.table, (p, o) => loadTrace(p, o), options.isCancelled, options.sessionPartsMaxBytes) : main;
   // The checks judge the main file alone: its events as they were before the parts were added after them.
   const judged = model === main ? main : { ...main, events: reading.table.prefix(mainEvents) };
   const subject: CheckSubject = treeLog ? { ...judged, moreDiagnostics: treeLog } : judged;

@@ -3,6 +3,7 @@ import { formatModule } from './formats';
 import type { EventDraft, FormatName } from './model';
 import type { TraceModel, TracePart } from './traceModel';
 import { buildTree } from './tree';
+import { fileSystem } from './io/fileSystem';
 import { carryTreeFindings } from './jsonlModel';
 import { runChecks } from './formatRules';
 import type { CheckResult, RunOptions } from './checks/runChecks';
@@ -22,7 +23,7 @@ export type PartLoader = (path: string, options: { format: FormatName; isCancell
  * findings, lines and usage) is in `parts[k].model`. `model` is the main file's model over `table`, which grows.
  * A main file without session files (or a cut or cancelled read) comes back as it is.
  */
-export async function withSessionParts(model: TraceModel, table: EventTable, load: PartLoader, isCancelled?: () => boolean): Promise<TraceModel> {
+export async function withSessionParts(model: TraceModel, table: EventTable, load: PartLoader, isCancelled?: () => boolean, maxBytes = Infinity): Promise<TraceModel> {
   const module = formatModule(model.format);
   if (!module.sessionFiles || model.partial || model.cancelled || model.document || model.source) return model;
   let files;
@@ -35,6 +36,7 @@ export async function withSessionParts(model: TraceModel, table: EventTable, loa
   const ids = new Set(files.flatMap((f) => (f.toolUseId ? [f.toolUseId] : [])));
   const calls = module.sessionCalls?.(table, ids) ?? new Map<string, number>();
   const parts: TracePart[] = [{ path: model.path, role: 'main', toolUseId: null, title: null, call: -1, first: 0, count: table.size, model: null }];
+  let held = model.fileSize;
   for (const f of files) {
     const k = parts.length;
     const call = f.toolUseId === null ? undefined : calls.get(f.toolUseId);
@@ -45,6 +47,13 @@ export async function withSessionParts(model: TraceModel, table: EventTable, loa
       continue;
     }
     try {
+      // The main file and its parts are held together: a part that would go over the limit is listed, not read.
+      const size = (await fileSystem().stat(f.path)).size;
+      if (held + size > maxBytes) {
+        part.error = `not read: ${mib(size)} MB would take the session over the size limit of ${mib(maxBytes)} MB (agentTrace.maxFileSizeMB)`;
+        continue;
+      }
+      held += size;
       const own = await load(f.path, { format: model.format, isCancelled });
       part.model = own;
       if (own.cancelled) part.error = 'cancelled';
@@ -102,4 +111,8 @@ export async function checkSessionParts(model: TraceModel, mode: CheckMode, opti
     out.push({ part: k, path: p.path, result: await runChecks(p.model, mode, options) });
   }
   return out;
+}
+
+function mib(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(1);
 }

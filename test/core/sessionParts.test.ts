@@ -115,6 +115,25 @@ describe('session parts: a Claude Code session read with its subagent transcript
     }
   });
 
+  it('reads no part that would take the session over the size limit: it is listed with why, and the usage says it is not complete', async () => {
+    const main = readFileSync(SESSION).length;
+    const sub = readFileSync(SUBAGENT).length;
+    const plain = await loadTrace(SESSION);
+    const m = await loadTrace(SESSION, { sessionParts: true, sessionPartsMaxBytes: main + sub - 1 });
+    assert.equal(m.parts?.length, 2);
+    assert.match(m.parts![1].error ?? '', /not read: .* over the size limit of .* MB \(agentTrace\.maxFileSizeMB\)/);
+    assert.equal(m.parts![1].model, null);
+    assert.equal(m.events.size, plain.events.size, 'no subagent event was added');
+    const u = await sessionUsage(m);
+    assert.match(u.explain.files[1].error ?? '', /size limit/);
+    assert.equal(u.complete, false);
+    assert.deepEqual([u.total.inputTokens, u.total.outputTokens], [16067, 94], 'the main file\'s own, nothing guessed for the part');
+    // At the limit exactly, the part is read.
+    const whole = await loadTrace(SESSION, { sessionParts: true, sessionPartsMaxBytes: main + sub });
+    assert.equal(whole.parts![1].error, undefined);
+    assert.ok(whole.events.size > plain.events.size);
+  });
+
   it('leaves the CLI\'s read alone: without the option the model is the main file\'s only', async () => {
     const m = await loadTrace(SESSION);
     assert.equal(m.parts, undefined);

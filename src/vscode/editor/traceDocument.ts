@@ -176,7 +176,7 @@ export class TraceDocument implements vscode.CustomDocument {
     this.reader = null;
     const checks = this.checksOnRead(size, options);
     const reader = await this.withProgress(size, options.quiet === true, (onProgress, isCancelled) =>
-      openTraceReader(this.path, { onProgress, chunkSize: FULL_READ_CHUNK, workers: this.settings().workers ?? 0, isCancelled: () => isCancelled() || run !== this.loadRun, onEarlyModel: early, earlyBytes: QUICK_LOOK_BYTES, checks, sessionParts: true }),
+      openTraceReader(this.path, { onProgress, chunkSize: FULL_READ_CHUNK, workers: this.settings().workers ?? 0, isCancelled: () => isCancelled() || run !== this.loadRun, onEarlyModel: early, earlyBytes: QUICK_LOOK_BYTES, checks, sessionParts: true, sessionPartsMaxBytes: !options.ignoreSizeLimit && limit > 0 ? limit : undefined }),
     ).catch((err: unknown) => {
       // A zip or an image: say what it is (reloading will not help).
       if (run === this.loadRun && err instanceof NotATraceError) this.fail(`${this.uri.path.split('/').pop()} ${err.what}.`, ['openAsText']);
