@@ -130,7 +130,7 @@ export class ClaudeFork {
   totals(t: FormatTotals): FormatTotals {
     if (this.events === 0) return t;
     const { all } = this.sums();
-    const out: FormatTotals = { ...t, inheritedEvents: this.events };
+    const out: FormatTotals = { ...t };
     if (this.copied.size === 0) return out;
     const minus = (k: string, v: number) => {
       if (typeof out[k] === 'number') out[k] = Math.max(0, out[k]! - v);
