@@ -122,4 +122,18 @@ describe('qwen-code: the real Qwen Code files (issue 38)', () => {
     assert.equal((await summarizeSession(m)).usage.total.inputTokens, own + subIn);
     assert.deepEqual(await sessionFilesOf(await loadTrace(sub)), [], 'a subagent file has no session files of its own');
   });
+  it('read with its parts, the subagent hangs under the agent call that started it: one root, its own events once', async () => {
+    const main = CHATS.find((x) => x.includes('/subagent/'))!;
+    const sub = SUBAGENTS[0];
+    const m = await loadTrace(main, { sessionParts: true });
+    assert.equal(m.parts?.length, 2);
+    const part = m.parts![1];
+    const meta = JSON.parse(readFileSync(sub.replace(/\.jsonl$/, '.meta.json'), 'utf8'));
+    assert.equal(part.toolUseId, meta.toolUseId);
+    assert.ok(part.call >= 0 && m.events.categoryOf(part.call) === 'tool' && m.events.id(part.call) === meta.toolUseId && m.events.toolOf(part.call) === 'agent');
+    const roots: number[] = [];
+    for (let i = part.first; i < part.first + part.count; i++) if (m.events.parent(i) < part.first) roots.push(i);
+    assert.deepEqual(roots.map((i) => [m.events.lineOf(i), m.events.parent(i)]), [[1, part.call]]);
+    assert.equal(part.count, (await loadTrace(sub)).events.size);
+  });
 });
