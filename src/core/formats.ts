@@ -8,6 +8,7 @@ import { deepstrikeFormat } from './formats/deepstrike/module';
 import { claudeCodeFormat } from './formats/claude-code/module';
 import { codexFormat } from './formats/codex/module';
 import { geminiCliFormat } from './formats/gemini-cli/module';
+import { qwenCodeFormat } from './formats/qwen-code/module';
 import { otlpFormat } from './formats/otlp/module';
 import { genericFormat } from './formats/generic/module';
 
@@ -25,6 +26,7 @@ export const FORMATS = {
   'claude-code': claudeCodeFormat,
   codex: codexFormat,
   'gemini-cli': geminiCliFormat,
+  'qwen-code': qwenCodeFormat,
   otlp: otlpFormat,
   generic: genericFormat,
 } as const satisfies Record<FormatName, FormatModule>;

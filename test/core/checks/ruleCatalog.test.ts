@@ -36,6 +36,7 @@ const CATALOGS: Record<FormatName, AnyCatalog | null> = {
   'claude-code': CLAUDE_CATALOG,
   codex: CODEX_CATALOG,
   'gemini-cli': GEMINI_CATALOG,
+  'qwen-code': null,
   otlp: OTLP_CATALOG,
   generic: null,
 };

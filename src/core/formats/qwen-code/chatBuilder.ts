@@ -1,0 +1,114 @@
+import { EventDraft, EventStatus } from '../../model';
+import { formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
+import { BuilderSource, Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
+import { jsonPreview } from '../../json/jsonPreview';
+import { argsSummary, messageParts, partsText } from './qwenRecords';
+
+const TOOL_USE_ID = /<tool-use-id>([^<]+)<\/tool-use-id>/;
+
+/**
+ * Reads a Qwen Code chat recording (`~/.qwen/projects/<cwd>/chats/<session>.jsonl`, a subagent's
+ * `subagents/<session>/agent-*.jsonl` alike). Each line keeps its recorded link (`uuid` / `parentUuid`, one chain);
+ * it is shown by the session model (`EventDraft.displayParent`):
+ *
+ * - a **turn** is a `user` line (the user's prompt, or a background task's `notification`): a root;
+ * - a **model step** is an `assistant` line, under its turn, with its `usageMetadata` (prompt tokens include the
+ *   cached ones); each `functionCall` part is a **tool call** row of that line, under the step;
+ * - a **tool result** (`tool_result` line) goes under its call (`functionResponse.id`); a failed one
+ *   (`toolCallResult.status` `error`) marks the call as an error;
+ * - `system` lines (telemetry, attribution snapshots) go under the current turn, a tool call's telemetry under
+ *   that call. The `api_response` telemetry repeats a step's tokens: it is shown, never counted.
+ */
+export class ChatBuilder implements EventBuilder {
+  private turn = -1;
+  private readonly calls = new Map<string, number>();
+  private toolCalls = 0;
+  private failedCalls = 0;
+
+  constructor(private readonly source: BuilderSource) {}
+
+  add(rec: SourceRecord, emit: Emit): void {
+    const v = rec.value;
+    if (!isObj(v)) {
+      emit({ kind: 'record', category: 'other', displayParent: this.turn, label: label('record', short(jsonPreview(v, 60), 60)) }, rec);
+      return;
+    }
+    const base: EventDraft = { kind: str(v, 'type') ?? 'record', label: '', id: str(v, 'uuid'), parentId: str(v, 'parentUuid'), time: parseTime(v.timestamp), group: str(v, 'sessionId') };
+    const parts = messageParts(v) ?? [];
+    switch (v.type) {
+      case 'user': return this.user(v, parts, base, rec, emit);
+      case 'assistant': return this.assistant(v, parts, base, rec, emit);
+      case 'tool_result': return this.toolResult(v, parts, base, rec, emit);
+      case 'system': return this.system(v, base, rec, emit);
+      default:
+        emit({ ...base, category: 'other', displayParent: this.turn, label: label(base.kind, short(jsonPreview(v, 60), 60)) }, rec);
+    }
+  }
+
+  totals(): FormatTotals {
+    return { toolCalls: this.toolCalls, errors: this.failedCalls };
+  }
+
+  private user(v: Obj, parts: Obj[], base: EventDraft, rec: SourceRecord, emit: Emit): void {
+    const text = partsText(parts);
+    const notification = v.subtype === 'notification';
+    const callId = notification ? TOOL_USE_ID.exec(text)?.[1] ?? null : null;
+    const mentions = callId ? [{ field: 'tool-use-id', id: callId }] : [];
+    this.turn = emit({ ...base, category: 'turn', displayParent: -1, mentions, label: label(notification ? 'notification:' : 'user:', short(text, 80)) }, rec);
+  }
+
+  private assistant(v: Obj, parts: Obj[], base: EventDraft, rec: SourceRecord, emit: Emit): void {
+    const u = isObj(v.usageMetadata) ? v.usageMetadata : null;
+    const prompt = num(u, 'promptTokenCount');
+    const out = num(u, 'candidatesTokenCount');
+    const calls = parts.flatMap((p) => (isObj(p.functionCall) ? [p.functionCall] : []));
+    const model = str(v, 'model');
+    // promptTokenCount includes the cached tokens (cachedContentTokenCount is a part of it); thoughts are apart
+    // from the candidates (totalTokenCount = prompt + candidates + thoughts). A response split over two lines
+    // (a subagent's text, then its call) carries usageMetadata on the first only.
+    const usage = u ? { cacheRead: num(u, 'cachedContentTokenCount') ?? 0, reasoning: num(u, 'thoughtsTokenCount') ?? 0, reasoningApart: true } : { elsewhere: true };
+    const step = emit({
+      ...base, kind: 'assistant', category: 'inference', model, tokensIn: prompt, tokensOut: out, usage, displayParent: this.turn,
+      label: label('qwen:', short(partsText(parts), 70), calls.length ? `(${calls.length} tool call${calls.length > 1 ? 's' : ''})` : null, formatTokens(prompt, out)),
+    }, rec);
+    for (const c of calls) {
+      const id = str(c, 'id');
+      const name = str(c, 'name') ?? 'tool';
+      const arg = argsSummary(c.args);
+      const idx = emit({ kind: 'tool_call', category: 'tool', id, tool: name, time: base.time, group: base.group, parentIndex: step, label: label(name, arg && short(arg, 60)) }, rec);
+      this.toolCalls++;
+      if (id) this.calls.set(id, idx);
+    }
+  }
+
+  private toolResult(v: Obj, parts: Obj[], base: EventDraft, rec: SourceRecord, emit: Emit): void {
+    const r = isObj(v.toolCallResult) ? v.toolCallResult : null;
+    const responses = parts.flatMap((p) => (isObj(p.functionResponse) ? [p.functionResponse] : []));
+    const callId = str(r, 'callId') ?? str(responses[0], 'id');
+    const failed = str(r, 'status') === 'error' || responses.some((x) => isObj(x.response) && 'error' in x.response);
+    const status: EventStatus = failed ? 'error' : 'ok';
+    const call = callId !== null ? this.calls.get(callId) : undefined;
+    if (failed && call !== undefined) {
+      this.source.setStatus(call, 'error');
+      this.failedCalls++;
+    }
+    const names = responses.map((x) => str(x, 'name') ?? 'tool').join(', ');
+    const mentions = callId ? [{ field: 'functionResponse.id', id: callId }] : [];
+    const exit = isObj(r?.resultDisplay) ? num(r.resultDisplay, 'exitCode') : null;
+    emit({ ...base, category: 'message', status, mentions, displayParent: call ?? this.turn,
+      label: label('tool result', names, failed ? 'error' : null, exit !== null && exit !== 0 ? `exit ${exit}` : null) }, rec);
+  }
+
+  private system(v: Obj, base: EventDraft, rec: SourceRecord, emit: Emit): void {
+    const subtype = str(v, 'subtype');
+    const ui = isObj(v.systemPayload) && isObj(v.systemPayload.uiEvent) ? v.systemPayload.uiEvent : null;
+    const name = str(ui, 'event.name');
+    const callId = str(ui, 'call_id');
+    const call = callId !== null ? this.calls.get(callId) : undefined;
+    const detail = name === 'qwen-code.api_response'
+      ? label(str(ui, 'model'), formatTokens(num(ui, 'input_token_count'), num(ui, 'output_token_count')))
+      : name === 'qwen-code.tool_call' ? label(str(ui, 'function_name'), ui?.success === false ? 'failed' : null) : null;
+    emit({ ...base, kind: name ?? (subtype ? `system:${subtype}` : 'system'), category: 'other', displayParent: call ?? this.turn,
+      label: label('system', name ?? subtype, detail) }, rec);
+  }
+}

@@ -1,0 +1,14 @@
+import type { FormatModule } from '../../format';
+import { qwenCodeAdapter } from './adapter';
+import { qwenSessionCalls, qwenSessionFiles } from './subagents';
+
+/** The qwen-code format: detection and reading; its files get the generic rules. */
+export const qwenCodeFormat: FormatModule = {
+  ...qwenCodeAdapter,
+  groupNoun: 'session',
+  fileNamePatterns: ['**/.qwen/projects/**/chats/*.jsonl', '**/.qwen/projects/**/subagents/**/agent-*.jsonl'],
+  sessionFiles: qwenSessionFiles,
+  sessionCalls: qwenSessionCalls,
+  verificationScope:
+    'Qwen Code files have no hash chain: verification proves the lines are JSON and their links resolve, nothing about the content.',
+};

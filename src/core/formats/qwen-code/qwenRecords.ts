@@ -1,0 +1,61 @@
+import { isObj, Obj } from '../common';
+
+/** The dialects Qwen Code writes: its chat recordings, and the `-o stream-json` / `-o json` stdout. */
+export type QwenDialect = 'chat-recording' | 'stream-json';
+
+/** Line `type`s of a chat recording (`ChatRecord.type`). */
+export const QWEN_RECORD_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'tool_result', 'system']);
+
+/** The Gemini-style `parts` of a recorded message, or null when the line has none. */
+export function messageParts(v: Obj): Obj[] | null {
+  const m = isObj(v.message) ? v.message : null;
+  if (!m || !Array.isArray(m.parts)) return null;
+  return m.parts.filter(isObj);
+}
+
+/**
+ * True for a line of a chat recording: `{uuid, parentUuid, sessionId, type, …}` whose message (when it has one)
+ * holds Gemini-style `parts`, never the Messages API `content` of a Claude Code transcript.
+ */
+export function isChatRecord(v: unknown): v is Obj {
+  if (!isObj(v) || typeof v.uuid !== 'string' || typeof v.sessionId !== 'string' || !('parentUuid' in v)) return false;
+  if (typeof v.type !== 'string' || !QWEN_RECORD_TYPES.has(v.type)) return false;
+  if (isObj(v.message)) return Array.isArray(v.message.parts) && !('content' in v.message);
+  return v.type === 'system';
+}
+
+/**
+ * What only Qwen Code writes on a recording line: a message of `parts`, a `tool_result` line with its
+ * `toolCallResult`, or its own telemetry (`qwen-code.*` ui events). A `system` line alone vouches for nothing.
+ */
+export function isQwenSpecific(v: Obj): boolean {
+  if (messageParts(v) !== null) return true;
+  if (isObj(v.toolCallResult)) return true;
+  const ev = isObj(v.systemPayload) && isObj(v.systemPayload.uiEvent) ? v.systemPayload.uiEvent['event.name'] : null;
+  return typeof ev === 'string' && ev.startsWith('qwen-code.');
+}
+
+/** True for a stream-json (or json array) message: `{type, session_id, …}` shaped like the Claude Agent SDK's. */
+export function isStreamMessage(v: unknown): v is Obj {
+  return isObj(v) && typeof v.type === 'string' && typeof v.session_id === 'string';
+}
+
+/** True for the `system`/`init` message of a Qwen Code run: it names `qwen_code_version`. */
+export function isQwenInit(v: unknown): v is Obj {
+  return isStreamMessage(v) && v.type === 'system' && v.subtype === 'init' && typeof v.qwen_code_version === 'string';
+}
+
+/** The text of a recorded message's text parts, joined. */
+export function partsText(parts: readonly Obj[]): string {
+  return parts.map((p) => (typeof p.text === 'string' ? p.text : '')).join('');
+}
+
+/** The label's one-line summary of a tool call's arguments: a shell command, a path, or the first string argument. */
+export function argsSummary(args: unknown): string | null {
+  if (!isObj(args)) return null;
+  for (const k of ['command', 'file_path', 'absolute_path', 'path', 'pattern', 'query', 'url', 'description', 'prompt']) {
+    if (typeof args[k] === 'string') return args[k] as string;
+  }
+  const first = Object.values(args).find((v) => typeof v === 'string');
+  return typeof first === 'string' ? first : null;
+}

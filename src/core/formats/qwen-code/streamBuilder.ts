@@ -1,0 +1,112 @@
+import type { UsageDraft } from '../../usageTypes';
+import { EventStatus } from '../../model';
+import { formatDuration, formatTokens, isObj, label, num, Obj, short, str } from '../common';
+import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
+import { jsonPreview } from '../../json/jsonPreview';
+import { argsSummary, isStreamMessage } from './qwenRecords';
+
+/**
+ * Reads `qwen -o stream-json` (one message a line) and `-o json` (one array of the same messages), shaped like the
+ * Claude Agent SDK's: `system`/`init` opens a run, each `assistant` message is a model step (its `usage.input_tokens`
+ * include the cached tokens, `cache_read_input_tokens` a part of them), its `tool_use` blocks are calls under it, a
+ * `tool_result` block goes under its call (`tool_use_id`), a subagent's messages (`parent_tool_use_id`) and task
+ * reports under the call that started it, and `result` is the run's totals line (no cost).
+ */
+export class StreamBuilder implements EventBuilder {
+  private run = -1;
+  private sessionId: string | null = null;
+  private readonly calls = new Map<string, number>();
+  private toolCalls = 0;
+  private failedCalls = 0;
+
+  add(rec: SourceRecord, emit: Emit): void {
+    const v = rec.value;
+    if (!isStreamMessage(v)) {
+      emit({ kind: isObj(v) && typeof v.type === 'string' ? v.type : 'record', category: 'other', parentIndex: this.parent(), label: label('record', short(jsonPreview(v, 60), 60)) }, rec);
+      return;
+    }
+    const group = str(v, 'session_id');
+    const id = str(v, 'uuid');
+    const under = str(v, 'parent_tool_use_id');
+    const parentIndex = (under !== null ? this.calls.get(under) : undefined) ?? this.parent();
+    const m = isObj(v.message) ? v.message : null;
+    const content = m && Array.isArray(m.content) ? m.content.filter(isObj) : [];
+    if (v.type === 'system' && v.subtype === 'init') {
+      this.sessionId = group;
+      this.run = emit({ kind: 'init', category: 'session', id, group, model: str(v, 'model'), label: label('session', group?.slice(0, 8), str(v, 'model'), str(v, 'qwen_code_version') && `qwen ${str(v, 'qwen_code_version')}`) }, rec);
+      return;
+    }
+    if (v.type === 'assistant') return this.assistant(m, content, { id, group, parentIndex }, rec, emit);
+    if (v.type === 'user') return this.user(content, m, { id, group, parentIndex }, rec, emit);
+    if (v.type === 'result') return this.result(v, { id, group }, rec, emit);
+    if (v.type === 'system') {
+      const d = isObj(v.data) ? v.data : null;
+      const call = str(d, 'tool_use_id');
+      const at = (call !== null ? this.calls.get(call) : undefined) ?? parentIndex;
+      emit({ kind: `system:${str(v, 'subtype') ?? ''}`, category: 'other', id, group, parentIndex: at, label: label('system', str(v, 'subtype'), str(d, 'description') ?? str(d, 'status')) }, rec);
+      return;
+    }
+    emit({ kind: v.type as string, category: 'other', id, group, parentIndex, label: label(v.type as string, isObj(v.event) ? str(v.event, 'type') : null) }, rec);
+  }
+
+  totals(): FormatTotals {
+    return { toolCalls: this.toolCalls, errors: this.failedCalls };
+  }
+
+  private assistant(m: Obj | null, content: Obj[], at: { id: string | null; group: string | null; parentIndex: number | null }, rec: SourceRecord, emit: Emit): void {
+    const u = m && isObj(m.usage) ? m.usage : null;
+    const input = num(u, 'input_tokens');
+    const output = num(u, 'output_tokens');
+    // A response's text is written first with zero usage, its tool calls after it with the response's usage.
+    const none = !u || (input === 0 && output === 0 && !('total_tokens' in u));
+    const usage: UsageDraft = none ? { elsewhere: true } : { input, output, cacheRead: num(u, 'cache_read_input_tokens') ?? 0 };
+    const text = content.map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('');
+    const uses = content.filter((b) => b.type === 'tool_use');
+    const step = emit({ kind: 'assistant', category: 'inference', ...at, model: str(m, 'model'), tokensIn: none ? null : input, tokensOut: none ? null : output, usage,
+      label: label('qwen:', short(text, 70), uses.length ? `(${uses.length} tool call${uses.length > 1 ? 's' : ''})` : null, none ? null : formatTokens(input, output)) }, rec);
+    for (const b of uses) {
+      const id = str(b, 'id');
+      const name = str(b, 'name') ?? 'tool';
+      const arg = argsSummary(b.input);
+      const idx = emit({ kind: 'tool_use', category: 'tool', id, tool: name, group: at.group, parentIndex: step, label: label(name, arg && short(arg, 60)) }, rec);
+      this.toolCalls++;
+      if (id) this.calls.set(id, idx);
+    }
+  }
+
+  private user(content: Obj[], m: Obj | null, at: { id: string | null; group: string | null; parentIndex: number | null }, rec: SourceRecord, emit: Emit): void {
+    const results = content.filter((b) => b.type === 'tool_result');
+    if (results.length === 0) {
+      const text = typeof m?.content === 'string' ? m.content : content.map((b) => (typeof b.text === 'string' ? b.text : '')).join('');
+      emit({ kind: 'user', category: 'message', ...at, label: label('user:', short(text, 80)) }, rec);
+      return;
+    }
+    results.forEach((b, k) => {
+      const callId = str(b, 'tool_use_id');
+      const call = callId !== null ? this.calls.get(callId) : undefined;
+      const failed = b.is_error === true;
+      if (failed && call !== undefined) this.failedCalls++;
+      const status: EventStatus = failed ? 'error' : 'ok';
+      const mentions = callId ? [{ field: 'tool_use_id', id: callId }] : [];
+      emit({ kind: 'tool_result', category: 'message', id: k === 0 ? at.id : null, group: at.group, status, mentions,
+        ...(call !== undefined ? { parentIndex: call } : callId !== null ? { parentId: callId } : { parentIndex: at.parentIndex }),
+        label: label('tool result', failed ? 'error' : null, typeof b.content === 'string' ? short(b.content, 60) : null) }, rec);
+    });
+  }
+
+  private result(v: Obj, at: { id: string | null; group: string | null }, rec: SourceRecord, emit: Emit): void {
+    const u = isObj(v.usage) ? v.usage : null;
+    const input = num(u, 'input_tokens');
+    const output = num(u, 'output_tokens');
+    const duration = num(v, 'duration_ms');
+    // The run's totals (its background subagents' requests included): input counts the cached input already.
+    const usage: UsageDraft | undefined = u ? { source: 'totals', input, output, cacheRead: num(u, 'cache_read_input_tokens') } : undefined;
+    const status: EventStatus = v.is_error === true ? 'error' : 'ok';
+    emit({ kind: 'result', category: 'run', ...at, status, durationMs: duration, parentIndex: this.run >= 0 ? this.run : null, usage,
+      label: label('result', str(v, 'subtype'), formatTokens(input, output), duration !== null ? formatDuration(duration) : null) }, rec);
+  }
+
+  private parent(): number | null {
+    return this.run >= 0 ? this.run : null;
+  }
+}

@@ -1,0 +1,52 @@
+import { basename, dirname, join } from '../../io/paths';
+import { fileSystem, readTextFile } from '../../io/fileSystem';
+import type { SessionFile } from '../../format';
+import type { EventTable } from '../../eventTable';
+
+/** At most this many subagent files are listed for one session. */
+const MAX_FILES = 400;
+
+/** A subagent's `agent-<type>-<callId>.meta.json`, or null when it is missing or not a JSON object. */
+async function readMeta(file: string): Promise<Record<string, unknown> | null> {
+  try {
+    const meta: unknown = JSON.parse(await readTextFile(file));
+    return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The subagent recordings of a chat recording `<project>/chats/<session>.jsonl`: Qwen Code keeps them in
+ * `<project>/subagents/<session>/agent-*.jsonl`, each with its `.meta.json` (`toolUseId` = the `agent` call that
+ * started it, `description`, `agentType`). None for a file outside a `chats` folder.
+ */
+export async function qwenSessionFiles(path: string): Promise<SessionFile[]> {
+  if (basename(dirname(path)) !== 'chats' || !path.endsWith('.jsonl')) return [];
+  const dir = join(dirname(dirname(path)), 'subagents', basename(path).replace(/\.jsonl$/, ''));
+  let names: string[];
+  try {
+    names = (await fileSystem().list(dir)).map((e) => e.name).filter((n) => /^agent-.+\.jsonl$/.test(n)).sort().slice(0, MAX_FILES);
+  } catch {
+    return [];
+  }
+  const out: SessionFile[] = [];
+  for (const name of names) {
+    const meta = await readMeta(join(dir, name.replace(/\.jsonl$/, '.meta.json')));
+    const text = (k: string): string | null => (typeof meta?.[k] === 'string' && (meta[k] as string) !== '' ? (meta[k] as string) : null);
+    out.push({ path: join(dir, name), role: 'subagent', toolUseId: text('toolUseId'), title: text('description') ?? text('agentType') });
+  }
+  return out;
+}
+
+/** The tool-call events of a loaded main file with these call ids (the builder gives each call its id). */
+export function qwenSessionCalls(events: EventTable, ids: ReadonlySet<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  if (ids.size === 0) return out;
+  for (let i = 0; i < events.size && out.size < ids.size; i++) {
+    if (events.categoryOf(i) !== 'tool' || events.partOf(i) !== 0) continue;
+    const id = events.id(i);
+    if (id !== null && ids.has(id) && !out.has(id)) out.set(id, i);
+  }
+  return out;
+}
