@@ -12,6 +12,7 @@ const DIALECT_TEXT: Record<Dialect, string> = {
   'rust-event': 'AgentLedger Rust event records (FNV-1a payload hashes)',
   'ts-event': 'AgentLedger TypeScript runtime event rows (SHA-256 of payload_ref)',
   'python-span': 'AgentLedger Python span lines (trace.jsonl)',
+  'ts-span': 'AgentLedger TypeScript runtime span lines (traceJSONL, SHA-256 of payload_ref)',
   'rust-span': 'AgentLedger Rust trace_jsonl span lines',
 };
 
@@ -32,6 +33,7 @@ function lineConfidence(v: unknown, dialect: Dialect): number {
       // `evt_` + 24 hex (randomBytes(12)) and the full row of the store's events table.
       return (typeof v.event_id === 'string' && /^evt_[0-9a-f]{24}$/.test(v.event_id) ? 0.9 : 0.8) + ('causal_token' in v && 'state_version' in v ? 0.06 : 0);
     case 'python-span':
+    case 'ts-span':
       return typeof v.span_id === 'string' && SPAN_ID.test(v.span_id) ? 0.97 : 0.8;
     case 'rust-span':
       // Three keys in the writer's order is a strong signature; the span id pattern was checked already.
@@ -82,7 +84,7 @@ class Interner {
 /** Other ids the event names: its step, and approval, cost, lease, artifact ids in the payload. The run is the group. */
 function mentionsOf(row: LedgerRow, payload: unknown, ids: Interner): IdMention[] {
   const out: IdMention[] = [];
-  if (row.stepId) out.push({ field: row.dialect === 'python-span' ? 'attributes.agentledger.step_id' : 'step_id', id: ids.get(row.stepId) });
+  if (row.stepId) out.push({ field: row.dialect === 'python-span' || row.dialect === 'ts-span' ? 'attributes.agentledger.step_id' : 'step_id', id: ids.get(row.stepId) });
   if (isObj(payload)) for (const m of collectMentions(payload, MENTION_FIELDS)) if (m.id !== row.stepId) out.push({ field: `payload.${m.field}`, id: ids.get(m.id) });
   return out;
 }

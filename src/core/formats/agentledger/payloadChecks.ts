@@ -51,7 +51,7 @@ export function checkPayloadHash(row: LedgerRow, text: string, at: At): Finding[
     if (problem) out.push(finding('blob-ref-syntax', at, problem));
   }
   if (hash === undefined) return out;
-  if (row.dialect === 'ts-event') return [...out, ...checkTsPayloadHash(hash, ref, at)];
+  if (row.dialect === 'ts-event' || row.dialect === 'ts-span') return [...out, ...checkTsPayloadHash(hash, ref, at)];
   if (hash === null) {
     if (isBlobRef(ref) && python) out.push(finding('payload-hash', at, `payload_ref is the blob ref ${ref} but payload_hash is null; blob-backed rows carry sha256:<the same hex>.`));
     else if (row.dialect === 'rust-event') out.push(finding('payload-hash', at, 'payload_hash is null; Rust rows always carry stable_hash(payload_ref).'));

@@ -5,7 +5,7 @@
 import { isObj, Obj } from '../common';
 
 /** Which writer produced a line. */
-export type Dialect = 'python-event' | 'rust-event' | 'ts-event' | 'python-span' | 'rust-span';
+export type Dialect = 'python-event' | 'rust-event' | 'ts-event' | 'python-span' | 'ts-span' | 'rust-span';
 
 /** One line of an AgentLedger file, whatever its dialect. */
 export interface LedgerRow {
@@ -60,7 +60,10 @@ function int(v: unknown): number | null {
 export function dialectOf(v: unknown): Dialect | null {
   if (!isObj(v)) return null;
   if (typeof v.trace_id === 'string' && typeof v.span_id === 'string') {
-    if (isObj(v.attributes) && Object.keys(v.attributes).some((k) => k.startsWith('agentledger.'))) return 'python-span';
+    if (isObj(v.attributes) && Object.keys(v.attributes).some((k) => k.startsWith('agentledger.'))) {
+      // The TypeScript runtime's traceJSONL copies its rows' digests: SHA-256 of the payload_ref text.
+      return isTsPayloadHash(v.attributes['agentledger.payload_hash'], v.attributes['agentledger.payload_ref']) ? 'ts-span' : 'python-span';
+    }
     const keys = Object.keys(v);
     if (keys.length === 3 && typeof v.name === 'string' && SPAN_ID.test(v.span_id)) return 'rust-span';
     return null;
@@ -95,7 +98,7 @@ export function isFnvHash(hash: unknown): boolean {
 /** Normalises a line of a known dialect; null for other lines. */
 export function rowOf(v: unknown, dialect: Dialect | null = dialectOf(v)): LedgerRow | null {
   if (!dialect || !isObj(v)) return null;
-  if (dialect === 'python-span' || dialect === 'rust-span') return spanRow(v, dialect);
+  if (dialect === 'python-span' || dialect === 'ts-span' || dialect === 'rust-span') return spanRow(v, dialect);
   return {
     dialect,
     type: dialect === 'rust-event' ? s(v, 'event_type') ?? s(v, 'type') : s(v, 'type') ?? s(v, 'event_type'),
@@ -121,7 +124,8 @@ function spanRow(v: Obj, dialect: Dialect): LedgerRow {
   const spanId = s(v, 'span_id');
   const m = spanId ? SPAN_ID.exec(spanId) : null;
   const attrs: Obj = isObj(v.attributes) ? v.attributes : {};
-  const python = dialect === 'python-span';
+  // Python and TypeScript spans carry the same attributes; Rust spans only trace_id, span_id and name.
+  const attributed = dialect !== 'rust-span';
   const attrSeq = int(attrs['agentledger.seq']);
   return {
     dialect,
@@ -131,12 +135,12 @@ function spanRow(v: Obj, dialect: Dialect): LedgerRow {
     runId: s(v, 'trace_id') ?? (typeof attrs['agentledger.run_id'] === 'string' ? attrs['agentledger.run_id'] : null),
     sessionId: typeof attrs['agentledger.session_id'] === 'string' ? attrs['agentledger.session_id'] : null,
     stepId: typeof attrs['agentledger.step_id'] === 'string' ? attrs['agentledger.step_id'] : null,
-    stepKnown: python,
+    stepKnown: attributed,
     stateVersion: typeof attrs['agentledger.state_version'] === 'number' ? attrs['agentledger.state_version'] : null,
     agentRole: null,
     causalToken: null,
-    payloadHash: python ? attrs['agentledger.payload_hash'] : undefined,
-    payloadRef: python ? attrs['agentledger.payload_ref'] : undefined,
+    payloadHash: attributed ? attrs['agentledger.payload_hash'] : undefined,
+    payloadRef: attributed ? attrs['agentledger.payload_ref'] : undefined,
     payload: undefined,
     time: n(v, 'start_time'),
     endTime: n(v, 'end_time'),
@@ -155,7 +159,7 @@ export function isBlobRef(ref: unknown): ref is string {
  */
 export function effectivePayload(row: LedgerRow): unknown {
   if (row.payload !== undefined) return row.payload;
-  if (row.dialect !== 'python-event' && row.dialect !== 'python-span' && row.dialect !== 'ts-event') return undefined;
+  if (row.dialect !== 'python-event' && row.dialect !== 'python-span' && row.dialect !== 'ts-event' && row.dialect !== 'ts-span') return undefined;
   if (typeof row.payloadRef !== 'string' || isBlobRef(row.payloadRef)) return undefined;
   try {
     return JSON.parse(row.payloadRef);

@@ -20,6 +20,11 @@ const ROW_COMMON = {
   state_version: z.number().int().min(0).nullable().optional(),
 };
 
+const SPAN_SCHEMA = z.looseObject({
+  trace_id: z.string(), span_id: z.string(), name: z.string(), start_time: z.number(), end_time: z.number(),
+  parent_span_id: optStr, attributes: z.looseObject({ 'agentledger.run_id': z.string(), 'agentledger.seq': z.number().int() }),
+});
+
 const ROW_SCHEMAS: Record<Dialect, z.ZodType> = {
   'python-event': z.looseObject({ ...ROW_COMMON, type: z.string(), payload_hash: z.string().nullable() }),
   'ts-event': z.looseObject({ ...ROW_COMMON, type: z.string(), payload_hash: z.string() }),
@@ -27,10 +32,9 @@ const ROW_SCHEMAS: Record<Dialect, z.ZodType> = {
   'rust-event': z.looseObject({ ...ROW_COMMON, payload_hash: z.string() }).and(
     z.union([z.looseObject({ event_type: z.string() }), z.looseObject({ type: z.string() })], { error: 'event_type (or type) must be a string' }),
   ),
-  'python-span': z.looseObject({
-    trace_id: z.string(), span_id: z.string(), name: z.string(), start_time: z.number(), end_time: z.number(),
-    parent_span_id: optStr, attributes: z.looseObject({ 'agentledger.run_id': z.string(), 'agentledger.seq': z.number().int() }),
-  }),
+  'python-span': SPAN_SCHEMA,
+  // The TypeScript runtime's traceSpans is the Python exporter's shape; only its digests differ.
+  'ts-span': SPAN_SCHEMA,
   'rust-span': z.looseObject({ trace_id: z.string(), span_id: z.string(), name: z.string() }),
 };
 

@@ -66,7 +66,7 @@ function collect(st: VerifyState, row: LedgerRow, value: Obj, at: At, findings: 
     st.dialect = row.dialect;
     st.firstAt = at;
     st.runId = row.runId;
-    if (row.dialect !== 'rust-span') st.replay = new ReplayDigest(row.dialect.startsWith('python') ? 'python' : row.dialect === 'ts-event' ? 'ts' : 'rust');
+    if (row.dialect !== 'rust-span') st.replay = new ReplayDigest(row.dialect.startsWith('python') ? 'python' : row.dialect.startsWith('ts') ? 'ts' : 'rust');
   }
   if (!st.chainNoted && ('prev_hash' in value || 'hash' in value)) {
     st.chainNoted = true;
@@ -76,8 +76,8 @@ function collect(st: VerifyState, row: LedgerRow, value: Obj, at: At, findings: 
   if (row.runId === st.runId || st.runId === null) {
     st.replay?.add(row.seq, row.type, row.payloadHash, row.payloadRef);
     if (st.bundlePresent) {
-      const fields: KeyFields = row.dialect === 'rust-span' ? 'rust-span' : row.dialect === 'python-span' ? 'python-span' : 'event';
-      const meta = metaOf(row.dialect === 'python-span' ? spanMeta(row) : value, fields);
+      const fields = keyFieldsOf(row.dialect);
+      const meta = metaOf(fields === 'python-span' ? spanMeta(row) : value, fields);
       st.fileEvents.push({ line: at.line, ...eventKeyOf(row.seq, row.type, row.payloadHash, row.payloadRef, fields === 'event' ? row.id : null, meta) });
     }
   }
@@ -95,7 +95,12 @@ function collect(st: VerifyState, row: LedgerRow, value: Obj, at: At, findings: 
   }
 }
 
-/** A Python span's fields under the bundle event's key names (the exporter copies them, §6.4). */
+/** Which fields of a line the bundle's events are compared on: Python and TypeScript spans copy the same ones. */
+function keyFieldsOf(dialect: Dialect): KeyFields {
+  return dialect === 'rust-span' ? 'rust-span' : dialect === 'python-span' || dialect === 'ts-span' ? 'python-span' : 'event';
+}
+
+/** A Python (or TypeScript) span's fields under the bundle event's key names (the exporter copies them, §6.4). */
 function spanMeta(row: LedgerRow): Record<string, unknown> {
   return { session_id: row.sessionId, step_id: row.stepId, state_version: row.stateVersion, timestamp: row.time };
 }
@@ -119,7 +124,7 @@ async function finishVerify(ctx: CheckContext, st: VerifyState): Promise<Finding
     out.push(finding('bundle-events', st.firstAt, `bundle.json is for run ${JSON.stringify(bundleRun)}, the trace for run ${st.runId}; bundle events and ledger links were not compared.`));
     return out;
   }
-  const fields: KeyFields = st.dialect === 'rust-span' ? 'rust-span' : st.dialect === 'python-span' ? 'python-span' : 'event';
+  const fields = keyFieldsOf(st.dialect);
   out.push(...compareBundleEvents(st.fileEvents, ev, fields, { file: replayHex ?? 'not computable', form: st.replay?.form ?? 'rust' }));
   if (st.dialect !== 'rust-span') out.push(...(await checkLedger(ev, st.requests, st.approvals, blobs, st.firstAt.line)));
   out.push(...checkArtifacts(ev, st.firstAt.line));

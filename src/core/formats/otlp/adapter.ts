@@ -149,6 +149,8 @@ export function describeSpan(ref: OtlpSpanRef): { draft: EventDraft; toolCall: b
 
 /** The event for an OTLP record that holds no span or log record: an empty or metrics export, or not OTLP at all. */
 function placeholder(value: unknown, p: OtlpPlaceholder): EventDraft {
+  // A JS file export writes one metric a line: name it (its data points are not read as events either).
+  if (p.metrics !== null && isObj(value) && value.type === 'metric' && typeof value.name === 'string') return { kind: 'metrics', category: 'other', label: `metric ${short(value.name, 80)} (not shown as events)` };
   if (p.metrics !== null) return { kind: 'metrics', category: 'other', label: `OTLP metrics export (${p.metrics} resource${p.metrics === 1 ? '' : 's'}; metrics are not shown as events)` };
   if (p.logs) return { kind: 'export', category: 'other', label: 'OTLP logs export with no log records' };
   const issues = p.issues;
@@ -187,10 +189,10 @@ function sniffOtlp(sample: SniffSample): SniffResult {
   const share = shapes.length / values.length;
   if (share < 0.5) return { confidence: 0.3, reason: 'some values hold OTLP data' };
   const nameHint = /otlp|otel|\.traces?\.json/i.test(sample.fileName) ? 0.02 : 0;
-  const foreign = shapes[0] === 'jaeger-ui' || shapes[0] === 'python-console' ? 0.05 : 0;
+  const foreign = shapes[0] === 'jaeger-ui' || shapes[0] === 'python-console' || shapes[0] === 'js-file-export' ? 0.05 : 0;
   const what: Record<OtlpShape, string> = {
     'otlp-json': 'OTLP/JSON with resourceSpans', 'otlp-snake-case': 'OTLP protobuf-JSON with snake_case names', 'jaeger-api-v3': 'a Jaeger API v3 reply with resourceSpans',
-    'jaeger-ui': 'Jaeger UI JSON (traceID, spans, processes)', 'python-console': 'spans of the Python SDK ConsoleSpanExporter', 'otlp-logs': 'OTLP/JSON logs with resourceLogs', 'otlp-metrics': 'OTLP/JSON metrics with resourceMetrics',
+    'jaeger-ui': 'Jaeger UI JSON (traceID, spans, processes)', 'python-console': 'spans of the Python SDK ConsoleSpanExporter', 'js-file-export': 'spans and metrics of an OpenTelemetry JS file export (startTime [s, ns])', 'otlp-logs': 'OTLP/JSON logs with resourceLogs', 'otlp-metrics': 'OTLP/JSON metrics with resourceMetrics',
   };
   // The plain export keeps the reason it always had (it is shown to users and scripts may match it).
   const reason = shapes[0] === 'otlp-json'

@@ -134,3 +134,50 @@ export function pythonConsoleSpansToOtlp(v: Obj): Obj {
   const resource = isObj(v.resource) ? { attributes: keyValues(v.resource.attributes) } : undefined;
   return { resourceSpans: [{ ...(resource ? { resource } : {}), scopeSpans: [{ spans: [span] }] }] };
 }
+
+/**
+ * True for one span line of an OpenTelemetry JS SDK file export, as GitHub Copilot CLI writes it
+ * (`COPILOT_OTEL_EXPORTER_TYPE=file`): `{type: "span", traceId, spanId, parentSpanId?, name, kind, startTime: [s, ns],
+ * endTime, attributes: {…}, status, events, resource: {attributes}}`.
+ */
+export function isJsFileSpan(v: Obj): boolean {
+  return v.type === 'span' && typeof v.traceId === 'string' && typeof v.spanId === 'string' && typeof v.name === 'string' && !('resourceSpans' in v);
+}
+
+/** True for one metric line of the same export: `{type: "metric", name, dataPoints: […]}`. */
+export function isJsFileMetric(v: Obj): boolean {
+  return v.type === 'metric' && typeof v.name === 'string' && Array.isArray(v.dataPoints);
+}
+
+/** A JS SDK `HrTime` (`[seconds, nanoseconds]`) as decimal nanoseconds; undefined when it is not one. */
+export function hrTimeToNanos(v: unknown): string | undefined {
+  if (!Array.isArray(v) || v.length !== 2) return undefined;
+  const [s, ns] = v;
+  if (!Number.isSafeInteger(s) || !Number.isSafeInteger(ns) || s < 0 || ns < 0 || ns >= 1_000_000_000) return undefined;
+  return String(BigInt(s) * 1_000_000_000n + BigInt(ns));
+}
+
+/**
+ * One JS file-export span as an OTLP document of one span: `[s, ns]` times as nanoseconds, the SDK's `SpanKind`
+ * (INTERNAL = 0 … CONSUMER = 4) as OTLP's (one more), plain attribute maps as KeyValues. Status codes agree already.
+ */
+export function jsFileSpanToOtlp(v: Obj): Obj {
+  const status = isObj(v.status) ? v.status : {};
+  const kind = typeof v.kind === 'number' && Number.isInteger(v.kind) && v.kind >= 0 && v.kind <= 4 ? v.kind + 1 : undefined;
+  const span: Obj = {
+    traceId: v.traceId,
+    spanId: v.spanId,
+    ...(typeof v.parentSpanId === 'string' && v.parentSpanId !== '' ? { parentSpanId: v.parentSpanId } : {}),
+    name: v.name,
+    ...(kind !== undefined ? { kind } : {}),
+    startTimeUnixNano: hrTimeToNanos(v.startTime),
+    endTimeUnixNano: hrTimeToNanos(v.endTime),
+    attributes: keyValues(v.attributes),
+    events: (Array.isArray(v.events) ? v.events.filter(isObj) : []).map((e) => ({ timeUnixNano: hrTimeToNanos(e.time), name: typeof e.name === 'string' ? e.name : 'event', attributes: keyValues(e.attributes) })),
+    links: (Array.isArray(v.links) ? v.links.filter(isObj) : []).map((l) => ({ traceId: isObj(l.context) ? l.context.traceId : undefined, spanId: isObj(l.context) ? l.context.spanId : undefined, attributes: keyValues(l.attributes) })),
+    status: { code: typeof status.code === 'number' ? status.code : 0, ...(typeof status.message === 'string' ? { message: status.message } : {}) },
+  };
+  const resource = isObj(v.resource) ? { attributes: keyValues(v.resource.attributes) } : undefined;
+  const scope = isObj(v.instrumentationScope) ? { scope: v.instrumentationScope } : {};
+  return { resourceSpans: [{ ...(resource ? { resource } : {}), scopeSpans: [{ ...scope, spans: [span] }] }] };
+}

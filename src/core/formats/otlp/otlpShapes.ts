@@ -1,9 +1,9 @@
 import { isObj, Obj } from '../common';
-import { jaegerUiToOtlp, pythonConsoleSpansToOtlp, isJaegerUiDocument, isPythonConsoleSpan } from './otlpForeign';
+import { jaegerUiToOtlp, pythonConsoleSpansToOtlp, isJaegerUiDocument, isPythonConsoleSpan, isJsFileMetric, isJsFileSpan, jsFileSpanToOtlp } from './otlpForeign';
 import { setSpanSource } from './spanSource';
 
 /** Which shape an OTLP-family record was written in; the `otlp` format's dialects. */
-export type OtlpShape = 'otlp-json' | 'otlp-snake-case' | 'jaeger-api-v3' | 'jaeger-ui' | 'python-console' | 'otlp-logs' | 'otlp-metrics';
+export type OtlpShape = 'otlp-json' | 'otlp-snake-case' | 'jaeger-api-v3' | 'jaeger-ui' | 'python-console' | 'js-file-export' | 'otlp-logs' | 'otlp-metrics';
 
 /** A record read as OTLP: spans as a canonical `{resourceSpans}` document, log records as `{resourceLogs}`. */
 export interface OtlpRecord {
@@ -20,7 +20,7 @@ const CACHE = new WeakMap<object, OtlpRecord | null>();
  * Reads a record as OTLP in any of the shapes writers use: OTLP/JSON (`resourceSpans`, `resourceLogs`,
  * `resourceMetrics`), the same with protobuf snake_case names (`resource_spans`, `span_id`…), the Jaeger API v3
  * reply `{"result": {…}}`, Jaeger UI JSON (`{"data": [trace]}` or one trace), and one span of the Python SDK's
- * ConsoleSpanExporter. Null when the record is none of them. Results are cached per object, since the adapter and
+ * ConsoleSpanExporter, and the span and metric lines of the OpenTelemetry JS SDK's file export (GitHub Copilot CLI). Null when the record is none of them. Results are cached per object, since the adapter and
  * every check ask about the same parsed values.
  */
 export function readOtlpRecord(v: unknown): OtlpRecord | null {
@@ -44,6 +44,8 @@ function readUncached(v: Obj): OtlpRecord | null {
   if (Array.isArray(v.resource_metrics)) return { shape: 'otlp-snake-case', traces: null, logs: null, metrics: v.resource_metrics.length };
   if (isJaegerUiDocument(v)) return { shape: 'jaeger-ui', traces: jaegerUiToOtlp(v), logs: null, metrics: null };
   if (isPythonConsoleSpan(v)) return { shape: 'python-console', traces: pythonConsoleSpansToOtlp(v), logs: null, metrics: null };
+  if (isJsFileSpan(v)) return { shape: 'js-file-export', traces: jsFileSpanToOtlp(v), logs: null, metrics: null };
+  if (isJsFileMetric(v)) return { shape: 'js-file-export', traces: null, logs: null, metrics: 1 };
   return null;
 }
 

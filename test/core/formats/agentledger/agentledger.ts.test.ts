@@ -7,6 +7,7 @@ import { runChecks } from '../../../../src/core/formatRules';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { cleanup, findingObjects, readLines, writeLines } from './agentledgerTestUtil';
 import { corpusPath } from '../../../helpers/corpus';
+import { runCliInProcess } from '../../../helpers/cliInProcess';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -108,5 +109,58 @@ describe('agentledger TypeScript runtime dialect', () => {
     } finally {
       cleanup(dir);
     }
+  });
+
+  describe('span export (traceJSONL of the same run, tool-run/trace.jsonl)', () => {
+    const spans = resolve('test/fixtures/agentledger-ts/tool-run/trace.jsonl');
+
+    it('is read as the TypeScript runtime\'s spans, whose payload_hash is SHA-256 of the payload_ref text (read independently)', async () => {
+      const m = await loadTrace(spans);
+      assert.equal(m.format, 'agentledger');
+      assert.match(m.detection.reason, /TypeScript runtime span lines/);
+      const lines = readLines(spans);
+      assert.equal(lines.length, 12);
+      for (const line of lines) {
+        const a = JSON.parse(line).attributes;
+        assert.equal(String(a['agentledger.payload_hash']).replace(/^sha256:/, ''), sha256(a['agentledger.payload_ref']), line.slice(0, 80));
+      }
+    });
+
+    it('verifies with exit 0 and no finding next to its bundle, and alone with only the replay digest noted', async () => {
+      const r = await runCliInProcess('verify', '--json', spans);
+      assert.equal(r.code, 0, r.out + r.err);
+      assert.deepEqual(JSON.parse(r.out).findings, []);
+      const dir = mkdtempSync(join(tmpdir(), 'agentledger-ts-spans-'));
+      try {
+        cpSync(spans, join(dir, 'trace.jsonl'));
+        const alone = await runCliInProcess('verify', '--json', join(dir, 'trace.jsonl'));
+        assert.equal(alone.code, 0, alone.out + alone.err);
+        assert.deepEqual(JSON.parse(alone.out).findings.map((f: { rule: string; severity: string }) => `${f.rule}:${f.severity}`), ['agentledger/replay-digest:info']);
+      } finally {
+        cleanup(dir);
+      }
+    });
+
+    it('an edited payload_ref and an edited payload_hash are errors at their lines, exit 1', async () => {
+      const dir = copyFixture();
+      try {
+        const path = join(dir, 'trace.jsonl');
+        const lines = readLines(path);
+        const s5 = JSON.parse(lines[4]);
+        s5.attributes['agentledger.payload_ref'] = s5.attributes['agentledger.payload_ref'].replace('Investigate', 'Ignore');
+        lines[4] = JSON.stringify(s5);
+        const s9 = JSON.parse(lines[8]);
+        s9.attributes['agentledger.payload_hash'] = sha256('something else');
+        lines[8] = JSON.stringify(s9);
+        writeLines(path, lines);
+        const r = await runCliInProcess('verify', '--json', path);
+        assert.equal(r.code, 1, r.out + r.err);
+        const f = JSON.parse(r.out).findings.filter((x: { rule: string }) => x.rule === 'agentledger/payload-hash');
+        assert.deepEqual(f.map((x: { line: number; severity: string }) => [x.line, x.severity]), [[5, 'error'], [9, 'error']]);
+        assert.match(f[0].message, /SHA-256 of the payload_ref text/);
+      } finally {
+        cleanup(dir);
+      }
+    });
   });
 });
