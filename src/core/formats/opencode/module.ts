@@ -1,0 +1,16 @@
+import type { FormatModule } from '../../format';
+import { opencodeAdapter } from './adapter';
+import { opencodeSessionCalls, opencodeSessionFiles } from './subagents';
+
+/** The opencode format: detection and reading; its files get the generic rules. */
+export const opencodeFormat: FormatModule = {
+  ...opencodeAdapter,
+  groupNoun: 'session',
+  // An export is named by whoever runs `opencode export > FILE`, and the stream by its redirect: no name is surely
+  // opencode's, so the viewer is offered (Open With…) for them as for any .json/.jsonl, never their default.
+  fileNamePatterns: [],
+  sessionFiles: opencodeSessionFiles,
+  sessionCalls: opencodeSessionCalls,
+  verificationScope:
+    'opencode files have no hash chain: verification proves the file is JSON and its links resolve, nothing about the content.',
+};
