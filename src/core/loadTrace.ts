@@ -87,7 +87,7 @@ export interface LoadOptions {
    * Also read the session's other files (`FormatModule.sessionFiles`: Claude Code's subagent transcripts), once
    * each, and add their events after the main file's, each under the call that started it (core/sessionParts.ts;
    * `TraceModel.parts`). The viewer asks for it; the CLI does not, so its output is the main file's alone. The
-   * checks riding along judge the main file alone. A multi-line document, a cut or cancelled read gets no parts.
+   * checks riding along judge the main file alone. A cut or cancelled read gets no parts.
    */
   sessionParts?: boolean;
   /**
@@ -179,9 +179,13 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
     const tree = buildTree(table, diagnostics);
     await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
     table.trim();
-    const model = finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression, origin: builder.origin?.() ?? null });
-    // A document's checks read no lines (its records are not lines): they run over the model just made.
-    return { kept: null, model, checkResults: options.checks ? checkDocument(model, options.checks) : undefined };
+    const main = finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression, origin: builder.origin?.() ?? null });
+    // A document read with its session's other files (an opencode export and its subagents' exports) has them as parts too.
+    const mainEvents = table.size;
+    const model = options.sessionParts ? await withSessionParts(main, table, (p, o) => loadTrace(p, o), options.isCancelled, options.sessionPartsMaxBytes) : main;
+    // A document's checks read no lines (its records are not lines): they run over the main file's model.
+    const judged = model === main ? main : { ...main, events: table.prefix(mainEvents) };
+    return { kept: null, model, checkResults: options.checks ? checkDocument(judged, options.checks) : undefined };
   }
 
   const reading = new JsonlReading(sampleBase, maxLineBytes, options.format, FORCED_REASON);

@@ -25,7 +25,7 @@ export type PartLoader = (path: string, options: { format: FormatName; isCancell
  */
 export async function withSessionParts(model: TraceModel, table: EventTable, load: PartLoader, isCancelled?: () => boolean, maxBytes = Infinity): Promise<TraceModel> {
   const module = formatModule(model.format);
-  if (!module.sessionFiles || model.partial || model.cancelled || model.document || model.source) return model;
+  if (!module.sessionFiles || model.partial || model.cancelled || model.source) return model;
   let files;
   try {
     files = await module.sessionFiles(model.path);

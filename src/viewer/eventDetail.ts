@@ -33,10 +33,11 @@ const MAX_ANCESTORS = 64;
 export async function buildDetail(model: TraceModel, node: number, findings: FindingView[], limits = DEFAULT_DETAIL_LIMITS): Promise<EventDetail> {
   if (node < 0) return malformedDetail(model, node, findings, limits);
   const e = model.events.get(node);
-  // A session's subagent event is re-read from its own file (TraceModel.parts).
-  const body = model.document ? await documentBody(model, e.id) : await lineBody(fileOfEvent(model, node), e.offset, e.length, limits);
   const part = model.events.partOf(node);
   const file = part > 0 ? model.parts?.[part] : undefined;
+  // A session's subagent event is re-read from its own file (TraceModel.parts), a document from its own document.
+  const own = file?.model ?? model;
+  const body = own.document ? await documentBody(own, e.id) : await lineBody(fileOfEvent(model, node), e.offset, e.length, limits);
   // The breadcrumbs follow the tree's nesting; `parent` is the event the recorded link names (the same one unless
   // the format shows its events under display parents, as Claude Code's session → turn → step → call).
   const ancestors: EventSummary[] = [];

@@ -11,6 +11,7 @@ import { sessionFilesOf } from '../../../../src/core/sessionUsage';
 import type { TraceModel } from '../../../../src/core/traceModel';
 import { jsonLines, writerFiles } from '../../../helpers/writerCorpus';
 import { tempDir, tempFile } from '../../../helpers/tmp';
+import { buildDetail } from '../../../../src/viewer/eventDetail';
 
 const ALL = writerFiles('opencode', (p) => p.endsWith('.jsonl') || p.endsWith('.json'));
 const EXPORTS = ALL.filter((f) => f.endsWith('.json'));
@@ -148,6 +149,27 @@ describe('opencode: the real opencode files (issue 38)', () => {
     // The task call names the child session, beside it or not.
     const call = kinds(m, 'tool').find((i) => m.events.toolOf(i) === 'task')!;
     assert.deepEqual(m.events.mentionsOf(call), [{ field: 'state.metadata.sessionId', id: subDoc.info.id }]);
+  });
+
+  it('read with its parts, the subagent session hangs under the task call that started it; its detail is its own document\'s', async () => {
+    const main = EXPORTS.find((x) => x.includes('/subagent/') && basename(x) === 'export.json')!;
+    const sub = join(dirname(main), 'export-subagent.json');
+    const subDoc = JSON.parse(readFileSync(sub, 'utf8'));
+    const m = await loadTrace(main, { sessionParts: true });
+    assert.equal(m.parts?.length, 2);
+    const part = m.parts![1];
+    assert.equal(part.path, sub);
+    assert.ok(part.call >= 0 && m.events.toolOf(part.call) === 'task' && m.events.partOf(part.call) === 0);
+    const roots: number[] = [];
+    for (let i = part.first; i < part.first + part.count; i++) if (m.events.parent(i) < part.first) roots.push(i);
+    assert.deepEqual(roots.map((i) => [m.events.kindOf(i), m.events.id(i), m.events.parent(i)]), [['session', subDoc.info.id, part.call]]);
+    assert.equal(part.count, (await loadTrace(sub)).events.size);
+    // The checks judge the main file alone: nothing from the parts.
+    const res = await runChecks(m, 'check');
+    assert.deepEqual(res.findings.filter((x) => x.severity !== 'info'), []);
+    const bash = [...Array(part.count).keys()].map((k) => part.first + k).find((i) => m.events.toolOf(i) === 'bash')!;
+    const detail = await buildDetail(m, bash, []);
+    assert.equal((detail as any).json?.callID, m.events.id(bash), 'the tool part of the subagent\'s own export');
   });
 
   it('an export whose subagent was not exported beside it has no session files (its task call still names the child)', async () => {
