@@ -110,6 +110,19 @@ describe('opencode: the real opencode files (issue 38)', () => {
     assert.equal(summarize(m).totals.errors, 0);
   });
 
+  it('the edit case: read, write and edit are calls with their results; the read of a missing file is a failed call (state error)', async () => {
+    const f = EXPORTS.find((x) => x.includes('/edit/'));
+    if (!f) return; // the edit case is in the corpus from main's edit-case commit on
+    const m = await loadTrace(f);
+    const calls = kinds(m, 'tool');
+    assert.deepEqual(calls.map((i) => m.events.toolOf(i)), ['read', 'write', 'edit', 'read']);
+    assert.deepEqual(calls.map((i) => m.events.statusOf(i)), ['ok', 'ok', 'ok', 'error']);
+    const results = kinds(m, 'tool_result');
+    assert.deepEqual(results.map((r) => m.events.parent(r)), calls);
+    assert.match(m.events.labelOf(results[3]), /error File not found/);
+    assert.equal(summarize(m).totals.errors, 1);
+  });
+
   it('a tool part with state error is a failed call: call and result are errors, counted once', async () => {
     const dir = tempDir('atv-opencode-');
     try {
