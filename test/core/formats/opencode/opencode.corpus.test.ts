@@ -112,7 +112,7 @@ describe('opencode: the real opencode files (issue 38)', () => {
 
   it('the edit case: read, write and edit are calls with their results; the read of a missing file is a failed call (state error)', async () => {
     const f = EXPORTS.find((x) => x.includes('/edit/'));
-    if (!f) return; // the edit case is in the corpus from main's edit-case commit on
+    assert.ok(f, 'the corpus has the edit case');
     const m = await loadTrace(f);
     const calls = kinds(m, 'tool');
     assert.deepEqual(calls.map((i) => m.events.toolOf(i)), ['read', 'write', 'edit', 'read']);
