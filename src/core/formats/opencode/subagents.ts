@@ -10,7 +10,7 @@ import { childSessionOf, isExportDocument } from './opencodeRecords';
 /** At most this many `.json` files beside an export are looked at. */
 const MAX_FILES = 400;
 /** The head of an export read for its session's `info` (id, parentID, title come before `messages`). */
-const HEAD_BYTES = 64 * 1024;
+const HEAD_BYTES = 16 * 1024;
 /** The main export is parsed whole (to pair each child session with its task call) only up to this size. */
 const MAX_PARSE_BYTES = 64 * 1024 * 1024;
 
@@ -44,6 +44,28 @@ async function sessionHead(path: string): Promise<SessionHead | null> {
   const end = text.search(/"messages"\s*:/);
   const info = end < 0 ? text : text.slice(0, end);
   return { id: field(info, 'id'), parentId: field(info, 'parentID'), title: field(info, 'title') };
+}
+
+/**
+ * The heads of the exports beside one, kept while their files are unchanged (size and mtime): each export of a
+ * folder of many asks for its siblings' heads, which are then read once, not once for every export.
+ */
+const heads = new Map<string, { size: number; mtimeMs: number; head: SessionHead | null }>();
+const MAX_HEADS = 4096;
+
+async function siblingHead(path: string): Promise<SessionHead | null> {
+  let info;
+  try {
+    info = await fileSystem().stat(path);
+  } catch {
+    return null;
+  }
+  const kept = heads.get(path);
+  if (kept && kept.size === info.size && kept.mtimeMs === info.mtimeMs) return kept.head;
+  const head = await sessionHead(path);
+  if (heads.size >= MAX_HEADS) heads.clear();
+  heads.set(path, { size: info.size, mtimeMs: info.mtimeMs, head });
+  return head;
 }
 
 /** Each child session's id → the callID of the `task` call that started it, from the whole main export. */
@@ -88,7 +110,7 @@ export async function opencodeSessionFiles(path: string): Promise<SessionFile[]>
   }
   const children: { path: string; head: SessionHead }[] = [];
   for (const name of names) {
-    const head = await sessionHead(join(dir, name));
+    const head = await siblingHead(join(dir, name));
     if (head?.parentId === main.id && head.id !== null) children.push({ path: join(dir, name), head });
   }
   if (children.length === 0) return [];
