@@ -180,7 +180,8 @@ export class OpencodeBuilder implements EventBuilder {
       const textParts = m.parts.filter((p) => p.value.type === 'text' && p.value.synthetic !== true);
       const prompt = textParts[0];
       const turn = emit({ ...base, kind: 'user', category: 'turn', label: label('user:', short(prompt && typeof prompt.value.text === 'string' ? prompt.value.text : '', 80)) }, m.rec);
-      for (const p of m.parts) if (p !== prompt) this.part(p, turn, group, emit);
+      // Each part a row under the turn, the prompt's too: the transcript and the Content tab read a row's own part.
+      for (const p of m.parts) this.part(p, turn, group, emit);
       return;
     }
     const finishes = m.parts.filter((p) => p.value.type === 'step-finish');

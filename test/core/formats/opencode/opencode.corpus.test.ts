@@ -12,6 +12,8 @@ import type { TraceModel } from '../../../../src/core/traceModel';
 import { jsonLines, writerFiles } from '../../../helpers/writerCorpus';
 import { tempDir, tempFile } from '../../../helpers/tmp';
 import { buildDetail } from '../../../../src/viewer/eventDetail';
+import { buildTranscriptIndex } from '../../../../src/viewer/transcript/transcriptIndex';
+import { transcriptPage } from '../../../../src/viewer/transcript/transcriptPage';
 
 const ALL = writerFiles('opencode', (p) => p.endsWith('.jsonl') || p.endsWith('.json'));
 const EXPORTS = ALL.filter((f) => f.endsWith('.json'));
@@ -121,6 +123,17 @@ describe('opencode: the real opencode files (issue 38)', () => {
     assert.deepEqual(results.map((r) => m.events.parent(r)), calls);
     assert.match(m.events.labelOf(results[3]), /error File not found/);
     assert.equal(summarize(m).totals.errors, 1);
+  });
+
+  it('the transcript reads each prompt (a text row under its turn) and each answer', async () => {
+    const f = EXPORTS.find((x) => x.includes('/resume/'))!;
+    const doc = JSON.parse(readFileSync(f, 'utf8'));
+    const m = await loadTrace(f);
+    const blocks = await transcriptPage(m, buildTranscriptIndex(m), 0, 200, new Map());
+    const texts = blocks.flatMap((b) => b.messages.flatMap((x) => x.parts.flatMap((p: any) => (p.type === 'text' ? [p.text] : []))));
+    const expected = doc.messages.flatMap((x: any) => x.parts.filter((p: any) => p.type === 'text').map((p: any) => p.text));
+    assert.deepEqual(texts, expected);
+    for (const u of kinds(m, 'user')) assert.ok(indices(m).some((i) => m.events.parent(i) === u && m.events.kindOf(i) === 'text'), `prompt under the turn at line ${m.events.lineOf(u)}`);
   });
 
   it('a tool part with state error is a failed call: call and result are errors, counted once', async () => {
