@@ -11,11 +11,6 @@ export type OpencodeDialect = 'export' | 'run-json';
  */
 export const RUN_EVENT_TYPES: ReadonlySet<string> = new Set(['step_start', 'step_finish', 'text', 'reasoning', 'tool_use', 'error']);
 
-/** The part types of opencode's message schema (`MessageV2.Part`, packages/opencode/src/session/message-v2.ts). */
-export const PART_TYPES: ReadonlySet<string> = new Set([
-  'text', 'subtask', 'reasoning', 'file', 'tool', 'step-start', 'step-finish', 'snapshot', 'patch', 'agent', 'retry', 'compaction',
-]);
-
 /** True for an `opencode export` document: `{info: {id, …}, messages: [{info: {role, id}, parts: […]}]}`. */
 export function isExportDocument(v: unknown): v is Obj {
   if (!isObj(v) || !isObj(v.info) || !Array.isArray(v.messages)) return false;
@@ -30,7 +25,8 @@ export function isExportDocument(v: unknown): v is Obj {
 export function isRunEvent(v: unknown): v is Obj {
   if (!isObj(v) || typeof v.type !== 'string' || typeof v.sessionID !== 'string' || !RUN_EVENT_TYPES.has(v.type)) return false;
   if (v.type === 'error') return 'error' in v;
-  return isObj(v.part) && typeof v.part.messageID === 'string' && (typeof v.part.type !== 'string' || PART_TYPES.has(v.part.type));
+  // A part of a type this reader does not know is still its message's (a plain row under it).
+  return isObj(v.part) && typeof v.part.messageID === 'string';
 }
 
 /**

@@ -95,6 +95,16 @@ describe('opencode: every part type, several steps in a message, failures', () =
     assert.equal(summarize(m).totals.errors, 1);
   });
 
+  it('a stream part of a type this reader does not know is a plain row under its message', async () => {
+    const lines = readFileSync(STREAM, 'utf8').split('\n').filter((l) => l !== '');
+    const first = JSON.parse(lines[0]);
+    lines.splice(1, 0, JSON.stringify({ type: 'text', timestamp: 1, sessionID: first.sessionID, part: { id: 'prt_new', messageID: first.part.messageID, sessionID: first.sessionID, type: 'hologram' } }));
+    const m = await loadTrace(tempFile('run.jsonl', lines.join('\n') + '\n', dir));
+    const [row] = byKind(m, 'hologram');
+    assert.equal(m.events.kindOf(m.events.parent(row)), 'assistant');
+    assert.match(m.events.labelOf(row), /^part hologram/);
+  });
+
   it('an export with no messages, and a JSON file of another shape, read without a crash (the other not as opencode)', async () => {
     const doc = JSON.parse(readFileSync(EXPORT, 'utf8'));
     doc.messages = [];
