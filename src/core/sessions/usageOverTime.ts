@@ -67,7 +67,8 @@ function timeKey(startTime: string | null, by: 'day' | 'week' | 'month'): string
 export function usageOverTime(records: readonly SessionRecord[], by: UsageBucketKind): UsageOverTime {
   const buckets = new Map<string, UsageBucket>();
   const total: UsageBucket = emptyBucket('');
-  const put = (key: string, r: SessionRecord, u: { inputTokens: number | null; outputTokens: number | null; costUsd: number | null }, into?: UsageBucket) => {
+  // A model's share is priced or not as a whole; only a session's total can be partly priced.
+  const put = (key: string, r: SessionRecord, u: { inputTokens: number | null; outputTokens: number | null; costUsd: number | null }, into?: UsageBucket, priced = r.priced) => {
     let b = into ?? buckets.get(key);
     if (b === undefined) buckets.set(key, (b = emptyBucket(key)));
     b.sessions++;
@@ -76,7 +77,7 @@ export function usageOverTime(records: readonly SessionRecord[], by: UsageBucket
     b.costUsd = add(b.costUsd, u.costUsd);
     const tokens = (u.inputTokens ?? 0) + (u.outputTokens ?? 0) > 0;
     if (tokens && u.costUsd === null) b.sessionsWithoutCost.push(r.entry.file);
-    else if (tokens && r.priced !== null && r.priced < 1) b.sessionsPartlyPriced.push(r.entry.file);
+    else if (tokens && priced !== null && priced < 1) b.sessionsPartlyPriced.push(r.entry.file);
   };
   for (const r of records) {
     if (r.entry.error !== null) continue;
@@ -84,7 +85,7 @@ export function usageOverTime(records: readonly SessionRecord[], by: UsageBucket
     put('', r, e.usage, total);
     if (by === 'model') {
       if (r.byModel.length === 0) put(NONE, r, e.usage);
-      for (const m of r.byModel) put(m.model, r, m);
+      for (const m of r.byModel) put(m.model, r, m, undefined, null);
     } else {
       const key = by === 'agent' ? e.agent : by === 'project' ? (e.project ?? NONE) : timeKey(e.startTime, by);
       put(key, r, e.usage);
