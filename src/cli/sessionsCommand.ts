@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { agentHomes } from '../core/sessions/agentHomes';
+import { agentHomeRoots, agentHomes } from '../core/sessions/agentHomes';
 import { listSessions, SessionListing } from '../core/sessions/sessionCatalog';
 import { SESSION_CACHE_FILE, SessionCacheStore } from '../core/sessions/sessionCache';
 import { parseSince, sessionsSince, USAGE_BUCKETS, UsageBucketKind, usageOverTime } from '../core/sessions/usageOverTime';
@@ -92,9 +92,10 @@ async function listFor(args: ParsedArgs): Promise<SessionListing> {
   const since = sinceText === undefined ? undefined : parseSince(sinceText, Date.now());
   if (since === null) throw new UsageError(`--since ${sinceText}: expected a date (2026-12-01), an ISO time or an age (12h, 7d, 2w)`);
   const given = args.lists.get('--root');
-  const roots = given ? given.map((r) => path.resolve(r)) : agentHomes().map((h) => path.join(os.homedir(), h));
+  const roots = given ? given.map((r) => path.resolve(r)) : agentHomeRoots(os.homedir());
+  // A folder the user named must be one (the agents' own folders are looked in only where they exist).
+  for (const r of given ? roots : []) if (!fs.statSync(r, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--root ${r}: no such folder`);
   const listing = await listSessions({ roots, agent, cache: cacheOption(args) });
-  if (given && listing.missingRoots.length > 0) throw new UsageError(`--root ${listing.missingRoots[0]}: no such folder`);
   return since === undefined ? listing : { ...listing, records: sessionsSince(listing.records, since) };
 }
 

@@ -5,7 +5,7 @@
 import '../../src/node/register'; // the core reads through the Node file system
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentHomes } from '../../src/core/sessions/agentHomes';
+import { agentHomeRoots } from '../../src/core/sessions/agentHomes';
 import { listSessions } from '../../src/core/sessions/sessionCatalog';
 import type { SessionCacheStore } from '../../src/core/sessions/sessionCache';
 import { layOutAgentHome } from '../helpers/agentHome';
@@ -32,7 +32,7 @@ export async function runBench(dir: string): Promise<void> {
   const template = join(root, 'template');
   const laid = layOutAgentHome(template);
   // How many sessions one copy holds: listed once to count them.
-  const perCopy = (await listSessions({ roots: agentHomes().map((h) => join(template, h)) })).records.length;
+  const perCopy = (await listSessions({ roots: agentHomeRoots(template) })).records.length;
   const copies = Math.max(1, Math.round(wanted / perCopy));
   const homes: string[] = [];
   for (let k = 0; k < copies; k++) {
@@ -41,7 +41,7 @@ export async function runBench(dir: string): Promise<void> {
     cpSync(template, h, { recursive: true });
     homes.push(h);
   }
-  const roots = homes.flatMap((h) => agentHomes().map((a) => join(h, a))).filter((r) => existsSync(r));
+  const roots = homes.flatMap((h) => agentHomeRoots(h)).filter((r) => existsSync(r));
   const kept = { text: '' };
   const store: SessionCacheStore = { read: async () => kept.text || null, write: async (t) => void (kept.text = t) };
 

@@ -1,6 +1,7 @@
 import type { FormatModule } from '../format';
 import type { FormatName } from '../formatNames';
 import { FORMAT_LIST } from '../formats';
+import { join } from '../io/paths';
 
 /**
  * Where agents keep their sessions, derived from the one source of truth: each format's `fileNamePatterns`
@@ -83,6 +84,11 @@ export function sessionPatterns(formats: readonly FormatModule[] = FORMAT_LIST):
 export function agentHomes(formats: readonly FormatModule[] = FORMAT_LIST): string[] {
   const derived = sessionPatterns(formats).flatMap((p) => (p.home !== null ? [p.home] : []));
   return [...new Set([...derived, ...HOMES_NOT_IN_PATTERNS])];
+}
+
+/** The roots a listing walks by default: each agent home under the user's home folder (the CLI's, the extension's). */
+export function agentHomeRoots(userHome: string, formats: readonly FormatModule[] = FORMAT_LIST): string[] {
+  return agentHomes(formats).map((h) => join(userHome, ...h.split('/')));
 }
 
 /** The patterns a path matches (none: not a session file of any format). */
