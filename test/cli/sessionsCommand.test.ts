@@ -176,6 +176,24 @@ describe(`agent-trace sessions and usage, on a home laid out from the real-write
     assert.ok(statSync(join(cache, SESSION_CACHE_FILE)).size > 0);
   });
 
+  it('reads a session again when a subagent\'s file changed, and every file when the cache is damaged', async () => {
+    const withSub = listed.find((s) => s.agent === 'claude-code' && s.subagents > 0)!;
+    const sub = files.find((f) => f.tool === 'claude-code' && /[/\\]subagents[/\\].*\.jsonl$/.test(f.path))!.path;
+    await runCliInProcess('sessions', '--cache', cache);
+    const lines = readFileSync(sub, 'utf8').trimEnd().split('\n');
+    appendFileSync(sub, lines[lines.length - 1] + '\n');
+    const read = await tracesRead(home, () => runCliInProcess('sessions', '--cache', cache));
+    assert.ok(read.includes(withSub.file) && read.includes(sub), read.join('\n'));
+    // The session's two trace files (and the subagent's meta file, which names it), nothing else.
+    assert.deepEqual([...new Set(read.filter((p) => p.endsWith('.jsonl')))].sort(), [withSub.file, sub].sort());
+    writeFileSync(join(cache, SESSION_CACHE_FILE), '{"key": "not this one", "records": [');
+    let out = '';
+    await tracesRead(home, async () => {
+      out = (await runCliInProcess('sessions', '--cache', cache)).out;
+    });
+    assert.match(out, new RegExp(`^${listed.length} sessions \\(\\d+ files read, 0 from the cache\\)$`, 'm'));
+  });
+
   it('lists a damaged file with its error and goes on', async () => {
     const dir = join(home, '.claude', 'projects', '-home-user-damaged');
     mkdirSync(dir, { recursive: true });
