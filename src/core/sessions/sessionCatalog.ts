@@ -14,6 +14,8 @@ import { FileStamp, parseSessionCache, sameStamp, SessionCacheStore, sessionCach
 /** Folders a walk never enters: tools' folders, blob stores, and every format's side folders. */
 const SKIP_DIRS = new Set(['node_modules', '.git', 'blobs', ...FORMAT_LIST.flatMap((f) => f.sideFolders ?? [])]);
 
+/** Files read at a time by default. */
+const DEFAULT_CONCURRENCY = 4;
 /** Longest title kept, in characters. */
 const TITLE_CHARS = 100;
 /** Events looked at for the first user prompt. */
@@ -34,6 +36,8 @@ export interface ListSessionsOptions {
   isCancelled?: () => boolean;
   /** Called after each session file, with how many of the candidates are done. */
   onProgress?: (done: number, total: number) => void;
+  /** Files read at a time (their reads wait on the disk more than on this thread); default 4. */
+  concurrency?: number;
 }
 
 /** What {@link listSessions} found. */
@@ -71,11 +75,9 @@ export async function listSessions(options: ListSessionsOptions): Promise<Sessio
   const notSessions: FileStamp[] = [];
   let read = 0;
   let fromCache = 0;
-  // Sorted, so a main file (`<id>.jsonl`) comes before its folder's subagent files (`<id>/subagents/…`).
-  for (const [k, c] of candidates.entries()) {
-    if (options.isCancelled?.()) break;
-    options.onProgress?.(k, candidates.length);
-    if (claimed.has(c.stamp.path)) continue;
+  let done = 0;
+  const visit = async (c: Candidate): Promise<void> => {
+    if (options.isCancelled?.() || claimed.has(c.stamp.path)) return;
     const old = cache.records.get(c.stamp.path);
     let rec: SessionRecord | null;
     if (old && sameStamp(c.stamp, old.stamp) && (await partsUnchanged(old.parts, byPath))) {
@@ -88,12 +90,26 @@ export async function listSessions(options: ListSessionsOptions): Promise<Sessio
       rec = await readSession(c, options.prices);
       read++;
     }
+    options.onProgress?.(++done, candidates.length);
     if (rec === null) {
       notSessions.push(c.stamp);
-      continue;
+      return;
     }
     for (const p of rec.parts) claimed.add(p.path);
     records.push(rec);
+  };
+  // Files that may be another's parts (in a folder named after a candidate's stem: Claude Code's
+  // `<id>/subagents/…`, Qwen Code's `subagents/<id>/…`) wait until the main files have claimed theirs, so none is
+  // read as a session of its own first.
+  const stems = new Set(candidates.map((c) => stem(c.stamp.path)));
+  const mayBePart = (c: Candidate) => dirSegments(c.stamp.path).some((seg) => stems.has(seg));
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+  for (const phase of [candidates.filter((c) => !mayBePart(c)), candidates.filter(mayBePart)]) {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < phase.length) await visit(phase[next++]);
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, phase.length) }, worker));
   }
   // A file listed before the session that claims it (a walk in another order) is still not a session of its own.
   const kept = records.filter((r) => !claimed.has(r.stamp.path));
@@ -227,6 +243,11 @@ function errorRecord(c: Candidate, agent: FormatName, error: string): SessionRec
     stamp: c.stamp,
     parts: [],
   };
+}
+
+/** The folders of a path, without the file's name. */
+function dirSegments(path: string): string[] {
+  return path.replace(/\\/g, '/').split('/').slice(0, -1);
 }
 
 /** The file's base name without its extensions. */
