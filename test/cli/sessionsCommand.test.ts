@@ -121,9 +121,15 @@ describe(`agent-trace sessions and usage, on a home laid out from the real-write
     for (const s of listed.filter((x) => x.agent === 'gemini-cli')) assert.equal(s.project, 'project', s.file);
   });
 
-  it('does not list a subagent\'s file apart: it is counted in its session', () => {
+  it('does not list a subagent\'s file apart: it is counted in its session', async () => {
     const subagentFiles = files.filter((f) => /[/\\]subagents[/\\].*\.jsonl$/.test(f.path));
     assert.ok(subagentFiles.length >= 2);
+    // Read as part of its session only, never first as a session of its own (files are read several at a time).
+    for (const tool of ['.claude', '.qwen']) {
+      const out = (await runCliInProcess('sessions', '--no-cache', '--root', join(home, tool))).out;
+      const n = SESSIONS_TODAY[tool === '.claude' ? 'claude-code' : 'qwen-code'];
+      assert.match(out, new RegExp(`^${n} sessions \\(${n} files read, 0 from the cache\\)$`, 'm'), tool);
+    }
     for (const f of subagentFiles) assert.ok(!listed.some((s) => s.file === f.path), f.path);
     for (const tool of ['claude-code', 'qwen-code']) {
       const withSub = listed.filter((s) => s.agent === tool && s.subagents > 0);
