@@ -9,7 +9,7 @@ import { fileSystem, FileSystem, setFileSystem } from '../../src/core/io/fileSys
 import { SESSION_CACHE_FILE } from '../../src/core/sessions/sessionCache';
 
 /** The main session files the real-writer corpus holds per tool the viewer reads today (subagents' files apart). */
-const SESSIONS_TODAY: Record<string, number> = { 'claude-code': 7, codex: 6, 'gemini-cli': 4, 'qwen-code': 5 };
+const SESSIONS_TODAY: Record<string, number> = { 'claude-code': 8, codex: 7, 'gemini-cli': 5, 'qwen-code': 6 };
 
 /** A laid-out file that is a session of its own: not a subagent's, not an index, log or metadata file of the tool. */
 function isMainSession(f: HomeFile): boolean {
