@@ -4,8 +4,11 @@ import type { UsageDraft } from '../../usageTypes';
 const AGGREGATE_OPERATIONS = new Set(['invoke_agent', 'create_agent', 'invoke_workflow']);
 const AGGREGATE_NAMES = /^(agent run|invoke_agent)\b/;
 
-/** Cost attributes some instrumentations write (there is no GenAI convention for cost yet). */
-const COST_KEYS = ['gen_ai.usage.cost', 'gen_ai.usage.cost_usd', 'llm.cost.total', 'operation.cost', 'cost_usd'];
+/**
+ * Cost attributes some instrumentations write (there is no GenAI convention for cost yet). GitHub Copilot CLI writes
+ * `github.copilot.cost` on each chat span (0 under BYOK, where GitHub bills nothing): the file's own cost, not priced.
+ */
+const COST_KEYS = ['gen_ai.usage.cost', 'gen_ai.usage.cost_usd', 'llm.cost.total', 'operation.cost', 'cost_usd', 'github.copilot.cost'];
 
 function numberOf(attrs: ReadonlyMap<string, unknown>, keys: readonly string[]): number | null {
   for (const k of keys) {
