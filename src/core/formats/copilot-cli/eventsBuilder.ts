@@ -49,8 +49,8 @@ const MAIN = '';
  * only the session file holds: such a link is kept as a mention, not as a dangling parent.
  */
 export class CopilotEventsBuilder implements EventBuilder {
-  /** null until the first event: then whether links to events not in the file are facts (stdout) or gaps. */
-  private lenient: boolean | null = null;
+  /** Whether links to events not in the file are facts (the stdout: once an ephemeral event is read) or gaps. */
+  private lenient = false;
   private group: string | null = null;
   private run = -1;
   private readonly agents = new Map<string, AgentPlace>([[MAIN, { root: -1, turn: -1, step: -1 }]]);
@@ -78,7 +78,9 @@ export class CopilotEventsBuilder implements EventBuilder {
       emit({ kind, category: 'other', displayParent: this.place(MAIN), group: this.group, label: label(kind, short(jsonPreview(v, 60), 60)) }, rec);
       return;
     }
-    this.lenient ??= v.type !== 'session.start';
+    // Only the stdout writes ephemeral events (its first lines are some): from the first one on, a link to an event
+    // the file does not hold is a fact. A session file, even one cut at its head, stays strict: its lost links are gaps.
+    if (v.ephemeral === true) this.lenient = true;
     const d = v.data as Obj;
     const key = this.agentKey(v, d);
     const base = this.base(v, key);

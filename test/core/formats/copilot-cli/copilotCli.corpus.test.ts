@@ -157,6 +157,26 @@ describe('copilot-cli: the real GitHub Copilot CLI files (issue 38)', () => {
     });
   }
 
+  it('a session file cut at its head still reports the link it lost (only the stdout keeps unknown parents as facts)', async () => {
+    const f = SESSIONS.find((x) => x.includes('/shell-ok/'))!;
+    const dir = mkdtempSync(join(tmpdir(), 'copilot-cli-'));
+    try {
+      const lines = readFileSync(f, 'utf8').split('\n').filter((l) => l !== '');
+      for (const [cut, head] of [[lines.slice(1), 'session.start removed'], [['{"type":"session.start","data":{', ...lines.slice(1)], 'session.start torn']] as const) {
+        const path = join(dir, `${cut.length}-${head.length}.jsonl`);
+        writeFileSync(path, cut.join('\n') + '\n');
+        const m = await loadTrace(path);
+        assert.equal(m.format, 'copilot-cli', head);
+        const first = jsonLines(f)[1].value;
+        const r = await runChecks(m, 'verify');
+        const line = head === 'session.start removed' ? 1 : 2;
+        assert.ok(r.findings.some((x) => x.line === line && x.rule === 'tree/dangling-parent' && x.message.includes(first.parentId)), `${head}: ${JSON.stringify(r.findings)}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   for (const f of OTEL) {
     it(`${name(f)} (otlp): the cost Copilot records (github.copilot.cost, 0 under BYOK) is taken, not priced; invoke_agent totals not added`, async () => {
       const spans = jsonLines(f).map((l) => l.value).filter((v) => v.type === 'span');
