@@ -124,10 +124,23 @@ describe('copilot-cli: the real GitHub Copilot CLI files (issue 38)', () => {
   });
 
   it('a failing shell command (success: true, exit 2) is a failed call', async () => {
-    for (const f of [...SESSIONS, ...STDOUT].filter((x) => x.includes('/shell-fail/'))) {
+    const files = [...SESSIONS, ...STDOUT].filter((x) => x.includes('/shell-fail/'));
+    assert.equal(files.length, 2);
+    for (const f of files) {
       const m = await loadTrace(f);
       const call = indices(m).find((i) => m.events.categoryOf(i) === 'tool')!;
       assert.equal(m.events.statusOf(call), 'error', name(f));
+      assert.equal(summarize(m).totals.errors, 1, name(f));
+    }
+  });
+
+  it('the edit case: view, create and edit succeed; the view of a missing file (success: false, error) is the one failed call', async () => {
+    const files = [...SESSIONS, ...STDOUT].filter((x) => x.includes('/edit/'));
+    assert.equal(files.length, 2, 'the edit case has its session file and its stdout');
+    for (const f of files) {
+      const m = await loadTrace(f);
+      const calls = indices(m).filter((i) => m.events.categoryOf(i) === 'tool');
+      assert.deepEqual(calls.map((i) => `${m.events.toolOf(i)} ${m.events.statusOf(i)}`), ['view ok', 'create ok', 'edit ok', 'view error'], name(f));
       assert.equal(summarize(m).totals.errors, 1, name(f));
     }
   });
