@@ -43,8 +43,7 @@ const MAIN = '';
  *
  * Usage is each `session.usage_record`'s (one per model request: `inputTokens` include the cached ones,
  * `cacheReadTokens` a part of them), counted once on the assistant message of the same `apiCallId` (on the record
- * itself when no message follows); its `cost` is recorded as the cost under BYOK (0: Copilot bills nothing), not
- * priced. `session.shutdown` holds the session's running totals (after a resume, both runs): checked, never added.
+ * itself when no message follows); a `cost` of 0 (BYOK: GitHub bills nothing) is recorded as the cost, not priced. `session.shutdown` holds the session's running totals (after a resume, both runs): checked, never added.
  * The stdout has no usage records: its messages' usage is missing, not 0. Its events' `parentId` may name an event
  * only the session file holds: such a link is kept as a mention, not as a dangling parent.
  */
@@ -63,6 +62,8 @@ export class CopilotEventsBuilder implements EventBuilder {
   /** A task call's id → its `subagent.started`. */
   private readonly subagents = new Map<string, number>();
   private readonly pending = new Map<string, PendingUsage>();
+  /** `<agent>\0<apiCallId>` of the requests whose usage a message already took. */
+  private readonly taken = new Set<string>();
   /** Every id read so far (stdout: a link to another is kept as a mention). */
   private readonly ids = new Set<string>();
   private toolCalls = 0;
@@ -197,10 +198,11 @@ export class CopilotEventsBuilder implements EventBuilder {
     const tokensIn = num(u, 'inputTokens');
     const tokensOut = num(u, 'outputTokens');
     // inputTokens is the request's prompt_tokens: the cached part (cacheReadTokens) and cache writes are in it.
-    // `cost` is Copilot's own; under BYOK it is 0 (GitHub bills nothing) and is recorded as such, not priced.
+    // `cost` counts premium requests (model multiplier included), not dollars: 0 (BYOK, or a model the plan
+    // includes) is what GitHub bills, in any unit, so it is the call's recorded cost; other values are priced.
     const usage: UsageDraft = {
       cacheRead: num(u, 'cacheReadTokens'), cacheWrite: num(u, 'cacheWriteTokens'), reasoning: num(u, 'reasoningTokens'),
-      costUsd: u.isByok === true ? num(u, 'cost') : null,
+      costUsd: num(u, 'cost') === 0 ? 0 : null,
     };
     this.flushPending(key);
     const record = emit({ ...base, category: 'other', model, displayParent: this.place(key),
@@ -238,8 +240,6 @@ export class CopilotEventsBuilder implements EventBuilder {
       if (id !== null) this.requestedBy.set(id, index);
     }
   }
-
-  private readonly taken = new Set<string>();
 
   private toolStart(d: Obj, key: string, base: EventDraft, rec: SourceRecord, emit: Emit): void {
     const callId = str(d, 'toolCallId');

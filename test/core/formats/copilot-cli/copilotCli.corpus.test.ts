@@ -190,6 +190,26 @@ describe('copilot-cli: the real GitHub Copilot CLI files (issue 38)', () => {
     }
   });
 
+  it('a non-zero Copilot cost counts premium requests, not dollars: the tokens are priced from the table (session file and OTel export)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'copilot-cli-'));
+    try {
+      const premium = (v: any) => {
+        if (v.type === 'session.usage_record') return { ...v, data: { ...v.data, usage: { ...v.data.usage, cost: 1, isByok: false } } };
+        if (v.type === 'span' && 'github.copilot.cost' in v.attributes) return { ...v, attributes: { ...v.attributes, 'github.copilot.cost': 1 } };
+        return v;
+      };
+      for (const f of [SESSIONS.find((x) => x.includes('/text/'))!, OTEL.find((x) => x.includes('/text/'))!]) {
+        const path = join(dir, basename(f));
+        writeFileSync(path, jsonLines(f).map((l) => JSON.stringify(premium(l.value))).join('\n') + '\n');
+        const s = summarize(await loadTrace(path));
+        assert.deepEqual(s.usage.byModel.map((x) => x.costSource), ['table'], name(f));
+        assert.ok((s.usage.total.costUsd ?? 0) > 0, name(f));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   for (const f of OTEL) {
     it(`${name(f)} (otlp): the cost Copilot records (github.copilot.cost, 0 under BYOK) is taken, not priced; invoke_agent totals not added`, async () => {
       const spans = jsonLines(f).map((l) => l.value).filter((v) => v.type === 'span');
