@@ -10,6 +10,7 @@ import { codexFormat } from './formats/codex/module';
 import { geminiCliFormat } from './formats/gemini-cli/module';
 import { qwenCodeFormat } from './formats/qwen-code/module';
 import { opencodeFormat } from './formats/opencode/module';
+import { copilotCliFormat } from './formats/copilot-cli/module';
 import { otlpFormat } from './formats/otlp/module';
 import { genericFormat } from './formats/generic/module';
 
@@ -29,6 +30,7 @@ export const FORMATS = {
   'gemini-cli': geminiCliFormat,
   'qwen-code': qwenCodeFormat,
   opencode: opencodeFormat,
+  'copilot-cli': copilotCliFormat,
   otlp: otlpFormat,
   generic: genericFormat,
 } as const satisfies Record<FormatName, FormatModule>;

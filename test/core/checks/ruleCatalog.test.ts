@@ -38,6 +38,7 @@ const CATALOGS: Record<FormatName, AnyCatalog | null> = {
   'gemini-cli': GEMINI_CATALOG,
   'qwen-code': null,
   opencode: null,
+  'copilot-cli': null,
   otlp: OTLP_CATALOG,
   generic: null,
 };

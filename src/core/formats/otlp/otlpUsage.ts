@@ -7,6 +7,15 @@ const AGGREGATE_NAMES = /^(agent run|invoke_agent)\b/;
 /** Cost attributes some instrumentations write (there is no GenAI convention for cost yet). */
 const COST_KEYS = ['gen_ai.usage.cost', 'gen_ai.usage.cost_usd', 'llm.cost.total', 'operation.cost', 'cost_usd'];
 
+/**
+ * GitHub Copilot CLI's `github.copilot.cost` on a chat span counts premium requests (model multiplier included), not
+ * dollars: 0 (BYOK, or a model the plan includes) is what GitHub bills for the call, in any unit, so it is the
+ * call's recorded cost; any other value is left to the price table.
+ */
+function copilotCost(attrs: ReadonlyMap<string, unknown>): number | null {
+  return attrs.get('github.copilot.cost') === 0 ? 0 : null;
+}
+
 function numberOf(attrs: ReadonlyMap<string, unknown>, keys: readonly string[]): number | null {
   for (const k of keys) {
     const v = attrs.get(k);
@@ -25,7 +34,7 @@ export function spanUsage(attrs: ReadonlyMap<string, unknown>, operation: string
     cacheRead: numberOf(attrs, ['gen_ai.usage.cache_read.input_tokens', 'gen_ai.usage.cache_read_input_tokens']),
     cacheWrite: numberOf(attrs, ['gen_ai.usage.cache_creation.input_tokens', 'gen_ai.usage.cache_creation_input_tokens']),
     reasoning: numberOf(attrs, ['gen_ai.usage.reasoning.output_tokens', 'gen_ai.usage.reasoning_tokens']),
-    costUsd: numberOf(attrs, COST_KEYS),
+    costUsd: numberOf(attrs, COST_KEYS) ?? copilotCost(attrs),
   };
   const aggregate = (operation !== null && AGGREGATE_OPERATIONS.has(operation)) || AGGREGATE_NAMES.test(name);
   if (aggregate) u.source = 'aggregate';
