@@ -52,8 +52,8 @@ function textOf(parts: readonly PartEntry[], type: string): string {
  *
  * Usage is counted once, from each model call's `step-finish` (`tokens`, `cost`); a message's own `tokens` are the
  * sum of its steps (counted only when it has no `step-finish`, and checked against them when it has several). A
- * tool part whose `state.status` is `error` is a failed call (opencode's own failure: a shell command that exits
- * non-zero is `completed`, its exit code in `metadata.exit`).
+ * tool part whose `state.status` is `error` is a failed call, and so is a shell command that exits non-zero (opencode
+ * records it `completed`, its exit code in `metadata.exit`).
  */
 export class OpencodeBuilder implements EventBuilder {
   private dialect: 'export' | 'run-json' | null = null;
@@ -283,18 +283,20 @@ export class OpencodeBuilder implements EventBuilder {
     const arg = inputSummary(state?.input);
     const done = status === 'completed' || status === 'error';
     const mentions: IdMention[] = child ? [{ field: 'state.metadata.sessionId', id: child }] : [];
+    const meta = isObj(state?.metadata) ? state.metadata : null;
+    const exit = num(meta, 'exit');
+    // A shell command that exits non-zero is a failed call, as the other agents' are, though opencode records it
+    // `completed`: its exit code is in `metadata.exit`.
+    const failed = status === 'error' || (status === 'completed' && exit !== null && exit !== 0);
     const call = emit({
       kind: 'tool', category: 'tool', id: callId, tool: name, group, parentIndex, time: start, durationMs: start !== null && end !== null ? end - start : null, mentions,
-      status: status === 'error' ? 'error' : done ? 'ok' : 'warning',
+      status: failed ? 'error' : done ? 'ok' : 'warning',
       label: label(name, arg && short(arg, 60), child ? `→ session ${child}` : null, done ? null : `(not finished: ${status ?? 'no state'})`),
     }, p.rec);
     this.toolCalls++;
     if (!done) return;
-    const failed = status === 'error';
     if (failed) this.errors++;
-    const meta = isObj(state?.metadata) ? state.metadata : null;
-    const exit = num(meta, 'exit');
-    const output = failed ? str(state, 'error') : str(state, 'output');
+    const output = status === 'error' ? str(state, 'error') : str(state, 'output');
     const draft: EventDraft = {
       kind: 'tool_result', category: 'message', id: str(v, 'id'), group, parentIndex: call, time: end, status: failed ? 'error' : 'ok',
       mentions: callId ? [{ field: 'callID', id: callId }] : [],

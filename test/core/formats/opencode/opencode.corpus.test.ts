@@ -69,7 +69,7 @@ describe('opencode: the real opencode files (issue 38)', () => {
       const parts = doc.messages.flatMap((x: any) => x.parts);
       const steps = sumSteps(parts.filter((p: any) => p.type === 'step-finish'));
       const tools = parts.filter((p: any) => p.type === 'tool');
-      const failed = tools.filter((p: any) => p.state.status === 'error').length + doc.messages.filter((x: any) => x.info.error).length;
+      const failed = tools.filter((p: any) => p.state.status === 'error' || (p.state.status === 'completed' && (p.state.metadata?.exit ?? 0) !== 0)).length + doc.messages.filter((x: any) => x.info.error).length;
       // The session's own totals say the same (its input leaves the cache out).
       const t = doc.info.tokens;
       assert.equal(steps.input, t.input + t.cache.read + t.cache.write);
@@ -90,7 +90,7 @@ describe('opencode: the real opencode files (issue 38)', () => {
       const lines = jsonLines(f).map((l) => l.value);
       const steps = sumSteps(lines.filter((v) => v.type === 'step_finish').map((v) => v.part));
       const tools = lines.filter((v) => v.type === 'tool_use');
-      const failed = tools.filter((v) => v.part.state.status === 'error').length + lines.filter((v) => v.type === 'error').length;
+      const failed = tools.filter((v) => v.part.state.status === 'error' || (v.part.state.status === 'completed' && (v.part.state.metadata?.exit ?? 0) !== 0)).length + lines.filter((v) => v.type === 'error').length;
       const m = await loadTrace(f);
       const s = summarize(m);
       assert.equal(s.usage.total.inputTokens, steps.input);
@@ -104,12 +104,14 @@ describe('opencode: the real opencode files (issue 38)', () => {
     });
   }
 
-  it('a failing shell command is no failed call (opencode records it completed, exit 2): the result says the exit code', async () => {
+  it('a failing shell command is a failed call, as the other agents\' are (opencode records it completed, exit 2 in its metadata)', async () => {
     const m = await loadTrace(EXPORTS.find((x) => x.includes('/shell-fail/'))!);
+    const [c] = kinds(m, 'tool');
     const [r] = kinds(m, 'tool_result');
-    assert.equal(m.events.statusOf(r), 'ok');
+    assert.equal(m.events.statusOf(c), 'error');
+    assert.equal(m.events.statusOf(r), 'error');
     assert.match(m.events.labelOf(r), /exit 2/);
-    assert.equal(summarize(m).totals.errors, 0);
+    assert.equal(summarize(m).totals.errors, 1);
   });
 
   it('the edit case: read, write and edit are calls with their results; the read of a missing file is a failed call (state error)', async () => {
