@@ -152,6 +152,26 @@ describe('Agent Traces view', function () {
     });
   });
 
+  it('a listing that fails says why in the view, once: the tree asking again does not start another', async () => {
+    let calls = 0;
+    const p = new views.SessionsProvider(undefined, () => {
+      calls++;
+      throw new Error('no home folder');
+    }, UTC_CLOCK);
+    let changes = 0;
+    p.onDidChangeTreeData(() => {
+      changes++;
+      // VS Code asks for the top level again on every change.
+      p.getChildren();
+    });
+    assert.deepEqual(p.getChildren(), []);
+    for (let i = 0; i < 100 && p.message === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(p.message, 'Could not list the sessions: no home folder');
+    assert.equal(calls, 1);
+    assert.equal(changes, 1);
+  });
+
   it("registers the view with Refresh and the rows' Open, Reveal in File Explorer and Copy Path", async () => {
     const context = { subscriptions: [] as { dispose(): void }[], globalStorageUri: Uri.file(tempDir('atv-gs-')) };
     fake.config.sessionHomes = false;

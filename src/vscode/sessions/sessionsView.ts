@@ -62,6 +62,8 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
   private nodes: SessionTreeNode[] | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  /** A listing was started (the first look at the view starts one, and only one: a failed one is not retried by itself). */
+  private started = false;
   /** The last listing, and what went wrong with it (shown as the view's message). */
   listing: SessionListing | null = null;
   message: string | undefined;
@@ -90,9 +92,10 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
   }
 
   private async list(): Promise<void> {
-    const roots = this.roots();
+    this.started = true;
     await vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW }, title: 'Listing agent sessions' }, async () => {
       try {
+        const roots = this.roots();
         const prices = viewerPricing();
         // The user's own prices change costs: such a listing reads every file and keeps no cache (the core's rule).
         this.listing = await listSessions({ roots, cache: this.cache, prices: Object.keys(prices).length > 0 ? prices : undefined });
@@ -118,7 +121,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
   getChildren(node?: SessionTreeNode): SessionTreeNode[] {
     if (!node) {
       // The first look at the view starts the first listing; the tree fills in when it ends.
-      if (this.listing === null && this.running === null) void this.refresh();
+      if (!this.started) void this.refresh();
       return this.top();
     }
     return node.kind === 'group' ? node.children : [];
