@@ -4,7 +4,7 @@
  * project → day, newest first, with each row's label, description and tooltip. The adapter
  * (src/vscode/sessions/sessionsView.ts) turns these nodes into tree items.
  */
-import { formatCount, formatInt, formatTime, plural } from '../core/display';
+import { formatCount, formatDuration, formatInt, formatTime, plural } from '../core/display';
 import { formatModule } from '../core/formats';
 import type { SessionEntry } from '../core/sessions/sessionCache';
 
@@ -142,6 +142,7 @@ function leaf(e: SessionEntry, idPrefix: string, clock: TreeClock, withDay: bool
     e.sessionId !== null ? `Session: ${e.sessionId}` : null,
     `Started: ${e.startTime ? formatTime(e.startTime) : 'unknown'}`,
     `Ended: ${e.endTime ? formatTime(e.endTime) : 'unknown'}`,
+    e.startTime && e.endTime ? `Duration: ${formatDuration(Date.parse(e.endTime) - Date.parse(e.startTime))}` : null,
     `Events: ${formatInt(e.events)}`,
     `Tokens: ${u.inputTokens === null ? '?' : formatInt(u.inputTokens)} in, ${u.outputTokens === null ? '?' : formatInt(u.outputTokens)} out`,
     `Cost: ${u.costUsd === null ? 'unknown (unpriced model)' : `$${u.costUsd.toFixed(4)}`}`,

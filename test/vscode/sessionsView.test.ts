@@ -107,6 +107,8 @@ describe('Agent Traces view', function () {
     const withSub = day.children.map((n) => n as Leaf).find((l) => l.label.startsWith('Use a subagent'))!;
     assert.match(withSub.tooltip, /Subagents: 1 \(counted in the usage\)/);
     assert.match(withSub.tooltip, /Started: 2026-12-01 16:25:2\d\.\d+ UTC/);
+    // 16:25:23.827 to 16:25:24.369 (the corpus's recorded times).
+    assert.match(withSub.tooltip, /\nEnded: 2026-12-01 16:25:24\.369 UTC\nDuration: 542 ms\n/);
 
     // A file that is no session: its own row and a warning icon, with the reason in the tooltip.
     const bad = all.find((l) => l.entry.file === broken)!;

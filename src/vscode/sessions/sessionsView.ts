@@ -196,6 +196,8 @@ export function registerSessionsView(context: vscode.ExtensionContext): Sessions
       if (e.affectsConfiguration('agentTrace.sessionRoots') || e.affectsConfiguration('agentTrace.sessionHomes') || e.affectsConfiguration('agentTrace.pricing')) void provider.refresh();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => provider.reshape()),
+    // A trusted workspace's own agentTrace.sessionRoots count from then on.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void provider.refresh()),
   );
   return provider;
 }
