@@ -22,6 +22,8 @@ export interface AgentTraceSettings {
   checkOnOpenMaxMB: number;
   otlpEndpoint: string;
   otlpHeaders: Record<string, string>;
+  sessionRoots: string[];
+  sessionHomes: boolean;
 }
 
 export type SettingName = keyof AgentTraceSettings;
@@ -37,12 +39,12 @@ export const SETTING_NAMES = Object.keys(PROPERTIES).map((k) => k.slice(PREFIX.l
 
 /**
  * The settings a workspace may not set while it is untrusted (Restricted Mode): where the trace's spans are sent
- * and with which headers, which folders blobs are read from, and the prices costs are computed with. A cloned
+ * and with which headers, which folders blobs are read from, which folders the Agent Traces view walks, and the prices costs are computed with. A cloned
  * repository's `.vscode/settings.json` must not steer them; they are read from the user's settings only until the
  * workspace is trusted. package.json's `capabilities.untrustedWorkspaces.restrictedConfigurations` lists the same
  * names (test/vscode/restrictedSettings.test.ts holds them together).
  */
-export const RESTRICTED_SETTINGS: readonly SettingName[] = ['otlpEndpoint', 'otlpHeaders', 'blobRoots', 'pricing'];
+export const RESTRICTED_SETTINGS: readonly SettingName[] = ['otlpEndpoint', 'otlpHeaders', 'blobRoots', 'pricing', 'sessionRoots'];
 
 /** Whether `value` is of the manifest's JSON-schema `type`. */
 function isOfType(value: unknown, type: string): boolean {

@@ -24,6 +24,11 @@ export const COMMANDS = {
   selectForCompare: 'agentTrace.selectForCompare',
   compareWithSelected: 'agentTrace.compareWithSelected',
   compareWith: 'agentTrace.compareWith',
+  /** The Agent Traces view: list the sessions again; a row's context menu. */
+  refreshSessions: 'agentTrace.refreshSessions',
+  openSession: 'agentTrace.openSession',
+  revealSessionInOS: 'agentTrace.revealSessionInOS',
+  copySessionPath: 'agentTrace.copySessionPath',
 } as const;
 
 /** One command id. */

@@ -8,6 +8,7 @@ import { registerTraceEditor } from './editor';
 import { showLaunchFile } from './editor/launchFile';
 import { watchPricingSetting } from './pricingSetting';
 import { registerCompareCommands } from './compare/compareCommands';
+import { registerSessionsView } from './sessions/sessionsView';
 import { registerIdProviders, registerTextGoToDefinition, takeRecentDefinition } from './language/idProviders';
 
 /** Wires the extension's editors, commands and providers. */
@@ -33,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): void {
   void showLaunchFile().catch(() => undefined);
   registerShareCommands(context, viewers, models);
   registerCompareCommands(context, models, viewers);
+  registerSessionsView(context);
 }
 
 export function deactivate(): void {}

@@ -100,6 +100,24 @@ export class Diagnostic {
   constructor(readonly range: Range, readonly message: string, readonly severity: number) {}
 }
 
+export class ThemeColor {
+  constructor(readonly id: string) {}
+}
+export class ThemeIcon {
+  constructor(readonly id: string, readonly color?: ThemeColor) {}
+}
+export const TreeItemCollapsibleState = { None: 0, Collapsed: 1, Expanded: 2 };
+export class TreeItem {
+  id?: string;
+  description?: string;
+  tooltip?: unknown;
+  iconPath?: unknown;
+  resourceUri?: Uri;
+  contextValue?: string;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  constructor(readonly label: string, readonly collapsibleState = 0) {}
+}
+
 export class RelativePattern {
   constructor(readonly base: Uri, readonly pattern: string) {}
 }
@@ -150,6 +168,8 @@ export const fake = {
   trusted: true,
   messages: [] as string[],
   progress: [] as string[],
+  /** Where each progress was shown (`withProgress`'s `location`), in order. */
+  progressLocations: [] as unknown[],
   /** What progress notifications reported (`progress.report({ message })`), in order. */
   progressReports: [] as unknown[],
   /** Language features by kind (hover, definition, references) as the extension registered them. */
@@ -166,6 +186,8 @@ export const fake = {
   shownText: [] as { doc: unknown; options: unknown }[],
   /** Tabs the extension closed. */
   closedTabs: [] as unknown[],
+  /** Tree views the extension created, by view id. */
+  treeViews: new Map<string, { treeDataProvider: unknown; message?: string }>(),
 };
 
 const trustGranted = new EventEmitter<void>();
@@ -213,6 +235,10 @@ export const vscodeFake = {
     registerDocumentLinkProvider: registerLanguage('links'),
   },
   RelativePattern,
+  ThemeColor,
+  ThemeIcon,
+  TreeItem,
+  TreeItemCollapsibleState,
   Range,
   TabInputText,
   TabInputCustom,
@@ -248,15 +274,22 @@ export const vscodeFake = {
     asRelativePath: (u: Uri | string) => (typeof u === 'string' ? u : u.fsPath),
     registerTextDocumentContentProvider: () => ({ dispose: () => undefined }),
     onDidChangeConfiguration: () => ({ dispose: () => undefined }),
+    onDidChangeWorkspaceFolders: () => ({ dispose: () => undefined }),
   },
   window: {
     registerCustomEditorProvider: (viewType: string, provider: unknown) => {
       fake.providers.set(viewType, provider);
       return { dispose: () => fake.providers.delete(viewType) };
     },
-    withProgress: async (opts: { title: string }, task: (p: { report(x: unknown): void }, t: { isCancellationRequested: boolean }) => Promise<unknown>) => {
+    withProgress: async (opts: { title: string; location?: unknown }, task: (p: { report(x: unknown): void }, t: { isCancellationRequested: boolean }) => Promise<unknown>) => {
       fake.progress.push(opts.title);
+      fake.progressLocations.push(opts.location);
       return task({ report: (x: unknown) => void fake.progressReports.push(x) }, { isCancellationRequested: false });
+    },
+    createTreeView: (id: string, options: { treeDataProvider: unknown }) => {
+      const view = { treeDataProvider: options.treeDataProvider, message: undefined as string | undefined, dispose: () => void fake.treeViews.delete(id) };
+      fake.treeViews.set(id, view);
+      return view;
     },
     showInformationMessage: async (m: string) => void fake.messages.push(m),
     showWarningMessage: async (m: string) => void fake.messages.push(m),
