@@ -60,7 +60,7 @@ describe('Agent Traces view', function () {
     const top = p.getChildren();
     const labels = top.map((n) => n.label);
     assert.equal(labels[0], 'This workspace');
-    assert.deepEqual(labels.slice(1).sort(), ['Claude Code transcript', 'Codex CLI rollout', 'Gemini CLI', 'Qwen Code'].sort(), labels.join(', '));
+    assert.deepEqual(labels.slice(1).sort(), ['Claude Code transcript', 'Codex CLI rollout', 'Gemini CLI', 'GitHub Copilot CLI', 'Qwen Code'].sort(), labels.join(', '));
 
     // Every session once under the agents; a subagent's file is part of its session, never a row.
     const all = leaves(top.slice(1));
