@@ -172,7 +172,8 @@ export interface FormatModule {
   sessionFiles?(path: string): Promise<readonly SessionFile[]>;
   /**
    * The events of a loaded main file that hold the calls with these ids ({@link SessionFile.toolUseId}): id → event
-   * index. The loader nests each session file's events under its call (core/sessionParts.ts).
+   * index. The loader nests each session file's events under its call (core/sessionParts.ts). Without it: the tool-call
+   * events whose own id is the call id (`toolCallsById`).
    */
   sessionCalls?(events: EventTable, ids: ReadonlySet<string>): Map<string, number>;
   /**

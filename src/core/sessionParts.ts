@@ -34,7 +34,7 @@ export async function withSessionParts(model: TraceModel, table: EventTable, loa
   }
   if (files.length === 0) return model;
   const ids = new Set(files.flatMap((f) => (f.toolUseId ? [f.toolUseId] : [])));
-  const calls = module.sessionCalls?.(table, ids) ?? new Map<string, number>();
+  const calls = (module.sessionCalls ?? toolCallsById)(table, ids);
   const parts: TracePart[] = [{ path: model.path, role: 'main', toolUseId: null, title: null, call: -1, first: 0, count: table.size, model: null }];
   let held = model.fileSize;
   for (const f of files) {
@@ -115,4 +115,20 @@ export async function checkSessionParts(model: TraceModel, mode: CheckMode, opti
 
 function mib(bytes: number): string {
   return (bytes / 2 ** 20).toFixed(1);
+}
+
+/**
+ * The tool-call events of the main file whose own id is one of these call ids (id → event index): where the session
+ * files' calls are found when the format gives each call its call id as the event's id (FormatModule.sessionCalls
+ * says otherwise). One pass over the events, stopped when every id is found.
+ */
+export function toolCallsById(events: EventTable, ids: ReadonlySet<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  if (ids.size === 0) return out;
+  for (let i = 0; i < events.size && out.size < ids.size; i++) {
+    if (events.categoryOf(i) !== 'tool' || events.partOf(i) !== 0) continue;
+    const id = events.id(i);
+    if (id !== null && ids.has(id) && !out.has(id)) out.set(id, i);
+  }
+  return out;
 }

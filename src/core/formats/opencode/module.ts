@@ -1,6 +1,6 @@
 import type { FormatModule } from '../../format';
 import { opencodeAdapter } from './adapter';
-import { opencodeSessionCalls, opencodeSessionFiles } from './subagents';
+import { opencodeSessionFiles } from './subagents';
 
 /** The opencode format: detection and reading; its files get the generic rules. */
 export const opencodeFormat: FormatModule = {
@@ -10,7 +10,6 @@ export const opencodeFormat: FormatModule = {
   // opencode's, so the viewer is offered (Open With…) for them as for any .json/.jsonl, never their default.
   fileNamePatterns: [],
   sessionFiles: opencodeSessionFiles,
-  sessionCalls: opencodeSessionCalls,
   verificationScope:
     'opencode files have no hash chain: verification proves the file is JSON and its links resolve, nothing about the content.',
 };

@@ -3,7 +3,6 @@ import { basename, dirname, join } from '../../io/paths';
 import { fileSystem, readTextFile } from '../../io/fileSystem';
 import { readHead } from '../../byteSource';
 import type { SessionFile } from '../../format';
-import type { EventTable } from '../../eventTable';
 import { isObj } from '../common';
 import { childSessionOf, isExportDocument } from './opencodeRecords';
 
@@ -116,16 +115,4 @@ export async function opencodeSessionFiles(path: string): Promise<SessionFile[]>
   if (children.length === 0) return [];
   const calls = await taskCalls(path);
   return children.map((c) => ({ path: c.path, role: 'subagent' as const, toolUseId: calls.get(c.head.id!) ?? null, title: c.head.title }));
-}
-
-/** The tool-call events of a loaded main file with these call ids (the builder gives each call its callID). */
-export function opencodeSessionCalls(events: EventTable, ids: ReadonlySet<string>): Map<string, number> {
-  const out = new Map<string, number>();
-  if (ids.size === 0) return out;
-  for (let i = 0; i < events.size && out.size < ids.size; i++) {
-    if (events.categoryOf(i) !== 'tool' || events.partOf(i) !== 0) continue;
-    const id = events.id(i);
-    if (id !== null && ids.has(id) && !out.has(id)) out.set(id, i);
-  }
-  return out;
 }

@@ -1,6 +1,6 @@
 import type { FormatModule } from '../../format';
 import { qwenCodeAdapter } from './adapter';
-import { qwenSessionCalls, qwenSessionFiles } from './subagents';
+import { qwenSessionFiles } from './subagents';
 
 /** The qwen-code format: detection and reading; its files get the generic rules. */
 export const qwenCodeFormat: FormatModule = {
@@ -8,7 +8,6 @@ export const qwenCodeFormat: FormatModule = {
   groupNoun: 'session',
   fileNamePatterns: ['**/.qwen/projects/**/chats/*.jsonl', '**/.qwen/projects/**/subagents/**/agent-*.jsonl'],
   sessionFiles: qwenSessionFiles,
-  sessionCalls: qwenSessionCalls,
   verificationScope:
     'Qwen Code files have no hash chain: verification proves the lines are JSON and their links resolve, nothing about the content.',
 };

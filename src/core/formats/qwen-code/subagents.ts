@@ -1,7 +1,6 @@
 import { basename, dirname, join } from '../../io/paths';
 import { fileSystem, readTextFile } from '../../io/fileSystem';
 import type { SessionFile } from '../../format';
-import type { EventTable } from '../../eventTable';
 
 /** At most this many subagent files are listed for one session. */
 const MAX_FILES = 400;
@@ -35,18 +34,6 @@ export async function qwenSessionFiles(path: string): Promise<SessionFile[]> {
     const meta = await readMeta(join(dir, name.replace(/\.jsonl$/, '.meta.json')));
     const text = (k: string): string | null => (typeof meta?.[k] === 'string' && (meta[k] as string) !== '' ? (meta[k] as string) : null);
     out.push({ path: join(dir, name), role: 'subagent', toolUseId: text('toolUseId'), title: text('description') ?? text('agentType') });
-  }
-  return out;
-}
-
-/** The tool-call events of a loaded main file with these call ids (the builder gives each call its id). */
-export function qwenSessionCalls(events: EventTable, ids: ReadonlySet<string>): Map<string, number> {
-  const out = new Map<string, number>();
-  if (ids.size === 0) return out;
-  for (let i = 0; i < events.size && out.size < ids.size; i++) {
-    if (events.categoryOf(i) !== 'tool' || events.partOf(i) !== 0) continue;
-    const id = events.id(i);
-    if (id !== null && ids.has(id) && !out.has(id)) out.set(id, i);
   }
   return out;
 }
