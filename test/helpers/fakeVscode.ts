@@ -105,6 +105,12 @@ export class RelativePattern {
 }
 export class Range {
   constructor(readonly startLine: number, readonly startChar: number, readonly endLine: number, readonly endChar: number) {}
+  get start(): { line: number; character: number } {
+    return { line: this.startLine, character: this.startChar };
+  }
+  get end(): { line: number; character: number } {
+    return { line: this.endLine, character: this.endChar };
+  }
 }
 export class TabInputText {
   constructor(readonly uri: Uri) {}

@@ -2,7 +2,7 @@
 // marker's line (microsoft/vscode#94037), so each finding's rule code is a command link that reveals its
 // event, and the rule's documentation is the related-information row under it.
 import { strict as assert } from 'node:assert';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
@@ -91,5 +91,28 @@ describe('Problems → event: the rule code of a finding reveals its event', () 
     assert.ok(fake.messages.some((m) => m.includes('names no trace line')), fake.messages.join('\n'));
     panel.disposed.fire();
     doc.dispose();
+  });
+
+  it('a finding both verification and conformance report (lumen/truncated) is listed once, under verification (issue 40)', async () => {
+    // A lumen trace cut mid-line: no run_end, so both modes report lumen/truncated at the same line.
+    const src = resolve('test/seed-corpus/lumen/.lumen/trace/55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl');
+    const lines = readFileSync(src, 'utf8').trimEnd().split('\n');
+    const cut = join(tempDir(), 'cut.jsonl');
+    writeFileSync(cut, lines.slice(0, -1).join('\n') + '\n' + lines[lines.length - 1].slice(0, 40));
+    const model = await loadTrace(cut);
+    const problems = new TraceProblems(Uri.file(resolve('.')) as never);
+    const uri = Uri.file(cut) as never;
+    const truncated = () => problems.get(uri).filter((d) => (d.code as { value: string }).value === 'lumen/truncated');
+    const check = await runChecks(model, 'check');
+    assert.ok(check.findings.some((f) => f.rule === 'lumen/truncated'), 'conformance reports it too');
+    problems.set(uri, 'check', check, lineLengths(model));
+    assert.equal(truncated().length, 1, 'conformance alone lists it');
+    problems.set(uri, 'verify', await runChecks(model, 'verify'), lineLengths(model));
+    assert.equal(truncated().length, 1);
+    assert.equal(truncated()[0].source, 'Agent Trace: Verify');
+    problems.set(uri, 'check', check, lineLengths(model));
+    assert.equal(truncated().length, 1, 'in either order');
+    assert.ok(problems.get(uri).some((d) => (d.code as { value: string }).value === 'lumen/run-id-name'), 'conformance keeps its own findings');
+    problems.dispose();
   });
 });
