@@ -275,9 +275,11 @@ export class App implements MessageTargets {
     post({ type: 'setFilter', filter: f });
   }
 
+  /** Opens the filter bar with the caret in its expression box, or closes it (clearing the filter). */
   private toggleFilterBar(): void {
     this.filter.element.hidden = !this.filter.element.hidden;
     if (this.filter.element.hidden && this.filter.active) this.filter.set({ kinds: [], status: 'all' }, true);
+    if (!this.filter.element.hidden) this.filter.box.focus();
   }
 
   private setChecksVisible(show: boolean): void {
