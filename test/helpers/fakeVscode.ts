@@ -140,7 +140,12 @@ export class FakePanel {
   };
   readonly onDidChangeViewState = this.viewState.event;
   readonly onDidDispose = this.disposed.event;
-  reveal(): void {}
+  viewColumn = 2;
+  /** The columns `reveal` was called with, in order. */
+  readonly revealed: (number | undefined)[] = [];
+  reveal(column?: number): void {
+    this.revealed.push(column);
+  }
 }
 
 /** Everything the fake records, for assertions. */

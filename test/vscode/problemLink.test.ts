@@ -115,4 +115,32 @@ describe('Problems → event: the rule code of a finding reveals its event', () 
     assert.ok(problems.get(uri).some((d) => (d.code as { value: string }).value === 'lumen/run-id-name'), 'conformance keeps its own findings');
     problems.dispose();
   });
+
+  it('"Reveal in Trace Viewer" from the text editor brings the open viewer forward, no second tab (issue 40)', async () => {
+    const model = await loadTrace(file);
+    const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
+    const doc = (await provider.openCustomDocument(Uri.file(file) as never, {} as never, {} as never)) as TraceDocument;
+    const panel = new FakePanel();
+    await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
+    await doc.whenLoaded();
+    panel.fromWebview.fire({ type: 'ready', state: null });
+    const sent = panel.sent as HostMessage[];
+    await until(() => sent.find((m) => m.type === 'init'), 'init');
+    const node = model.events.size - 1;
+    const line = model.events.lineOf(node);
+    const win = (require('vscode') as { window: { activeTextEditor: unknown } }).window;
+    win.activeTextEditor = { document: { uri: Uri.file(file) }, selection: { active: { line: line - 1, character: 0 } } };
+    const opens = fake.executed.filter((e) => e[0] === 'vscode.openWith').length;
+    const before = sent.length;
+    try {
+      await fake.commands.get(COMMANDS.revealInViewer)!();
+    } finally {
+      win.activeTextEditor = undefined;
+    }
+    assert.equal(fake.executed.filter((e) => e[0] === 'vscode.openWith').length, opens, 'no second viewer was opened');
+    assert.ok(panel.revealed.length > 0 && panel.revealed.every((c) => c === undefined || c === panel.viewColumn), 'the open viewer came forward in its own column');
+    assert.ok(sent.slice(before).some((m) => m.type === 'rowsState' && m.reveal?.node === node), 'the line\'s event is selected');
+    panel.disposed.fire();
+    doc.dispose();
+  });
 });

@@ -13,9 +13,9 @@ export function activeTrace(viewers: TraceViewerApi, uri?: vscode.Uri): vscode.U
   return viewers.activeUri() ?? vscode.window.activeTextEditor?.document.uri;
 }
 
-/** Opens `uri` in the trace viewer and reveals `line` there. */
+/** Opens `uri` in the trace viewer (the one already open, where it is) and reveals `line` there. */
 export async function openInViewerAt(viewers: TraceViewerApi, uri: vscode.Uri, line: number): Promise<void> {
-  await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+  if (!viewers.showViewer?.(uri)) await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
   // The viewer reveals once loaded; retry for a few seconds while it reads the file.
   for (let attempt = 0; attempt < 50; attempt++) {
     if (await viewers.revealLine(uri, line)) return;
