@@ -23,6 +23,44 @@ export class EventEmitter<T> {
   }
 }
 
+/**
+ * `window.createQuickPick()`: `type` sets the value as a user typing does, `accept` picks an item. Unless a test
+ * drives it (`fake.onQuickPick`), `show` answers with `fake.pick(items)` as `showQuickPick` does.
+ */
+export class FakeQuickPick<T> {
+  items: readonly T[] = [];
+  value = '';
+  title?: string;
+  placeholder?: string;
+  matchOnDescription = false;
+  matchOnDetail = false;
+  selectedItems: readonly T[] = [];
+  private readonly changed = new EventEmitter<string>();
+  private readonly accepted = new EventEmitter<void>();
+  private readonly hidden = new EventEmitter<void>();
+  readonly onDidChangeValue = this.changed.event;
+  readonly onDidAccept = this.accepted.event;
+  readonly onDidHide = this.hidden.event;
+  show(): void {
+    if (fake.onQuickPick) return fake.onQuickPick(this as FakeQuickPick<unknown>);
+    const p = fake.pick(this.items as unknown[]) as T | undefined;
+    if (p === undefined) this.hide();
+    else this.accept(p);
+  }
+  type(value: string): void {
+    this.value = value;
+    this.changed.fire(value);
+  }
+  accept(item: T): void {
+    this.selectedItems = [item];
+    this.accepted.fire();
+  }
+  hide(): void {
+    this.hidden.fire();
+  }
+  dispose(): void {}
+}
+
 export class Uri {
   private constructor(
     readonly scheme: string,
@@ -169,6 +207,8 @@ export const fake = {
   diagnostics: new Map<string, Map<string, unknown[]>>(),
   /** What the next quick pick answers, given its items (undefined = dismissed). */
   pick: (items: unknown[]): unknown => items[0],
+  /** Drives a `createQuickPick` when set (else it answers with {@link pick}). */
+  onQuickPick: undefined as ((qp: FakeQuickPick<unknown>) => void) | undefined,
   /** What the next input box answers, given its options (undefined = dismissed). */
   input: (_options: { value?: string; validateInput?(v: string): unknown }): string | undefined => undefined,
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
@@ -272,6 +312,7 @@ export const vscodeFake = {
     showInformationMessage: async (m: string) => void fake.messages.push(m),
     showWarningMessage: async (m: string) => void fake.messages.push(m),
     showQuickPick: async (items: unknown[]) => fake.pick(items),
+    createQuickPick: () => new FakeQuickPick(),
     showInputBox: async (options: { value?: string; validateInput?(v: string): unknown }) => fake.input(options),
     registerUriHandler: (h: { handleUri(u: Uri): unknown }) => {
       fake.uriHandlers.push(h);
