@@ -61,6 +61,14 @@ export class FakeQuickPick<T> {
   dispose(): void {}
 }
 
+function decodeOnce(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 export class Uri {
   private constructor(
     readonly scheme: string,
@@ -76,10 +84,12 @@ export class Uri {
   static parse(s: string): Uri {
     const m = /^([a-z][\w+.-]*):(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/i.exec(s);
     if (!m) return new Uri(s.split(':')[0], s.replace(/^[a-z]+:\/\/[^/]*/, ''), s);
-    return new Uri(m[1], decodeURIComponent(m[3]), s, m[2] ?? '', m[4] ?? '', m[5] ?? '');
+    // As VS Code's: the query is kept decoded once.
+    return new Uri(m[1], decodeURIComponent(m[3]), s, m[2] ?? '', decodeOnce(m[4] ?? ''), m[5] ?? '');
   }
   static from(c: { scheme: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
-    const text = `${c.scheme}://${c.authority ?? ''}${c.path ?? ''}${c.query ? `?${c.query}` : ''}${c.fragment ? `#${c.fragment}` : ''}`;
+    // As VS Code's toString: the query percent-encoded (its `=`, `&` and `%` too).
+    const text = `${c.scheme}://${c.authority ?? ''}${c.path ?? ''}${c.query ? `?${encodeURIComponent(c.query)}` : ''}${c.fragment ? `#${c.fragment}` : ''}`;
     return new Uri(c.scheme, c.path ?? '', text, c.authority ?? '', c.query ?? '', c.fragment ?? '');
   }
   static joinPath(base: Uri, ...parts: string[]): Uri {
@@ -91,7 +101,7 @@ export class Uri {
   get fsPath(): string {
     return this.path;
   }
-  toString(): string {
+  toString(_skipEncoding?: boolean): string {
     return this.text ?? `${this.scheme}://${this.path}`;
   }
 }
@@ -207,6 +217,8 @@ export const fake = {
   diagnostics: new Map<string, Map<string, unknown[]>>(),
   /** What the next quick pick answers, given its items (undefined = dismissed). */
   pick: (items: unknown[]): unknown => items[0],
+  /** What `env.asExternalUri` answers when set (code-server maps the app's scheme to its own https address). */
+  externalUri: undefined as ((u: Uri) => Uri) | undefined,
   /** Drives a `createQuickPick` when set (else it answers with {@link pick}). */
   onQuickPick: undefined as ((qp: FakeQuickPick<unknown>) => void) | undefined,
   /** What the next input box answers, given its options (undefined = dismissed). */
@@ -345,6 +357,8 @@ export const vscodeFake = {
   },
   env: {
     uriScheme: 'vscode',
+    /** The desktop's answer: the URI as it is (a test sets `fake.externalUri` for code-server's). */
+    asExternalUri: async (u: Uri) => (fake.externalUri ? fake.externalUri(u) : u),
     clipboard: { writeText: async (t: string) => void fake.executed.push(['clipboard', t]) },
     openExternal: async (u: Uri) => void fake.executed.push(['openExternal', u.toString()]),
   },

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { TraceViewerApi } from '../viewerApi';
 import { VIEW_TYPE } from '../../protocol';
 import { TraceModels } from '../traceModels';
-import { eventLinkQuery, LinkFolder, parseEventLink } from '../../viewer/eventLinks';
+import { eventLinkQuery, eventLinkQueryText, LinkFolder, parseEventLink } from '../../viewer/eventLinks';
 
 /** Largest number of events offered in the Go to Event quick pick at once. */
 const MAX_PICKS = 50_000;
@@ -99,10 +99,15 @@ function linkFolders(): LinkFolder[] {
 
 /**
  * A link that opens `file` at `line` (handled by {@link TraceUriHandler}): `<uriScheme>://<publisher.name>/open?…`,
- * workspace-relative when the file is inside a workspace folder, absolute otherwise.
+ * workspace-relative when the file is inside a workspace folder, absolute otherwise; its query encoded once. Where
+ * the window runs in a browser (code-server, vscode.dev) or remotely, `asExternalUri` gives the address the user's
+ * browser can open (the product's own scheme, `code-oss://`, opens nothing there).
  */
-export function eventLink(extensionId: string, file: string, line: number): vscode.Uri {
-  return vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: extensionId, path: '/open', query: eventLinkQuery(file, line, linkFolders()).toString() });
+export async function eventLink(extensionId: string, file: string, line: number): Promise<string> {
+  const link = `${vscode.env.uriScheme}://${extensionId}/open?${eventLinkQueryText(eventLinkQuery(file, line, linkFolders()))}`;
+  const external = await vscode.env.asExternalUri(vscode.Uri.parse(link));
+  // Unchanged on the desktop: keep the text built here (Uri.toString would encode the query a second time).
+  return external.scheme === vscode.env.uriScheme && external.authority === extensionId ? link : external.toString(true);
 }
 
 /** The line a link points at: the argument, else the viewer's selected event, else the text cursor, else 1. */
@@ -123,7 +128,7 @@ export async function copyLinkToEvent(extensionId: string, viewers: TraceViewerA
     return;
   }
   const at = linkLine(viewers, target, line);
-  await vscode.env.clipboard.writeText(eventLink(extensionId, target.fsPath, at).toString());
+  await vscode.env.clipboard.writeText(await eventLink(extensionId, target.fsPath, at));
   void vscode.window.showInformationMessage(`Agent Trace: copied link to line ${at} of ${vscode.workspace.asRelativePath(target)}.`);
 }
 
