@@ -83,6 +83,8 @@ describe('one model cache for the viewer and the language features', () => {
     const pos = parentIdPosition(file);
     const hover = await features.hover.provideHover(text, pos);
     assert.match(hover!.contents.value, /inference/, 'the hover names the parent event');
+    // Counted as the viewer's hover card counts (issue 40: "mentioned by 10 events" there read "9 other events").
+    assert.match(hover!.contents.value, /Mentioned by 1 other event$/, 'i1 is defined on line 3 and mentioned on line 4 only');
     const def = await features.definition.provideDefinition(text, pos);
     assert.equal(def!.range.line, 2, 'the definition is line 3 (0-based 2)');
     const refs = await features.references.provideReferences(text, pos);
