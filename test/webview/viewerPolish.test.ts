@@ -60,4 +60,16 @@ describe('viewer polish (issue 40, Chromium)', function () {
     await v.page.keyboard.type('kind:');
     assert.equal(await v.page.$eval('.filter-box input', (e: Any) => e.value), 'kind:');
   });
+
+  it('a file that cannot be shown: only Open as Text stays enabled in the toolbar, and a model enables the rest again', async () => {
+    const v = await view(LUMEN);
+    v.session.setError('Cannot read the trace: EACCES: permission denied', ['reload', 'openAsText']);
+    await v.settle();
+    const states = () => v.page.$$eval('.toolbar vscode-toolbar-button', (bs: Any[]) => bs.map((b) => `${b.getAttribute('label')}:${b.hasAttribute('disabled') ? 'off' : 'on'}`));
+    const off = await states();
+    assert.deepEqual(off.filter((x: string) => x.endsWith(':on')), ['Open as Text:on'], off.join(', '));
+    await v.screenshot('polish-refusal-toolbar');
+    await v.replaceModel(v.model!, 'ready', null);
+    assert.ok((await states()).every((x: string) => x.endsWith(':on')));
+  });
 });
