@@ -89,6 +89,7 @@ export class App implements MessageTargets {
   readonly mainViews = new MainViews(this.state.mainView ?? 'tree', (mainView) => this.persist({ mainView }));
   private panes!: PaneLayout;
   private split!: HTMLElement;
+  private toolbar: HTMLElement | undefined;
   private readonly status = new StatusView();
   modelVersion = 0;
   /** The model whose init came with its header still counting, until its first rows are drawn (see onRowsDrawn). */
@@ -155,7 +156,7 @@ export class App implements MessageTargets {
   }
 
   private layout(): void {
-    const toolbar = el(
+    const toolbar = (this.toolbar = el(
       'div',
       { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Viewer actions' } },
       toolbarButton('expand-all', 'Expand All', () => post({ type: 'expandAll' })),
@@ -167,7 +168,7 @@ export class App implements MessageTargets {
       toolbarButton('verified', 'Verify Chain', () => post({ type: 'runChecks', mode: 'verify' })),
       toolbarButton('law', 'Check Conformance', () => post({ type: 'runChecks', mode: 'check' })),
       toolbarButton('go-to-file', 'Open as Text', () => post({ type: 'openAsText' })),
-    );
+    ));
     const hidden = { 'aria-hidden': 'true' };
     const columns = el('div', { class: 'tree-columns' }, el('span', { class: 'col-event', text: 'Event', attrs: hidden }), el('span', { class: 'col col-duration', text: 'Duration', attrs: hidden }), el('span', { class: 'col col-tokens', text: 'Tokens', attrs: hidden }), el('span', { class: 'col col-offset', text: 'Time', attrs: hidden }));
     this.mainViews.add({ id: 'tree', title: 'Tree', element: el('div', { class: 'main-tree-view' }, columns, this.tree.element) });
@@ -206,6 +207,7 @@ export class App implements MessageTargets {
     this.idLinks.reset();
     this.status.hide();
     this.split.hidden = false;
+    this.setToolbarUsable(true);
     this.header.setInfo(m.header);
     this.countingVersion = m.header.counting === true ? m.modelVersion : null;
     this.panes.showColumns(m.header.columns);
@@ -275,9 +277,11 @@ export class App implements MessageTargets {
     post({ type: 'setFilter', filter: f });
   }
 
+  /** Opens the filter bar with the caret in its expression box, or closes it (clearing the filter). */
   private toggleFilterBar(): void {
     this.filter.element.hidden = !this.filter.element.hidden;
     if (this.filter.element.hidden && this.filter.active) this.filter.set({ kinds: [], status: 'all' }, true);
+    if (!this.filter.element.hidden) this.filter.box.focus();
   }
 
   private setChecksVisible(show: boolean): void {
@@ -297,6 +301,18 @@ export class App implements MessageTargets {
   showError(message: string, actions: StatusAction[]): void {
     this.split.hidden = true;
     this.status.showError(message, actions);
+    this.setToolbarUsable(false);
+  }
+
+  /**
+   * With no trace shown (a refused or unreadable file) only Open as Text can work: the other buttons are disabled
+   * (and skipped by Tab) until a model arrives.
+   */
+  private setToolbarUsable(usable: boolean): void {
+    for (const b of Array.from(this.toolbar?.querySelectorAll('vscode-toolbar-button') ?? [])) {
+      if (usable || b.getAttribute('label') === 'Open as Text') b.removeAttribute('disabled');
+      else b.setAttribute('disabled', '');
+    }
   }
 
   private onKey(e: KeyboardEvent): void {

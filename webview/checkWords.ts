@@ -6,10 +6,13 @@
 import type { CheckSummary, IntegrityPart } from '../src/protocol';
 import { formatInt, plural } from './format';
 
-/** One chip: its text, its look (`ok`, `warn`, `bad`), its icon, the line a click reveals and its tooltip. */
+/**
+ * One chip: its text, its look (`ok`, `warn`, `bad`, or `neutral` for a file with nothing to check), its icon, the
+ * line a click reveals and its tooltip.
+ */
 export interface CheckWords {
   text: string;
-  cls: 'ok' | 'warn' | 'bad';
+  cls: 'ok' | 'warn' | 'bad' | 'neutral';
   iconName: string;
   line: number | null;
   title: string;
@@ -19,6 +22,8 @@ export interface CheckWords {
 export function checkChips(s: CheckSummary): CheckWords[] {
   if (s.stale) return [staleChip(s)];
   const cancelled = s.cancelled ? ' (cancelled)' : '';
+  // An empty file proves nothing: it is not "intact", and no green chip says it is.
+  if (s.checked === 0 && s.errors === 0 && s.warnings === 0 && !s.cancelled) return [emptyChip(s)];
   if (s.mode === 'check') return [conformanceChip(s, cancelled)];
   const v = s.integrity;
   if (!v) return [legacyVerifyChip(s, cancelled)];
@@ -38,6 +43,12 @@ export function checkChips(s: CheckSummary): CheckWords[] {
   return out;
 }
 
+/** A check of a file without events: neutral, it says so. */
+function emptyChip(s: CheckSummary): CheckWords {
+  const what = s.mode === 'verify' ? 'Verification' : 'Conformance checks';
+  return { text: 'empty: no events to check', cls: 'neutral', iconName: 'circle-slash', line: null, title: `${what}: the file has no events, so there is nothing to prove or check.` };
+}
+
 /** A result that predates an append (live tail): its counts are not the trace's, so none is shown as current. */
 function staleChip(s: CheckSummary): CheckWords {
   const what = s.mode === 'verify' ? 'verification' : 'conformance';
@@ -47,7 +58,7 @@ function staleChip(s: CheckSummary): CheckWords {
 /** The Checks list's one-line summary of a result (its group title names the mode). */
 export function checkShort(s: CheckSummary): { text: string; cls: CheckWords['cls'] } {
   const chips = checkChips(s);
-  const cls = chips.some((c) => c.cls === 'bad') ? 'bad' : chips.some((c) => c.cls === 'warn') ? 'warn' : 'ok';
+  const cls = chips.some((c) => c.cls === 'bad') ? 'bad' : chips.some((c) => c.cls === 'warn') ? 'warn' : chips.every((c) => c.cls === 'neutral') ? 'neutral' : 'ok';
   return { text: chips.map((c) => c.text).join(' · '), cls };
 }
 

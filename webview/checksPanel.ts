@@ -56,8 +56,21 @@ export class ChecksPanel {
   counts(): { errors: number; warnings: number } {
     let errors = 0;
     let warnings = 0;
-    for (const g of this.groups.values()) for (const f of g.findings) f.severity === 'error' ? errors++ : f.severity === 'warning' ? warnings++ : 0;
+    for (const source of this.groups.keys()) for (const f of this.shown(source)) f.severity === 'error' ? errors++ : f.severity === 'warning' ? warnings++ : 0;
     return { errors, warnings };
+  }
+
+  /**
+   * A group's findings as listed: conformance runs the verification rules too, so a finding verification already
+   * lists (same rule, line and message: `lumen/truncated` at the last line) is listed there only, not twice.
+   */
+  private shown(source: Source): FindingView[] {
+    const g = this.groups.get(source);
+    if (!g) return [];
+    const verify = source === 'check' ? this.groups.get('verify') : undefined;
+    if (!verify || verify.findings.length === 0) return g.findings;
+    const listed = new Set(verify.findings.map((f) => `${f.rule}\u0000${f.line}\u0000${f.message}`));
+    return g.findings.filter((f) => !listed.has(`${f.rule}\u0000${f.line}\u0000${f.message}`));
   }
 
   private render(): void {
@@ -76,8 +89,11 @@ export class ChecksPanel {
       }
       this.list.appendChild(head);
       if (g.summary?.scope) this.list.appendChild(el('p', { class: 'checks-scope', text: g.summary.scope }));
-      this.appendItems(source === 'verify' ? byCause(g.findings) : g.findings);
-      if (g.findings.length > MAX_SHOWN) this.list.appendChild(el('p', { class: 'empty-note', text: `… and ${formatInt(g.findings.length - MAX_SHOWN)} more (the Problems panel and the CLI list all of them).` }));
+      const findings = this.shown(source);
+      this.appendItems(source === 'verify' ? byCause(findings) : findings);
+      if (findings.length > MAX_SHOWN) this.list.appendChild(el('p', { class: 'empty-note', text: `… and ${formatInt(findings.length - MAX_SHOWN)} more (the Problems panel and the CLI list all of them).` }));
+      const twice = g.findings.length - findings.length;
+      if (twice > 0) this.list.appendChild(el('p', { class: 'empty-note', text: `${formatInt(twice)} more listed under Verification.` }));
     }
     if (!any) this.list.appendChild(el('p', { class: 'empty-note', text: 'No findings yet. Run Verify Chain or Check Conformance.' }));
   }

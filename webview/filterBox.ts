@@ -86,6 +86,11 @@ export class FilterBox {
     }
   }
 
+  /** Puts the caret in the expression box (the Filter button opens the bar there). */
+  focus(): void {
+    this.input.focus();
+  }
+
   private accept(item: FilterCompletion): void {
     const v = this.input.value;
     const insert = item.insert + (item.insert.endsWith(':') || item.insert.endsWith('>') ? '' : ' ');

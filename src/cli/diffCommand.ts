@@ -1,4 +1,5 @@
 import { diffTraces, equivalent, TraceDiff, DiffOp } from '../core/diff/diffTraces';
+import { DEFAULT_DIFF_THRESHOLDS } from '../core/diff/diffTypes';
 import { divergenceLines, traceDiffJsonPieces } from '../core/diff/diffJson';
 import { LineDigests } from '../core/diff/lineDigests';
 import { formatDuration } from '../core/display';
@@ -7,26 +8,34 @@ import { loadForCli, write, writeHuman, writePieces } from './io';
 import { pricingOption } from './pricingOption';
 
 export const DIFF_HELP = `Usage: agent-trace diff A B [--json] [--include-volatile] [--context N] [--pricing FILE]
+                        [--duration-threshold MS] [--token-threshold N]
 
 Compares two runs: aligns their events parent by parent on what they did (kind, tool or model, arguments,
 depth), never on ids or times, so one inserted step shifts nothing after it. Prints where the runs first part,
 then the differing events with N equal events of context (default 3): '-' only in A, '+' only in B, '~' changed
-(with the fields that differ), and the duration, token and cost deltas (B − A).
+(with the fields that differ), and the duration, token and cost deltas (B − A). Two matching events whose
+durations or tokens differ past a threshold are a change too (field "durationMs" or "tokens"): by at least
+MS milliseconds (default 1000) or N tokens (default 100), and by at least 10% of the larger value.
 
   --json               machine-readable output:
     {"a": {"file", "format", "events"}, "b": {…}, "firstDivergence": {"aLine", "bLine"} | null,
      "ops": [{"op": "equal"|"insert"|"delete"|"change", "aLine"?, "bLine"?, "kind", "label", "depth",
               "fields"?: [{"path", "a"?, "b"?}], "fieldsOmitted"?, "durationDeltaMs"?, "tokensDelta"?, "costDeltaUsd"?}],
-     "summary": {"equal", "inserted", "deleted", "changed", "durationDeltaMs", "tokensDelta", "costDeltaUsd"},
+     "summary": {"equal", "inserted", "deleted", "changed", "durationDeltaMs", "tokensDelta", "costDeltaUsd",
+                 "thresholdChanges": {"duration", "durationDeltaMs", "tokens", "tokensDelta",
+                                      "thresholds": {"durationMs", "tokens", "ratio"}}},
      "malformed"?: {"a": {"count", "lines"}, "b": {…}, "firstDifference": {"aLine", "bLine"} | null}}
     ops are the merged tree in preorder; a line is absent on the side the event is missing from, a field's
     "a" or "b" when that event has no such field; a delta is absent (summary: null) when unknown.
+    thresholdChanges counts the events flagged for their duration or tokens and sums their deltas.
     firstDivergence gives each side's event there or, for an event only one side has, the next one.
     malformed lists each run's lines that are not JSON (absent when neither has one); firstDifference is the
     first pair, in file order, whose text differs (a line null on the side that has fewer).
   --include-volatile   compare ids, timestamps and hashes too (left out by default)
   --context N          equal events shown around each difference (human output)
   --pricing FILE       prices per model (as for summary), looked up before the bundled table
+  --duration-threshold MS  least duration difference of two matching events that is a change (default 1000)
+  --token-threshold N      least token difference of two matching events that is a change (default 100)
 Exit codes: 0 equivalent (same events and the same unreadable lines), 1 the runs differ, 2 unreadable file or
 bad usage.`;
 
@@ -93,13 +102,21 @@ export function diffText(d: TraceDiff, context: number): string[] {
   return out;
 }
 
+/** A threshold option: a whole number of ms or tokens, at most nine digits. */
+function thresholdOption(text: string | undefined, name: string, dflt: number): number {
+  if (text === undefined) return dflt;
+  if (!/^\d{1,9}$/.test(text)) throw new UsageError(`${name} needs a whole number, not ${text}`);
+  return Number(text);
+}
+
 /** `agent-trace diff`. */
 export async function diffCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['--json', '--help', '--include-volatile'], ['--context', '--pricing']);
+  const args = parseArgs(argv, ['--json', '--help', '--include-volatile'], ['--context', '--pricing', '--duration-threshold', '--token-threshold']);
   if (args.flags.has('--help')) return write(DIFF_HELP + '\n').then(() => 0);
   if (args.positional.length !== 2) throw new UsageError('diff takes exactly two files, A and B');
   const ctxText = args.options.get('--context') ?? '3';
   if (!/^\d{1,6}$/.test(ctxText)) throw new UsageError(`--context needs a whole number, not ${ctxText}`);
+  const thresholds = { durationMs: thresholdOption(args.options.get('--duration-threshold'), '--duration-threshold', DEFAULT_DIFF_THRESHOLDS.durationMs), tokens: thresholdOption(args.options.get('--token-threshold'), '--token-threshold', DEFAULT_DIFF_THRESHOLDS.tokens) };
   const prices = await pricingOption(args.options.get('--pricing'));
   const includeVolatile = args.flags.has('--include-volatile');
   // Each run's lines are digested as it loads: one read per file. The diff asks every event's label at least
@@ -107,7 +124,7 @@ export async function diffCommand(argv: string[]): Promise<number> {
   const lineDigests = { a: new LineDigests({ includeVolatile }), b: new LineDigests({ includeVolatile }) };
   const a = await loadForCli(args.positional[0], { onRecord: lineDigests.a.add, storeLabels: true });
   const b = await loadForCli(args.positional[1], { onRecord: lineDigests.b.add, storeLabels: true });
-  const d = await diffTraces(a, b, { includeVolatile, prices, lineDigests });
+  const d = await diffTraces(a, b, { includeVolatile, prices, lineDigests, thresholds });
   const code = equivalent(d) ? 0 : 1;
   if (args.flags.has('--json')) await writePieces(traceDiffJsonPieces(d));
   else await writeHuman(diffText(d, Number(ctxText)).join('\n') + '\n');

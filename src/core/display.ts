@@ -34,10 +34,22 @@ function unsignedDuration(a: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** `+1.5 s` from the trace start (`+0 ms` for the first event); a negative offset keeps its `-`. */
+/**
+ * An offset from the trace start, to the millisecond: `+0 ms`, `+340 ms`, `+1.500 s`, `+5:00.123` (min:s), `+1:05:00.123`
+ * (h:min:s); a negative offset keeps its `-`. Whole milliseconds at every size: rows of a long run a few ms apart
+ * read apart (a duration's rounding made every row of a 5-minute trace read `+5 min 0 s`).
+ */
 export function formatOffset(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
-  return (ms < 0 ? '' : '+') + formatDuration(ms);
+  const whole = Math.round(Math.abs(ms));
+  const sign = ms < 0 && whole > 0 ? '-' : '+';
+  if (whole < SECOND) return `${sign}${whole} ms`;
+  const milli = String(whole % SECOND).padStart(3, '0');
+  const secs = Math.floor(whole / SECOND);
+  if (secs < 60) return `${sign}${secs}.${milli} s`;
+  const two = (n: number) => String(n).padStart(2, '0');
+  const clock = secs < 3600 ? `${Math.floor(secs / 60)}:${two(secs % 60)}` : `${Math.floor(secs / 3600)}:${two(Math.floor(secs / 60) % 60)}:${two(secs % 60)}`;
+  return `${sign}${clock}.${milli}`;
 }
 
 /** `340`, `1.2k`, `12k`, `2.1M` (negative counts keep their sign); '' for NaN and infinities. */

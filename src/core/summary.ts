@@ -195,17 +195,26 @@ export async function summarizeSession(model: TraceModel, options: SummaryOption
   return { ...s, totals, usage };
 }
 
-/** The earliest and latest event times (of the events `include` keeps), null when none has a time. */
+/**
+ * The earliest start and latest end of the events (of those `include` keeps), null when none has a time. An event
+ * with a duration spans it: from its time where the format records starts (`eventTime: 'start'`: an OTLP span
+ * ends at time + duration, so a 28 s root span makes a 28 s run), else up to its time (the timeline draws the same).
+ */
 export function timeRange(model: TraceModel, include?: (i: number) => boolean): { min: number; max: number } | null {
   const t = model.events;
+  const startStamped = formatModule(model.format).eventTime === 'start';
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0, end = t.size; i < end; i++) {
     if (include && !include(i)) continue;
     const time = t.timeOf(i);
     if (time === null) continue;
-    if (time < min) min = time;
-    if (time > max) max = time;
+    const d = t.durationOf(i);
+    const span = d > 0 ? d : 0;
+    const start = startStamped ? time : time - span;
+    const stop = startStamped ? time + span : time;
+    if (start < min) min = start;
+    if (stop > max) max = stop;
   }
   return Number.isFinite(min) ? { min, max } : null;
 }

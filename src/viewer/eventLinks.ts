@@ -30,11 +30,38 @@ export interface LinkTarget {
 }
 
 /**
+ * The query's text, each value percent-encoded once (`path=runs/a%20b.jsonl&line=3`): what a browser and the OS
+ * hand to VS Code as it is. (`vscode.Uri.from({ query })` encoded it a second time, `%2F` into `%252F` and `&`
+ * into `%26`, a link code-server's browser could not open.)
+ */
+export function eventLinkQueryText(q: URLSearchParams): string {
+  return [...q].map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2F/g, '/')}`).join('&');
+}
+
+/** The query's fields: VS Code hands a handler the query decoded once, a browser may not; `+` stays `+`. */
+function queryFields(query: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of query.split('&')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const raw = part.slice(eq + 1);
+    let v = raw;
+    try {
+      v = decodeURIComponent(raw);
+    } catch {
+      // A `%` of a name already decoded (`100%.jsonl`): the text as it is.
+    }
+    if (!out.has(part.slice(0, eq))) out.set(part.slice(0, eq), v);
+  }
+  return out;
+}
+
+/**
  * Reads a link's query back; null when it names no file or no valid line. A relative `path` is tried in the
  * named folder first, then in every folder; it may not climb out of the folder (`..`).
  */
 export function parseEventLink(query: string, folders: readonly LinkFolder[]): LinkTarget | null {
-  const q = new URLSearchParams(query);
+  const q = queryFields(query);
   const line = Number(q.get('line') ?? '1');
   if (!Number.isInteger(line) || line < 1) return null;
   const file = q.get('file');

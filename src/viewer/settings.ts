@@ -15,6 +15,8 @@ export interface AgentTraceSettings {
   workers: number;
   liveUpdates: boolean;
   expandAllMaxEvents: number;
+  compareDurationThresholdMs: number;
+  compareTokenThreshold: number;
   blobRoots: string[];
   pricing: unknown;
   rules: Record<string, unknown>;

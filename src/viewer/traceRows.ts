@@ -102,6 +102,9 @@ export function labelIdSpans(model: TraceModel, i: number, label: string): IdSpa
 }
 
 function malformedRow(m: MalformedLine, node: number, rows: RowProjection, deco: RowDecorations): RowData {
+  const badge = deco.badgeOfLine(m.line);
+  // A line whose worst finding is a warning is a torn last line (a writer stopped mid-line): a warning, drawn as one.
+  const torn = badge === 'warning';
   const row: RowData = {
     node,
     line: m.line,
@@ -110,7 +113,7 @@ function malformedRow(m: MalformedLine, node: number, rows: RowProjection, deco:
     kind: 'unparseable line',
     category: 'error',
     label: m.message,
-    status: 'error',
+    status: torn ? 'warning' : 'error',
     hasChildren: false,
     expanded: false,
     durationMs: null,
@@ -119,7 +122,6 @@ function malformedRow(m: MalformedLine, node: number, rows: RowProjection, deco:
     offsetMs: null,
     malformed: true,
   };
-  const badge = deco.badgeOfLine(m.line);
   if (badge) row.badge = badge;
   if (deco.isMatch(node)) row.match = true;
   return row;

@@ -7,6 +7,11 @@ import type { TraceModel } from '../core/loadTrace';
 export interface TraceViewerApi {
   /** The trace shown in the active viewer, if a viewer is active. */
   activeUri(): vscode.Uri | undefined;
+  /**
+   * Brings the open viewer of `uri` to the front, in its own editor group (a second `openWith` from a text editor
+   * in another group opened a second tab); false when no viewer shows the file.
+   */
+  showViewer?(uri: vscode.Uri): boolean;
   /** Reveals and selects the event on `line` in the viewer of `uri`; false when no viewer shows it. */
   revealLine(uri: vscode.Uri, line: number): Promise<boolean>;
   /** Shows verification or conformance results in the viewer of `uri` (badges, header, Checks list). */

@@ -15,7 +15,10 @@ describe('agent-trace diff', () => {
     assert.equal(j.firstDivergence, null);
     assert.equal(j.ops.length, 7);
     assert.ok(j.ops.every((o: { op: string }) => o.op === 'equal'));
-    assert.deepEqual(j.summary, { equal: 7, inserted: 0, deleted: 0, changed: 0, durationDeltaMs: 0, tokensDelta: 0, costDeltaUsd: 0 });
+    assert.deepEqual(j.summary, {
+      equal: 7, inserted: 0, deleted: 0, changed: 0, durationDeltaMs: 0, tokensDelta: 0, costDeltaUsd: 0,
+      thresholdChanges: { duration: 0, durationDeltaMs: 0, tokens: 0, tokensDelta: 0, thresholds: { durationMs: 1000, tokens: 100, ratio: 0.1 } },
+    });
     const text = cli('diff', MURMUR, copy);
     assert.equal(text.code, 0);
     assert.match(text.out, /equivalent: no differences/);
@@ -29,7 +32,8 @@ describe('agent-trace diff', () => {
     assert.deepEqual(j.a, { file: agentledger('approval-granted', 'events.jsonl'), format: 'agentledger', events: 28 });
     assert.deepEqual(j.b.events, 13);
     assert.deepEqual(j.firstDivergence, { aLine: 12, bLine: 12 });
-    assert.deepEqual(Object.keys(j.summary), ['equal', 'inserted', 'deleted', 'changed', 'durationDeltaMs', 'tokensDelta', 'costDeltaUsd']);
+    // The first release's keys in their order, then the ones added since.
+    assert.deepEqual(Object.keys(j.summary), ['equal', 'inserted', 'deleted', 'changed', 'durationDeltaMs', 'tokensDelta', 'costDeltaUsd', 'thresholdChanges']);
     const change = j.ops.find((o: { op: string }) => o.op === 'change');
     assert.deepEqual(Object.keys(change).slice(0, 5), ['op', 'aLine', 'bLine', 'kind', 'label']);
     assert.equal(change.kind, 'tool_approval_decided');
@@ -42,6 +46,31 @@ describe('agent-trace diff', () => {
     assert.equal(ins.kind, 'step_failed');
     assert.equal(j.summary.equal + j.summary.changed + j.summary.deleted, 28);
     assert.equal(j.summary.equal + j.summary.changed + j.summary.inserted, 13);
+  });
+
+  it('reports a tool call 125 s slower as changed, with the delta summed, and takes --duration-threshold (issue 40)', () => {
+    const a = claudeSession('shell-ok');
+    const lines = linesOf(a);
+    const k = lines.findIndex((l) => l.includes('"type":"tool_result"'));
+    const later = (l: string) => l.replace(/"timestamp":"([^"]+)"/, (_m, t: string) => `"timestamp":"${new Date(Date.parse(t) + 125_000).toISOString()}"`);
+    const b = writeVariant(lines.map((l, i) => (i >= k ? later(l) : l)));
+    const r = cli('diff', a, b, '--json');
+    assert.equal(r.code, 1, r.err);
+    const j = JSON.parse(r.out);
+    assert.deepEqual(j.firstDivergence, { aLine: k + 1, bLine: k + 1 });
+    const op = j.ops.find((o: { op: string }) => o.op === 'change');
+    assert.equal(op.durationDeltaMs, 125_000);
+    assert.equal(op.fields.find((f: { path: string }) => f.path === 'durationMs').b - op.fields.find((f: { path: string }) => f.path === 'durationMs').a, 125_000);
+    assert.equal(j.summary.changed, 1);
+    assert.equal(j.summary.durationDeltaMs, 125_000);
+    assert.equal(j.summary.thresholdChanges.durationDeltaMs, 125_000);
+    const text = cli('diff', a, b);
+    assert.match(text.out, /^~ .*\(\+2 min 5 s\)$/m);
+    assert.match(text.out, /^ +durationMs: \d+ → \d+$/m);
+    assert.equal(cli('diff', a, b, '--duration-threshold', '200000').code, 0);
+    const bad = cli('diff', a, b, '--duration-threshold', 'soon');
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--duration-threshold needs a whole number, not soon/);
   });
 
   it('prints the divergence, the changed fields and the totals for a person', () => {

@@ -28,9 +28,10 @@ describe('display formatters', () => {
     assert.equal(formatDuration(-1500), '-1.5 s');
     assert.equal(formatDuration(-59_500), '-1 min 0 s');
     assert.equal(formatDuration(-12), '-12 ms');
-    assert.equal(formatOffset(-2000), '-2.0 s');
-    assert.equal(formatOffset(2000), '+2.0 s');
+    assert.equal(formatOffset(-2000), '-2.000 s');
+    assert.equal(formatOffset(2000), '+2.000 s');
     assert.equal(formatOffset(0), '+0 ms');
+    assert.equal(formatOffset(-0.2), '+0 ms');
     for (const v of [NaN, Infinity, -Infinity, null, undefined]) assert.equal(formatDuration(v), '', String(v));
     assert.equal(formatOffset(NaN), '');
     assert.equal(formatCount(NaN), '');

@@ -23,6 +23,52 @@ export class EventEmitter<T> {
   }
 }
 
+/**
+ * `window.createQuickPick()`: `type` sets the value as a user typing does, `accept` picks an item. Unless a test
+ * drives it (`fake.onQuickPick`), `show` answers with `fake.pick(items)` as `showQuickPick` does.
+ */
+export class FakeQuickPick<T> {
+  items: readonly T[] = [];
+  value = '';
+  title?: string;
+  placeholder?: string;
+  matchOnDescription = false;
+  matchOnDetail = false;
+  selectedItems: readonly T[] = [];
+  private readonly changed = new EventEmitter<string>();
+  private readonly accepted = new EventEmitter<void>();
+  private readonly hidden = new EventEmitter<void>();
+  readonly onDidChangeValue = this.changed.event;
+  readonly onDidAccept = this.accepted.event;
+  readonly onDidHide = this.hidden.event;
+  show(): void {
+    if (fake.onQuickPick) return fake.onQuickPick(this as FakeQuickPick<unknown>);
+    const p = fake.pick(this.items as unknown[]) as T | undefined;
+    if (p === undefined) this.hide();
+    else this.accept(p);
+  }
+  type(value: string): void {
+    this.value = value;
+    this.changed.fire(value);
+  }
+  accept(item: T): void {
+    this.selectedItems = [item];
+    this.accepted.fire();
+  }
+  hide(): void {
+    this.hidden.fire();
+  }
+  dispose(): void {}
+}
+
+function decodeOnce(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 export class Uri {
   private constructor(
     readonly scheme: string,
@@ -38,10 +84,12 @@ export class Uri {
   static parse(s: string): Uri {
     const m = /^([a-z][\w+.-]*):(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/i.exec(s);
     if (!m) return new Uri(s.split(':')[0], s.replace(/^[a-z]+:\/\/[^/]*/, ''), s);
-    return new Uri(m[1], decodeURIComponent(m[3]), s, m[2] ?? '', m[4] ?? '', m[5] ?? '');
+    // As VS Code's: the query is kept decoded once.
+    return new Uri(m[1], decodeURIComponent(m[3]), s, m[2] ?? '', decodeOnce(m[4] ?? ''), m[5] ?? '');
   }
   static from(c: { scheme: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
-    const text = `${c.scheme}://${c.authority ?? ''}${c.path ?? ''}${c.query ? `?${c.query}` : ''}${c.fragment ? `#${c.fragment}` : ''}`;
+    // As VS Code's toString: the query percent-encoded (its `=`, `&` and `%` too).
+    const text = `${c.scheme}://${c.authority ?? ''}${c.path ?? ''}${c.query ? `?${encodeURIComponent(c.query)}` : ''}${c.fragment ? `#${c.fragment}` : ''}`;
     return new Uri(c.scheme, c.path ?? '', text, c.authority ?? '', c.query ?? '', c.fragment ?? '');
   }
   static joinPath(base: Uri, ...parts: string[]): Uri {
@@ -53,7 +101,7 @@ export class Uri {
   get fsPath(): string {
     return this.path;
   }
-  toString(): string {
+  toString(_skipEncoding?: boolean): string {
     return this.text ?? `${this.scheme}://${this.path}`;
   }
 }
@@ -123,6 +171,12 @@ export class RelativePattern {
 }
 export class Range {
   constructor(readonly startLine: number, readonly startChar: number, readonly endLine: number, readonly endChar: number) {}
+  get start(): { line: number; character: number } {
+    return { line: this.startLine, character: this.startChar };
+  }
+  get end(): { line: number; character: number } {
+    return { line: this.endLine, character: this.endChar };
+  }
 }
 export class TabInputText {
   constructor(readonly uri: Uri) {}
@@ -152,7 +206,12 @@ export class FakePanel {
   };
   readonly onDidChangeViewState = this.viewState.event;
   readonly onDidDispose = this.disposed.event;
-  reveal(): void {}
+  viewColumn = 2;
+  /** The columns `reveal` was called with, in order. */
+  readonly revealed: (number | undefined)[] = [];
+  reveal(column?: number): void {
+    this.revealed.push(column);
+  }
 }
 
 /** Everything the fake records, for assertions. */
@@ -178,6 +237,10 @@ export const fake = {
   diagnostics: new Map<string, Map<string, unknown[]>>(),
   /** What the next quick pick answers, given its items (undefined = dismissed). */
   pick: (items: unknown[]): unknown => items[0],
+  /** What `env.asExternalUri` answers when set (code-server maps the app's scheme to its own https address). */
+  externalUri: undefined as ((u: Uri) => Uri) | undefined,
+  /** Drives a `createQuickPick` when set (else it answers with {@link pick}). */
+  onQuickPick: undefined as ((qp: FakeQuickPick<unknown>) => void) | undefined,
   /** What the next input box answers, given its options (undefined = dismissed). */
   input: (_options: { value?: string; validateInput?(v: string): unknown }): string | undefined => undefined,
   workspaceFolders: [] as { uri: Uri; name: string; index: number }[],
@@ -294,6 +357,7 @@ export const vscodeFake = {
     showInformationMessage: async (m: string) => void fake.messages.push(m),
     showWarningMessage: async (m: string) => void fake.messages.push(m),
     showQuickPick: async (items: unknown[]) => fake.pick(items),
+    createQuickPick: () => new FakeQuickPick(),
     showInputBox: async (options: { value?: string; validateInput?(v: string): unknown }) => fake.input(options),
     registerUriHandler: (h: { handleUri(u: Uri): unknown }) => {
       fake.uriHandlers.push(h);
@@ -326,6 +390,8 @@ export const vscodeFake = {
   },
   env: {
     uriScheme: 'vscode',
+    /** The desktop's answer: the URI as it is (a test sets `fake.externalUri` for code-server's). */
+    asExternalUri: async (u: Uri) => (fake.externalUri ? fake.externalUri(u) : u),
     clipboard: { writeText: async (t: string) => void fake.executed.push(['clipboard', t]) },
     openExternal: async (u: Uri) => void fake.executed.push(['openExternal', u.toString()]),
   },

@@ -1,6 +1,6 @@
 // Links to events: workspace-relative inside a workspace folder, absolute only outside; read back safely.
 import { strict as assert } from 'node:assert';
-import { eventLinkQuery, parseEventLink } from '../../src/viewer/eventLinks';
+import { eventLinkQuery, eventLinkQueryText, parseEventLink } from '../../src/viewer/eventLinks';
 
 const WS = [{ name: 'samples', fsPath: '/home/u/samples' }];
 const TWO = [...WS, { name: 'other', fsPath: '/home/u/other' }];
@@ -27,5 +27,14 @@ describe('event links', () => {
     for (const q of ['line=3', 'path=a.jsonl&line=0', 'path=a.jsonl&line=x', 'path=..%2Fsecret.jsonl&line=1', 'path=%2Fetc%2Fpasswd&line=1', 'file=rel.jsonl&line=1']) {
       assert.equal(parseEventLink(q, WS), null, q);
     }
+  });
+
+  it('a link\'s query is encoded once and reads back as a browser or VS Code hands it over (issue 40)', () => {
+    const q = eventLinkQuery('/home/u/samples/my runs/a+b 100%.jsonl', 7, WS);
+    const text = eventLinkQueryText(q);
+    assert.equal(text, 'path=my%20runs/a%2Bb%20100%25.jsonl&line=7');
+    const want = { candidates: ['/home/u/samples/my runs/a+b 100%.jsonl'], line: 7 };
+    assert.deepEqual(parseEventLink(text, WS), want, 'as a browser passes it');
+    assert.deepEqual(parseEventLink(decodeURIComponent(text), WS), want, 'decoded once, as VS Code passes it');
   });
 });

@@ -84,4 +84,15 @@ describe('verification by cause: chain, sequence, blobs, lines and links', () =>
     assert.equal(chips[0], 'ok: sequence intact');
     assert.ok(!chips.some((c) => c.includes('chain')));
   });
+
+  it('an empty file is "empty", neutral, in both modes: nothing was proven intact (issue 40)', async () => {
+    const file = join(tempDir(), 'empty.jsonl');
+    writeFileSync(file, '');
+    const model = await loadTrace(file);
+    for (const mode of ['verify', 'check'] as const) {
+      const chips = checkChips(summarizeResult(mode, await runChecks(model, mode)));
+      assert.deepEqual(chips.map((c) => `${c.cls}: ${c.text}`), ['neutral: empty: no events to check'], mode);
+      assert.doesNotMatch(chips[0].title, /intact/);
+    }
+  });
 });

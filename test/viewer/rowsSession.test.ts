@@ -75,6 +75,16 @@ describe('viewer session: paging and state', () => {
     assert.equal(last(host, 'loadFindings').findings.length, 2);
   });
 
+  it('a torn last line is a warning row, an unparseable line in the middle an error row (issue 40)', async () => {
+    const file = join(tempDir(), 'torn.jsonl');
+    copyFileSync(SAMPLE, file);
+    appendFileSync(file, '{"id":"e13","kind":"step","na');
+    const { s, host } = await open(file);
+    const page = await rowsOf(s, host);
+    const bad = page.rows.filter((r) => r.malformed).map((r) => [r.line, r.status, r.badge]);
+    assert.deepEqual(bad, [[6, 'error', 'error'], [13, 'warning', 'warning']]);
+  });
+
   it('pages rows in tree order with depth, columns, badges and the malformed row in line order', async () => {
     const { s, host } = await open();
     const page = await rowsOf(s, host);

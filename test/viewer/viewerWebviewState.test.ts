@@ -172,7 +172,7 @@ describe('webview state: formatting, paths and history', () => {
     assert.equal(formatDuration(1500), '1.5 s');
     assert.equal(formatDuration(184_000), '3 min 4 s');
     assert.equal(formatDuration(null), '');
-    assert.equal(formatOffset(2000), '+2.0 s');
+    assert.equal(formatOffset(2000), '+2.000 s');
     assert.equal(formatTokens(1200, 340), '1.2k→340');
     assert.equal(formatTokens(null, 58), '?→58');
     assert.equal(formatCount(2_100_000), '2.1M');

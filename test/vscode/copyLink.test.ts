@@ -48,7 +48,8 @@ describe('Copy Link to Event', () => {
     await until(() => sent.find((m) => m.type === 'detail'), 'the detail of the selection');
     await fake.commands.get(COMMANDS.copyLinkToEvent)!();
     const copied = [...fake.executed].reverse().find((e) => e[0] === 'clipboard')?.[1] as string;
-    assert.equal(copied, `vscode://${ID}/open?path=runs%2Flive.trace.jsonl&line=10`);
+    // The query encoded once (issue 40): a browser hands it to VS Code as it is.
+    assert.equal(copied, `vscode://${ID}/open?path=runs/live.trace.jsonl&line=10`);
     assert.ok(fake.messages.some((m) => m === 'Agent Trace: copied link to line 10 of ' + file + '.'), fake.messages.join('\n'));
 
     // Pasted in another window of the same workspace: the handler resolves the path against its folders.
@@ -56,6 +57,22 @@ describe('Copy Link to Event', () => {
     const before = sent.length;
     await fake.uriHandlers[fake.uriHandlers.length - 1].handleUri(Uri.parse(copied));
     assert.ok(sent.slice(before).some((m) => m.type === 'rowsState' && m.reveal?.node === 8), 'the linked event is revealed');
+    // A link copied before (its query encoded twice by Uri.toString) still opens.
+    panel.fromWebview.fire({ type: 'select', node: 0 });
+    const again = sent.length;
+    await fake.uriHandlers[fake.uriHandlers.length - 1].handleUri(Uri.parse(`vscode://${ID}/open?path%3Druns%252Flive.trace.jsonl%26line%3D10`));
+    assert.ok(sent.slice(again).some((m) => m.type === 'rowsState' && m.reveal?.node === 8), 'an old link is revealed too');
+
+    // code-server: the app's scheme opens nothing in a browser; asExternalUri's https address is what is copied.
+    fake.externalUri = (u) => Uri.parse(`https://code.example/callback?vscode-scheme=code-oss&vscode-authority=${u.authority}&vscode-path=${u.path}&vscode-query=${encodeURIComponent(u.query)}`);
+    try {
+      await fake.commands.get(COMMANDS.copyLinkToEvent)!(Uri.file(file), 10);
+    } finally {
+      fake.externalUri = undefined;
+    }
+    const web = [...fake.executed].reverse().find((e) => e[0] === 'clipboard')?.[1] as string;
+    assert.match(web, /^https:\/\/code\.example\/callback\?/);
+    assert.doesNotMatch(web, /%25/, 'nothing is encoded twice');
     panel.disposed.fire();
     doc.dispose();
   });

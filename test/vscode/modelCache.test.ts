@@ -1,7 +1,7 @@
 // The one model cache: a trace open in the viewer is answered from the viewer's model by hovers,
 // definitions, references and Go to Event (the file is not read again); other files are read once.
 import { strict as assert } from 'node:assert';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fake, FakePanel, installFakeVscode, Position, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
@@ -83,6 +83,8 @@ describe('one model cache for the viewer and the language features', () => {
     const pos = parentIdPosition(file);
     const hover = await features.hover.provideHover(text, pos);
     assert.match(hover!.contents.value, /inference/, 'the hover names the parent event');
+    // Counted as the viewer's hover card counts (issue 40: "mentioned by 10 events" there read "9 other events").
+    assert.match(hover!.contents.value, /Mentioned by 1 other event$/, 'i1 is defined on line 3 and mentioned on line 4 only');
     const def = await features.definition.provideDefinition(text, pos);
     assert.equal(def!.range.line, 2, 'the definition is line 3 (0-based 2)');
     const refs = await features.references.provideReferences(text, pos);
@@ -112,5 +114,35 @@ describe('one model cache for the viewer and the language features', () => {
     fake.pick = () => undefined;
     await fake.commands.get(COMMANDS.goToEvent)!(Uri.file(file));
     assert.equal(loadsOf(file), once, 'definition and Go to Event reused the first load');
+  });
+
+  it('Go to Event reads a typed number as a line: "14" lists line 14\'s event, not a label with 14 in it (issue 40)', async () => {
+    const file = join(tempDir(), 'long.trace.jsonl');
+    // Twenty events; line 5's label has "14" in it, as a fuzzy match of "14" would rank first.
+    const lines = Array.from({ length: 20 }, (_, k) => JSON.stringify({ id: `e${k + 1}`, kind: 'step', name: k === 4 ? 'fetch 14 pages' : `step ${k + 1}` }));
+    writeFileSync(file, lines.join('\n') + '\n');
+    const seen: { line: number; alwaysShow?: boolean }[][] = [];
+    fake.onQuickPick = (qp) => {
+      for (const v of ['14', ':14', 'line 14']) {
+        qp.type(v);
+        seen.push([...(qp.items as { line: number; alwaysShow?: boolean }[])]);
+      }
+      qp.type('fetch');
+      assert.equal(qp.items.length, 20, 'words still search every event');
+      qp.type('14');
+      qp.accept(qp.items[0]);
+    };
+    const shown = fake.shownText.length;
+    try {
+      await fake.commands.get(COMMANDS.goToEvent)!(Uri.file(file));
+    } finally {
+      fake.onQuickPick = undefined;
+    }
+    for (const items of seen) assert.deepEqual(items.map((x) => [x.line, x.alwaysShow]), [[14, true]]);
+    const opened = fake.shownText[shown] as { options: { selection: { start?: { line: number }; startLine?: number } } };
+    assert.ok(opened, 'the text editor opened at the event (no viewer shows the file)');
+    // The fake Range keeps what it was built with: here the Position of line 14 (0-based 13).
+    const start = (opened.options.selection as unknown as { startLine: number | { line: number } }).startLine;
+    assert.equal(typeof start === 'number' ? start : start.line, 13);
   });
 });

@@ -2,7 +2,7 @@
 // marker's line (microsoft/vscode#94037), so each finding's rule code is a command link that reveals its
 // event, and the rule's documentation is the related-information row under it.
 import { strict as assert } from 'node:assert';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
@@ -89,6 +89,57 @@ describe('Problems → event: the rule code of a finding reveals its event', () 
 
     await fake.commands.get(COMMANDS.showProblem)!('not a uri' as never);
     assert.ok(fake.messages.some((m) => m.includes('names no trace line')), fake.messages.join('\n'));
+    panel.disposed.fire();
+    doc.dispose();
+  });
+
+  it('a finding both verification and conformance report (lumen/truncated) is listed once, under verification (issue 40)', async () => {
+    // A lumen trace cut mid-line: no run_end, so both modes report lumen/truncated at the same line.
+    const src = resolve('test/seed-corpus/lumen/.lumen/trace/55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl');
+    const lines = readFileSync(src, 'utf8').trimEnd().split('\n');
+    const cut = join(tempDir(), 'cut.jsonl');
+    writeFileSync(cut, lines.slice(0, -1).join('\n') + '\n' + lines[lines.length - 1].slice(0, 40));
+    const model = await loadTrace(cut);
+    const problems = new TraceProblems(Uri.file(resolve('.')) as never);
+    const uri = Uri.file(cut) as never;
+    const truncated = () => problems.get(uri).filter((d) => (d.code as { value: string }).value === 'lumen/truncated');
+    const check = await runChecks(model, 'check');
+    assert.ok(check.findings.some((f) => f.rule === 'lumen/truncated'), 'conformance reports it too');
+    problems.set(uri, 'check', check, lineLengths(model));
+    assert.equal(truncated().length, 1, 'conformance alone lists it');
+    problems.set(uri, 'verify', await runChecks(model, 'verify'), lineLengths(model));
+    assert.equal(truncated().length, 1);
+    assert.equal(truncated()[0].source, 'Agent Trace: Verify');
+    problems.set(uri, 'check', check, lineLengths(model));
+    assert.equal(truncated().length, 1, 'in either order');
+    assert.ok(problems.get(uri).some((d) => (d.code as { value: string }).value === 'lumen/run-id-name'), 'conformance keeps its own findings');
+    problems.dispose();
+  });
+
+  it('"Reveal in Trace Viewer" from the text editor brings the open viewer forward, no second tab (issue 40)', async () => {
+    const model = await loadTrace(file);
+    const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
+    const doc = (await provider.openCustomDocument(Uri.file(file) as never, {} as never, {} as never)) as TraceDocument;
+    const panel = new FakePanel();
+    await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
+    await doc.whenLoaded();
+    panel.fromWebview.fire({ type: 'ready', state: null });
+    const sent = panel.sent as HostMessage[];
+    await until(() => sent.find((m) => m.type === 'init'), 'init');
+    const node = model.events.size - 1;
+    const line = model.events.lineOf(node);
+    const win = (require('vscode') as { window: { activeTextEditor: unknown } }).window;
+    win.activeTextEditor = { document: { uri: Uri.file(file) }, selection: { active: { line: line - 1, character: 0 } } };
+    const opens = fake.executed.filter((e) => e[0] === 'vscode.openWith').length;
+    const before = sent.length;
+    try {
+      await fake.commands.get(COMMANDS.revealInViewer)!();
+    } finally {
+      win.activeTextEditor = undefined;
+    }
+    assert.equal(fake.executed.filter((e) => e[0] === 'vscode.openWith').length, opens, 'no second viewer was opened');
+    assert.ok(panel.revealed.length > 0 && panel.revealed.every((c) => c === undefined || c === panel.viewColumn), 'the open viewer came forward in its own column');
+    assert.ok(sent.slice(before).some((m) => m.type === 'rowsState' && m.reveal?.node === node), 'the line\'s event is selected');
     panel.disposed.fire();
     doc.dispose();
   });

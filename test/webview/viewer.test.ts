@@ -24,7 +24,7 @@ describe('trace viewer webview (Chromium)', function () {
     assert.deepEqual(labels.slice(0, 4), ['session_start', 'user_message', 'inference 1.5 s 1.2k→340 tokens', 'tool_call http.get 12 ms']);
     assert.match(labels[5], /not valid JSON/, 'line 6 is listed between lines 5 and 7, not after the last event');
     const inf = await v.page.$eval('.row[data-line="3"]', (r: Any) => ({ dur: r.querySelector('.col-duration').textContent, tok: r.querySelector('.col-tokens').textContent, off: r.querySelector('.col-offset').textContent, level: r.getAttribute('aria-level'), expanded: r.getAttribute('aria-expanded') }));
-    assert.deepEqual(inf, { dur: '1.5 s', tok: '1.2k→340', off: '+2.0 s', level: '2', expanded: 'true' });
+    assert.deepEqual(inf, { dur: '1.5 s', tok: '1.2k→340', off: '+2.000 s', level: '2', expanded: 'true' });
     assert.ok(await v.page.$('.row[data-line="5"].status-error'), 'the failed tool result is marked as an error');
     assert.ok(await v.page.$('.row[data-line="7"].status-warning'), 'the denied approval is marked as a warning');
     assert.ok(await v.page.$('.row[data-line="6"].malformed .badge-error'), 'the unparseable line is a visible row with an error badge');

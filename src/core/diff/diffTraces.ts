@@ -7,12 +7,12 @@ import { diffFields, FieldChange } from './fieldDiff';
 import { DiffContext, sameShape } from './signature';
 import { eventCostUsd, runTotals } from './runCost';
 import { neutralFieldChanges } from './neutralFields';
-import type { DiffSummary } from './diffTypes';
+import { DEFAULT_DIFF_THRESHOLDS, DiffSummary, DiffThresholds, ThresholdChanges } from './diffTypes';
 import type { ModelPrice } from '../usage/prices';
 import { eventFacts, known } from './eventFacts';
 import { readRanges } from '../byteSource';
 
-export type { DiffOpKind, AlignedOp, FieldChange, DiffSummary };
+export type { DiffOpKind, AlignedOp, FieldChange, DiffSummary, DiffThresholds };
 
 /** Options of {@link diffTraces}. */
 export interface DiffOptions {
@@ -25,6 +25,8 @@ export interface DiffOptions {
    * used when they were taken with the same `includeVolatile`.
    */
   lineDigests?: { a?: LineDigests; b?: LineDigests };
+  /** When a paired event's duration or tokens differ enough to make it a change (defaults: DEFAULT_DIFF_THRESHOLDS). */
+  thresholds?: Partial<DiffThresholds>;
 }
 
 /** One row of the diff with what changed and what it cost. Deltas are B − A; null when unknown. */
@@ -125,6 +127,29 @@ function fieldChanges(ctx: DiffContext, op: AlignedOp, fa: FlatField[] | null, f
   return { fields: neutralFieldChanges(ctx.a.model, op.a, ctx.b.model, op.b) };
 }
 
+/** Whether two known values of one fact differ past the thresholds (absolute amount and share of the larger). */
+function beyond(x: number | null, y: number | null, least: number, ratio: number): boolean {
+  if (x === null || y === null) return false;
+  const d = Math.abs(y - x);
+  return d > 0 && d >= least && d >= ratio * Math.max(Math.abs(x), Math.abs(y));
+}
+
+/**
+ * The facts of a paired event that moved past the thresholds, as field changes (`durationMs`, `tokens`): ids and
+ * times are left out of the field diff, so a tool call 125 s slower would otherwise read as equal.
+ */
+function thresholdFields(ctx: DiffContext, op: AlignedOp, t: DiffThresholds): FieldChange[] {
+  if (op.a < 0 || op.b < 0) return [];
+  const out: FieldChange[] = [];
+  const da = known(ctx.a.facts.durationMs[op.a]);
+  const db = known(ctx.b.facts.durationMs[op.b]);
+  if (beyond(da, db, t.durationMs, t.ratio)) out.push({ path: 'durationMs', a: da, b: db });
+  const ta = known(ctx.a.facts.tokens[op.a]);
+  const tb = known(ctx.b.facts.tokens[op.b]);
+  if (beyond(ta, tb, t.tokens, t.ratio)) out.push({ path: 'tokens', a: ta, b: tb });
+  return out;
+}
+
 /** Changed events whose lines are read again at once: few enough that their flattened fields stay small. */
 const FIELD_BATCH = 1024;
 
@@ -156,14 +181,31 @@ export async function diffTraces(a: TraceModel, b: TraceModel, options: DiffOpti
   const counts: Record<DiffOpKind, number> = { equal: 0, insert: 0, delete: 0, change: 0 };
   let firstDivergence = -1;
   const changes: DiffOp[] = [];
+  const thresholds: DiffThresholds = { ...DEFAULT_DIFF_THRESHOLDS, ...options.thresholds };
+  const moved: ThresholdChanges = { duration: 0, durationDeltaMs: 0, tokens: 0, tokensDelta: 0, thresholds };
+  const movedFields = new Map<DiffOp, FieldChange[]>();
   for (const op of aligned) {
-    counts[op.op]++;
-    if (firstDivergence < 0 && op.op !== 'equal') firstDivergence = ops.length;
     const full: DiffOp = Object.assign(op as DiffOp, deltas(ctx, op, options.prices ?? {}));
-    if (op.op === 'change') changes.push(full);
+    const facts = thresholdFields(ctx, op, thresholds);
+    if (facts.length > 0) {
+      if (full.op === 'equal') full.op = 'change';
+      movedFields.set(full, facts);
+      for (const f of facts) {
+        if (f.path === 'durationMs') (moved.duration++, (moved.durationDeltaMs += full.durationDeltaMs ?? 0));
+        else (moved.tokens++, (moved.tokensDelta += full.tokensDelta ?? 0));
+      }
+    }
+    counts[full.op]++;
+    if (firstDivergence < 0 && full.op !== 'equal') firstDivergence = ops.length;
+    if (full.op === 'change') changes.push(full);
     ops.push(full);
   }
   await addChangedFields(ctx, changes, includeVolatile);
+  // The moved facts after the content's fields (a field the content diff already names is not repeated).
+  for (const [op, facts] of movedFields) {
+    const have = new Set((op.fields ?? []).map((f) => f.path));
+    op.fields = [...(op.fields ?? []), ...facts.filter((f) => !have.has(f.path))];
+  }
   // One rollup per run for the totals and every op's cost.
   const sa = runTotals(a, options.prices);
   const sb = runTotals(b, options.prices);
@@ -175,6 +217,7 @@ export async function diffTraces(a: TraceModel, b: TraceModel, options: DiffOpti
       durationDeltaMs: minus(sb.durationMs, sa.durationMs),
       tokensDelta: minus(sb.tokens, sa.tokens),
       costDeltaUsd: minus(sb.costUsd, sa.costUsd),
+      thresholdChanges: moved,
     },
   };
 }

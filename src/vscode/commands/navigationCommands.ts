@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { TraceViewerApi } from '../viewerApi';
 import { VIEW_TYPE } from '../../protocol';
 import { TraceModels } from '../traceModels';
-import { eventLinkQuery, LinkFolder, parseEventLink } from '../../viewer/eventLinks';
+import { eventLinkQuery, eventLinkQueryText, LinkFolder, parseEventLink } from '../../viewer/eventLinks';
 
 /** Largest number of events offered in the Go to Event quick pick at once. */
 const MAX_PICKS = 50_000;
@@ -13,9 +13,9 @@ export function activeTrace(viewers: TraceViewerApi, uri?: vscode.Uri): vscode.U
   return viewers.activeUri() ?? vscode.window.activeTextEditor?.document.uri;
 }
 
-/** Opens `uri` in the trace viewer and reveals `line` there. */
+/** Opens `uri` in the trace viewer (the one already open, where it is) and reveals `line` there. */
 export async function openInViewerAt(viewers: TraceViewerApi, uri: vscode.Uri, line: number): Promise<void> {
-  await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+  if (!viewers.showViewer?.(uri)) await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
   // The viewer reveals once loaded; retry for a few seconds while it reads the file.
   for (let attempt = 0; attempt < 50; attempt++) {
     if (await viewers.revealLine(uri, line)) return;
@@ -32,7 +32,45 @@ export async function showProblem(viewers: TraceViewerApi, uri?: unknown, line?:
   await openInViewerAt(viewers, vscode.Uri.parse(uri), line);
 }
 
-/** "Agent Trace: Go to Event…": a quick pick over ids, kinds and labels. */
+type EventPick = vscode.QuickPickItem & { line: number };
+
+/** A line number typed as `14`, `:14` or `line 14` (as VS Code's Go to Line reads it), else null. */
+export function typedLine(value: string): number | null {
+  const m = /^\s*(?::|line\s+)?(\d{1,9})\s*$/i.exec(value);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The Go to Event quick pick. A number is a line: "14" lists the events of line 14 only. Matched fuzzily against
+ * every label, "14" ranked a label with "14" in it (line 5's "1.4k tokens") above line 14's own event.
+ */
+function pickEvent(items: EventPick[], title: string): Promise<EventPick | undefined> {
+  const qp = vscode.window.createQuickPick<EventPick>();
+  qp.title = title;
+  qp.placeholder = 'Type a line number, an id, a kind or words of a label';
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  qp.items = items;
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (p: EventPick | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(p);
+      qp.dispose();
+    };
+    qp.onDidChangeValue((v) => {
+      const line = typedLine(v);
+      // Shown whatever VS Code's own matching makes of `:14`.
+      qp.items = line === null ? items : items.filter((x) => x.line === line).map((x) => ({ ...x, alwaysShow: true }));
+    });
+    qp.onDidAccept(() => finish(qp.selectedItems[0]));
+    qp.onDidHide(() => finish(undefined));
+    qp.show();
+  });
+}
+
+/** "Agent Trace: Go to Event…": a quick pick over line numbers, ids, kinds and labels. */
 export async function goToEvent(models: TraceModels, viewers: TraceViewerApi, uri?: vscode.Uri): Promise<void> {
   const target = activeTrace(viewers, uri);
   if (!target || target.scheme !== 'file') {
@@ -41,18 +79,13 @@ export async function goToEvent(models: TraceModels, viewers: TraceViewerApi, ur
   }
   const model = await models.get(target);
   const t = model.events;
-  const items: (vscode.QuickPickItem & { line: number })[] = [];
+  const items: EventPick[] = [];
   for (let i = 0; i < t.size && i < MAX_PICKS; i++) {
     // The trace's own events: a subagent's, read with the session (TraceModel.parts), are on lines of its own file.
     if (t.partOf(i) !== 0) continue;
     items.push({ label: t.labelOf(i), description: `${t.kindOf(i)}${t.id(i) ? ' · ' + t.id(i) : ''}`, detail: `line ${t.lineOf(i)}`, line: t.lineOf(i) });
   }
-  const pick = await vscode.window.showQuickPick(items, {
-    title: `Go to Event (${t.size} events${t.size > MAX_PICKS ? `, first ${MAX_PICKS} listed` : ''})`,
-    placeHolder: 'Type an id, a kind or words of a label',
-    matchOnDescription: true,
-    matchOnDetail: true,
-  });
+  const pick = await pickEvent(items, `Go to Event (${t.size} events${t.size > MAX_PICKS ? `, first ${MAX_PICKS} listed` : ''})`);
   if (!pick) return;
   if (await viewers.revealLine(target, pick.line)) return;
   const pos = new vscode.Position(pick.line - 1, 0);
@@ -66,10 +99,15 @@ function linkFolders(): LinkFolder[] {
 
 /**
  * A link that opens `file` at `line` (handled by {@link TraceUriHandler}): `<uriScheme>://<publisher.name>/open?…`,
- * workspace-relative when the file is inside a workspace folder, absolute otherwise.
+ * workspace-relative when the file is inside a workspace folder, absolute otherwise; its query encoded once. Where
+ * the window runs in a browser (code-server, vscode.dev) or remotely, `asExternalUri` gives the address the user's
+ * browser can open (the product's own scheme, `code-oss://`, opens nothing there).
  */
-export function eventLink(extensionId: string, file: string, line: number): vscode.Uri {
-  return vscode.Uri.from({ scheme: vscode.env.uriScheme, authority: extensionId, path: '/open', query: eventLinkQuery(file, line, linkFolders()).toString() });
+export async function eventLink(extensionId: string, file: string, line: number): Promise<string> {
+  const link = `${vscode.env.uriScheme}://${extensionId}/open?${eventLinkQueryText(eventLinkQuery(file, line, linkFolders()))}`;
+  const external = await vscode.env.asExternalUri(vscode.Uri.parse(link));
+  // Unchanged on the desktop: keep the text built here (Uri.toString would encode the query a second time).
+  return external.scheme === vscode.env.uriScheme && external.authority === extensionId ? link : external.toString(true);
 }
 
 /** The line a link points at: the argument, else the viewer's selected event, else the text cursor, else 1. */
@@ -90,7 +128,7 @@ export async function copyLinkToEvent(extensionId: string, viewers: TraceViewerA
     return;
   }
   const at = linkLine(viewers, target, line);
-  await vscode.env.clipboard.writeText(eventLink(extensionId, target.fsPath, at).toString());
+  await vscode.env.clipboard.writeText(await eventLink(extensionId, target.fsPath, at));
   void vscode.window.showInformationMessage(`Agent Trace: copied link to line ${at} of ${vscode.workspace.asRelativePath(target)}.`);
 }
 

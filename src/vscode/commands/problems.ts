@@ -44,6 +44,13 @@ function readDocs(path: string): string {
   }
 }
 
+/** What makes two diagnostics one finding: rule, line and message (the stale note aside). */
+function findingKey(d: vscode.Diagnostic): string {
+  const rule = typeof d.code === 'object' && d.code !== null ? String(d.code.value) : String(d.code);
+  const message = d.message.endsWith(STALE_NOTE) ? d.message.slice(0, -STALE_NOTE.length) : d.message;
+  return `${rule}\u0000${d.range.start.line}\u0000${message}`;
+}
+
 /** The Problems panel entries of verification and conformance, one collection each so one never clears the other. */
 export class TraceProblems implements vscode.Disposable {
   private readonly collections: Record<CheckMode, vscode.DiagnosticCollection>;
@@ -55,7 +62,14 @@ export class TraceProblems implements vscode.Disposable {
     };
   }
 
-  /** Replaces the diagnostics of one file for one mode. `lineLength` gives each line's length for the range. */
+  /** Each file's conformance diagnostics before those verification already lists were taken out (see {@link set}). */
+  private readonly checkAll = new Map<string, vscode.Diagnostic[]>();
+
+  /**
+   * Replaces the diagnostics of one file for one mode. `lineLength` gives each line's length for the range.
+   * Conformance runs the verification rules too: a finding both results hold (`lumen/truncated` at the last line)
+   * is listed once, under verification, not twice.
+   */
   set(uri: vscode.Uri, mode: CheckMode, result: CheckResult, lineLength: (line: number) => number): void {
     const source = mode === 'verify' ? 'Agent Trace: Verify' : 'Agent Trace: Check';
     const diagnostics = result.findings.map((f) => {
@@ -70,7 +84,13 @@ export class TraceProblems implements vscode.Disposable {
       d.relatedInformation = [this.ruleDoc(f.rule)];
       return d;
     });
-    this.collections[mode].set(uri, diagnostics);
+    if (mode === 'check') this.checkAll.set(uri.toString(), diagnostics);
+    else this.collections.verify.set(uri, diagnostics);
+    const all = this.checkAll.get(uri.toString());
+    if (all) {
+      const listed = new Set((this.collections.verify.get(uri) ?? []).map(findingKey));
+      this.collections.check.set(uri, all.filter((d) => !listed.has(findingKey(d))));
+    }
   }
 
   /**
@@ -78,6 +98,8 @@ export class TraceProblems implements vscode.Disposable {
    * e.g. the trace is over the check-on-open size): the cause stays first, the note comes after.
    */
   markStale(uri: vscode.Uri): void {
+    const all = this.checkAll.get(uri.toString());
+    if (all) this.checkAll.set(uri.toString(), all.map((d) => (d.message.endsWith(STALE_NOTE) ? d : withMessage(d, `${d.message}${STALE_NOTE}`))));
     for (const c of Object.values(this.collections)) {
       const old = c.get(uri);
       if (!old || old.length === 0) continue;
@@ -104,6 +126,7 @@ export class TraceProblems implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.checkAll.clear();
     this.collections.verify.dispose();
     this.collections.check.dispose();
   }

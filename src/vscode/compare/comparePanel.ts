@@ -6,6 +6,7 @@ import { CompareData, compareData, compareDetail, compareInit, compareRowsPage }
 import type { CompareHostMessage, CompareViewMessage } from '../../protocol/compare';
 import { parseViewMessage } from '../../protocol/validate';
 import { COMMANDS } from '../commandIds';
+import { setting } from '../settings';
 import type { TraceModels } from '../traceModels';
 import type { TraceViewerApi } from '../viewerApi';
 
@@ -63,7 +64,7 @@ export class ComparePanel {
     try {
       const diff = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Comparing ${fileName(this.uris.a)} with ${fileName(this.uris.b)}` },
-        async () => diffTraces(await this.models.get(this.uris.a), await this.models.get(this.uris.b), { includeVolatile: this.includeVolatile, prices: viewerPricing() }),
+        async () => diffTraces(await this.models.get(this.uris.a), await this.models.get(this.uris.b), { includeVolatile: this.includeVolatile, prices: viewerPricing(), thresholds: { durationMs: setting('compareDurationThresholdMs'), tokens: setting('compareTokenThreshold') } }),
       );
       this.data = compareData(diff, ++this.generation);
       this.post(compareInit(this.data, this.includeVolatile));

@@ -177,6 +177,12 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
       // After live appends the document holds a newer complete model than the first one.
       return h.model && !h.model.partial && !h.model.cancelled ? h.model : first;
     },
+    showViewer: (uri) => {
+      const panel = handles.get(uri.toString())?.viewers[0]?.panel;
+      if (!panel) return false;
+      panel.reveal(panel.viewColumn);
+      return true;
+    },
     revealLine: async (uri, line) => {
       const h = handles.get(uri.toString());
       if (!h || h.viewers.length === 0 || !(await h.whenLoaded())) return false;

@@ -50,7 +50,9 @@ export function hoverProvider(models: TraceModels): vscode.HoverProvider {
         const line = r.model.events.lineOf(def);
         if (line === pos.line + 1 && r.found.references.length === 1) return undefined; // the event's own id, mentioned nowhere else
         md.appendMarkdown(eventCardMarkdown(r.model, def, r.token.value));
-        if (r.found.references.length > 1) md.appendMarkdown(`\n\nmentioned by ${r.found.references.length} events`);
+        // The other events, as the viewer's hover card counts them (the event itself is among the references).
+        const others = r.found.references.filter((i) => i !== def).length;
+        if (others > 0) md.appendMarkdown(`\n\nMentioned by ${others} other event${others === 1 ? '' : 's'}`);
       } else if (isIdKey(r.token.key)) md.appendMarkdown(`\`${r.token.value.replace(/`/g, "'")}\`: not in this trace`);
       else return undefined;
       return new vscode.Hover(md, r.range);

@@ -117,4 +117,42 @@ describe('diffTraces on pairs built from corpus and real-writer files', () => {
     assert.ok(d.summary.durationDeltaMs! < 0);
     assert.equal(d.summary.costDeltaUsd, null);
   });
+
+  /** The Claude Code shell-ok session with the Bash result and every line after it written `ms` later. */
+  function slowerToolCall(ms: number): { a: string; b: string; result: number } {
+    const a = claudeSession('shell-ok');
+    const lines = linesOf(a);
+    const result = lines.findIndex((l) => l.includes('"type":"tool_result"'));
+    assert.ok(result > 0);
+    const shift = (l: string) => l.replace(/"timestamp":"([^"]+)"/, (_m, t: string) => `"timestamp":"${new Date(Date.parse(t) + ms).toISOString()}"`);
+    return { a, b: writeVariant(lines.map((l, i) => (i >= result ? shift(l) : l))), result };
+  }
+
+  it('flags a tool call that took 125 s longer as a change, with the delta in the summary (issue 40)', async () => {
+    const { a, b, result } = slowerToolCall(125_000);
+    const d = await diffFiles(a, b);
+    assert.deepEqual(opCounts(d), { equal: d.a.events.size - 1, insert: 0, delete: 0, change: 1 });
+    const op = d.ops[d.firstDivergence];
+    assert.equal(d.a.events.lineOf(op.a), result + 1);
+    assert.equal(op.durationDeltaMs, 125_000);
+    const dur = op.fields?.find((f) => f.path === 'durationMs');
+    assert.ok(dur, JSON.stringify(op.fields));
+    assert.equal((dur.b as number) - (dur.a as number), 125_000);
+    assert.equal(d.summary.durationDeltaMs, 125_000);
+    assert.deepEqual(d.summary.thresholdChanges, { duration: 1, durationDeltaMs: 125_000, tokens: 0, tokensDelta: 0, thresholds: { durationMs: 1000, tokens: 100, ratio: 0.1 } });
+    const j = traceDiffJson(d);
+    assert.deepEqual(j.firstDivergence, { aLine: result + 1, bLine: result + 1 });
+    assert.equal(j.summary.thresholdChanges.durationDeltaMs, 125_000);
+  });
+
+  it('keeps a jitter under the threshold equal, and the threshold is an option', async () => {
+    const { a, b } = slowerToolCall(300);
+    const d = await diffFiles(a, b);
+    assert.equal(d.firstDivergence, -1);
+    assert.equal(d.summary.thresholdChanges.duration, 0);
+    assert.equal(d.summary.durationDeltaMs, 300);
+    const strict = await diffFiles(a, b, { thresholds: { durationMs: 100 } });
+    assert.equal(strict.summary.changed, 1);
+    assert.equal(strict.summary.thresholdChanges.durationDeltaMs, 300);
+  });
 });

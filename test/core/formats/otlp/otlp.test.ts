@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WRITER_CORPUS } from '../../../helpers/corpus';
 import { otlpAdapter } from '../../../../src/core/formats/otlp/adapter';
 import { nanosToMs, spanDurationMs } from '../../../../src/core/formats/otlp/otlpSpans';
 import { loadTrace } from '../../../../src/core/loadTrace';
@@ -99,6 +101,15 @@ describe('otlp adapter: JSON lines of documents with GenAI spans', () => {
     assert.deepEqual([summarize(m).totals.inputTokens, summarize(m).totals.outputTokens], [1200, 340]);
     assert.deepEqual(await findingsOf(GENAI, 'verify'), ['otlp/parent-exists@2']);
     assert.deepEqual(await findingsOf(GENAI, 'check'), []);
+  });
+
+  it('counts each span\'s end in the run\'s duration: the root span that ends last sets the end (issue 40)', async () => {
+    // otel-js 2.12.1's own export: the second root span starts at …318990 ms and ends at …320926, after every other start.
+    const m = await loadTrace(join(WRITER_CORPUS, 'otel-js-2.12.1', 'otlp-traces.jsonl'));
+    const s = summarize(m);
+    assert.equal(s.startTime, new Date(1796142317093).toISOString());
+    assert.equal(s.endTime, new Date(1796142320926).toISOString());
+    assert.equal(s.durationMs, 3833);
   });
 
   it('converts 19-digit nanosecond strings exactly', () => {
