@@ -30,6 +30,7 @@ const TRACES = [
   'test/fixtures/viewer/sample.jsonl',
   'test/corpus/gemini-cli-0.61.0/shell-fail/stream-json.jsonl',
   'test/corpus/qwen-code-0.24.4/shell-fail/.qwen/projects/-home-user-project/chats/0a126395-6ad8-490b-8fd1-b216eaf6e53f.jsonl',
+  'test/corpus/pi-0.73.1/shell-fail/.pi/agent/sessions/--home-user-project--/2026-12-07T02-02-52-827Z_01a24e3d-5819-75af-b274-d6ab33aa2b48.jsonl',
 ];
 
 async function writeReport(file: string, dir: string, opts: { maxEvents?: number; blobs?: boolean } = {}): Promise<string> {
