@@ -12,10 +12,10 @@ import { argsSummary, isPiHeader, messageText, piUsage, responseFailed, toolCall
  *   closes it;
  * - `turn_start` opens a **turn** (one model request and the tools it called) under the run; `turn_end` (its
  *   message and tool results again) closes it;
- * - `message_start` opens a message under the turn: an assistant message is the **model step**, its streamed
- *   `message_update`s (each a snapshot of the message so far, usage included: never counted) and its
- *   `message_end` go under it; the usage is the `message_end`'s (the whole message) and is set on the step once;
- *   each `toolCall` block of the final message is a **tool call** row under the step;
+ * - `message_start` opens a message under the turn; its streamed `message_update`s (each a snapshot of the message
+ *   so far, usage included: never counted) and its `message_end` go under it. The `message_end` is the message
+ *   itself: an assistant's is the **model step**, with the usage (counted there only), and each `toolCall` block
+ *   of it is a **tool call** row under the step;
  * - `tool_execution_start` / `_update` / `_end` and the `toolResult` message go under their call (`toolCallId`);
  *   the result message's `message_end` is the **tool result**; `isError` on either marks the call failed, once;
  * - the coding agent's own events (queue, compaction, retry, thinking level, session name) go under the turn or
@@ -55,7 +55,8 @@ export class StreamBuilder implements EventBuilder {
         return;
       case 'agent_end': {
         const n = Array.isArray(v.messages) ? v.messages.length : null;
-        emit({ ...at(this.run >= 0 ? this.run : this.session), category: 'run', label: label('run end', n !== null && `${n} message${n === 1 ? '' : 's'}`) }, rec);
+        // It repeats every message of the run: a closing row, not a conversation of its own.
+        emit({ ...at(this.run >= 0 ? this.run : this.session), category: 'other', label: label('run end', n !== null && `${n} message${n === 1 ? '' : 's'}`) }, rec);
         this.run = this.turn = this.message = -1;
         return;
       }
@@ -113,24 +114,19 @@ export class StreamBuilder implements EventBuilder {
     const time = num(m, 'timestamp');
     at = ((a) => (p: number) => ({ ...a(p), time }))(at);
     if (role === 'toolResult') {
-      // A tool's result message: both its start and its end under the call; the end is the result.
+      // A tool's result message: its start and its end under the call; the end is the result.
       const callId = str(m, 'toolCallId');
       const call = callId !== null ? this.calls.get(callId) : undefined;
       const failed = m?.isError === true;
       const end = type === 'message_end';
       if (failed && end) this.fail(callId, call);
-      emit({ ...at(call ?? this.inner()), kind: end ? 'tool_result' : type, category: 'message', status: failed ? 'error' : 'ok', mentions: callId ? [{ field: 'toolCallId', id: callId }] : [],
+      emit({ ...at(call ?? this.inner()), kind: end ? 'tool_result' : type, category: end ? 'message' : 'other', status: failed ? 'error' : 'ok', mentions: callId ? [{ field: 'toolCallId', id: callId }] : [],
         label: label(end ? 'tool result' : 'tool result start', str(m, 'toolName'), failed && 'error', short(messageText(m), 60)) }, rec);
       return;
     }
     if (type === 'message_start') {
-      const assistant = role === 'assistant';
-      this.message = emit({
-        ...at(this.turn >= 0 ? this.turn : this.outer()), kind: assistant ? 'assistant' : role ?? type, category: assistant ? 'inference' : 'message', model: str(m, 'model'),
-        // The step's usage is its message_end's (set there); the start's zeros are no count.
-        ...(assistant ? { usage: { elsewhere: true } } : {}),
-        label: assistant ? label('pi:', str(m, 'model')) : label(`${role ?? 'message'}:`, short(messageText(m), 80)),
-      }, rec);
+      // Opens the message: its streamed snapshots and its end (the message itself) go under it.
+      this.message = emit({ ...at(this.turn >= 0 ? this.turn : this.outer()), category: 'other', model: str(m, 'model'), label: label('message start', role, str(m, 'model')) }, rec);
       return;
     }
     const parent = this.message >= 0 ? this.message : this.inner();
@@ -140,37 +136,30 @@ export class StreamBuilder implements EventBuilder {
       emit({ ...at(parent), category: 'other', label: label('update', str(e, 'type'), delta !== null && short(JSON.stringify(delta), 40)) }, rec);
       return;
     }
-    // message_end: the whole message.
+    // message_end: the whole message, counted here only.
+    this.message = -1;
     if (role !== 'assistant') {
-      emit({ ...at(parent), category: 'message', label: label('message end', role, short(messageText(m), 60)) }, rec);
-      this.message = -1;
+      emit({ ...at(parent), kind: role ?? type, category: 'message', label: label(`${role ?? 'message'}:`, short(messageText(m), 80)) }, rec);
       return;
     }
     const u = piUsage(m);
     const calls = toolCalls(m);
     const failed = responseFailed(m);
     if (failed) this.failedResponses++;
-    const step = this.message;
-    if (step >= 0) {
-      this.source.setUsage(step, u?.tokensIn ?? null, u?.tokensOut ?? null, u?.usage);
-      if (failed) this.source.setStatus(step, 'error');
-    }
-    // Without its message_start (a torn head), the end is the step and carries the usage itself.
-    const end = emit({
-      ...at(parent), kind: step >= 0 ? 'message_end' : 'assistant', category: step >= 0 ? 'message' : 'inference', model: str(m, 'model'), status: failed ? 'error' : 'ok',
-      ...(step >= 0 ? {} : { tokensIn: u?.tokensIn ?? null, tokensOut: u?.tokensOut ?? null, ...(u ? { usage: u.usage } : {}) }),
+    const step = emit({
+      // The response's id is the step's own (the stream has no entry ids): the detail and the transcript find its message by it.
+      ...at(parent), kind: 'assistant', category: 'inference', id: str(m, 'responseId'), model: str(m, 'model'), status: failed ? 'error' : 'ok',
+      tokensIn: u?.tokensIn ?? null, tokensOut: u?.tokensOut ?? null, ...(u ? { usage: u.usage } : {}),
       label: label('pi:', short(failed ? str(m, 'errorMessage') ?? str(m, 'stopReason') ?? '' : messageText(m), 70), calls.length ? `(${calls.length} tool call${calls.length > 1 ? 's' : ''})` : null, u && formatTokens(u.tokensIn, u.tokensOut)),
     }, rec);
-    const holder = step >= 0 ? step : end;
     for (const c of calls) {
       const callId = str(c, 'id');
       const name = str(c, 'name') ?? 'tool';
       const arg = argsSummary(c.arguments);
-      const idx = emit({ kind: 'tool_call', category: 'tool', id: callId, tool: name, group: this.group, parentIndex: holder, label: label(name, arg && short(arg, 60)) }, rec);
+      const idx = emit({ kind: 'tool_call', category: 'tool', id: callId, tool: name, group: this.group, time, parentIndex: step, label: label(name, arg && short(arg, 60)) }, rec);
       this.toolCalls++;
       if (callId) this.calls.set(callId, idx);
     }
-    this.message = -1;
   }
 
   private fail(callId: string | null, call: number | undefined): void {

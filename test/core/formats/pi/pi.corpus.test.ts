@@ -11,6 +11,8 @@ import type { TraceModel } from '../../../../src/core/traceModel';
 import { CORPUS_ROOT, traceFilesUnder, WRITER_CORPUS } from '../../../helpers/corpus';
 import { filesUnder, jsonLines, writerFiles } from '../../../helpers/writerCorpus';
 import { mutateLines } from '../../../fixtures/other/harness';
+import { TraceBlobs } from '../../../../src/viewer/blobResolver';
+import { traceToMarkdown } from '../../../../src/report/markdown/markdownTranscript';
 
 const ALL = writerFiles('pi');
 const SESSIONS = ALL.filter((f) => f.includes('/.pi/agent/sessions/'));
@@ -139,10 +141,29 @@ describe('pi: the real pi coding agent files (issue 38)', () => {
       const v = jsonLines(f).find((l) => l.line === m.events.lineOf(i))!.value;
       if (v.type === 'message_update') assert.equal(m.events.tokensInOf(i), null, `line ${m.events.lineOf(i)}`);
     }
-    // Each step is under its turn, its stream and its calls under it, each tool event under its call.
+    // A message's snapshots and its end (the step, holding the usage and the calls) under its message_start, under
+    // its turn; each tool event under its call.
+    const steps = indices(m).filter((i) => m.events.kindOf(i) === 'assistant');
+    assert.equal(steps.length, countedMessages(f).length);
     for (const i of indices(m)) {
-      if (m.events.kindOf(i) === 'assistant') assert.equal(m.events.categoryOf(m.events.parent(i)), 'turn');
-      if (m.events.kindOf(i).startsWith('tool_execution_')) assert.equal(m.events.categoryOf(m.events.parent(i)), 'tool');
+      const p = m.events.parent(i);
+      if (m.events.kindOf(i) === 'assistant') {
+        assert.equal(m.events.kindOf(p), 'message_start');
+        assert.equal(m.events.categoryOf(m.events.parent(p)), 'turn');
+      }
+      if (m.events.kindOf(i) === 'message_update') assert.equal(m.events.kindOf(p), 'message_start');
+      if (m.events.kindOf(i) === 'tool_call') assert.equal(m.events.kindOf(p), 'assistant');
+      if (m.events.kindOf(i).startsWith('tool_execution_')) assert.equal(m.events.categoryOf(p), 'tool');
+    }
+  });
+
+  it('the transcript reads each response once, its tool call as a call, not as a JSON block (session and stream)', async () => {
+    for (const f of ALL.filter((x) => x.includes('/shell-fail/'))) {
+      const text = await traceToMarkdown(await loadTrace(f), { blobs: new TraceBlobs(() => ({ extraRoots: [], workspaceFolders: [] })) });
+      assert.equal(text.split('Listing /nonexistent.').length - 1, 1, name(f));
+      assert.equal(text.split('**Tool call** `bash`').length - 1, 1, name(f));
+      assert.doesNotMatch(text, /"type": "toolCall"/, name(f));
+      assert.match(text, /The command failed: \/nonexistent does not exist/, name(f));
     }
   });
 
