@@ -25,7 +25,7 @@
 // telemetry / update-check switches turned off. npm is contacted only to install missing tools.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync, statSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,6 +157,7 @@ async function runTool(tool, mock, scratch) {
     mkdirSync(project, { recursive: true });
     writeFileSync(path.join(project, 'README.md'), '# demo project\n\nA scratch folder for the corpus run.\n');
     tool.setup({ home, mockUrl: mock.url });
+    mock.setCwd(project);
     const env = cleanEnv({
       PATH: process.env.PATH,
       HOME: home,
@@ -235,6 +236,7 @@ async function runTool(tool, mock, scratch) {
       const caseRows = rows.filter((r) => r.c === c).map((r) => ({ ...r, file: path.relative(c.id, r.file) }));
       writeToolSource(tool, version, pkg, path.join(outDir, c.id), caseRows, status.filter((st) => st.case === c.id), mock, unkept.filter((u) => u.case === c.id));
     }
+    refreshToolSource(tool, outDir);
   } else writeToolSource(tool, version, pkg, outDir, rows, status, mock, unkept);
   return { tool: tool.key, version, outDir, rows, status };
 }
@@ -256,7 +258,7 @@ function writeToolSource(tool, version, pkg, outDir, rows, status, mock, unkept 
   parts.push(`Each case ran with a fresh scratch \`HOME\` (\`${PLACEHOLDER_HOME}\` below) and the working directory \`${PLACEHOLDER_HOME}/project\` (holding one README.md). Environment: a clean env with \`PATH\`, \`HOME\`, \`USER=user\`, \`SHELL=/bin/bash\`, \`LANG=C.UTF-8\`, \`TZ=UTC\`, \`TERM=dumb\`, \`NO_COLOR=1\`, \`TMPDIR=$HOME/.tmp\`, plus ${envKeys.map((k) => `\`${k}\``).join(', ')}.\n`);
   parts.push(tool.configNote(undefined));
   parts.push(`**Path scrubbing** (the only rewrite, done by the script): in file contents and file names, the scratch HOME's absolute path → \`${PLACEHOLDER_HOME}\` (also in the dash-encoded project folder names of Claude Code, Qwen Code and pi, e.g. \`-home-user-project\`, and written without its leading slash, as opencode's session \`path\` has it), and the tools prefix → \`${PLACEHOLDER_TOOLS}\`. Hashes of paths (e.g. Gemini's \`projectHash\`) are left as the tool wrote them, so they are hashes of the original scratch path.\n`);
-  if (tool.notes) parts.push(`## Format notes (observed in these files)\n\n${tool.notes.map((n) => `- ${n}`).join('\n')}\n`);
+  if (tool.notes) parts.push(notesSection(tool));
   parts.push(`## Files\n`);
   parts.push('| file | lines | bytes | case / scenario | what | command line | mock scripted |');
   parts.push('|---|---|---|---|---|---|---|');
@@ -275,6 +277,28 @@ function writeToolSource(tool, version, pkg, outDir, rows, status, mock, unkept 
   const bad = rows.filter((r) => r.bad);
   if (bad.length) parts.push(`\nLines that are not JSON: ${bad.map((r) => `\`${r.file}\` (${r.bad})`).join(', ')}\n`);
   writeFileSync(path.join(outDir, 'SOURCE.md'), parts.join('\n') + '\n');
+}
+
+const NOTES_HEADING = '## Format notes (observed in these files)';
+const notesSection = (tool) => `${NOTES_HEADING}\n\n${tool.notes.map((n) => `- ${n}`).join('\n')}\n`;
+
+// After a --cases run: the tool's SOURCE.md (written by a full run, its files and runs tables left as they
+// are) gets the current format notes and a list of the case folders that have a SOURCE.md of their own.
+function refreshToolSource(tool, outDir) {
+  const file = path.join(outDir, 'SOURCE.md');
+  if (!existsSync(file)) return;
+  let text = readFileSync(file, 'utf8');
+  const sections = text.split(/\n(?=## )/);
+  const own = readdirSync(outDir).filter((d) => existsSync(path.join(outDir, d, 'SOURCE.md'))).sort();
+  const ownSection = `## Cases run on their own\n\nThese case folders were (re)generated with \`--cases\`; each has a SOURCE.md of its own (command lines, runs, files) and is not in the tables below: ${own.map((d) => `[\`${d}/\`](${d}/SOURCE.md)`).join(', ')}.\n`;
+  const out = [];
+  for (const sec of sections) {
+    if (sec.startsWith('## Cases run on their own')) continue;
+    if (sec.startsWith('## Files') && own.length) out.push(ownSection);
+    out.push(sec.startsWith(NOTES_HEADING) && tool.notes ? notesSection(tool) : sec);
+  }
+  text = out.join('\n');
+  writeFileSync(file, text);
 }
 
 // ---------------------------------------------------------------- otel
