@@ -125,6 +125,17 @@ describe('pi: the real pi coding agent files (issue 38)', () => {
     }
   });
 
+  it('the edit case: read, write and edit succeed; the read of a missing file is the one failed call (session and stream)', async () => {
+    const files = ALL.filter((x) => x.includes('/edit/'));
+    assert.equal(files.length, 2, 'the edit case has a session file and --mode json output');
+    for (const f of files) {
+      const m = await loadTrace(f);
+      const calls = indices(m).filter((i) => m.events.categoryOf(i) === 'tool');
+      assert.deepEqual(calls.map((i) => [m.events.toolOf(i), m.events.statusOf(i)]), [['read', 'ok'], ['write', 'ok'], ['edit', 'ok'], ['read', 'error']], name(f));
+      assert.equal(summarize(m).totals.errors, 1, name(f));
+    }
+  });
+
   it('a resumed session (--continue) appends its prompt to the same file: two turns, each with its answer', async () => {
     const m = await loadTrace(session('resume'));
     const turns = indices(m).filter((i) => m.events.kindOf(i) === 'user');
