@@ -7,7 +7,7 @@ import { StreamBuilder } from './streamBuilder';
 /**
  * A pi file is its `session` header (`{type: "session", id, timestamp, cwd}`) followed by session entries
  * (`{type, id, parentId, timestamp}` of pi's entry types) or by `--mode json` agent events (pi's event types, no
- * ids); without the header, most values must be one or the other.
+ * ids): most of the values after it must be the one or the other (then it is certain; 0.9 without the header).
  */
 function sniffPi(sample: SniffSample): SniffResult {
   const values = sample.values;
@@ -17,10 +17,10 @@ function sniffPi(sample: SniffSample): SniffResult {
   const entries = rest.filter(isPiEntry).length;
   const events = rest.filter(isPiStreamEvent).length;
   const kinds = new Set(rest.filter(isPiStreamEvent).map((v) => (v as { type: string }).type));
-  if (events > 0 && events * 2 > rest.length && (header || kinds.size >= 2) && entries === 0) {
+  if (events > entries && events * 2 > rest.length && (header || kinds.size >= 2)) {
     return { confidence: header ? 1 : 0.9, reason: `pi --mode json output: ${header ? 'a session header, then ' : ''}agent events (agent_start, turn_start, message_*, tool_execution_*)`, dialect: 'mode-json' };
   }
-  if (entries > 0 && entries * 2 > rest.length && events === 0) {
+  if (entries > events && entries * 2 > rest.length) {
     return { confidence: header ? 1 : 0.9, reason: `pi session file: ${header ? 'a session header, then ' : ''}entries {type, id, parentId, timestamp} forming a tree`, dialect: 'session' };
   }
   if (header && rest.length === 0) return { confidence: 0.9, reason: 'pi session header {type: "session", id, timestamp, cwd}', dialect: 'session' };

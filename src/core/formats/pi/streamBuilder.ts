@@ -38,7 +38,7 @@ export class StreamBuilder implements EventBuilder {
   add(rec: SourceRecord, emit: Emit): void {
     const v = rec.value;
     if (!isObj(v)) {
-      emit({ kind: 'record', category: 'other', parentIndex: this.inner(), label: label('record', short(jsonPreview(v, 60), 60)) }, rec);
+      emit({ kind: 'record', category: 'other', parentIndex: this.inner() >= 0 ? this.inner() : null, label: label('record', short(jsonPreview(v, 60), 60)) }, rec);
       return;
     }
     const type = str(v, 'type') ?? 'record';

@@ -245,6 +245,23 @@ describe('pi: the real pi coding agent files (issue 38)', () => {
     }
   });
 
+  it('odd values in either dialect read as plain rows, never a crash: a number, an array, a message without one, a result of no call, usage that is no number', async () => {
+    const odd = ['42', '[1,2]', '"text"', '{"type":"message","id":"x1","parentId":null,"timestamp":"t"}',
+      '{"type":"message","id":"x2","parentId":"x1","timestamp":"2026-12-07T02:03:00Z","message":{"role":"toolResult","toolCallId":"nope","isError":true,"content":"x"}}',
+      '{"type":"message_end","message":{"role":"assistant","content":"hi","usage":{"input":"many","cost":null}}}',
+      '{"type":"tool_execution_end","toolCallId":"nope","isError":true}'];
+    for (const f of [session('shell-ok'), STREAMS.find((x) => x.includes('/shell-ok/'))!]) {
+      const n = jsonLines(f).length;
+      const bad = mutateLines(f, (ls) => [...ls.slice(0, 3), ...odd, ...ls.slice(3)], basename(f));
+      const m = await loadTrace(bad);
+      assert.equal(m.format, 'pi', name(f));
+      assert.equal(new Set(indices(m).map((i) => m.events.lineOf(i))).size, n + odd.length, 'every line is a row');
+      for (const i of indices(m)) assert.ok(m.events.parent(i) < i, `line ${m.events.lineOf(i)}: shown under an earlier row`);
+      await runChecks(m, 'check');
+      summarize(m);
+    }
+  });
+
   it('detection: every pi file is pi, and no file of another tool, format, sample or fixture is', async () => {
     const root = resolve(__dirname, '..', '..', '..', '..');
     const others = [...traceFilesUnder(CORPUS_ROOT), ...traceFilesUnder(WRITER_CORPUS), ...traceFilesUnder(resolve(root, 'samples')),
