@@ -471,6 +471,7 @@ const continueConfig = (mockUrl) => [
 ].join('\n');
 const cnCommon = (home) => ['-p', '--config', path.join(home, '.continue', 'config.yaml'), '--auto', '--format', 'json'];
 const cnShown = ['-p', '--config', '~/.continue/config.yaml', '--auto', '--format', 'json'];
+const shQuote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 export const continueCli = {
   key: 'continue',
   setup({ home, mockUrl }) {
@@ -488,6 +489,17 @@ export const continueCli = {
     { id: 'edit', title: 'read README.md, write notes.txt, edit it, read a missing file (errored), then an answer', steps: [{ mock: 'edit', stdout: 'output.json', args: (prev, { home }) => [...cnCommon(home), EDIT_PROMPT], argsDisplay: [...cnShown, EDIT_PROMPT] }] },
     { id: 'subagent', title: 'a Subagent call (`--beta-subagent-tool`); in `-p` mode the tool fails ("No active session found"), so this is an errored call, then an answer', steps: [{ mock: 'subagent', stdout: 'output.json', args: (prev, { home }) => [...cnCommon(home), '--beta-subagent-tool', 'Use a subagent to run echo hello.'], argsDisplay: [...cnShown, '--beta-subagent-tool', 'Use a subagent to run echo hello.'] }] },
     {
+      id: 'subagent-tui', title: 'a Subagent call (`--beta-subagent-tool`) in the interactive TUI (run under `script`, a pseudo-terminal, and stopped by the generator once the final answer is in): the subagent runs Bash and reports back',
+      steps: [{
+        mock: 'subagent',
+        // util-linux `script` gives the TUI a terminal; the prompt is the TUI's initial prompt, sent at start
+        bin: () => 'script',
+        args: (prev, { home, toolsDir }) => ['-qfec', [continueCli.bin(toolsDir), '--config', path.join(home, '.continue', 'config.yaml'), '--auto', '--beta-subagent-tool', 'Use a subagent to run echo hello.'].map(shQuote).join(' '), '/dev/null'],
+        commandDisplay: `script -qfec "cn --config ~/.continue/config.yaml --auto --beta-subagent-tool 'Use a subagent to run echo hello.'" /dev/null`,
+        stopWhen: (requests) => requests.some((q) => q.scenario === 'subagent' && q.plan && /^The subagent ran/.test(q.plan.text || '')),
+      }],
+    },
+    {
       id: 'resume', title: 'a session, then `cn -p --resume` continuing it',
       steps: [
         { mock: 'resume-1', stdout: 'output-1.json', args: (prev, { home }) => [...cnCommon(home), 'Remember the code word PLUM.'], argsDisplay: [...cnShown, 'Remember the code word PLUM.'] },
@@ -503,7 +515,7 @@ export const continueCli = {
     'Session (`.continue/sessions/<sessionId>.json`): ONE pretty-printed JSON document, rewritten as the session goes (`--resume` rewrites the same file with the whole history): `{sessionId, title, workspaceDirectory, history: [{message, contextItems, editorState?, toolCallStates?}], usage}`. `message` {role `user` | `assistant`, content, toolCalls? [{id, type "function", function {name, arguments (a JSON string)}}], usage? (assistant: the API\'s usage as it came: prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details.cached_tokens, completion_tokens_details, plus `model` and `cost_cents`, the message\'s cost in whole cents, rounded)}. Tool results are NOT messages: they live in the calling assistant item\'s `toolCallStates` [{toolCallId, toolCall, status `done` | `errored`, parsedArgs, output [{content, name "Tool Result", description}]}]. `.continue/sessions/sessions.json` is the index [{sessionId, title, dateCreated (epoch ms as a string), workspaceDirectory, messageCount}].',
     'A failing shell command IS a failed tool call: `ls /nonexistent` gives status `errored` and output "Error executing tool Bash: Error (exit code 2): …"; `logs/cn.log` (text) records the same as an `[error]` line.',
     'Usage semantics: session `usage` {totalCost (USD), promptTokens, completionTokens, promptTokensDetails {cachedTokens, cacheWriteTokens}} sums the messages\' prompt and completion tokens, but its cachedTokens stays 0 although the messages report cached tokens; promptTokens includes the cache (as the API\'s prompt_tokens does). totalCost is priced by Continue\'s own table: here 30 / 60 USD per million prompt / completion tokens for `gpt-4.1` (every prompt token at the full rate).',
-    'Subagent (`--beta-subagent-tool`): the `Subagent` tool {description, prompt, subagent_name} offers the config\'s models whose role is `subagent` (hence the second model). In headless `-p` mode its run fails at once with "No active session found" (the tool asks the chat-history service for the session id, which `-p` mode does not set; seen in 1.5.47\'s dist/index.js), so `subagent/` holds an `errored` Subagent call and the model\'s answer after it; no subagent turn is written. A real subagent run would need the interactive TUI.',
+    'Subagent (`--beta-subagent-tool`): the `Subagent` tool {description, prompt, subagent_name} offers the config\'s models whose role is `subagent` (hence the second model). In headless `-p` mode its run fails at once with "No active session found" (the tool asks the chat-history service for the session id, which `-p` mode does not set; seen in 1.5.47\'s dist/index.js), so `subagent/` holds an `errored` Subagent call and the model\'s answer after it; no subagent turn is written. `cn serve` (the hidden HTTP mode) does set a session id, but it does not pass `--beta-subagent-tool` on (it copies a fixed list of the root options), so it offers no Subagent tool. The interactive TUI does both: `subagent-tui/` is the TUI run under util-linux `script` (a pseudo-terminal; the prompt is its initial prompt), stopped by the generator 3 s after the mock answered the final text (the TUI does not exit by itself; its stdout is terminal drawing, not kept). There the Subagent call is `done` and its output is the subagent\'s report plus "<task_metadata>\\nstatus: completed\\n</task_metadata>"; the subagent\'s own messages (its Bash call) are written nowhere (cn.log warns "Could not find message for tool result" for its call ids), yet the session `usage` (promptTokens, completionTokens, totalCost) DOES include its two model requests, so it is more than the sum of the history\'s message usages.',
     '`-p --format json` stdout: one small object `{response, status, note}` (the final answer only; `note` says when the answer was not JSON and was wrapped). No tokens.',
   ],
   configNote: (mockUrl) => '`$HOME/.continue/config.yaml` written by the generator (passed with `--config`):\n\n```yaml\n' + continueConfig(mockUrl || 'http://127.0.0.1:<port>') + '```\n\n`--auto` allows every tool without asking.\n',
