@@ -11,6 +11,7 @@ import { geminiCliFormat } from './formats/gemini-cli/module';
 import { qwenCodeFormat } from './formats/qwen-code/module';
 import { opencodeFormat } from './formats/opencode/module';
 import { copilotCliFormat } from './formats/copilot-cli/module';
+import { piFormat } from './formats/pi/module';
 import { otlpFormat } from './formats/otlp/module';
 import { genericFormat } from './formats/generic/module';
 
@@ -31,6 +32,7 @@ export const FORMATS = {
   'qwen-code': qwenCodeFormat,
   opencode: opencodeFormat,
   'copilot-cli': copilotCliFormat,
+  pi: piFormat,
   otlp: otlpFormat,
   generic: genericFormat,
 } as const satisfies Record<FormatName, FormatModule>;

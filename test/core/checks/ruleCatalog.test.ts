@@ -39,6 +39,7 @@ const CATALOGS: Record<FormatName, AnyCatalog | null> = {
   'qwen-code': null,
   opencode: null,
   'copilot-cli': null,
+  pi: null,
   otlp: OTLP_CATALOG,
   generic: null,
 };

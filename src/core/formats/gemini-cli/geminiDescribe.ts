@@ -14,14 +14,14 @@ function argsSummary(args: unknown): string | null {
 
 /**
  * A recorded tool call. `status` is the CLI's (`success`, `error`, `cancelled`); a shell command that exits
- * non-zero is still `success` in the file, so it is marked as a warning with its exit code in the label: the tool
- * worked, the command it ran did not.
+ * non-zero is still `success` in the file, yet it is a failed call, as every other agent's is (Claude Code's
+ * `is_error`, Codex's and Copilot CLI's exit codes): an error, with its exit code in the label.
  */
 export function describeToolCall(tc: Obj): EventDraft {
   const name = typeof tc.name === 'string' ? tc.name : 'tool';
   const st = typeof tc.status === 'string' ? tc.status : null;
   const exit = st === 'success' || st === null ? shellExitCode(tc) : null;
-  const status: EventStatus = st === 'error' ? 'error' : st === 'cancelled' || exit !== null ? 'warning' : 'ok';
+  const status: EventStatus = st === 'error' || exit !== null ? 'error' : st === 'cancelled' ? 'warning' : 'ok';
   return {
     kind: 'tool_call',
     category: 'tool',

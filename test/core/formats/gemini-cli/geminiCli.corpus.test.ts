@@ -174,12 +174,12 @@ describe('gemini-cli corpus', () => {
     });
   });
 
-  it('marks a shell command that exits non-zero as a warning, with its exit code, though the file says success', async () => {
+  it('marks a shell command that exits non-zero as a failed call, with its exit code, though the file says success (as every other agent\'s is)', async () => {
     const file = FILES.find((f) => isRecording(f) && readFileSync(f, 'utf8').includes('Exit Code: 2'))!;
     const m = await loadTrace(file);
     const i = Array.from({ length: m.events.size }, (_, k) => k).find((k) => m.events.kindOf(k) === 'tool_call')!;
-    assert.equal(m.events.statusOf(i), 'warning');
+    assert.equal(m.events.statusOf(i), 'error');
     assert.match(m.events.labelOf(i), /exit 2$/);
-    assert.equal(summarize(m).totals.errors, 0);
+    assert.equal(summarize(m).totals.errors, 1);
   });
 });
