@@ -9,6 +9,7 @@ import { claudeCodeFormat } from './formats/claude-code/module';
 import { codexFormat } from './formats/codex/module';
 import { geminiCliFormat } from './formats/gemini-cli/module';
 import { qwenCodeFormat } from './formats/qwen-code/module';
+import { continueFormat } from './formats/continue/module';
 import { otlpFormat } from './formats/otlp/module';
 import { genericFormat } from './formats/generic/module';
 
@@ -27,6 +28,7 @@ export const FORMATS = {
   codex: codexFormat,
   'gemini-cli': geminiCliFormat,
   'qwen-code': qwenCodeFormat,
+  continue: continueFormat,
   otlp: otlpFormat,
   generic: genericFormat,
 } as const satisfies Record<FormatName, FormatModule>;

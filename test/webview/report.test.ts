@@ -30,6 +30,7 @@ const TRACES = [
   'test/fixtures/viewer/sample.jsonl',
   'test/corpus/gemini-cli-0.61.0/shell-fail/stream-json.jsonl',
   'test/corpus/qwen-code-0.24.4/shell-fail/.qwen/projects/-home-user-project/chats/0a126395-6ad8-490b-8fd1-b216eaf6e53f.jsonl',
+  'test/corpus/continue-1.5.47/shell-fail/.continue/sessions/b3aa9327-b19b-47af-8950-8cf0c3d8838e.json',
 ];
 
 async function writeReport(file: string, dir: string, opts: { maxEvents?: number; blobs?: boolean } = {}): Promise<string> {

@@ -37,6 +37,7 @@ const CATALOGS: Record<FormatName, AnyCatalog | null> = {
   codex: CODEX_CATALOG,
   'gemini-cli': GEMINI_CATALOG,
   'qwen-code': null,
+  continue: null,
   otlp: OTLP_CATALOG,
   generic: null,
 };
