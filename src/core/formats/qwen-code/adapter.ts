@@ -45,6 +45,10 @@ class QwenBuilder implements EventBuilder {
     this.inner.add(rec, emit);
   }
 
+  finish(emit: Emit) {
+    return this.inner?.finish?.(emit) ?? [];
+  }
+
   totals(): FormatTotals {
     return this.inner?.totals?.() ?? {};
   }

@@ -27,8 +27,13 @@ export class ChatBuilder implements EventBuilder {
 
   constructor(private readonly source: BuilderSource) {}
 
+  /** The last model step and its line's uuid, while the lines after it may still be the same response. */
+  private lastStep: { index: number; uuid: string | null } | null = null;
+
   add(rec: SourceRecord, emit: Emit): void {
     const v = rec.value;
+    const step = this.lastStep;
+    if (!isObj(v) || v.type !== 'system') this.lastStep = null;
     if (!isObj(v)) {
       emit({ kind: 'record', category: 'other', displayParent: this.turn, label: label('record', short(jsonPreview(v, 60), 60)) }, rec);
       return;
@@ -37,7 +42,7 @@ export class ChatBuilder implements EventBuilder {
     const parts = messageParts(v) ?? [];
     switch (v.type) {
       case 'user': return this.user(v, parts, base, rec, emit);
-      case 'assistant': return this.assistant(v, parts, base, rec, emit);
+      case 'assistant': return this.assistant(v, parts, base, rec, emit, step);
       case 'tool_result': return this.toolResult(v, parts, base, rec, emit);
       case 'system': return this.system(v, base, rec, emit);
       default:
@@ -57,12 +62,22 @@ export class ChatBuilder implements EventBuilder {
     this.turn = emit({ ...base, category: 'turn', displayParent: -1, mentions, label: label(notification ? 'notification:' : 'user:', short(text, 80)) }, rec);
   }
 
-  private assistant(v: Obj, parts: Obj[], base: EventDraft, rec: SourceRecord, emit: Emit): void {
+  private assistant(v: Obj, parts: Obj[], base: EventDraft, rec: SourceRecord, emit: Emit, before: { index: number; uuid: string | null } | null): void {
     const u = isObj(v.usageMetadata) ? v.usageMetadata : null;
     const prompt = num(u, 'promptTokenCount');
     const out = num(u, 'candidatesTokenCount');
     const calls = parts.flatMap((p) => (isObj(p.functionCall) ? [p.functionCall] : []));
     const model = str(v, 'model');
+    // A subagent recording writes one response as two lines, its text (with the usage) and then its calls: the
+    // calls line, with no usage and no text, linked to the text line, is the same model step (the main chat and
+    // the stream's result count one request).
+    if (before && !u && calls.length > 0 && calls.length === parts.length && before.uuid !== null && base.parentId === before.uuid) {
+      this.lastStep = { index: before.index, uuid: base.id ?? null };
+      // The line keeps its recorded link (the tool result names its uuid) as a row of the step, not a step.
+      emit({ ...base, kind: 'assistant_calls', category: 'other', displayParent: before.index, label: label('qwen: the same response\'s', `${calls.length} tool call${calls.length > 1 ? 's' : ''}`, '(its usage is on the step)') }, rec);
+      this.calls_(calls, before.index, base, rec, emit);
+      return;
+    }
     // promptTokenCount includes the cached tokens (cachedContentTokenCount is a part of it); thoughts are apart
     // from the candidates (totalTokenCount = prompt + candidates + thoughts). A response split over two lines
     // (a subagent's text, then its call) carries usageMetadata on the first only.
@@ -71,6 +86,12 @@ export class ChatBuilder implements EventBuilder {
       ...base, kind: 'assistant', category: 'inference', model, tokensIn: prompt, tokensOut: out, usage, displayParent: this.turn,
       label: label('qwen:', short(partsText(parts), 70), calls.length ? `(${calls.length} tool call${calls.length > 1 ? 's' : ''})` : null, formatTokens(prompt, out)),
     }, rec);
+    this.lastStep = { index: step, uuid: base.id ?? null };
+    this.calls_(calls, step, base, rec, emit);
+  }
+
+  /** Each `functionCall` part a tool call row of its line, under its model step. */
+  private calls_(calls: Obj[], step: number, base: EventDraft, rec: SourceRecord, emit: Emit): void {
     for (const c of calls) {
       const id = str(c, 'id');
       const name = str(c, 'name') ?? 'tool';

@@ -5,6 +5,20 @@ import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
 import { argsSummary, isStreamMessage } from './qwenRecords';
 
+/** Where a message's events go: its id, session and parent. */
+interface StepPlace {
+  id: string | null;
+  group: string | null;
+  parentIndex: number | null;
+}
+
+/** A message of text alone with zero usage: the first half of a response whose calls come in the next message. */
+function textOnly(m: Obj | null, content: readonly Obj[]): boolean {
+  const u = m && isObj(m.usage) ? m.usage : null;
+  if (!u || u.input_tokens !== 0 || u.output_tokens !== 0 || 'total_tokens' in u) return false;
+  return content.length > 0 && content.every((b) => b.type === 'text');
+}
+
 /**
  * Reads `qwen -o stream-json` (one message a line) and `-o json` (one array of the same messages), shaped like the
  * Claude Agent SDK's: `system`/`init` opens a run, each `assistant` message is a model step (its `usage.input_tokens`
@@ -19,8 +33,26 @@ export class StreamBuilder implements EventBuilder {
   private toolCalls = 0;
   private failedCalls = 0;
 
+  /**
+   * A response's text, written first as its own message with zero usage: held until the next line, so that the
+   * message with the response's calls and usage makes one model step with it (as the chat recording has it).
+   */
+  private pending: { m: Obj | null; content: Obj[]; at: StepPlace; rec: SourceRecord; under: string | null } | null = null;
+
   add(rec: SourceRecord, emit: Emit): void {
     const v = rec.value;
+    if (this.pending) {
+      const p = this.pending;
+      this.pending = null;
+      const m = isStreamMessage(v) && v.type === 'assistant' && isObj(v.message) ? v.message : null;
+      const calls = m && Array.isArray(m.content) && m.content.some((b) => isObj(b) && b.type === 'tool_use');
+      if (m && calls && str(v as Obj, 'parent_tool_use_id') === p.under) {
+        const content = (m.content as unknown[]).filter(isObj);
+        this.assistant(m, [...p.content, ...content], p.at, p.rec, emit, rec);
+        return;
+      }
+      this.assistant(p.m, p.content, p.at, p.rec, emit);
+    }
     if (!isStreamMessage(v)) {
       emit({ kind: isObj(v) && typeof v.type === 'string' ? v.type : 'record', category: 'other', parentIndex: this.parent(), label: label('record', short(jsonPreview(v, 60), 60)) }, rec);
       return;
@@ -36,7 +68,13 @@ export class StreamBuilder implements EventBuilder {
       this.run = emit({ kind: 'init', category: 'session', id, group, model: str(v, 'model'), label: label('session', group?.slice(0, 8), str(v, 'model'), str(v, 'qwen_code_version') && `qwen ${str(v, 'qwen_code_version')}`) }, rec);
       return;
     }
-    if (v.type === 'assistant') return this.assistant(m, content, { id, group, parentIndex }, rec, emit);
+    if (v.type === 'assistant') {
+      if (textOnly(m, content)) {
+        this.pending = { m, content, at: { id, group, parentIndex }, rec, under };
+        return;
+      }
+      return this.assistant(m, content, { id, group, parentIndex }, rec, emit);
+    }
     if (v.type === 'user') return this.user(content, m, { id, group, parentIndex }, rec, emit);
     if (v.type === 'result') return this.result(v, { id, group }, rec, emit);
     if (v.type === 'system') {
@@ -49,11 +87,19 @@ export class StreamBuilder implements EventBuilder {
     emit({ kind: v.type as string, category: 'other', id, group, parentIndex, label: label(v.type as string, isObj(v.event) ? str(v.event, 'type') : null) }, rec);
   }
 
+  finish(emit: Emit): [] {
+    const p = this.pending;
+    this.pending = null;
+    if (p) this.assistant(p.m, p.content, p.at, p.rec, emit);
+    return [];
+  }
+
   totals(): FormatTotals {
     return { toolCalls: this.toolCalls, errors: this.failedCalls };
   }
 
-  private assistant(m: Obj | null, content: Obj[], at: { id: string | null; group: string | null; parentIndex: number | null }, rec: SourceRecord, emit: Emit): void {
+  /** A model step at `rec`; its calls at `callsAt` (the line of the message that holds them, when another). */
+  private assistant(m: Obj | null, content: Obj[], at: StepPlace, rec: SourceRecord, emit: Emit, callsAt: SourceRecord = rec): void {
     const u = m && isObj(m.usage) ? m.usage : null;
     const input = num(u, 'input_tokens');
     const output = num(u, 'output_tokens');
@@ -68,13 +114,13 @@ export class StreamBuilder implements EventBuilder {
       const id = str(b, 'id');
       const name = str(b, 'name') ?? 'tool';
       const arg = argsSummary(b.input);
-      const idx = emit({ kind: 'tool_use', category: 'tool', id, tool: name, group: at.group, parentIndex: step, label: label(name, arg && short(arg, 60)) }, rec);
+      const idx = emit({ kind: 'tool_use', category: 'tool', id, tool: name, group: at.group, parentIndex: step, label: label(name, arg && short(arg, 60)) }, callsAt);
       this.toolCalls++;
       if (id) this.calls.set(id, idx);
     }
   }
 
-  private user(content: Obj[], m: Obj | null, at: { id: string | null; group: string | null; parentIndex: number | null }, rec: SourceRecord, emit: Emit): void {
+  private user(content: Obj[], m: Obj | null, at: StepPlace, rec: SourceRecord, emit: Emit): void {
     const results = content.filter((b) => b.type === 'tool_result');
     if (results.length === 0) {
       const text = typeof m?.content === 'string' ? m.content : content.map((b) => (typeof b.text === 'string' ? b.text : '')).join('');

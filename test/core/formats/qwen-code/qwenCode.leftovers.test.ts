@@ -35,4 +35,43 @@ describe('qwen-code leftovers (issue 38)', () => {
       assert.deepEqual([part.inputTokens, part.outputTokens, part.cacheReadTokens], [whole.inputTokens, whole.outputTokens, whole.cacheReadTokens]);
     });
   }
+
+  for (const f of STREAMS) {
+    it(`${name(f)}: a response's text and its calls are one model step, as the chat recording has them`, async () => {
+      const m = await loadTrace(f);
+      const msgs = jsonLines(f).map((l) => l.value).filter((v) => v.type === 'assistant');
+      // One step per response: each message with the response's usage (the text-only one before it has zero usage).
+      const responses = msgs.filter((v) => v.message.usage.input_tokens > 0 || v.message.usage.output_tokens > 0);
+      const steps = indices(m).filter((i) => m.events.kindOf(i) === 'assistant');
+      assert.equal(steps.length, responses.length);
+      for (const i of steps) assert.ok((m.events.usageColumnsOf(i).tokensIn ?? 0) > 0, `line ${m.events.lineOf(i)}: a step with its usage`);
+      // Every call's step holds the text written before it.
+      for (const c of indices(m).filter((i) => m.events.categoryOf(i) === 'tool')) {
+        const step = m.events.parent(c);
+        assert.equal(m.events.kindOf(step), 'assistant');
+        assert.match(m.events.labelOf(step), /^qwen: \S.*\(\d tool calls?\)/, m.events.labelOf(step));
+      }
+      // The chat recording of the same session shows as many main-thread steps.
+      const session = jsonLines(f)[0].value.session_id;
+      const chat = CHATS.find((c) => basename(c) === `${session}.jsonl`);
+      if (chat && !f.includes('/resume/')) {
+        const cm = await loadTrace(chat);
+        assert.equal(indices(cm).filter((i) => cm.events.kindOf(i) === 'assistant').length, steps.length, name(chat));
+      }
+    });
+  }
+
+  it('a subagent recording\'s response written as two lines (text with usage, then the calls) is one model step', async () => {
+    for (const f of SUBAGENTS) {
+      const m = await loadTrace(f);
+      const withUsage = jsonLines(f).filter((l) => l.value.type === 'assistant' && l.value.usageMetadata).length;
+      const steps = indices(m).filter((i) => m.events.kindOf(i) === 'assistant');
+      assert.equal(steps.length, withUsage);
+      for (const c of indices(m).filter((i) => m.events.categoryOf(i) === 'tool')) {
+        const step = m.events.parent(c);
+        assert.equal(m.events.kindOf(step), 'assistant');
+        assert.ok((m.events.usageColumnsOf(step).tokensIn ?? 0) > 0);
+      }
+    }
+  });
 });
