@@ -27,6 +27,10 @@ export class ChatBuilder implements EventBuilder {
 
   constructor(private readonly source: BuilderSource) {}
 
+  /** The turn's first `system` row, which its other system lines sit under; -1 until there is one. */
+  private systemRow = -1;
+  /** What the last `qwen-code.api_response` recorded of the request the next model step is the answer of. */
+  private request: { durationMs: number | null; model: string | null } | null = null;
   /** The last model step and its line's uuid, while the lines after it may still be the same response. */
   private lastStep: { index: number; uuid: string | null } | null = null;
 
@@ -59,6 +63,7 @@ export class ChatBuilder implements EventBuilder {
     const notification = v.subtype === 'notification';
     const callId = notification ? TOOL_USE_ID.exec(text)?.[1] ?? null : null;
     const mentions = callId ? [{ field: 'tool-use-id', id: callId }] : [];
+    this.systemRow = -1;
     this.turn = emit({ ...base, category: 'turn', displayParent: -1, mentions, label: label(notification ? 'notification:' : 'user:', short(text, 80)) }, rec);
   }
 
@@ -82,8 +87,10 @@ export class ChatBuilder implements EventBuilder {
     // from the candidates (totalTokenCount = prompt + candidates + thoughts). A response split over two lines
     // (a subagent's text, then its call) carries usageMetadata on the first only.
     const usage = u ? { cacheRead: num(u, 'cachedContentTokenCount') ?? 0, reasoning: num(u, 'thoughtsTokenCount') ?? 0, reasoningApart: true } : { elsewhere: true };
+    const request = this.request;
+    this.request = null;
     const step = emit({
-      ...base, kind: 'assistant', category: 'inference', model, tokensIn: prompt, tokensOut: out, usage, displayParent: this.turn,
+      ...base, kind: 'assistant', category: 'inference', model: model ?? request?.model ?? null, durationMs: request?.durationMs ?? null, tokensIn: prompt, tokensOut: out, usage, displayParent: this.turn,
       label: label('qwen:', short(partsText(parts), 70), calls.length ? `(${calls.length} tool call${calls.length > 1 ? 's' : ''})` : null, formatTokens(prompt, out)),
     }, rec);
     this.lastStep = { index: step, uuid: base.id ?? null };
@@ -120,16 +127,30 @@ export class ChatBuilder implements EventBuilder {
       label: label('tool result', names, failed ? 'error' : null, exit !== null && exit !== 0 ? `exit ${exit}` : null) }, rec);
   }
 
+  /**
+   * `system` lines fold into what they describe. A `qwen-code.api_response` names the request of the next model step:
+   * its `duration_ms` is that step's duration (a subagent's, `subagent_id`, goes under the agent call that started
+   * it); a `qwen-code.tool_call` is the duration of its call and sits under it; the other system lines of a turn
+   * (telemetry, attribution snapshots) sit under the turn's first one, one row in the turn.
+   */
   private system(v: Obj, base: EventDraft, rec: SourceRecord, emit: Emit): void {
     const subtype = str(v, 'subtype');
     const ui = isObj(v.systemPayload) && isObj(v.systemPayload.uiEvent) ? v.systemPayload.uiEvent : null;
     const name = str(ui, 'event.name');
     const callId = str(ui, 'call_id');
-    const call = callId !== null ? this.calls.get(callId) : undefined;
+    const subagent = str(ui, 'subagent_id');
+    let call = callId !== null ? this.calls.get(callId) : undefined;
+    if (call === undefined && subagent !== null) {
+      for (const [id, idx] of this.calls) if (subagent === id || subagent.endsWith(`-${id}`)) call = idx;
+    }
+    const ms = num(ui, 'duration_ms');
+    if (name === 'qwen-code.api_response' && subagent === null) this.request = { durationMs: ms, model: str(ui, 'model') };
+    if (name === 'qwen-code.tool_call' && call !== undefined && callId !== null && ms !== null) this.source.setDuration(call, ms);
     const detail = name === 'qwen-code.api_response'
       ? label(str(ui, 'model'), formatTokens(num(ui, 'input_token_count'), num(ui, 'output_token_count')))
       : name === 'qwen-code.tool_call' ? label(str(ui, 'function_name'), ui?.success === false ? 'failed' : null) : null;
-    emit({ ...base, kind: name ?? (subtype ? `system:${subtype}` : 'system'), category: 'other', displayParent: call ?? this.turn,
+    const idx = emit({ ...base, kind: name ?? (subtype ? `system:${subtype}` : 'system'), category: 'other', displayParent: call ?? (this.systemRow >= 0 ? this.systemRow : this.turn),
       label: label('system', name ?? subtype, detail) }, rec);
+    if (call === undefined && this.systemRow < 0) this.systemRow = idx;
   }
 }

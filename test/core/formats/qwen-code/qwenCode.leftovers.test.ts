@@ -74,4 +74,39 @@ describe('qwen-code leftovers (issue 38)', () => {
       }
     }
   });
+
+  for (const f of CHATS) {
+    it(`${name(f)}: system telemetry folds into what it describes: one system row per turn, durations on the steps and calls`, async () => {
+      const m = await loadTrace(f);
+      const values = jsonLines(f);
+      const ui = (v: any) => v.systemPayload?.uiEvent;
+      for (const t of indices(m).filter((i) => m.events.categoryOf(i) === 'turn')) {
+        const system = indices(m).filter((i) => m.events.parent(i) === t && m.events.categoryOf(i) === 'other');
+        assert.ok(system.length <= 1, `turn at line ${m.events.lineOf(t)}: ${system.length} system rows`);
+      }
+      const byLine = new Map<number, number>();
+      for (const i of indices(m)) if (!byLine.has(m.events.lineOf(i))) byLine.set(m.events.lineOf(i), i);
+      values.forEach(({ line, value }, k) => {
+        const e = ui(value);
+        if (e?.['event.name'] === 'qwen-code.api_response' && !e.subagent_id) {
+          // The next assistant line is the step this request answered: its duration is the request's.
+          const next = values.slice(k + 1).find((x) => x.value.type === 'assistant')!;
+          const step = byLine.get(next.line)!;
+          assert.equal(m.events.kindOf(step), 'assistant');
+          assert.equal(m.events.usageColumnsOf(step).durationMs, e.duration_ms, `line ${next.line}`);
+          assert.equal(m.events.modelOf(step), e.model);
+        }
+        // A subagent's request goes under the agent call that started it (a side agent with no call, Qwen's memory
+        // extractor, stays with the turn's system row).
+        const agentCall = e?.subagent_id ? indices(m).find((i) => m.events.categoryOf(i) === 'tool' && e.subagent_id.endsWith(`-${m.events.id(i)}`)) : undefined;
+        if (e?.['event.name'] === 'qwen-code.api_response' && agentCall !== undefined) {
+          assert.equal(m.events.parent(byLine.get(line)!), agentCall, `line ${line} under the agent call`);
+        }
+        if (e?.['event.name'] === 'qwen-code.tool_call') {
+          const call = indices(m).find((i) => m.events.categoryOf(i) === 'tool' && m.events.id(i) === e.call_id);
+          if (call !== undefined) assert.equal(m.events.usageColumnsOf(call).durationMs, e.duration_ms);
+        }
+      });
+    });
+  }
 });
