@@ -180,7 +180,7 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
     const tree = buildTree(table, diagnostics);
     await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
     table.trim();
-    const model = finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression, origin: builder.origin?.() ?? null });
+    const model = finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression, origin: builder.origin?.() ?? null, usageNotes: builder.usageNotes?.() });
     // A document's checks read no lines (its records are not lines): they run over the model just made.
     return { kept: null, model, checkResults: options.checks ? checkDocument(model, options.checks) : undefined };
   }

@@ -52,6 +52,10 @@ class QwenBuilder implements EventBuilder {
   totals(): FormatTotals {
     return this.inner?.totals?.() ?? {};
   }
+
+  usageNotes(): string[] {
+    return this.inner?.usageNotes?.() ?? [];
+  }
 }
 
 /** Qwen Code: chat recordings (`~/.qwen/projects/<cwd>/chats/`), `-o stream-json` and `-o json`. */

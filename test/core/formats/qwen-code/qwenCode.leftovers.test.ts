@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { loadTrace } from '../../../../src/core/loadTrace';
 import { summarize } from '../../../../src/core/summary';
+import { usageReport } from '../../../../src/core/usage/usageReport';
 import type { TraceModel } from '../../../../src/core/traceModel';
 import { jsonLines, writerFiles } from '../../../helpers/writerCorpus';
 
@@ -107,6 +108,29 @@ describe('qwen-code leftovers (issue 38)', () => {
           if (call !== undefined) assert.equal(m.events.usageColumnsOf(call).durationMs, e.duration_ms);
         }
       });
+    });
+  }
+
+  for (const f of [...STREAMS, ...writerFiles('qwen-code', (p) => basename(p) === 'output.json')]) {
+    it(`${name(f)}: the result's tokens beyond the steps the stream shows are said in usage.explain.notes, with the subagent's share`, async () => {
+      const values: any[] = f.endsWith('output.json') ? JSON.parse(readFileSync(f, 'utf8')) : jsonLines(f).map((l) => l.value);
+      let input = 0, output = 0;
+      for (const v of values) if (v.type === 'assistant') { input += v.message.usage.input_tokens; output += v.message.usage.output_tokens; }
+      const result = values.find((v) => v.type === 'result');
+      const extra = result.usage.input_tokens - input + result.usage.output_tokens - output;
+      const task = values.find((v) => v.type === 'system' && v.subtype === 'task_notification');
+      const notes = usageReport(await loadTrace(f)).explain.notes;
+      if (extra <= 0) {
+        assert.deepEqual(notes, []);
+        return;
+      }
+      assert.equal(notes.length, 1);
+      assert.match(notes[0], new RegExp(`counts ${(result.usage.input_tokens - input).toLocaleString('en-US')} input and ${(result.usage.output_tokens - output).toLocaleString('en-US')} output tokens more than`));
+      if (task) {
+        // The background subagent's own total is the whole difference here.
+        assert.equal(task.data.usage.total_tokens, extra);
+        assert.match(notes[0], new RegExp(`${extra.toLocaleString('en-US')} tokens of the background subagent of call ${task.data.tool_use_id}`));
+      } else assert.match(notes[0], /other requests, such as Qwen's auto-memory side request/);
     });
   }
 });
