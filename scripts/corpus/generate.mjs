@@ -25,7 +25,7 @@
 // telemetry / update-check switches turned off. npm is contacted only to install missing tools.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync, statSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync, statSync, copyFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,13 +78,22 @@ function ensureTools() {
 }
 
 // ---------------------------------------------------------------- process runner
-function runCli(bin, args, { cwd, env, timeout }) {
+// stopWhen (optional): polled every 250 ms; once true, the CLI is given `grace` ms to write its files and is
+// then stopped (an interactive CLI that does not exit by itself); such a run counts as finished, not failed.
+function runCli(bin, args, { cwd, env, timeout, stopWhen, grace = 3000 }) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const out = [];
     const err = [];
     let timedOut = false;
+    let stopped = false;
+    const poll = stopWhen && setInterval(() => {
+      if (stopped || !stopWhen()) return;
+      stopped = true;
+      clearInterval(poll);
+      setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, grace);
+    }, 250);
     child.stdout.on('data', (c) => out.push(c));
     child.stderr.on('data', (c) => err.push(c));
     const timer = setTimeout(() => {
@@ -94,9 +103,10 @@ function runCli(bin, args, { cwd, env, timeout }) {
     child.on('error', (e) => err.push(Buffer.from(String(e))));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      if (poll) clearInterval(poll);
       // reap helpers the CLI left behind in its process group
       try { process.kill(-child.pid, 'SIGKILL'); } catch { /* none left */ }
-      resolve({ code, signal, timedOut, ms: Date.now() - started, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+      resolve({ code, signal, timedOut, stopped, ms: Date.now() - started, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
     });
   });
 }
@@ -157,6 +167,7 @@ async function runTool(tool, mock, scratch) {
     mkdirSync(project, { recursive: true });
     writeFileSync(path.join(project, 'README.md'), '# demo project\n\nA scratch folder for the corpus run.\n');
     tool.setup({ home, mockUrl: mock.url });
+    mock.setCwd(project);
     const env = cleanEnv({
       PATH: process.env.PATH,
       HOME: home,
@@ -180,21 +191,22 @@ async function runTool(tool, mock, scratch) {
       if (step.mock) mock.setScenario(step.mock);
       const before = mock.state.requests.length;
       let args;
-      try { args = step.args(prev, { home }); } catch (e) { failed = `step ${i + 1}: ${e.message}`; break; }
-      log(`${tool.key}/${c.id} step ${i + 1}: ${tool.display} ${args.map(shellQuote).join(' ')}`);
-      const r = await runCli(bin, args, { cwd: project, env, timeout: timeoutMs });
+      try { args = step.args(prev, { home, toolsDir: TOOLS_DIR }); } catch (e) { failed = `step ${i + 1}: ${e.message}`; break; }
+      log(`${tool.key}/${c.id} step ${i + 1}: ${step.bin ? path.basename(step.bin(TOOLS_DIR)) : tool.display} ${args.map(shellQuote).join(' ')}`);
+      const stopWhen = step.stopWhen && (() => step.stopWhen(mock.state.requests.slice(before)));
+      const r = await runCli(step.bin ? step.bin(TOOLS_DIR) : bin, args, { cwd: project, env, timeout: timeoutMs, stopWhen });
       const reqs = mock.state.requests.slice(before).filter((q) => q.api && q.api !== 'unknown');
       const unknown = mock.state.requests.slice(before).filter((q) => q.api === 'unknown').map((q) => `${q.method} ${q.path}`);
       prev.push(r);
-      const display = scrub(`${tool.display} ${(step.argsDisplay || args).map(shellQuote).join(' ')}`);
+      const display = scrub(step.commandDisplay || `${tool.display} ${(step.argsDisplay || args).map(shellQuote).join(' ')}`);
       stepInfo.push({ step, display, r, reqs, unknown });
       if (step.stdout) {
         const dest = path.join(outDir, c.id, step.stdout);
         mkdirSync(path.dirname(dest), { recursive: true });
         writeFileSync(dest, scrub(r.stdout));
       }
-      status.push({ case: c.id, step: i + 1, code: r.code, timedOut: r.timedOut, ms: r.ms, requests: reqs.length, unknown, stderrTail: scrub(r.stderr).trim().split('\n').slice(-3).join(' / ') });
-      if (r.code !== 0 || r.timedOut) { failed = `step ${i + 1} exited ${r.timedOut ? 'by timeout' : r.code}`; log(`  FAILED: ${failed}; stderr: ${r.stderr.slice(-400)}`); break; }
+      status.push({ case: c.id, step: i + 1, code: r.stopped ? 'stopped by the generator' : r.code, timedOut: r.timedOut, ms: r.ms, requests: reqs.length, unknown, stderrTail: scrub(r.stderr).trim().split('\n').slice(-3).join(' / ') });
+      if ((r.code !== 0 && !r.stopped) || r.timedOut) { failed = `step ${i + 1} exited ${r.timedOut ? 'by timeout' : r.code}`; log(`  FAILED: ${failed}; stderr: ${r.stderr.slice(-400)}`); break; }
     }
     // tool-written files
     const kept = tool.collect({ home });
@@ -235,6 +247,7 @@ async function runTool(tool, mock, scratch) {
       const caseRows = rows.filter((r) => r.c === c).map((r) => ({ ...r, file: path.relative(c.id, r.file) }));
       writeToolSource(tool, version, pkg, path.join(outDir, c.id), caseRows, status.filter((st) => st.case === c.id), mock, unkept.filter((u) => u.case === c.id));
     }
+    refreshToolSource(tool, outDir);
   } else writeToolSource(tool, version, pkg, outDir, rows, status, mock, unkept);
   return { tool: tool.key, version, outDir, rows, status };
 }
@@ -256,7 +269,7 @@ function writeToolSource(tool, version, pkg, outDir, rows, status, mock, unkept 
   parts.push(`Each case ran with a fresh scratch \`HOME\` (\`${PLACEHOLDER_HOME}\` below) and the working directory \`${PLACEHOLDER_HOME}/project\` (holding one README.md). Environment: a clean env with \`PATH\`, \`HOME\`, \`USER=user\`, \`SHELL=/bin/bash\`, \`LANG=C.UTF-8\`, \`TZ=UTC\`, \`TERM=dumb\`, \`NO_COLOR=1\`, \`TMPDIR=$HOME/.tmp\`, plus ${envKeys.map((k) => `\`${k}\``).join(', ')}.\n`);
   parts.push(tool.configNote(undefined));
   parts.push(`**Path scrubbing** (the only rewrite, done by the script): in file contents and file names, the scratch HOME's absolute path → \`${PLACEHOLDER_HOME}\` (also in the dash-encoded project folder names of Claude Code, Qwen Code and pi, e.g. \`-home-user-project\`, and written without its leading slash, as opencode's session \`path\` has it), and the tools prefix → \`${PLACEHOLDER_TOOLS}\`. Hashes of paths (e.g. Gemini's \`projectHash\`) are left as the tool wrote them, so they are hashes of the original scratch path.\n`);
-  if (tool.notes) parts.push(`## Format notes (observed in these files)\n\n${tool.notes.map((n) => `- ${n}`).join('\n')}\n`);
+  if (tool.notes) parts.push(notesSection(tool));
   parts.push(`## Files\n`);
   parts.push('| file | lines | bytes | case / scenario | what | command line | mock scripted |');
   parts.push('|---|---|---|---|---|---|---|');
@@ -275,6 +288,28 @@ function writeToolSource(tool, version, pkg, outDir, rows, status, mock, unkept 
   const bad = rows.filter((r) => r.bad);
   if (bad.length) parts.push(`\nLines that are not JSON: ${bad.map((r) => `\`${r.file}\` (${r.bad})`).join(', ')}\n`);
   writeFileSync(path.join(outDir, 'SOURCE.md'), parts.join('\n') + '\n');
+}
+
+const NOTES_HEADING = '## Format notes (observed in these files)';
+const notesSection = (tool) => `${NOTES_HEADING}\n\n${tool.notes.map((n) => `- ${n}`).join('\n')}\n`;
+
+// After a --cases run: the tool's SOURCE.md (written by a full run, its files and runs tables left as they
+// are) gets the current format notes and a list of the case folders that have a SOURCE.md of their own.
+function refreshToolSource(tool, outDir) {
+  const file = path.join(outDir, 'SOURCE.md');
+  if (!existsSync(file)) return;
+  let text = readFileSync(file, 'utf8');
+  const sections = text.split(/\n(?=## )/);
+  const own = readdirSync(outDir).filter((d) => existsSync(path.join(outDir, d, 'SOURCE.md'))).sort();
+  const ownSection = `## Cases run on their own\n\nThese case folders were (re)generated with \`--cases\`; each has a SOURCE.md of its own (command lines, runs, files) and is not in the tables below: ${own.map((d) => `[\`${d}/\`](${d}/SOURCE.md)`).join(', ')}.\n`;
+  const out = [];
+  for (const sec of sections) {
+    if (sec.startsWith('## Cases run on their own')) continue;
+    if (sec.startsWith('## Files') && own.length) out.push(ownSection);
+    out.push(sec.startsWith(NOTES_HEADING) && tool.notes ? notesSection(tool) : sec);
+  }
+  text = out.join('\n');
+  writeFileSync(file, text);
 }
 
 // ---------------------------------------------------------------- otel
@@ -335,7 +370,7 @@ async function main() {
 // What the generator could not get from a tool, said once in the index (details in each SOURCE.md).
 const NOT_COVERED = [
   'pi has no subagent tool, so no `subagent` case.',
-  'Continue CLI: its `Subagent` tool (`--beta-subagent-tool`) fails in `-p` mode ("No active session found": it asks the chat-history service for a session id that headless mode does not set), so `continue-*/subagent/` holds that errored call, not a subagent run; a real one needs the interactive TUI.',
+  'Continue CLI: its `Subagent` tool (`--beta-subagent-tool`) fails in `-p` mode ("No active session found": it asks the chat-history service for a session id that headless mode does not set), so `continue-*/subagent/` holds that errored call; `cn serve` offers no Subagent tool; `continue-*/subagent-tui/` is a real subagent run in the interactive TUI (under util-linux `script`, stopped by the generator). The subagent\'s own messages are not written anywhere by Continue.',
   'opencode keeps its sessions in SQLite (`~/.local/share/opencode/opencode.db`); the binary database is not kept, `opencode export <sessionID>` of each session is.',
   'Qwen Code writes `~/.qwen/usage/token-usage-<month>.jsonl` only with usage statistics on; they are off here (as every tool\'s telemetry is), so that file is not in the corpus.',
   'GitHub Copilot CLI ran with a BYOK provider (`COPILOT_PROVIDER_BASE_URL`, offline): no GitHub login, so no premium-request accounting or GitHub model routing (their `cost` fields are 0).',

@@ -15,6 +15,10 @@
 //   resume-1    text answer that states a code word
 //   resume-2    text answer that recalls the code word (the request must contain the earlier turn)
 //   fork-2      the same, said as the fork (the forked session's request must carry the origin's turn)
+//   edit        the tool's own file tools, found by name in the request's tool list (fileTools below):
+//               read README.md, write notes.txt, edit notes.txt, read missing.txt (fails), then a text
+//               answer; a step whose tool the CLI does not offer is skipped (Codex: no read tool, its
+//               apply_patch writes and edits, and the failing call is a patch of the missing file)
 //
 // Token usage is derived from request/response sizes (about 4 characters per token) so the numbers
 // look like real ones and grow with the conversation.
@@ -60,10 +64,146 @@ function plan(scenario, step, ctx) {
       return { text: ctx.allText.includes(CODE_WORD) ? `You told me earlier: the code word is ${CODE_WORD}.` : 'I do not see an earlier code word in this conversation.' };
     case 'fork-2':
       return { text: ctx.allText.includes(CODE_WORD) ? `In this fork, the code word from earlier is still ${CODE_WORD}.` : 'I do not see an earlier code word in this conversation.' };
+    case 'edit':
+      return editPlan(step, ctx);
     case 'text':
     default:
       return { text: 'Hello! This is a scripted answer from the loopback mock model.' };
   }
+}
+
+// ---------------------------------------------------------------- file tools (the `edit` scenario)
+// Each CLI names its read / write / edit tools its own way; they are found by name in the request's tool
+// list, and their arguments are filled from the tool's JSON schema.
+export const EDIT_FILES = {
+  readme: 'README.md',
+  notes: 'notes.txt',
+  missing: 'missing.txt',
+  content: 'Notes from the corpus run.\nStatus: draft\n',
+  oldText: 'Status: draft',
+  newText: 'Status: edited',
+};
+const FILE_TOOL_NAMES = {
+  read: ['read', 'read_file', 'view', 'readfile', 'read_text_file', 'open_file'],
+  write: ['write', 'write_file', 'create', 'create_file', 'writefile', 'write_to_file'],
+  edit: ['edit', 'replace', 'edit_file', 'str_replace', 'str_replace_editor', 'search_replace', 'apply_patch', 'multiedit', 'multi_edit'],
+};
+
+/** tools: [{name, description, schema}] (normalised per protocol) -> {read, write, edit} (each a tool or undefined). */
+export function fileTools(tools) {
+  const pick = (names) => {
+    for (const n of names) { const t = tools.find((x) => x.name.toLowerCase() === n); if (t) return t; }
+    return undefined;
+  };
+  return { read: pick(FILE_TOOL_NAMES.read), write: pick(FILE_TOOL_NAMES.write), edit: pick(FILE_TOOL_NAMES.edit) };
+}
+
+const isPatchTool = (tool) => /patch/i.test(tool.name);
+
+/** The edit scenario's tool calls, in order, for the tools this request offers; a step without its tool is left out. */
+export function editSteps(tools) {
+  const ft = fileTools(tools);
+  const steps = [];
+  if (ft.read) steps.push({ kind: 'read', file: EDIT_FILES.readme, tool: ft.read });
+  if (ft.write) steps.push({ kind: 'write', file: EDIT_FILES.notes, tool: ft.write });
+  else if (ft.edit && isPatchTool(ft.edit)) steps.push({ kind: 'write', file: EDIT_FILES.notes, tool: ft.edit });
+  if (ft.edit) steps.push({ kind: 'edit', file: EDIT_FILES.notes, tool: ft.edit });
+  // the failing call: read a missing file, or (no read tool) edit one
+  if (ft.read) steps.push({ kind: 'read', file: EDIT_FILES.missing, tool: ft.read, failing: true });
+  else if (ft.edit) steps.push({ kind: 'edit', file: EDIT_FILES.missing, tool: ft.edit, failing: true });
+  return steps;
+}
+
+function patchText(kind, file) {
+  const body = kind === 'write'
+    ? [`*** Add File: ${file}`, ...EDIT_FILES.content.replace(/\n$/, '').split('\n').map((l) => `+${l}`)]
+    : [`*** Update File: ${file}`, '@@', ` ${EDIT_FILES.content.split('\n')[0]}`, `-${EDIT_FILES.oldText}`, `+${EDIT_FILES.newText}`];
+  return ['*** Begin Patch', ...body, '*** End Patch', ''].join('\n');
+}
+
+/** A file tool call's arguments (an object), or, for a freeform patch tool, {input: text}. */
+export function fileCallArguments(step, cwd) {
+  const { tool, kind, file } = step;
+  const schema = tool.schema || {};
+  const props = schema.properties || {};
+  const abs = cwd ? `${cwd.replace(/\/$/, '')}/${file}` : file;
+  if (!schema.properties && isPatchTool(tool)) return { freeform: patchText(kind, file) };
+  const args = {};
+  const described = (k) => `${(props[k] && props[k].description) || ''}`;
+  for (const [k, p] of Object.entries(props)) {
+    const key = k.toLowerCase().replace(/_/g, '');
+    const type = String((p && p.type) || 'string').toLowerCase();
+    if (['filepath', 'path', 'absolutepath', 'targetfile', 'file', 'filename', 'target'].includes(key) && type === 'string') {
+      // absolute unless the schema asks for a path relative to the workspace
+      args[k] = /relative/i.test(described(k)) && !/absolute/i.test(described(k)) ? file : abs;
+    } else if (kind === 'write' && ['content', 'contents', 'filetext', 'text', 'newfilecontent', 'filecontent'].includes(key)) {
+      args[k] = EDIT_FILES.content;
+    } else if (kind === 'edit' && ['oldstring', 'oldstr', 'oldtext', 'old', 'search', 'find'].includes(key)) {
+      args[k] = EDIT_FILES.oldText;
+    } else if (kind === 'edit' && ['newstring', 'newstr', 'newtext', 'new', 'replace', 'replacement', 'replacewith'].includes(key)) {
+      args[k] = EDIT_FILES.newText;
+    } else if (['input', 'patch', 'diff', 'patchtext'].includes(key) && isPatchTool(tool)) {
+      args[k] = patchText(kind, file);
+    } else if (key === 'command' && p && Array.isArray(p.enum)) {
+      // str_replace_editor style: one tool, the operation named by `command`
+      const want = kind === 'read' ? /view|read/ : kind === 'write' ? /create|write/ : /str_replace|replace|edit/;
+      args[k] = p.enum.find((e) => want.test(e)) || p.enum[0];
+    } else if (kind === 'edit' && type === 'array' && p.items && p.items.properties) {
+      // a list of edits ({oldText, newText} or the like): one
+      const item = {};
+      for (const ik of Object.keys(p.items.properties)) {
+        const ikey = ik.toLowerCase().replace(/_/g, '');
+        if (['oldstring', 'oldstr', 'oldtext', 'old', 'search', 'find'].includes(ikey)) item[ik] = EDIT_FILES.oldText;
+        else if (['newstring', 'newstr', 'newtext', 'new', 'replace', 'replacement'].includes(ikey)) item[ik] = EDIT_FILES.newText;
+      }
+      if (Object.keys(item).length) args[k] = [item];
+    }
+  }
+  if (props.description && args.description === undefined) args.description = `${kind} ${file}`;
+  for (const req of schema.required || []) {
+    if (args[req] !== undefined) continue;
+    const t = props[req] || {};
+    const type = String(t.type || 'string').toLowerCase();
+    if (Array.isArray(t.enum) && t.enum.length) args[req] = t.enum[0];
+    else if (type === 'boolean') args[req] = false;
+    else if (type === 'number' || type === 'integer') args[req] = 1;
+    else if (type === 'array') args[req] = [];
+    else if (type === 'object') args[req] = {};
+    else args[req] = `${kind} ${file}`;
+  }
+  return args;
+}
+
+// A CLI whose edit tool refuses a file it has not read in this session (Continue: "You must use the Read
+// tool to read … before editing it", even after its own Write) gets that read, then the edit again.
+const READ_FIRST = /must use the \w+ tool to read .* before editing/i;
+
+function editPlan(step, ctx) {
+  let steps = ctx.editSteps || [];
+  const refused = (ctx.resultTexts || []).findIndex((t) => READ_FIRST.test(t));
+  if (refused >= 0 && steps[refused] && steps[refused].kind === 'edit') {
+    const ft = fileTools((ctx.tools || []).map((t) => ({ name: t.name, description: t.description, schema: t.parameters })));
+    if (ft.read) steps = [...steps.slice(0, refused + 1), { kind: 'read', file: steps[refused].file, tool: ft.read }, ...steps.slice(refused)];
+  }
+  const s = steps[step];
+  if (s) return { text: step === 0 ? 'I will read README.md, write notes.txt, edit it, and then look for missing.txt.' : undefined, call: { kind: 'file', step: s, description: `${s.kind} ${s.file}` } };
+  const did = steps.map((x) => `${x.kind} ${x.file}`).join(', ');
+  return { text: `Done: ${did || 'no file tool was offered'}. ${ctx.lastToolFailed === false ? 'The last call succeeded.' : 'The last call failed: missing.txt does not exist.'}` };
+}
+
+/**
+ * Where to cut a tool call's streamed arguments in two: about half way, but never inside the case's project
+ * path (the generator scrubs that path from what the tool writes, and a cut one would escape the scrub).
+ */
+function argumentsCut(text, cwd) {
+  let cut = Math.ceil(text.length / 2);
+  if (!cwd) return cut;
+  for (const needle of [cwd, JSON.stringify(cwd).slice(1, -1)]) {
+    for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
+      if (cut > i && cut < i + needle.length) cut = i;
+    }
+  }
+  return cut;
 }
 
 let seq = 0;
@@ -80,6 +220,7 @@ function openaiContext(body) {
     lastToolFailed: last ? !/exited with code 0|exit code: 0|"exit_code":0/.test(lastText) : undefined,
     allText: JSON.stringify(input),
     toolNames: (body.tools || []).map((t) => t.name || t.type),
+    editSteps: editSteps((body.tools || []).filter((t) => t && t.name).map((t) => ({ name: t.name, description: t.description, schema: t.type === 'function' ? t.parameters : undefined }))),
   };
 }
 
@@ -91,6 +232,7 @@ function openaiShellCall(ctx, command) {
 
 function handleOpenAI(body, res, state) {
   const ctx = openaiContext(body);
+  ctx.cwd = state.cwd;
   const p = plan(state.scenario, ctx.step, ctx);
   const respId = nextId('resp_mock');
   const model = body.model || 'gpt-5-codex';
@@ -145,6 +287,30 @@ function handleOpenAI(body, res, state) {
     outTokens += tokensOf(fc.arguments) + 12;
     idx++;
   }
+  if (p.call && p.call.kind === 'file') {
+    const args = fileCallArguments(p.call.step, state.cwd);
+    let done;
+    if (args.freeform !== undefined) {
+      // a freeform (custom) tool such as Codex's apply_patch: its input is the patch text
+      const item = { id: nextId('ctc_mock'), type: 'custom_tool_call', status: 'in_progress', call_id: nextId('call_mock'), name: p.call.step.tool.name, input: '' };
+      send('response.output_item.added', { output_index: idx, item });
+      send('response.custom_tool_call_input.delta', { item_id: item.id, output_index: idx, delta: args.freeform });
+      send('response.custom_tool_call_input.done', { item_id: item.id, output_index: idx, input: args.freeform });
+      done = { ...item, status: 'completed', input: args.freeform };
+      outTokens += tokensOf(args.freeform) + 12;
+    } else {
+      const json = JSON.stringify(args);
+      const item = { id: nextId('fc_mock'), type: 'function_call', status: 'in_progress', call_id: nextId('call_mock'), name: p.call.step.tool.name, arguments: '' };
+      send('response.output_item.added', { output_index: idx, item });
+      send('response.function_call_arguments.delta', { item_id: item.id, output_index: idx, delta: json });
+      send('response.function_call_arguments.done', { item_id: item.id, output_index: idx, arguments: json });
+      done = { ...item, status: 'completed', arguments: json };
+      outTokens += tokensOf(json) + 12;
+    }
+    send('response.output_item.done', { output_index: idx, item: done });
+    output.push(done);
+    idx++;
+  }
   const inputTokens = tokensOf(body.input) + tokensOf(body.instructions) + tokensOf(body.tools);
   const cached = ctx.step > 0 || CONTINUES.has(state.scenario) ? Math.floor(inputTokens * 0.8 / 64) * 64 : 0;
   outTokens += reasoningTokens;
@@ -186,12 +352,14 @@ function chatContext(body) {
   const byName = (names) => tools.find((t) => names.includes(t.name.toLowerCase()));
   return {
     step: results.length,
-    lastToolFailed: last ? /exit(ed)? (code|status)[: ]*[1-9]|code [1-9]\b|No such file|cannot access|"?error"?\s*[:=]/i.test(lastText) : undefined,
+    lastToolFailed: last ? /exit(ed)? (code|status)[: ]*[1-9]|code [1-9]\b|No such file|cannot access|not found|does not exist|"?error"?\s*[:=]/i.test(lastText) : undefined,
     allText: JSON.stringify(msgs),
     userTexts: msgs.filter((m) => m && m.role === 'user').map(chatMessageText),
     tools,
     shellTool: byName(CHAT_SHELL_TOOLS) || tools.find((t) => t.parameters && t.parameters.properties && t.parameters.properties.command),
     agentTool: byName(CHAT_AGENT_TOOLS),
+    editSteps: editSteps(tools.map((t) => ({ name: t.name, description: t.description, schema: t.parameters }))),
+    resultTexts: results.map(chatMessageText),
   };
 }
 
@@ -238,7 +406,9 @@ function handleChat(body, res, state) {
     p = plan(scenario, ctx.step, ctx);
   }
   let call = null;
-  if (p.call) {
+  if (p.call && p.call.kind === 'file') {
+    call = { id: nextId('call_mock'), name: p.call.step.tool.name, arguments: JSON.stringify(fileCallArguments(p.call.step, state.cwd)) };
+  } else if (p.call) {
     const tool = p.call.kind === 'agent' ? ctx.agentTool : ctx.shellTool;
     if (tool) call = { id: nextId('call_mock'), name: tool.name, arguments: chatCallArguments(tool, p.call) };
     else p = { text: `${p.text || ''} (mock: the request offers no ${p.call.kind} tool)`.trim() };
@@ -263,7 +433,7 @@ function handleChat(body, res, state) {
   if (p.text) for (const w of p.text.match(/\S+\s*/g) || [p.text]) chunk([{ index: 0, delta: { content: w }, finish_reason: null }]);
   if (call) {
     chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, finish_reason: null }]);
-    const half = Math.ceil(call.arguments.length / 2);
+    const half = argumentsCut(call.arguments, state.cwd);
     chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: call.arguments.slice(0, half) } }] }, finish_reason: null }]);
     chunk([{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: call.arguments.slice(half) } }] }, finish_reason: null }]);
   }
@@ -297,13 +467,15 @@ function anthropicContext(body) {
     allText: JSON.stringify(msgs),
     userTexts,
     toolNames: (body.tools || []).map((t) => t.name),
+    editSteps: editSteps((body.tools || []).filter((t) => t && t.name).map((t) => ({ name: t.name, description: t.description, schema: t.input_schema }))),
   };
 }
 
 function handleAnthropic(body, res, state) {
   const ctx = anthropicContext(body);
   const isSubagent = ctx.userTexts.some((t) => t.includes(SUBAGENT_MARKER));
-  const hasShell = ctx.toolNames.includes('Bash');
+  // the main agent's requests offer Bash (or, in the edit case, the file tools); side requests offer none
+  const hasShell = ctx.toolNames.includes('Bash') || (state.scenario === 'edit' && ctx.editSteps.length > 0);
   let p;
   let scenario = state.scenario;
   if (isSubagent) scenario = 'subagent-inner';
@@ -344,7 +516,10 @@ function handleAnthropic(body, res, state) {
   if (p.call) {
     let name;
     let input;
-    if (p.call.kind === 'agent') {
+    if (p.call.kind === 'file') {
+      name = p.call.step.tool.name;
+      input = fileCallArguments(p.call.step, state.cwd);
+    } else if (p.call.kind === 'agent') {
       name = ctx.toolNames.includes('Agent') ? 'Agent' : 'Task';
       input = { description: p.call.description, prompt: p.call.prompt, subagent_type: 'general-purpose' };
     } else {
@@ -353,7 +528,7 @@ function handleAnthropic(body, res, state) {
     }
     const json = JSON.stringify(input);
     send('content_block_start', { index: idx, content_block: { type: 'tool_use', id: nextId('toolu_mock'), name, input: {} } });
-    const half = Math.ceil(json.length / 2);
+    const half = argumentsCut(json, state.cwd);
     send('content_block_delta', { index: idx, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } });
     send('content_block_delta', { index: idx, delta: { type: 'input_json_delta', partial_json: json.slice(half) } });
     send('content_block_stop', { index: idx });
@@ -378,6 +553,7 @@ function geminiContext(body) {
     lastToolFailed: last ? /"error"|Exit Code: [1-9]|exit code [1-9]/i.test(lastText) : undefined,
     allText: JSON.stringify(contents),
     hasTools: Array.isArray(body.tools) && body.tools.length > 0,
+    editSteps: editSteps((Array.isArray(body.tools) ? body.tools : []).flatMap((t) => (t && t.functionDeclarations) || []).filter((f) => f && f.name).map((f) => ({ name: f.name, description: f.description, schema: f.parametersJsonSchema || f.parameters }))),
   };
 }
 
@@ -404,6 +580,7 @@ function geminiPlanResponse(body, state, modelFromPath) {
   const parts = [];
   if (p.text) parts.push({ text: p.text });
   if (p.call && p.call.kind === 'shell') parts.push({ functionCall: { name: 'run_shell_command', args: { command: p.call.command, description: p.call.description } } });
+  if (p.call && p.call.kind === 'file') parts.push({ functionCall: { name: p.call.step.tool.name, args: fileCallArguments(p.call.step, state.cwd) } });
   const prompt = tokensOf(body.contents) + tokensOf(body.systemInstruction) + tokensOf(body.tools);
   const candidates = parts.reduce((a, part) => a + tokensOf(part), 0);
   const thoughts = p.reasoning ? tokensOf(p.reasoning) + 30 : 0;
@@ -439,7 +616,8 @@ function handleGemini(body, res, state, { stream, model }) {
 
 // ---------------------------------------------------------------- server
 export function startMockServer({ port = 0, logFile } = {}) {
-  const state = { scenario: 'text', requests: [] };
+  // cwd: the project folder of the case being run (set by the generator), for the file tools' absolute paths
+  const state = { scenario: 'text', requests: [], cwd: undefined };
   const log = (entry) => {
     state.requests.push(entry);
     if (logFile) appendFileSync(logFile, JSON.stringify(entry) + '\n');
@@ -454,6 +632,8 @@ export function startMockServer({ port = 0, logFile } = {}) {
       const url = new URL(req.url, 'http://127.0.0.1');
       const path = url.pathname;
       const entry = { t: new Date().toISOString(), method: req.method, path, search: url.search, scenarioSet: state.scenario, bytes: raw.length };
+      // the tool names the request offers (Gemini: its function declarations), for reading the log
+      if (Array.isArray(body.tools)) entry.tools = body.tools.flatMap((t) => (t && t.functionDeclarations ? t.functionDeclarations.map((f) => f.name) : [t && ((t.function && t.function.name) || t.name || t.type)]));
       try {
         if (path === '/__mock/scenario' && req.method === 'POST') {
           state.scenario = body.name || 'text';
@@ -499,7 +679,7 @@ export function startMockServer({ port = 0, logFile } = {}) {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: 'mock failure' } }));
       } finally {
-        if (entry.plan) entry.plan = { text: entry.plan.text, call: entry.plan.call };
+        if (entry.plan) entry.plan = { text: entry.plan.text, call: entry.plan.call && entry.plan.call.kind === 'file' ? { kind: 'file', tool: entry.plan.call.step.tool.name, op: entry.plan.call.step.kind, file: entry.plan.call.step.file } : entry.plan.call };
         log(entry);
       }
     });
@@ -512,6 +692,7 @@ export function startMockServer({ port = 0, logFile } = {}) {
         url: `http://127.0.0.1:${addr.port}`,
         state,
         setScenario(name) { state.scenario = name; },
+        setCwd(dir) { state.cwd = dir; },
         close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
       });
     });

@@ -19,6 +19,8 @@ export function walk(dir) {
   return out.sort();
 }
 
+const EDIT_PROMPT = 'Read README.md, write notes.txt, edit it, then try to read missing.txt.';
+
 export const MOCK_SCRIPTS = {
   text: 'one text answer ("Hello! This is a scripted answer from the loopback mock model.")',
   'shell-ok': 'request 1: shell tool call `echo hello` (with a short text / reasoning summary first); request 2 (1 tool result present): text answer quoting the output',
@@ -26,6 +28,7 @@ export const MOCK_SCRIPTS = {
   subagent: 'main request 1: a subagent tool call (Anthropic: `Agent` / `Task`; Chat Completions: the tool named `task`, `agent` or `Subagent`, its arguments filled from its schema; agent type general-purpose, or `general` where the tool lists that; prompt tagged SUBAGENT-TASK); subagent request 1: the shell tool, `echo hello`; subagent request 2: text "Report: ..."; main requests after the tool result: "still running" text until the report is in the request, then the final text',
   'resume-1': 'text answer stating a code word (PLUM)',
   'resume-2': 'text answer recalling the code word (only if the earlier turn is in the request, which shows the resume carried the history)',
+  edit: 'the CLI\'s own file tools, found by name in the request\'s tool list and their arguments filled from its schema: request 1: read README.md (with a short text); request 2: write notes.txt ("Notes from the corpus run.\\nStatus: draft\\n"); request 3: edit notes.txt ("Status: draft" → "Status: edited"); request 4: read missing.txt (fails: no such file); request 5: text answer. A step whose tool the CLI does not offer is skipped, and an edit refused because the file was not read first is followed by a read of it and the edit again (see the format notes)',
   'fork-2': 'text answer recalling the code word in the fork (only if the origin\'s turn is in the request, which shows the fork carried the history)',
 };
 
@@ -43,6 +46,7 @@ export const codex = {
     { id: 'text', title: 'text answer', steps: [{ mock: 'text', stdout: 'exec.jsonl', args: () => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'Say hello.'] }] },
     { id: 'shell-ok', title: 'one shell call that succeeds, then an answer', steps: [{ mock: 'shell-ok', stdout: 'exec.jsonl', args: () => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'Run echo hello and tell me what it printed.'] }] },
     { id: 'shell-fail', title: 'one shell call that exits non-zero, then an answer', steps: [{ mock: 'shell-fail', stdout: 'exec.jsonl', args: () => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'List the folder /nonexistent.'] }] },
+    { id: 'edit', title: 'apply_patch adds notes.txt, apply_patch edits it, apply_patch on a missing file fails, then an answer (no read-file tool)', steps: [{ mock: 'edit', stdout: 'exec.jsonl', args: () => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', EDIT_PROMPT] }] },
     {
       id: 'resume', title: 'a session, then `codex exec resume --last` continuing it',
       steps: [
@@ -106,6 +110,7 @@ function codexConfig(mockUrl) {
 // --tools and --disable-slash-commands keep the transcripts small (the tool schemas and the skill listing are
 // copied into every transcript's prompt_snapshot / api-request-shape records).
 const claudeCommon = ['--output-format', 'stream-json', '--verbose', '--tools', 'Bash,Agent', '--disable-slash-commands', '--allowedTools', 'Bash Agent'];
+const claudeEdit = ['--output-format', 'stream-json', '--verbose', '--tools', 'Read,Write,Edit', '--disable-slash-commands', '--allowedTools', 'Read Write Edit'];
 export const claudeCode = {
   key: 'claude-code',
   setup() {},
@@ -123,6 +128,7 @@ export const claudeCode = {
     { id: 'text', title: 'text answer', steps: [{ mock: 'text', stdout: 'stream-json.jsonl', args: () => ['-p', 'Say hello.', ...claudeCommon] }] },
     { id: 'shell-ok', title: 'one Bash call that succeeds, then an answer', steps: [{ mock: 'shell-ok', stdout: 'stream-json.jsonl', args: () => ['-p', 'Run echo hello and tell me what it printed.', ...claudeCommon] }] },
     { id: 'shell-fail', title: 'one Bash call that exits non-zero (is_error tool_result), then an answer', steps: [{ mock: 'shell-fail', stdout: 'stream-json.jsonl', args: () => ['-p', 'List the folder /nonexistent.', ...claudeCommon] }] },
+    { id: 'edit', title: 'Read README.md, Write notes.txt, Edit it, Read a missing file (is_error), then an answer', steps: [{ mock: 'edit', stdout: 'stream-json.jsonl', args: () => ['-p', EDIT_PROMPT, ...claudeEdit] }] },
     { id: 'subagent', title: 'an Agent (subagent) call; the subagent runs Bash and reports back', steps: [{ mock: 'subagent', stdout: 'stream-json.jsonl', args: () => ['-p', 'Use a subagent to run echo hello.', ...claudeCommon] }] },
     {
       id: 'resume', title: 'a session, then `claude -p --resume <session_id>` continuing it',
@@ -183,6 +189,7 @@ export const geminiCli = {
     { id: 'text', title: 'text answer, `--output-format json`', steps: [{ mock: 'text', stdout: 'output.json', args: () => ['-p', 'Say hello.', '--output-format', 'json', ...geminiCommon] }] },
     { id: 'shell-ok', title: 'one run_shell_command call that succeeds, then an answer', steps: [{ mock: 'shell-ok', stdout: 'stream-json.jsonl', args: () => ['-p', 'Run echo hello and tell me what it printed.', '--output-format', 'stream-json', ...geminiCommon] }] },
     { id: 'shell-fail', title: 'one run_shell_command call that exits non-zero, then an answer', steps: [{ mock: 'shell-fail', stdout: 'stream-json.jsonl', args: () => ['-p', 'List the folder /nonexistent.', '--output-format', 'stream-json', ...geminiCommon] }] },
+    { id: 'edit', title: 'read_file README.md, write_file notes.txt, replace in it, read_file a missing file (error), then an answer', steps: [{ mock: 'edit', stdout: 'stream-json.jsonl', args: () => ['-p', EDIT_PROMPT, '--output-format', 'stream-json', ...geminiCommon] }] },
     {
       id: 'resume', title: 'a session, then `gemini --resume latest` continuing it',
       steps: [
@@ -235,6 +242,7 @@ export const copilotCli = {
     { id: 'text', title: 'text answer', steps: [{ mock: 'text', stdout: 'output.jsonl', args: () => ['-p', 'Say hello.', ...copilotCommon] }] },
     { id: 'shell-ok', title: 'one bash call that succeeds, then an answer', steps: [{ mock: 'shell-ok', stdout: 'output.jsonl', args: () => ['-p', 'Run echo hello and tell me what it printed.', ...copilotCommon] }] },
     { id: 'shell-fail', title: 'one bash call that exits non-zero, then an answer', steps: [{ mock: 'shell-fail', stdout: 'output.jsonl', args: () => ['-p', 'List the folder /nonexistent.', ...copilotCommon] }] },
+    { id: 'edit', title: 'read README.md, write notes.txt, edit it, read a missing file (fails), then an answer', steps: [{ mock: 'edit', stdout: 'output.jsonl', args: () => ['-p', EDIT_PROMPT, ...copilotCommon] }] },
     { id: 'subagent', title: 'a `task` (subagent) call; the subagent runs bash and reports back', steps: [{ mock: 'subagent', stdout: 'output.jsonl', args: () => ['-p', 'Use a subagent to run echo hello.', ...copilotCommon] }] },
     {
       id: 'resume', title: 'a session, then `copilot -p --resume <sessionId>` continuing it',
@@ -291,6 +299,7 @@ export const pi = {
     { id: 'text', title: 'text answer', steps: [{ mock: 'text', stdout: 'mode-json.jsonl', args: () => [...piCommon, 'Say hello.'] }] },
     { id: 'shell-ok', title: 'one bash call that succeeds, then an answer', steps: [{ mock: 'shell-ok', stdout: 'mode-json.jsonl', args: () => [...piCommon, 'Run echo hello and tell me what it printed.'] }] },
     { id: 'shell-fail', title: 'one bash call that exits non-zero, then an answer', steps: [{ mock: 'shell-fail', stdout: 'mode-json.jsonl', args: () => [...piCommon, 'List the folder /nonexistent.'] }] },
+    { id: 'edit', title: 'read README.md, write notes.txt, edit it, read a missing file (isError), then an answer', steps: [{ mock: 'edit', stdout: 'mode-json.jsonl', args: () => [...piCommon, EDIT_PROMPT] }] },
     {
       id: 'resume', title: 'a session, then `pi -p --continue` continuing it',
       steps: [
@@ -333,6 +342,7 @@ export const qwenCode = {
     { id: 'text', title: 'text answer, `-o json`', steps: [{ mock: 'text', stdout: 'output.json', args: () => [...qwenCommon, '-o', 'json', 'Say hello.'] }] },
     { id: 'shell-ok', title: 'one run_shell_command call that succeeds, then an answer', steps: [{ mock: 'shell-ok', stdout: 'stream-json.jsonl', args: () => [...qwenCommon, '-o', 'stream-json', 'Run echo hello and tell me what it printed.'] }] },
     { id: 'shell-fail', title: 'one run_shell_command call that exits non-zero, then an answer', steps: [{ mock: 'shell-fail', stdout: 'stream-json.jsonl', args: () => [...qwenCommon, '-o', 'stream-json', 'List the folder /nonexistent.'] }] },
+    { id: 'edit', title: 'read_file README.md, write_file notes.txt, edit it, read_file a missing file (error), then an answer', steps: [{ mock: 'edit', stdout: 'stream-json.jsonl', args: () => [...qwenCommon, '-o', 'stream-json', EDIT_PROMPT] }] },
     { id: 'subagent', title: 'an `agent` (subagent) call; the subagent runs run_shell_command and reports back', steps: [{ mock: 'subagent', stdout: 'stream-json.jsonl', args: () => [...qwenCommon, '-o', 'stream-json', 'Use a subagent to run echo hello.'] }] },
     {
       id: 'resume', title: 'a session, then `qwen --resume <session_id>` continuing it',
@@ -402,6 +412,10 @@ export const opencode = {
       { mock: 'shell-fail', stdout: 'run.jsonl', args: () => ['run', '--format', 'json', 'List the folder /nonexistent.'] },
       { stdout: 'export.json', args: (prev) => ['export', opencodeSessionIds(prev[0].stdout)[0]], argsDisplay: ['export', '<sessionID of step 1>'] },
     ] },
+    { id: 'edit', title: 'read README.md, write notes.txt, edit it, read a missing file (error), then an answer; then `opencode export`', steps: [
+      { mock: 'edit', stdout: 'run.jsonl', args: () => ['run', '--format', 'json', EDIT_PROMPT] },
+      { stdout: 'export.json', args: (prev) => ['export', opencodeSessionIds(prev[0].stdout)[0]], argsDisplay: ['export', '<sessionID of step 1>'] },
+    ] },
     { id: 'subagent', title: 'a `task` (subagent) call; the subagent runs bash and reports back; then `opencode export` of both sessions', steps: [
       { mock: 'subagent', stdout: 'run.jsonl', args: () => ['run', '--format', 'json', 'Use a subagent to run echo hello.'] },
       { stdout: 'export.json', args: (prev) => ['export', opencodeSessionIds(prev[0].stdout)[0]], argsDisplay: ['export', '<sessionID of step 1>'] },
@@ -457,6 +471,7 @@ const continueConfig = (mockUrl) => [
 ].join('\n');
 const cnCommon = (home) => ['-p', '--config', path.join(home, '.continue', 'config.yaml'), '--auto', '--format', 'json'];
 const cnShown = ['-p', '--config', '~/.continue/config.yaml', '--auto', '--format', 'json'];
+const shQuote = (a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 export const continueCli = {
   key: 'continue',
   setup({ home, mockUrl }) {
@@ -471,7 +486,19 @@ export const continueCli = {
     { id: 'text', title: 'text answer', steps: [{ mock: 'text', stdout: 'output.json', args: (prev, { home }) => [...cnCommon(home), 'Say hello.'], argsDisplay: [...cnShown, 'Say hello.'] }] },
     { id: 'shell-ok', title: 'one Bash call that succeeds, then an answer', steps: [{ mock: 'shell-ok', stdout: 'output.json', args: (prev, { home }) => [...cnCommon(home), 'Run echo hello and tell me what it printed.'], argsDisplay: [...cnShown, 'Run echo hello and tell me what it printed.'] }] },
     { id: 'shell-fail', title: 'one Bash call that exits non-zero, then an answer', steps: [{ mock: 'shell-fail', stdout: 'output.json', args: (prev, { home }) => [...cnCommon(home), 'List the folder /nonexistent.'], argsDisplay: [...cnShown, 'List the folder /nonexistent.'] }] },
+    { id: 'edit', title: 'read README.md, write notes.txt, edit it, read a missing file (errored), then an answer', steps: [{ mock: 'edit', stdout: 'output.json', args: (prev, { home }) => [...cnCommon(home), EDIT_PROMPT], argsDisplay: [...cnShown, EDIT_PROMPT] }] },
     { id: 'subagent', title: 'a Subagent call (`--beta-subagent-tool`); in `-p` mode the tool fails ("No active session found"), so this is an errored call, then an answer', steps: [{ mock: 'subagent', stdout: 'output.json', args: (prev, { home }) => [...cnCommon(home), '--beta-subagent-tool', 'Use a subagent to run echo hello.'], argsDisplay: [...cnShown, '--beta-subagent-tool', 'Use a subagent to run echo hello.'] }] },
+    {
+      id: 'subagent-tui', title: 'a Subagent call (`--beta-subagent-tool`) in the interactive TUI (run under `script`, a pseudo-terminal, and stopped by the generator once the final answer is in): the subagent runs Bash and reports back',
+      steps: [{
+        mock: 'subagent',
+        // util-linux `script` gives the TUI a terminal; the prompt is the TUI's initial prompt, sent at start
+        bin: () => 'script',
+        args: (prev, { home, toolsDir }) => ['-qfec', [continueCli.bin(toolsDir), '--config', path.join(home, '.continue', 'config.yaml'), '--auto', '--beta-subagent-tool', 'Use a subagent to run echo hello.'].map(shQuote).join(' '), '/dev/null'],
+        commandDisplay: `script -qfec "cn --config ~/.continue/config.yaml --auto --beta-subagent-tool 'Use a subagent to run echo hello.'" /dev/null`,
+        stopWhen: (requests) => requests.some((q) => q.scenario === 'subagent' && q.plan && /^The subagent ran/.test(q.plan.text || '')),
+      }],
+    },
     {
       id: 'resume', title: 'a session, then `cn -p --resume` continuing it',
       steps: [
@@ -488,10 +515,24 @@ export const continueCli = {
     'Session (`.continue/sessions/<sessionId>.json`): ONE pretty-printed JSON document, rewritten as the session goes (`--resume` rewrites the same file with the whole history): `{sessionId, title, workspaceDirectory, history: [{message, contextItems, editorState?, toolCallStates?}], usage}`. `message` {role `user` | `assistant`, content, toolCalls? [{id, type "function", function {name, arguments (a JSON string)}}], usage? (assistant: the API\'s usage as it came: prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details.cached_tokens, completion_tokens_details, plus `model` and `cost_cents`, the message\'s cost in whole cents, rounded)}. Tool results are NOT messages: they live in the calling assistant item\'s `toolCallStates` [{toolCallId, toolCall, status `done` | `errored`, parsedArgs, output [{content, name "Tool Result", description}]}]. `.continue/sessions/sessions.json` is the index [{sessionId, title, dateCreated (epoch ms as a string), workspaceDirectory, messageCount}].',
     'A failing shell command IS a failed tool call: `ls /nonexistent` gives status `errored` and output "Error executing tool Bash: Error (exit code 2): …"; `logs/cn.log` (text) records the same as an `[error]` line.',
     'Usage semantics: session `usage` {totalCost (USD), promptTokens, completionTokens, promptTokensDetails {cachedTokens, cacheWriteTokens}} sums the messages\' prompt and completion tokens, but its cachedTokens stays 0 although the messages report cached tokens; promptTokens includes the cache (as the API\'s prompt_tokens does). totalCost is priced by Continue\'s own table: here 30 / 60 USD per million prompt / completion tokens for `gpt-4.1` (every prompt token at the full rate).',
-    'Subagent (`--beta-subagent-tool`): the `Subagent` tool {description, prompt, subagent_name} offers the config\'s models whose role is `subagent` (hence the second model). In headless `-p` mode its run fails at once with "No active session found" (the tool asks the chat-history service for the session id, which `-p` mode does not set; seen in 1.5.47\'s dist/index.js), so `subagent/` holds an `errored` Subagent call and the model\'s answer after it; no subagent turn is written. A real subagent run would need the interactive TUI.',
+    'Subagent (`--beta-subagent-tool`): the `Subagent` tool {description, prompt, subagent_name} offers the config\'s models whose role is `subagent` (hence the second model). In headless `-p` mode its run fails at once with "No active session found" (the tool asks the chat-history service for the session id, which `-p` mode does not set; seen in 1.5.47\'s dist/index.js), so `subagent/` holds an `errored` Subagent call and the model\'s answer after it; no subagent turn is written. `cn serve` (the hidden HTTP mode) does set a session id, but it does not pass `--beta-subagent-tool` on (it copies a fixed list of the root options), so it offers no Subagent tool. The interactive TUI does both: `subagent-tui/` is the TUI run under util-linux `script` (a pseudo-terminal; the prompt is its initial prompt), stopped by the generator 3 s after the mock answered the final text (the TUI does not exit by itself; its stdout is terminal drawing, not kept). There the Subagent call is `done` and its output is the subagent\'s report plus "<task_metadata>\\nstatus: completed\\n</task_metadata>"; the subagent\'s own messages (its Bash call) are written nowhere (cn.log warns "Could not find message for tool result" for its call ids), yet the session `usage` (promptTokens, completionTokens, totalCost) DOES include its two model requests, so it is more than the sum of the history\'s message usages.',
     '`-p --format json` stdout: one small object `{response, status, note}` (the final answer only; `note` says when the answer was not JSON and was wrapped). No tokens.',
   ],
   configNote: (mockUrl) => '`$HOME/.continue/config.yaml` written by the generator (passed with `--config`):\n\n```yaml\n' + continueConfig(mockUrl || 'http://127.0.0.1:<port>') + '```\n\n`--auto` allows every tool without asking.\n',
 };
 
 export const TOOLS = [codex, claudeCode, geminiCli, copilotCli, pi, qwenCode, opencode, continueCli];
+
+// ---------------------------------------------------------------- the edit case's records, per tool
+// (appended to each tool's format notes; the case is described in MOCK_SCRIPTS.edit)
+const EDIT_NOTES = {
+  codex: 'Edit case (`edit/`): 0.171.0 offers gpt-5.5 no read-file tool (its file tool is `apply_patch`, a freeform `custom` tool whose input is the patch text), so the read step is skipped: `apply_patch` adds notes.txt (`*** Add File`), `apply_patch` updates it (`*** Update File`), and the failing call is an `apply_patch` update of the missing missing.txt. Rollout: `response_item` `custom_tool_call` {name `apply_patch`, call_id, input = the patch} and `custom_tool_call_output` {call_id, output "Exit code: 0\\nWall time: …\\nOutput:\\nSuccess. Updated the following files:\\nA notes.txt", or for the failed one "apply_patch verification failed: Failed to read file to update …/missing.txt: No such file or directory (os error 2)", no exit code}; a patch that applied also gets `event_msg` `item_completed` {item {type `FileChange`, id = the call_id, changes {<absolute path>: {type `add`, content} | {type `update`, unified_diff, move_path}}, status `completed`, stdout}}; the failed one gets none. `exec --json` stdout: `item.started` / `item.completed` {item {type `file_change`, changes [{path, kind `add` | `update`}], status}} for the two patches that applied, nothing for the failed one.',
+  'claude-code': 'Edit case (`edit/`, `--tools Read,Write,Edit`): `Read` README.md, `Write` notes.txt, `Edit` it, `Read` missing.txt. Each tool-result `user` line has a `toolUseResult` object besides its tool_result block: Read {type `text`, file {filePath, content, numLines, startLine, totalLines}} (the block\'s text has `cat -n` line numbers); Write {type `create`, filePath, content, structuredPatch [], originalFile null, userModified}; Edit {filePath, oldString, newString, originalFile, structuredPatch [{oldStart, oldLines, newStart, newLines, lines [" context", "-old", "+new"]}], userModified, replaceAll}. The failed Read has `is_error: true` on the block and a plain-string `toolUseResult` ("Error: File does not exist. …"). Tool-result lines also carry `sourceToolAssistantUUID` (the assistant line with the tool_use) and `permissionDecision`.',
+  'gemini-cli': 'Edit case (`edit/`): `read_file` {file_path}, `write_file` {file_path, content}, `replace` {file_path, old_string, new_string, instruction}, then `read_file` of missing.txt. In the chat recording a toolCall\'s `resultDisplay` is an object {fileDiff (a unified diff), fileName, filePath, originalContent, newContent, diffStat, isNewFile} for write_file / replace and "" for a read_file that worked. A failing file tool IS a failed call (unlike a failing shell command): the missing file gives toolCalls status `error`, functionResponse `{error: "File not found: …"}`, resultDisplay "File not found."; stream-json `tool_result` has `status: "error"` and `error` {type `file_not_found`, message}.',
+  'copilot-cli': 'Edit case (`edit/`): Copilot\'s file tools are `view` {path}, `create` {path, file_text} and `edit` {path, old_str, new_str}. `tool.execution_complete` of create / edit has `fileEdits` [{path, kind `create` | `edit`}] and `result` {content (a sentence), detailedContent (a git-style diff)}; view\'s detailedContent is the file as a diff too. The missing file\'s `view` has `success: false` and `error` {message "Path does not exist", code `failure`}, no result. `session.shutdown` (and the stdout `result` line) has `codeChanges` {linesAdded, linesRemoved, filesModified […]}. The OTel export has one `execute_tool <name>` span per call.',
+  pi: 'Edit case (`edit/`): pi\'s built-in `read` {path}, `write` {path, content} and `edit` {path, edits [{oldText, newText}]}. `toolResult` messages: write\'s text "Successfully wrote 41 bytes to …"; edit\'s `details` {diff (a numbered " 1 ctx\\n-2 old\\n+2 new" listing), firstChangedLine}; the missing file\'s read has `isError: true` and the text "ENOENT: no such file or directory, access \'…/missing.txt\'". `--mode json` `tool_execution_end` carries the same `result` {content, details} and `isError`.',
+  'qwen-code': 'Edit case (`edit/`): `read_file` {file_path}, `write_file` {file_path, content}, `edit` {file_path, old_string, new_string}, then `read_file` of missing.txt. `tool_result` lines: `toolCallResult.resultDisplay` is an object {fileDiff, fileName, filePath, originalContent, newContent, diffStat {model_added_lines, …}} for write_file / edit; the missing file gives status `error`, errorType `file_not_found`, functionResponse `{error: "File not found: …"}`. `system` `attribution_snapshot` lines after each write record `fileStates` {<path>: {aiContribution, aiCreated, contentHash}}; `ui_telemetry` `qwen-code.tool_call` events have `function_args`, `success`, `error_type`.',
+  opencode: 'Edit case (`edit/`): `read` {filePath}, `write` {filePath, content}, `edit` {filePath, oldString, newString}, then `read` of missing.txt. Tool parts: read\'s `state.metadata` {preview, truncated, display {type `file`, path, text, lineStart, lineEnd, totalLines}}; write\'s {filepath, exists, diagnostics}; edit\'s {diff (unified), filediff {file, patch, additions, deletions, …}, diagnostics}; the missing file\'s read has status `error` and `state.error` "File not found: …" (a failed call). Session and message `summary` stay {additions 0, deletions 0, files 0} / {diffs []}: the project folder is not a git repository.',
+  continue: 'Edit case (`edit/`): Continue\'s file tools are `Read` {filepath}, `Write` {filepath, content} and `MultiEdit` {file_path, edits [{old_string, new_string}]} (no `Edit` is offered in `-p --auto`). MultiEdit refuses a file not read in this session, even one its own Write created ("You must use the Read tool to read …/notes.txt before editing it.", status `errored`), so the mock reads notes.txt and edits again: Read, Write, MultiEdit (errored), Read notes.txt, MultiEdit (done; its output holds the diff), Read missing.txt (`errored`: "Error executing tool Read: File does not exist: …").',
+};
+for (const t of TOOLS) if (EDIT_NOTES[t.key]) t.notes.push(EDIT_NOTES[t.key]);

@@ -95,6 +95,112 @@ describe('npm run corpus: the mock model API and the real-writer folders (issue 
     assert.equal(side.text, 'Mock session');
   });
 
+  it('edit: reads README.md, writes notes.txt, edits it and reads a missing file with the tools the request offers, their arguments from their schemas (Copilot-like view / create / edit)', async () => {
+    mock.setScenario('edit');
+    const cwd = '/tmp/scratch-home-for-this-test/project';
+    mock.setCwd(cwd);
+    const fn = (name: string, properties: object, required: string[]) => ({ type: 'function', function: { name, description: name, parameters: { type: 'object', properties, required } } });
+    const tools = [BASH, fn('view', { path: { type: 'string', description: 'Full absolute path to file or directory.' } }, ['path']), fn('create', { path: { type: 'string' }, file_text: { type: 'string' } }, ['path', 'file_text']), fn('edit', { path: { type: 'string' }, old_str: { type: 'string' }, new_str: { type: 'string' } }, ['path', 'old_str', 'new_str'])];
+    const messages: any[] = [{ role: 'user', content: 'Read README.md, write notes.txt, edit it, then try to read missing.txt.' }];
+    const seen: [string, any][] = [];
+    // the scrub the generator applies to what a CLI writes: the streamed pieces must scrub to the scrubbed whole
+    const scrub = (t: string): string => t.split(cwd).join('/home/user/project');
+    for (const result of ['# demo project\n', 'Created file', 'File updated', 'Path does not exist']) {
+      const res = await chat(mock.url, { model: 'm', stream: true, messages, tools });
+      const pieces = res.chunks.flatMap((c) => c.choices.flatMap((ch) => (ch.delta?.tool_calls ?? []).map((tc: any) => tc.function?.arguments ?? '')));
+      assert.equal(pieces.map(scrub).join(''), scrub(pieces.join('')), 'no streamed piece cuts the project path');
+      const call = assemble(res.chunks);
+      assert.equal(call.finish, 'tool_calls');
+      seen.push([call.calls[0].name, call.calls[0].args]);
+      messages.push({ role: 'assistant', content: call.text, tool_calls: call.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })) });
+      messages.push({ role: 'tool', tool_call_id: call.calls[0].id, content: result });
+    }
+    assert.deepEqual(seen, [
+      ['view', { path: `${cwd}/README.md` }],
+      ['create', { path: `${cwd}/notes.txt`, file_text: 'Notes from the corpus run.\nStatus: draft\n' }],
+      ['edit', { path: `${cwd}/notes.txt`, old_str: 'Status: draft', new_str: 'Status: edited' }],
+      ['view', { path: `${cwd}/missing.txt` }],
+    ]);
+    const last = assemble((await chat(mock.url, { model: 'm', stream: true, messages, tools })).chunks);
+    assert.equal(last.finish, 'stop');
+    assert.match(last.text, /The last call failed: missing\.txt does not exist/);
+  });
+
+  it('edit: an edit refused until the file is read (Continue\'s MultiEdit) is followed by a read of it and the edit again; a list-of-edits schema gets one {oldText, newText}', async () => {
+    mock.setScenario('edit');
+    mock.setCwd('/p');
+    const fn = (name: string, properties: object) => ({ type: 'function', function: { name, description: name, parameters: { type: 'object', properties, required: Object.keys(properties) } } });
+    const tools = [fn('Read', { filepath: { type: 'string' } }), fn('Write', { filepath: { type: 'string' }, content: { type: 'string' } }), fn('MultiEdit', { file_path: { type: 'string' }, edits: { type: 'array', items: { type: 'object', properties: { oldText: { type: 'string' }, newText: { type: 'string' } } } } })];
+    const messages: any[] = [{ role: 'user', content: 'Edit.' }];
+    const seen: string[] = [];
+    const results = ['# demo', 'Successfully created file', 'You must use the Read tool to read /p/notes.txt before editing it.', 'Notes', 'Successfully edited', 'Error executing tool Read: File does not exist: /p/missing.txt'];
+    for (const result of results) {
+      const call = assemble((await chat(mock.url, { model: 'm', stream: true, messages, tools })).chunks).calls[0];
+      assert.ok(call, `a call after ${seen.length} results`);
+      seen.push(`${call.name} ${JSON.stringify(call.args)}`);
+      messages.push({ role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] });
+      messages.push({ role: 'tool', tool_call_id: call.id, content: result });
+    }
+    const multi = `MultiEdit ${JSON.stringify({ file_path: '/p/notes.txt', edits: [{ oldText: 'Status: draft', newText: 'Status: edited' }] })}`;
+    assert.deepEqual(seen, ['Read {"filepath":"/p/README.md"}', 'Write {"filepath":"/p/notes.txt","content":"Notes from the corpus run.\\nStatus: draft\\n"}', multi, 'Read {"filepath":"/p/notes.txt"}', multi, 'Read {"filepath":"/p/missing.txt"}']);
+    assert.equal(assemble((await chat(mock.url, { model: 'm', stream: true, messages, tools })).chunks).finish, 'stop');
+  });
+
+  it('edit on the Responses API (Codex): no read tool, so apply_patch (a freeform custom tool) adds the file, updates it, and patches the missing file', async () => {
+    mock.setScenario('edit');
+    mock.setCwd('/p');
+    const tools = [{ type: 'function', name: 'exec_command', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } }, { type: 'custom', name: 'apply_patch', format: { type: 'grammar' } }];
+    const input: any[] = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Edit.' }] }];
+    const patches: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${mock.url}/v1/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gpt-5.5', input, tools }) });
+      const events = (await res.text()).split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+      const done = events.find((e) => e.type === 'response.completed').response.output.find((o: any) => o.type === 'custom_tool_call');
+      assert.equal(done.name, 'apply_patch');
+      patches.push(done.input);
+      input.push(done, { type: 'custom_tool_call_output', call_id: done.call_id, output: 'Success.' });
+    }
+    assert.match(patches[0], /^\*\*\* Begin Patch\n\*\*\* Add File: notes\.txt\n\+Notes from the corpus run\.\n\+Status: draft\n\*\*\* End Patch\n$/);
+    assert.match(patches[1], /\*\*\* Update File: notes\.txt\n@@\n Notes from the corpus run\.\n-Status: draft\n\+Status: edited\n/);
+    assert.match(patches[2], /\*\*\* Update File: missing\.txt\n/);
+  });
+
+  it('edit on the Anthropic API: a request with Read / Write / Edit and no Bash is the main agent\'s, answered with a Read of an absolute path, not as a side request', async () => {
+    mock.setScenario('edit');
+    mock.setCwd('/p');
+    const tool = (name: string, properties: object) => ({ name, description: name, input_schema: { type: 'object', properties, required: Object.keys(properties) } });
+    const res = await fetch(`${mock.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'claude', stream: true, messages: [{ role: 'user', content: 'Edit.' }], tools: [tool('Read', { file_path: { type: 'string' } }), tool('Write', { file_path: { type: 'string' }, content: { type: 'string' } }), tool('Edit', { file_path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } })] }) });
+    const events = (await res.text()).split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+    const start = events.find((e) => e.type === 'content_block_start' && e.content_block.type === 'tool_use');
+    assert.equal(start?.content_block.name, 'Read');
+    const json = events.filter((e) => e.type === 'content_block_delta' && e.delta.type === 'input_json_delta').map((e) => e.delta.partial_json).join('');
+    assert.deepEqual(JSON.parse(json), { file_path: '/p/README.md' });
+  });
+
+  it('every agent CLI folder has an edit case that ran to the end: notes.txt written and edited, a failed call on missing.txt', () => {
+    const versions = JSON.parse(readFileSync(join(ROOT, 'scripts', 'corpus', 'versions.json'), 'utf8'));
+    for (const [key, t] of Object.entries(versions.tools as Record<string, { version: string }>)) {
+      const dir = join(WRITER_CORPUS, `${key}-${t.version}`, 'edit');
+      assert.ok(existsSync(join(dir, 'SOURCE.md')), `${key}: edit/SOURCE.md`);
+      const source = readFileSync(join(dir, 'SOURCE.md'), 'utf8');
+      assert.doesNotMatch(source, /\*\*FAILED\*\*/, `${key}: the edit case ran`);
+      assert.match(source, /`project\/notes\.txt` \(42 B\)/, `${key}: notes.txt ends edited ("Status: edited", 42 bytes)`);
+      const text = filesUnder(dir, (p) => !p.endsWith('SOURCE.md')).map((f) => readFileSync(f, 'utf8')).join('\n');
+      assert.match(text, /Status: edited/, `${key}: the edit is recorded`);
+      assert.match(text, /missing\.txt/, `${key}: the call on the missing file is recorded`);
+    }
+  });
+
+  it('Continue\'s subagent-tui case holds a Subagent call that finished with the subagent\'s report', () => {
+    const dir = join(WRITER_CORPUS, 'continue-1.5.47', 'subagent-tui');
+    const session = filesUnder(join(dir, '.continue', 'sessions'), (p) => /[0-9a-f-]{36}\.json$/.test(p));
+    assert.equal(session.length, 1);
+    const doc = JSON.parse(readFileSync(session[0], 'utf8'));
+    const states = doc.history.flatMap((h: any) => h.toolCallStates ?? []);
+    assert.deepEqual(states.map((s: any) => [s.toolCall.function.name, s.status]), [['Subagent', 'done']]);
+    assert.match(states[0].output[0].content, /^Report: .*hello[\s\S]*status: completed/);
+  });
+
   it('every folder is a pinned version with a SOURCE.md that lists each of its files, listed in the README, with no scratch path left', async () => {
     const versions = JSON.parse(readFileSync(join(ROOT, 'scripts', 'corpus', 'versions.json'), 'utf8'));
     const readme = readFileSync(join(WRITER_CORPUS, 'README.md'), 'utf8');

@@ -46,8 +46,8 @@ function spanParents(m: TraceModel, values: Obj[]): string[] {
 }
 
 describe('otlp: GitHub Copilot CLI OpenTelemetry file export', () => {
-  it('the corpus has the five cases', () => {
-    assert.deepEqual(CASES, ['resume', 'shell-fail', 'shell-ok', 'subagent', 'text']);
+  it('the corpus has the six cases', () => {
+    assert.deepEqual(CASES, ['edit', 'resume', 'shell-fail', 'shell-ok', 'subagent', 'text']);
   });
 
   for (const c of CASES) {
