@@ -78,6 +78,10 @@ class ContinueBuilder implements EventBuilder {
   totals(): FormatTotals {
     return this.inner?.totals?.() ?? {};
   }
+
+  usageNotes(): string[] {
+    return this.inner?.usageNotes?.() ?? [];
+  }
 }
 
 /** Continue CLI: sessions (`~/.continue/sessions/<sessionId>.json`), their index, and `cn -p --format json`. */

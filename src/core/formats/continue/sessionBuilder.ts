@@ -43,6 +43,10 @@ export class SessionBuilder implements EventBuilder {
   private readonly models = new Set<string | null>();
   private toolCalls = 0;
   private failedCalls = 0;
+  /** The steps' usage, summed, and the last Subagent call that ran (its subagent's messages are written nowhere). */
+  private readonly seen = { input: 0, output: 0, partial: false };
+  private subagentCall = -1;
+  private readonly notes: string[] = [];
   private total: FormatTotals = {};
 
   add(rec: SourceRecord, emit: Emit): void {
@@ -65,6 +69,10 @@ export class SessionBuilder implements EventBuilder {
 
   totals(): FormatTotals {
     return { ...this.total, toolCalls: this.toolCalls, errors: this.failedCalls };
+  }
+
+  usageNotes(): string[] {
+    return this.notes;
   }
 
   private turnOrSession(): number {
@@ -114,6 +122,9 @@ export class SessionBuilder implements EventBuilder {
     } : undefined;
     const model = str(u, 'model');
     if (u) this.models.add(model);
+    this.seen.input += prompt ?? 0;
+    this.seen.output += out ?? 0;
+    if (prompt === null || out === null) this.seen.partial = true;
     const step = emit({
       group: this.group, kind: 'assistant', category: 'inference', model, tokensIn: prompt, tokensOut: out, usage,
       parentIndex: this.turnOrSession(),
@@ -132,6 +143,7 @@ export class SessionBuilder implements EventBuilder {
       this.toolCalls++;
       if (failed) this.failedCalls++;
       if (id) this.calls.set(id, idx);
+      if (name === 'Subagent' && status === 'done') this.subagentCall = idx;
       if (state) this.result(state, id, name, idx, rec, emit);
     }
     // A state whose call the message does not list (a writer that kept only the states) still shows, under the step.
@@ -155,6 +167,25 @@ export class SessionBuilder implements EventBuilder {
     }, id ? at(rec, ...keyed('toolCallId', JSON.stringify(id))) : rec);
   }
 
+  /**
+   * The session's usage counts requests its history does not hold: a subagent run in the TUI (its messages are
+   * written nowhere, yet its requests are in the session's usage). One row with the difference, under the Subagent
+   * call when one ran, so the session's totals are the tool's own; said in `usage.explain.notes`.
+   */
+  private unrecorded(input: number | null, output: number | null, model: string | null, rec: SourceRecord, emit: Emit): void {
+    const extraIn = input === null ? 0 : input - this.seen.input;
+    const extraOut = output === null ? 0 : output - this.seen.output;
+    // A message without its counts (a damaged line) is a gap, not a request elsewhere.
+    if ((extraIn <= 0 && extraOut <= 0) || this.seen.partial) return;
+    const inIn = Math.max(0, extraIn);
+    const inOut = Math.max(0, extraOut);
+    const under = this.subagentCall >= 0 ? this.subagentCall : this.session;
+    emit({ kind: 'unrecorded_requests', category: 'inference', group: this.group, parentIndex: under, model, tokensIn: inIn, tokensOut: inOut, usage: {},
+      label: label('requests not in the history', this.subagentCall >= 0 ? '(the subagent\'s)' : null, formatTokens(inIn, inOut)) }, rec);
+    const n = (x: number) => x.toLocaleString('en-US');
+    this.notes.push(`The session's usage (line ${rec.line}) counts ${n(inIn)} input and ${n(inOut)} output tokens more than its messages: requests its history does not hold${this.subagentCall >= 0 ? ' (the Subagent call\'s subagent, whose messages Continue writes nowhere)' : ''}. They are one row${this.subagentCall >= 0 ? ' under that call' : ''}, so the totals are the session's own.`);
+  }
+
   /** The session's `usage`: its totals row. */
   private usage(doc: Obj, rec: SourceRecord, emit: Emit): void {
     const u = isObj(doc.usage) ? doc.usage : null;
@@ -167,8 +198,10 @@ export class SessionBuilder implements EventBuilder {
     // The session's cost is its one model's when every step names the same one (Continue records no split).
     const [only] = this.models;
     if (cost !== null && this.models.size === 1 && only) usage.byModel = { [only]: { costUsd: cost } };
+    const where = at(rec, '"totalCost"', ...keyed('usage', '{'));
+    this.unrecorded(input, output, only && this.models.size === 1 ? only : null, where, emit);
     emit({ kind: 'usage', category: 'other', group: this.group, parentIndex: this.session, tokensIn: input, tokensOut: output, usage,
-      label: label('session usage', formatTokens(input, output), cost !== null ? `$${cost.toFixed(4)}` : null) }, at(rec, '"totalCost"', ...keyed('usage', '{')));
+      label: label('session usage', formatTokens(input, output), cost !== null ? `$${cost.toFixed(4)}` : null) }, where);
     if (input !== null) this.total.inputTokens = input;
     if (output !== null) this.total.outputTokens = output;
     if (cost !== null) this.total.costUsd = cost;

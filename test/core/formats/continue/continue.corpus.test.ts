@@ -59,9 +59,23 @@ describe('continue: the real Continue CLI files (issue 38)', () => {
           if (FAILED.has(s.status)) failed++;
         }
       }
-      // The session's own totals are what the messages add up to (Continue's cachedTokens stays 0: not compared).
-      assert.equal(doc.usage.promptTokens, input);
-      assert.equal(doc.usage.completionTokens, output);
+      // The session's own totals are what the messages add up to (Continue's cachedTokens stays 0: not compared),
+      // or more: a subagent run in the TUI has its requests in the session's usage and its messages nowhere. The
+      // difference is then one row (under the Subagent call), said in usage.explain.notes.
+      assert.ok(doc.usage.promptTokens >= input && doc.usage.completionTokens >= output);
+      const unrecorded = indices(m).filter((i) => m.events.kindOf(i) === 'unrecorded_requests');
+      const notes = usageReport(m).explain.notes;
+      if (doc.usage.promptTokens === input && doc.usage.completionTokens === output) {
+        assert.deepEqual(unrecorded, []);
+        assert.deepEqual(notes, []);
+      } else {
+        assert.equal(unrecorded.length, 1);
+        const u = m.events.usageColumnsOf(unrecorded[0]);
+        assert.deepEqual([u.tokensIn, u.tokensOut], [doc.usage.promptTokens - input, doc.usage.completionTokens - output]);
+        assert.equal(m.events.toolOf(m.events.parent(unrecorded[0])), 'Subagent');
+        assert.equal(notes.length, 1);
+        assert.match(notes[0], /more than its messages: requests its history does not hold/);
+      }
       const s = summarize(m);
       assert.equal(s.usage.total.inputTokens, doc.usage.promptTokens);
       assert.equal(s.usage.total.outputTokens, doc.usage.completionTokens);
@@ -107,6 +121,17 @@ describe('continue: the real Continue CLI files (issue 38)', () => {
     const result = indices(m).find((i) => m.events.parent(i) === call)!;
     assert.match(m.events.labelOf(result), /No active session found/);
     assert.equal(summarize(m).totals.errors, 1);
+  });
+
+  it('the TUI\'s Subagent call that ran: done, the report under it, the subagent\'s unrecorded requests under it too', async () => {
+    const f = SESSIONS.find((x) => x.includes('/subagent-tui/'));
+    if (!f) return;
+    const m = await loadTrace(f);
+    const call = indices(m).find((i) => m.events.toolOf(i) === 'Subagent')!;
+    assert.equal(m.events.statusOf(call), 'ok');
+    const under = indices(m).filter((i) => m.events.parent(i) === call).map((i) => m.events.kindOf(i));
+    assert.deepEqual(under, ['tool_result', 'unrecorded_requests']);
+    assert.equal(summarize(m).totals.errors, 0);
   });
 
   it('a resumed session shows both runs\' turns, in order, each with its answer', async () => {
