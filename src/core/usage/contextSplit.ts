@@ -121,11 +121,27 @@ export function oneHourWrites(t: EventTable, events: Int32Array): Map<number, nu
 
 const threadKey = (group: string | null, via: number): string => `${via}\u0000${group ?? ''}`;
 
-/** The nearest tool-call ancestor of event i in the tree (a subagent's thread), -1 when none. */
+/**
+ * The nearest tool-call ancestor of event i in the tree (a subagent's thread), -1 when none. A tool call that is only
+ * shown above a line of its own model step is no such call: Codex shows a response that starts with a tool call
+ * (no reasoning, no text) with the call as the step's row, its token reports under it, though they are recorded under
+ * the turn (their recorded link names an ancestor of the call, not the call).
+ */
 function viaOf(model: TraceModel, i: number): number {
   const t = model.events;
-  for (let p = t.parent(i), hops = 0; p >= 0 && hops < 256; p = t.parent(p), hops++) if (t.categoryOf(p) === 'tool') return p;
+  for (let c = i, p = t.parent(i), hops = 0; p >= 0 && hops < 256; c = p, p = t.parent(p), hops++) {
+    if (t.categoryOf(p) === 'tool' && !shownUnderStepItem(model, c, p)) return p;
+  }
   return -1;
+}
+
+/** Whether event c sits under tool call p only for display, its recorded link naming an ancestor of p. */
+function shownUnderStepItem(model: TraceModel, c: number, p: number): boolean {
+  const t = model.events;
+  const link = t.linkOf(c);
+  if (!t.hasDisplayParent(c) || link < 0 || link === p) return false;
+  for (let a = t.parent(p), hops = 0; a >= 0 && hops < 256; a = t.parent(a), hops++) if (a === link) return true;
+  return false;
 }
 
 /** A model call, or an item of a model response whose usage another line records (a Codex reasoning or message item). */
