@@ -3,6 +3,7 @@ import { formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../
 import { BuilderSource, Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
 import { argsSummary, messageParts, partsText } from './qwenRecords';
+import { subagentModelSync } from './subagents';
 
 const TOOL_USE_ID = /<tool-use-id>([^<]+)<\/tool-use-id>/;
 
@@ -27,6 +28,8 @@ export class ChatBuilder implements EventBuilder {
 
   constructor(private readonly source: BuilderSource) {}
 
+  /** A subagent recording's model from its `.meta.json`; undefined until asked. */
+  private metaModel: string | null | undefined = undefined;
   /** The turn's first `system` row, which its other system lines sit under; -1 until there is one. */
   private systemRow = -1;
   /** What the last `qwen-code.api_response` recorded of the request the next model step is the answer of. */
@@ -89,8 +92,10 @@ export class ChatBuilder implements EventBuilder {
     const usage = u ? { cacheRead: num(u, 'cachedContentTokenCount') ?? 0, reasoning: num(u, 'thoughtsTokenCount') ?? 0, reasoningApart: true } : { elsewhere: true };
     const request = this.request;
     this.request = null;
+    // A subagent recording names no model on its lines: its .meta.json does (asked once).
+    if (model === null && request === null && this.metaModel === undefined) this.metaModel = subagentModelSync(this.source.path);
     const step = emit({
-      ...base, kind: 'assistant', category: 'inference', model: model ?? request?.model ?? null, durationMs: request?.durationMs ?? null, tokensIn: prompt, tokensOut: out, usage, displayParent: this.turn,
+      ...base, kind: 'assistant', category: 'inference', model: model ?? request?.model ?? this.metaModel ?? null, durationMs: request?.durationMs ?? null, tokensIn: prompt, tokensOut: out, usage, displayParent: this.turn,
       label: label('qwen:', short(partsText(parts), 70), calls.length ? `(${calls.length} tool call${calls.length > 1 ? 's' : ''})` : null, formatTokens(prompt, out)),
     }, rec);
     this.lastStep = { index: step, uuid: base.id ?? null };

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { loadTrace } from '../../../../src/core/loadTrace';
-import { summarize } from '../../../../src/core/summary';
+import { summarize, summarizeSession } from '../../../../src/core/summary';
 import { usageReport } from '../../../../src/core/usage/usageReport';
 import type { TraceModel } from '../../../../src/core/traceModel';
 import { jsonLines, writerFiles } from '../../../helpers/writerCorpus';
@@ -139,4 +139,18 @@ describe('qwen-code leftovers (issue 38)', () => {
       } else assert.match(notes[0], /other requests, such as Qwen's auto-memory side request/);
     });
   }
+
+  it('a subagent recording\'s steps have the model its .meta.json records; the session counts no unknown model', async () => {
+    assert.ok(SUBAGENTS.length >= 1);
+    for (const f of SUBAGENTS) {
+      const meta = JSON.parse(readFileSync(f.replace(/\.jsonl$/, '.meta.json'), 'utf8'));
+      assert.equal(jsonLines(f).some((l) => l.value.model), false, 'its lines name no model');
+      const m = await loadTrace(f);
+      const steps = indices(m).filter((i) => m.events.kindOf(i) === 'assistant');
+      assert.deepEqual([...new Set(steps.map((i) => m.events.modelOf(i)))], [meta.model]);
+    }
+    const main = CHATS.find((c) => SUBAGENTS.some((s) => s.includes(`/subagents/${basename(c, '.jsonl')}/`)))!;
+    const byModel = (await summarizeSession(await loadTrace(main))).usage.byModel.map((x) => x.model);
+    assert.ok(byModel.length > 0 && byModel.every((x) => x !== null && !/unknown/.test(x)), byModel.join(', '));
+  });
 });
