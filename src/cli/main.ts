@@ -5,6 +5,7 @@ import { summaryCommand, SUMMARY_HELP } from './summaryCommand';
 import { treeCommand, TREE_HELP } from './treeCommand';
 import { CLI_COMMANDS_EXTRA } from './extraCommands';
 import { diffCommand, DIFF_HELP } from './diffCommand';
+import { sessionsCommand, SESSIONS_HELP, usageCommand, USAGE_HELP } from './sessionsCommand';
 import type { CliCommand } from './command';
 
 export type { CliCommand } from './command';
@@ -14,6 +15,8 @@ const COMMANDS: Record<string, CliCommand> = {
   tree: { help: TREE_HELP, summary: 'the event tree (--json: nodes with line, id, kind, parentLine, label)', run: treeCommand },
   ...CLI_COMMANDS_EXTRA,
   diff: { help: DIFF_HELP, summary: 'compare two runs: first divergence, inserted, deleted and changed events (exit 1 when they differ)', run: diffCommand },
+  sessions: { help: SESSIONS_HELP, summary: 'every agent session found under the agents\' folders (or --root): title, time, tokens, cost, errors', run: sessionsCommand },
+  usage: { help: USAGE_HELP, summary: 'tokens and cost of every session found, per day, week, month, model, project or agent', run: usageCommand },
 };
 
 const MAIN_HELP = `Usage: agent-trace <command> [options]

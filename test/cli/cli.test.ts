@@ -8,11 +8,11 @@ describe('agent-trace CLI', () => {
   it('lists its commands with --help and exits 0', () => {
     const r = cli('--help');
     assert.equal(r.code, 0);
-    for (const c of ['summary', 'tree', 'verify', 'check']) assert.match(r.out, new RegExp(`\\n  ${c} `));
+    for (const c of ['summary', 'tree', 'verify', 'check', 'sessions', 'usage']) assert.match(r.out, new RegExp(`\\n  ${c} `));
   });
 
   it('has --help for every command', () => {
-    for (const c of ['summary', 'tree', 'verify', 'check']) {
+    for (const c of ['summary', 'tree', 'verify', 'check', 'sessions', 'usage']) {
       const r = cli(c, '--help');
       assert.equal(r.code, 0, c);
       assert.match(r.out, new RegExp(`^Usage: agent-trace ${c} `), c);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT, SNAPSHOT_DIR, firstDifference, runSnapshotCases, snapshotCases, snapshotInputs } from '../helpers/cliSnapshot';
+import { LISTING_ROOT, PROJECT_ROOT, SNAPSHOT_DIR, firstDifference, runSnapshotCases, snapshotCases, snapshotInputs } from '../helpers/cliSnapshot';
 
 // The CLI's JSON output, SARIF, exit codes and format names are a public contract that users' CI relies on: every
 // seed-corpus trace and sample is run through summary, tree, verify and check (JSON and SARIF) with the built CLI, and
@@ -24,13 +24,13 @@ describe('CLI contract: saved outputs of summary, tree, verify and check', funct
     assert.deepEqual(saved, cases.map((c) => c.name).sort());
   });
 
-  for (const file of files) {
-    it(file, () => {
+  for (const file of [...files, `${LISTING_ROOT}/`]) {
+    it(file === `${LISTING_ROOT}/` ? `sessions and usage of ${file}` : file, () => {
       const wrong: string[] = [];
       for (const c of cases.filter((k) => k.file === file)) {
         const saved = readFileSync(join(SNAPSHOT_DIR, c.name), 'utf8');
         const now = texts.get(c.name)!;
-        if (saved !== now) wrong.push(`${c.args[0]} ${c.args[2]}: ${firstDifference(saved, now)}`);
+        if (saved !== now) wrong.push(`${c.args.slice(0, 3).join(' ')}: ${firstDifference(saved, now)}`);
       }
       assert.deepEqual(wrong, [], `the CLI's output changed for ${file}`);
     });

@@ -45,9 +45,24 @@ export interface SnapshotCase {
 }
 
 export function snapshotCases(files: readonly string[] = snapshotInputs()): SnapshotCase[] {
-  return files.flatMap((file) =>
-    SNAPSHOT_COMMANDS.map(([cmd, flag]) => ({ name: `${file.split('/').join('__')}.${cmd}${flag}.txt`, file, args: [cmd, file, flag] })),
-  );
+  return [
+    ...files.flatMap((file) =>
+      SNAPSHOT_COMMANDS.map(([cmd, flag]) => ({ name: `${file.split('/').join('__')}.${cmd}${flag}.txt`, file, args: [cmd, file, flag] })),
+    ),
+    ...listingCases(),
+  ];
+}
+
+/** The folder the listing commands' saved outputs list (every format's sessions the samples hold). */
+export const LISTING_ROOT = 'samples';
+
+/**
+ * `sessions --json` and `usage --json` over {@link LISTING_ROOT} (no cache, so a run reads and writes nothing
+ * else): the listing's JSON is a contract too. Their `file` is the folder, which no input is.
+ */
+export function listingCases(): SnapshotCase[] {
+  const listing = (name: string, args: string[]): SnapshotCase => ({ name: `listing__${LISTING_ROOT}.${name}.txt`, file: `${LISTING_ROOT}/`, args: [...args, '--json', '--no-cache', '--root', LISTING_ROOT] });
+  return [listing('sessions--json', ['sessions']), listing('usage--by-agent--json', ['usage', '--by', 'agent']), listing('usage--by-model--json', ['usage', '--by', 'model'])];
 }
 
 /** Runs one case with the built CLI from the project root; the text saved for it. */

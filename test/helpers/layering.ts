@@ -263,6 +263,8 @@ export const CORE_LAYERS: readonly CoreLayer[] = [
   { name: 'find' },
   { name: 'diff' },
   { name: 'export' },
+  // The session catalog: every session under the agent homes, read through the loader and summarised (issue 39).
+  { name: 'sessions' },
 ];
 
 const CORE = 'src/core/';

@@ -1,0 +1,295 @@
+import { fileSystem } from '../io/fileSystem';
+import { basename, join, pathSep } from '../io/paths';
+import { FORMAT_LIST, isFallbackFormat } from '../formats';
+import type { FormatName } from '../formatNames';
+import { loadTrace } from '../loadTrace';
+import { detectFile, isConfidentTrace } from '../detectFile';
+import { summarizeSession } from '../summary';
+import { sessionFilesOf } from '../sessionUsage';
+import type { ModelPrice } from '../usage/prices';
+import type { TraceModel } from '../traceModel';
+import { PathPattern, patternsMatching, projectFolderOf, sessionPatterns } from './agentHomes';
+import { FileStamp, parseSessionCache, sameStamp, SessionCacheStore, sessionCacheText, SessionRecord } from './sessionCache';
+
+/** Folders a walk never enters: tools' folders, blob stores, and every format's side folders. */
+const SKIP_DIRS = new Set(['node_modules', '.git', 'blobs', ...FORMAT_LIST.flatMap((f) => f.sideFolders ?? [])]);
+
+/** Files read at a time by default. */
+const DEFAULT_CONCURRENCY = 4;
+/** Longest title kept, in characters. */
+const TITLE_CHARS = 100;
+/** Events looked at for the first user prompt. */
+const TITLE_EVENTS = 2000;
+/** Parsed lines looked at for the working folder (`cwd`). */
+const CWD_LINES = 50;
+
+/** Options of {@link listSessions}. */
+export interface ListSessionsOptions {
+  /** Folders to walk (each with everything below it). */
+  roots: readonly string[];
+  /** Only this agent's sessions (a format name). */
+  agent?: FormatName;
+  /** Where records are kept between listings; absent: every file is read. */
+  cache?: SessionCacheStore;
+  /** The user's prices, before the bundled table. A listing with its own prices reads every file and keeps no cache. */
+  prices?: Readonly<Record<string, ModelPrice>>;
+  isCancelled?: () => boolean;
+  /** Called after each session file, with how many of the candidates are done. */
+  onProgress?: (done: number, total: number) => void;
+  /** Files read at a time (their reads wait on the disk more than on this thread); default 4. */
+  concurrency?: number;
+}
+
+/** What {@link listSessions} found. */
+export interface SessionListing {
+  /** One record per session, sorted by start time (newest first), then file. */
+  records: SessionRecord[];
+  /** Roots that do not exist or are not folders. */
+  missingRoots: string[];
+  /** Session files read in this listing, and those whose record came from the cache unchanged. */
+  read: number;
+  fromCache: number;
+}
+
+/** A file the walk found that some format's pattern matches, with its stamp. */
+interface Candidate {
+  stamp: FileStamp;
+  patterns: PathPattern[];
+}
+
+/**
+ * Every session under the roots: the files some format's `fileNamePatterns` match (core/sessions/agentHomes.ts),
+ * each read once through the loader and summarised as `summary` does (usage with its subagents' files: one path),
+ * except those whose record in the cache still matches their size and time (and their subagents'). A session's
+ * subagent files are its parts, not sessions of their own. A file that cannot be read is listed with its error and
+ * the listing goes on. A grown file is read again whole (not from where it was left).
+ */
+export async function listSessions(options: ListSessionsOptions): Promise<SessionListing> {
+  const patterns = sessionPatterns();
+  const { candidates, missingRoots } = await walkRoots(options.roots, patterns);
+  const useCache = options.cache !== undefined && !options.prices;
+  const cache = useCache ? parseSessionCache(await options.cache!.read().catch(() => null)) : parseSessionCache(null);
+  const byPath = new Map(candidates.map((c) => [c.stamp.path, c]));
+  const claimed = new Set<string>();
+  const records: SessionRecord[] = [];
+  const notSessions: FileStamp[] = [];
+  let read = 0;
+  let fromCache = 0;
+  let done = 0;
+  const visit = async (c: Candidate): Promise<void> => {
+    if (options.isCancelled?.() || claimed.has(c.stamp.path)) return;
+    const old = cache.records.get(c.stamp.path);
+    let rec: SessionRecord | null;
+    if (old && sameStamp(c.stamp, old.stamp) && (await partsUnchanged(old.parts, byPath))) {
+      rec = old;
+      fromCache++;
+    } else if (sameStamp(c.stamp, cache.notSessions.get(c.stamp.path))) {
+      rec = null;
+      fromCache++;
+    } else {
+      rec = await readSession(c, options.prices);
+      read++;
+    }
+    options.onProgress?.(++done, candidates.length);
+    if (rec === null) {
+      notSessions.push(c.stamp);
+      return;
+    }
+    for (const p of rec.parts) claimed.add(p.path);
+    records.push(rec);
+  };
+  // Files that may be another's parts (in a folder named after a candidate's stem: Claude Code's
+  // `<id>/subagents/…`, Qwen Code's `subagents/<id>/…`) wait until the main files have claimed theirs, so none is
+  // read as a session of its own first.
+  const stems = new Set(candidates.map((c) => stem(c.stamp.path)));
+  const mayBePart = (c: Candidate) => dirSegments(c.stamp.path).some((seg) => stems.has(seg));
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+  for (const phase of [candidates.filter((c) => !mayBePart(c)), candidates.filter(mayBePart)]) {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < phase.length) await visit(phase[next++]);
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, phase.length) }, worker));
+  }
+  // A file listed before the session that claims it (a walk in another order) is still not a session of its own.
+  const kept = records.filter((r) => !claimed.has(r.stamp.path));
+  if (useCache && !options.isCancelled?.()) {
+    // What the cache holds of files outside these roots stays: another listing (other roots) may want it.
+    const sep = pathSep();
+    const under = (p: string) => options.roots.some((root) => p.startsWith(root.endsWith(sep) ? root : root + sep));
+    const next = { records: new Map([...cache.records].filter(([p]) => !under(p))), notSessions: new Map([...cache.notSessions].filter(([p]) => !under(p))) };
+    for (const r of kept) next.records.set(r.stamp.path, r);
+    for (const s of notSessions) next.notSessions.set(s.path, s);
+    await options.cache!.write(sessionCacheText(next));
+  }
+  const shown = options.agent === undefined ? kept : kept.filter((r) => r.entry.agent === options.agent);
+  shown.sort((a, b) => (b.entry.startTime ?? '').localeCompare(a.entry.startTime ?? '') || a.entry.file.localeCompare(b.entry.file));
+  return { records: shown, missingRoots, read, fromCache };
+}
+
+async function partsUnchanged(parts: readonly FileStamp[], byPath: ReadonlyMap<string, Candidate>): Promise<boolean> {
+  for (const p of parts) {
+    const now = byPath.get(p.path)?.stamp ?? (await stampOf(p.path));
+    if (!sameStamp(p, now ?? undefined)) return false;
+  }
+  return true;
+}
+
+async function stampOf(path: string): Promise<FileStamp | null> {
+  try {
+    const st = await fileSystem().stat(path);
+    return st.isFile() ? { path, size: st.size, mtimeMs: st.mtimeMs } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The files below the roots that some format's pattern matches, sorted by path; and the roots that are not folders. */
+async function walkRoots(roots: readonly string[], patterns: readonly PathPattern[]): Promise<{ candidates: Candidate[]; missingRoots: string[] }> {
+  const missingRoots: string[] = [];
+  const found = new Map<string, Candidate>();
+  for (const root of roots) {
+    const st = await fileSystem().stat(root).catch(() => null);
+    if (st === null || !st.isDirectory()) {
+      missingRoots.push(root);
+      continue;
+    }
+    const stack = [root];
+    while (stack.length > 0) {
+      const dir = stack.pop()!;
+      const entries = await fileSystem().list(dir).catch(() => []);
+      for (const ent of entries) {
+        const p = join(dir, ent.name);
+        if (ent.kind === 'directory') {
+          if (!SKIP_DIRS.has(ent.name)) stack.push(p);
+          continue;
+        }
+        if (ent.kind !== 'file' || found.has(p)) continue;
+        const matched = patternsMatching(p, patterns);
+        if (matched.length === 0) continue;
+        const stamp = await stampOf(p);
+        if (stamp) found.set(p, { stamp, patterns: matched });
+      }
+    }
+  }
+  const candidates = [...found.values()].sort((a, b) => (a.stamp.path < b.stamp.path ? -1 : a.stamp.path > b.stamp.path ? 1 : 0));
+  return { candidates, missingRoots };
+}
+
+/**
+ * Reads one session file through the loader and summarises it. Null when it is not a session: content no format
+ * recognises in a file only a base-name pattern matched (`events.jsonl` may be anyone's). A file in an agent's own
+ * folder that cannot be read, or reads as no format, is a record with its error.
+ */
+async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPrice>> | undefined): Promise<SessionRecord | null> {
+  const path = c.stamp.path;
+  const inHome = c.patterns.find((p) => p.home !== null);
+  let cwd: string | null = null;
+  let seen = 0;
+  let model: TraceModel;
+  try {
+    // A file only a base-name pattern matched may be anyone's: its head tells, before the whole of it is read.
+    if (!inHome && !isConfidentTrace(await detectFile(path))) return null;
+    model = await loadTrace(path, {
+      onRecord: (r) => {
+        if (cwd !== null || seen >= CWD_LINES) return;
+        seen++;
+        cwd = cwdOf(r.value, 0);
+      },
+    });
+  } catch (e) {
+    if (!inHome) return null;
+    return errorRecord(c, inHome.format, e instanceof Error ? e.message : String(e));
+  }
+  if (isFallbackFormat(model.format)) {
+    if (!inHome) return null;
+    return errorRecord(c, inHome.format, `not read as ${inHome.format}: ${model.detection.reason}`);
+  }
+  const s = await summarizeSession(model, { prices });
+  const files = await sessionFilesOf(model);
+  const parts: FileStamp[] = [];
+  for (const f of files) parts.push((await stampOf(f.path)) ?? { path: f.path, size: -1, mtimeMs: -1 });
+  const u = s.usage.total;
+  return {
+    entry: {
+      agent: model.format,
+      file: path,
+      sessionId: s.groups[0] ?? stem(path),
+      title: titleOf(model),
+      project: cwd ?? projectFolderOf(path, c.patterns),
+      startTime: s.startTime,
+      endTime: s.endTime,
+      events: s.events,
+      subagents: files.filter((f) => f.role === 'subagent').length,
+      usage: { inputTokens: u.inputTokens, outputTokens: u.outputTokens, costUsd: u.costUsd },
+      errors: s.totals.errors,
+      error: null,
+    },
+    byModel: s.usage.byModel.map((m) => ({ model: m.model, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd })),
+    priced: s.usage.priced,
+    stamp: c.stamp,
+    parts,
+  };
+}
+
+function errorRecord(c: Candidate, agent: FormatName, error: string): SessionRecord {
+  return {
+    entry: {
+      agent, file: c.stamp.path, sessionId: stem(c.stamp.path), title: null, project: projectFolderOf(c.stamp.path, c.patterns),
+      startTime: null, endTime: null, events: 0, subagents: 0, usage: { inputTokens: null, outputTokens: null, costUsd: null }, errors: 0, error,
+    },
+    byModel: [],
+    priced: null,
+    stamp: c.stamp,
+    parts: [],
+  };
+}
+
+/** The folders of a path, without the file's name. */
+function dirSegments(path: string): string[] {
+  return path.replace(/\\/g, '/').split('/').slice(0, -1);
+}
+
+/** The file's base name without its extensions. */
+function stem(path: string): string {
+  const b = basename(path.replace(/\\/g, '/'));
+  const dot = b.indexOf('.');
+  return dot > 0 ? b.slice(0, dot) : b;
+}
+
+/** The first `cwd` string a parsed line holds, at its top or up to two objects down (Codex: `payload.cwd`). */
+function cwdOf(v: unknown, depth: number): string | null {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  if (typeof o.cwd === 'string' && o.cwd !== '') return o.cwd;
+  if (depth >= 2) return null;
+  for (const k of Object.keys(o)) {
+    const inner = o[k];
+    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) {
+      const found = cwdOf(inner, depth + 1);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+/** A user prompt's label as the formats write it: `user: …` (Codex: `message user: …`). */
+const USER_LABEL = /^(?:message\s+)?user:\s*(.*)$/s;
+
+/**
+ * The session's first user prompt as its title: the first message or turn event labelled as the user's, skipping
+ * the context a tool injects as the user (`<environment_context>`, `<session_context>`), on one line, cut short.
+ */
+export function titleOf(model: TraceModel): string | null {
+  const t = model.events;
+  for (let i = 0, end = Math.min(t.size, TITLE_EVENTS); i < end; i++) {
+    const cat = t.categoryOf(i);
+    if (cat !== 'message' && cat !== 'turn') continue;
+    const m = USER_LABEL.exec(t.labelOf(i));
+    if (!m) continue;
+    const text = m[1].replace(/\s+/g, ' ').trim();
+    if (text === '' || text.startsWith('<')) continue;
+    return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
+  }
+  return null;
+}
