@@ -67,10 +67,12 @@ class OutputBuilder implements EventBuilder {
 class ContinueBuilder implements EventBuilder {
   private inner: EventBuilder | null = null;
 
+  constructor(private readonly path: string) {}
+
   add(rec: SourceRecord, emit: Emit): void {
     if (!this.inner) {
       const dialect = continueDialect([rec.value], rec.locate !== undefined);
-      this.inner = dialect === 'session' ? new SessionBuilder() : dialect === 'json-output' ? new OutputBuilder() : new IndexBuilder();
+      this.inner = dialect === 'session' ? new SessionBuilder(this.path) : dialect === 'json-output' ? new OutputBuilder() : new IndexBuilder();
     }
     this.inner.add(rec, emit);
   }
@@ -89,5 +91,5 @@ export const continueAdapter: FormatAdapter = {
   name: 'continue',
   title: 'Continue CLI',
   sniff: sniffContinue,
-  createBuilder: () => new ContinueBuilder(),
+  createBuilder: (source) => new ContinueBuilder(source.path),
 };

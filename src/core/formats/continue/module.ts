@@ -5,7 +5,7 @@ import { continueAdapter } from './adapter';
 export const continueFormat: FormatModule = {
   ...continueAdapter,
   groupNoun: 'session',
-  fileNamePatterns: ['**/.continue/sessions/*.json'],
+  fileNamePatterns: ['**/.continue/sessions/*-*.json'],
   verificationScope:
     'Continue CLI sessions have no hash chain: verification proves the document is JSON and its results name calls it holds, nothing about the content.',
 };

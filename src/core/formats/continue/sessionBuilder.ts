@@ -2,6 +2,7 @@ import { EventDraft } from '../../model';
 import { formatTokens, isObj, label, num, Obj, short, str } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import type { UsageDraft } from '../../usageTypes';
+import { sessionCreatedSync } from './sessionIndex';
 import { argsSummary, callArgs, FAILED_STATUSES, isHistoryItem, messageText, outputText } from './continueRecords';
 
 /** The record placed at the first line holding one of `needles` (tried in order), else where it was. */
@@ -34,6 +35,8 @@ const keyed = (key: string, value: string): string[] => [`"${key}": ${value}`, `
  * Each event is placed at its own line of the document (its message, call id or result).
  */
 export class SessionBuilder implements EventBuilder {
+  constructor(private readonly path: string | null = null) {}
+
   private session = -1;
   private turn = -1;
   private group: string | null = null;
@@ -54,7 +57,9 @@ export class SessionBuilder implements EventBuilder {
     this.group = str(doc, 'sessionId');
     const title = str(doc, 'title');
     const workspace = str(doc, 'workspaceDirectory');
-    this.session = emit({ kind: 'session', category: 'session', id: this.group, group: this.group,
+    // The document holds no time: the index beside it records when the session was created.
+    const created = this.path !== null ? sessionCreatedSync(this.path, this.group) : null;
+    this.session = emit({ kind: 'session', category: 'session', id: this.group, group: this.group, time: created,
       label: label('session', this.group?.slice(0, 8), title && title !== 'Untitled Session' ? short(title, 60) : null, workspace) }, rec);
     const history = Array.isArray(doc.history) ? doc.history : [];
     for (const item of history) {

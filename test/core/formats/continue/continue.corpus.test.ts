@@ -41,6 +41,9 @@ describe('continue: the real Continue CLI files (issue 38)', () => {
       const m = await loadTrace(f);
       assert.equal(m.format, 'continue', m.detection.reason);
       assert.equal(m.detection.dialect, 'session');
+      // The document holds no time: the session's is its creation time in the index beside it.
+      const entry = JSON.parse(readFileSync(join(dirname(f), 'sessions.json'), 'utf8')).find((e: any) => e.sessionId === doc.sessionId);
+      assert.equal(m.events.timeOf(0), Number(entry.dateCreated));
       // By hand from the document: the messages' usage, the calls and their states.
       let input = 0, output = 0, cached = 0, calls = 0, failed = 0, results = 0, users = 0, steps = 0;
       for (const item of doc.history) {
