@@ -37,6 +37,11 @@ export interface EventBuilder {
   totals?(): FormatTotals;
   /** The session the file continues as a fork, once read (null: none); see {@link SessionOrigin}. */
   origin?(): SessionOrigin | null;
+  /**
+   * What the file's own usage records count that its events do not show (Qwen Code's stream-json `result` counts a
+   * background subagent's requests), as sentences for `usage.explain.notes`; once read.
+   */
+  usageNotes?(): string[];
 }
 
 /** What a detector needs to judge a file. */

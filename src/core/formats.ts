@@ -12,6 +12,7 @@ import { qwenCodeFormat } from './formats/qwen-code/module';
 import { opencodeFormat } from './formats/opencode/module';
 import { copilotCliFormat } from './formats/copilot-cli/module';
 import { piFormat } from './formats/pi/module';
+import { continueFormat } from './formats/continue/module';
 import { otlpFormat } from './formats/otlp/module';
 import { genericFormat } from './formats/generic/module';
 
@@ -33,6 +34,7 @@ export const FORMATS = {
   opencode: opencodeFormat,
   'copilot-cli': copilotCliFormat,
   pi: piFormat,
+  continue: continueFormat,
   otlp: otlpFormat,
   generic: genericFormat,
 } as const satisfies Record<FormatName, FormatModule>;

@@ -76,7 +76,7 @@ export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo, app
     path: info.path, source: info.source, detection, table: reading.table, tree, diagnostics, malformed: reading.malformed.slice(),
     lineCount: info.scan.lines, blankLines: reading.blankLines, fileSize: info.fileSize, bytesIndexed: info.scan.bytesRead, bom: info.scan.bom,
     crlf: reading.crlf, document: false, cancelled: info.cancelled, partial: info.partial, formatTotals: builder.totals?.() ?? {}, compression: info.compression,
-    origin: builder.origin?.() ?? null,
+    origin: builder.origin?.() ?? null, usageNotes: builder.usageNotes?.(),
   });
 }
 
@@ -126,6 +126,8 @@ export interface FinishInput {
   formatTotals: FormatTotals; compression: Compression;
   /** The session the file continues as a fork (the builder's `origin()`), when it is one. */
   origin?: SessionOrigin | null;
+  /** The builder's `usageNotes()`. */
+  usageNotes?: string[];
 }
 
 /** Applies the format's strict-text severities, sorts findings by line and assembles the model. */
@@ -135,7 +137,7 @@ export function finishModel(x: FinishInput): TraceModel {
     path: x.path, ...(x.source ? { source: x.source } : {}), format: x.detection.format, detection: x.detection, events: x.table, tree: x.tree, diagnostics: x.diagnostics,
     malformed: x.malformed, lineCount: x.lineCount, blankLines: x.blankLines, fileSize: x.fileSize, bytesIndexed: x.bytesIndexed,
     bom: x.bom, crlf: x.crlf, document: x.document, cancelled: x.cancelled, partial: x.partial, formatTotals: x.formatTotals,
-    compression: x.compression, ...(x.origin ? { origin: x.origin } : {}),
+    compression: x.compression, ...(x.origin ? { origin: x.origin } : {}), ...(x.usageNotes?.length ? { usageNotes: x.usageNotes } : {}),
   };
 }
 

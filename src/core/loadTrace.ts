@@ -13,6 +13,7 @@ import { buildTree } from './tree';
 import { appendAll } from './arrays';
 import { resolveParentsElsewhere } from './crossFileParents';
 import { ConcatenatedJson, splitConcatenatedJson } from './json/concatenatedJson';
+import { salvageJson, SalvagedJson } from './json/salvageJson';
 import { boundedTime } from './lineFindings';
 import { PARSE_CATALOG } from './catalog/genericCatalog';
 import { detectValues, JsonlReading, sampleBaseOf, SNIFF_VALUES } from './jsonlReading';
@@ -179,7 +180,7 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
     const tree = buildTree(table, diagnostics);
     await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
     table.trim();
-    const main = finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression, origin: builder.origin?.() ?? null });
+    const main = finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression, origin: builder.origin?.() ?? null, usageNotes: builder.usageNotes?.() });
     // A document read with its session's other files (an opencode export and its subagents' exports) has them as parts too.
     const mainEvents = table.size;
     const model = options.sessionParts ? await withSessionParts(main, table, (p, o) => loadTrace(p, o), options.isCancelled, options.sessionPartsMaxBytes) : main;
@@ -341,12 +342,19 @@ async function readDocument(path: TracePath, maxBytes: number): Promise<Document
   if (text === null) return null;
   let value: unknown;
   let parts: ConcatenatedJson | null = null;
+  let salvaged: SalvagedJson | null = null;
   try {
     value = JSON.parse(text);
   } catch {
     // Several pretty-printed values one after another (the Python SDK's console exporter) are records too.
     parts = splitConcatenatedJson(text);
-    if (!parts) return null;
+    if (!parts) {
+      // One pretty-printed document with a damaged line or a torn end (Continue's session, a Gemini .json
+      // recording): what parses is read, each left-out stretch a finding at its line.
+      salvaged = salvageJson(text);
+      if (!salvaged) return null;
+      value = salvaged.value;
+    }
   }
   // The same line breaks as the line indexer (LF, CRLF, lone CR), so document lines match VS Code's.
   const lineStarts: number[] = [0];
@@ -376,7 +384,18 @@ async function readDocument(path: TracePath, maxBytes: number): Promise<Document
   const records: SourceRecord[] = Array.isArray(value)
     ? value.map((v) => ({ value: v, line: 1, offset: 0, length: size8, locate }))
     : [{ value, line: 1, offset: 0, length: size8, locate }];
-  return { records, lineCount: lineStarts.length };
+  return { records, lineCount: lineStarts.length, ...(salvaged ? { gaps: salvagedGaps(text, salvaged, lineAt, lineStarts.length) } : {}) };
+}
+
+/** The stretches a salvaged document left out, each a finding at the line where it starts. */
+function salvagedGaps(text: string, salvaged: SalvagedJson, lineAt: (pos: number) => number, lineCount: number): { finding: Finding; offset: number }[] {
+  return salvaged.gaps.map((g) => {
+    const line = lineAt(g.start);
+    const finding: Finding = g.torn
+      ? { rule: 'parse/torn-tail', severity: PARSE_CATALOG.severityOf('parse/torn-tail'), line, message: `The JSON document is cut off: the file ends inside the value on line ${line} (of ${lineCount}), a write still in progress or a truncated copy. What came before it is shown.` }
+      : { rule: 'parse/invalid-json', severity: PARSE_CATALOG.severityOf('parse/invalid-json'), line, message: `Line ${line} of the JSON document does not parse: it is left out and reading went on at the next line.` };
+    return { finding, offset: Buffer.byteLength(text.slice(0, g.start)) };
+  });
 }
 
 /** Records of concatenated JSON values, each at its own first line and byte range (offsets counted once, in order). */

@@ -115,6 +115,8 @@ export interface TraceModel {
   formatTotals: FormatTotals;
   /** The session this file continues as a fork, when it is one (see {@link SessionOrigin}). */
   origin?: SessionOrigin | null;
+  /** What the file's usage records count that its events do not show (the builder's `usageNotes()`), when anything. */
+  usageNotes?: string[];
   /** How the file is stored: `gzip` for a compressed trace (offsets and lines are then in the decompressed content). */
   compression: Compression;
   /**

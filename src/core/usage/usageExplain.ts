@@ -121,7 +121,8 @@ export function explainOf(model: TraceModel, rollup: UsageRollup, counted: Count
     cost: costSentence(recordedRun, costSource, cost),
     priceSource: { ...PRICE_SOURCE },
     // A fork's copies of its origin's responses and the origin's share of its running totals are not its usage.
-    notes: model.origin ? [...model.origin.excluded] : [],
+    // What the file's usage records count that its events do not show (its builder says).
+    notes: [...(model.origin?.excluded ?? []), ...(model.usageNotes ?? [])],
   };
 }
 

@@ -40,6 +40,7 @@ const CATALOGS: Record<FormatName, AnyCatalog | null> = {
   opencode: null,
   'copilot-cli': null,
   pi: null,
+  continue: null,
   otlp: OTLP_CATALOG,
   generic: null,
 };

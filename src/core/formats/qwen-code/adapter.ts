@@ -1,7 +1,7 @@
 import { BuilderSource, Emit, EventBuilder, FormatAdapter, FormatTotals, SniffResult, SniffSample, SourceRecord } from '../../format';
 import { isObj } from '../common';
 import { ChatBuilder } from './chatBuilder';
-import { isChatRecord, isQwenInit, isQwenSpecific, isStreamMessage } from './qwenRecords';
+import { isChatRecord, isQwenInit, isQwenSpecific, isQwenStreamMark, isStreamMessage } from './qwenRecords';
 import { StreamBuilder } from './streamBuilder';
 
 /**
@@ -14,6 +14,12 @@ function sniffQwen(sample: SniffSample): SniffResult {
   if (values.length === 0) return { confidence: 0, reason: 'no values' };
   if (values.some(isQwenInit) && values.filter(isStreamMessage).length * 2 > values.length) {
     return { confidence: 1, reason: 'Qwen Code stream-json / json output: system/init with qwen_code_version', dialect: 'stream-json' };
+  }
+  // A stream whose init was cut off (a piped tail): Qwen's own message shapes vouch for it, above a Claude Code
+  // stream sniff without its init (at most 0.83).
+  const marks = values.filter(isQwenStreamMark).length;
+  if (marks > 0 && values.filter(isStreamMessage).length * 2 > values.length) {
+    return { confidence: 0.9, reason: 'Qwen Code stream-json without its system/init: assistant message ids are their line uuids, usage with total_tokens', dialect: 'stream-json' };
   }
   const records = values.filter(isChatRecord);
   const specific = records.filter(isQwenSpecific).length;
@@ -39,8 +45,16 @@ class QwenBuilder implements EventBuilder {
     this.inner.add(rec, emit);
   }
 
+  finish(emit: Emit) {
+    return this.inner?.finish?.(emit) ?? [];
+  }
+
   totals(): FormatTotals {
     return this.inner?.totals?.() ?? {};
+  }
+
+  usageNotes(): string[] {
+    return this.inner?.usageNotes?.() ?? [];
   }
 }
 

@@ -3,6 +3,7 @@ import { formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../
 import { BuilderSource, Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
 import { argsSummary, messageParts, partsText } from './qwenRecords';
+import { subagentModelSync } from './subagents';
 
 const TOOL_USE_ID = /<tool-use-id>([^<]+)<\/tool-use-id>/;
 
@@ -27,8 +28,19 @@ export class ChatBuilder implements EventBuilder {
 
   constructor(private readonly source: BuilderSource) {}
 
+  /** A subagent recording's model from its `.meta.json`; undefined until asked. */
+  private metaModel: string | null | undefined = undefined;
+  /** The turn's first `system` row, which its other system lines sit under; -1 until there is one. */
+  private systemRow = -1;
+  /** What the last `qwen-code.api_response` recorded of the request the next model step is the answer of. */
+  private request: { durationMs: number | null; model: string | null } | null = null;
+  /** The last model step and its line's uuid, while the lines after it may still be the same response. */
+  private lastStep: { index: number; uuid: string | null } | null = null;
+
   add(rec: SourceRecord, emit: Emit): void {
     const v = rec.value;
+    const step = this.lastStep;
+    if (!isObj(v) || v.type !== 'system') this.lastStep = null;
     if (!isObj(v)) {
       emit({ kind: 'record', category: 'other', displayParent: this.turn, label: label('record', short(jsonPreview(v, 60), 60)) }, rec);
       return;
@@ -37,7 +49,7 @@ export class ChatBuilder implements EventBuilder {
     const parts = messageParts(v) ?? [];
     switch (v.type) {
       case 'user': return this.user(v, parts, base, rec, emit);
-      case 'assistant': return this.assistant(v, parts, base, rec, emit);
+      case 'assistant': return this.assistant(v, parts, base, rec, emit, step);
       case 'tool_result': return this.toolResult(v, parts, base, rec, emit);
       case 'system': return this.system(v, base, rec, emit);
       default:
@@ -54,23 +66,44 @@ export class ChatBuilder implements EventBuilder {
     const notification = v.subtype === 'notification';
     const callId = notification ? TOOL_USE_ID.exec(text)?.[1] ?? null : null;
     const mentions = callId ? [{ field: 'tool-use-id', id: callId }] : [];
+    this.systemRow = -1;
     this.turn = emit({ ...base, category: 'turn', displayParent: -1, mentions, label: label(notification ? 'notification:' : 'user:', short(text, 80)) }, rec);
   }
 
-  private assistant(v: Obj, parts: Obj[], base: EventDraft, rec: SourceRecord, emit: Emit): void {
+  private assistant(v: Obj, parts: Obj[], base: EventDraft, rec: SourceRecord, emit: Emit, before: { index: number; uuid: string | null } | null): void {
     const u = isObj(v.usageMetadata) ? v.usageMetadata : null;
     const prompt = num(u, 'promptTokenCount');
     const out = num(u, 'candidatesTokenCount');
     const calls = parts.flatMap((p) => (isObj(p.functionCall) ? [p.functionCall] : []));
     const model = str(v, 'model');
+    // A subagent recording writes one response as two lines, its text (with the usage) and then its calls: the
+    // calls line, with no usage and no text, linked to the text line, is the same model step (the main chat and
+    // the stream's result count one request).
+    if (before && !u && calls.length > 0 && calls.length === parts.length && before.uuid !== null && base.parentId === before.uuid) {
+      this.lastStep = { index: before.index, uuid: base.id ?? null };
+      // The line keeps its recorded link (the tool result names its uuid) as a row of the step, not a step.
+      emit({ ...base, kind: 'assistant_calls', category: 'other', displayParent: before.index, label: label('qwen: the same response\'s', `${calls.length} tool call${calls.length > 1 ? 's' : ''}`, '(its usage is on the step)') }, rec);
+      this.calls_(calls, before.index, base, rec, emit);
+      return;
+    }
     // promptTokenCount includes the cached tokens (cachedContentTokenCount is a part of it); thoughts are apart
     // from the candidates (totalTokenCount = prompt + candidates + thoughts). A response split over two lines
     // (a subagent's text, then its call) carries usageMetadata on the first only.
     const usage = u ? { cacheRead: num(u, 'cachedContentTokenCount') ?? 0, reasoning: num(u, 'thoughtsTokenCount') ?? 0, reasoningApart: true } : { elsewhere: true };
+    const request = this.request;
+    this.request = null;
+    // A subagent recording names no model on its lines: its .meta.json does (asked once).
+    if (model === null && request === null && this.metaModel === undefined) this.metaModel = subagentModelSync(this.source.path);
     const step = emit({
-      ...base, kind: 'assistant', category: 'inference', model, tokensIn: prompt, tokensOut: out, usage, displayParent: this.turn,
+      ...base, kind: 'assistant', category: 'inference', model: model ?? request?.model ?? this.metaModel ?? null, durationMs: request?.durationMs ?? null, tokensIn: prompt, tokensOut: out, usage, displayParent: this.turn,
       label: label('qwen:', short(partsText(parts), 70), calls.length ? `(${calls.length} tool call${calls.length > 1 ? 's' : ''})` : null, formatTokens(prompt, out)),
     }, rec);
+    this.lastStep = { index: step, uuid: base.id ?? null };
+    this.calls_(calls, step, base, rec, emit);
+  }
+
+  /** Each `functionCall` part a tool call row of its line, under its model step. */
+  private calls_(calls: Obj[], step: number, base: EventDraft, rec: SourceRecord, emit: Emit): void {
     for (const c of calls) {
       const id = str(c, 'id');
       const name = str(c, 'name') ?? 'tool';
@@ -99,16 +132,30 @@ export class ChatBuilder implements EventBuilder {
       label: label('tool result', names, failed ? 'error' : null, exit !== null && exit !== 0 ? `exit ${exit}` : null) }, rec);
   }
 
+  /**
+   * `system` lines fold into what they describe. A `qwen-code.api_response` names the request of the next model step:
+   * its `duration_ms` is that step's duration (a subagent's, `subagent_id`, goes under the agent call that started
+   * it); a `qwen-code.tool_call` is the duration of its call and sits under it; the other system lines of a turn
+   * (telemetry, attribution snapshots) sit under the turn's first one, one row in the turn.
+   */
   private system(v: Obj, base: EventDraft, rec: SourceRecord, emit: Emit): void {
     const subtype = str(v, 'subtype');
     const ui = isObj(v.systemPayload) && isObj(v.systemPayload.uiEvent) ? v.systemPayload.uiEvent : null;
     const name = str(ui, 'event.name');
     const callId = str(ui, 'call_id');
-    const call = callId !== null ? this.calls.get(callId) : undefined;
+    const subagent = str(ui, 'subagent_id');
+    let call = callId !== null ? this.calls.get(callId) : undefined;
+    if (call === undefined && subagent !== null) {
+      for (const [id, idx] of this.calls) if (subagent === id || subagent.endsWith(`-${id}`)) call = idx;
+    }
+    const ms = num(ui, 'duration_ms');
+    if (name === 'qwen-code.api_response' && subagent === null) this.request = { durationMs: ms, model: str(ui, 'model') };
+    if (name === 'qwen-code.tool_call' && call !== undefined && callId !== null && ms !== null) this.source.setDuration(call, ms);
     const detail = name === 'qwen-code.api_response'
       ? label(str(ui, 'model'), formatTokens(num(ui, 'input_token_count'), num(ui, 'output_token_count')))
       : name === 'qwen-code.tool_call' ? label(str(ui, 'function_name'), ui?.success === false ? 'failed' : null) : null;
-    emit({ ...base, kind: name ?? (subtype ? `system:${subtype}` : 'system'), category: 'other', displayParent: call ?? this.turn,
+    const idx = emit({ ...base, kind: name ?? (subtype ? `system:${subtype}` : 'system'), category: 'other', displayParent: call ?? (this.systemRow >= 0 ? this.systemRow : this.turn),
       label: label('system', name ?? subtype, detail) }, rec);
+    if (call === undefined && this.systemRow < 0) this.systemRow = idx;
   }
 }

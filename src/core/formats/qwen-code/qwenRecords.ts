@@ -45,6 +45,25 @@ export function isQwenInit(v: unknown): v is Obj {
   return isStreamMessage(v) && v.type === 'system' && v.subtype === 'init' && typeof v.qwen_code_version === 'string';
 }
 
+/**
+ * True for a stream message only Qwen Code writes, for a stream whose `system`/`init` (the one line naming
+ * `qwen_code_version`) was cut off: an assistant message whose `message.id` is its line's `uuid` (Claude Code's are
+ * the API's `msg_…` ids) with the usage Qwen writes (`input_tokens`, `output_tokens`, and `total_tokens` or nothing
+ * else; Claude's has cache-creation counts), a `goal_state` stream event, or a `result` whose usage has
+ * `total_tokens` and no `total_cost_usd` beside it.
+ */
+export function isQwenStreamMark(v: unknown): boolean {
+  if (!isStreamMessage(v)) return false;
+  if (v.type === 'assistant' && isObj(v.message) && typeof v.uuid === 'string' && v.message.id === v.uuid && isObj(v.message.usage)) {
+    const u = v.message.usage;
+    const keys = Object.keys(u);
+    return 'total_tokens' in u || (keys.length === 2 && 'input_tokens' in u && 'output_tokens' in u);
+  }
+  if (v.type === 'stream_event') return isObj(v.event) && v.event.type === 'goal_state';
+  if (v.type === 'result') return isObj(v.usage) && 'total_tokens' in v.usage && !('total_cost_usd' in v) && !('modelUsage' in v);
+  return false;
+}
+
 /** The text of a recorded message's text parts, joined. */
 export function partsText(parts: readonly Obj[]): string {
   return parts.map((p) => (typeof p.text === 'string' ? p.text : '')).join('');

@@ -37,3 +37,33 @@ export async function qwenSessionFiles(path: string): Promise<SessionFile[]> {
   }
   return out;
 }
+
+/** A `.meta.json` larger than this is not read for its model. */
+const MAX_META_BYTES = 64 * 1024;
+
+/**
+ * The model of a subagent recording `subagents/<session>/agent-<type>-<callId>.jsonl`, which its lines do not name:
+ * its `.meta.json` beside it records it (`model`, else `persistedCliFlags.model`). Null for another file, or when the
+ * meta is missing, too large or not JSON. Synchronous: the builder asks it once, at the file's first model step.
+ */
+export function subagentModelSync(path: string): string | null {
+  if (!/\/subagents\/[^/]+\/agent-[^/]+\.jsonl$/.test(path)) return null;
+  try {
+    const meta = path.replace(/\.jsonl$/, '.meta.json');
+    const fs = fileSystem();
+    if (!fs.existsSync(meta)) return null;
+    const size = fs.statSync(meta).size;
+    if (size > MAX_META_BYTES) return null;
+    const buf = new Uint8Array(size);
+    const n = fs.readSync(meta, buf, 0, size, 0);
+    const v: unknown = JSON.parse(new TextDecoder().decode(buf.subarray(0, n)));
+    if (typeof v !== 'object' || v === null) return null;
+    const o = v as Record<string, unknown>;
+    const flags = typeof o.persistedCliFlags === 'object' && o.persistedCliFlags !== null ? (o.persistedCliFlags as Record<string, unknown>) : null;
+    const model = typeof o.model === 'string' ? o.model : typeof flags?.model === 'string' ? flags.model : null;
+    return model && model !== '' ? model : null;
+  } catch {
+    return null;
+  }
+}
+
