@@ -3,16 +3,15 @@
 import { strict as assert } from 'node:assert';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
+import { fake, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
 import { until } from '../helpers/until';
+import { openInViewer } from '../helpers/fakeViewer';
 
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { activate } = require('../../src/vscode/extension') as typeof import('../../src/vscode/extension');
 const { COMMANDS } = require('../../src/vscode/commandIds') as typeof import('../../src/vscode/commandIds');
-type HostMessage = import('../../src/protocol').HostMessage;
-type TraceDocument = import('../../src/vscode/editor/traceDocument').TraceDocument;
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 const ID = 'agent-trace-viewer.agent-trace-viewer';
@@ -35,14 +34,7 @@ describe('Copy Link to Event', () => {
   });
 
   it("links the viewer's selected event with a workspace-relative path, and the link reveals it again", async () => {
-    const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
-    const doc = (await provider.openCustomDocument(Uri.file(file) as never, {} as never, {} as never)) as TraceDocument;
-    const panel = new FakePanel();
-    await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
-    await doc.whenLoaded();
-    panel.fromWebview.fire({ type: 'ready', state: null });
-    const sent = panel.sent as HostMessage[];
-    await until(() => sent.find((m) => m.type === 'init'), 'init');
+    const { doc, panel, sent } = await openInViewer(file);
     // The user selects the event on line 10 (node 8; line 6 is not JSON) in the viewer, then runs the command from the palette.
     panel.fromWebview.fire({ type: 'select', node: 8 });
     await until(() => sent.find((m) => m.type === 'detail'), 'the detail of the selection');

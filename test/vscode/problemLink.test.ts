@@ -4,9 +4,9 @@
 import { strict as assert } from 'node:assert';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fake, FakePanel, installFakeVscode, Uri } from '../helpers/fakeVscode';
+import { fake, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { tempDir } from '../helpers/tmp';
-import { until } from '../helpers/until';
+import { openInViewer } from '../helpers/fakeViewer';
 
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -16,8 +16,6 @@ const { TraceProblems } = require('../../src/vscode/commands/problems') as typeo
 const { loadTrace } = require('../../src/core/loadTrace') as typeof import('../../src/core/loadTrace');
 const { runChecks } = require('../../src/core/formatRules') as typeof import('../../src/core/formatRules');
 const { lineLengths } = require('../../src/vscode/traceModels') as typeof import('../../src/vscode/traceModels');
-type HostMessage = import('../../src/protocol').HostMessage;
-type TraceDocument = import('../../src/vscode/editor/traceDocument').TraceDocument;
 
 const SAMPLE = resolve('test/fixtures/viewer/sample.jsonl');
 const ID = 'agent-trace-viewer.agent-trace-viewer';
@@ -69,14 +67,7 @@ describe('Problems → event: the rule code of a finding reveals its event', () 
     // A finding on an event other than the first (parse errors sit on lines with no event).
     const finding = (await runChecks(model, 'verify')).findings.find((f) => f.line > 1 && lineOfEvent.has(f.line))!;
     assert.ok(finding, 'the sample has a finding on an event past the first');
-    const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
-    const doc = (await provider.openCustomDocument(Uri.file(file) as never, {} as never, {} as never)) as TraceDocument;
-    const panel = new FakePanel();
-    await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
-    await doc.whenLoaded();
-    panel.fromWebview.fire({ type: 'ready', state: null });
-    const sent = panel.sent as HostMessage[];
-    await until(() => sent.find((m) => m.type === 'init'), 'init');
+    const { doc, panel, sent } = await openInViewer(file);
     const problems = new TraceProblems(Uri.file(resolve('.')) as never);
     problems.set(Uri.file(file) as never, 'verify', { ...(await runChecks(model, 'verify')) }, lineLengths(model));
     const d = problems.get(Uri.file(file) as never).find((x) => (x.range as unknown as { startLine: number }).startLine === finding.line - 1)!;
@@ -118,14 +109,7 @@ describe('Problems → event: the rule code of a finding reveals its event', () 
 
   it('"Reveal in Trace Viewer" from the text editor brings the open viewer forward, no second tab (issue 40)', async () => {
     const model = await loadTrace(file);
-    const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
-    const doc = (await provider.openCustomDocument(Uri.file(file) as never, {} as never, {} as never)) as TraceDocument;
-    const panel = new FakePanel();
-    await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
-    await doc.whenLoaded();
-    panel.fromWebview.fire({ type: 'ready', state: null });
-    const sent = panel.sent as HostMessage[];
-    await until(() => sent.find((m) => m.type === 'init'), 'init');
+    const { doc, panel, sent } = await openInViewer(file);
     const node = model.events.size - 1;
     const line = model.events.lineOf(node);
     const win = (require('vscode') as { window: { activeTextEditor: unknown } }).window;
