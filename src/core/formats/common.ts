@@ -200,3 +200,17 @@ function matchCategory(kind: string): EventCategory {
   if (/span/.test(k)) return 'span';
   return 'other';
 }
+
+/** Argument names that say what a tool call is about, in the order a row's label prefers them. */
+const SUMMARY_ARGS = ['command', 'filePath', 'filepath', 'file_path', 'absolute_path', 'path', 'pattern', 'query', 'url', 'description', 'prompt'];
+
+/**
+ * The label's one-line summary of a tool call's arguments (an object): a shell command, a path, a pattern or query,
+ * else its first string argument; null when there is none.
+ */
+export function argsSummary(args: unknown): string | null {
+  if (!isObj(args)) return null;
+  for (const k of SUMMARY_ARGS) if (typeof args[k] === 'string') return args[k] as string;
+  const first = Object.values(args).find((v) => typeof v === 'string');
+  return typeof first === 'string' ? first : null;
+}

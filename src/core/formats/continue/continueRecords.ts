@@ -66,15 +66,6 @@ export function callArgs(call: Obj | null, state: Obj | null): unknown {
   }
 }
 
-/** The label's one-line summary of a tool call's arguments: a shell command, a path, or the first string argument. */
-export function argsSummary(args: unknown): string | null {
-  if (!isObj(args)) return null;
-  for (const k of ['command', 'filepath', 'file_path', 'path', 'pattern', 'query', 'url', 'description', 'prompt']) {
-    if (typeof args[k] === 'string') return args[k] as string;
-  }
-  const first = Object.values(args).find((v) => typeof v === 'string');
-  return typeof first === 'string' ? first : null;
-}
 
 /** A tool result's text: the `content` of its output items, joined. */
 export function outputText(output: unknown): string {

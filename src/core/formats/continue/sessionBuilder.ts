@@ -1,9 +1,9 @@
 import { EventDraft } from '../../model';
-import { formatTokens, isObj, label, num, Obj, short, str } from '../common';
+import { argsSummary, formatTokens, isObj, label, num, Obj, short, str } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import type { UsageDraft } from '../../usageTypes';
 import { sessionCreatedSync } from './sessionIndex';
-import { argsSummary, callArgs, FAILED_STATUSES, isHistoryItem, messageText, outputText } from './continueRecords';
+import { callArgs, FAILED_STATUSES, isHistoryItem, messageText, outputText } from './continueRecords';
 
 /** The record placed at the first line holding one of `needles` (tried in order), else where it was. */
 function at(rec: SourceRecord, ...needles: string[]): SourceRecord {

@@ -33,12 +33,3 @@ export function isStdoutOnly(v: unknown): boolean {
   return isCopilotResult(v) || (isCopilotEvent(v) && v.ephemeral === true);
 }
 
-/** The label's one-line summary of a tool call's arguments: a shell command, a path, or the first string argument. */
-export function argsSummary(args: unknown): string | null {
-  if (!isObj(args)) return null;
-  for (const k of ['command', 'path', 'file_path', 'pattern', 'query', 'url', 'description', 'prompt']) {
-    if (typeof args[k] === 'string') return args[k] as string;
-  }
-  const first = Object.values(args).find((v) => typeof v === 'string');
-  return typeof first === 'string' ? first : null;
-}

@@ -1,9 +1,9 @@
 import type { UsageDraft } from '../../usageTypes';
 import { EventCategory, EventDraft, EventStatus, Finding, IdMention } from '../../model';
-import { formatDuration, formatTokens, isObj, label, num, obj, Obj, parseTime, short, str } from '../common';
+import { argsSummary, formatDuration, formatTokens, isObj, label, num, obj, Obj, parseTime, short, str } from '../common';
 import { BuilderSource, Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
-import { argsSummary, isCopilotEvent, isCopilotResult } from './copilotRecords';
+import { isCopilotEvent, isCopilotResult } from './copilotRecords';
 
 /** Where one agent's events go: the main agent's (key '') or a subagent's (its `agentId`). */
 interface AgentPlace {

@@ -1,22 +1,19 @@
 import { EventDraft, EventStatus } from '../../model';
-import { formatTokens, isObj, label, Obj, short } from '../common';
+import { argsSummary, formatTokens, isObj, label, Obj, short } from '../common';
 import { contentText, functionResponses, messageTokens, shellExitCode } from './geminiRecords';
 
-/** The label's one-line summary of a tool call's arguments: a shell command, a path, or the first string argument. */
-function argsSummary(args: unknown): string | null {
-  if (!isObj(args)) return null;
-  for (const k of ['command', 'file_path', 'absolute_path', 'path', 'pattern', 'query', 'url', 'prompt']) {
-    if (typeof args[k] === 'string') return short(args[k] as string, 60);
-  }
-  const first = Object.values(args).find((v) => typeof v === 'string');
-  return typeof first === 'string' ? short(first, 60) : null;
-}
 
 /**
  * A recorded tool call. `status` is the CLI's (`success`, `error`, `cancelled`); a shell command that exits
  * non-zero is still `success` in the file, yet it is a failed call, as every other agent's is (Claude Code's
  * `is_error`, Codex's and Copilot CLI's exit codes): an error, with its exit code in the label.
  */
+/** The arguments' summary, cut to 60 characters. */
+function shortArgs(args: unknown): string | null {
+  const a = argsSummary(args);
+  return a === null ? null : short(a, 60);
+}
+
 export function describeToolCall(tc: Obj): EventDraft {
   const name = typeof tc.name === 'string' ? tc.name : 'tool';
   const st = typeof tc.status === 'string' ? tc.status : null;
@@ -28,7 +25,7 @@ export function describeToolCall(tc: Obj): EventDraft {
     id: typeof tc.id === 'string' ? tc.id : null,
     status,
     tool: name,
-    label: label(name, argsSummary(tc.args), st && st !== 'success' ? st : null, exit !== null ? `exit ${exit}` : null),
+    label: label(name, shortArgs(tc.args), st && st !== 'success' ? st : null, exit !== null ? `exit ${exit}` : null),
     time: typeof tc.timestamp === 'string' ? Date.parse(tc.timestamp) || null : null,
   };
 }

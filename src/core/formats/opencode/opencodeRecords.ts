@@ -54,15 +54,6 @@ export function tokensUsage(tokens: unknown, cost: unknown, source: UsageDraft['
   };
 }
 
-/** The label's one-line summary of a tool call's input: a command, a path, a pattern, or its first string. */
-export function inputSummary(input: unknown): string | null {
-  if (!isObj(input)) return null;
-  for (const k of ['command', 'filePath', 'file_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt']) {
-    if (typeof input[k] === 'string') return input[k] as string;
-  }
-  const first = Object.values(input).find((v) => typeof v === 'string');
-  return typeof first === 'string' ? first : null;
-}
 
 /** The session a `task` call started (`state.metadata.sessionId`), or null. */
 export function childSessionOf(part: Obj): string | null {

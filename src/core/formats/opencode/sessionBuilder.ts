@@ -1,9 +1,9 @@
 import type { UsageDraft } from '../../usageTypes';
 import { EventDraft, EventStatus, Finding, IdMention } from '../../model';
-import { formatTokens, isObj, label, num, Obj, short, str } from '../common';
+import { argsSummary, formatTokens, isObj, label, num, Obj, short, str } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
-import { childSessionOf, errorText, inputSummary, isExportDocument, isRunEvent, tokensUsage } from './opencodeRecords';
+import { childSessionOf, errorText, isExportDocument, isRunEvent, tokensUsage } from './opencodeRecords';
 
 /** One part of a message, with the record (line) it is shown at. */
 interface PartEntry {
@@ -280,7 +280,7 @@ export class OpencodeBuilder implements EventBuilder {
     const start = num(t, 'start');
     const end = num(t, 'end');
     const child = childSessionOf(v);
-    const arg = inputSummary(state?.input);
+    const arg = argsSummary(state?.input);
     const done = status === 'completed' || status === 'error';
     const mentions: IdMention[] = child ? [{ field: 'state.metadata.sessionId', id: child }] : [];
     const meta = isObj(state?.metadata) ? state.metadata : null;

@@ -60,13 +60,6 @@ export function toolCalls(m: Obj | null): Obj[] {
   return contentBlocks(m).filter((b) => b.type === 'toolCall');
 }
 
-/** The label's one-line summary of a tool call's arguments: a command, a path, or the first string argument. */
-export function argsSummary(args: unknown): string | null {
-  if (!isObj(args)) return null;
-  for (const k of ['command', 'path', 'file_path', 'pattern', 'query', 'url']) if (typeof args[k] === 'string') return args[k] as string;
-  const first = Object.values(args).find((v) => typeof v === 'string');
-  return typeof first === 'string' ? first : null;
-}
 
 /** An assistant message's response failed (pi's `stopReason` `error` or `aborted`, with its `errorMessage`). */
 export function responseFailed(m: Obj | null): boolean {

@@ -1,8 +1,8 @@
 import type { EventDraft } from '../../model';
-import { formatCount, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
+import { argsSummary, formatCount, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
-import { argsSummary, contentBlocks, messageText, piUsage, responseFailed, toolCalls } from './piRecords';
+import { contentBlocks, messageText, piUsage, responseFailed, toolCalls } from './piRecords';
 
 /** One event waiting for the end of the file; `displayParent` and `parentIndex` are positions in the same list. */
 interface Pending {

@@ -1,8 +1,8 @@
 import type { EventDraft } from '../../model';
 import { BuilderSource, Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
-import { formatCount, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
+import { argsSummary, formatCount, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
 import { jsonPreview } from '../../json/jsonPreview';
-import { argsSummary, isPiHeader, messageText, piUsage, responseFailed, toolCalls } from './piRecords';
+import { isPiHeader, messageText, piUsage, responseFailed, toolCalls } from './piRecords';
 
 /**
  * Reads `pi --mode json` stdout: the session header, then pi's agent events, which carry no ids. They are grouped

@@ -1,8 +1,8 @@
 import { EventDraft, EventStatus } from '../../model';
-import { formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
+import { argsSummary, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
 import { BuilderSource, Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
-import { argsSummary, messageParts, partsText } from './qwenRecords';
+import { messageParts, partsText } from './qwenRecords';
 import { subagentModelSync } from './subagents';
 
 const TOOL_USE_ID = /<tool-use-id>([^<]+)<\/tool-use-id>/;

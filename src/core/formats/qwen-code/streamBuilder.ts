@@ -1,9 +1,9 @@
 import type { UsageDraft } from '../../usageTypes';
 import { EventStatus } from '../../model';
-import { formatCount, formatDuration, formatTokens, isObj, label, num, Obj, short, str } from '../common';
+import { argsSummary, formatCount, formatDuration, formatTokens, isObj, label, num, Obj, short, str } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
-import { argsSummary, isStreamMessage } from './qwenRecords';
+import { isStreamMessage } from './qwenRecords';
 
 /** A token count as the notes write it: every digit, grouped. */
 const exact = (n: number): string => n.toLocaleString('en-US');
