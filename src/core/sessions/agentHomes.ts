@@ -11,11 +11,10 @@ import { join } from '../io/paths';
  */
 
 /**
- * Agent homes under the user's home folder that no format's pattern names (their patterns are base names, or the
- * format is not read yet): a home whose files no pattern matches lists nothing, so a home here costs one folder
- * walk and nothing else until its format lands.
+ * Agent homes under the user's home folder that no format's pattern names: Codex's pattern is a base name
+ * (`rollout-*.jsonl`), so its home is named here. Every other agent's home comes from its format's patterns.
  */
-export const HOMES_NOT_IN_PATTERNS: readonly string[] = ['.codex/sessions', '.copilot/session-state', '.pi/agent/sessions', '.continue/sessions'];
+export const HOMES_NOT_IN_PATTERNS: readonly string[] = ['.codex/sessions'];
 
 /** A compiled `fileNamePatterns` glob: VS Code's `filenamePattern` syntax (without a `/`, it matches the base name). */
 export interface PathPattern {

@@ -6,10 +6,11 @@ import type { FormatModule } from '../../../src/core/format';
 describe('agent homes: where agents keep their sessions, from the formats\' fileNamePatterns', () => {
   it('derives each home a pattern names, and adds only the homes no pattern names', () => {
     const homes = agentHomes();
-    for (const h of ['.claude/projects', '.gemini/tmp', '.qwen/projects']) assert.ok(homes.includes(h), h);
+    for (const h of ['.claude/projects', '.gemini/tmp', '.qwen/projects', '.copilot/session-state', '.pi/agent/sessions', '.continue/sessions']) assert.ok(homes.includes(h), h);
     // Codex's pattern is a base name (rollout-*.jsonl): its home is in the short list.
     assert.ok(homes.includes('.codex/sessions'));
     assert.deepEqual(homes.slice(-HOMES_NOT_IN_PATTERNS.length).filter((h) => !HOMES_NOT_IN_PATTERNS.includes(h)), []);
+    assert.deepEqual([...HOMES_NOT_IN_PATTERNS], ['.codex/sessions'], 'every other home comes from a pattern');
   });
 
   it('picks up a format added with a pattern, with no change to the catalog', () => {
