@@ -5,6 +5,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 // (about 600 KB in each bundle), and its ES build lets the bundler keep only what is used.
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer/build/esm/trace/json';
 import { ATTR_SERVICE_NAME, ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+import { ATTR_GEN_AI_USAGE_INPUT_TOKENS, ATTR_GEN_AI_USAGE_OUTPUT_TOKENS } from '@opentelemetry/semantic-conventions/incubating';
 import type { TraceModel } from '../traceModel';
 import { TraceEvent } from '../model';
 import { summarize } from '../summary';
@@ -53,6 +54,15 @@ function startTimes(model: TraceModel): { start: number[]; inferred: boolean[] }
     if (Number.isNaN(start[i])) start[i] = next;
   }
   return { start, inferred };
+}
+
+/** Moves an event's `gen_ai.usage.*` tokens to `agent_trace.totals.*`: they sum the calls, they are none. */
+function totalsApart(a: Attributes): void {
+  for (const [from, to] of [[ATTR_GEN_AI_USAGE_INPUT_TOKENS, 'agent_trace.totals.input_tokens'], [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, 'agent_trace.totals.output_tokens']] as const) {
+    if (a[from] === undefined) continue;
+    a[to] = a[from];
+    delete a[from];
+  }
 }
 
 /**
@@ -111,6 +121,9 @@ export function traceToSpans(model: TraceModel, options: OtlpExportOptions): Rea
     const begin = start[i];
     const end = begin + Math.max(0, e.durationMs ?? 0);
     const attributes: Attributes = { ...genAiAttributes(e), ...sourceAttributes(e, inferred[i]) };
+    // A record of the run's totals (a session's usage beside its model calls) is no call of its own: its numbers go
+    // under names of ours, so no backend (nor our reader) adds them to the calls' gen_ai.usage.
+    if (t.usageFactsOf(i)?.source === 'totals') totalsApart(attributes);
     if (e.status === 'error') attributes[ATTR_ERROR_TYPE] = e.kind;
     const ctx = { traceId: ids.traceIds[i], spanId: ids.spanIds[i], traceFlags: TraceFlags.SAMPLED };
     const parent = e.parent >= 0 ? { traceId: ids.traceIds[e.parent], spanId: ids.spanIds[e.parent], traceFlags: TraceFlags.SAMPLED } : undefined;
