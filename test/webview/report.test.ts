@@ -33,7 +33,7 @@ const TRACES = [
   'test/corpus/opencode-1.18.33/shell-fail/export.json',
   'test/corpus/copilot-cli-1.0.102/subagent/.copilot/session-state/41053aec-fe00-40c3-ae06-681e9c527db1/events.jsonl',
   'test/corpus/pi-0.73.1/shell-fail/.pi/agent/sessions/--home-user-project--/2026-12-07T02-02-52-827Z_01a24e3d-5819-75af-b274-d6ab33aa2b48.jsonl',
-  'test/corpus/continue-1.5.47/shell-fail/.continue/sessions/b3aa9327-b19b-47af-8950-8cf0c3d8838e.json',
+  'test/corpus/continue-1.5.47/shell-fail/output.json',
 ];
 
 async function writeReport(file: string, dir: string, opts: { maxEvents?: number; blobs?: boolean } = {}): Promise<string> {
