@@ -182,10 +182,8 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
     table.trim();
     const main = finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression, origin: builder.origin?.() ?? null, usageNotes: builder.usageNotes?.() });
     // A document read with its session's other files (an opencode export and its subagents' exports) has them as parts too.
-    const mainEvents = table.size;
-    const model = options.sessionParts ? await withSessionParts(main, table, (p, o) => loadTrace(p, o), options.isCancelled, options.sessionPartsMaxBytes) : main;
     // A document's checks read no lines (its records are not lines): they run over the main file's model.
-    const judged = model === main ? main : { ...main, events: table.prefix(mainEvents) };
+    const { model, judged } = await withPartsJudged(main, table, options);
     return { kept: null, model, checkResults: options.checks ? checkDocument(judged, options.checks) : undefined };
   }
 
@@ -224,10 +222,7 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
   // model's diagnostics (a parent missing on each of a million lines is never a million findings held).
   const treeLog = options.checks?.options?.findingLog && options.checks.modes.length === 1 ? new FindingLog() : undefined;
   const main = await jsonlModel(reading, fileInfo, undefined, treeLog);
-  const mainEvents = reading.table.size;
-  const model = options.sessionParts ? await withSessionParts(main, reading.table, (p, o) => loadTrace(p, o), options.isCancelled, options.sessionPartsMaxBytes) : main;
-  // The checks judge the main file alone: its events as they were before the parts were added after them.
-  const judged = model === main ? main : { ...main, events: reading.table.prefix(mainEvents) };
+  const { model, judged } = await withPartsJudged(main, reading.table, options);
   const subject: CheckSubject = treeLog ? { ...judged, moreDiagnostics: treeLog } : judged;
   // The model is handed back at once; the checks finish over it (cross-line passes, blob rehashing) after.
   const checkResults = rideAlong ? rideAlong.finish(subject, judged.format, formatModule(judged.format), judged.cancelled || judged.partial, judged, options.checks!.onResult) : undefined;
@@ -235,6 +230,17 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
 }
 
 /** The checks' view of a reading still going on: its events and its findings so far, live. */
+/**
+ * The model with its session's other files added as parts (when asked), and the model the checks judge: the main
+ * file alone, its events as they were before the parts were added after them.
+ */
+async function withPartsJudged(main: TraceModel, table: EventTable, options: LoadOptions): Promise<{ model: TraceModel; judged: TraceModel }> {
+  if (!options.sessionParts) return { model: main, judged: main };
+  const mainEvents = table.size;
+  const model = await withSessionParts(main, table, (p, o) => loadTrace(p, o), options.isCancelled, options.sessionPartsMaxBytes);
+  return { model, judged: model === main ? main : { ...main, events: table.prefix(mainEvents) } };
+}
+
 async function readingSubject(file: TracePath, path: string, source: Buffer | undefined, reading: JsonlReading, format?: FormatName): Promise<CheckSubject> {
   const head = await readHead(file, 3);
   // Some checks ask about the byte-order mark while lines stream by, before the scan reports it.

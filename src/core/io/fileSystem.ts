@@ -96,6 +96,24 @@ export async function readTextFile(path: FsPath): Promise<string> {
   return (await fileSystem().readFile(path)).toString('utf8');
 }
 
+/**
+ * A small JSON file beside a trace read at once (a session index, a subagent's meta file): its parsed value, or null
+ * when it is missing, larger than `maxBytes`, unreadable or not JSON. For a builder that asks once, synchronously.
+ */
+export function readSmallJsonSync(path: FsPath, maxBytes: number): unknown {
+  try {
+    const fs = fileSystem();
+    if (!fs.existsSync(path)) return null;
+    const size = fs.statSync(path).size;
+    if (size > maxBytes) return null;
+    const buf = new Uint8Array(size);
+    const n = fs.readSync(path, buf, 0, size, 0);
+    return JSON.parse(new TextDecoder().decode(buf.subarray(0, n)));
+  } catch {
+    return null;
+  }
+}
+
 /** An error as Node's file system throws it, with `code`. */
 export function fsError(code: string, message: string, path: FsPath): Error {
   const err = new Error(`${code}: ${message}, '${String(path)}'`) as Error & { code: string; path: string };

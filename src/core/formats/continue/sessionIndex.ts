@@ -1,4 +1,4 @@
-import { fileSystem } from '../../io/fileSystem';
+import { readSmallJsonSync } from '../../io/fileSystem';
 
 /** A `sessions.json` larger than this is not read for a session's time. */
 const MAX_INDEX_BYTES = 4 * 1024 * 1024;
@@ -11,23 +11,12 @@ const MAX_INDEX_BYTES = 4 * 1024 * 1024;
  */
 export function sessionCreatedSync(path: string, sessionId: string | null): number | null {
   if (sessionId === null || !path.endsWith(`/${sessionId}.json`)) return null;
-  try {
-    const index = `${path.slice(0, path.length - sessionId.length - 5)}sessions.json`;
-    const fs = fileSystem();
-    if (!fs.existsSync(index)) return null;
-    const size = fs.statSync(index).size;
-    if (size > MAX_INDEX_BYTES) return null;
-    const buf = new Uint8Array(size);
-    const n = fs.readSync(index, buf, 0, size, 0);
-    const list: unknown = JSON.parse(new TextDecoder().decode(buf.subarray(0, n)));
-    if (!Array.isArray(list)) return null;
-    for (const e of list) {
-      if (typeof e !== 'object' || e === null || (e as Record<string, unknown>).sessionId !== sessionId) continue;
-      const t = Number((e as Record<string, unknown>).dateCreated);
-      return Number.isFinite(t) && t > 0 ? t : null;
-    }
-    return null;
-  } catch {
-    return null;
+  const list = readSmallJsonSync(`${path.slice(0, path.length - sessionId.length - 5)}sessions.json`, MAX_INDEX_BYTES);
+  if (!Array.isArray(list)) return null;
+  for (const e of list) {
+    if (typeof e !== 'object' || e === null || (e as Record<string, unknown>).sessionId !== sessionId) continue;
+    const t = Number((e as Record<string, unknown>).dateCreated);
+    return Number.isFinite(t) && t > 0 ? t : null;
   }
+  return null;
 }

@@ -1,5 +1,5 @@
 import { basename, dirname, join } from '../../io/paths';
-import { fileSystem, readTextFile } from '../../io/fileSystem';
+import { fileSystem, readSmallJsonSync, readTextFile } from '../../io/fileSystem';
 import type { SessionFile } from '../../format';
 
 /** At most this many subagent files are listed for one session. */
@@ -48,22 +48,11 @@ const MAX_META_BYTES = 64 * 1024;
  */
 export function subagentModelSync(path: string): string | null {
   if (!/\/subagents\/[^/]+\/agent-[^/]+\.jsonl$/.test(path)) return null;
-  try {
-    const meta = path.replace(/\.jsonl$/, '.meta.json');
-    const fs = fileSystem();
-    if (!fs.existsSync(meta)) return null;
-    const size = fs.statSync(meta).size;
-    if (size > MAX_META_BYTES) return null;
-    const buf = new Uint8Array(size);
-    const n = fs.readSync(meta, buf, 0, size, 0);
-    const v: unknown = JSON.parse(new TextDecoder().decode(buf.subarray(0, n)));
-    if (typeof v !== 'object' || v === null) return null;
-    const o = v as Record<string, unknown>;
-    const flags = typeof o.persistedCliFlags === 'object' && o.persistedCliFlags !== null ? (o.persistedCliFlags as Record<string, unknown>) : null;
-    const model = typeof o.model === 'string' ? o.model : typeof flags?.model === 'string' ? flags.model : null;
-    return model && model !== '' ? model : null;
-  } catch {
-    return null;
-  }
+  const v = readSmallJsonSync(path.replace(/\.jsonl$/, '.meta.json'), MAX_META_BYTES);
+  if (typeof v !== 'object' || v === null) return null;
+  const o = v as Record<string, unknown>;
+  const flags = typeof o.persistedCliFlags === 'object' && o.persistedCliFlags !== null ? (o.persistedCliFlags as Record<string, unknown>) : null;
+  const model = typeof o.model === 'string' ? o.model : typeof flags?.model === 'string' ? flags.model : null;
+  return model && model !== '' ? model : null;
 }
 
