@@ -165,9 +165,9 @@ export class App implements MessageTargets {
       toolbarButton('search', 'Find (Ctrl+F)', () => this.find.open()),
       toolbarButton('filter', 'Filter by Kind or Status', () => this.toggleFilterBar()),
       toolbarButton('checklist', 'Show Checks', () => this.setChecksVisible(this.checks.element.hidden)),
-      toolbarButton('verified', 'Verify Chain', () => post({ type: 'runChecks', mode: 'verify' })),
-      toolbarButton('law', 'Check Conformance', () => post({ type: 'runChecks', mode: 'check' })),
-      toolbarButton('go-to-file', 'Open as Text', () => post({ type: 'openAsText' })),
+      needsEditor(toolbarButton('verified', 'Verify Chain', () => post({ type: 'runChecks', mode: 'verify' }))),
+      needsEditor(toolbarButton('law', 'Check Conformance', () => post({ type: 'runChecks', mode: 'check' }))),
+      needsEditor(toolbarButton('go-to-file', 'Open as Text', () => post({ type: 'openAsText' }))),
     ));
     const hidden = { 'aria-hidden': 'true' };
     const columns = el('div', { class: 'tree-columns' }, el('span', { class: 'col-event', text: 'Event', attrs: hidden }), el('span', { class: 'col col-duration', text: 'Duration', attrs: hidden }), el('span', { class: 'col col-tokens', text: 'Tokens', attrs: hidden }), el('span', { class: 'col col-offset', text: 'Time', attrs: hidden }));
@@ -349,4 +349,13 @@ export class App implements MessageTargets {
     this.state = { ...this.state, ...patch };
     saveState(this.state);
   }
+}
+
+/**
+ * A control that only an editor can carry out (re-run checks, open the file as text): the offline report, whose
+ * results are those of its export and which has no editor, does not show it (styles.css, `.atv-report`).
+ */
+function needsEditor(button: HTMLElement): HTMLElement {
+  button.dataset.needsEditor = '';
+  return button;
 }

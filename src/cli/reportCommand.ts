@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { buildReport, DEFAULT_REPORT_MAX_EVENTS, readReportAssets } from '../report/buildReport';
 import { standaloneBlobs } from '../report/standaloneBlobs';
 import { parseArgs, UsageError } from './args';
@@ -12,7 +12,8 @@ Writes one self-contained HTML file that shows the trace in the viewer's own UI 
 findings, header) in any browser, offline: the trace's content and the verification and conformance results
 at export time are embedded, compressed; the page makes no network requests and runs no script but its own.
 
-  -o, --output F     write to F (default: stdout)
+  -o, --output F     write to F; - for stdout (default: <trace>.html beside the trace, or stdout when
+                     stdout is redirected or piped, as before)
   --max-events N     embed at most the first N events (default ${DEFAULT_REPORT_MAX_EVENTS}); the page says what was left out
   --include-blobs    embed previews of the content blobs the events reference (prompts, outputs)
   --format NAME      read the file as NAME instead of detecting it
@@ -31,6 +32,18 @@ function maxEventsOption(v: string | undefined): number | undefined {
   return n;
 }
 
+/**
+ * Where the report goes: `-o F`, stdout for `-o -`; without `-o`, stdout when it is redirected or piped (what scripts
+ * did before there was a default file), else `<trace>.html` beside the trace (`run.jsonl`, `run.jsonl.gz` →
+ * `run.html`), so HTML is never poured into a terminal.
+ */
+export function reportOutput(option: string | undefined, trace: string, stdoutIsTerminal = process.stdout.isTTY === true): string | null {
+  if (option === '-') return null;
+  if (option !== undefined) return option;
+  if (!stdoutIsTerminal) return null;
+  return join(dirname(trace), `${basename(trace).replace(/(\.gz)?$/i, '').replace(/\.[^.]*$/, '') || basename(trace)}.html`);
+}
+
 /** `agent-trace report`. */
 export function makeReportCommand(version: string): (argv: string[]) => Promise<number> {
   return async (argv) => {
@@ -41,13 +54,15 @@ export function makeReportCommand(version: string): (argv: string[]) => Promise<
     const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
     const blobs = args.flags.has('--include-blobs') ? standaloneBlobs() : undefined;
     const { html } = await buildReport(model, readReportAssets(distDir()), { maxEvents, blobs, generator: `agent-trace ${version}` });
-    const out = args.options.get('--output');
-    if (out === undefined) return write(html).then(() => 0);
+    const out = reportOutput(args.options.get('--output'), args.positional[0]);
+    if (out === null) return write(html).then(() => 0);
     try {
       await writeFile(out, html);
     } catch (err) {
       throw new UnreadableError(`${out}: cannot write: ${fsCause(err)}`);
     }
+    // Said on stderr, so stdout stays what it always was: the HTML or nothing.
+    if (args.options.get('--output') === undefined) process.stderr.write(`Wrote ${out}\n`);
     return 0;
   };
 }

@@ -36,6 +36,16 @@ function notIncluded(digest: string) {
   return { digest, state: 'unresolved' as const, preview: null, bytes: null, message: 'Blob contents are not part of this report (export it with --include-blobs to include them).' };
 }
 
+/** Where an embedded blob's preview is kept in the page's memory file system. */
+function embeddedBlobPath(digest: string): string {
+  return `/report-blobs/${digest.replace(/[^0-9A-Za-z_-]/g, '_')}`;
+}
+
+/** The embedded blob previews (`--include-blobs`) as files, so Find searches them with the editor's blob search. */
+function writeEmbeddedBlobs(files: MemoryFileSystem, data: ReportData): void {
+  for (const [digest, answer] of Object.entries(data.blobs)) if (answer.preview != null) files.write(embeddedBlobPath(digest), answer.preview);
+}
+
 function startSession(data: ReportData): ViewerSession {
   let state: unknown = null;
   const session = new ViewerSession({
@@ -49,6 +59,8 @@ function startSession(data: ReportData): ViewerSession {
     reload: () => undefined,
     openBlob: () => undefined,
     resolveBlob: async (digest) => data.blobs[digest] ?? notIncluded(digest),
+    // Find reads the embedded blob previews as it reads blob files in the editor (writeEmbeddedBlobs).
+    blobStore: async () => ({ locator: () => async (ref) => (data.blobs[ref.digest]?.preview != null ? embeddedBlobPath(ref.digest) : null) }),
   });
   w.acquireVsCodeApi = () => ({
     postMessage: (raw: unknown) => {
@@ -69,6 +81,7 @@ async function main(): Promise<void> {
   const path = reportTracePath(data.fileName);
   const files = new MemoryFileSystem();
   files.write(path, decodeBase64(data.trace));
+  writeEmbeddedBlobs(files, data);
   setFileSystem(files);
   const model = await loadTrace(path, { format: data.format });
   session.setModel(model);

@@ -44,7 +44,13 @@ export function renderReportHtml(assets: ReportAssets, data: ReportData, compres
   const styles = [themeCss(), inlineSafe(codicons), inlineSafe(assets.webviewCss)];
   const scripts = [inlineSafe(assets.reportHostJs), inlineSafe(assets.webviewJs)];
   const hashes = (parts: string[]) => parts.map((p) => `'sha256-${sha256Base64(p)}'`).join(' ');
-  const csp = contentSecurityPolicy({ img: 'data:', font: 'data:', style: hashes(styles), script: hashes(scripts) });
+  // The toolbar's icons draw inside their elements' shadow roots, which take the codicon classes from the
+  // stylesheet *link* with id vscode-codicon-stylesheet (an inline <style> is not seen there: every button was
+  // blank). The link is a data: URL of the classes only; the font face stays in the page's own style, where a
+  // shadow root's text finds it. `data:` styles can hold CSS only, never script. 'wasm-unsafe-eval' lets Find compile
+  // its own few dozen bytes of SIMD scan (core/find/pairScan.ts); it allows no JavaScript eval.
+  const iconClasses = `data:text/css;base64,${Buffer.from(assets.codiconCss.replace(/@font-face\s*\{[^}]*\}/g, ''), 'utf8').toString('base64')}`;
+  const csp = contentSecurityPolicy({ img: 'data:', font: 'data:', style: `${hashes(styles)} data:`, script: `${hashes(scripts)} 'wasm-unsafe-eval'` });
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -53,9 +59,10 @@ export function renderReportHtml(assets: ReportAssets, data: ReportData, compres
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${escapeHtml(title)}</title>
-${styles.map((s, i) => `<style${i === 1 ? ' id="vscode-codicon-stylesheet"' : ''}>${s}</style>`).join('\n')}
+${styles.map((s) => `<style>${s}</style>`).join('\n')}
+<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${escapeHtml(iconClasses)}">
 </head>
-<body class="vscode-dark">
+<body class="vscode-dark atv-report">
 <div id="atv-report-note" role="note">${escapeHtml(data.note)}</div>
 <div id="app" role="application" aria-label="Agent trace"></div>
 <script type="application/octet-stream" id="${REPORT_DATA_ID}">${compressedData}</script>

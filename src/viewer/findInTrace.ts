@@ -7,9 +7,8 @@ import type { TraceModel } from '../core/loadTrace';
 import { tracePathToOpen } from '../core/tracePath';
 import { scanLines } from '../core/lineIndexer';
 import { malformedNode } from './rowModel';
-import type { BlobStore } from '../core/blobStore';
 import { compileTextQuery } from '../core/find/textSearch';
-import { findInBlobs, type BlobHit } from '../core/find/findInBlobs';
+import { findInBlobs, type BlobHit, type BlobLocator } from '../core/find/findInBlobs';
 
 /** Options for {@link findInTrace}. */
 export interface FindOptions {
@@ -17,7 +16,7 @@ export interface FindOptions {
   /** The query is a regular expression. */
   regex?: boolean;
   /** Also search the content blobs the events name (prompts, responses, tool output). */
-  blobs?: BlobStore | null;
+  blobs?: BlobLocator | null;
   /** Blob search progress: bytes read and the most it will read. */
   onBlobProgress?: (found: number, bytesRead: number, bytesTotal: number) => void;
   /** Stop collecting after this many matches (the result says `truncated`). */

@@ -3,7 +3,7 @@
  * order, the current match, and stepping through them. vscode-free.
  */
 import type { TraceModel } from '../core/loadTrace';
-import type { BlobStore } from '../core/blobStore';
+import type { BlobLocator } from '../core/find/findInBlobs';
 import type { BlobHit } from '../core/find/findInBlobs';
 import type { FindResultItem, HostMessage } from '../protocol';
 import { findInTrace } from './findInTrace';
@@ -20,7 +20,7 @@ export interface FindHost {
   /** Reveals and selects a node. */
   reveal(node: number): void;
   /** The trace's blob store, so find also reads blob text; absent = events only. */
-  blobStore?: () => Promise<BlobStore | null>;
+  blobStore?: () => Promise<BlobLocator | null>;
 }
 
 const MAX_RESULTS = 200;

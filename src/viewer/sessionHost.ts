@@ -1,7 +1,7 @@
 /** What a viewer session needs from its surroundings (VS Code, or a test's stub), and the actions it passes on. */
 import type { DigestAlgorithm } from '../core/model';
 import type { CheckMode } from '../core/rules/types';
-import type { BlobStore } from '../core/blobStore';
+import type { BlobLocator } from '../core/find/findInBlobs';
 import type { BlobContentMessage, HostMessage, ViewerLayout, WebviewMessage } from '../protocol';
 
 /** What a session needs from its surroundings (VS Code, or a test's stub). */
@@ -20,7 +20,7 @@ export interface SessionHost {
   /** Pane sizes remembered for the workspace (VS Code's workspaceState); absent: only the webview state keeps them. */
   layout?: { get(): ViewerLayout | null; set(layout: ViewerLayout): void };
   /** The trace's blob store, for find in blob text; absent where blobs are not available. */
-  blobStore?(): Promise<BlobStore | null>;
+  blobStore?(): Promise<BlobLocator | null>;
   /** Resolves a content blob (the blob resolver's job); absent until it exists. */
   resolveBlob?(digest: string, algorithm: DigestAlgorithm): Promise<Omit<BlobContentMessage, 'type' | 'requestId'>>;
 }

@@ -189,6 +189,42 @@ describe('HTML report (agent-trace report)', function () {
     }
   });
 
+  it('draws every toolbar icon, offers only what works offline, and Find reads the embedded blobs (issue 42)', async () => {
+    const file = 'samples/murmur/ses_583584f8e94410c93669237ac44d5d21/trace.jsonl';
+    const { page } = await openReport(ctx, await writeReport(file, dir, { blobs: true }));
+    try {
+      // Each visible button's icon is a codicon glyph inside its shadow root: content set and the font loaded.
+      const icons = await page.$$eval('.toolbar vscode-toolbar-button', (bs) =>
+        bs.filter((b) => (b as Any).offsetParent !== null).map((b) => {
+          const icon = (b as Any).shadowRoot.querySelector('vscode-icon');
+          const glyph = icon?.shadowRoot?.querySelector('.codicon');
+          const before = glyph ? getComputedStyle(glyph, '::before') : null;
+          return { label: b.getAttribute('label'), content: before?.content ?? 'none', font: before?.fontFamily ?? '', width: glyph?.getBoundingClientRect().width ?? 0 };
+        }),
+      );
+      assert.ok(icons.length >= 6, JSON.stringify(icons));
+      for (const i of icons) assert.ok(i.content !== 'none' && i.content !== '' && /codicon/.test(i.font) && i.width > 0, `icon of ${i.label}: ${JSON.stringify(i)}`);
+      assert.ok(await page.evaluate(() => (globalThis as Any).document.fonts.check('16px codicon')), 'the codicon font is loaded');
+      // Re-running checks and opening as text need an editor: a report does not show them.
+      const labels = icons.map((i) => i.label);
+      for (const gone of ['Verify Chain', 'Check Conformance', 'Open as Text']) assert.ok(!labels.includes(gone), labels.join(', '));
+      for (const kept of ['Find (Ctrl+F)', 'Filter by Kind or Status', 'Show Checks']) assert.ok(labels.includes(kept), labels.join(', '));
+      // A phrase only a blob holds (the user's second prompt) is found by Find, at the events that send it.
+      await page.click('vscode-toolbar-button[label="Find (Ctrl+F)"]');
+      await page.waitForSelector('.find-bar:not([hidden]) input, .find-bar:not([hidden]) vscode-textfield');
+      await page.keyboard.type('one-line CHANGELOG');
+      await page.waitForFunction(() => /\d+ of \d+/.test((globalThis as Any).document.querySelector('.find-count')?.textContent ?? ''), undefined, { timeout: 20000 });
+      assert.match(await page.$eval('.find-count', (c) => c.textContent ?? ''), /^1 of [1-9]\d*/);
+      await page.click('vscode-toolbar-button[label="Show Result List"]');
+      await page.waitForSelector('.find-results:not([hidden]) .find-result-snippet');
+      assert.match(await page.$eval('.find-result-snippet', (e) => e.textContent ?? ''), /^message_shas\[16\]: .*one-line CHANGELOG/, 'the result is in a blob the event names');
+      assert.match(await page.$eval('.detail-pane', (d) => d.textContent ?? ''), /Line\s*21/, 'the event that sends it is selected');
+      assert.deepEqual(await page.evaluate(() => (globalThis as Any).__cspViolations), [], 'no CSP violations');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('runs no script from trace content: the XSS payloads of the webview suite, blobs included', async () => {
     const trace = hostileTrace();
     try {

@@ -4,6 +4,9 @@
  * blob and in total, reports bytes read and stops when cancelled.
  */
 import type { BlobStore } from '../blobStore';
+
+/** What a find over blobs needs of a store: where each reference's file is (a BlobStore; a report's embedded blobs). */
+export type BlobLocator = Pick<BlobStore, 'locator'>;
 import type { TraceModel } from '../traceModel';
 import { openBlobFile } from '../blobs/blobSafety';
 import { searchOpenFile, type FileMatch, type TextQuery } from './textSearch';
@@ -47,7 +50,7 @@ const CONCURRENT_READS = 4;
  * time. Progress totals are the bytes of the blobs opened so far plus, for those not yet opened, their
  * average: sizes are learnt when a file is opened, not by a call per file before.
  */
-export async function findInBlobs(model: TraceModel, store: BlobStore, query: TextQuery, options: BlobFindOptions = {}): Promise<BlobFindResult> {
+export async function findInBlobs(model: TraceModel, store: BlobLocator, query: TextQuery, options: BlobFindOptions = {}): Promise<BlobFindResult> {
   const refs = await locateRefs(model, store, options.isCancelled);
   const result: BlobFindResult = { hits: [], blobsSearched: 0, bytesRead: 0, truncatedBlobs: 0, cancelled: false };
   if (!refs) return { ...result, cancelled: true };
@@ -77,7 +80,7 @@ interface LocatedRef {
 }
 
 /** The blob files the events name, in event order; null when cancelled. */
-async function locateRefs(model: TraceModel, store: BlobStore, isCancelled?: () => boolean): Promise<LocatedRef[] | null> {
+async function locateRefs(model: TraceModel, store: BlobLocator, isCancelled?: () => boolean): Promise<LocatedRef[] | null> {
   const t = model.events;
   const locate = store.locator();
   const refs: LocatedRef[] = [];
