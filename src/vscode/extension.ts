@@ -6,6 +6,7 @@ import { registerShareCommands } from './commands/shareCommands';
 import { TraceModels } from './traceModels';
 import { registerTraceEditor } from './editor';
 import { showLaunchFile } from './editor/launchFile';
+import { registerTraceOffer } from './editor/traceOffer';
 import { watchPricingSetting } from './pricingSetting';
 import { registerCompareCommands } from './compare/compareCommands';
 import { registerSessionsView } from './sessions/sessionsView';
@@ -29,6 +30,8 @@ export function activate(context: vscode.ExtensionContext): void {
       if (h && line !== undefined) void viewers.revealLine(h.uri, line);
     }),
   );
+  // A trace opened as text (outside its tool's folder) offers the viewer.
+  registerTraceOffer(context);
   registerBlobFeatures(context, viewers);
   // `npm start`: the trace it names opens in the viewer, also in a browser whose editor cache never saw it.
   void showLaunchFile().catch(() => undefined);
