@@ -253,6 +253,8 @@ export const fake = {
   answer: (_message: string, _items: string[]): string | undefined => undefined,
   /** Fires `window.onDidChangeActiveTextEditor`. */
   activeEditorChanged: new EventEmitter<unknown>(),
+  /** Fires `window.onDidChangeTextEditorSelection`. */
+  selectionChanged: new EventEmitter<unknown>(),
   /** Status bar items the extension created. */
   statusBarItems: [] as FakeStatusBarItem[],
   /** Tree views the extension created, by view id. */
@@ -391,6 +393,7 @@ export const vscodeFake = {
       return items.length > 0 ? fake.answer(m, items) : undefined;
     },
     onDidChangeActiveTextEditor: (f: (e: unknown) => void) => fake.activeEditorChanged.event(f),
+    onDidChangeTextEditorSelection: (f: (e: unknown) => void) => fake.selectionChanged.event(f),
     createStatusBarItem: () => {
       const item = new FakeStatusBarItem();
       fake.statusBarItems.push(item);

@@ -190,6 +190,11 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
       return true;
     },
     selectedLine: (uri) => handles.get(uri.toString())?.selectedLine(),
+    selectLine: (uri, line) => {
+      const viewer = handles.get(uri.toString())?.viewers[0];
+      viewer?.session.revealLine(line);
+      return viewer !== undefined;
+    },
     showCheckResults: (uri, mode, result) => handles.get(uri.toString())?.showCheckResults(mode, result),
     showChecksSkipped: (uri, message) => handles.get(uri.toString())?.viewers.forEach((v) => v.session.setChecksSkipped(message)),
     onDidOpenTrace: loadedEmitter.event,
