@@ -340,6 +340,7 @@ export const vscodeFake = {
   TabInputText,
   TabInputCustom,
   ViewColumn: { Beside: -2, Active: -1 },
+  StatusBarAlignment: { Left: 1, Right: 2 },
   ProgressLocation: { Notification: 15, Window: 10 },
   workspace: {
     createFileSystemWatcher: () => {

@@ -270,3 +270,42 @@ describe('trace editor: registration, panels and the API for other features', ()
     for (const d of context.subscriptions) d.dispose();
   });
 });
+
+describe('status bar item of the active viewer (issue 40)', () => {
+  it('shows format, events, the selected line and the verdict while a viewer is active; hidden when none is; a failed verdict on the error background', async () => {
+    const context = { subscriptions: [] as { dispose(): void }[], extensionUri: Uri.file(resolve('.')) };
+    // Not checked on open: the verdict comes from the results set below.
+    fake.config.checkOnOpen = false;
+    const items = fake.statusBarItems.length;
+    const api = registerTraceEditor(context as never);
+    const item = fake.statusBarItems[items];
+    assert.ok(item && !item.visible, 'hidden before a viewer is active');
+    const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
+    const uri = Uri.file(SAMPLE);
+    const doc = (await provider.openCustomDocument(uri as never, {} as never, {} as never)) as InstanceType<typeof TraceDocument>;
+    const panel = new FakePanel();
+    await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
+    await doc.whenLoaded();
+    await until(() => item.visible, 'the item shows');
+    assert.equal(item.text, '$(list-tree) generic · 11 events · $(circle-large-outline) not checked');
+    assert.deepEqual(item.command, { command: 'agentTrace.verifyChain', title: 'Verify Chain', arguments: [uri] });
+    panel.fromWebview.fire({ type: 'ready', state: null });
+    panel.fromWebview.fire({ type: 'select', node: 2 });
+    await until(() => / · Ln \d+ · /.test(item.text), 'the selected line');
+    doc.setCheckResults('verify', { file: SAMPLE, format: 'generic', ok: false, checked: 11, findings: [{ rule: 'parse/invalid-json', severity: 'error', line: 6, message: 'bad' }] });
+    assert.match(item.text, /\$\(error\) 1 error$/);
+    assert.equal((item.backgroundColor as { id: string }).id, 'statusBarItem.errorBackground');
+    panel.active = false;
+    panel.viewState.fire();
+    assert.equal(item.visible, false, 'hidden when no viewer is active');
+    panel.active = true;
+    panel.viewState.fire();
+    assert.equal(item.visible, true);
+    panel.disposed.fire();
+    assert.equal(item.visible, false);
+    assert.ok(api);
+    delete fake.config.checkOnOpen;
+    doc.dispose();
+    for (const d of context.subscriptions) d.dispose();
+  });
+});
