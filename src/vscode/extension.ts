@@ -7,6 +7,7 @@ import { TraceModels } from './traceModels';
 import { registerTraceEditor } from './editor';
 import { showLaunchFile } from './editor/launchFile';
 import { registerTraceOffer } from './editor/traceOffer';
+import { registerOutline } from './language/outline';
 import { watchPricingSetting } from './pricingSetting';
 import { registerCompareCommands } from './compare/compareCommands';
 import { registerSessionsView } from './sessions/sessionsView';
@@ -23,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): void {
   viewers.setFeatures({ runChecks: (uri, mode) => checks.run(mode === 'verify' ? 'verifyChain' : 'checkConformance', uri) });
   registerIdProviders(context, models);
   registerTextGoToDefinition(context, models);
+  registerOutline(context, models);
   // Ctrl+click in the text view of a trace file opens its default editor, the viewer: show the event there.
   context.subscriptions.push(
     viewers.onDidChangeActiveViewer((h) => {

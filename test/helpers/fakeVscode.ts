@@ -178,6 +178,10 @@ export class Range {
     return { line: this.endLine, character: this.endChar };
   }
 }
+export class DocumentSymbol {
+  children: DocumentSymbol[] = [];
+  constructor(readonly name: string, readonly detail: string, readonly kind: number, readonly range: Range, readonly selectionRange: Range) {}
+}
 export class TabInputText {
   constructor(readonly uri: Uri) {}
 }
@@ -330,6 +334,7 @@ export const vscodeFake = {
     registerDefinitionProvider: registerLanguage('definition'),
     registerReferenceProvider: registerLanguage('references'),
     registerDocumentLinkProvider: registerLanguage('links'),
+    registerDocumentSymbolProvider: registerLanguage('symbols'),
   },
   RelativePattern,
   ThemeColor,
@@ -341,6 +346,8 @@ export const vscodeFake = {
   TabInputCustom,
   ViewColumn: { Beside: -2, Active: -1 },
   StatusBarAlignment: { Left: 1, Right: 2 },
+  SymbolKind: { Module: 1, Namespace: 2, Object: 18, String: 14, Field: 7, Method: 5, Function: 11, Event: 23 },
+  DocumentSymbol,
   ProgressLocation: { Notification: 15, Window: 10 },
   workspace: {
     createFileSystemWatcher: () => {
