@@ -220,7 +220,8 @@ export class App implements MessageTargets {
     this.filter.setValues(m.filterValues ?? {});
     this.filter.set(m.filter);
     this.tree.selectedNode = m.selectedNode;
-    this.tree.reset(m.rowsVersion, m.totalRows);
+    // A live append keeps the rows on screen until their new versions arrive.
+    this.tree.reset(m.rowsVersion, m.totalRows, m.fileState === 'appended');
     this.tree.scrollToRow(m.topRow);
     // The focus follows the selection into the new rows; with nothing selected it starts at the top only on open.
     if (!this.opened || m.selectedNode !== null) this.tree.focusSelection();

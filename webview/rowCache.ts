@@ -31,6 +31,15 @@ export class RowCache<T = RowData> {
     this.requested.clear();
   }
 
+  /** A copy of the pages loaded now (kept on screen while a new version's rows are on their way). */
+  snapshot(): RowCache<T> {
+    const copy = new RowCache<T>();
+    copy.version = this.version;
+    copy.total = this.total;
+    copy.pages = new Map(this.pages);
+    return copy;
+  }
+
   /** Stores rows from the host; false when they belong to another version. */
   put(version: number, start: number, rows: T[]): boolean {
     if (version !== this.version) return false;

@@ -33,6 +33,11 @@ export class TreeView {
   private readonly spacer: HTMLElement;
   private readonly pool: HTMLElement[] = [];
   readonly cache = new RowCache();
+  /**
+   * After a live append: the rows of the version before, drawn where the new version's rows have not arrived yet,
+   * until every row on screen has (the tree never flashes to rows of "…" while an agent writes).
+   */
+  private held: RowCache | null = null;
   private focusRow = 0;
   selectedNode: number | null = null;
   findQuery = '';
@@ -64,9 +69,13 @@ export class TreeView {
     return this.focusRow;
   }
 
-  /** A new projection version: drop cached rows (the scroll position stays). */
-  reset(version: number, total: number): void {
+  /**
+   * A new projection version: drop cached rows (the scroll position stays). `keepShown` (a live append): the rows
+   * on screen stay drawn until the new ones for the screen arrive.
+   */
+  reset(version: number, total: number, keepShown = false): void {
     if (version === this.cache.version && total === this.cache.total) return;
+    this.held = keepShown && this.cache.version >= 0 ? this.cache.snapshot() : null;
     this.cache.reset(version, total);
     this.focusRow = Math.min(this.focusRow, Math.max(0, total - 1));
     this.updateSpacer();
@@ -180,13 +189,16 @@ export class TreeView {
         delete r.dataset.line;
         continue;
       }
-      r.hidden = false;
+      const fresh = this.cache.get(row);
+      if (!fresh) missing = true;
+      const data = fresh ?? this.held?.get(row);
+      // A row the append added, whose data is on its way: left empty rather than drawn as "…".
+      r.hidden = !data && this.held !== null;
       r.style.transform = `translateY(${base + j * ROW_HEIGHT}px)`;
-      const data = this.cache.get(row);
-      if (!data) missing = true;
       fillRow(r, row, data, { focused: row === this.focusRow, listFocused: focused, selected: data !== undefined && data.node === this.selectedNode, query: this.findQuery, idLink: this.cb.idLink });
       if (row === this.focusRow) active = r.id;
     }
+    if (!missing) this.held = null;
     if (active) this.element.setAttribute('aria-activedescendant', active);
     else this.element.removeAttribute('aria-activedescendant');
     if (missing || total > 0) for (const p of this.cache.request(first, first + count)) this.cb.requestRows(p.start, p.count);
@@ -296,6 +308,7 @@ export class TreeView {
   /** Empties the list (error or loading views). */
   clear(): void {
     this.cache.reset(-1, 0);
+    this.held = null;
     for (const r of this.pool) r.remove();
     this.pool.length = 0;
     clear(this.spacer);

@@ -40,6 +40,21 @@ export async function fingerprintOf(source: ChangeSource, indexedBytes: number):
   return { indexedBytes, head, tail: await source.read(indexedBytes - CHANGE_WINDOW, CHANGE_WINDOW) };
 }
 
+/**
+ * How long a file must keep its size before a last line without its line break counts as torn (the
+ * `parse/torn-tail` warning) rather than as a line its writer is still writing. The viewer polls every second and
+ * agents write a line in one call, so two quiet seconds mean the writer stopped mid-line.
+ */
+export const SETTLE_MS = 2000;
+
+/**
+ * Whether a last line without its line break is still pending: the file grew (or was written, `mtimeMs`) less than
+ * {@link SETTLE_MS} before `nowMs`. Pending, the line is neither an event nor a finding yet.
+ */
+export function tailPending(lastWriteMs: number, nowMs: number): boolean {
+  return nowMs - lastWriteMs < SETTLE_MS;
+}
+
 /** Classifies the file's current state against a fingerprint. */
 export async function changeOf(source: ChangeSource, fp: FileFingerprint): Promise<FileChange> {
   const size = await source.size();

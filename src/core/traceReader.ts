@@ -127,3 +127,28 @@ async function readFrom(file: TracePath, kept: KeptReading, size: number, last: 
   const model = last.parts ? { ...read, parts: last.parts } : read;
   return { kind: 'appended', model, firstNewEvent, bytesRead };
 }
+
+/**
+ * The model without its open tail: a last line with no line break that did not parse (the `parse/torn-tail`
+ * line), as if the read had stopped before it. A writer that is still writing that line (the file grew a moment
+ * ago, {@link tailPending}) has written no error: the viewer shows this model until the line break arrives (the
+ * line is then read as an event) or the file stops growing (the torn-tail warning is then shown). Its findings,
+ * malformed row and line are left out, and `bytesIndexed` ends before it, so checks run on it judge the complete
+ * lines only. Null when the model has no such tail (a parsed last line without its break is an event already).
+ */
+export function withoutOpenTail(model: TraceModel): { model: TraceModel; line: number } | null {
+  if (model.document || model.partial || model.cancelled) return null;
+  const last = model.malformed[model.malformed.length - 1];
+  if (!last || last.offset + last.length !== model.bytesIndexed || last.line !== model.lineCount) return null;
+  if (!model.diagnostics.some((d) => d.line === last.line && d.rule === 'parse/torn-tail')) return null;
+  return {
+    line: last.line,
+    model: {
+      ...model,
+      malformed: model.malformed.slice(0, -1),
+      diagnostics: model.diagnostics.filter((d) => d.line !== last.line),
+      lineCount: model.lineCount - 1,
+      bytesIndexed: last.offset,
+    },
+  };
+}

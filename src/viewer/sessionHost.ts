@@ -23,6 +23,8 @@ export interface SessionHost {
   blobStore?(): Promise<BlobLocator | null>;
   /** Resolves a content blob (the blob resolver's job); absent until it exists. */
   resolveBlob?(digest: string, algorithm: DigestAlgorithm): Promise<Omit<BlobContentMessage, 'type' | 'requestId'>>;
+  /** The selected event changed (the status bar shows its line). */
+  selectionChanged?(): void;
 }
 
 /** Tunables. */

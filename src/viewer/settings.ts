@@ -14,6 +14,7 @@ export interface AgentTraceSettings {
   maxFileSizeMB: number;
   workers: number;
   liveUpdates: boolean;
+  offerViewer: boolean;
   expandAllMaxEvents: number;
   compareDurationThresholdMs: number;
   compareTokenThreshold: number;

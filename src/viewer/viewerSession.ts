@@ -377,6 +377,7 @@ export class ViewerSession {
     if (!this.model || !validNode(this.model, node)) return;
     this.selected = node;
     this.selectedLine = placeOfNode(this.model, node);
+    this.host.selectionChanged?.();
     void this.detail.send(node);
   }
 

@@ -6,6 +6,8 @@ import { registerShareCommands } from './commands/shareCommands';
 import { TraceModels } from './traceModels';
 import { registerTraceEditor } from './editor';
 import { showLaunchFile } from './editor/launchFile';
+import { registerTraceOffer } from './editor/traceOffer';
+import { registerOutline } from './language/outline';
 import { watchPricingSetting } from './pricingSetting';
 import { registerCompareCommands } from './compare/compareCommands';
 import { registerSessionsView } from './sessions/sessionsView';
@@ -22,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): void {
   viewers.setFeatures({ runChecks: (uri, mode) => checks.run(mode === 'verify' ? 'verifyChain' : 'checkConformance', uri) });
   registerIdProviders(context, models);
   registerTextGoToDefinition(context, models);
+  registerOutline(context, models);
   // Ctrl+click in the text view of a trace file opens its default editor, the viewer: show the event there.
   context.subscriptions.push(
     viewers.onDidChangeActiveViewer((h) => {
@@ -29,6 +32,8 @@ export function activate(context: vscode.ExtensionContext): void {
       if (h && line !== undefined) void viewers.revealLine(h.uri, line);
     }),
   );
+  // A trace opened as text (outside its tool's folder) offers the viewer.
+  registerTraceOffer(context);
   registerBlobFeatures(context, viewers);
   // `npm start`: the trace it names opens in the viewer, also in a browser whose editor cache never saw it.
   void showLaunchFile().catch(() => undefined);

@@ -14,6 +14,11 @@ export interface TraceViewerApi {
   showViewer?(uri: vscode.Uri): boolean;
   /** Reveals and selects the event on `line` in the viewer of `uri`; false when no viewer shows it. */
   revealLine(uri: vscode.Uri, line: number): Promise<boolean>;
+  /**
+   * Selects the event on `line` in the open viewer of `uri` without bringing it forward or taking the focus; false
+   * when no viewer shows the file.
+   */
+  selectLine?(uri: vscode.Uri, line: number): boolean;
   /** Shows verification or conformance results in the viewer of `uri` (badges, header, Checks list). */
   showCheckResults(uri: vscode.Uri, mode: CheckMode, result: CheckResult): void;
   /**

@@ -178,6 +178,10 @@ export class Range {
     return { line: this.endLine, character: this.endChar };
   }
 }
+export class DocumentSymbol {
+  children: DocumentSymbol[] = [];
+  constructor(readonly name: string, readonly detail: string, readonly kind: number, readonly range: Range, readonly selectionRange: Range) {}
+}
 export class TabInputText {
   constructor(readonly uri: Uri) {}
 }
@@ -249,6 +253,14 @@ export const fake = {
   shownText: [] as { doc: unknown; options: unknown }[],
   /** Tabs the extension closed. */
   closedTabs: [] as unknown[],
+  /** What a notification with items answers (`showInformationMessage(m, ...items)`; undefined = dismissed). */
+  answer: (_message: string, _items: string[]): string | undefined => undefined,
+  /** Fires `window.onDidChangeActiveTextEditor`. */
+  activeEditorChanged: new EventEmitter<unknown>(),
+  /** Fires `window.onDidChangeTextEditorSelection`. */
+  selectionChanged: new EventEmitter<unknown>(),
+  /** Status bar items the extension created. */
+  statusBarItems: [] as FakeStatusBarItem[],
   /** Tree views the extension created, by view id. */
   treeViews: new Map<string, { treeDataProvider: unknown; message?: string }>(),
 };
@@ -277,6 +289,32 @@ const registerLanguage = (kind: string) => (_selector: unknown, provider: unknow
   return { dispose: () => fake.language.delete(kind) };
 };
 
+/** A status bar item that records what it shows. */
+export class FakeStatusBarItem {
+  text = '';
+  tooltip: unknown = undefined;
+  command: unknown = undefined;
+  backgroundColor: unknown = undefined;
+  color: unknown = undefined;
+  name = '';
+  visible = false;
+  show(): void {
+    this.visible = true;
+  }
+  hide(): void {
+    this.visible = false;
+  }
+  dispose(): void {
+    this.visible = false;
+  }
+}
+
+/** Makes `editor` the active text editor and fires the change, as VS Code does when the user switches tabs. */
+export function setActiveTextEditor(editor: unknown): void {
+  (vscodeFake.window as { activeTextEditor: unknown }).activeTextEditor = editor;
+  fake.activeEditorChanged.fire(editor);
+}
+
 export const vscodeFake = {
   EventEmitter,
   Uri,
@@ -296,6 +334,7 @@ export const vscodeFake = {
     registerDefinitionProvider: registerLanguage('definition'),
     registerReferenceProvider: registerLanguage('references'),
     registerDocumentLinkProvider: registerLanguage('links'),
+    registerDocumentSymbolProvider: registerLanguage('symbols'),
   },
   RelativePattern,
   ThemeColor,
@@ -306,6 +345,9 @@ export const vscodeFake = {
   TabInputText,
   TabInputCustom,
   ViewColumn: { Beside: -2, Active: -1 },
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  SymbolKind: { Module: 1, Namespace: 2, Object: 18, String: 14, Field: 7, Method: 5, Function: 11, Event: 23 },
+  DocumentSymbol,
   ProgressLocation: { Notification: 15, Window: 10 },
   workspace: {
     createFileSystemWatcher: () => {
@@ -354,7 +396,17 @@ export const vscodeFake = {
       fake.treeViews.set(id, view);
       return view;
     },
-    showInformationMessage: async (m: string) => void fake.messages.push(m),
+    showInformationMessage: async (m: string, ...items: string[]) => {
+      fake.messages.push(m);
+      return items.length > 0 ? fake.answer(m, items) : undefined;
+    },
+    onDidChangeActiveTextEditor: (f: (e: unknown) => void) => fake.activeEditorChanged.event(f),
+    onDidChangeTextEditorSelection: (f: (e: unknown) => void) => fake.selectionChanged.event(f),
+    createStatusBarItem: () => {
+      const item = new FakeStatusBarItem();
+      fake.statusBarItems.push(item);
+      return item;
+    },
     showWarningMessage: async (m: string) => void fake.messages.push(m),
     showQuickPick: async (items: unknown[]) => fake.pick(items),
     createQuickPick: () => new FakeQuickPick(),
@@ -375,7 +427,7 @@ export const vscodeFake = {
         return true;
       },
     },
-    activeTextEditor: undefined,
+    activeTextEditor: undefined as unknown,
   },
   commands: {
     registerCommand: (id: string, f: (...args: unknown[]) => unknown) => {

@@ -4,7 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fake, installFakeVscode, Uri } from '../helpers/fakeVscode';
+import { fake, installFakeVscode, Range, Uri } from '../helpers/fakeVscode';
+import { until } from '../helpers/until';
 import { tempDir } from '../helpers/tmp';
 import { openInViewer } from '../helpers/fakeViewer';
 
@@ -80,6 +81,31 @@ describe('Problems → event: the rule code of a finding reveals its event', () 
 
     await fake.commands.get(COMMANDS.showProblem)!('not a uri' as never);
     assert.ok(fake.messages.some((m) => m.includes('names no trace line')), fake.messages.join('\n'));
+    panel.disposed.fire();
+    doc.dispose();
+  });
+
+  it('a click on a Problems row of a trace shown as text moves the open viewer\'s selection to its event, without taking the focus (issue 40)', async () => {
+    const model = await loadTrace(file);
+    const { doc, panel, sent } = await openInViewer(file);
+    await fake.commands.get(COMMANDS.verifyChain)!(Uri.file(file) as never);
+    const shown = fake.diagnostics.get('agent-trace-verify')?.get(Uri.file(file).toString()) as { range: InstanceType<typeof Range> }[] | undefined;
+    assert.ok(shown && shown.length > 0, 'verification put findings in Problems');
+    const lineOfEvent = new Set([...Array(model.events.size).keys()].map((i) => model.events.lineOf(i)));
+    const d = shown.find((x) => x.range.startLine > 0 && lineOfEvent.has(x.range.startLine + 1))!;
+    assert.ok(d, 'a finding on an event past the first');
+    const node = [...Array(model.events.size).keys()].find((i) => model.events.lineOf(i) === d.range.startLine + 1);
+    const editor = { document: { uri: Uri.file(file) } };
+    const revealed = panel.revealed.length;
+    // A cursor moved elsewhere by the user is not a Problems click: the viewer stays where it is.
+    let before = sent.length;
+    fake.selectionChanged.fire({ textEditor: editor, selections: [new Range(d.range.startLine, 3, d.range.startLine, 3)] });
+    assert.ok(!sent.slice(before).some((m) => m.type === 'rowsState' && m.reveal), 'no reveal for a plain cursor move');
+    // The Problems row selects the finding's range in the text editor.
+    before = sent.length;
+    fake.selectionChanged.fire({ textEditor: editor, selections: [d.range] });
+    await until(() => sent.slice(before).find((m) => m.type === 'rowsState' && m.reveal?.node === node), 'the finding\'s event selected in the viewer');
+    assert.equal(panel.revealed.length, revealed, 'the viewer did not take the focus from the text editor');
     panel.disposed.fire();
     doc.dispose();
   });

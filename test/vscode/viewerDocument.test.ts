@@ -92,6 +92,47 @@ describe('trace document: loading and following the file', () => {
     doc.dispose();
   });
 
+  it('a half-written last line is pending while the file grows: no finding, no malformed row; the rest makes it an event; a writer that stops leaves the torn-tail warning (issue 40)', async function () {
+    this.timeout(30_000);
+    const CLAUDE = resolve('test/corpus/claude-code-2.1.332/shell-ok/projects/-home-user-project/fd2851d8-4d90-46bd-89d6-038b3d980bdb.jsonl');
+    const lines = readFileSync(CLAUDE, 'utf8').split('\n');
+    const file = join(tempDir(), 'session.jsonl');
+    writeFileSync(file, lines.slice(0, 23).join('\n') + '\n');
+    const { doc, events, last } = openDoc(file);
+    await doc.load();
+    doc.watch();
+    const watcher = fake.watchers[fake.watchers.length - 1];
+    const before = doc.model!.events.size;
+    const assistant = lines[23];
+    const half = Math.floor(assistant.length / 2);
+    const shownModels = () => events.filter((e): e is Extract<DocumentEvent, { type: 'model' }> => e.type === 'model');
+    const seen = shownModels().length;
+    appendFileSync(file, assistant.slice(0, half));
+    watcher.change.fire(Uri.file(file));
+    const pending = await until(() => shownModels().slice(seen).find((e) => e.state === 'appended'), 'append of half a line');
+    assert.deepEqual(pending.model.diagnostics.filter((d) => d.line === 24), [], 'no finding on the line being written');
+    assert.deepEqual(pending.model.malformed, [], 'no unparseable row');
+    assert.equal(pending.model.events.size, before);
+    assert.match(pending.message ?? '', /line 24 is still being written/);
+    // The rest of the line arrives: it is an event, and no model in between showed the line as an error.
+    appendFileSync(file, assistant.slice(half) + '\n');
+    watcher.change.fire(Uri.file(file));
+    const complete = await until(() => (last('model')!.model.events.size > before ? last('model') : undefined), 'the completed line');
+    assert.ok(Array.from({ length: complete.model.events.size - before }, (_, k) => complete.model.events.lineOf(before + k)).includes(24));
+    for (const e of shownModels().slice(seen)) {
+      assert.ok(!e.model.diagnostics.some((d) => d.line === 24), `no finding on line 24 in a model shown as ${e.state}`);
+      assert.deepEqual(e.model.malformed, []);
+    }
+    // Half of the next line, and the writer stops: once the file keeps its size, the line is the torn-tail warning.
+    appendFileSync(file, lines[24].slice(0, 40));
+    watcher.change.fire(Uri.file(file));
+    const torn = await until(() => last('model')!.model.diagnostics.find((d) => d.line === 25), 'the torn-tail warning', 15_000);
+    assert.equal(torn.rule, 'parse/torn-tail');
+    assert.equal(torn.severity, 'warning');
+    assert.match(last('model')!.message ?? '', /stopped growing/);
+    doc.dispose();
+  });
+
   it('says so instead of reloading when live updates are off', async () => {
     fake.config.liveUpdates = false;
     const file = join(tempDir(), 'quiet.jsonl');
@@ -226,6 +267,45 @@ describe('trace editor: registration, panels and the API for other features', ()
     panel.disposed.fire();
     doc.dispose();
     assert.equal(api.getOpenViewer(uri as never), undefined);
+    for (const d of context.subscriptions) d.dispose();
+  });
+});
+
+describe('status bar item of the active viewer (issue 40)', () => {
+  it('shows format, events, the selected line and the verdict while a viewer is active; hidden when none is; a failed verdict on the error background', async () => {
+    const context = { subscriptions: [] as { dispose(): void }[], extensionUri: Uri.file(resolve('.')) };
+    // Not checked on open: the verdict comes from the results set below.
+    fake.config.checkOnOpen = false;
+    const items = fake.statusBarItems.length;
+    const api = registerTraceEditor(context as never);
+    const item = fake.statusBarItems[items];
+    assert.ok(item && !item.visible, 'hidden before a viewer is active');
+    const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
+    const uri = Uri.file(SAMPLE);
+    const doc = (await provider.openCustomDocument(uri as never, {} as never, {} as never)) as InstanceType<typeof TraceDocument>;
+    const panel = new FakePanel();
+    await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
+    await doc.whenLoaded();
+    await until(() => item.visible, 'the item shows');
+    assert.equal(item.text, '$(list-tree) generic · 11 events · $(circle-large-outline) not checked');
+    assert.deepEqual(item.command, { command: 'agentTrace.verifyChain', title: 'Verify Chain', arguments: [uri] });
+    panel.fromWebview.fire({ type: 'ready', state: null });
+    panel.fromWebview.fire({ type: 'select', node: 2 });
+    await until(() => / · Ln \d+ · /.test(item.text), 'the selected line');
+    doc.setCheckResults('verify', { file: SAMPLE, format: 'generic', ok: false, checked: 11, findings: [{ rule: 'parse/invalid-json', severity: 'error', line: 6, message: 'bad' }] });
+    assert.match(item.text, /\$\(error\) 1 error$/);
+    assert.equal((item.backgroundColor as { id: string }).id, 'statusBarItem.errorBackground');
+    panel.active = false;
+    panel.viewState.fire();
+    assert.equal(item.visible, false, 'hidden when no viewer is active');
+    panel.active = true;
+    panel.viewState.fire();
+    assert.equal(item.visible, true);
+    panel.disposed.fire();
+    assert.equal(item.visible, false);
+    assert.ok(api);
+    delete fake.config.checkOnOpen;
+    doc.dispose();
     for (const d of context.subscriptions) d.dispose();
   });
 });

@@ -5,7 +5,7 @@ import { TraceViewerApi } from '../viewerApi';
 import { CheckCommands, partProblems } from './checkCommands';
 import { copyLinkToEvent, goToEvent, revealInViewer, showProblem, TraceUriHandler } from './navigationCommands';
 import { autoChecks, recheckOnAppend } from './liveChecks';
-import { TraceProblems } from './problems';
+import { followProblemSelections, TraceProblems } from './problems';
 import { lineLengths, TraceModels } from '../traceModels';
 import { blobSettings, ruleSettings, setting } from '../settings';
 
@@ -21,7 +21,7 @@ export function registerCommands(context: vscode.ExtensionContext, viewers: Trac
   reg(COMMANDS.copyLinkToEvent, (uri?: vscode.Uri, line?: number) => copyLinkToEvent(context.extension.id, viewers, asUri(uri), typeof line === 'number' ? line : undefined));
   reg(COMMANDS.revealInViewer, () => revealInViewer(viewers));
   reg(COMMANDS.showProblem, (uri?: string, line?: number) => showProblem(viewers, uri, line));
-  context.subscriptions.push(problems, vscode.window.registerUriHandler(new TraceUriHandler(viewers)));
+  context.subscriptions.push(problems, vscode.window.registerUriHandler(new TraceUriHandler(viewers)), followProblemSelections(viewers, problems));
 
   // Files that change on disk are read again on next use.
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.{jsonl,ndjson,json}');

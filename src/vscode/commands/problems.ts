@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { COMMANDS } from '../commandIds';
 import { CheckMode } from '../../core/rules/types';
 import { Severity } from '../../core/model';
+import type { TraceViewerApi } from '../viewerApi';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -25,6 +26,24 @@ function withMessage(d: vscode.Diagnostic, message: string): vscode.Diagnostic {
 /** The command link that reveals the event at `line` of `trace` in the viewer (a diagnostic's code target). */
 export function showProblemUri(trace: vscode.Uri, line: number): vscode.Uri {
   return vscode.Uri.parse(`command:${COMMANDS.showProblem}?${encodeURIComponent(JSON.stringify([trace.toString(), line]))}`);
+}
+
+/**
+ * A click on a Problems row (not on its rule code) opens the file's default editor. For a trace whose default is the
+ * viewer VS Code hands the custom editor no line (microsoft/vscode#94037): the rule code's link is the way to the
+ * event there. For a trace shown as text, the row lands the text editor's selection on the finding's range; when the
+ * trace is open in the viewer too, the viewer's selection follows to that event (without taking the focus). So does
+ * Go to Next Problem (F8), which selects the same range.
+ */
+export function followProblemSelections(viewers: TraceViewerApi, problems: TraceProblems): vscode.Disposable {
+  return vscode.window.onDidChangeTextEditorSelection((e) => {
+    if (e.selections.length !== 1 || !viewers.selectLine) return;
+    const sel = e.selections[0];
+    const uri = e.textEditor.document.uri;
+    const at = (a: vscode.Position, b: vscode.Position) => a.line === b.line && a.character === b.character;
+    const hit = problems.get(uri).find((d) => at(d.range.start, sel.start) && (at(d.range.end, sel.end) || at(sel.start, sel.end)));
+    if (hit) viewers.selectLine(uri, hit.range.start.line + 1);
+  });
 }
 
 /** Line of each `## rule` heading of the generated rules document. */

@@ -14,6 +14,7 @@ import type { TraceViewerApi } from '../viewerApi';
 import { switchToText, switchToViewer } from './switchView';
 import { DocumentCheck, DocumentSettings, TraceDocument } from './traceDocument';
 import { BlobResolver, TraceViewer, ViewerFeatures } from './traceViewer';
+import { TraceStatusBar } from './statusBar';
 
 export { OPEN_BLOB_COMMAND } from './traceViewer';
 export type { BlobResolver, ViewerFeatures } from './traceViewer';
@@ -91,9 +92,18 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
   const appendedEmitter = new vscode.EventEmitter<vscode.Uri>();
   let active: Handle | undefined;
   let features: Partial<ViewerFeatures> = {};
+  const status = new TraceStatusBar();
+  const showStatus = () => {
+    const h = active;
+    const model = h?.model;
+    if (!h || !model) return status.show(null, null);
+    const checks = [...h.doc.checkResults].map(([mode, result]) => ({ mode, result, stale: h.doc.staleChecks.has(mode) }));
+    status.show(h.uri, { format: model.format, events: model.events.size, selectedLine: h.selectedLine() ?? null, checks, loading: model.partial === true });
+  };
   const setActive = (h: Handle | undefined) => {
     if (h === active) return;
     active = h;
+    showStatus();
     void vscode.commands.executeCommand('setContext', ACTIVE_CONTEXT, h !== undefined);
     activeEmitter.fire(h);
   };
@@ -120,6 +130,9 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
         if (e.type === 'model' && e.state === 'appended') appendedEmitter.fire(uri);
       });
       doc.onDidCheckOnRead((c) => checkedEmitter.fire({ ...c, uri }));
+      doc.onDidChange((e) => {
+        if (active === h && (e.type === 'model' || e.type === 'checks' || e.type === 'clearChecks' || e.type === 'checksStale')) showStatus();
+      });
       return doc;
     },
     async resolveCustomEditor(doc, panel) {
@@ -127,6 +140,9 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
       if (!h) return;
       const viewer = new TraceViewer(doc, panel, context.extensionUri, () => features, settings().expandAllMaxEvents, context.workspaceState);
       h.viewers.unshift(viewer);
+      viewer.onSelection = () => {
+        if (active === h && h.viewers[0] === viewer) showStatus();
+      };
       const track = () => {
         if (panel.active) {
           h.viewers.splice(h.viewers.indexOf(viewer), 1);
@@ -146,6 +162,7 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
   };
 
   context.subscriptions.push(
+    status,
     activeEmitter,
     openEmitter,
     loadedEmitter,
@@ -190,6 +207,11 @@ export function registerTraceEditor(context: vscode.ExtensionContext): TraceEdit
       return true;
     },
     selectedLine: (uri) => handles.get(uri.toString())?.selectedLine(),
+    selectLine: (uri, line) => {
+      const viewer = handles.get(uri.toString())?.viewers[0];
+      viewer?.session.revealLine(line);
+      return viewer !== undefined;
+    },
     showCheckResults: (uri, mode, result) => handles.get(uri.toString())?.showCheckResults(mode, result),
     showChecksSkipped: (uri, message) => handles.get(uri.toString())?.viewers.forEach((v) => v.session.setChecksSkipped(message)),
     onDidOpenTrace: loadedEmitter.event,

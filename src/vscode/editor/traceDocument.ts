@@ -13,7 +13,8 @@ import type { BlobStoreOptions } from '../../core/blobs/blobOptions';
 import { contentSizeHint, NotATraceError, probeFile } from '../../core/byteSource';
 import { notATraceMessage } from '../../core/detectFile';
 import type { TraceModel } from '../../core/loadTrace';
-import { openTraceReader, TraceReader } from '../../core/traceReader';
+import { openTraceReader, TraceReader, withoutOpenTail } from '../../core/traceReader';
+import { tailPending } from '../../core/fileChange';
 import { holdTrace } from '../../core/io/traceHandles';
 import type { FileState } from '../../protocol';
 import { classifyChange, FileChange, fingerprintFile, FileFingerprint } from '../../viewer/fileChange';
@@ -102,6 +103,11 @@ export class TraceDocument implements vscode.CustomDocument {
   private waiters: ((m: TraceModel | undefined) => void)[] = [];
   /** The open reader of the last full read: appends parse only the new bytes through it. */
   private reader: TraceReader | null = null;
+  /**
+   * The complete model while the one shown leaves out its last line, which has no line break yet and the file grew
+   * a moment ago (`withoutOpenTail`): a line still being written, not an error. `since`: when the file last grew.
+   */
+  private heldTail: { model: TraceModel; line: number; since: number } | null = null;
   /** Bytes the last live append read (the new bytes only, unless it had to read the file again). */
   lastAppendBytes: number | null = null;
   /** The last failure or file state, replayed to panels that open after it happened. */
@@ -157,8 +163,11 @@ export class TraceDocument implements vscode.CustomDocument {
 
   private async doLoadHeld(run: number, options: LoadRequest): Promise<void> {
     let size: number;
+    let writtenAt: number;
     try {
-      size = (await stat(this.path)).size;
+      const st = await stat(this.path);
+      size = st.size;
+      writtenAt = st.mtimeMs;
       // A .gz is judged by its decompressed size (the gzip trailer's hint): that is what the model holds.
       size = await contentSizeHint(this.path, await probeFile(this.path).catch(() => null), size);
     } catch (err) {
@@ -202,7 +211,8 @@ export class TraceDocument implements vscode.CustomDocument {
     const fingerprint = await fingerprintFile(this.path, model.compression ? model.fileSize : model.bytesIndexed).catch(() => null);
     if (run !== this.loadRun) return;
     this.fingerprint = fingerprint;
-    this.setModel(model, state, message);
+    // A read after an append saw the file grow now; a first open, when it was last written.
+    this.setModel(model, state, message, options.state === 'appended' ? Date.now() : writtenAt);
     // Not awaited: a live append is followed while the checks finish (blob rehashing can take a while).
     if (reader.checks) void this.takeChecks(run, model, reader.checks);
   }
@@ -274,7 +284,18 @@ export class TraceDocument implements vscode.CustomDocument {
     );
   }
 
-  private setModel(model: TraceModel, state: FileState, message: string | null): void {
+  /**
+   * Shows a complete model. `grewAt`: when the file last grew; a last line without its line break that did not parse
+   * is then left out while the file may still be growing ({@link heldTail}), and shown (as the torn-tail warning)
+   * once it stops (`settleTail`). Null shows the model as it is.
+   */
+  private setModel(model: TraceModel, state: FileState, message: string | null, grewAt: number | null = null): void {
+    const open = grewAt !== null && state !== 'cancelled' && this.settings().liveUpdates && tailPending(grewAt, Date.now()) ? withoutOpenTail(model) : null;
+    this.heldTail = open && { model, line: open.line, since: grewAt! };
+    if (open) {
+      model = open.model;
+      message = `${message ? `${message} · ` : ''}line ${open.line} is still being written`;
+    }
     this.modelValue = model;
     this.lastProblem = null;
     this.deleted = false;
@@ -338,7 +359,7 @@ export class TraceDocument implements vscode.CustomDocument {
   }
 
   private async onChange(change: FileChange, model: TraceModel): Promise<void> {
-    if (change === 'unchanged') return;
+    if (change === 'unchanged') return this.settleTail();
     if (change === 'deleted') {
       if (!this.deleted) this.fileState('deleted', 'The file was deleted. Showing what was last read.');
       this.deleted = true;
@@ -357,6 +378,13 @@ export class TraceDocument implements vscode.CustomDocument {
     // gzip cannot be read from the middle, so a growing .gz is read again whole: say so rather than "rewritten".
     const message = model.compression ? 'The compressed file changed on disk and has been read again from the start (a .gz has no live tail).' : `The file was ${what} on disk and has been reloaded.`;
     await this.load({ state: what, message });
+  }
+
+  /** The file stopped growing with its last line still open: that line is torn, and shown as the read found it. */
+  private settleTail(): void {
+    const held = this.heldTail;
+    if (!held || tailPending(held.since, Date.now())) return;
+    this.setModel(held.model, 'appended', `line ${held.line} has no line break and the file stopped growing: its write was cut off`);
   }
 
   /** Reads what was appended through the open reader; falls back to a whole read, saying why, when it cannot. */
@@ -381,7 +409,7 @@ export class TraceDocument implements vscode.CustomDocument {
     const fingerprint = await fingerprintFile(this.path, outcome.model.bytesIndexed).catch(() => null);
     if (run !== this.loadRun) return;
     this.fingerprint = fingerprint;
-    this.setModel(outcome.model, 'appended', `${added} new event${added === 1 ? '' : 's'}`);
+    this.setModel(outcome.model, 'appended', `${added} new event${added === 1 ? '' : 's'}`, Date.now());
   }
 
   private fileState(state: FileState, message: string): void {

@@ -43,6 +43,8 @@ export interface ViewerFeatures {
 /** See the file comment. */
 export class TraceViewer implements vscode.Disposable {
   readonly session: ViewerSession;
+  /** Called when the selected event changes (the status bar follows it). */
+  onSelection: (() => void) | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -114,6 +116,7 @@ export class TraceViewer implements vscode.Disposable {
     const uri = this.document.uri;
     return {
       post: (m) => void this.panel.webview.postMessage(m),
+      selectionChanged: () => this.onSelection?.(),
       // A line of a session's other file (a subagent's transcript, read with the trace) opens that file.
       revealInTextEditor: (line, path) => void revealInTextEditor(path === undefined ? uri : sessionFileUri(uri, path), line),
       copy: (text) => void vscode.env.clipboard.writeText(text),
