@@ -202,4 +202,10 @@ export interface FormatModule {
    * parents) leaves it off.
    */
   readonly linearChains?: boolean;
+  /**
+   * The folder the run worked in (its `cwd`), as one of its records names it: a JSONL line's parsed value, or a
+   * document's record (Continue's session document, opencode's export). Null when this record names none. The loader
+   * asks it over the first records of a file (`TraceModel.workingFolder`); absent: the format records no folder.
+   */
+  workingFolder?(record: unknown): string | null;
 }

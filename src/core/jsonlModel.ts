@@ -76,7 +76,7 @@ export async function jsonlModel(reading: JsonlReading, info: JsonlFileInfo, app
     path: info.path, source: info.source, detection, table: reading.table, tree, diagnostics, malformed: reading.malformed.slice(),
     lineCount: info.scan.lines, blankLines: reading.blankLines, fileSize: info.fileSize, bytesIndexed: info.scan.bytesRead, bom: info.scan.bom,
     crlf: reading.crlf, document: false, cancelled: info.cancelled, partial: info.partial, formatTotals: builder.totals?.() ?? {}, compression: info.compression,
-    origin: builder.origin?.() ?? null, usageNotes: builder.usageNotes?.(),
+    origin: builder.origin?.() ?? null, usageNotes: builder.usageNotes?.(), workingFolder: reading.workingFolder,
   });
 }
 
@@ -128,6 +128,8 @@ export interface FinishInput {
   origin?: SessionOrigin | null;
   /** The builder's `usageNotes()`. */
   usageNotes?: string[];
+  /** The folder the run worked in (`FormatModule.workingFolder` over the first records). */
+  workingFolder?: string | null;
 }
 
 /** Applies the format's strict-text severities, sorts findings by line and assembles the model. */
@@ -138,6 +140,7 @@ export function finishModel(x: FinishInput): TraceModel {
     malformed: x.malformed, lineCount: x.lineCount, blankLines: x.blankLines, fileSize: x.fileSize, bytesIndexed: x.bytesIndexed,
     bom: x.bom, crlf: x.crlf, document: x.document, cancelled: x.cancelled, partial: x.partial, formatTotals: x.formatTotals,
     compression: x.compression, ...(x.origin ? { origin: x.origin } : {}), ...(x.usageNotes?.length ? { usageNotes: x.usageNotes } : {}),
+    ...(x.workingFolder ? { workingFolder: x.workingFolder } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ import { contentName } from './byteSource';
 
 /** Values the detector sees before the builder starts. */
 export const SNIFF_VALUES = 20;
+/** Records asked for the folder the run worked in (`FormatModule.workingFolder`): writers name it in their first lines. */
+export const WORKING_FOLDER_RECORDS = 50;
 
 /** The file's name and path as detection and builders see them (a `.gz` without its suffix). */
 export interface SampleBase {
@@ -87,6 +89,9 @@ export class JsonlReading<T extends EventSink = EventTable> {
   detectedOnFew = false;
   /** Called with each line's parsed value before the builder sees it (see LoadOptions.onRecord). */
   onRecord: ((rec: SourceRecord) => void) | null = null;
+  /** The folder the run worked in, as the first records name it (`FormatModule.workingFolder`); null until one does. */
+  workingFolder: string | null = null;
+  private folderLooks = 0;
   private readonly head: SourceRecord[] = [];
   /** The first non-blank line as the document test parsed it (loadTrace.ts), used once instead of parsing it again. */
   private known: { text: string; value: unknown } | null = null;
@@ -167,6 +172,7 @@ export class JsonlReading<T extends EventSink = EventTable> {
       // One emitter for every record, not a closure made per record: builders emit while they add, so a draft
       // emitted without its own record belongs to the record being added.
       this.current = rec;
+      if (this.workingFolder === null && this.folderLooks < WORKING_FOLDER_RECORDS) this.lookForFolder(rec);
       this.builder.add(rec, this.emitCurrent);
     } else {
       this.head.push(rec);
@@ -182,9 +188,17 @@ export class JsonlReading<T extends EventSink = EventTable> {
     const builder = formatModule(this.detection.format).createBuilder(this.builderSource());
     this.builder = builder;
     this.deriveLabels(this.detection.format);
-    for (const rec of this.head) builder.add(rec, (d, r) => this.emit(d, r ?? rec));
+    for (const rec of this.head) {
+      if (this.workingFolder === null && this.folderLooks < WORKING_FOLDER_RECORDS) this.lookForFolder(rec);
+      builder.add(rec, (d, r) => this.emit(d, r ?? rec));
+    }
     this.head.length = 0;
     return builder;
+  }
+
+  private lookForFolder(rec: SourceRecord): void {
+    this.folderLooks++;
+    this.workingFolder = formatModule(this.detection!.format).workingFolder?.(rec.value) ?? null;
   }
 
   /** Takes back an open tail that did not parse (its findings, its malformed row or blank count), so it can be read again whole. */

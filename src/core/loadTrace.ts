@@ -16,7 +16,7 @@ import { ConcatenatedJson, splitConcatenatedJson } from './json/concatenatedJson
 import { salvageJson, SalvagedJson } from './json/salvageJson';
 import { boundedTime } from './lineFindings';
 import { PARSE_CATALOG } from './catalog/genericCatalog';
-import { detectValues, JsonlReading, sampleBaseOf, SNIFF_VALUES } from './jsonlReading';
+import { detectValues, JsonlReading, sampleBaseOf, SNIFF_VALUES, WORKING_FOLDER_RECORDS } from './jsonlReading';
 import { finishModel, JsonlFileInfo, jsonlModel, partialModel } from './jsonlModel';
 import { fileLineBytes } from './derivedLabels';
 import { settleLineLabel } from './lineLabels';
@@ -169,9 +169,14 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
     const detection = options.format
       ? forced(options.format)
       : detectValues(sampleBase, doc.records.slice(0, SNIFF_VALUES).map((r) => r.value), true);
-    const builder = formatModule(detection.format).createBuilder(builderSource(sampleBase, table));
+    const module = formatModule(detection.format);
+    const builder = module.createBuilder(builderSource(sampleBase, table));
     const emit = makeEmit(table, diagnostics);
-    for (const rec of doc.records) builder.add(rec, (d, r) => emit(d, r ?? rec));
+    let workingFolder: string | null = null;
+    for (const [i, rec] of doc.records.entries()) {
+      if (workingFolder === null && i < WORKING_FOLDER_RECORDS) workingFolder = module.workingFolder?.(rec.value) ?? null;
+      builder.add(rec, (d, r) => emit(d, r ?? rec));
+    }
     appendAll(diagnostics, builder.finish?.((d, r) => emit(d, r ?? doc.records[0])) ?? []);
     for (const g of doc.gaps ?? []) {
       diagnostics.push(g.finding);
@@ -180,7 +185,7 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
     const tree = buildTree(table, diagnostics);
     await resolveParentsElsewhere(formatModule(detection.format), path, table, tree, diagnostics);
     table.trim();
-    const main = finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression, origin: builder.origin?.() ?? null, usageNotes: builder.usageNotes?.() });
+    const main = finishModel({ path, source, detection, table, tree, diagnostics, malformed, lineCount: doc.lineCount, blankLines: 0, fileSize: info.size, bytesIndexed: info.size, bom: false, crlf: false, document: true, cancelled: false, partial: false, formatTotals: builder.totals?.() ?? {}, compression, origin: builder.origin?.() ?? null, usageNotes: builder.usageNotes?.(), workingFolder });
     // A document read with its session's other files (an opencode export and its subagents' exports) has them as parts too.
     // A document's checks read no lines (its records are not lines): they run over the main file's model.
     const { model, judged } = await withPartsJudged(main, table, options);

@@ -117,6 +117,8 @@ export interface TraceModel {
   origin?: SessionOrigin | null;
   /** What the file's usage records count that its events do not show (the builder's `usageNotes()`), when anything. */
   usageNotes?: string[];
+  /** The folder the run worked in, as its records name it (`FormatModule.workingFolder`), when they name one. */
+  workingFolder?: string;
   /** How the file is stored: `gzip` for a compressed trace (offsets and lines are then in the decompressed content). */
   compression: Compression;
   /**

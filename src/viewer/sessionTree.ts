@@ -6,7 +6,21 @@
  */
 import { formatCount, formatDuration, formatInt, formatTime, plural } from '../core/display';
 import { formatModule } from '../core/formats';
-import type { SessionEntry } from '../core/sessions/sessionCache';
+import type { SessionEntry, SessionVerdict } from '../core/sessions/sessionCache';
+
+/** One session as the tree gets it: the catalog's record (its entry and the verdict of its checks). */
+export interface TreeSession {
+  entry: SessionEntry;
+  verdict?: SessionVerdict | null;
+}
+
+/** What the tree is told besides the sessions. */
+export interface TreeOptions {
+  /** Files being written now (modified lately and growing): their rows say `running`. */
+  running?: ReadonlySet<string>;
+  /** Trace files of the workspace that are no agent-home session: their own group, not under an agent. */
+  workspaceFiles?: ReadonlySet<string>;
+}
 
 /** A workspace folder as the tree sees it. */
 export interface TreeFolder {
@@ -19,7 +33,7 @@ export interface SessionGroupNode {
   kind: 'group';
   /** Unique in the tree (VS Code keeps expansion by it). */
   id: string;
-  role: 'workspace' | 'agent' | 'project' | 'day';
+  role: 'workspace' | 'files' | 'agent' | 'project' | 'day';
   label: string;
   description: string;
   tooltip: string;
@@ -34,8 +48,12 @@ export interface SessionLeafNode {
   label: string;
   description: string;
   tooltip: string;
-  /** What the icon says: the file could not be read, some events failed, or neither. */
+  /** What the file holds: it could not be read, some events failed, or neither. */
   state: 'unreadable' | 'errors' | 'ok';
+  /** What the icon says, as the Test Explorer's: verify's and check's verdict; null when the checks did not run. */
+  verdict: SessionVerdict['state'] | null;
+  /** The file is being written now (modified lately and growing). */
+  running: boolean;
 }
 
 export type SessionTreeNode = SessionGroupNode | SessionLeafNode;
@@ -128,10 +146,25 @@ function sessionTokens(e: SessionEntry): number | null {
   return i === null && o === null ? null : (i ?? 0) + (o ?? 0);
 }
 
-function leaf(e: SessionEntry, idPrefix: string, clock: TreeClock, withDay: boolean): SessionLeafNode {
+/** The tooltip's lines on the verdict: what verify and check found, and the first finding. */
+function verdictLines(v: SessionVerdict | null | undefined): string[] {
+  if (!v) return ['Checks: not run (the file could not be read)'];
+  const counts = v.errors + v.warnings === 0 ? 'no errors or warnings' : [v.errors > 0 ? plural(v.errors, 'error') : null, v.warnings > 0 ? plural(v.warnings, 'warning') : null].filter(Boolean).join(', ');
+  const out = [`Checks: ${v.state === 'pass' ? 'passed' : v.state === 'warn' ? 'passed with warnings' : 'failed'} (verify and check: ${counts})`];
+  if (v.chain !== null) out.push(`Chain: ${v.chain}`);
+  if (v.first) out.push(`First: line ${v.first.line}, ${v.first.rule} (${v.first.mode}): ${v.first.message.length > 200 ? v.first.message.slice(0, 199) + '…' : v.first.message}`);
+  return out;
+}
+
+/**
+ * One session's row (its id made from `idPrefix` and the file): label, description, tooltip and icon state. The view
+ * makes a row again with it when the session's file grows, and keeps the node (VS Code refreshes that row alone).
+ */
+export function sessionLeaf(s: TreeSession, idPrefix: string, clock: TreeClock, withDay: boolean, running = false): SessionLeafNode {
+  const e = s.entry;
   const when = e.startTime ? (withDay ? `${clock.day(e.startTime)} ${clock.time(e.startTime)}` : clock.time(e.startTime)) : '';
   const label = e.error !== null ? `${lastSegment(e.file)} (cannot read)` : (e.title ?? `${lastSegment(e.file)} (no prompt)`);
-  const description = [when, ...usageText(sessionTokens(e), e.usage.costUsd, e.errors)].filter(Boolean).join(' · ');
+  const description = [running ? 'running' : '', when, ...usageText(sessionTokens(e), e.usage.costUsd, e.errors)].filter(Boolean).join(' · ');
   const u = e.usage;
   const tip = [
     e.title ?? '(no prompt)',
@@ -149,6 +182,8 @@ function leaf(e: SessionEntry, idPrefix: string, clock: TreeClock, withDay: bool
     e.subagents > 0 ? `Subagents: ${formatInt(e.subagents)} (counted in the usage)` : null,
     `Errors: ${e.errors === 0 ? 'none' : plural(e.errors, 'failed event')}`,
     e.error !== null ? `Cannot read: ${e.error}` : null,
+    ...verdictLines(s.verdict),
+    running ? 'Running: the file was written in the last minutes and is growing' : null,
   ].filter((l): l is string => l !== null);
   return {
     kind: 'session',
@@ -158,10 +193,13 @@ function leaf(e: SessionEntry, idPrefix: string, clock: TreeClock, withDay: bool
     description,
     tooltip: tip.join('\n'),
     state: e.error !== null ? 'unreadable' : e.errors > 0 ? 'errors' : 'ok',
+    verdict: s.verdict?.state ?? null,
+    running,
   };
 }
 
-function group(id: string, role: SessionGroupNode['role'], label: string, entries: readonly SessionEntry[], children: SessionTreeNode[], tooltip = label): SessionGroupNode {
+function group(id: string, role: SessionGroupNode['role'], label: string, sessions: readonly TreeSession[], children: SessionTreeNode[], tooltip = label): SessionGroupNode {
+  const entries = sessions.map((s) => s.entry);
   let tokens: number | null = null;
   let cost: number | null = null;
   let unknownCost = false;
@@ -178,10 +216,10 @@ function group(id: string, role: SessionGroupNode['role'], label: string, entrie
 }
 
 /** Entries by a key, in the order each key is first met (the entries are newest first, so the groups are too). */
-function byKey(entries: readonly SessionEntry[], key: (e: SessionEntry) => string): Map<string, SessionEntry[]> {
-  const out = new Map<string, SessionEntry[]>();
+function byKey(entries: readonly TreeSession[], key: (e: SessionEntry) => string): Map<string, TreeSession[]> {
+  const out = new Map<string, TreeSession[]>();
   for (const e of entries) {
-    const k = key(e);
+    const k = key(e.entry);
     const list = out.get(k);
     if (list) list.push(e);
     else out.set(k, [e]);
@@ -190,21 +228,30 @@ function byKey(entries: readonly SessionEntry[], key: (e: SessionEntry) => strin
 }
 
 /** Newest first, then by file: the order of the listing, kept whatever order the entries come in. */
-function newestFirst(a: SessionEntry, b: SessionEntry): number {
+function newestFirst({ entry: a }: TreeSession, { entry: b }: TreeSession): number {
   return (b.startTime ?? '').localeCompare(a.startTime ?? '') || a.file.localeCompare(b.file);
 }
 
 /**
- * The view's top level: "This workspace" (when some session ran inside a workspace folder), then one group per
- * agent, each with its projects and each project with its days; agents, projects, days and sessions newest first.
+ * The view's top level: "This workspace" (when some session ran inside a workspace folder), then "Workspace trace
+ * files" (the workspace's trace files that are no agent's session, when there are some), then one group per agent,
+ * each with its projects and each project with its days; agents, projects, days and sessions newest first.
  */
-export function sessionTree(entries: readonly SessionEntry[], folders: readonly TreeFolder[], clock: TreeClock = LOCAL_CLOCK): SessionTreeNode[] {
-  const sorted = [...entries].sort(newestFirst);
+export function sessionTree(sessions: readonly TreeSession[], folders: readonly TreeFolder[], clock: TreeClock = LOCAL_CLOCK, options: TreeOptions = {}): SessionTreeNode[] {
+  const running = options.running ?? new Set<string>();
+  const loose = options.workspaceFiles ?? new Set<string>();
+  const all = [...sessions].sort(newestFirst);
+  const files = all.filter((s) => loose.has(s.entry.file));
+  const sorted = files.length === 0 ? all : all.filter((s) => !loose.has(s.entry.file));
+  const leafOf = (s: TreeSession, prefix: string, withDay: boolean) => sessionLeaf(s, prefix, clock, withDay, running.has(s.entry.file));
   const out: SessionTreeNode[] = [];
-  const here = sorted.filter((e) => inWorkspace(e, folders));
+  const here = sorted.filter((s) => inWorkspace(s.entry, folders));
   if (here.length > 0) {
     const names = folders.map((f) => f.name).join(', ');
-    out.push(group('workspace', 'workspace', 'This workspace', here, here.map((e) => leaf(e, 'workspace', clock, true)), `Sessions that ran in ${names}`));
+    out.push(group('workspace', 'workspace', 'This workspace', here, here.map((s) => leafOf(s, 'workspace', true)), `Sessions that ran in ${names}`));
+  }
+  if (files.length > 0) {
+    out.push(group('files', 'files', 'Workspace trace files', files, files.map((s) => leafOf(s, 'files', true)), 'Trace files in the workspace folders that are no agent’s session (seed runtimes’ traces, OTLP files, traces kept outside their tool’s folder)'));
   }
   for (const [agent, ofAgent] of byKey(sorted, (e) => e.agent)) {
     const agentId = `agent|${agent}`;
@@ -214,12 +261,29 @@ export function sessionTree(entries: readonly SessionEntry[], folders: readonly 
       const days: SessionTreeNode[] = [];
       for (const [day, ofDay] of byKey(ofProject, (e) => (e.startTime ? clock.day(e.startTime) : NO_DAY))) {
         const dayId = `${projectId}|${day}`;
-        days.push(group(dayId, 'day', day, ofDay, ofDay.map((e) => leaf(e, dayId, clock, false))));
+        days.push(group(dayId, 'day', day, ofDay, ofDay.map((s) => leafOf(s, dayId, false))));
       }
       const label = project === '' ? NO_PROJECT : lastSegment(project);
       projects.push(group(projectId, 'project', label, ofProject, days, project === '' ? 'Sessions with no working folder' : project));
     }
     out.push(group(agentId, 'agent', agentTitle(agent), ofAgent, projects));
   }
+  return out;
+}
+
+/** The session rows under a node (itself for a row), each file once: what Verify All and Check All act on. */
+export function sessionsUnder(node: SessionTreeNode): SessionLeafNode[] {
+  if (node.kind === 'session') return [node];
+  const seen = new Set<string>();
+  const out: SessionLeafNode[] = [];
+  const walk = (n: SessionTreeNode) => {
+    if (n.kind === 'session') {
+      if (!seen.has(n.entry.file)) {
+        seen.add(n.entry.file);
+        out.push(n);
+      }
+    } else n.children.forEach(walk);
+  };
+  walk(node);
   return out;
 }

@@ -29,6 +29,10 @@ export const COMMANDS = {
   openSession: 'agentTrace.openSession',
   revealSessionInOS: 'agentTrace.revealSessionInOS',
   copySessionPath: 'agentTrace.copySessionPath',
+  verifyAllSessions: 'agentTrace.verifyAllSessions',
+  checkAllSessions: 'agentTrace.checkAllSessions',
+  compareSessions: 'agentTrace.compareSessions',
+  exportSession: 'agentTrace.exportSession',
 } as const;
 
 /** One command id. */

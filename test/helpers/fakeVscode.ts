@@ -4,8 +4,9 @@
  * panels that record what they are sent. `installFakeVscode()` makes `require('vscode')` return it.
  */
 import Module from 'node:module';
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { globRegExp } from '../../src/core/sessions/agentHomes';
 
 type Listener<T> = (e: T) => unknown;
 
@@ -262,7 +263,7 @@ export const fake = {
   /** Status bar items the extension created. */
   statusBarItems: [] as FakeStatusBarItem[],
   /** Tree views the extension created, by view id. */
-  treeViews: new Map<string, { treeDataProvider: unknown; message?: string }>(),
+  treeViews: new Map<string, { treeDataProvider: unknown; options?: Record<string, unknown>; message?: string }>(),
 };
 
 const trustGranted = new EventEmitter<void>();
@@ -355,6 +356,26 @@ export const vscodeFake = {
       fake.watchers.push(w);
       return { onDidChange: w.change.event, onDidCreate: w.create.event, onDidDelete: w.del.event, dispose: () => undefined };
     },
+    /** Files below the workspace folders whose path (relative to the folder) a glob matches, as VS Code's search does. */
+    findFiles: async (include: string, exclude?: string, max = Infinity) => {
+      const alternatives = (g: string) => (g.startsWith('{') && g.endsWith('}') ? splitTopLevel(g.slice(1, -1)) : [g]);
+      const inc = alternatives(include).map(globRegExp);
+      const exc = exclude ? alternatives(exclude).map(globRegExp) : [];
+      const out: Uri[] = [];
+      for (const f of fake.workspaceFolders) {
+        const walk = async (dir: string): Promise<void> => {
+          for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+            const abs = `${dir}/${e.name}`;
+            const rel = abs.slice(f.uri.fsPath.length + 1);
+            if (out.length >= max || exc.some((r) => r.test(rel) || r.test(`${rel}/x`))) continue;
+            if (e.isDirectory()) await walk(abs);
+            else if (inc.some((r) => r.test(rel))) out.push(Uri.file(abs));
+          }
+        };
+        await walk(f.uri.fsPath);
+      }
+      return out;
+    },
     getConfiguration: () => ({
       get: (k: string, d: unknown) => (k in fake.config ? fake.config[k] : k in fake.userConfig ? fake.userConfig[k] : d),
       inspect: (k: string) => ({ key: `agentTrace.${k}`, globalValue: fake.userConfig[k], workspaceValue: fake.config[k] }),
@@ -392,7 +413,7 @@ export const vscodeFake = {
       return task({ report: (x: unknown) => void fake.progressReports.push(x) }, { isCancellationRequested: false });
     },
     createTreeView: (id: string, options: { treeDataProvider: unknown }) => {
-      const view = { treeDataProvider: options.treeDataProvider, message: undefined as string | undefined, dispose: () => void fake.treeViews.delete(id) };
+      const view = { treeDataProvider: options.treeDataProvider, options, message: undefined as string | undefined, dispose: () => void fake.treeViews.delete(id) };
       fake.treeViews.set(id, view);
       return view;
     },
@@ -448,6 +469,23 @@ export const vscodeFake = {
     openExternal: async (u: Uri) => void fake.executed.push(['openExternal', u.toString()]),
   },
 };
+
+/** `a,{b,c},d` split at the commas outside braces. */
+function splitTopLevel(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '{') depth++;
+    else if (s[i] === '}') depth--;
+    else if (s[i] === ',' && depth === 0) {
+      out.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(s.slice(start));
+  return out;
+}
 
 let installed = false;
 /** Makes `require('vscode')` return the fake (once per process). */

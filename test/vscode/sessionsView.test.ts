@@ -2,8 +2,8 @@
 // "This workspace" and agent → project → day, each row with its usage, errors, tooltip and the command that opens it;
 // the listing runs with the view's progress and keeps its cache in the extension's storage.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fake, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { HomeFile, layOutAgentHome } from '../helpers/agentHome';
 import { tempDir } from '../helpers/tmp';
@@ -48,7 +48,7 @@ describe('Agent Traces view', function () {
     fake.config = { ...saved.config };
   });
 
-  const provider = () => new views.SessionsProvider(views.folderCacheStore(storage), () => agentHomeRoots(home), UTC_CLOCK);
+  const provider = () => new views.SessionsProvider(views.folderCacheStore(storage), () => agentHomeRoots(home), UTC_CLOCK, { workspaceFiles: async () => [] });
 
   it('lists each session once: this workspace first, then agent → project → day, newest first, with usage, errors and the open command', async () => {
     const p = provider();
@@ -75,9 +75,9 @@ describe('Agent Traces view', function () {
 
     // This workspace: the sessions that ran in /home/user/project (Gemini CLI keeps the folder's name only).
     const here = leaves([top[0]]);
-    // Continue's documents name their folder (workspaceDirectory) where the listing does not read it yet: not placed.
-    const unplaced = all.filter((l) => l.entry.agent === 'continue').length;
-    assert.equal(here.length, all.length - 1 - unplaced, 'every corpus session ran in the project; the broken file did not');
+    // Continue's documents name their folder (workspaceDirectory), which the format's workingFolder reads: placed too.
+    assert.equal(here.length, all.length - 1, 'every corpus session ran in the project; the broken file did not');
+    assert.ok(here.some((l) => l.entry.agent === 'continue'));
     assert.ok(!here.some((l) => l.entry.file === broken));
     assert.ok(here.some((l) => l.entry.agent === 'gemini-cli'));
 
@@ -91,14 +91,19 @@ describe('Agent Traces view', function () {
     assert.deepEqual(starts, [...starts].sort().reverse());
     assert.match(day.description, /^5 sessions · [\d.]+k tokens · \$0\.\d\d · 1 error$/);
 
-    // A session that failed: its row names the error, with the theme's error colour; a click opens the viewer.
+    // A session whose tool call failed: its row counts the error; its file verifies and checks clean, so its icon is
+    // the Test Explorer's pass in the theme's testing colour; a click opens the viewer.
     const failed = day.children.map((n) => n as Leaf).find((l) => l.label === 'List the folder /nonexistent.')!;
     assert.equal(failed.state, 'errors');
+    assert.equal(failed.verdict, 'pass');
     assert.match(failed.description, /^16:25 · [\d.]+k tokens · \$0\.03 · 1 error$/);
     const item = p.getTreeItem(failed);
     const icon = item.iconPath as { id: string; color?: { id: string } };
-    assert.equal(icon.id, 'error');
-    assert.equal(icon.color?.id, 'list.errorForeground');
+    assert.equal(icon.id, 'pass');
+    assert.equal(icon.color?.id, 'testing.iconPassed');
+    assert.match(String(item.tooltip), /\nChecks: passed \(verify and check: no errors or warnings\)$/);
+    // Every corpus session verifies and checks clean (the catalog's read ran both).
+    assert.deepEqual([...new Set(all.filter((l) => l.entry.file !== broken).map((l) => l.verdict))], ['pass']);
     assert.equal(item.contextValue, 'agentTrace.session');
     assert.equal(item.command?.command, COMMANDS.openInViewer);
     assert.equal((item.command?.arguments?.[0] as Uri).fsPath, failed.entry.file);
@@ -149,7 +154,7 @@ describe('Agent Traces view', function () {
       fake.trusted = true;
     }
     fake.config.sessionRoots = [];
-    const p = new views.SessionsProvider(undefined, () => views.sessionRoots(home), UTC_CLOCK);
+    const p = new views.SessionsProvider(undefined, () => views.sessionRoots(home), UTC_CLOCK, { workspaceFiles: async () => [] });
     return p.refresh().then(() => {
       assert.deepEqual(p.getChildren(), []);
       assert.match(p.message ?? '', /No folders to look in/);
@@ -200,6 +205,182 @@ describe('Agent Traces view', function () {
       const n = fake.executed.length;
       await fake.commands.get(COMMANDS.copySessionPath)!(p.getChildren()[0]);
       assert.equal(fake.executed.length, n);
+    } finally {
+      for (const d of context.subscriptions) d.dispose();
+    }
+  });
+});
+
+describe('Agent Traces view: verdicts, workspace trace files, running sessions, context actions', function () {
+  this.timeout(120_000);
+  const home = tempDir('atv-home2-');
+  const workspace = tempDir('atv-ws-');
+  const storage = tempDir('atv-storage2-');
+  const saved = { folders: fake.workspaceFolders, config: { ...fake.config } };
+  const SAMPLES = join(__dirname, '..', '..', 'samples');
+  const LUMEN = '.lumen/trace/58176a1a-9fa5-4945-a4b8-3fa6c7c2f5b6.jsonl';
+  const CLAUDE = join(__dirname, '..', 'corpus', 'claude-code-2.1.332', 'text', 'projects', '-home-user-project', 'd7d94e1c-8f45-41b2-8a1f-5bdbdbef48d1.jsonl');
+  const files = {
+    tampered: join(workspace, 'tampered', LUMEN),
+    intact: join(workspace, 'intact', LUMEN),
+    otlp: join(workspace, 'exports', 'trace.otlp.json'),
+    // A Claude Code transcript kept outside its tool's folder, its last line cut: a write still going on.
+    cut: join(workspace, 'kept', 'session.jsonl'),
+    notTrace: join(workspace, 'data', 'rows.jsonl'),
+    vendored: join(workspace, 'node_modules', 'pkg', LUMEN),
+  };
+  const claude = readFileSync(CLAUDE);
+  let p: InstanceType<typeof views.SessionsProvider>;
+  /** The file watchers the provider made (on the home's root and on the workspace's trace files). */
+  let watchers: typeof fake.watchers = [];
+
+  before(() => {
+    const put = (to: string, from: string | Buffer) => {
+      mkdirSync(dirname(to), { recursive: true });
+      if (typeof from === 'string') cpSync(from, to);
+      else writeFileSync(to, from);
+    };
+    put(files.tampered, join(SAMPLES, 'tampered', 'lumen', LUMEN));
+    put(files.intact, join(SAMPLES, 'lumen', LUMEN));
+    put(files.otlp, join(SAMPLES, 'otlp', 'trace.otlp.json'));
+    put(files.cut, claude.subarray(0, claude.length - 40));
+    put(files.notTrace, Buffer.from('{"a":1}\n{"a":2}\n'));
+    put(files.vendored, join(SAMPLES, 'lumen', LUMEN));
+    // One agent home session, so the workspace's files are told apart from the homes'.
+    put(join(home, '.claude', 'projects', '-home-user-project', 'd7d94e1c-8f45-41b2-8a1f-5bdbdbef48d1.jsonl'), CLAUDE);
+    fake.workspaceFolders = [{ uri: Uri.file(workspace), name: 'ws', index: 0 }];
+  });
+  after(() => {
+    p?.dispose();
+    fake.workspaceFolders = saved.folders;
+    fake.config = { ...saved.config };
+  });
+
+  const icon = (n: Leaf) => {
+    const i = p.getTreeItem(n).iconPath as { id: string; color?: { id: string } };
+    return `${i.id} ${i.color?.id ?? ''}`.trim();
+  };
+  const rowOf = (file: string) => leaves(p.getChildren()).find((l) => l.entry.file === file);
+
+  it("lists the workspace's trace files in their own group (found by the formats' patterns and the sniffer, node_modules left out), each with its verdict icon", async () => {
+    p = new views.SessionsProvider(views.folderCacheStore(storage), () => agentHomeRoots(home), UTC_CLOCK, { debounceMs: 20, runningMs: 1500 });
+    const made = fake.watchers.length;
+    await p.refresh();
+    watchers = fake.watchers.slice(made);
+    const top = p.getChildren();
+    assert.deepEqual(top.map((n) => n.label), ['Workspace trace files', 'Claude Code transcript']);
+    const group = top[0] as Group;
+    assert.equal(p.getTreeItem(group).contextValue, 'agentTrace.sessionGroup');
+    assert.deepEqual(group.children.map((n) => (n as Leaf).entry.file).sort(), [files.tampered, files.intact, files.otlp, files.cut].sort());
+    assert.deepEqual(leaves([top[1]]).map((l) => l.entry.file), [join(home, '.claude', 'projects', '-home-user-project', 'd7d94e1c-8f45-41b2-8a1f-5bdbdbef48d1.jsonl')]);
+
+    // The tampered lumen trace fails verification (its chain is broken at line 8); the intact copy passes.
+    const tampered = rowOf(files.tampered)!;
+    assert.equal(tampered.verdict, 'fail');
+    assert.equal(icon(tampered), 'error testing.iconFailed');
+    assert.match(tampered.tooltip, /\nChecks: failed \(verify and check: 1 error\)\nChain: broken\nFirst: line 8, lumen\/event-hash \(verify\): /);
+    const intact = rowOf(files.intact)!;
+    assert.equal(icon(intact), 'pass testing.iconPassed');
+    assert.match(intact.tooltip, /\nChain: intact/);
+    // The cut transcript: a torn last line is a warning.
+    const cut = rowOf(files.cut)!;
+    assert.equal(cut.entry.agent, 'claude-code');
+    assert.equal(icon(cut), 'warning problemsWarningIcon.foreground');
+    assert.match(cut.tooltip, /First: line 20, parse\/torn-tail/);
+    assert.equal(rowOf(files.otlp)!.entry.agent, 'otlp');
+  });
+
+  it('keeps the verdicts in the cache: a second start reads no file and draws the same icons', async () => {
+    const again = new views.SessionsProvider(views.folderCacheStore(storage), () => agentHomeRoots(home), UTC_CLOCK);
+    await again.refresh();
+    assert.equal(again.listing!.read, 0);
+    const verdicts = (q: InstanceType<typeof views.SessionsProvider>) => leaves(q.getChildren()).map((l) => `${l.id} ${l.verdict}`);
+    assert.deepEqual(verdicts(again), verdicts(p));
+    again.dispose();
+  });
+
+  it('marks a session whose file grows as running and refreshes its rows alone, read again through the cache; the mark goes when it stops', async () => {
+    const events: unknown[] = [];
+    p.onDidChangeTreeData((e) => events.push(e));
+    const before = rowOf(files.cut)!;
+    const eventsBefore = before.entry.events;
+    // The agent writes the rest of its last line.
+    appendFileSync(files.cut, claude.subarray(claude.length - 40));
+    // The watchers on the roots and the workspace's trace files hear it (each event of a save, gathered).
+    assert.equal(watchers.length, 2);
+    for (const w of watchers) w.change.fire(Uri.file(files.cut));
+    await new Promise((r) => setTimeout(r, 100));
+    await p.updating;
+    // One change event, naming that session's row only (not the whole tree).
+    assert.equal(events.length, 1);
+    const changed = events[0] as Leaf[];
+    assert.ok(Array.isArray(changed));
+    assert.deepEqual(changed.map((n) => n.entry.file), [files.cut]);
+    const row = rowOf(files.cut)!;
+    assert.equal(row, changed[0], 'the same node, refreshed in place');
+    assert.equal(row.running, true);
+    assert.match(row.description, /^running · 2026-12-01 16:25 · /);
+    assert.equal(icon(row), 'loading~spin testing.iconQueued');
+    assert.equal(row.entry.events, eventsBefore + 1);
+    // Its verdict was read again with it: the torn line is whole now.
+    assert.equal(row.verdict, 'pass');
+    // Not growing for runningMs: the row is drawn plain again.
+    await new Promise((r) => setTimeout(r, 1700));
+    assert.equal(events.length, 2);
+    assert.equal(row.running, false);
+    assert.equal(icon(row), 'pass testing.iconPassed');
+    // A file that changed without growing is not running.
+    const intact = readFileSync(files.intact);
+    writeFileSync(files.intact, intact);
+    for (const w of watchers) w.change.fire(Uri.file(files.intact));
+    await new Promise((r) => setTimeout(r, 100));
+    await p.updating;
+    assert.equal(rowOf(files.intact)!.running, false);
+  });
+
+  it('has multi-select and the context actions: Verify All and Check All through the house commands, Compare, Export, Copy Path', async () => {
+    const context = { subscriptions: [] as { dispose(): void }[], globalStorageUri: Uri.file(tempDir('atv-gs2-')) };
+    fake.config.sessionHomes = false;
+    fake.config.sessionRoots = [];
+    try {
+      views.registerSessionsView(context as never);
+      const tree = fake.treeViews.get('agentTrace.sessions')!;
+      assert.equal(tree.options?.canSelectMany, true);
+      await fake.commands.get(COMMANDS.refreshSessions)!();
+      const q = tree.treeDataProvider as InstanceType<typeof views.SessionsProvider>;
+      const group = q.getChildren()[0] as Group;
+      assert.equal(group.label, 'Workspace trace files');
+      const [a, b] = group.children as Leaf[];
+      const last = () => fake.executed[fake.executed.length - 1];
+      const fsPaths = (u: unknown) => (u as Uri[]).map((x) => x.fsPath);
+
+      // Verify All on a group: the house's Verify command over its sessions' files (its progress, Problems, summary).
+      await fake.commands.get(COMMANDS.verifyAllSessions)!(group, [group]);
+      assert.equal(last()[0], COMMANDS.verifyChain);
+      assert.deepEqual(fsPaths(last()[2]).sort(), group.children.map((n) => (n as Leaf).entry.file).sort());
+      // Check All on a multi-selection, each file once.
+      await fake.commands.get(COMMANDS.checkAllSessions)!(a, [a, b, a]);
+      assert.equal(last()[0], COMMANDS.checkConformance);
+      assert.deepEqual(fsPaths(last()[2]), [a.entry.file, b.entry.file]);
+
+      // Compare: two selected sessions, through Select for Compare and Compare with Selected.
+      const n = fake.executed.length;
+      await fake.commands.get(COMMANDS.compareSessions)!(a, [a, b]);
+      assert.equal(fake.executed.length, n + 2, 'the two compare commands');
+      assert.deepEqual(fake.executed.slice(-2).map((e) => [e[0], (e[1] as Uri).fsPath]), [
+        [COMMANDS.selectForCompare, a.entry.file],
+        [COMMANDS.compareWithSelected, b.entry.file],
+      ]);
+      const m = fake.messages.length;
+      await fake.commands.get(COMMANDS.compareSessions)!(a, [a]);
+      assert.match(fake.messages[m], /select two sessions to compare \(1 selected\)/);
+
+      // Export: the house's export commands, picked from a quick pick (the first: the HTML report).
+      await fake.commands.get(COMMANDS.exportSession)!(a);
+      assert.deepEqual([last()[0], (last()[1] as Uri).fsPath], [COMMANDS.exportHtmlReport, a.entry.file]);
+      // Copy Path on a multi-selection copies every path, a line each.
+      await fake.commands.get(COMMANDS.copySessionPath)!(a, [a, b]);
+      assert.deepEqual(last(), ['clipboard', `${a.entry.file}\n${b.entry.file}`]);
     } finally {
       for (const d of context.subscriptions) d.dispose();
     }

@@ -25,6 +25,15 @@ export function obj(o: unknown, k: string): Obj | null {
   const v = o[k];
   return isObj(v) ? v : null;
 }
+/** The non-empty string at a path of keys (`folderAt(v, 'payload', 'cwd')`), or null: where a writer names its run's folder. */
+export function folderAt(o: unknown, ...keys: string[]): string | null {
+  let v: unknown = o;
+  for (const k of keys) {
+    if (!isObj(v)) return null;
+    v = v[k];
+  }
+  return typeof v === 'string' && v !== '' ? v : null;
+}
 /** Sorted own keys of an object. */
 export function keysOf(o: Obj): string[] {
   return Object.keys(o).sort();

@@ -90,6 +90,22 @@ export function agentHomeRoots(userHome: string, formats: readonly FormatModule[
   return agentHomes(formats).map((h) => join(userHome, ...h.split('/')));
 }
 
+/**
+ * The search for the workspace's trace files (the Agent Traces view's "Workspace trace files"): every format's
+ * `fileNamePatterns` (a base-name one anywhere below) and every `.jsonl` / `.ndjson` file, whose content the one
+ * sniffer then judges; `exclude` leaves out node_modules, .git, blob stores and every format's side folders.
+ */
+export function workspaceTraceSearch(formats: readonly FormatModule[] = FORMAT_LIST): { include: string; exclude: string } {
+  const own = formats.flatMap((f) => (f.fileNamePatterns ?? []).map((g) => (g.includes('/') ? g : `**/${g}`)));
+  const include = [...new Set([...own, '**/*.jsonl', '**/*.ndjson'])];
+  return { include: `{${include.join(',')}}`, exclude: `**/{${[...skippedFolders(formats)].join(',')}}/**` };
+}
+
+/** Folders a walk never enters: tools' folders, blob stores, and every format's side folders. */
+export function skippedFolders(formats: readonly FormatModule[] = FORMAT_LIST): Set<string> {
+  return new Set(['node_modules', '.git', 'blobs', ...formats.flatMap((f) => f.sideFolders ?? [])]);
+}
+
 /** The patterns a path matches (none: not a session file of any format). */
 export function patternsMatching(path: string, patterns: readonly PathPattern[]): PathPattern[] {
   return patterns.filter((p) => p.test(path));

@@ -1,6 +1,7 @@
 import type { FormatName } from '../formatNames';
 import { FORMAT_LIST } from '../formats';
 import { PRICE_TABLE_DATE } from '../usage/prices';
+import type { CheckMode } from '../rules/types';
 
 /** A session's tokens and cost as the viewer counts them (the session's usage report, subagents included). */
 export interface SessionUsageTotals {
@@ -38,6 +39,21 @@ export interface SessionModelUsage extends SessionUsageTotals {
   model: string;
 }
 
+/**
+ * What verify and check found in a session (they ride along the catalog's one read of it, as on the viewer's open):
+ * `fail` when some finding is an error, `warn` when some is a warning, else `pass`. A finding both modes report
+ * (check runs the verification rules too) is counted once.
+ */
+export interface SessionVerdict {
+  state: 'pass' | 'warn' | 'fail';
+  errors: number;
+  warnings: number;
+  /** For a format whose verification proves a hash chain: whether it held (`verify`'s result); null for the others. */
+  chain: 'intact' | 'broken' | null;
+  /** The first error (else the first warning) by line, with the mode that found it; null when there is none. */
+  first: { mode: CheckMode; rule: string; line: number; message: string } | null;
+}
+
 /** A file's identity as a listing saw it: a record is used again only while its file and its parts keep it. */
 export interface FileStamp {
   path: string;
@@ -55,6 +71,8 @@ export interface SessionRecord {
   stamp: FileStamp;
   /** Its session's other files (subagents) with their stamps when read: a change in any re-reads the session. */
   parts: FileStamp[];
+  /** What verify and check found in the main file; null when it could not be read, or the checks could not run. */
+  verdict?: SessionVerdict | null;
 }
 
 /**
@@ -71,7 +89,7 @@ export interface SessionCacheStore {
 export const SESSION_CACHE_FILE = 'agent-trace-sessions.json';
 
 /** Bumped when a record's shape or meaning changes: an older cache is then dropped whole. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 /**
  * What a record's figures depend on besides its files: the catalog's version, the formats known (a new format may

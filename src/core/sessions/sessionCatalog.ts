@@ -2,17 +2,20 @@ import { fileSystem } from '../io/fileSystem';
 import { basename, join, pathSep } from '../io/paths';
 import { FORMAT_LIST, isFallbackFormat } from '../formats';
 import type { FormatName } from '../formatNames';
-import { loadTrace } from '../loadTrace';
+import { loadTraceKeepingReading } from '../loadTrace';
+import { integrityKindsOf } from '../formatRules';
+import type { CheckResult } from '../checks/runChecks';
+import type { CheckMode } from '../rules/types';
 import { detectFile, isConfidentTrace } from '../detectFile';
 import { summarizeSession } from '../summary';
 import { sessionFilesOf } from '../sessionUsage';
 import type { ModelPrice } from '../usage/prices';
 import type { TraceModel } from '../traceModel';
-import { PathPattern, patternsMatching, projectFolderOf, sessionPatterns } from './agentHomes';
-import { FileStamp, parseSessionCache, sameStamp, SessionCacheStore, sessionCacheText, SessionRecord } from './sessionCache';
+import { PathPattern, patternsMatching, projectFolderOf, sessionPatterns, skippedFolders } from './agentHomes';
+import { FileStamp, parseSessionCache, sameStamp, SessionCacheStore, sessionCacheText, SessionRecord, SessionVerdict } from './sessionCache';
 
 /** Folders a walk never enters: tools' folders, blob stores, and every format's side folders. */
-const SKIP_DIRS = new Set(['node_modules', '.git', 'blobs', ...FORMAT_LIST.flatMap((f) => f.sideFolders ?? [])]);
+const SKIP_DIRS: ReadonlySet<string> = skippedFolders();
 
 /** Files read at a time by default. */
 const DEFAULT_CONCURRENCY = 4;
@@ -20,13 +23,17 @@ const DEFAULT_CONCURRENCY = 4;
 const TITLE_CHARS = 100;
 /** Events looked at for the first user prompt. */
 const TITLE_EVENTS = 2000;
-/** Parsed lines looked at for the working folder (`cwd`). */
-const CWD_LINES = 50;
 
 /** Options of {@link listSessions}. */
 export interface ListSessionsOptions {
   /** Folders to walk (each with everything below it). */
   roots: readonly string[];
+  /**
+   * Files to read besides what the walk finds (the workspace's trace files; the files that changed since the last
+   * listing): each is a session when a format's pattern puts it in an agent's folder, or when its content is surely
+   * a trace (the one sniffer, core/detectFile.ts). Their records are kept in the cache as the walk's are.
+   */
+  files?: readonly string[];
   /** Only this agent's sessions (a format name). */
   agent?: FormatName;
   /** Where records are kept between listings; absent: every file is read. */
@@ -46,6 +53,8 @@ export interface SessionListing {
   records: SessionRecord[];
   /** Roots that do not exist or are not folders. */
   missingRoots: string[];
+  /** The files of `files` listed as sessions that no root's walk found (the workspace's own trace files). */
+  outsideRoots: string[];
   /** Session files read in this listing, and those whose record came from the cache unchanged. */
   read: number;
   fromCache: number;
@@ -66,7 +75,16 @@ interface Candidate {
  */
 export async function listSessions(options: ListSessionsOptions): Promise<SessionListing> {
   const patterns = sessionPatterns();
-  const { candidates, missingRoots } = await walkRoots(options.roots, patterns);
+  const walked = await walkRoots(options.roots, patterns);
+  const { missingRoots } = walked;
+  const fromWalk = new Set(walked.candidates.map((c) => c.stamp.path));
+  const extra: Candidate[] = [];
+  for (const f of new Set(options.files ?? [])) {
+    if (fromWalk.has(f)) continue;
+    const stamp = await stampOf(f);
+    if (stamp) extra.push({ stamp, patterns: patternsMatching(f, patterns) });
+  }
+  const candidates = [...walked.candidates, ...extra];
   const useCache = options.cache !== undefined && !options.prices;
   const cache = useCache ? parseSessionCache(await options.cache!.read().catch(() => null)) : parseSessionCache(null);
   const byPath = new Map(candidates.map((c) => [c.stamp.path, c]));
@@ -124,7 +142,8 @@ export async function listSessions(options: ListSessionsOptions): Promise<Sessio
   }
   const shown = options.agent === undefined ? kept : kept.filter((r) => r.entry.agent === options.agent);
   shown.sort((a, b) => (b.entry.startTime ?? '').localeCompare(a.entry.startTime ?? '') || a.entry.file.localeCompare(b.entry.file));
-  return { records: shown, missingRoots, read, fromCache };
+  const outsideRoots = shown.filter((r) => !fromWalk.has(r.stamp.path)).map((r) => r.stamp.path);
+  return { records: shown, missingRoots, outsideRoots, read, fromCache };
 }
 
 async function partsUnchanged(parts: readonly FileStamp[], byPath: ReadonlyMap<string, Candidate>): Promise<boolean> {
@@ -184,19 +203,13 @@ async function walkRoots(roots: readonly string[], patterns: readonly PathPatter
 async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPrice>> | undefined): Promise<SessionRecord | null> {
   const path = c.stamp.path;
   const inHome = c.patterns.find((p) => p.home !== null);
-  let cwd: string | null = null;
-  let seen = 0;
   let model: TraceModel;
+  let checked: Promise<Map<CheckMode, CheckResult>> | undefined;
   try {
     // A file only a base-name pattern matched may be anyone's: its head tells, before the whole of it is read.
     if (!inHome && !isConfidentTrace(await detectFile(path))) return null;
-    model = await loadTrace(path, {
-      onRecord: (r) => {
-        if (cwd !== null || seen >= CWD_LINES) return;
-        seen++;
-        cwd = cwdOf(r.value, 0);
-      },
-    });
+    // Verify and check ride along the one read (as on the viewer's open): the row's verdict costs no second read.
+    ({ model, checkResults: checked } = await loadTraceKeepingReading(path, { checks: { modes: ['verify', 'check'] } }));
   } catch (e) {
     if (!inHome) return null;
     return errorRecord(c, inHome.format, e instanceof Error ? e.message : String(e));
@@ -205,6 +218,7 @@ async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPr
     if (!inHome) return null;
     return errorRecord(c, inHome.format, `not read as ${inHome.format}: ${model.detection.reason}`);
   }
+  const verdict = await (checked ?? Promise.resolve(null)).then((r) => (r ? verdictOf(model.format, r) : null), () => null);
   const s = await summarizeSession(model, { prices });
   const files = await sessionFilesOf(model);
   const parts: FileStamp[] = [];
@@ -216,7 +230,9 @@ async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPr
       file: path,
       sessionId: s.groups[0] ?? stem(path),
       title: titleOf(model),
-      project: cwd ?? projectFolderOf(path, c.patterns),
+      // Where the run worked, as its format reads it from its records (FormatModule.workingFolder); else the
+      // project folder the file is kept under.
+      project: model.workingFolder ?? projectFolderOf(path, c.patterns),
       startTime: s.startTime,
       endTime: s.endTime,
       events: s.events,
@@ -229,7 +245,40 @@ async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPr
     priced: s.usage.priced,
     stamp: c.stamp,
     parts,
+    verdict,
   };
+}
+
+/**
+ * The row's verdict from verify's and check's results: errors and warnings counted once each (check runs the
+ * verification rules too), the first by line, and the chain's verdict for a format whose verification proves one.
+ */
+export function verdictOf(format: FormatName, results: ReadonlyMap<CheckMode, CheckResult>): SessionVerdict | null {
+  if (results.size === 0 || [...results.values()].some((r) => r.cancelled)) return null;
+  const seen = new Set<string>();
+  let errors = 0;
+  let warnings = 0;
+  let firstError: SessionVerdict['first'] = null;
+  let firstWarning: SessionVerdict['first'] = null;
+  for (const [mode, r] of results) {
+    for (const f of r.findings) {
+      if (f.severity === 'info') continue;
+      const key = `${f.rule}\u0000${f.line}\u0000${f.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const at = { mode, rule: f.rule, line: f.line, message: f.message };
+      if (f.severity === 'error') {
+        errors++;
+        if (firstError === null || f.line < firstError.line) firstError = at;
+      } else {
+        warnings++;
+        if (firstWarning === null || f.line < firstWarning.line) firstWarning = at;
+      }
+    }
+  }
+  const verify = results.get('verify');
+  const chain = verify && integrityKindsOf(format).has('chain') ? (verify.ok ? 'intact' : 'broken') : null;
+  return { state: errors > 0 ? 'fail' : warnings > 0 ? 'warn' : 'pass', errors, warnings, chain, first: firstError ?? firstWarning };
 }
 
 function errorRecord(c: Candidate, agent: FormatName, error: string): SessionRecord {
@@ -242,6 +291,7 @@ function errorRecord(c: Candidate, agent: FormatName, error: string): SessionRec
     priced: null,
     stamp: c.stamp,
     parts: [],
+    verdict: null,
   };
 }
 
@@ -255,22 +305,6 @@ function stem(path: string): string {
   const b = basename(path.replace(/\\/g, '/'));
   const dot = b.indexOf('.');
   return dot > 0 ? b.slice(0, dot) : b;
-}
-
-/** The first `cwd` string a parsed line holds, at its top or up to two objects down (Codex: `payload.cwd`). */
-function cwdOf(v: unknown, depth: number): string | null {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
-  const o = v as Record<string, unknown>;
-  if (typeof o.cwd === 'string' && o.cwd !== '') return o.cwd;
-  if (depth >= 2) return null;
-  for (const k of Object.keys(o)) {
-    const inner = o[k];
-    if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) {
-      const found = cwdOf(inner, depth + 1);
-      if (found !== null) return found;
-    }
-  }
-  return null;
 }
 
 /** A user prompt's label as the formats write it: `user: …` (Codex: `message user: …`). */

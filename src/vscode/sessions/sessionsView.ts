@@ -8,10 +8,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { agentHomeRoots } from '../../core/sessions/agentHomes';
+import { agentHomeRoots, workspaceTraceSearch } from '../../core/sessions/agentHomes';
 import { listSessions, SessionListing } from '../../core/sessions/sessionCatalog';
-import { SESSION_CACHE_FILE, SessionCacheStore } from '../../core/sessions/sessionCache';
-import { sessionTree, SessionTreeNode, TreeClock, LOCAL_CLOCK } from '../../viewer/sessionTree';
+import { SESSION_CACHE_FILE, SessionCacheStore, SessionRecord } from '../../core/sessions/sessionCache';
+import { changeOf, ChangeSource, FileFingerprint, fingerprintOf } from '../../core/fileChange';
+import { sessionLeaf, SessionLeafNode, sessionsUnder, sessionTree, SessionTreeNode, TreeClock, LOCAL_CLOCK } from '../../viewer/sessionTree';
 import { viewerPricing } from '../../viewer/pricing';
 import { COMMANDS } from '../commandIds';
 import { setting } from '../settings';
@@ -20,6 +21,14 @@ import { setting } from '../settings';
 export const SESSIONS_VIEW = 'agentTrace.sessions';
 /** A session row's `contextValue`: the context menu's items ask for it. */
 export const SESSION_ITEM = 'agentTrace.session';
+/** A group row's `contextValue` (Verify All and Check All act on its sessions). */
+export const SESSION_GROUP_ITEM = 'agentTrace.sessionGroup';
+/** Most workspace trace files looked at (the search stops there). */
+export const WORKSPACE_FILES_MAX = 500;
+/** A session whose file grew within this time is running. */
+export const RUNNING_MS = 3 * 60_000;
+/** File events are gathered this long before the changed sessions are read again. */
+const DEBOUNCE_MS = 750;
 
 /** The catalog's cache as one file in a folder (the extension's global storage), written aside and renamed. */
 export function folderCacheStore(dir: string): SessionCacheStore {
@@ -55,9 +64,46 @@ export function sessionRoots(home = os.homedir()): string[] {
   return roots;
 }
 
-/** The tree data of the view: lists in the background, shows the nodes of the last listing. */
-export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode> {
-  private readonly changed = new vscode.EventEmitter<SessionTreeNode | undefined>();
+/**
+ * The workspace's trace files that may be no agent's session: a search of the workspace folders over every format's
+ * patterns and every .jsonl (core/sessions/agentHomes.ts), node_modules and blob folders left out, at most
+ * {@link WORKSPACE_FILES_MAX}. The catalog sniffs each with the one sniffer and keeps the traces.
+ */
+export async function workspaceTraceFiles(): Promise<string[]> {
+  if (!vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) return [];
+  const { include, exclude } = workspaceTraceSearch();
+  const found = await vscode.workspace.findFiles(include, exclude, WORKSPACE_FILES_MAX);
+  return found.filter((u) => u.scheme === 'file').map((u) => u.fsPath);
+}
+
+/** How the one change detector (core/fileChange.ts) reads a file here. */
+function nodeChangeSource(file: string): ChangeSource {
+  return {
+    size: async () => fs.promises.stat(file).then((st) => st.size, () => null),
+    read: async (offset, length) => {
+      const h = await fs.promises.open(file, 'r');
+      try {
+        const buf = Buffer.alloc(length);
+        const { bytesRead } = await h.read(buf, 0, length, offset);
+        return buf.subarray(0, bytesRead);
+      } finally {
+        await h.close();
+      }
+    },
+  };
+}
+
+/** Options of {@link SessionsProvider} (tests make the waits short and give the workspace's files). */
+export interface SessionsProviderOptions {
+  workspaceFiles?: () => Promise<string[]>;
+  debounceMs?: number;
+  runningMs?: number;
+  now?: () => number;
+}
+
+/** The tree data of the view: lists in the background, shows the nodes of the last listing, follows files as they grow. */
+export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<SessionTreeNode | SessionTreeNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private nodes: SessionTreeNode[] | null = null;
   private running: Promise<void> | null = null;
@@ -68,12 +114,35 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
   listing: SessionListing | null = null;
   message: string | undefined;
   view: vscode.TreeView<SessionTreeNode> | undefined;
+  /** Files seen growing, with when they last grew; their rows say `running` for {@link RUNNING_MS}. */
+  readonly growing = new Map<string, number>();
+  /** Each followed file's fingerprint when last looked at (the one change detector's, core/fileChange.ts). */
+  private readonly fingerprints = new Map<string, FileFingerprint>();
+  /** Files whose events wait for the debounce. */
+  private readonly pending = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private expiry: ReturnType<typeof setTimeout> | undefined;
+  private watchers: vscode.Disposable[] = [];
+  private watched = '';
+  private disposed = false;
+  /** The last read of the changed files, for tests. */
+  updating: Promise<void> = Promise.resolve();
+  private readonly workspaceFiles: () => Promise<string[]>;
+  private readonly debounceMs: number;
+  private readonly runningMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly cache: SessionCacheStore | undefined,
     private readonly roots: () => string[] = () => sessionRoots(),
     private readonly clock: TreeClock = LOCAL_CLOCK,
-  ) {}
+    options: SessionsProviderOptions = {},
+  ) {
+    this.workspaceFiles = options.workspaceFiles ?? workspaceTraceFiles;
+    this.debounceMs = options.debounceMs ?? DEBOUNCE_MS;
+    this.runningMs = options.runningMs ?? RUNNING_MS;
+    this.now = options.now ?? Date.now;
+  }
 
   /** Lists again (one listing at a time: a refresh asked for while one runs starts once it ends). */
   refresh(): Promise<void> {
@@ -93,27 +162,166 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
 
   private async list(): Promise<void> {
     this.started = true;
+    let roots: string[] = [];
     await vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW }, title: 'Listing agent sessions' }, async () => {
       try {
-        const roots = this.roots();
+        roots = this.roots();
+        const files = await this.workspaceFiles().catch(() => []);
         const prices = viewerPricing();
         // The user's own prices change costs: such a listing reads every file and keeps no cache (the core's rule).
-        this.listing = await listSessions({ roots, cache: this.cache, prices: Object.keys(prices).length > 0 ? prices : undefined });
-        this.message = roots.length === 0 ? 'No folders to look in: turn on agentTrace.sessionHomes or add agentTrace.sessionRoots.' : this.listing.records.length === 0 ? 'No agent sessions found in the agents’ folders or agentTrace.sessionRoots.' : undefined;
+        this.listing = await listSessions({ roots, files, cache: this.cache, prices: Object.keys(prices).length > 0 ? prices : undefined });
+        this.message = roots.length === 0 && files.length === 0 ? 'No folders to look in: turn on agentTrace.sessionHomes or add agentTrace.sessionRoots.' : this.listing.records.length === 0 ? 'No agent sessions found in the agents’ folders or agentTrace.sessionRoots.' : undefined;
       } catch (e) {
         this.message = `Could not list the sessions: ${e instanceof Error ? e.message : String(e)}`;
       }
     });
     this.nodes = null;
     if (this.view) this.view.message = this.message;
+    this.watch(roots.filter((r) => !this.listing?.missingRoots.includes(r)));
     this.changed.fire(undefined);
+  }
+
+  /** Watches the roots (and the workspace's trace files) for files that grow, appear or go; again only when they change. */
+  private watch(roots: string[]): void {
+    const key = roots.join('\n');
+    if (key === this.watched && this.watchers.length > 0) return;
+    this.watched = key;
+    for (const w of this.watchers) w.dispose();
+    const patterns: vscode.GlobPattern[] = roots.map((r) => new vscode.RelativePattern(vscode.Uri.file(r), '**/*'));
+    if (vscode.workspace.workspaceFolders?.some((f) => f.uri.scheme === 'file')) patterns.push(workspaceTraceSearch().include);
+    this.watchers = patterns.map((p) => {
+      const w = vscode.workspace.createFileSystemWatcher(p);
+      const on = (u: vscode.Uri) => u.scheme === 'file' && this.fileEvent(u.fsPath);
+      w.onDidChange(on);
+      w.onDidCreate(on);
+      w.onDidDelete(on);
+      return w;
+    });
+  }
+
+  /** A file under a root changed, appeared or went: gathered, then read after the debounce. */
+  fileEvent(file: string): void {
+    if (this.disposed) return;
+    this.pending.add(file);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const files = [...this.pending];
+      this.pending.clear();
+      this.updating = this.update(files);
+    }, this.debounceMs);
+  }
+
+  /**
+   * Reads again the sessions whose files changed (through the catalog and its cache: only those files), marks the
+   * ones that grew as running and refreshes their rows alone. A file no listed session holds (a new session, one
+   * gone) lists again, which reads only the new files.
+   */
+  private async update(files: string[]): Promise<void> {
+    const records = this.listing?.records ?? [];
+    const owner = new Map<string, SessionRecord>();
+    for (const r of records) {
+      owner.set(r.stamp.path, r);
+      for (const p of r.parts) owner.set(p.path, r);
+    }
+    const mains = new Set<string>();
+    let relist = false;
+    for (const f of files) {
+      const r = owner.get(f);
+      if (!r) {
+        // Not every file below a root is a session (indexes, logs): only a new trace file lists again.
+        if (/\.(jsonl|ndjson|json)(\.gz)?$/.test(f)) relist = true;
+        continue;
+      }
+      const st = await fs.promises.stat(f).catch(() => null);
+      if (st === null) {
+        relist = true;
+        continue;
+      }
+      if (await this.grew(f, st.size, r.stamp.path === f ? r.stamp.size : (r.parts.find((p) => p.path === f)?.size ?? 0)) && this.now() - st.mtimeMs < this.runningMs) this.growing.set(r.stamp.path, this.now());
+      mains.add(r.stamp.path);
+    }
+    if (relist) return this.refresh();
+    if (mains.size === 0 || !this.listing) return;
+    const prices = viewerPricing();
+    const again = await listSessions({ roots: [], files: [...mains], cache: this.cache, prices: Object.keys(prices).length > 0 ? prices : undefined });
+    const listing = this.listing;
+    const byPath = new Map(again.records.map((r) => [r.stamp.path, r]));
+    let reshape = false;
+    const rows: SessionTreeNode[] = [];
+    listing.records = listing.records.map((old) => {
+      const now = byPath.get(old.stamp.path);
+      if (!mains.has(old.stamp.path)) return old;
+      if (!now) {
+        reshape = true;
+        return old;
+      }
+      // A row that moves (another project or day, a first start time) needs the tree shaped again.
+      if (now.entry.project !== old.entry.project || now.entry.agent !== old.entry.agent || (now.entry.startTime ?? '').slice(0, 10) !== (old.entry.startTime ?? '').slice(0, 10)) reshape = true;
+      return now;
+    });
+    if (reshape || this.nodes === null) return this.reshape();
+    for (const path of mains) rows.push(...this.refreshRows(path, byPath.get(path)!));
+    this.scheduleExpiry();
+    if (rows.length > 0) this.changed.fire(rows);
+  }
+
+  /** True when the file grew since it was last seen (its size since the listing's read, then the change detector). */
+  private async grew(file: string, size: number, readSize: number): Promise<boolean> {
+    const src = nodeChangeSource(file);
+    const fp = this.fingerprints.get(file);
+    const change = fp ? await changeOf(src, fp).catch(() => 'rewritten' as const) : size > readSize ? 'appended' : 'unchanged';
+    this.fingerprints.set(file, await fingerprintOf(src, size).catch(() => ({ indexedBytes: size, head: Buffer.alloc(0), tail: Buffer.alloc(0) })));
+    return change === 'appended';
+  }
+
+  /** Makes the rows of one session again in place (the same nodes, so VS Code refreshes them alone); returns them. */
+  private refreshRows(file: string, record: SessionRecord): SessionLeafNode[] {
+    const out: SessionLeafNode[] = [];
+    const walk = (nodes: readonly SessionTreeNode[], withDay: boolean) => {
+      for (const n of nodes) {
+        if (n.kind === 'group') walk(n.children, n.role === 'workspace' || n.role === 'files');
+        else if (n.entry.file === file) {
+          const prefix = n.id.slice(0, n.id.length - file.length - 1);
+          Object.assign(n, sessionLeaf(record, prefix, this.clock, withDay, this.isRunning(file)));
+          out.push(n);
+        }
+      }
+    };
+    walk(this.nodes ?? [], false);
+    return out;
+  }
+
+  private isRunning(file: string): boolean {
+    const at = this.growing.get(file);
+    return at !== undefined && this.now() - at < this.runningMs;
+  }
+
+  /** Running rows go back to their plain look when their file has not grown for {@link RUNNING_MS}. */
+  private scheduleExpiry(): void {
+    if (this.expiry) clearTimeout(this.expiry);
+    if (this.growing.size === 0) return;
+    const next = Math.min(...this.growing.values()) + this.runningMs - this.now();
+    this.expiry = setTimeout(() => {
+      this.expiry = undefined;
+      const rows: SessionTreeNode[] = [];
+      for (const [file, at] of [...this.growing]) {
+        if (this.now() - at < this.runningMs) continue;
+        this.growing.delete(file);
+        const rec = this.listing?.records.find((r) => r.stamp.path === file);
+        if (rec) rows.push(...this.refreshRows(file, rec));
+      }
+      if (rows.length > 0) this.changed.fire(rows);
+      this.scheduleExpiry();
+    }, Math.max(0, next) + 10);
   }
 
   /** The top level of the tree, from the last listing (empty before the first one ends). */
   private top(): SessionTreeNode[] {
     if (this.nodes === null) {
       const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, fsPath: f.uri.fsPath }));
-      this.nodes = sessionTree((this.listing?.records ?? []).map((r) => r.entry), folders, this.clock);
+      const running = new Set([...this.growing.keys()].filter((f) => this.isRunning(f)));
+      this.nodes = sessionTree(this.listing?.records ?? [], folders, this.clock, { running, workspaceFiles: new Set(this.listing?.outsideRoots ?? []) });
     }
     return this.nodes;
   }
@@ -135,12 +343,13 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
 
   getTreeItem(node: SessionTreeNode): vscode.TreeItem {
     if (node.kind === 'group') {
-      const expanded = node.role === 'workspace' || node.role === 'agent';
+      const expanded = node.role === 'workspace' || node.role === 'agent' || node.role === 'files';
       const item = new vscode.TreeItem(node.label, expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
       item.id = node.id;
       item.description = node.description;
       item.tooltip = node.tooltip;
-      item.iconPath = new vscode.ThemeIcon({ workspace: 'root-folder', agent: 'hubot', project: 'folder', day: 'calendar' }[node.role]);
+      item.contextValue = SESSION_GROUP_ITEM;
+      item.iconPath = new vscode.ThemeIcon({ workspace: 'root-folder', files: 'file-code', agent: 'hubot', project: 'folder', day: 'calendar' }[node.role]);
       return item;
     }
     const uri = vscode.Uri.file(node.entry.file);
@@ -150,16 +359,52 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
     item.tooltip = node.tooltip;
     item.resourceUri = uri;
     item.contextValue = SESSION_ITEM;
-    // Theme colours, so each theme (High Contrast too) draws them its own way.
-    item.iconPath =
-      node.state === 'unreadable'
-        ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
-        : node.state === 'errors'
-          ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
-          : new vscode.ThemeIcon('comment-discussion');
+    item.iconPath = sessionIcon(node);
     item.command = { command: COMMANDS.openInViewer, title: 'Open in Agent Trace Viewer', arguments: [uri] };
     return item;
   }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.expiry) clearTimeout(this.expiry);
+    for (const w of this.watchers) w.dispose();
+    this.watchers = [];
+    this.changed.dispose();
+  }
+}
+
+/**
+ * A row's icon, as the Test Explorer draws a test's: the verdict of verify and check in the theme's testing colours
+ * (so every theme, High Contrast too, draws them its own way); a running session spins; a file that cannot be read
+ * warns. A row whose checks did not run shows what its events say.
+ */
+export function sessionIcon(node: SessionLeafNode): vscode.ThemeIcon {
+  const icon = (id: string, color: string) => new vscode.ThemeIcon(id, new vscode.ThemeColor(color));
+  if (node.state === 'unreadable') return icon('warning', 'list.warningForeground');
+  if (node.running) return icon('loading~spin', 'testing.iconQueued');
+  switch (node.verdict) {
+    case 'pass': return icon('pass', 'testing.iconPassed');
+    case 'warn': return icon('warning', 'problemsWarningIcon.foreground');
+    case 'fail': return icon('error', 'testing.iconFailed');
+    default: return node.state === 'errors' ? icon('error', 'list.errorForeground') : new vscode.ThemeIcon('comment-discussion');
+  }
+}
+
+/** The session rows a command from the view acts on: the selection (or the clicked row) with every group's sessions. */
+export function selectedSessions(arg: unknown, selected?: unknown): SessionLeafNode[] {
+  const picked = Array.isArray(selected) && selected.length > 0 ? selected : [arg];
+  const seen = new Set<string>();
+  const out: SessionLeafNode[] = [];
+  for (const n of picked as (SessionTreeNode | undefined)[]) {
+    if (!n || typeof n !== 'object' || !('kind' in n)) continue;
+    for (const leaf of sessionsUnder(n)) {
+      if (seen.has(leaf.entry.file)) continue;
+      seen.add(leaf.entry.file);
+      out.push(leaf);
+    }
+  }
+  return out;
 }
 
 /** The file a command from the view's context menu acts on: a session row, or a Uri. */
@@ -174,9 +419,9 @@ export function registerSessionsView(context: vscode.ExtensionContext): Sessions
   // The catalog's cache in the extension's own storage (none where the host gives none).
   const storage = context.globalStorageUri as vscode.Uri | undefined;
   const provider = new SessionsProvider(storage?.scheme === 'file' ? folderCacheStore(storage.fsPath) : undefined);
-  const view = vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: provider, showCollapseAll: true });
+  const view = vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   provider.view = view;
-  const reg = (id: string, f: (arg?: unknown) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, f));
+  const reg = (id: string, f: (arg?: unknown, selected?: unknown) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, f));
   reg(COMMANDS.refreshSessions, () => provider.refresh());
   reg(COMMANDS.openSession, (arg) => {
     const uri = fileOf(arg);
@@ -186,16 +431,48 @@ export function registerSessionsView(context: vscode.ExtensionContext): Sessions
     const uri = fileOf(arg);
     if (uri) return vscode.commands.executeCommand('revealFileInOS', uri);
   });
-  reg(COMMANDS.copySessionPath, async (arg) => {
+  reg(COMMANDS.copySessionPath, async (arg, selected) => {
+    const rows = Array.isArray(selected) && selected.length > 1 ? selectedSessions(arg, selected) : [];
+    const text = rows.length > 0 ? rows.map((r) => r.entry.file).join('\n') : fileOf(arg)?.fsPath;
+    if (text) await vscode.env.clipboard.writeText(text);
+  });
+  // Verify All and Check All: the house's Verify and Check commands over the sessions' files (progress with cancel,
+  // findings in the Problems panel, the summary message).
+  const checkAll = (command: string) => async (arg?: unknown, selected?: unknown) => {
+    const uris = selectedSessions(arg, selected).map((r) => vscode.Uri.file(r.entry.file));
+    if (uris.length === 0) return void vscode.window.showInformationMessage('Agent Trace: select sessions or a group of sessions first.');
+    return vscode.commands.executeCommand(command, uris[0], uris);
+  };
+  reg(COMMANDS.verifyAllSessions, checkAll(COMMANDS.verifyChain));
+  reg(COMMANDS.checkAllSessions, checkAll(COMMANDS.checkConformance));
+  // Compare: two selected sessions in the house's compare view (the first as A).
+  reg(COMMANDS.compareSessions, async (arg, selected) => {
+    const rows = selectedSessions(arg, selected);
+    if (rows.length !== 2) return void vscode.window.showInformationMessage(`Agent Trace: select two sessions to compare (${rows.length} selected).`);
+    await vscode.commands.executeCommand(COMMANDS.selectForCompare, vscode.Uri.file(rows[0].entry.file));
+    return vscode.commands.executeCommand(COMMANDS.compareWithSelected, vscode.Uri.file(rows[1].entry.file));
+  });
+  // Export: the house's export commands on the session's file.
+  reg(COMMANDS.exportSession, async (arg) => {
     const uri = fileOf(arg);
-    if (uri) await vscode.env.clipboard.writeText(uri.fsPath);
+    if (!uri) return;
+    const choice = await vscode.window.showQuickPick(
+      [
+        { label: 'HTML Report', description: 'one offline page with the viewer', command: COMMANDS.exportHtmlReport },
+        { label: 'Markdown', description: 'the transcript as Markdown', command: COMMANDS.exportMarkdown },
+      ],
+      { title: 'Export Session', placeHolder: 'Export as' },
+    );
+    if (choice) return vscode.commands.executeCommand(choice.command, uri);
   });
   context.subscriptions.push(
     view,
+    provider,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentTrace.sessionRoots') || e.affectsConfiguration('agentTrace.sessionHomes') || e.affectsConfiguration('agentTrace.pricing')) void provider.refresh();
     }),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => provider.reshape()),
+    // New folders bring their own trace files: list again (the cache reads only what is new).
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void provider.refresh()),
     // A trusted workspace's own agentTrace.sessionRoots count from then on.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void provider.refresh()),
   );

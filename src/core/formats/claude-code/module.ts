@@ -1,4 +1,5 @@
 import type { FormatModule } from '../../format';
+import { folderAt } from '../common';
 import { claudeCodeAdapter } from './adapter';
 import { claudeLineLabel } from './claudeDescribe';
 import { claudeCodeRules } from './rules';
@@ -10,6 +11,8 @@ export const claudeCodeFormat: FormatModule = {
   groupNoun: 'session',
   // Claude Code keeps every transcript under `~/.claude/projects/<project>/`.
   fileNamePatterns: ['**/.claude/projects/**/*.jsonl'],
+  // Every line names the folder the session ran in.
+  workingFolder: (v) => folderAt(v, 'cwd'),
   rules: claudeCodeRules,
   // Labels are made from the line when shown; a line that continues a response keeps its own.
   deriveLabel: claudeLineLabel,

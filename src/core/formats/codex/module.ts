@@ -1,4 +1,5 @@
 import type { FormatModule } from '../../format';
+import { folderAt } from '../common';
 import { codexAdapter } from './adapter';
 import { codexRules } from './rules';
 import { originRollout } from './codexFork';
@@ -9,6 +10,8 @@ export const codexFormat: FormatModule = {
   groupNoun: 'session',
   // Codex CLI names every rollout `rollout-<time>-<uuid>.jsonl`.
   fileNamePatterns: ['rollout-*.jsonl'],
+  // The session's meta line and each turn's context name the folder (`payload.cwd`).
+  workingFolder: (v) => folderAt(v, 'payload', 'cwd'),
   rules: codexRules,
   // A fork's origin is the rollout named by its thread id in the same day's folder.
   originFile: originRollout,

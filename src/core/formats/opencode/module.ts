@@ -1,4 +1,5 @@
 import type { FormatModule } from '../../format';
+import { folderAt } from '../common';
 import { opencodeAdapter } from './adapter';
 import { opencodeSessionFiles } from './subagents';
 
@@ -9,6 +10,8 @@ export const opencodeFormat: FormatModule = {
   // An export is named by whoever runs `opencode export > FILE`, and the stream by its redirect: no name is surely
   // opencode's, so the viewer is offered (Open With…) for them as for any .json/.jsonl, never their default.
   fileNamePatterns: [],
+  // An export names its session's folder (`info.directory`), as each assistant message does (`path.cwd`).
+  workingFolder: (v) => folderAt(v, 'info', 'directory') ?? folderAt(v, 'info', 'path', 'cwd'),
   sessionFiles: opencodeSessionFiles,
   verificationScope:
     'opencode files have no hash chain: verification proves the file is JSON and its links resolve, nothing about the content.',
