@@ -42,14 +42,16 @@ export interface TimelineState {
 
 /** x of a time in a canvas `width` pixels wide. */
 export function xOf(s: TimelineState, width: number, ms: number): number {
-  const left = s.nameWidth ?? 0;
-  return left + ((ms - s.viewStart) / (s.viewEnd - s.viewStart)) * (width - left);
+  const [left, right] = timeArea(s, width);
+  return left + ((ms - s.viewStart) / (s.viewEnd - s.viewStart)) * (right - left);
 }
 
-/** The time at x (the inverse of {@link xOf}). */
-export function msAt(s: TimelineState, width: number, x: number): number {
-  const left = s.nameWidth ?? 0;
-  return s.viewStart + ((x - left) / Math.max(1, width - left)) * (s.viewEnd - s.viewStart);
+/**
+ * Where the time axis runs, [left, right) in pixels: right of the name column with a few pixels' margin on both
+ * sides, so a tick at the run's first start or last end is drawn whole when it is fitted (no name column: the whole width).
+ */
+export function timeArea(s: TimelineState, width: number): [number, number] {
+  return s.nameWidth === undefined ? [0, width] : [s.nameWidth + 8, Math.max(s.nameWidth + 9, width - 10)];
 }
 
 /** ms as the viewer writes durations. */
@@ -166,7 +168,8 @@ function drawMain(ctx: CanvasRenderingContext2D, w: number, h: number, s: Timeli
   ctx.beginPath();
   ctx.rect(left, 0, w - left, h);
   ctx.clip();
-  ctx.globalAlpha = 0.5;
+  // Faint: in High Contrast the idle colour is the contrast border, and half of it flooded the grid.
+  ctx.globalAlpha = c.border ? 0.12 : 0.3;
   ctx.fillStyle = c.idle;
   for (const [a, b] of idleGaps(s)) ctx.fillRect(xOf(s, w, a), AXIS, Math.max(1, xOf(s, w, b) - xOf(s, w, a)), h - AXIS);
   ctx.globalAlpha = 1;
@@ -281,7 +284,8 @@ function drawBar(ctx: CanvasRenderingContext2D, w: number, s: TimelineState, bar
     end = x + bw;
     from = x;
   }
-  const facts = bar.facts ?? '';
+  // Facts name the model: trace text, drawn with its bidi and control characters as markers like the name.
+  const facts = visibleText(bar.facts ?? '');
   if (!facts) return;
   ctx.fillStyle = c.dim;
   ctx.font = '10px sans-serif';

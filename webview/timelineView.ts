@@ -11,7 +11,7 @@
 import type { TimelineMessage } from '../src/protocol';
 import { clear, el, setText } from './dom';
 import type { PendingRequest } from './requests';
-import { Bar, drawTimeline, fmtMs, indentOf, TimelineState, xOf } from './timelineDraw';
+import { Bar, drawTimeline, fmtMs, indentOf, timeArea, TimelineState, xOf } from './timelineDraw';
 
 const ROW = 20;
 const AXIS = 18;
@@ -493,6 +493,7 @@ export class TimelineView {
     this.element.dataset.total = String(this.total);
     this.element.dataset.span = String(this.span);
     this.element.dataset.nameWidth = String(s.nameWidth);
+    [this.element.dataset.timeLeft, this.element.dataset.timeRight] = timeArea(s, width).map(String);
     this.element.dataset.hidden = String(this.facts.hidden);
     this.spanText.textContent = this.total < 0 ? '' : `${this.total.toLocaleString('en-US')} rows · showing ${fmtMs(this.viewEnd - this.viewStart)} of ${fmtMs(this.span)}`;
   }

@@ -12,12 +12,12 @@ import { WRITER_CORPUS } from '../helpers/corpus';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
-interface Shown { total: number; viewStart: number; viewEnd: number; span: number; nameWidth: number; drawn: number; hidden: number; width: number; items: { node: number; x: number; text: string; onScreen: boolean }[] }
+interface Shown { total: number; viewStart: number; viewEnd: number; span: number; nameWidth: number; timeLeft: number; timeRight: number; drawn: number; hidden: number; width: number; items: { node: number; x: number; text: string; onScreen: boolean }[] }
 
 async function shown(v: ViewerPage): Promise<Shown> {
   return v.page.$eval('.timeline-view', (e: Any) => ({
     total: Number(e.dataset.total), viewStart: Number(e.dataset.viewStart), viewEnd: Number(e.dataset.viewEnd), span: Number(e.dataset.span),
-    nameWidth: Number(e.dataset.nameWidth), drawn: Number(e.dataset.drawn), hidden: Number(e.dataset.hidden),
+    nameWidth: Number(e.dataset.nameWidth), timeLeft: Number(e.dataset.timeLeft), timeRight: Number(e.dataset.timeRight), drawn: Number(e.dataset.drawn), hidden: Number(e.dataset.hidden),
     width: e.querySelector('.timeline-canvas').clientWidth,
     items: [...e.querySelectorAll('.timeline-a11y li')].map((li: Any) => ({ node: Number(li.dataset.node), x: Number(li.dataset.x), text: li.textContent, onScreen: li.dataset.onScreen === 'true' })),
   }));
@@ -83,7 +83,7 @@ describe('timeline waterfall (Chromium)', function () {
         assert.equal(s.total, tl.nodes.length, 'one row per bar');
         for (const [k, it] of s.items.entries()) {
           assert.equal(it.node, tl.nodes[k], `row ${k} is bar ${k} in tree order`);
-          const x = s.nameWidth + ((tl.start[k] - s.viewStart) / (s.viewEnd - s.viewStart)) * (s.width - s.nameWidth);
+          const x = s.timeLeft + ((tl.start[k] - s.viewStart) / (s.viewEnd - s.viewStart)) * (s.timeRight - s.timeLeft);
           assert.ok(Math.abs(it.x - x) <= 1, `${name} row ${k}: x ${it.x} vs ${x}`);
         }
         await assertNamesDrawn(v, model);

@@ -185,9 +185,12 @@ export function buildTimeline(model: TraceModel): Timeline {
     tl.status[b] = isCall ? worst[i] : STATUS[t.statusOf(i)] ?? BAR_OK;
     tl.lane[b] = t.partOf(i);
     tl.barOf[i] = b;
-    if (start < t0) t0 = start;
-    const e = start + Math.max(0, tl.duration[b]);
-    if (e > last) last = e;
+  }
+  // The run's span is every timed line's, drawn or not (a bookkeeping line that came first or last counts, as the
+  // header's duration counts it); an open call's end is unknown, so it adds nothing.
+  for (let i = 0; i < n; i++) {
+    if (ownStart[i] === ownStart[i] && ownStart[i] < t0) t0 = ownStart[i];
+    if (ownEnd[i] === ownEnd[i] && ownEnd[i] > last) last = ownEnd[i];
   }
   if (m > 0) {
     tl.t0 = t0;

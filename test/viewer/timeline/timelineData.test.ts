@@ -25,9 +25,14 @@ function checkShape(model: TraceModel, tl: Timeline): void {
     }
     assert.equal(tl.size[b], [...Array(tl.nodes.length).keys()].slice(b + 1).findIndex((c) => tl.depth[c] <= tl.depth[b]) === -1 ? tl.nodes.length - b - 1 : [...Array(tl.nodes.length).keys()].slice(b + 1).findIndex((c) => tl.depth[c] <= tl.depth[b]), 'subtree size');
   }
-  const ends = [...tl.nodes.keys()].filter((b) => tl.open[b] === 0).map((b) => endOf(tl, b));
-  assert.equal(Math.min(...tl.start), 0, 'Fit starts at the first start');
-  assert.equal(tl.span, Math.max(...ends), 'Fit ends at the last end, nothing more');
+  // Fit: from the first line's start to the last line's end (a line's end counts), drawn as a row or not.
+  const t = model.events;
+  const timed = [...Array(t.size).keys()].filter((i) => t.timeOf(i) !== null);
+  const startOf = (i: number): number => barStart(model.format, t.timeOf(i)!, t.get(i).durationMs);
+  const endAt = (i: number): number => (model.format === 'otlp' ? t.timeOf(i)! + (t.get(i).durationMs ?? 0) : t.timeOf(i)!);
+  assert.equal(tl.t0, Math.min(...timed.map(startOf)), 'Fit starts at the first start');
+  assert.equal(tl.span, Math.max(...timed.map(endAt)) - tl.t0, 'Fit ends at the last end, nothing more');
+  for (let b = 0; b < tl.nodes.length; b++) assert.ok(tl.start[b] >= 0 && endOf(tl, b) <= tl.span + 1e-9);
 }
 
 describe('timeline data: a waterfall of calls', () => {
