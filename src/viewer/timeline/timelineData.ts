@@ -67,7 +67,7 @@ export interface Timeline {
 }
 
 const STATUS: Record<string, number> = { ok: BAR_OK, warning: BAR_WARNING, error: BAR_ERROR };
-const OTHER = EVENT_CATEGORIES.indexOf('other');
+const OTHER_CATEGORY = EVENT_CATEGORIES.indexOf('other');
 const MESSAGE = EVENT_CATEGORIES.indexOf('message');
 const TOOL = EVENT_CATEGORIES.indexOf('tool');
 const INFERENCE = EVENT_CATEGORIES.indexOf('inference');
@@ -94,6 +94,8 @@ export function buildTimeline(model: TraceModel): Timeline {
   const cats = t.codesOf('category');
   const parents = t.parents();
   const callOf = callOfEachEvent(t);
+  // In the generic format `other` is every kind it does not know, the user's own events: no bookkeeping there.
+  const OTHER = model.format === 'generic' ? -1 : OTHER_CATEGORY;
   // A call's direct child that is bookkeeping or a leaf message in the same file (Gemini's tool_result, Codex's
   // item_completed) is a part of the call too.
   for (let i = 0; i < n; i++) {

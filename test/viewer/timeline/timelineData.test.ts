@@ -96,6 +96,14 @@ describe('timeline data: a waterfall of calls', () => {
     assert.equal(tl.nodes.length, buildTimeline(await loadTrace(TIMELINE_FILES.claude)).nodes.length, 'the same rows as without them');
   });
 
+  it('generic traces: kinds the format does not know are the user\'s events, drawn as rows, not bookkeeping', async () => {
+    const model = await loadTrace(join(__dirname, '..', '..', 'fixtures', 'filter', 'hostile-values.jsonl'));
+    const tl = buildTimeline(model);
+    assert.equal(model.format, 'generic');
+    assert.equal(tl.nodes.length, model.events.size);
+    assert.deepEqual(tl.bookkeeping, []);
+  });
+
   it('a call whose result is not in the trace is drawn to the run\'s end and marked open', async () => {
     const lines = readFileSync(TIMELINE_FILES.claude, 'utf8').split('\n').filter((l) => !l.includes('"tool_use_id":"toolu_mockmx4wrj1k00f"'));
     const file = join(mkdtempSync(join(tmpdir(), 'timeline-open-')), 'session.jsonl');
