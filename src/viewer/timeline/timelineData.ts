@@ -95,7 +95,7 @@ export function buildTimeline(model: TraceModel): Timeline {
   const parents = t.parents();
   const callOf = callOfEachEvent(t);
   // In the generic format `other` is every kind it does not know, the user's own events: no bookkeeping there.
-  const OTHER = model.format === 'generic' ? -1 : OTHER_CATEGORY;
+  const OTHER = formatModule(model.format).otherKindsAreEvents ? -1 : OTHER_CATEGORY;
   // A call's direct child that is bookkeeping or a leaf message in the same file (Gemini's tool_result, Codex's
   // item_completed) is a part of the call too.
   for (let i = 0; i < n; i++) {
