@@ -80,7 +80,7 @@ export class App implements MessageTargets {
   private readonly filter = new FilterBar((f) => this.setFilter(f));
   readonly checks = new ChecksPanel((line) => this.nav.revealLine(line), () => this.setChecksVisible(false), (mode) => post({ type: 'runChecks', mode }));
   readonly timeline = new TimelineView({
-    request: (start, count, node, density, onReply) => this.requests.send({ type: 'requestTimeline', start, count, node, ...(density ? { density } : {}) }, onReply),
+    request: (start, count, node, density, collapsed, onReply) => this.requests.send({ type: 'requestTimeline', start, count, node, ...(density ? { density } : {}), ...(collapsed.length > 0 ? { collapsed } : {}) }, onReply),
     reveal: (node) => this.nav.jump(node),
   });
   readonly statistics = new StatisticsView({ request: () => post({ type: 'requestStatistics' }), reveal: (node) => this.nav.jump(node) });

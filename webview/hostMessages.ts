@@ -96,6 +96,8 @@ export function routeHostMessage(t: MessageTargets, m: HostMessage): void {
       return t.showError(m.message, m.actions);
     case 'transcriptReset':
       return m.modelVersion === t.modelVersion ? t.transcript.reset(m.modelVersion) : undefined;
+    case 'timelineReset':
+      return m.modelVersion === t.modelVersion ? t.timeline.refresh() : undefined;
     case 'statistics':
       return t.statistics.put(m);
     default:

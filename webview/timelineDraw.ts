@@ -9,7 +9,20 @@ const ROW = 20;
 const AXIS = 18;
 
 /** One bar as the webview caches it. */
-export interface Bar { node: number; start: number; dur: number; depth: number; status: number; critical: boolean; label: string }
+export interface Bar {
+  node: number; start: number; dur: number; depth: number; status: number; critical: boolean; label: string;
+  /** A call without its result: drawn to the run's end, faded. */
+  open?: boolean;
+  /** 0 other, 1 model call, 2 tool call. */
+  kind?: number;
+  /** Session part (0 main file, k a subagent's): the lane stripe. */
+  lane?: number;
+  /** Bars under it; collapsed: they are not rows. */
+  size?: number;
+  collapsed?: boolean;
+  /** Model, tokens, cost, duration. */
+  facts?: string;
+}
 
 /** What the drawing needs. */
 export interface TimelineState {
@@ -23,11 +36,22 @@ export interface TimelineState {
   viewEnd: number;
   focusBar: number;
   selectedNode: number | null;
+  /** Width of the name column: the time axis starts right of it (0: none). */
+  nameWidth?: number;
 }
 
 /** x of a time in a canvas `width` pixels wide. */
 export function xOf(s: TimelineState, width: number, ms: number): number {
-  return ((ms - s.viewStart) / (s.viewEnd - s.viewStart)) * width;
+  const [left, right] = timeArea(s, width);
+  return left + ((ms - s.viewStart) / (s.viewEnd - s.viewStart)) * (right - left);
+}
+
+/**
+ * Where the time axis runs, [left, right) in pixels: right of the name column with a few pixels' margin on both
+ * sides, so a tick at the run's first start or last end is drawn whole when it is fitted (no name column: the whole width).
+ */
+export function timeArea(s: TimelineState, width: number): [number, number] {
+  return s.nameWidth === undefined ? [0, width] : [s.nameWidth + 8, Math.max(s.nameWidth + 9, width - 10)];
 }
 
 /** ms as the viewer writes durations. */
@@ -39,7 +63,7 @@ export function fmtMs(ms: number): string {
 }
 
 /** The theme colours the timeline draws with (exported for the compare view's timeline of two runs). */
-export interface Colours { fg: string; dim: string; bar: string; error: string; warning: string; critical: string; focus: string; idle: string; select: string }
+export interface Colours { fg: string; dim: string; bar: string; error: string; warning: string; critical: string; focus: string; idle: string; select: string; model: string; tool: string; other: string; border: string; lanes: string[] }
 
 /** A theme variable's value, else `fallback`. */
 export function cssVar(name: string, fallback: string): string {
@@ -65,6 +89,10 @@ function readColours(): Colours {
     warning: cssVar('--vscode-editorWarning-foreground', '#cca700'), critical: cssVar('--vscode-charts-orange', '#d18616'),
     focus: cssVar('--vscode-focusBorder', '#007fd4'), idle: cssVar('--vscode-editorWidget-border', 'rgba(128,128,128,0.35)'),
     select: cssVar('--vscode-list-inactiveSelectionBackground', 'rgba(128,128,128,0.25)'),
+    model: cssVar('--vscode-charts-purple', '#b180d7'), tool: cssVar('--vscode-charts-blue', '#3794ff'), other: cssVar('--vscode-descriptionForeground', '#999'),
+    // High Contrast themes set a contrast border: bars get it as an outline.
+    border: cssVar('--vscode-contrastBorder', ''),
+    lanes: [cssVar('--vscode-charts-green', '#89d185'), cssVar('--vscode-charts-yellow', '#cca700'), cssVar('--vscode-charts-orange', '#d18616'), cssVar('--vscode-charts-red', '#f14c4c')],
   };
 }
 
@@ -108,11 +136,13 @@ export function idleGaps(s: TimelineState): Array<[number, number]> {
 /** The time axis: ticks at round steps with their times along the top, grid lines below. */
 export function drawAxis(ctx: CanvasRenderingContext2D, w: number, h: number, s: TimelineState, c: Colours): void {
   const width = s.viewEnd - s.viewStart;
-  const step = niceStep(width / Math.max(1, w / 90));
   ctx.font = '10px sans-serif';
   ctx.textBaseline = 'middle';
+  const left = s.nameWidth ?? 0;
+  const step = niceStep(width / Math.max(1, (w - left) / 90));
   for (let t = Math.ceil(s.viewStart / step) * step; t <= s.viewEnd; t += step) {
     const x = Math.round(xOf(s, w, t)) + 0.5;
+    if (x < left) continue;
     ctx.fillStyle = c.idle;
     ctx.fillRect(x, AXIS, 1, h - AXIS);
     ctx.fillStyle = c.dim;
@@ -127,63 +157,147 @@ export function niceStep(raw: number): number {
   return p * 10;
 }
 
+/** Where the name column's expand/collapse triangle of a row at `depth` sits, and the indentation of its name. */
+export function indentOf(depth: number, nameWidth: number): number {
+  return 8 + Math.min(depth * 12, Math.max(0, nameWidth - 90));
+}
+
 function drawMain(ctx: CanvasRenderingContext2D, w: number, h: number, s: TimelineState, c: Colours): void {
-  ctx.globalAlpha = 0.5;
+  const left = s.nameWidth ?? 0;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, 0, w - left, h);
+  ctx.clip();
+  // Faint: in High Contrast the idle colour is the contrast border, and half of it flooded the grid.
+  ctx.globalAlpha = c.border ? 0.12 : 0.3;
   ctx.fillStyle = c.idle;
   for (const [a, b] of idleGaps(s)) ctx.fillRect(xOf(s, w, a), AXIS, Math.max(1, xOf(s, w, b) - xOf(s, w, a)), h - AXIS);
   ctx.globalAlpha = 1;
+  ctx.restore();
   drawAxis(ctx, w, h, s, c);
   ctx.font = '11px sans-serif';
+  ctx.textBaseline = 'middle';
   const last = Math.min(s.total, s.top + s.rows + 1);
-  for (let b = s.top; b < last; b++) {
-    const bar = s.bars.get(b);
+  for (let r = s.top; r < last; r++) {
+    const bar = s.bars.get(r);
     if (!bar) continue;
-    const y = AXIS + (b - s.top) * ROW;
+    const y = AXIS + (r - s.top) * ROW;
     if (bar.node === s.selectedNode) {
       ctx.fillStyle = c.select;
       ctx.fillRect(0, y, w, ROW);
     }
-    const x = xOf(s, w, bar.start);
-    const colour = bar.status === 2 ? c.error : bar.status === 1 ? c.warning : bar.critical ? c.critical : c.bar;
-    ctx.fillStyle = colour;
-    let end = x + 2;
-    if (bar.dur < 0) {
-      // An instant event: a tick with a small diamond head.
-      ctx.fillRect(x - 1, y + 3, 2, ROW - 6);
-      ctx.beginPath();
-      ctx.moveTo(x, y + 2); ctx.lineTo(x + 4, y + 6); ctx.lineTo(x, y + 10); ctx.lineTo(x - 4, y + 6); ctx.fill();
-    } else {
-      const bw = Math.max(1, xOf(s, w, bar.start + bar.dur) - x);
-      ctx.fillRect(x, y + 4, bw, ROW - 8);
-      if (bar.critical) {
-        ctx.strokeStyle = c.critical;
-        ctx.lineWidth = 2;
-        ctx.strokeRect(x, y + 3, bw, ROW - 6);
-      }
-      end = x + bw;
-    }
-    if (b === s.focusBar) {
+    if (left > 0) drawName(ctx, bar, y, left, c);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(left, y, w - left, ROW);
+    ctx.clip();
+    drawBar(ctx, w, s, bar, y, c);
+    ctx.restore();
+    if (r === s.focusBar) {
       ctx.strokeStyle = c.focus;
       ctx.lineWidth = 1;
       ctx.strokeRect(0.5, y + 0.5, w - 1, ROW - 1);
     }
-    ctx.fillStyle = c.fg;
-    ctx.textBaseline = 'middle';
-    // Canvas text cannot hold the marker spans the DOM views use: bidi and control characters are drawn as
-    // `[U+202E]`, as tooltips show them, so an override cannot reorder the label (`invoice_\u202Efdp.exe`).
-    const label = visibleText(bar.label);
-    const text = label.length > 120 ? `${label.slice(0, 119)}…` : label;
-    // After the bar when it fits, else inside it from its left edge (or the canvas's, when it starts off screen).
-    const tw = Math.min(textWidth(ctx, text), 160);
-    if (w - (end + 4) >= tw) ctx.fillText(text, end + 4, y + ROW / 2);
-    else if (end - x >= tw + 8) ctx.fillText(text, Math.max(4, x + 4), y + ROW / 2);
-    else {
-      // Near the right edge with no room inside: before the bar, right-aligned.
-      ctx.textAlign = 'right';
-      ctx.fillText(text, Math.max(tw, x - 6), y + ROW / 2);
-      ctx.textAlign = 'left';
-    }
   }
+  if (left > 0) {
+    ctx.fillStyle = c.idle;
+    ctx.fillRect(left - 1, 0, 1, h);
+    ctx.fillStyle = c.dim;
+    ctx.font = '10px sans-serif';
+    ctx.fillText('Name', 8, AXIS / 2);
+  }
+}
+
+/** A row's name in the name column: lane stripe, indentation, the expand/collapse triangle, the label cut to fit. */
+function drawName(ctx: CanvasRenderingContext2D, bar: Bar, y: number, left: number, c: Colours): void {
+  if (bar.lane) {
+    ctx.fillStyle = c.lanes[(bar.lane - 1) % c.lanes.length];
+    ctx.fillRect(0, y + 2, 3, ROW - 4);
+  }
+  const x = indentOf(bar.depth, left);
+  ctx.font = '11px sans-serif';
+  if (bar.size && bar.size > 0) {
+    ctx.fillStyle = c.dim;
+    ctx.beginPath();
+    const cy = y + ROW / 2;
+    if (bar.collapsed) (ctx.moveTo(x, cy - 4), ctx.lineTo(x + 6, cy), ctx.lineTo(x, cy + 4));
+    else (ctx.moveTo(x - 1, cy - 3), ctx.lineTo(x + 7, cy - 3), ctx.lineTo(x + 3, cy + 3));
+    ctx.fill();
+  }
+  ctx.fillStyle = bar.status === 2 ? c.error : c.fg;
+  // Canvas text cannot hold the marker spans the DOM views use: bidi and control characters are drawn as
+  // `[U+202E]`, as tooltips show them, so an override cannot reorder the label (`invoice_\u202Efdp.exe`).
+  const text = fitText(ctx, visibleText(bar.label), left - (x + 12) - 6);
+  if (text) ctx.fillText(text, x + 12, y + ROW / 2);
+}
+
+/** `text` cut with an ellipsis to at most `room` pixels ('' when not even a letter fits). */
+function fitText(ctx: CanvasRenderingContext2D, text: string, room: number): string {
+  const t = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  if (room < 12) return '';
+  if (textWidth(ctx, t) <= room) return t;
+  let lo = 0, hi = t.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (textWidth(ctx, `${t.slice(0, mid)}…`) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo > 0 ? `${t.slice(0, lo)}…` : '';
+}
+
+/** A row's bar (a tick for an instant), with its facts beside it where there is room. */
+function drawBar(ctx: CanvasRenderingContext2D, w: number, s: TimelineState, bar: Bar, y: number, c: Colours): void {
+  const left = s.nameWidth ?? 0;
+  const x = xOf(s, w, bar.start);
+  const colour = bar.status === 2 ? c.error : bar.status === 1 ? c.warning : bar.kind === 1 ? c.model : bar.kind === 2 ? c.tool : c.other;
+  ctx.fillStyle = colour;
+  let end = x + 5;
+  let from = x - 5;
+  if (bar.dur < 0) {
+    // An instant event: a tick with a small diamond head.
+    ctx.fillRect(x - 1, y + 3, 2, ROW - 6);
+    ctx.beginPath();
+    ctx.moveTo(x, y + 2); ctx.lineTo(x + 4, y + 6); ctx.lineTo(x, y + 10); ctx.lineTo(x - 4, y + 6); ctx.fill();
+  } else {
+    const bw = Math.max(2, xOf(s, w, bar.start + bar.dur) - x);
+    if (bar.open) {
+      // No result in the trace: a faded bar to the run's end with a dashed outline.
+      ctx.globalAlpha = 0.35;
+      ctx.fillRect(x, y + 4, bw, ROW - 8);
+      ctx.globalAlpha = 1;
+      ctx.strokeStyle = colour;
+      ctx.setLineDash([3, 3]);
+      ctx.lineWidth = 1;
+      ctx.strokeRect(x + 0.5, y + 4.5, bw - 1, ROW - 9);
+      ctx.setLineDash([]);
+    } else ctx.fillRect(x, y + 4, bw, ROW - 8);
+    if (c.border) {
+      ctx.strokeStyle = c.border;
+      ctx.lineWidth = 1;
+      ctx.strokeRect(x + 0.5, y + 4.5, bw - 1, ROW - 9);
+    }
+    if (bar.critical) {
+      ctx.strokeStyle = c.critical;
+      ctx.lineWidth = 2;
+      ctx.strokeRect(x, y + 3, bw, ROW - 6);
+    }
+    end = x + bw;
+    from = x;
+  }
+  // Facts name the model: trace text, drawn with its bidi and control characters as markers like the name.
+  const facts = visibleText(bar.facts ?? '');
+  if (!facts) return;
+  ctx.fillStyle = c.dim;
+  ctx.font = '10px sans-serif';
+  const tw = textWidth(ctx, facts);
+  // After the bar when it fits, else before it, right-aligned.
+  if (w - (end + 6) >= tw) ctx.fillText(facts, end + 6, y + ROW / 2);
+  else if (from - 6 - left >= tw) {
+    ctx.textAlign = 'right';
+    ctx.fillText(facts, from - 6, y + ROW / 2);
+    ctx.textAlign = 'left';
+  }
+  ctx.font = '11px sans-serif';
 }
 
 const widths = new Map<string, number>();

@@ -119,6 +119,11 @@ export interface FormatModule {
    * (murmur `duration_ms`, lumen `latency_ms`). The timeline starts an `end` event's bar its duration earlier.
    */
   readonly eventTime?: 'start' | 'end';
+  /**
+   * True where category `other` holds the user's own events (the generic format: every kind it does not know), not
+   * the writer's bookkeeping lines (Claude Code's progress, Codex's echoed items…), which the timeline counts, not draws.
+   */
+  readonly otherKindsAreEvents?: boolean;
   /** Content-based detection; file names may only break ties (add at most 0.05 for a matching name). */
   sniff(sample: SniffSample): SniffResult;
   /** A builder for one file: gets its records in file order and emits events. */

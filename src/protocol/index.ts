@@ -7,8 +7,8 @@
  * where k is the index of the malformed line. Node numbers are only meaningful for the `modelVersion` they
  * came with; lines (1-based) are stable across reloads and are what persisted state keeps.
  */
-import type { StatisticsMessage, TimelineMessage } from './timeline';
-export type { RequestStatisticsMessage, RequestTimelineMessage, StatisticsMessage, TimelineMessage } from './timeline';
+import type { StatisticsMessage, TimelineMessage, TimelineResetMessage } from './timeline';
+export type { RequestStatisticsMessage, RequestTimelineMessage, StatisticsMessage, TimelineMessage, TimelineResetMessage } from './timeline';
 import type {
   RowFilter,
   RowData,
@@ -250,6 +250,7 @@ export type HostMessage =
   | TranscriptResetMessage
   | EarlierMessagesMessage
   | TimelineMessage
+  | TimelineResetMessage
   | StatisticsMessage;
 
 // ---------------------------------------------------------------------------------------------------------

@@ -22,6 +22,26 @@ export interface TimelineSlice {
   status: number[];
   critical: number[];
   labels: string[];
+  /** 1: a call whose result is not in the trace (its bar runs to the run's end). */
+  open: number[];
+  /** 0 other, 1 model call, 2 tool call. */
+  kinds: number[];
+  /** The session part (0: the main file, k: a subagent's file): the bar's lane. */
+  lanes: number[];
+  /** Bars under each one (its subtree): what collapsing it hides; 0: nothing to collapse. */
+  sizes: number[];
+  /** 1: collapsed (its subtree is not in the rows). */
+  collapsed: number[];
+  /** Model, tokens, cost and duration, as far as the bar has them ("claude-opus 5.0k→68 tokens · $0.03 · 1.2 s"). */
+  facts: string[];
+  /** Bars the viewer's filter hides. */
+  hidden: number;
+  /** Bookkeeping lines not drawn as rows, by kind (Claude Code's progress, attachments…). */
+  bookkeeping: { kind: string; count: number }[];
+  /** Result lines drawn as part of their call's bar. */
+  folded: number;
+  /** Whether the run has a critical path worth marking (two branches ran at once somewhere). */
+  anyCritical: boolean;
 }
 
 /** The run statistics as sent: core/usage's RunStatistics plus the usage report's totals per model and tool. */
@@ -63,6 +83,8 @@ export interface RequestTimelineMessage {
   node?: number | null;
   /** Also send the minimap density in this many buckets. */
   density?: number;
+  /** Events whose bars are collapsed (their subtrees are not rows). */
+  collapsed?: number[];
 }
 
 /** Host → webview: a slice of the timeline's bars. `focus` is the bar of the requested node, if it has one. */
@@ -73,6 +95,12 @@ export interface TimelineMessage {
   slice: TimelineSlice;
   focus: number | null;
   density: number[] | null;
+}
+
+/** Host → webview: the timeline's rows changed (the filter): the cached slices are stale. */
+export interface TimelineResetMessage {
+  type: 'timelineReset';
+  modelVersion: number;
 }
 
 /** Webview → host: the run statistics, please. */

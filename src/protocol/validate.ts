@@ -63,7 +63,7 @@ const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openOriginFile') }),
   z.object({ type: z.literal('requestTranscript'), requestId: int, start: int.min(0), count: int.min(0).max(1000), aroundNode: node.optional() }),
   z.object({ type: z.literal('requestEarlierMessages'), requestId: int, node }),
-  z.object({ type: z.literal('requestTimeline'), requestId: int, start: int.min(0).max(2 ** 31), count: int.min(0).max(100_000), node: node.nullable().optional(), density: int.min(1).max(4096).optional() }),
+  z.object({ type: z.literal('requestTimeline'), requestId: int, start: int.min(0).max(2 ** 31), count: int.min(0).max(100_000), node: node.nullable().optional(), density: int.min(1).max(4096).optional(), collapsed: z.array(node).max(100_000).optional() }),
   z.object({ type: z.literal('requestStatistics') }),
 ]);
 

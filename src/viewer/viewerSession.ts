@@ -404,6 +404,7 @@ export class ViewerSession {
     const p = this.rowFilter.predicate(this.model, this.filter, (l, part) => this.findings.badgeOfLine(l, part));
     this.rows.setFilter(p?.events ?? null, p?.malformedPass);
     this.transcript.setFilter(p?.events ?? null);
+    this.timeline.setFilter(p?.events ?? null);
   }
 
   private post(msg: HostMessage): void {

@@ -11,7 +11,7 @@ function setup() {
 const idInfo = (requestId: number, id: string): IdInfoMessage => ({ type: 'idInfo', requestId, id, target: null, via: null, mentionedBy: [], mentionedByTotal: 0 });
 const timeline = (requestId: number): TimelineMessage => ({
   type: 'timeline', requestId, modelVersion: 1, focus: null, density: null,
-  slice: { total: 0, t0: 0, span: 0, start: 0, nodes: [], starts: [], durations: [], depths: [], status: [], critical: [], labels: [] },
+  slice: { total: 0, t0: 0, span: 0, start: 0, nodes: [], starts: [], durations: [], depths: [], status: [], critical: [], labels: [], open: [], kinds: [], lanes: [], sizes: [], collapsed: [], facts: [], hidden: 0, bookkeeping: [], folded: 0, anyCritical: false },
 });
 
 describe('webview requests answered by id', () => {

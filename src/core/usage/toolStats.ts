@@ -101,13 +101,8 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   // Typed arrays, not maps: every tool event is looked up here (a Map per event was most of the report's time).
   // Tools are compared as the table's numbers for their names, not as strings.
   const slotOf = new Int32Array(t.size).fill(-1);
-  // Every event's category and parent read once into arrays (a byte and a view), not decoded per event in each pass.
-  const cols: CallColumns = { categories: t.codesOf('category'), parents: t.parents() };
-  const names = toolNames(t, cols);
-  const ids = new CallIds(t.mentions);
-  const callOf = treeCalls(t, names, ids, cols);
   // A session read with its parts (TraceModel.parts): the main file's calls; each part's are its own model's.
-  for (let i = 0; i < callOf.length; i++) if (callOf[i] !== -1 && t.partOf(i) !== 0) callOf[i] = -1;
+  const { names, ids, callOf } = callPass(t, true);
   // Every tool event at most starts a call.
   let tools = 0;
   for (let i = 0; i < callOf.length; i++) if (callOf[i] !== -1) tools++;
@@ -128,6 +123,32 @@ export function toolCallsOf(t: EventTable, rollup: UsageRollup): ToolCalls {
   }
   cache.set(rollup, out);
   return out;
+}
+
+/** The tree's calls of every tool event, with the pairing by call id still to be asked of `ids` in event order. */
+function callPass(t: EventTable, mainOnly: boolean): { names: Int32Array; ids: CallIds; callOf: Int32Array } {
+  // Every event's category and parent read once into arrays (a byte and a view), not decoded per event in each pass.
+  const cols: CallColumns = { categories: t.codesOf('category'), parents: t.parents() };
+  const names = toolNames(t, cols);
+  const ids = new CallIds(t.mentions);
+  const callOf = treeCalls(t, names, ids, cols);
+  if (mainOnly) for (let i = 0; i < callOf.length; i++) if (callOf[i] !== -1 && t.partOf(i) !== 0) callOf[i] = -1;
+  return { names, ids, callOf };
+}
+
+/**
+ * For every event, the event of the tool call it belongs to as {@link toolCallsOf} defines calls (itself for a call,
+ * the call for its result and progress events, -1 for other events), in every part of a session (each part's calls
+ * paired within it): the timeline draws one bar per call, from the call to its last part.
+ */
+export function callOfEachEvent(t: EventTable): Int32Array {
+  const { names, ids, callOf } = callPass(t, false);
+  for (let i = 0, end = t.size; i < end; i++) {
+    const call = callOf[i];
+    if (call === -1) continue;
+    callOf[i] = call === i ? ids.pairedCall(names, i) : call < i ? callOf[call] : call;
+  }
+  return callOf;
 }
 
 /** Tool calls grouped by tool, most called first (calls as {@link toolCallsOf} defines them). */

@@ -11,7 +11,7 @@ import { usageReport, UsageReport } from '../../core/usage/usageReport';
 import { sessionUsage } from '../../core/sessionUsage';
 import type { HostMessage } from '../../protocol';
 import { viewerPricing } from '../pricing';
-import { buildTimeline, Timeline, timelineDensity, timelineSlice } from './timelineData';
+import { buildTimeline, Timeline, timelineDensity, TimelineRows, timelineRows, timelineSlice } from './timelineData';
 import type { RequestTimelineMessage, StatisticsData } from '../../protocol/timeline';
 
 /** Most bars one answer carries, whatever the webview asks. */
@@ -20,24 +20,49 @@ export const MAX_TIMELINE_PAGE = 20_000;
 /** See the file comment. */
 export class SessionTimeline {
   private built: { model: TraceModel; tl: Timeline } | null = null;
+  /** The rows last shown, with what they were made for (the filter and the collapsed bars). */
+  private rows: { tl: Timeline; keep: ((event: number) => boolean) | null; collapsed: string; rows: TimelineRows } | null = null;
+  private keep: ((event: number) => boolean) | null = null;
+  /** Whether the webview has asked for the timeline of this model (then a filter change resets it). */
+  private asked = false;
 
   constructor(private readonly model: () => TraceModel | null, private readonly modelVersion: () => number, private readonly post: (m: HostMessage) => void) {}
 
   private timeline(model: TraceModel): Timeline {
-    if (this.built?.model !== model) this.built = { model, tl: buildTimeline(model) };
+    if (this.built?.model !== model) (this.built = { model, tl: buildTimeline(model) }), (this.asked = false);
     return this.built.tl;
   }
 
-  /** Answers a `requestTimeline`: the asked page, or the page around `node`'s bar. */
+  /** The viewer's filter (the events it keeps; null: none): hidden bars are not rows. */
+  setFilter(keep: ((event: number) => boolean) | null): void {
+    if (keep === this.keep) return;
+    this.keep = keep;
+    if (this.asked && this.built?.model === this.model()) this.post({ type: 'timelineReset', modelVersion: this.modelVersion() });
+  }
+
+  private rowsOf(tl: Timeline, collapsed: ReadonlySet<number>): TimelineRows {
+    const key = [...collapsed].sort((a, b) => a - b).join(',');
+    const r = this.rows;
+    if (r && r.tl === tl && r.keep === this.keep && r.collapsed === key) return r.rows;
+    const rows = timelineRows(tl, this.keep, collapsed);
+    this.rows = { tl, keep: this.keep, collapsed: key, rows };
+    return rows;
+  }
+
+  /** Answers a `requestTimeline`: the asked page, or the page around `node`'s row. */
   request(msg: RequestTimelineMessage): void {
     const model = this.model();
     if (!model) return;
     const tl = this.timeline(model);
+    this.asked = true;
+    const collapsed = new Set(msg.collapsed ?? []);
+    const rows = this.rowsOf(tl, collapsed);
     const count = Math.min(msg.count, MAX_TIMELINE_PAGE);
     const bar = msg.node !== undefined && msg.node !== null && msg.node >= 0 && msg.node < tl.barOf.length ? tl.barOf[msg.node] : -1;
-    const start = bar >= 0 ? Math.max(0, bar - Math.floor(count / 2)) : msg.start;
+    const row = bar >= 0 ? rows.rowOf[bar] : -1;
+    const start = row >= 0 ? Math.max(0, row - Math.floor(count / 2)) : msg.start;
     const density = msg.density ? timelineDensity(tl, Math.min(msg.density, 4096)) : null;
-    this.post({ type: 'timeline', requestId: msg.requestId, modelVersion: this.modelVersion(), slice: timelineSlice(model, tl, start, count), focus: bar >= 0 ? bar : null, density });
+    this.post({ type: 'timeline', requestId: msg.requestId, modelVersion: this.modelVersion(), slice: timelineSlice(model, tl, start, count, rows, collapsed, viewerPricing()), focus: row >= 0 ? row : null, density });
   }
 
   /** Answers a `requestStatistics` with the run statistics at the user's prices. */

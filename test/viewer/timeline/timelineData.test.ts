@@ -1,91 +1,197 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTrace } from '../../../src/core/loadTrace';
 import type { TraceModel } from '../../../src/core/traceModel';
-import { barStart, buildTimeline, endOf, Timeline, timelineDensity, timelineSlice } from '../../../src/viewer/timeline/timelineData';
-import { corpusPath, WRITER_CORPUS } from '../../helpers/corpus';
+import { BAR_MODEL, BAR_TOOL, barStart, buildTimeline, endOf, Timeline, timelineDensity, timelineRows, timelineSlice } from '../../../src/viewer/timeline/timelineData';
+import { TIMELINE_FILES } from '../../helpers/timelineFiles';
 
-const FILES: Record<string, string> = {
-  murmur: corpusPath('murmur', 'ses_39263059f28c105d1fb17c2390c192cf', 'trace.jsonl'),
-  lumen: corpusPath('lumen', '.lumen', 'trace', '55769ad7-ac9e-4d06-ae6b-d950d1e7c1bc.jsonl'),
-  otlp: join(WRITER_CORPUS, 'otel-js-2.12.1', 'otlp-traces.jsonl'),
-};
+const GENAI_OTLP = join(__dirname, '..', '..', 'fixtures', 'other', 'genai.otlp.jsonl');
 
-/** Recomputes, independently of the module, what every bar must be: the events that have a time. */
-function checkAgainstEvents(model: TraceModel, tl: Timeline): void {
-  const t = model.events;
-  const timed: number[] = [];
-  for (let i = 0; i < t.size; i++) if (t.timeOf(i) !== null) timed.push(i);
-  assert.equal(tl.nodes.length, timed.length, 'one bar per event with a time');
-  assert.deepEqual([...tl.nodes].sort((a, b) => a - b), timed, 'each such event exactly once');
-  const startOf = (i: number): number => barStart(model.format, t.timeOf(i)!, t.get(i).durationMs);
-  const t0 = Math.min(...timed.map(startOf));
-  assert.equal(tl.t0, t0);
+const load = (file: string): Promise<TraceModel> => loadTrace(file, { sessionParts: true });
+const barOfLabel = (model: TraceModel, tl: Timeline, re: RegExp): number => tl.barOf[[...tl.nodes].find((i) => re.test(model.events.labelOf(i)))!];
+const epoch = (tl: Timeline, b: number): number => tl.t0 + tl.start[b];
+
+/** Tree order: a bar's parent bar comes before it and it is one level deeper; the span reaches the latest end. */
+function checkShape(model: TraceModel, tl: Timeline): void {
   for (let b = 0; b < tl.nodes.length; b++) {
-    const e = t.get(tl.nodes[b]);
-    assert.equal(tl.start[b], startOf(e.index) - t0, `bar ${b} starts at its event's start`);
-    assert.equal(tl.duration[b], e.durationMs ?? -1, `bar ${b} lasts the event's duration (or is a tick)`);
     assert.equal(tl.barOf[tl.nodes[b]], b);
-    // Tree order: a timed parent comes before its child and the child is one level deeper.
-    const p = e.parent >= 0 ? tl.barOf[e.parent] : -1;
+    let p = model.events.parent(tl.nodes[b]);
+    while (p >= 0 && tl.nodes[tl.barOf[p]] !== p) p = model.events.parent(p);
     if (p >= 0) {
-      assert.ok(p < b, `parent bar ${p} before child bar ${b}`);
-      assert.equal(tl.depth[b], tl.depth[p] + 1);
+      assert.ok(tl.barOf[p] < b, `parent bar before child bar ${b}`);
+      assert.equal(tl.depth[b], tl.depth[tl.barOf[p]] + 1);
     }
+    assert.equal(tl.size[b], [...Array(tl.nodes.length).keys()].slice(b + 1).findIndex((c) => tl.depth[c] <= tl.depth[b]) === -1 ? tl.nodes.length - b - 1 : [...Array(tl.nodes.length).keys()].slice(b + 1).findIndex((c) => tl.depth[c] <= tl.depth[b]), 'subtree size');
   }
-  const span = Math.max(...timed.map((i) => startOf(i) + Math.max(0, t.get(i).durationMs ?? 0))) - t0;
-  assert.equal(tl.span, span, 'the span reaches the latest end');
+  // Fit: from the first line's start to the last line's end (a line's end counts), drawn as a row or not.
+  const t = model.events;
+  const timed = [...Array(t.size).keys()].filter((i) => t.timeOf(i) !== null);
+  const startOf = (i: number): number => barStart(model.format, t.timeOf(i)!, t.get(i).durationMs);
+  const endAt = (i: number): number => (model.format === 'otlp' ? t.timeOf(i)! + (t.get(i).durationMs ?? 0) : t.timeOf(i)!);
+  assert.equal(tl.t0, Math.min(...timed.map(startOf)), 'Fit starts at the first start');
+  assert.equal(tl.span, Math.max(...timed.map(endAt)) - tl.t0, 'Fit ends at the last end, nothing more');
+  for (let b = 0; b < tl.nodes.length; b++) assert.ok(tl.start[b] >= 0 && endOf(tl, b) <= tl.span + 1e-9);
 }
 
-describe('timeline data: bars from the events\' own times', () => {
-  for (const [name, file] of Object.entries(FILES)) {
-    it(`${name}: bars, starts, durations, depths and span match the events`, async () => {
-      const model = await loadTrace(file);
-      const tl = buildTimeline(model);
-      assert.ok(tl.nodes.length > 3, `${name} has timed events`);
-      checkAgainstEvents(model, tl);
-    });
-  }
-
-  it('murmur writes a record when the work ends: session_end\'s bar starts with the session, tool_call\'s ends at its line', async () => {
-    const model = await loadTrace(FILES.murmur);
+describe('timeline data: a waterfall of calls', () => {
+  it('Claude Code: the Bash call is one bar from tool_use to tool_result with the right duration; the result is no row', async () => {
+    const model = await load(TIMELINE_FILES.claude);
     const tl = buildTimeline(model);
+    checkShape(model, tl);
     const t = model.events;
-    const barOfKind = (k: string): number => tl.barOf[[...tl.nodes].find((i) => t.kindOf(i) === k)!];
-    const end = barOfKind('session_end'), start = barOfKind('session_start'), tool = barOfKind('tool_call');
-    // duration_ms is measured from the writer's open, a moment before session_start is written.
-    assert.ok(Math.abs(tl.start[end] - tl.start[start]) < 50, `session_end from ${tl.start[end]} vs session_start at ${tl.start[start]}`);
-    assert.equal(tl.start[tool] + tl.duration[tool], t.timeOf(tl.nodes[tool])! - tl.t0);
-    assert.ok(tl.span <= (Math.max(...[...tl.nodes].map((i) => t.timeOf(i)!)) - tl.t0) + 1e-9, 'nothing ends after the last line');
+    const use = [...Array(t.size).keys()].find((i) => /^tool_use Bash/.test(t.labelOf(i)))!;
+    const result = [...Array(t.size).keys()].find((i) => /^tool_result Bash/.test(t.labelOf(i)))!;
+    const b = tl.barOf[use];
+    assert.equal(tl.nodes[b], use, 'the call has the bar');
+    assert.equal(tl.barOf[result], b, 'its result is drawn as part of the call\'s bar');
+    assert.ok(![...tl.nodes].includes(result), 'the result is no row');
+    assert.equal(epoch(tl, b), t.timeOf(use));
+    assert.equal(tl.duration[b], t.timeOf(result)! - t.timeOf(use)!);
+    assert.equal(tl.duration[b], 60);
+    assert.equal(tl.kind[b], BAR_TOOL);
+    assert.equal(tl.open[b], 0);
   });
 
-  it('otlp spans start at their start time: every child lies within its parent', async () => {
-    const model = await loadTrace(FILES.otlp);
+  it('Claude Code: the subagent\'s calls are under its Agent call, in their own lane; a model call lasts from its request', async () => {
+    const model = await load(TIMELINE_FILES.claude);
     const tl = buildTimeline(model);
+    const agent = barOfLabel(model, tl, /^tool_use Agent/);
+    const bash = barOfLabel(model, tl, /^tool_use Bash/);
+    assert.ok(bash > agent && bash <= agent + tl.size[agent], 'the subagent\'s Bash call is in the Agent call\'s subtree');
+    assert.equal(tl.lane[agent], 0);
+    assert.equal(tl.lane[bash], 1, 'the subagent\'s lane');
+    const first = barOfLabel(model, tl, /^assistant .*I will delegate/);
+    assert.equal(tl.kind[first], BAR_MODEL);
+    // Written when the answer came (no duration): from the api-request line before it to its own time.
+    const request = [...Array(model.events.size).keys()].filter((i) => model.events.kindOf(i) === 'api-request')[0];
+    assert.equal(epoch(tl, first), model.events.timeOf(request));
+    assert.equal(endOf(tl, first) + tl.t0, model.events.timeOf(tl.nodes[first]));
+    const s = timelineSlice(model, tl, 0, 100);
+    assert.match(s.facts[s.nodes.indexOf(tl.nodes[first])], /^claude-opus-5-5 · 5\.0k→68 tokens · \$[0-9.]+ · 11 ms$/);
+    assert.equal(s.facts[s.nodes.indexOf(tl.nodes[bash])], 'Bash · 60 ms');
+  });
+
+  it('bookkeeping lines are not rows, counted by kind; progress lines under a call too', async () => {
+    // The subagent session with Claude Code progress lines for its Agent call, as 2.x writes them.
+    const lines = readFileSync(TIMELINE_FILES.claude, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('"type":"tool_use","id":"toolu_mockmx4wrj1k00f"'));
+    const call = JSON.parse(lines[at]);
+    const progress = Array.from({ length: 40 }, (_, k) => JSON.stringify({
+      parentUuid: call.uuid, isSidechain: false, type: 'progress', data: { type: 'agent_progress', message: `step ${k}` },
+      toolUseID: `agent_msg_${k}`, parentToolUseID: call.message.content[0].id, uuid: `00000000-0000-4000-8000-${String(k).padStart(12, '0')}`,
+      timestamp: new Date(Date.parse(call.timestamp) + 1 + k).toISOString(), sessionId: call.sessionId,
+    }));
+    const dir = mkdtempSync(join(tmpdir(), 'timeline-progress-'));
+    const file = join(dir, 'session.jsonl');
+    writeFileSync(file, [...lines.slice(0, at + 1), ...progress, ...lines.slice(at + 1)].join('\n'));
+    const model = await loadTrace(file);
+    const tl = buildTimeline(model);
+    assert.equal(model.events.size, (await loadTrace(TIMELINE_FILES.claude)).events.size + 40);
+    for (const i of tl.nodes) assert.notEqual(model.events.kindOf(i), 'progress');
+    assert.ok(![...tl.nodes].some((i) => ['attachment', 'queue-operation', 'api-request'].includes(model.events.kindOf(i))));
+    assert.equal(tl.bookkeeping.find((k) => k.kind === 'progress')?.count, 40);
+    assert.equal(tl.bookkeeping.find((k) => k.kind === 'attachment')?.count, 8);
+    assert.equal(tl.nodes.length, buildTimeline(await loadTrace(TIMELINE_FILES.claude)).nodes.length, 'the same rows as without them');
+  });
+
+  it('generic traces: kinds the format does not know are the user\'s events, drawn as rows, not bookkeeping', async () => {
+    const model = await loadTrace(join(__dirname, '..', '..', 'fixtures', 'filter', 'hostile-values.jsonl'));
+    const tl = buildTimeline(model);
+    assert.equal(model.format, 'generic');
+    assert.equal(tl.nodes.length, model.events.size);
+    assert.deepEqual(tl.bookkeeping, []);
+  });
+
+  it('a call whose result is not in the trace is drawn to the run\'s end and marked open', async () => {
+    const lines = readFileSync(TIMELINE_FILES.claude, 'utf8').split('\n').filter((l) => !l.includes('"tool_use_id":"toolu_mockmx4wrj1k00f"'));
+    const file = join(mkdtempSync(join(tmpdir(), 'timeline-open-')), 'session.jsonl');
+    writeFileSync(file, lines.join('\n'));
+    const model = await loadTrace(file);
+    const tl = buildTimeline(model);
+    const agent = barOfLabel(model, tl, /^tool_use Agent/);
+    assert.equal(tl.open[agent], 1);
+    assert.equal(endOf(tl, agent), tl.span);
+    assert.match(timelineSlice(model, tl, 0, 100).facts[agent], /no result$/);
+  });
+
+  it('Codex: the function call is one bar to its output; the echoed event_msg items are not rows', async () => {
+    const model = await load(TIMELINE_FILES.codex);
+    const tl = buildTimeline(model);
+    checkShape(model, tl);
+    const t = model.events;
+    const call = barOfLabel(model, tl, /^function_call exec_command/);
+    const out = [...Array(t.size).keys()].find((i) => t.kindOf(i) === 'function_call_output')!;
+    assert.equal(tl.barOf[out], call);
+    assert.equal(endOf(tl, call) + tl.t0, t.timeOf(out));
+    const labels = [...tl.nodes].map((i) => t.labelOf(i));
+    assert.equal(labels.filter((l) => l.startsWith('message assistant: The command')).length, 1, 'the answer once, not twice');
+    assert.equal(labels.filter((l) => l.startsWith('reasoning:')).length, 1);
+  });
+
+  it('Gemini: the tool call ends at its result; the $set bookkeeping is counted, not drawn', async () => {
+    const model = await load(TIMELINE_FILES.gemini);
+    const tl = buildTimeline(model);
+    checkShape(model, tl);
+    const t = model.events;
+    const call = barOfLabel(model, tl, /^run_shell_command/);
+    const result = [...Array(t.size).keys()].find((i) => t.kindOf(i) === 'tool_result')!;
+    assert.equal(tl.barOf[result], call);
+    assert.equal(tl.duration[call], t.timeOf(result)! - t.timeOf(tl.nodes[call])!);
+    assert.deepEqual(tl.bookkeeping, [{ kind: '$set', count: 5 }]);
+  });
+
+  it('OTLP spans start at their start time, every child within its parent', async () => {
+    const model = await load(TIMELINE_FILES.otlp);
+    const tl = buildTimeline(model);
+    checkShape(model, tl);
+    assert.equal(tl.nodes.length, model.events.size, 'one bar per span');
     for (let b = 0; b < tl.nodes.length; b++) {
-      const p = model.events.parent(tl.nodes[b]);
-      if (p < 0 || tl.barOf[p] < 0) continue;
-      assert.ok(tl.start[b] >= tl.start[tl.barOf[p]] && endOf(tl, b) <= endOf(tl, tl.barOf[p]) + 1e-6, `bar ${b} within its parent`);
+      const i = tl.nodes[b];
+      assert.equal(epoch(tl, b), barStart(model.format, model.events.timeOf(i)!, model.events.get(i).durationMs));
+      const p = model.events.parent(i);
+      if (p >= 0) assert.ok(tl.start[b] >= tl.start[tl.barOf[p]] && endOf(tl, b) <= endOf(tl, tl.barOf[p]) + 1e-6, `bar ${b} within its parent`);
     }
   });
 
-  it('murmur: the critical path is a parent→child chain ending last at every level', async () => {
-    const model = await loadTrace(FILES.murmur);
+  it('linear chain: no critical path flags (murmur, Codex, Claude Code, Gemini, OTLP do one thing at a time)', async () => {
+    for (const file of [TIMELINE_FILES.murmur, TIMELINE_FILES.codex, TIMELINE_FILES.claude, TIMELINE_FILES.gemini, TIMELINE_FILES.otlp]) {
+      const tl = buildTimeline(await load(file));
+      assert.deepEqual([...tl.critical.keys()].filter((b) => tl.critical[b] === 1), [], file);
+    }
+  });
+
+  it('parallel branches: the critical path is the chain that ended last', async () => {
+    // Two top-level spans that ran at once: the chat ending at 5.4 s and the HTTP call ending at 5.39 s.
+    const model = await load(GENAI_OTLP);
     const tl = buildTimeline(model);
     const path = [...tl.critical.keys()].filter((b) => tl.critical[b] === 1);
-    assert.ok(path.length >= 2, 'a chain of at least a root and a child');
-    assert.equal(tl.depth[path[0]], 0);
-    for (let k = 1; k < path.length; k++) {
-      assert.equal(tl.depth[path[k]], tl.depth[path[k - 1]] + 1, 'each step one level down');
-      const parent = model.events.get(tl.nodes[path[k]]).parent;
-      assert.equal(tl.barOf[parent], path[k - 1], 'each step a child of the previous one');
-    }
-    const topEnds = [...tl.depth.keys()].filter((b) => tl.depth[b] === 0).map((b) => endOf(tl, b));
-    assert.equal(endOf(tl, path[0]), Math.max(...topEnds), 'starts at the top-level bar that ends last');
+    assert.deepEqual(path.map((b) => model.events.labelOf(tl.nodes[b])), [model.events.labelOf(tl.nodes[barOfLabel(model, tl, /upstream request timed out/)])]);
+    assert.equal(endOf(tl, path[0]), tl.span);
+  });
+
+  it('rows: the filter hides bars (keeping the ancestors of kept ones) and counts them; a collapsed bar hides its subtree', async () => {
+    const model = await load(TIMELINE_FILES.claude);
+    const tl = buildTimeline(model);
+    const bash = tl.nodes[barOfLabel(model, tl, /^tool_use Bash/)];
+    const rows = timelineRows(tl, (i) => i === bash, new Set());
+    const shown = [...rows.bars].map((b) => tl.nodes[b]);
+    assert.equal(shown[shown.length - 1], bash);
+    assert.ok(shown.every((i) => i === bash || tl.barOf[i] < tl.barOf[bash]), 'the kept bar and its ancestors only');
+    assert.equal(rows.hidden, tl.nodes.length - shown.length);
+    assert.ok(rows.hidden > 0);
+    const s = timelineSlice(model, tl, 0, 100, rows);
+    assert.equal(s.total, shown.length);
+    assert.equal(s.hidden, rows.hidden);
+    const agent = tl.nodes[barOfLabel(model, tl, /^tool_use Agent/)];
+    const folded = timelineRows(tl, null, new Set([agent]));
+    assert.equal(folded.bars.length, tl.nodes.length - tl.size[tl.barOf[agent]]);
+    assert.equal(folded.rowOf[tl.barOf[bash]], -1);
   });
 
   it('a slice is clamped, carries labels, and the density counts every bar', async () => {
-    const model = await loadTrace(FILES.lumen);
+    const model = await loadTrace(TIMELINE_FILES.otlp);
     const tl = buildTimeline(model);
     const s = timelineSlice(model, tl, 2, 3);
     assert.deepEqual(s.nodes, [...tl.nodes.subarray(2, 5)]);
