@@ -202,4 +202,11 @@ export interface FormatModule {
    * parents) leaves it off.
    */
   readonly linearChains?: boolean;
+  /**
+   * True for an event that is the writer's bookkeeping rather than a step of the run (Claude Code's
+   * `queue-operation`, `attachment`, `file-history-snapshot`, `progress` lines; Gemini CLI's `$set lastUpdated`
+   * patches), given its kind and label. The viewer folds a run of them into one collapsed row and never opens
+   * on one; counts and checks still take every line.
+   */
+  bookkeeping?(kind: string, label: string): boolean;
 }
