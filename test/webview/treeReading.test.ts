@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { resolve } from 'node:path';
 import { viewerSuite } from './harness';
-import { CLAUDE_SHELL_FAIL, corpusFile } from '../helpers/treeCorpus';
+import { CLAUDE_SHELL_FAIL, CODEX_SHELL_FAIL, corpusFile, GEMINI_SHELL_FAIL } from '../helpers/treeCorpus';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -83,6 +83,30 @@ describe('tree reading: High Contrast Dark and Light (Chromium)', function () {
       const bad = await v.page.evaluate(lowContrast, 3);
       await v.screenshot(`tree-contrast-${theme}`);
       assert.deepEqual(bad, [], 'every text stands apart from its background');
+    });
+  }
+});
+
+describe('tree reading: screenshots of the tree and the detail pane (Chromium, real corpus files)', function () {
+  this.timeout(600_000);
+  const { view } = viewerSuite();
+  const traces = {
+    claude: corpusFile(CLAUDE_SHELL_FAIL),
+    codex: corpusFile(CODEX_SHELL_FAIL),
+    gemini: corpusFile(GEMINI_SHELL_FAIL),
+    otlp: resolve('test/corpus/otel-js-2.12.1/otlp-traces-messages.jsonl'),
+    lumen: resolve('test/fixtures/lumen/7d3c2b1a-4e5f-4a6b-8c9d-0e1f2a3b4c5d.jsonl'),
+  };
+  for (const theme of ['light', 'dark', 'hc', 'hcLight'] as const) {
+    it(`${theme}: Claude Code, Codex, Gemini, OTLP and lumen open with a row selected, its detail shown, every text readable`, async () => {
+      for (const [name, file] of Object.entries(traces)) {
+        const v = await view(file, { theme });
+        await v.waitForHost('detail');
+        await v.settle();
+        assert.ok(await v.page.$('.row.selected'), `${name}: a row is selected on open`);
+        await v.screenshot(`tree-detail-${name}-${theme}`);
+        assert.deepEqual(await v.page.evaluate(lowContrast, 3), [], `${name} ${theme}: every text stands apart from its background`);
+      }
     });
   }
 });
