@@ -10,10 +10,13 @@ export type KeyAction =
 /**
  * ↑ ↓ Home End PageUp PageDown move the focus; → expands, or steps into an expanded row's first child;
  * ← collapses, or goes to the parent; Enter and Space select. Null for keys the tree does not handle.
+ * With nothing selected (`selected` false), the first ↓ or ↑ selects the focused row itself (row 1 of a tree just
+ * opened), not the one past it.
  */
-export function keyTarget(key: string, focus: number, total: number, page: number, row: Pick<RowData, 'hasChildren' | 'expanded' | 'parent'> | null): KeyAction | null {
+export function keyTarget(key: string, focus: number, total: number, page: number, row: Pick<RowData, 'hasChildren' | 'expanded' | 'parent'> | null, selected = true): KeyAction | null {
   if (total === 0) return null;
   const clamp = (r: number): KeyAction => ({ action: 'move', row: Math.max(0, Math.min(total - 1, r)) });
+  if (!selected && (key === 'ArrowDown' || key === 'ArrowUp')) return clamp(focus);
   switch (key) {
     case 'ArrowDown':
       return clamp(focus + 1);

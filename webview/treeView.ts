@@ -249,7 +249,7 @@ export class TreeView {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const data = this.focusedData();
     const page = Math.max(1, Math.floor(this.viewportHeight() / ROW_HEIGHT) - 1);
-    const t = keyTarget(e.key, this.focusRow, this.cache.total, page, data ?? null);
+    const t = keyTarget(e.key, this.focusRow, this.cache.total, page, data ?? null, this.selectedNode !== null);
     if (t === null) return;
     e.preventDefault();
     e.stopPropagation();

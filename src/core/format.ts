@@ -213,4 +213,11 @@ export interface FormatModule {
    * asks it over the first records of a file (`TraceModel.workingFolder`); absent: the format records no folder.
    */
   workingFolder?(record: unknown): string | null;
+  /**
+   * True for an event that is the writer's bookkeeping rather than a step of the run (Claude Code's
+   * `queue-operation`, `attachment`, `file-history-snapshot`, `progress` lines; Gemini CLI's `$set lastUpdated`
+   * patches), given its kind and label. The viewer folds a run of them into one collapsed row and never opens
+   * on one; counts and checks still take every line.
+   */
+  bookkeeping?(kind: string, label: string): boolean;
 }

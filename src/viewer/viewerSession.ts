@@ -58,6 +58,9 @@ export class ViewerSession {
   private readonly header: SessionHeader;
   /** The init message about to be sent is for an append to the model shown (its header may follow later). */
   private appending = false;
+  /** The first model shown got its first meaningful event selected (so the detail pane opens on it). */
+  private autoSelected = false;
+  private disposed = false;
 
   constructor(private readonly host: SessionHost, options: SessionOptions = { expandAllMaxEvents: 20_000 }) {
     this.expansion = new SessionExpansion(options.expandAllMaxEvents);
@@ -137,6 +140,7 @@ export class ViewerSession {
 
   /** Stops work scheduled for later (the panel closed). */
   dispose(): void {
+    this.disposed = true;
     this.header.dispose();
   }
 
@@ -301,6 +305,11 @@ export class ViewerSession {
   private sendInit(): void {
     const model = this.model!;
     const rows = this.rows!;
+    if (this.selected === null && !this.autoSelected && rows.size > 0) {
+      this.autoSelected = true;
+      this.selected = firstMeaningfulNode(model, rows);
+      this.selectedLine = placeOfNode(model, this.selected);
+    }
     const topNode = this.topLine !== null ? nodeAtPlace(model, this.topLine) : null;
     const topRow = topNode !== null ? Math.max(0, rows.rowOf(topNode)) : 0;
     const facts = this.header.forInit(model, this.appending);
@@ -408,7 +417,21 @@ export class ViewerSession {
   }
 
   private post(msg: HostMessage): void {
-    if (this.ready) this.host.post(msg);
+    // A detail read after the panel closed (the one opened on, still loading) goes nowhere.
+    if (this.ready && !this.disposed) this.host.post(msg);
   }
 }
 
+/**
+ * The node a trace opens on: the first row that is an event and not the writer's bookkeeping (FormatModule.bookkeeping),
+ * looked for among the first rows only; else the first row.
+ */
+export function firstMeaningfulNode(model: TraceModel, rows: RowProjection): number {
+  const bookkeeping = formatModule(model.format).bookkeeping;
+  const t = model.events;
+  for (let r = 0; r < Math.min(rows.size, 2000); r++) {
+    const node = rows.nodeAt(r);
+    if (node >= 0 && !(bookkeeping?.(t.kindOf(node), t.labelOf(node)) ?? false)) return node;
+  }
+  return rows.nodeAt(0);
+}

@@ -211,10 +211,48 @@ export const HIGH_CONTRAST: Record<string, string> = {
   'editor-findMatchHighlightBorder': '#f38518',
   'textLink-foreground': '#21a6ff',
   'textCodeBlock-background': '#000000',
+  // VS Code's High Contrast Dark: preformatted text is black, meant for its white background (not the code block's black).
+  'textPreformat-foreground': '#000000',
+  'textPreformat-background': '#ffffff',
   'editorHoverWidget-background': '#0c141f',
   'editorHoverWidget-border': '#6fc3df',
 };
 
+/** VS Code's High Contrast Light (the values the viewer's CSS uses). */
+export const HIGH_CONTRAST_LIGHT: Record<string, string> = {
+  ...LIGHT,
+  foreground: '#292929',
+  descriptionForeground: '#292929b3',
+  errorForeground: '#b5200d',
+  focusBorder: '#006bbd',
+  contrastBorder: '#0f4a85',
+  contrastActiveBorder: '#006bbd',
+  'editor-background': '#ffffff',
+  'editor-foreground': '#292929',
+  'editorWidget-background': '#ffffff',
+  'editorWidget-border': '#0f4a85',
+  'widget-border': '#0f4a85',
+  'panel-border': '#0f4a85',
+  'badge-background': '#0f4a85',
+  'badge-foreground': '#ffffff',
+  'list-hoverBackground': '#ffffff00',
+  'list-activeSelectionBackground': '#0f4a851a',
+  'list-inactiveSelectionBackground': '#0f4a851a',
+  'list-focusOutline': '#006bbd',
+  'list-errorForeground': '#b5200d',
+  'list-warningForeground': '#895503',
+  'editorWarning-foreground': '#895503',
+  'editor-findMatchHighlightBackground': '#0f4a8500',
+  'editor-findMatchHighlightBorder': '#006bbd',
+  'textLink-foreground': '#0f4a85',
+  'textCodeBlock-background': '#f2f2f2',
+  // White preformatted text, meant for its dark blue background (not the code block's near-white).
+  'textPreformat-foreground': '#ffffff',
+  'textPreformat-background': '#09345f',
+  'editorHoverWidget-background': '#ffffff',
+  'editorHoverWidget-border': '#0f4a85',
+};
+
 /** The body classes VS Code sets per theme kind. */
-export const THEME_CLASS = { dark: 'vscode-dark', light: 'vscode-light', hc: 'vscode-high-contrast' } as const;
-export const THEMES = { dark: DARK, light: LIGHT, hc: HIGH_CONTRAST } as const;
+export const THEME_CLASS = { dark: 'vscode-dark', light: 'vscode-light', hc: 'vscode-high-contrast', hcLight: 'vscode-high-contrast vscode-high-contrast-light' } as const;
+export const THEMES = { dark: DARK, light: LIGHT, hc: HIGH_CONTRAST, hcLight: HIGH_CONTRAST_LIGHT } as const;

@@ -117,6 +117,11 @@ describe('webview state: keyboard', () => {
     assert.deepEqual(keyTarget('PageDown', 7, 10, 4, leaf), { action: 'move', row: 9 });
     assert.deepEqual(keyTarget('PageUp', 7, 10, 4, leaf), { action: 'move', row: 3 });
   });
+  it('the first ArrowDown with nothing selected selects the focused row (row 1), not the row after it', () => {
+    assert.deepEqual(keyTarget('ArrowDown', 0, 10, 4, leaf, false), { action: 'move', row: 0 });
+    assert.deepEqual(keyTarget('ArrowUp', 3, 10, 4, leaf, false), { action: 'move', row: 3 });
+    assert.deepEqual(keyTarget('ArrowDown', 0, 10, 4, leaf, true), { action: 'move', row: 1 });
+  });
   it('expands, collapses, steps into children and out to the parent', () => {
     assert.deepEqual(keyTarget('ArrowRight', 2, 10, 4, closed), { action: 'toggle', expand: true });
     assert.deepEqual(keyTarget('ArrowRight', 2, 10, 4, open), { action: 'move', row: 3 });

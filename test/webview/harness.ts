@@ -257,7 +257,17 @@ function stubScript(arg: PageStub): void {
   w.document.addEventListener('securitypolicyviolation', (e: { violatedDirective: string; blockedURI: string }) => w.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
   w.document.addEventListener('DOMContentLoaded', () => {
     for (const [k, v] of Object.entries(arg.vars)) w.document.documentElement.style.setProperty(`--vscode-${k}`, v);
-    if (arg.bodyClass) w.document.body.classList.add(arg.bodyClass);
+    if (arg.bodyClass) w.document.body.classList.add(...arg.bodyClass.split(' '));
+    // The default styles VS Code puts in every webview (its pre/index.html) that colour text: the page's own CSS
+    // must win over them, as in the real editor (High Contrast's black textPreformat foreground came from here).
+    const defaults = new w.CSSStyleSheet();
+    defaults.replaceSync([
+      'a, a code { color: var(--vscode-textLink-foreground); }',
+      'code { color: var(--vscode-textPreformat-foreground); background-color: var(--vscode-textPreformat-background); padding: 1px 3px; border-radius: 4px; }',
+      'pre code { padding: 0; }',
+      'blockquote { background: var(--vscode-textBlockQuote-background); border-color: var(--vscode-textBlockQuote-border); }',
+    ].join('\n'));
+    w.document.adoptedStyleSheets = [defaults, ...w.document.adoptedStyleSheets];
   });
 }
 

@@ -31,7 +31,7 @@ describe('viewer header: a forked session (Chromium)', function () {
       // The inherited history is one collapsed row.
       const labels = await v.rowLabels();
       assert.ok(labels.some((l) => l.startsWith('inherited history: user: ')), labels.join('\n'));
-      assert.ok(!labels.includes('assistant claude-opus-5-5 5.0k→7 tokens: Noted. The code word is PLUM.'), 'its response is inside, collapsed');
+      assert.ok(!labels.includes('assistant 5.0k→7 tokens: Noted. The code word is PLUM.'), 'its response is inside, collapsed');
       await v.screenshot(`session-fork-${theme}`);
       // Keyboard: focus the "open origin" link and press Enter.
       await v.page.focus('.fact-origin .origin-file');

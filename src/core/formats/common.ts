@@ -65,19 +65,33 @@ export function label(...parts: (string | null | undefined | false)[]): string {
   return parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join(' ');
 }
 
-const LABEL_SPACE = /[\s\u0080-\u009f]+/g;
+// eslint-disable-next-line no-control-regex
+const LABEL_SPACE = /[\s\u0000-\u001f\u007f-\u009f]+/g;
+/**
+ * A terminal's escape sequences, as a shell command's output holds them (`ESC[?2026h`, colours `ESC[31m`, titles
+ * `ESC]0;…BEL`): a label drops them rather than showing their control characters.
+ */
+// eslint-disable-next-line no-control-regex
+const TERMINAL_ESCAPE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])|\u009b[0-?]*[ -/]*[@-~]/g;
 
-/** Shortens a long value for a label: whitespace and C1 controls collapse to one space, then it is cut at `max`. */
+function flatten(s: string): string {
+  return (s.includes('\u001b') || s.includes('\u009b') ? s.replace(TERMINAL_ESCAPE, '') : s).replace(LABEL_SPACE, ' ').trim();
+}
+
+/**
+ * Shortens a long value for a label: terminal escape sequences are dropped, whitespace and other control
+ * characters collapse to one space, then it is cut at `max`.
+ */
 export function short(s: string, max = 48): string {
   // Labels of long outputs and prompts were flattening whole megabytes to keep 48 characters. Flattening only
   // shrinks text, so when a prefix alone flattens to more than max the label is decided by it (same result).
   if (s.length > max * 4) {
-    const head = s.slice(0, max * 4).replace(LABEL_SPACE, ' ').trim();
+    const head = flatten(s.slice(0, max * 4));
     if (head.length > max) return head.slice(0, max - 1) + '…';
   }
   // Most labels are already flat (no whitespace but single inner spaces, no C1 control): kept as they are, with
   // no new string made.
-  const flat = FLAT_ALREADY.test(s) ? s : s.replace(LABEL_SPACE, ' ').trim();
+  const flat = FLAT_ALREADY.test(s) ? s : flatten(s);
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 
@@ -85,7 +99,8 @@ export function short(s: string, max = 48): string {
  * Text that flattening leaves as it is: no whitespace or C1 control but single spaces between other characters
  * (`\s` is JavaScript's whitespace, which `trim` also strips).
  */
-const FLAT_ALREADY = /^(?:[^\s\u0080-\u009f]+(?: [^\s\u0080-\u009f]+)*)?$/;
+// eslint-disable-next-line no-control-regex
+const FLAT_ALREADY = /^(?:[^\s\u0000-\u001f\u007f-\u009f]+(?: [^\s\u0000-\u001f\u007f-\u009f]+)*)?$/;
 
 
 /**

@@ -272,15 +272,15 @@ function assistantLabel(v: Obj, tokens: string | null, cont: string | null): str
   const msg = obj(v, 'message');
   const blocks = contentBlocks(msg);
   const uses = toolUses(blocks);
-  const model = str(msg, 'model');
+  // The model is not repeated on every row: the header, the detail pane and the model column say it.
   if (uses.length > 0) {
     const text = messageText(blocks) || (uses.length === 1 ? toolInputPreview(blocks[uses[0].index].input) : '');
-    return withText(label('tool_use', uses.map((u) => u.name).join(', '), model, tokens, cont), text, 48);
+    return withText(label('tool_use', uses.map((u) => u.name).join(', '), tokens, cont), text, 48);
   }
   const text = messageText(blocks);
   const thinking = thinkingText(blocks);
   const word = text ? 'assistant' : thinking ? 'thinking' : 'assistant';
-  return withText(label(word, model, tokens, cont), text || thinking || '(no text)', 60);
+  return withText(label(word, tokens, cont), text || thinking || '(no text)', 60);
 }
 
 /**

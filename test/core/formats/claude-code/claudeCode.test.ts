@@ -104,7 +104,7 @@ describe('claude-code adapter: a real sidechain session (claude-code-log sidecha
     // The file starts mid-turn (no prompt): steps are roots, the sidechain's continuation under its first line, and
     // the result whose call is cut off a root.
     assert.deepEqual(parentLines(m), [null, 1, null, 3, null, null]);
-    assert.equal(m.events.get(0).label, 'tool_use Task claude-sonnet-4-5-20250929 141k→365 tokens: Research data-border-color usage and CSS class …');
+    assert.equal(m.events.get(0).label, 'tool_use Task 141k→365 tokens: Research data-border-color usage and CSS class …');
     assert.equal(m.events.get(0).tokensIn, 141275, 'input counts cache writes and reads');
     assert.equal(m.events.get(0).model, 'claude-sonnet-4-5-20250929');
     assert.equal(m.events.get(3).tokensIn, null, 'a split response shows its usage once');
