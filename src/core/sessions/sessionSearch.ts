@@ -15,7 +15,6 @@
  */
 import MiniSearch from 'minisearch';
 import { loadTrace } from '../loadTrace';
-import { readSpan } from '../lineIndexer';
 import { readRanges } from '../byteSource';
 import { pathSep } from '../io/paths';
 import { parseFilter } from '../filter/filterParser';
@@ -62,7 +61,7 @@ export interface SessionHits {
 }
 
 /** Characters of a line's strings indexed, at most: enough for a prompt or the head of a tool's output. */
-const INDEX_CHARS = 8192;
+const INDEX_CHARS = 4096;
 /** Terms longer than this (hashes, base64, minified code) are not indexed. */
 const MAX_TERM = 40;
 /** Characters of a snippet either side of the match. */
@@ -105,6 +104,8 @@ interface IndexedFile {
   errors: number[];
   /** Why the file could not be read, else null. */
   error: string | null;
+  /** The file is one JSON document: its documents are the parts of it under each event's line (documentSpans). */
+  document?: boolean;
 }
 
 interface IndexText {
@@ -261,6 +262,8 @@ export class SessionSearchIndex {
       firstId: this.nextId, lines: [], offsets: [], lengths: [], fields: [], tools: [], errors: [], error: null,
     };
     const texts: string[] = [];
+    /** Per document, 1 when its line is written as the user's (a prompt, unless its event is a tool's). */
+    const users: number[] = [];
     const byLine = new Map<number, number>();
     let model: TraceModel;
     try {
@@ -273,10 +276,12 @@ export class SessionSearchIndex {
           f.offsets.push(r.offset);
           f.lengths.push(r.length);
           texts.push(textOf(r.value));
+          users.push(isUsers(r.value, 0) ? 1 : 0);
         },
       });
-      if (model.document) await this.documentSpans(model, f, texts, byLine);
-      this.classify(model, f, byLine);
+      f.document = model.document || undefined;
+      if (model.document) await this.documentSpans(model, f, texts, users, byLine);
+      this.classify(model, f, byLine, users);
     } catch (err) {
       f.error = err instanceof Error ? err.message : String(err);
     }
@@ -285,30 +290,39 @@ export class SessionSearchIndex {
       f.tools.push(-1);
       f.errors.push(0);
     }
-    for (let k = 0; k < texts.length; k++) if (texts[k] !== '') this.mini.add({ id: f.firstId + k, text: texts[k] });
+    // Text is indexed for prompts, replies and tools' input and output; the rest (metadata, the requests a writer logs
+    // whole, every earlier message again) is kept for tool:, status: and field: alone.
+    const other = SEARCH_FIELDS.indexOf('other');
+    for (let k = 0; k < texts.length; k++) if (texts[k] !== '' && f.fields[k] !== other) this.mini.add({ id: f.firstId + k, text: texts[k] });
     this.nextId += f.lines.length;
     this.files.set(stamp.path, f);
     this.dirty = true;
   }
 
-  /** A one-document trace (a JSON export): each event's own span is a document, read again from the file. */
-  private async documentSpans(model: TraceModel, f: IndexedFile, texts: string[], byLine: Map<number, number>): Promise<void> {
+  /**
+   * A one-document trace (Continue's session, a JSON export): its events all span the document, so each event's line
+   * is a document holding the strings from that line up to the next event's (read again from the file, once).
+   */
+  private async documentSpans(model: TraceModel, f: IndexedFile, texts: string[], users: number[], byLine: Map<number, number>): Promise<void> {
     const t = model.events;
-    for (let i = 0; i < t.size; i++) {
-      const line = t.lineOf(i);
-      if (byLine.has(line) || t.partOf(i) !== 0) continue;
-      const ev = t.get(i);
-      if (ev.length <= 0) continue;
+    const lines: number[] = [];
+    for (let i = 0; i < t.size; i++) if (t.partOf(i) === 0) lines.push(t.lineOf(i));
+    const starts = [...new Set(lines)].sort((a, b) => a - b);
+    const [buf] = await readRanges(model.path, model.path.endsWith('.gz') ? 'gzip' : null, [[0, model.bytesIndexed]]);
+    const parts = documentParts(buf.toString('utf8'), starts);
+    for (const line of starts) {
       byLine.set(line, f.lines.length);
       f.lines.push(line);
-      f.offsets.push(ev.offset);
-      f.lengths.push(ev.length);
-      texts.push(textOf(parseOr((await readSpan(model.path, ev.offset, ev.length)).toString('utf8'))));
+      f.offsets.push(0);
+      f.lengths.push(model.bytesIndexed);
+      const values = parts.get(line) ?? [];
+      texts.push(textOf(values));
+      users.push(values.some((v) => isUsers(v, 0)) ? 1 : 0);
     }
   }
 
   /** Each document's field, tool and status, from the events read from its line. */
-  private classify(model: TraceModel, f: IndexedFile, byLine: ReadonlyMap<number, number>): void {
+  private classify(model: TraceModel, f: IndexedFile, byLine: ReadonlyMap<number, number>, users: readonly number[]): void {
     const t = model.events;
     const other = SEARCH_FIELDS.indexOf('other');
     f.fields = f.lines.map(() => other);
@@ -318,7 +332,7 @@ export class SessionSearchIndex {
       if (t.partOf(i) !== 0) continue;
       const k = byLine.get(t.lineOf(i));
       if (k === undefined) continue;
-      const field = SEARCH_FIELDS.indexOf(fieldOf(t.categoryOf(i), t.kindOf(i), t.labelOf(i)));
+      const field = SEARCH_FIELDS.indexOf(fieldOf(t.categoryOf(i), t.kindOf(i), users[k] === 1));
       if (f.fields[k] === other || field < f.fields[k]) f.fields[k] = field;
       const tool = t.toolOf(i);
       if (tool !== null && f.tools[k] === -1) f.tools[k] = this.toolId(tool);
@@ -542,10 +556,20 @@ function alternatives(t: FilterTerm): (v: string) => boolean {
   };
 }
 
+/** True when a line's value is written as the user's: a `role` or `type` of user at its top or up to two objects down. */
+function isUsers(v: unknown, depth: number): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  if (o.role === 'user' || o.type === 'user' || o.type === 'user.message' || o.type === 'user_message') return true;
+  if (depth >= 2) return false;
+  for (const k of ['message', 'payload', 'data', 'item']) if (isUsers(o[k], depth + 1)) return true;
+  return false;
+}
+
 /** What a line's events say its text is: a user's prompt, a reply, a tool's input or its output. */
-export function fieldOf(category: string, kind: string, label: string): SearchField {
-  if (/^(?:message\s+)?user:/.test(label) && category !== 'tool') return 'prompt';
-  const result = /result|output|execution_complete/i.test(kind) || /^tool[ _]result/.test(label);
+export function fieldOf(category: string, kind: string, user: boolean): SearchField {
+  const result = /result|output|execution_complete/i.test(kind);
+  if (user && category !== 'tool' && !result) return 'prompt';
   if (category === 'tool') return result ? 'tool-output' : 'tool-input';
   if (category === 'message' && result) return 'tool-output';
   if (category === 'inference' || category === 'message') return 'reply';
@@ -584,6 +608,63 @@ export function textOf(value: unknown): string {
   return out.join('\n');
 }
 
+/**
+ * A JSON document's objects by the event line they come under: each object (or string) of the document that starts
+ * on or after an event's line and before the next one's, outermost first, kept with the event at the line before it.
+ * Strings appear in the text in the order JSON.parse gives them, so each is found from where the last one was.
+ */
+function documentParts(text: string, starts: readonly number[]): Map<number, unknown[]> {
+  const out = new Map<number, unknown[]>();
+  const value = parseOr(text);
+  if (typeof value === 'string' || starts.length === 0) return out;
+  // Line starts of the text, to turn a position into a line.
+  const nl: number[] = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) nl.push(i + 1);
+  const lineAt = (pos: number): number => {
+    let lo = 0;
+    let hi = nl.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (nl[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  const eventAt = (line: number): number | null => {
+    let found: number | null = null;
+    for (const s of starts) if (s <= line) found = s;
+    return found;
+  };
+  let cursor = 0;
+  const visit = (v: unknown, key: string | null): void => {
+    if (typeof v === 'string') {
+      if (key !== null && SKIP_KEY.test(key)) return;
+      const at = text.indexOf(JSON.stringify(v).slice(0, 64), cursor);
+      if (at < 0) return;
+      cursor = at + 1;
+      const ev = eventAt(lineAt(at));
+      if (ev === null) return;
+      const list = out.get(ev);
+      if (list) list.push(v);
+      else out.set(ev, [v]);
+      return;
+    }
+    if (Array.isArray(v)) for (const x of v) visit(x, null);
+    else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      // A message's role goes with its text, so the part knows it is the user's.
+      if (o.role === 'user') {
+        const at = text.indexOf('"role"', cursor);
+        const ev = at < 0 ? null : eventAt(lineAt(at));
+        if (ev !== null) (out.get(ev) ?? out.set(ev, []).get(ev)!).push({ role: 'user' });
+      }
+      for (const [k, x] of Object.entries(o)) visit(x, k);
+    }
+  };
+  visit(value, null);
+  return out;
+}
+
 /** The parsed value of a JSON text, or the text itself when it is not JSON. */
 function parseOr(text: string): unknown {
   try {
@@ -606,7 +687,13 @@ async function lineTexts(docs: readonly { f: IndexedFile; k: number }[]): Promis
     try {
       const bufs = await readRanges(f.stamp.path, f.stamp.path.endsWith('.gz') ? 'gzip' : null, list.map((b) => [f.offsets[docs[b].k], f.lengths[docs[b].k]] as const));
       list.forEach((b, j) => {
-        if (bufs[j].length === f.lengths[docs[b].k]) out[b] = textOf(parseOr(bufs[j].toString('utf8')));
+        if (bufs[j].length !== f.lengths[docs[b].k]) return;
+        const text = bufs[j].toString('utf8');
+        // A one-document trace's document is the part of it from its event's line (see documentSpans).
+        if (f.document) {
+          const starts = f.lines.slice().sort((x, y) => x - y);
+          out[b] = textOf(documentParts(text, starts).get(f.lines[docs[b].k]) ?? []);
+        } else out[b] = textOf(parseOr(text));
       });
     } catch {
       // A file gone since it was indexed has no snippets: its hits are left out until the next update.
