@@ -29,6 +29,8 @@ export const COMMANDS = {
   openSession: 'agentTrace.openSession',
   revealSessionInOS: 'agentTrace.revealSessionInOS',
   copySessionPath: 'agentTrace.copySessionPath',
+  /** Search Agent Sessions…: the Agent Traces view's title bar and the command palette. */
+  searchSessions: 'agentTrace.searchSessions',
 } as const;
 
 /** One command id. */

@@ -21,9 +21,9 @@ export const SESSIONS_VIEW = 'agentTrace.sessions';
 /** A session row's `contextValue`: the context menu's items ask for it. */
 export const SESSION_ITEM = 'agentTrace.session';
 
-/** The catalog's cache as one file in a folder (the extension's global storage), written aside and renamed. */
-export function folderCacheStore(dir: string): SessionCacheStore {
-  const file = path.join(dir, SESSION_CACHE_FILE);
+/** The catalog's cache (or another `name`: the search index) as one file in a folder (the extension's global storage), written aside and renamed. */
+export function folderCacheStore(dir: string, name = SESSION_CACHE_FILE): SessionCacheStore {
+  const file = path.join(dir, name);
   return {
     read: async () => fs.promises.readFile(file, 'utf8').catch(() => null),
     write: async (text) => {
