@@ -366,7 +366,10 @@ export class SessionSearchIndex {
     const candidates: number[] = [];
     if (required) candidates.push(...required);
     else for (const f of files) for (let k = 0; k < f.lines.length; k++) candidates.push(f.firstId + k);
-    const sessionTime = (f: IndexedFile) => Date.parse(f.endTime ?? f.startTime ?? '') || 0;
+    // Each file's session time, parsed once (a sort compares it many times).
+    const times = new Map<IndexedFile, number>();
+    for (const f of files) times.set(f, Date.parse(f.endTime ?? f.startTime ?? '') || 0);
+    const sessionTime = (f: IndexedFile) => times.get(f)!;
     const matched: { f: IndexedFile; k: number }[] = [];
     for (const id of candidates) {
       const f = this.fileOf(id, files);
