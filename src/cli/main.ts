@@ -6,6 +6,7 @@ import { treeCommand, TREE_HELP } from './treeCommand';
 import { CLI_COMMANDS_EXTRA } from './extraCommands';
 import { diffCommand, DIFF_HELP } from './diffCommand';
 import { sessionsCommand, SESSIONS_HELP, usageCommand, USAGE_HELP } from './sessionsCommand';
+import { searchCommand, SEARCH_HELP } from './searchCommand';
 import type { CliCommand } from './command';
 
 export type { CliCommand } from './command';
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, CliCommand> = {
   ...CLI_COMMANDS_EXTRA,
   diff: { help: DIFF_HELP, summary: 'compare two runs: first divergence, inserted, deleted and changed events (exit 1 when they differ)', run: diffCommand },
   sessions: { help: SESSIONS_HELP, summary: 'every agent session found under the agents\' folders (or --root): title, time, tokens, cost, errors', run: sessionsCommand },
+  search: { help: SEARCH_HELP, summary: 'full-text search over every session found: prompts, replies, tool input and output (filter language)', run: searchCommand },
   usage: { help: USAGE_HELP, summary: 'tokens and cost of every session found, per day, week, month, model, project or agent', run: usageCommand },
 };
 

@@ -9,7 +9,7 @@ import { ParsedArgs, parseArgs, UsageError } from './args';
 import { formatOption, write, writeHuman, writeJson } from './io';
 import { cacheDir } from './userCacheDir';
 
-const ROOTS_HELP = `  --root DIR      a folder to look in (repeat for more); default: the agents' own folders under
+export const ROOTS_HELP = `  --root DIR      a folder to look in (repeat for more); default: the agents' own folders under
                   your home (${agentHomes().map((h) => `~/${h}`).join(', ')})
   --since DATE    only sessions active since DATE: 2026-12-01, an ISO time, or an age (12h, 7d, 2w)
   --cache DIR     keep what was read in DIR/${SESSION_CACHE_FILE}, so the next run reads only new or changed files
@@ -50,15 +50,15 @@ ${ROOTS_HELP}
 
 Exit codes: 0 success, 2 a --root that is no folder, or bad usage.`;
 
-/** The cache the options ask for: `--cache DIR`, none with `--no-cache`, else the user's cache folder. */
-function cacheOption(args: ParsedArgs): SessionCacheStore | undefined {
+/** The cache the options ask for: `--cache DIR`, none with `--no-cache`, else the user's cache folder (`file` in it). */
+export function cacheOption(args: ParsedArgs, file_ = SESSION_CACHE_FILE): SessionCacheStore | undefined {
   if (args.flags.has('--no-cache')) {
     if (args.options.has('--cache')) throw new UsageError('--cache and --no-cache do not go together');
     return undefined;
   }
   const dir = args.options.get('--cache') ?? cacheDir();
   if (dir === null) return undefined;
-  const file = path.join(dir, SESSION_CACHE_FILE);
+  const file = path.join(dir, file_);
   return {
     read: async () => {
       try {
@@ -81,12 +81,11 @@ function cacheOption(args: ParsedArgs): SessionCacheStore | undefined {
   };
 }
 
-const LIST_FLAGS = ['--json', '--help', '--no-cache'];
-const LIST_VALUED = ['--root', '--agent', '--since', '--cache'];
+export const LIST_FLAGS = ['--json', '--help', '--no-cache'];
+export const LIST_VALUED = ['--root', '--agent', '--since', '--cache'];
 
-/** Lists the sessions the options ask for; the roots default to the agent homes under the user's home folder. */
-async function listFor(args: ParsedArgs): Promise<SessionListing> {
-  if (args.positional.length > 0) throw new UsageError(`unexpected argument ${args.positional[0]}; folders are given with --root DIR`);
+/** The roots, agent and time the options ask for; the roots default to the agent homes under the user's home folder. */
+export function listOptions(args: ParsedArgs): { roots: string[]; agent: ReturnType<typeof formatOption>; since: number | undefined } {
   const agent = formatOption(args.options.get('--agent'));
   const sinceText = args.options.get('--since');
   const since = sinceText === undefined ? undefined : parseSince(sinceText, Date.now());
@@ -95,6 +94,13 @@ async function listFor(args: ParsedArgs): Promise<SessionListing> {
   const roots = given ? given.map((r) => path.resolve(r)) : agentHomeRoots(os.homedir());
   // A folder the user named must be one (the agents' own folders are looked in only where they exist).
   for (const r of given ? roots : []) if (!fs.statSync(r, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--root ${r}: no such folder`);
+  return { roots, agent, since };
+}
+
+/** Lists the sessions the options ask for. */
+async function listFor(args: ParsedArgs): Promise<SessionListing> {
+  if (args.positional.length > 0) throw new UsageError(`unexpected argument ${args.positional[0]}; folders are given with --root DIR`);
+  const { roots, agent, since } = listOptions(args);
   const listing = await listSessions({ roots, agent, cache: cacheOption(args) });
   return since === undefined ? listing : { ...listing, records: sessionsSince(listing.records, since) };
 }

@@ -33,6 +33,8 @@ export const COMMANDS = {
   checkAllSessions: 'agentTrace.checkAllSessions',
   compareSessions: 'agentTrace.compareSessions',
   exportSession: 'agentTrace.exportSession',
+  /** Search Agent Sessions…: the Agent Traces view's title bar and the command palette. */
+  searchSessions: 'agentTrace.searchSessions',
 } as const;
 
 /** One command id. */

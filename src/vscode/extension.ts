@@ -11,6 +11,7 @@ import { registerOutline } from './language/outline';
 import { watchPricingSetting } from './pricingSetting';
 import { registerCompareCommands } from './compare/compareCommands';
 import { registerSessionsView } from './sessions/sessionsView';
+import { registerSessionSearch } from './sessions/sessionSearchPick';
 import { registerIdProviders, registerTextGoToDefinition, takeRecentDefinition } from './language/idProviders';
 
 /** Wires the extension's editors, commands and providers. */
@@ -39,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): void {
   void showLaunchFile().catch(() => undefined);
   registerShareCommands(context, viewers, models);
   registerCompareCommands(context, models, viewers);
-  registerSessionsView(context);
+  registerSessionSearch(context, registerSessionsView(context), viewers);
 }
 
 export function deactivate(): void {}

@@ -57,12 +57,15 @@ export function snapshotCases(files: readonly string[] = snapshotInputs()): Snap
 export const LISTING_ROOT = 'samples';
 
 /**
- * `sessions --json` and `usage --json` over {@link LISTING_ROOT} (no cache, so a run reads and writes nothing
+ * `sessions --json`, `usage --json` and `search error --json` over {@link LISTING_ROOT} (no cache, so a run reads and writes nothing
  * else): the listing's JSON is a contract too. Their `file` is the folder, which no input is.
  */
 export function listingCases(): SnapshotCase[] {
   const listing = (name: string, args: string[]): SnapshotCase => ({ name: `listing__${LISTING_ROOT}.${name}.txt`, file: `${LISTING_ROOT}/`, args: [...args, '--json', '--no-cache', '--root', LISTING_ROOT] });
-  return [listing('sessions--json', ['sessions']), listing('usage--by-agent--json', ['usage', '--by', 'agent']), listing('usage--by-model--json', ['usage', '--by', 'model'])];
+  return [
+    listing('sessions--json', ['sessions']), listing('usage--by-agent--json', ['usage', '--by', 'agent']), listing('usage--by-model--json', ['usage', '--by', 'model']),
+    listing('search-error--json', ['search', 'error']),
+  ];
 }
 
 /** Runs one case with the built CLI from the project root; the text saved for it. */

@@ -30,9 +30,9 @@ export const RUNNING_MS = 3 * 60_000;
 /** File events are gathered this long before the changed sessions are read again. */
 const DEBOUNCE_MS = 750;
 
-/** The catalog's cache as one file in a folder (the extension's global storage), written aside and renamed. */
-export function folderCacheStore(dir: string): SessionCacheStore {
-  const file = path.join(dir, SESSION_CACHE_FILE);
+/** The catalog's cache (or another `name`: the search index) as one file in a folder (the extension's global storage), written aside and renamed. */
+export function folderCacheStore(dir: string, name = SESSION_CACHE_FILE): SessionCacheStore {
+  const file = path.join(dir, name);
   return {
     read: async () => fs.promises.readFile(file, 'utf8').catch(() => null),
     write: async (text) => {
