@@ -4,7 +4,7 @@ import { FORMAT_LIST, isFallbackFormat } from '../formats';
 import type { FormatName } from '../formatNames';
 import { loadTrace } from '../loadTrace';
 import { detectFile, isConfidentTrace } from '../detectFile';
-import { summarizeSession } from '../summary';
+import { summarizeSessionCells } from '../summary';
 import { sessionFilesOf } from '../sessionUsage';
 import type { ModelPrice } from '../usage/prices';
 import type { TraceModel } from '../traceModel';
@@ -205,7 +205,7 @@ async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPr
     if (!inHome) return null;
     return errorRecord(c, inHome.format, `not read as ${inHome.format}: ${model.detection.reason}`);
   }
-  const s = await summarizeSession(model, { prices });
+  const { summary: s, cells } = await summarizeSessionCells(model, { prices });
   const files = await sessionFilesOf(model);
   const parts: FileStamp[] = [];
   for (const f of files) parts.push((await stampOf(f.path)) ?? { path: f.path, size: -1, mtimeMs: -1 });
@@ -226,6 +226,7 @@ async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPr
       error: null,
     },
     byModel: s.usage.byModel.map((m) => ({ model: m.model, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd })),
+    byDayModel: cells,
     priced: s.usage.priced,
     stamp: c.stamp,
     parts,
@@ -239,6 +240,7 @@ function errorRecord(c: Candidate, agent: FormatName, error: string): SessionRec
       startTime: null, endTime: null, events: 0, subagents: 0, usage: { inputTokens: null, outputTokens: null, costUsd: null }, errors: 0, error,
     },
     byModel: [],
+    byDayModel: [],
     priced: null,
     stamp: c.stamp,
     parts: [],
