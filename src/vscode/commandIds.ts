@@ -29,6 +29,8 @@ export const COMMANDS = {
   openSession: 'agentTrace.openSession',
   revealSessionInOS: 'agentTrace.revealSessionInOS',
   copySessionPath: 'agentTrace.copySessionPath',
+  /** The Agent Usage panel: tokens and cost over time across the listed sessions. */
+  showUsage: 'agentTrace.showUsage',
 } as const;
 
 /** One command id. */

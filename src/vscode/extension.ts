@@ -9,6 +9,7 @@ import { showLaunchFile } from './editor/launchFile';
 import { watchPricingSetting } from './pricingSetting';
 import { registerCompareCommands } from './compare/compareCommands';
 import { registerSessionsView } from './sessions/sessionsView';
+import { registerUsagePanel } from './sessions/usagePanel';
 import { registerIdProviders, registerTextGoToDefinition, takeRecentDefinition } from './language/idProviders';
 
 /** Wires the extension's editors, commands and providers. */
@@ -34,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
   void showLaunchFile().catch(() => undefined);
   registerShareCommands(context, viewers, models);
   registerCompareCommands(context, models, viewers);
-  registerSessionsView(context);
+  registerUsagePanel(context, registerSessionsView(context));
 }
 
 export function deactivate(): void {}
