@@ -79,7 +79,9 @@ describe('Agent Usage view (webview, Chromium), over a home laid out from the re
   });
 
   it('draws the chart and the table of the same numbers; group-by and breakdown switch by keyboard; sums hold; light, dark and High Contrast', async () => {
-    const withUsage = records.filter((r) => r.entry.error === null);
+    // A range keeps the sessions active in it (as `usage --since`): one with no time at all is in none.
+    const withUsage = records.filter((r) => r.entry.error === null && !Number.isNaN(Date.parse(r.entry.endTime ?? r.entry.startTime ?? '')));
+    assert.ok(withUsage.length >= 20, `${withUsage.length} sessions with a time`);
     const inputTotal = withUsage.reduce((a, r) => a + (r.entry.usage.inputTokens ?? 0), 0);
     const costTotal = withUsage.reduce((a, r) => a + (r.entry.usage.costUsd ?? 0), 0);
     for (const theme of ['dark', 'light', 'hc'] as const) {
