@@ -34,6 +34,9 @@ const builds = [
   // The compare view (issue 17): its own entry, reusing the viewer's modules and, through @import, its styles.
   { ...common, entryPoints: ['webview/compare/main.ts'], outfile: 'dist/compare.js', platform: 'browser', format: 'iife', target: 'es2022' },
   { ...common, entryPoints: ['webview/compare/compare.css'], outfile: 'dist/compare.css', loader: { '.css': 'css' } },
+  // The Agent Usage view (issue 39, part 3): its own entry with chart.js bundled (no CDN: the page's CSP loads only its own files).
+  { ...common, entryPoints: ['webview/usage/main.ts'], outfile: 'dist/usage.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true, sourcemap: false },
+  { ...common, entryPoints: ['webview/usage/usage.css'], outfile: 'dist/usage.css', loader: { '.css': 'css' } },
 ];
 
 mkdirSync(join(root, 'dist'), { recursive: true });

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { agentHomeRoots, agentHomes } from '../core/sessions/agentHomes';
 import { listSessions, SessionListing } from '../core/sessions/sessionCatalog';
 import { SESSION_CACHE_FILE, SessionCacheStore } from '../core/sessions/sessionCache';
-import { parseSince, sessionsSince, USAGE_BUCKETS, UsageBucketKind, usageOverTime } from '../core/sessions/usageOverTime';
+import { parseSince, sessionsSince, USAGE_BUCKETS, USAGE_SPLITS, UsageBucketKind, usageCsv, usageOverTime, UsageSplitKind } from '../core/sessions/usageOverTime';
 import { ParsedArgs, parseArgs, UsageError } from './args';
 import { formatOption, write, writeHuman, writeJson } from './io';
 import { cacheDir } from './userCacheDir';
@@ -35,16 +35,21 @@ ${ROOTS_HELP}
 Exit codes: 0 success (a file that cannot be read is listed with its error), 2 a --root that is no
 folder, or bad usage.`;
 
-export const USAGE_HELP = `Usage: agent-trace usage [--by day|week|month|model|project|agent] [--since DATE] [--root DIR]… [--json]
+export const USAGE_HELP = `Usage: agent-trace usage [--by day|week|month|model|project|agent] [--split model|project|agent] [--since DATE] [--root DIR]… [--json | --csv]
 
 Tokens and cost of every agent session found (as 'sessions' lists them), per bucket (default: day).
-A session counts whole in the day, week or month it started (UTC), not split over the days it ran.
+Each model call counts in the day, week or month of its own time (UTC) and under its own model, so a
+session that ran over midnight counts on both days, and one that used two models under both.
 A cost that is not known is never counted as 0: each bucket says which sessions had no cost
 (unpriced models) and which were only partly priced.
 
   --by KIND       day, week (ISO), month, model, project or agent
-  --json          {"by", "placedBy": "start", "buckets": [{"key", "sessions", "inputTokens",
-                  "outputTokens", "costUsd", "sessionsWithoutCost", "sessionsPartlyPriced"}], "total"}
+  --split KIND    break each bucket down by model, project or agent ("parts" in --json, a column in --csv)
+  --json          {"by", "placedBy": "events", "buckets": [{"key", "sessions", "inputTokens",
+                  "outputTokens", "costUsd", "sessionsWithoutCost", "sessionsPartlyPriced",
+                  "cacheReadTokens", "cacheWriteTokens"}], "total"}
+  --csv           the same as CSV: one row per bucket (per part with --split), then the total; a figure
+                  not known is an empty field, never 0
   --agent NAME    only this agent's sessions (a format name)
 ${ROOTS_HELP}
 
@@ -132,19 +137,26 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
 
 /** `agent-trace usage`. */
 export async function usageCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, LIST_FLAGS, [...LIST_VALUED, '--by']);
+  const args = parseArgs(argv, [...LIST_FLAGS, '--csv'], [...LIST_VALUED, '--by', '--split']);
   if (args.flags.has('--help')) return write(USAGE_HELP + '\n').then(() => 0);
   const by = args.options.get('--by') ?? 'day';
   if (!(USAGE_BUCKETS as readonly string[]).includes(by)) throw new UsageError(`--by ${by}: expected one of ${USAGE_BUCKETS.join(', ')}`);
+  const split = args.options.get('--split');
+  if (split !== undefined && !(USAGE_SPLITS as readonly string[]).includes(split)) throw new UsageError(`--split ${split}: expected one of ${USAGE_SPLITS.join(', ')}`);
+  if (args.flags.has('--json') && args.flags.has('--csv')) throw new UsageError('--json and --csv do not go together');
   const listing = await listFor(args);
-  const u = usageOverTime(listing.records, by as UsageBucketKind);
+  const u = usageOverTime(listing.records, by as UsageBucketKind, split as UsageSplitKind | undefined);
   if (args.flags.has('--json')) {
     await writeJson(u, 3);
     return 0;
   }
+  if (args.flags.has('--csv')) {
+    await write(usageCsv(u));
+    return 0;
+  }
   const row = (key: string, b: Omit<(typeof u.buckets)[number], 'key'>) => [key, String(b.sessions), tokens(b.inputTokens), tokens(b.outputTokens), cost(b.costUsd) + (b.sessionsWithoutCost.length + b.sessionsPartlyPriced.length > 0 ? ' +?' : '')];
   const lines = table([by.toUpperCase(), 'SESSIONS', 'INPUT', 'OUTPUT', 'COST'], [...u.buckets.map((b) => row(b.key, b)), row('total', u.total)]);
-  if (by === 'day' || by === 'week' || by === 'month') lines.push(`Each session counts in the ${by} it started (UTC).`);
+  if (by === 'day' || by === 'week' || by === 'month') lines.push(`Each model call counts in the ${by} of its own time (UTC): a session may count in more than one.`);
   const unknown = u.total.sessionsWithoutCost;
   const partly = u.total.sessionsPartlyPriced;
   if (unknown.length + partly.length > 0) lines.push(`+? the cost is short: ${unknown.length} session${unknown.length === 1 ? '' : 's'} had no cost (unpriced models), ${partly.length} partly priced:`);

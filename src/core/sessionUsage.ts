@@ -5,6 +5,7 @@ import type { SessionFile } from './format';
 import type { ModelPrice } from './usage/prices';
 import { SessionPartReport, withSessionParts } from './usage/sessionSums';
 import { usageReport, UsageReport } from './usage/usageReport';
+import { settleUsageCells, UsageCell, usageCellsOf, utcDay } from './usage/usageCells';
 
 /** Options of {@link sessionUsage}. */
 export interface SessionUsageOptions {
@@ -23,9 +24,25 @@ export interface SessionUsageOptions {
  * not complete. A file with no session files, an in-memory source or a cut read gets its own report.
  */
 export async function sessionUsage(model: TraceModel, options: SessionUsageOptions = {}): Promise<UsageReport> {
+  return (await readSessionUsage(model, options, false)).report;
+}
+
+/**
+ * {@link sessionUsage} with the session's usage per UTC day and model (core/usage/usageCells.ts): each counted record
+ * of every file of the session at its own time and model, made to add up to the report's totals. The files are read
+ * once, for both.
+ */
+export async function sessionUsageCells(model: TraceModel, options: SessionUsageOptions = {}): Promise<{ report: UsageReport; cells: UsageCell[] }> {
+  const { report, cells } = await readSessionUsage(model, options, true);
+  return { report, cells: cells! };
+}
+
+async function readSessionUsage(model: TraceModel, options: SessionUsageOptions, withCells: boolean): Promise<{ report: UsageReport; cells: UsageCell[] | null }> {
   const files = await sessionFilesOf(model);
   const own = options.report ?? usageReport(model, options.prices);
-  if (files.length === 0) return own;
+  const raw: UsageCell[] | null = withCells ? usageCellsOf(model, options.prices) : null;
+  const settle = (report: UsageReport) => ({ report, cells: raw === null ? null : settleUsageCells(raw, report, firstDay(model)) });
+  if (files.length === 0) return settle(own);
   const parts: SessionPartReport[] = [];
   for (const [k, f] of files.entries()) {
     if (options.isCancelled?.()) break;
@@ -36,6 +53,7 @@ export async function sessionUsage(model: TraceModel, options: SessionUsageOptio
       const m = held.model;
       part.events = m?.events.size ?? 0;
       part.report = m && !m.cancelled ? usageReport(m, options.prices) : null;
+      if (m && part.report) raw?.push(...usageCellsOf(m, options.prices));
       if (held.error) part.error = held.error;
       parts.push(part);
       continue;
@@ -44,13 +62,24 @@ export async function sessionUsage(model: TraceModel, options: SessionUsageOptio
       const m = await loadTrace(f.path, { format: model.format, isCancelled: options.isCancelled });
       part.events = m.events.size;
       part.report = m.cancelled ? null : usageReport(m, options.prices);
+      if (part.report) raw?.push(...usageCellsOf(m, options.prices));
       if (m.cancelled) part.error = 'cancelled';
     } catch (e) {
       part.error = e instanceof Error ? e.message : String(e);
     }
     parts.push(part);
   }
-  return withSessionParts(own, model.formatTotals, parts);
+  return settle(withSessionParts(own, model.formatTotals, parts));
+}
+
+/** The UTC day of the file's first timed event, null when none has a time. */
+function firstDay(model: TraceModel): string | null {
+  const t = model.events;
+  for (let i = 0; i < t.size; i++) {
+    const time = t.timeOf(i);
+    if (time !== null) return utcDay(time);
+  }
+  return null;
 }
 
 const listed = new WeakMap<TraceModel, Promise<readonly SessionFile[]>>();

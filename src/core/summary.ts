@@ -6,7 +6,8 @@ import { ModelPrice } from './usage/prices';
 import { UsageRollup, usageRollupOf } from './usage/rollup';
 import { toolCallsOf } from './usage/toolStats';
 import { UsageReport, usageReport } from './usage/usageReport';
-import { sessionUsage } from './sessionUsage';
+import { sessionUsageCells, sessionUsage } from './sessionUsage';
+import type { UsageCell } from './usage/usageCells';
 import { formatModule } from './formats';
 
 const ERROR = EVENT_STATUSES.indexOf('error');
@@ -181,18 +182,32 @@ export function summarize(model: TraceModel, options: SummaryOptions = {}): Trac
  * session's, so `totals` and `usage` agree. With a filter, only the file's matching events count.
  */
 export async function summarizeSession(model: TraceModel, options: SummaryOptions = {}): Promise<TraceSummary> {
+  return (await summarizeSessionWith(model, options, false)).summary;
+}
+
+/**
+ * {@link summarizeSession} with the session's usage per UTC day and model (core/usage/usageCells.ts), adding up to
+ * its `usage` totals: the session catalog keeps both. The session's files are read once.
+ */
+export async function summarizeSessionCells(model: TraceModel, options: Omit<SummaryOptions, 'include'> = {}): Promise<{ summary: TraceSummary; cells: UsageCell[] }> {
+  const { summary, cells } = await summarizeSessionWith(model, options, true);
+  return { summary, cells: cells! };
+}
+
+async function summarizeSessionWith(model: TraceModel, options: SummaryOptions, withCells: boolean): Promise<{ summary: TraceSummary; cells: UsageCell[] | null }> {
   const summary = summarize(model, options);
-  if (options.include) return summary;
+  if (options.include) return { summary, cells: null };
   const origin = await sessionSummaryOrigin(model);
   const s = origin ? { ...summary, origin } : summary;
-  const usage = await sessionUsage(model, { prices: options.prices, report: s.usage });
-  if (usage === s.usage) return s;
+  const read = withCells ? await sessionUsageCells(model, { prices: options.prices, report: s.usage }) : { report: await sessionUsage(model, { prices: options.prices, report: s.usage }), cells: null };
+  const usage = read.report;
+  if (usage === s.usage) return { summary: s, cells: read.cells };
   const ft = model.formatTotals;
   const totals = { ...s.totals };
   if (ft.inputTokens === undefined) totals.inputTokens = usage.total.inputTokens;
   if (ft.outputTokens === undefined) totals.outputTokens = usage.total.outputTokens;
   totals.toolCalls = usage.byTool.reduce((a, t) => a + t.calls, 0);
-  return { ...s, totals, usage };
+  return { summary: { ...s, totals, usage }, cells: read.cells };
 }
 
 /**

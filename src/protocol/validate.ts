@@ -1,13 +1,14 @@
 /**
  * Validates every message from a webview before the host acts on it: the webviews render hostile trace
  * content, so their messages are treated as untrusted input (shape, types, bounds). One zod schema per view
- * (the trace viewer, the compare view) and one entry, {@link parseViewMessage}, for every host that listens:
+ * (the trace viewer, the compare view, the usage view) and one entry, {@link parseViewMessage}, for every host that listens:
  * the custom editor, the compare panel, the offline report and the test harnesses.
  */
 import { z } from 'zod';
 import { CHECK_MODES } from '../core/catalog/checkMode';
 import { MAX_COMPARE_PAGE, type CompareViewMessage } from './compare';
 import type { WebviewMessage } from './index';
+import { USAGE_PERIODS, USAGE_RANGES, USAGE_SERIES, type UsageViewMessage } from './usage';
 
 const int = z.number().int();
 const line = int.min(1).max(2 ** 31);
@@ -77,6 +78,15 @@ const compareSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('compareOpen'), side: z.enum(['a', 'b']), line }),
 ]);
 
+/** The Agent Usage view's messages (webview/usage/). */
+const usageQuery = z.object({ by: z.enum(USAGE_PERIODS), split: z.enum(USAGE_SERIES), since: z.enum(USAGE_RANGES) });
+const usageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('usageReady'), query: usageQuery.nullable().catch(null) }),
+  z.object({ type: z.literal('usageQuery'), query: usageQuery }),
+  z.object({ type: z.literal('usageExportCsv'), query: usageQuery }),
+  z.object({ type: z.literal('usageRefresh') }),
+]);
+
 /** True when A and B are assignable both ways: a message added, dropped or changed on one side only is false. */
 type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // Fails to compile when a schema and its protocol union drift apart, in either direction.
@@ -84,6 +94,8 @@ const schemaMatchesProtocol: SameShape<z.infer<typeof schema>, WebviewMessage> =
 const compareSchemaMatchesProtocol: SameShape<z.infer<typeof compareSchema>, CompareViewMessage> = true;
 void schemaMatchesProtocol;
 void compareSchemaMatchesProtocol;
+const usageSchemaMatchesProtocol: SameShape<z.infer<typeof usageSchema>, UsageViewMessage> = true;
+void usageSchemaMatchesProtocol;
 
 /** The views that send messages to the host, and what each sends. */
 export interface ViewMessages {
@@ -91,10 +103,12 @@ export interface ViewMessages {
   viewer: WebviewMessage;
   /** The compare view (webview/compare/). */
   compare: CompareViewMessage;
+  /** The Agent Usage view (webview/usage/). */
+  usage: UsageViewMessage;
 }
 export type ViewName = keyof ViewMessages;
 
-const SCHEMAS: { [V in ViewName]: z.ZodType<ViewMessages[V]> } = { viewer: schema, compare: compareSchema };
+const SCHEMAS: { [V in ViewName]: z.ZodType<ViewMessages[V]> } = { viewer: schema, compare: compareSchema, usage: usageSchema };
 
 /** A message from `view` if it is exactly one of that view's known shapes, else null (and the host ignores it). */
 export function parseViewMessage<V extends ViewName>(view: V, raw: unknown): ViewMessages[V] | null {

@@ -48,8 +48,17 @@ export function contentSecurityPolicy(p: PageSources): string {
   ].join('; ');
 }
 
-/** The page; every interpolated value is an attribute-escaped URI or the nonce. */
-export function renderViewerHtml(r: ViewerPageResources): string {
+/** A page other than the viewer's (the usage view): its title, and its root's role and label (a document, not an application). */
+export interface PageIdentity {
+  title: string;
+  label: string;
+  role: 'main' | 'application';
+}
+
+const VIEWER_PAGE: PageIdentity = { title: 'Agent Trace Viewer', label: 'Agent trace', role: 'application' };
+
+/** The page; every interpolated value is an attribute-escaped URI, the nonce or the page's escaped names. */
+export function renderViewerHtml(r: ViewerPageResources, page: PageIdentity = VIEWER_PAGE): string {
   const nonce = r.nonce ?? makeNonce();
   const csp = contentSecurityPolicy({
     img: `${r.cspSource} data:`,
@@ -65,10 +74,10 @@ export function renderViewerHtml(r: ViewerPageResources): string {
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" id="vscode-codicon-stylesheet" href="${escapeHtml(r.codiconUri)}" nonce="${nonce}">
 <link rel="stylesheet" href="${escapeHtml(r.styleUri)}" nonce="${nonce}">
-<title>Agent Trace Viewer</title>
+<title>${escapeHtml(page.title)}</title>
 </head>
 <body>
-<div id="app" role="application" aria-label="Agent trace"></div>
+<div id="app" role="${page.role}" aria-label="${escapeHtml(page.label)}"></div>
 <script nonce="${nonce}" src="${escapeHtml(r.scriptUri)}"></script>
 </body>
 </html>`;

@@ -35,6 +35,8 @@ export const COMMANDS = {
   exportSession: 'agentTrace.exportSession',
   /** Search Agent Sessions…: the Agent Traces view's title bar and the command palette. */
   searchSessions: 'agentTrace.searchSessions',
+  /** The Agent Usage panel: tokens and cost over time across the listed sessions. */
+  showUsage: 'agentTrace.showUsage',
 } as const;
 
 /** One command id. */

@@ -12,6 +12,7 @@ import { watchPricingSetting } from './pricingSetting';
 import { registerCompareCommands } from './compare/compareCommands';
 import { registerSessionsView } from './sessions/sessionsView';
 import { registerSessionSearch } from './sessions/sessionSearchPick';
+import { registerUsagePanel } from './sessions/usagePanel';
 import { registerIdProviders, registerTextGoToDefinition, takeRecentDefinition } from './language/idProviders';
 
 /** Wires the extension's editors, commands and providers. */
@@ -40,7 +41,9 @@ export function activate(context: vscode.ExtensionContext): void {
   void showLaunchFile().catch(() => undefined);
   registerShareCommands(context, viewers, models);
   registerCompareCommands(context, models, viewers);
-  registerSessionSearch(context, registerSessionsView(context), viewers);
+  const sessions = registerSessionsView(context);
+  registerSessionSearch(context, sessions, viewers);
+  registerUsagePanel(context, sessions);
 }
 
 export function deactivate(): void {}

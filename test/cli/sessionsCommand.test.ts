@@ -148,7 +148,8 @@ describe(`agent-trace sessions and usage, on a home laid out from the real-write
     assert.equal(r.code, 0, r.err);
     const u = JSON.parse(r.out);
     assert.equal(u.by, 'day');
-    assert.equal(u.placedBy, 'start');
+    // Each call on its own day: the corpus's sessions each ran within one day, so each counts once.
+    assert.equal(u.placedBy, 'events');
     const sum = (xs: any[], f: (x: any) => number | null) => xs.reduce((a, x) => a + (f(x) ?? 0), 0);
     assert.equal(sum(u.buckets, (b) => b.sessions), listed.length);
     assert.equal(sum(u.buckets, (b) => b.inputTokens), sum(listed, (s) => s.usage.inputTokens));
@@ -165,6 +166,17 @@ describe(`agent-trace sessions and usage, on a home laid out from the real-write
     const text = (await runCliInProcess('usage', '--cache', cache)).out;
     assert.match(text, /^2026-12-01 +13 /m);
     assert.match(text, /had no cost/);
+    // --csv: the same buckets, an unknown cost an empty field; --split adds a column of parts that add up.
+    const csv = await runCliInProcess('usage', '--by', 'day', '--csv', '--split', 'agent', '--cache', cache);
+    assert.equal(csv.code, 0, csv.err);
+    const rows = csv.out.trimEnd().split('\r\n').map((l) => l.split(','));
+    assert.deepEqual(rows[0].slice(0, 4), ['day', 'agent', 'sessions', 'inputTokens']);
+    assert.equal(rows.at(-1)![0], 'total');
+    assert.equal(sum(rows.slice(1, -1), (r) => Number(r[3])), u.total.inputTokens);
+    assert.equal(sum(rows.slice(1, -1), (r) => Number(r[2])), listed.length);
+    assert.ok(rows.some((r) => r[1] === 'qwen-code' && r[7] === ''), 'an unpriced agent has no cost, not 0');
+    assert.equal((await runCliInProcess('usage', '--csv', '--json', '--cache', cache)).code, 2);
+    assert.equal((await runCliInProcess('usage', '--split', 'day', '--cache', cache)).code, 2);
   });
 
   it('a second listing reads no trace file; a grown file is read again, alone', async () => {

@@ -2,6 +2,7 @@ import type { FormatName } from '../formatNames';
 import { FORMAT_LIST } from '../formats';
 import { PRICE_TABLE_DATE } from '../usage/prices';
 import type { CheckMode } from '../rules/types';
+import type { UsageCell } from '../usage/usageCells';
 
 /** A session's tokens and cost as the viewer counts them (the session's usage report, subagents included). */
 export interface SessionUsageTotals {
@@ -65,6 +66,11 @@ export interface FileStamp {
 export interface SessionRecord {
   entry: SessionEntry;
   byModel: SessionModelUsage[];
+  /**
+   * The session's usage per UTC day and model (each model call at its own time, subagents included), adding up to
+   * `entry.usage`: a session over midnight counts on both days, one with two models on both (core/usage/usageCells.ts).
+   */
+  byDayModel: UsageCell[];
   /** Share of the counted tokens whose cost is known (the usage report's `priced`), null when no tokens. */
   priced: number | null;
   /** The main file's stamp when it was read. */
@@ -89,7 +95,7 @@ export interface SessionCacheStore {
 export const SESSION_CACHE_FILE = 'agent-trace-sessions.json';
 
 /** Bumped when a record's shape or meaning changes: an older cache is then dropped whole. */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 
 /**
  * What a record's figures depend on besides its files: the catalog's version, the formats known (a new format may
@@ -121,7 +127,7 @@ export function parseSessionCache(text: string | null): SessionCacheContent {
   try {
     const v = JSON.parse(text) as Partial<CacheText>;
     if (v.key !== cacheKey() || !Array.isArray(v.records) || !Array.isArray(v.notSessions)) return out;
-    for (const r of v.records) if (r && r.entry && isStamp(r.stamp) && Array.isArray(r.parts)) out.records.set(r.stamp.path, r);
+    for (const r of v.records) if (r && r.entry && isStamp(r.stamp) && Array.isArray(r.parts) && Array.isArray(r.byDayModel)) out.records.set(r.stamp.path, r);
     for (const s of v.notSessions) if (isStamp(s)) out.notSessions.set(s.path, s);
   } catch {
     // A damaged cache is no cache: every file is read again.

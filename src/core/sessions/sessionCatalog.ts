@@ -7,7 +7,7 @@ import { integrityKindsOf } from '../formatRules';
 import type { CheckResult } from '../checks/runChecks';
 import type { CheckMode } from '../rules/types';
 import { detectFile, isConfidentTrace } from '../detectFile';
-import { summarizeSession } from '../summary';
+import { summarizeSessionCells } from '../summary';
 import { sessionFilesOf } from '../sessionUsage';
 import type { ModelPrice } from '../usage/prices';
 import type { TraceModel } from '../traceModel';
@@ -219,7 +219,7 @@ async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPr
     return errorRecord(c, inHome.format, `not read as ${inHome.format}: ${model.detection.reason}`);
   }
   const verdict = await (checked ?? Promise.resolve(null)).then((r) => (r ? verdictOf(model.format, r) : null), () => null);
-  const s = await summarizeSession(model, { prices });
+  const { summary: s, cells } = await summarizeSessionCells(model, { prices });
   const files = await sessionFilesOf(model);
   const parts: FileStamp[] = [];
   for (const f of files) parts.push((await stampOf(f.path)) ?? { path: f.path, size: -1, mtimeMs: -1 });
@@ -242,6 +242,7 @@ async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPr
       error: null,
     },
     byModel: s.usage.byModel.map((m) => ({ model: m.model, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: m.costUsd })),
+    byDayModel: cells,
     priced: s.usage.priced,
     stamp: c.stamp,
     parts,
@@ -288,6 +289,7 @@ function errorRecord(c: Candidate, agent: FormatName, error: string): SessionRec
       startTime: null, endTime: null, events: 0, subagents: 0, usage: { inputTokens: null, outputTokens: null, costUsd: null }, errors: 0, error,
     },
     byModel: [],
+    byDayModel: [],
     priced: null,
     stamp: c.stamp,
     parts: [],

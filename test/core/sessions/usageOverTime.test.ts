@@ -6,6 +6,8 @@ function rec(file: string, startTime: string | null, usage: { inputTokens: numbe
   return {
     entry: { agent: 'codex', file, sessionId: file, title: null, project: null, startTime, endTime: startTime, events: 1, subagents: 0, usage, errors: 0, error },
     byModel,
+    // Each model's usage on the session's start day (the catalog's cells; test/core/sessions/usageCells.test.ts reads real ones).
+    byDayModel: byModel.map((m) => ({ day: startTime?.slice(0, 10) ?? null, model: m.model, inputTokens: m.inputTokens, outputTokens: m.outputTokens, cacheReadTokens: null, cacheWriteTokens: null, costUsd: m.costUsd })),
     priced,
     stamp: { path: file, size: 1, mtimeMs: 1 },
     parts: [],
