@@ -121,7 +121,8 @@ export interface FormatModule {
   readonly eventTime?: 'start' | 'end';
   /**
    * True where category `other` holds the user's own events (the generic format: every kind it does not know), not
-   * the writer's bookkeeping lines (Claude Code's progress, Codex's echoed items…), which the timeline counts, not draws.
+   * the writer's bookkeeping lines (Claude Code's progress, Codex's echoed items…), which the timeline counts, not draws,
+   * and the viewer does not open on (`bookkeepingCategory` in formats.ts).
    */
   readonly otherKindsAreEvents?: boolean;
   /** Content-based detection; file names may only break ties (add at most 0.05 for a matching name). */
@@ -213,11 +214,4 @@ export interface FormatModule {
    * asks it over the first records of a file (`TraceModel.workingFolder`); absent: the format records no folder.
    */
   workingFolder?(record: unknown): string | null;
-  /**
-   * True for an event that is the writer's bookkeeping rather than a step of the run (Claude Code's
-   * `queue-operation`, `attachment`, `file-history-snapshot`, `progress` lines; Gemini CLI's `$set lastUpdated`
-   * patches), given its kind and label. The viewer folds a run of them into one collapsed row and never opens
-   * on one; counts and checks still take every line.
-   */
-  bookkeeping?(kind: string, label: string): boolean;
 }

@@ -64,3 +64,13 @@ export function isFormatName(name: string): name is FormatName {
 export function isFallbackFormat(name: FormatName): boolean {
   return formatModule(name) === FORMATS.generic;
 }
+
+/**
+ * The category code of the writer's bookkeeping lines in a trace of `name` (Claude Code's `queue-operation`,
+ * `attachment`, `progress`…, Codex's echoed items, Gemini CLI's `$set` patches: category `other`), or -1 where that
+ * category holds the user's own events (`otherKindsAreEvents`: the generic format). One rule for every view: the
+ * timeline counts these lines rather than drawing them, and the viewer never opens on one.
+ */
+export function bookkeepingCategory(name: FormatName, categories: readonly string[]): number {
+  return formatModule(name).otherKindsAreEvents ? -1 : categories.indexOf('other');
+}

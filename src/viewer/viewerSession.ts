@@ -9,7 +9,8 @@ import type { CheckMode } from '../core/rules/types';
 import type { TraceModel } from '../core/loadTrace';
 import type { ErrorMessage, FileState, HostMessage, PersistedViewState, RowFilter, WebviewMessage } from '../protocol';
 import { NO_FILTER } from '../protocol';
-import { formatModule } from '../core/formats';
+import { bookkeepingCategory, formatModule } from '../core/formats';
+import { EVENT_CATEGORIES } from '../core/model';
 import { sessionFilesOf } from '../core/sessionUsage';
 import { sessionSummaryOrigin } from '../core/summary';
 import { SessionTranscript } from './transcript/sessionTranscript';
@@ -423,15 +424,16 @@ export class ViewerSession {
 }
 
 /**
- * The node a trace opens on: the first row that is an event and not the writer's bookkeeping (FormatModule.bookkeeping),
- * looked for among the first rows only; else the first row.
+ * The node a trace opens on: the first row that is an event and not the writer's bookkeeping (formats.ts
+ * bookkeepingCategory, the timeline's rule too), looked for among the first rows only; else the first row.
  */
 export function firstMeaningfulNode(model: TraceModel, rows: RowProjection): number {
-  const bookkeeping = formatModule(model.format).bookkeeping;
   const t = model.events;
+  const bookkeeping = bookkeepingCategory(model.format, EVENT_CATEGORIES);
+  const cats = t.codesOf('category');
   for (let r = 0; r < Math.min(rows.size, 2000); r++) {
     const node = rows.nodeAt(r);
-    if (node >= 0 && !(bookkeeping?.(t.kindOf(node), t.labelOf(node)) ?? false)) return node;
+    if (node >= 0 && cats[node] !== bookkeeping) return node;
   }
   return rows.nodeAt(0);
 }

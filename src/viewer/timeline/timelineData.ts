@@ -12,7 +12,7 @@
  * - The critical path is marked only where the run had a real choice: somewhere along it two sibling bars ran at once.
  */
 import type { FormatName } from '../../core/formatNames';
-import { formatModule } from '../../core/formats';
+import { bookkeepingCategory, formatModule } from '../../core/formats';
 import { formatDuration, formatTokens } from '../../core/display';
 import { EVENT_CATEGORIES } from '../../core/model';
 import type { TraceModel } from '../../core/traceModel';
@@ -67,7 +67,6 @@ export interface Timeline {
 }
 
 const STATUS: Record<string, number> = { ok: BAR_OK, warning: BAR_WARNING, error: BAR_ERROR };
-const OTHER_CATEGORY = EVENT_CATEGORIES.indexOf('other');
 const MESSAGE = EVENT_CATEGORIES.indexOf('message');
 const TOOL = EVENT_CATEGORIES.indexOf('tool');
 const INFERENCE = EVENT_CATEGORIES.indexOf('inference');
@@ -94,8 +93,8 @@ export function buildTimeline(model: TraceModel): Timeline {
   const cats = t.codesOf('category');
   const parents = t.parents();
   const callOf = callOfEachEvent(t);
-  // In the generic format `other` is every kind it does not know, the user's own events: no bookkeeping there.
-  const OTHER = formatModule(model.format).otherKindsAreEvents ? -1 : OTHER_CATEGORY;
+  // Bookkeeping lines (category other; none in the generic format, whose other kinds are the user's events).
+  const OTHER = bookkeepingCategory(model.format, EVENT_CATEGORIES);
   // A call's direct child that is bookkeeping or a leaf message in the same file (Gemini's tool_result, Codex's
   // item_completed) is a part of the call too.
   for (let i = 0; i < n; i++) {

@@ -6,10 +6,6 @@ import { claudeCodeRules } from './rules';
 import { findIdsIn, LOAD_LIMITS, originTranscript, relatedTranscripts, subagentCalls, subagentFiles } from './claudeFolder';
 
 /** Line types Claude Code writes to keep its own state (no message, no tool call). */
-const CLAUDE_BOOKKEEPING: ReadonlySet<string> = new Set([
-  'queue-operation', 'attachment', 'file-history-snapshot', 'progress', 'last-prompt', 'cost-state', 'atis-latch', 'tools-used', 'api-request-shape', 'api-request-blob',
-]);
-
 /** The claude-code format: detection, reading, rules and what its verification proves. */
 export const claudeCodeFormat: FormatModule = {
   ...claudeCodeAdapter,
@@ -29,8 +25,6 @@ export const claudeCodeFormat: FormatModule = {
   sessionCalls: subagentCalls,
   // A fork's origin is the transcript named by its session id in the same project folder.
   originFile: originTranscript,
-  // The transcript's own bookkeeping lines, between the messages: folded in the viewer's tree.
-  bookkeeping: (kind) => CLAUDE_BOOKKEEPING.has(kind),
   verificationScope:
     'Claude Code files have no hash chain or blobs: proves unique uuids, parents that resolve without cycles (in this file or the session\'s other files) and stream-json tool-call links, nothing about the content.',
 };

@@ -11,8 +11,6 @@ export const geminiCliFormat: FormatModule = {
   rules: geminiCliRules,
   // A streamed answer is one event at its first chunk: the detail and the transcript read the chunks after it.
   continuedText: joinedChunks,
-  // A `$set` of the recording's `lastUpdated` alone is bookkeeping: folded in the viewer's tree.
-  bookkeeping: (kind, label) => kind === '$set' && label === '$set lastUpdated',
   verificationScope:
     'Gemini CLI files have no hash chain: proves the line shape, the session header or init event, and that a stream\'s tool calls match its own result stats, nothing about the content.',
 };
