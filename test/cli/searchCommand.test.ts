@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { layOutAgentHome, HomeFile } from '../helpers/agentHome';
 import { runCliInProcess } from '../helpers/cliInProcess';
 import { tempDir } from '../helpers/tmp';
-import { fileSystem, FileSystem, setFileSystem } from '../../src/core/io/fileSystem';
 import { SEARCH_INDEX_FILE } from '../../src/core/sessions/sessionSearch';
+import { tracesRead } from '../helpers/readsUnder';
 
 interface Hit {
   agent: string;
@@ -14,31 +14,6 @@ interface Hit {
   line: number;
   field: string;
   snippet: string;
-}
-
-/** Paths under `dir` opened or read through the core's file system while `f` runs. */
-async function tracesRead(dir: string, f: () => Promise<unknown>): Promise<string[]> {
-  const real = fileSystem();
-  const seen: string[] = [];
-  setFileSystem(new Proxy(real, {
-    get(target, name: keyof FileSystem) {
-      const v = target[name] as unknown;
-      if (typeof v !== 'function') return v;
-      if (name === 'open' || name === 'readFile' || name === 'readSync') {
-        return (p: unknown, ...rest: unknown[]) => {
-          if (String(p).startsWith(dir)) seen.push(String(p));
-          return (v as (...a: unknown[]) => unknown).call(target, p, ...rest);
-        };
-      }
-      return (v as (...a: unknown[]) => unknown).bind(target);
-    },
-  }));
-  try {
-    await f();
-  } finally {
-    setFileSystem(real);
-  }
-  return seen;
 }
 
 /** The text of 1-based line `n` of a file. */

@@ -5,8 +5,8 @@ import { layOutAgentHome, HomeFile } from '../helpers/agentHome';
 import { runCliInProcess } from '../helpers/cliInProcess';
 import { tempDir } from '../helpers/tmp';
 import { FORMAT_NAMES } from '../../src/core/formatNames';
-import { fileSystem, FileSystem, setFileSystem } from '../../src/core/io/fileSystem';
 import { SESSION_CACHE_FILE } from '../../src/core/sessions/sessionCache';
+import { tracesRead } from '../helpers/readsUnder';
 
 /** The main session files the real-writer corpus holds per tool the viewer reads today (subagents' files apart). */
 const SESSIONS_TODAY: Record<string, number> = { 'claude-code': 8, codex: 7, 'gemini-cli': 5, 'qwen-code': 6, 'copilot-cli': 6, pi: 5, continue: 7 };
@@ -22,29 +22,6 @@ function isMainSession(f: HomeFile): boolean {
   // Continue: each session's document, not its index (sessions.json).
   if (f.tool === 'continue') return /[/\\]\.continue[/\\]sessions[/\\][^/\\]+-[^/\\]+\.json$/.test(f.path);
   return false;
-}
-
-/** Opens and reads through the core's file system of paths under `dir`, while `f` runs. */
-async function tracesRead(dir: string, f: () => Promise<unknown>): Promise<string[]> {
-  const real = fileSystem();
-  const seen: string[] = [];
-  const note = (p: unknown) => {
-    if (String(p).startsWith(dir)) seen.push(String(p));
-  };
-  setFileSystem(new Proxy(real, {
-    get(target, name: keyof FileSystem) {
-      const v = target[name] as unknown;
-      if (typeof v !== 'function') return v;
-      if (name === 'open' || name === 'readFile' || name === 'readSync') return (p: unknown, ...rest: unknown[]) => (note(p), (v as (...a: unknown[]) => unknown).call(target, p, ...rest));
-      return (v as (...a: unknown[]) => unknown).bind(target);
-    },
-  }));
-  try {
-    await f();
-  } finally {
-    setFileSystem(real);
-  }
-  return seen;
 }
 
 const waitingFor = ['copilot-cli', 'pi', 'continue', 'opencode'].filter((t) => !(FORMAT_NAMES as readonly string[]).includes(t));

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { diffTraces } from '../../core/diff/diffTraces';
-import { renderViewerHtml } from '../../viewer/webviewHtml';
+import { bundlePageHtml } from '../webviewPage';
 import { viewerPricing } from '../../viewer/pricing';
 import { CompareData, compareData, compareDetail, compareInit, compareRowsPage } from '../../viewer/compareSession';
 import type { CompareHostMessage, CompareViewMessage } from '../../protocol/compare';
@@ -47,12 +47,7 @@ export class ComparePanel {
       enableScripts: true, enableCommandUris: false, localResourceRoots: [dist, media], retainContextWhenHidden: true,
     });
     const w = panel.webview;
-    w.html = renderViewerHtml({
-      cspSource: w.cspSource,
-      scriptUri: w.asWebviewUri(vscode.Uri.joinPath(dist, 'compare.js')).toString(),
-      styleUri: w.asWebviewUri(vscode.Uri.joinPath(dist, 'compare.css')).toString(),
-      codiconUri: w.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
-    });
+    w.html = bundlePageHtml(w, dist, 'compare');
     return new ComparePanel(panel, { a, b }, models, viewers);
   }
 

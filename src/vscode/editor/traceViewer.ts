@@ -14,7 +14,7 @@ import { switchToText } from './switchView';
 import type { DocumentEvent, TraceDocument } from './traceDocument';
 import { isSafeExternalUrl, parseViewMessage } from '../../protocol/validate';
 import { SessionHost, ViewerSession } from '../../viewer/viewerSession';
-import { renderViewerHtml } from '../../viewer/webviewHtml';
+import { bundlePageHtml } from '../webviewPage';
 
 /** workspaceState key of the viewer's pane sizes. */
 const LAYOUT_KEY = 'agentTrace.viewerLayout';
@@ -70,12 +70,7 @@ export class TraceViewer implements vscode.Disposable {
       }),
       document.onDidChange((e) => this.onDocument(e)),
     );
-    webview.html = renderViewerHtml({
-      cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.css')).toString(),
-      codiconUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
-    });
+    webview.html = bundlePageHtml(webview, dist, 'webview');
     // The quick first look counts too: a panel resolved after it must not wait for the full read. A complete
     // model opens as ready (a later panel has seen no append or rewrite to announce).
     const shown = document.shown;

@@ -5,7 +5,7 @@
  * sessions itself. The data and CSV come from src/viewer/usageView.ts (core/sessions/usageOverTime.ts).
  */
 import * as vscode from 'vscode';
-import { renderViewerHtml } from '../../viewer/webviewHtml';
+import { bundlePageHtml } from '../webviewPage';
 import { DEFAULT_USAGE_QUERY, usageCsvFor, usageCsvName, usageMessage } from '../../viewer/usageView';
 import type { UsageHostMessage, UsageQuery, UsageViewMessage } from '../../protocol/usage';
 import { parseViewMessage } from '../../protocol/validate';
@@ -97,12 +97,7 @@ export function registerUsagePanel(context: vscode.ExtensionContext, sessions: S
       enableScripts: true, enableCommandUris: false, localResourceRoots: [dist], retainContextWhenHidden: true,
     });
     const w = panel.webview;
-    w.html = renderViewerHtml({
-      cspSource: w.cspSource,
-      scriptUri: w.asWebviewUri(vscode.Uri.joinPath(dist, 'usage.js')).toString(),
-      styleUri: w.asWebviewUri(vscode.Uri.joinPath(dist, 'usage.css')).toString(),
-      codiconUri: w.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
-    }, { title: 'Agent Usage', label: 'Agent usage over time', role: 'main' });
+    w.html = bundlePageHtml(w, dist, 'usage', { title: 'Agent Usage', label: 'Agent usage over time', role: 'main' });
     open = new UsagePanel(panel, sessions, () => (open = null));
   }));
 }
