@@ -114,4 +114,36 @@ describe('e2e: Agent Traces view', function () {
     assert.ok((frame as Frame).url().length > 0);
     await wb!.shot('sessions-opened');
   });
+
+  it('searches every session from the view: a prompt found across agents opens at its event (issue 39)', async () => {
+    const widget = page.locator('.quick-input-widget');
+    const input = widget.locator('input.input');
+    // The view's title bar button.
+    await page.locator('.pane-header .action-label[aria-label^="Search Agent Sessions"]').first().click();
+    await input.waitFor({ state: 'visible' });
+    await input.fill('field:prompt README');
+    // Hits of several agents, each under its session's separator, with what it is and its line.
+    const hits = await until(page, 'search hits of several agents', async () => {
+      const r = await widget.evaluate((w) => ({
+        separators: Array.from(w.querySelectorAll('.quick-input-list .monaco-list-row .quick-input-list-separator')).map((e) => e.textContent ?? ''),
+        descriptions: Array.from(w.querySelectorAll('.quick-input-list .monaco-list-row .label-description')).map((e) => e.textContent ?? ''),
+      }));
+      const agents = new Set(r.separators.map((t) => t.split(' · ')[0]).filter((a) => a !== ''));
+      return agents.size >= 3 && r.descriptions.length > 0 ? { ...r, agents } : undefined;
+    }, 120_000);
+    assert.ok(hits.descriptions.every((d) => /^prompt · (.+ )?line \d+$/.test(d)), hits.descriptions.join(' | '));
+    await page.waitForTimeout(300);
+    await wb!.shot('sessions-search');
+    const line = Number(/line (\d+)$/.exec(hits.descriptions[0])![1]);
+    await page.keyboard.press('Enter');
+    // The hit's session opens in the viewer with its event selected: the detail pane shows that line.
+    await until(page, `the viewer at line ${line}`, async () => {
+      for (const f of page.frames()) {
+        const ok = await f.evaluate((n) => new RegExp(`Line\\s*${n}\\b`).test(document.querySelector('.detail-pane')?.textContent ?? '') && document.querySelectorAll('.tree-scroll .row[data-node]').length > 0, line).catch(() => false);
+        if (ok) return f;
+      }
+      return undefined;
+    }, 90_000);
+    await wb!.shot('sessions-search-opened');
+  });
 });

@@ -9,6 +9,7 @@ import { tempDir } from '../helpers/tmp';
 import { PAGE_ROWS } from '../../webview/rowCache';
 import { claudeSession } from '../core/diff/diffPairs';
 import { agentledger } from '../core/diff/diffPairs';
+import { summarize } from '../../src/core/summary';
 
 describe('compare view host logic (rows, detail, message validation)', () => {
   it('sends unreadable lines with whole counts and at most MAX_MALFORMED_LINES line numbers; none when neither run has one', async () => {
@@ -63,11 +64,14 @@ describe('compare view host logic (rows, detail, message validation)', () => {
     assert.deepEqual(mid.rows.map((r) => r.b?.line ?? null), diff.ops.slice(3, 7).map((o) => (o.b >= 0 ? diff.b.events.lineOf(o.b) : null)));
     assert.equal(compareRowsPage(data, diff.ops.length + 5, 10).rows.length, 0);
     assert.equal(compareRowsPage(data, 0, 10 ** 6).rows.length, Math.min(diff.ops.length, MAX_COMPARE_PAGE));
-    // Timed events carry their bar, after their own run's start; the runs' first bars start at 0.
+    // Timed events carry their bar, after their own run's start: the run's first timed line, the header's start
+    // (a Claude Code session opens with bookkeeping lines, counted in the span though not drawn as bars).
     const timed = all.rows.flatMap((r) => [r.a, r.b]).filter((s) => s !== null && s.startMs !== null);
     assert.ok(timed.length > 0);
     assert.ok(timed.every((s) => s!.startMs! >= 0));
-    assert.equal(Math.min(...all.rows.filter((r) => r.a?.startMs != null).map((r) => r.a!.startMs!)), 0);
+    assert.equal(data.timelines.a.t0, Date.parse(summarize(diff.a).startTime!));
+    const firstBar = Math.min(...all.rows.filter((r) => r.a?.startMs != null).map((r) => r.a!.startMs!));
+    assert.ok(firstBar >= 0 && firstBar < data.timelines.a.span, `first bar at ${firstBar} ms of ${data.timelines.a.span}`);
     const init = compareInit(data, false);
     const at = diff.firstDivergence;
     assert.ok(init.page.from <= at && at < init.page.from + init.page.rows.length);

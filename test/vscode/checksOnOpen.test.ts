@@ -23,7 +23,7 @@ const MURMUR = resolve('samples/murmur/ses_583584f8e94410c93669237ac44d5d21/trac
 const TAMPERED = corpusPath('lumen', 'negative', 'ef05f773-1151-4c7a-817e-a78bf76ed21e.tampered-latency.jsonl');
 
 /** Counts the file's opens and how often each of its lines is parsed by JSON.parse while `work` runs. */
-async function counting<T>(file: string, work: () => Promise<T>): Promise<{ value: T; opens: number; parses: Map<string, number> }> {
+async function counting<T>(file: string, work: (snapshot: () => { opens: number; parses: Map<string, number> }) => Promise<T>): Promise<{ value: T; opens: number; parses: Map<string, number> }> {
   const lines = new Set(fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== ''));
   const parses = new Map<string, number>();
   let opens = 0;
@@ -49,7 +49,7 @@ async function counting<T>(file: string, work: () => Promise<T>): Promise<{ valu
     return parse(text, reviver);
   };
   try {
-    return { value: await work(), opens, parses };
+    return { value: await work(() => ({ opens, parses: new Map(parses) })), opens, parses };
   } finally {
     JSON.parse = parse;
     for (const [obj, name, orig] of saved) obj[name] = orig;
@@ -65,10 +65,18 @@ describe('checks on open ride along the viewer\'s read', function () {
     delete fake.config.checkOnOpenMaxMB;
   });
 
-  /** Opens `file` in the viewer and waits for both verdicts (or `waitFor` false: only the model). */
-  async function open(file: string, waitFor = true) {
+  /**
+   * Opens `file` in the viewer and waits for both verdicts (or `waitFor` false: only the model). `loaded`, when
+   * given, runs once the document has its model and verdicts, before a panel shows it (and reads its first event).
+   */
+  async function open(file: string, waitFor = true, loaded?: () => void) {
     const provider = fake.providers.get('agentTrace.viewer') as import('vscode').CustomReadonlyEditorProvider;
     const doc = (await provider.openCustomDocument(Uri.file(file) as never, {} as never, {} as never)) as TraceDocument;
+    if (loaded) {
+      await doc.whenLoaded();
+      await until(() => doc.checkResults.has('verify') && doc.checkResults.has('check'), 'both verdicts on the document', 30_000);
+      loaded();
+    }
     const panel = new FakePanel();
     await provider.resolveCustomEditor(doc as never, panel as never, {} as never);
     panel.fromWebview.fire({ type: 'ready', state: null });
@@ -86,7 +94,12 @@ describe('checks on open ride along the viewer\'s read', function () {
     ['a lumen run', corpusPath('lumen', '.lumen', 'trace', 'ef05f773-1151-4c7a-817e-a78bf76ed21e.jsonl')],
   ] as const) {
     it(`${name}: opened once, each line parsed once, both verdicts equal to the checks over a loaded model`, async () => {
-      const { value: t, parses, opens } = await counting(file, () => open(file));
+      // Counted up to the document's model and verdicts: the panel's first detail (the event it opens on) then reads
+      // that event's line again at its offset, as any selection does.
+      let load: { opens: number; parses: Map<string, number> } | undefined;
+      const { value: t, parses: all, opens: allOpens } = await counting(file, (snapshot) => open(file, true, () => (load = snapshot())));
+      const { opens, parses } = load!;
+      assert.ok(allOpens >= opens && all.size >= parses.size);
       // The probe, the read, the checks and both fingerprints share one handle (the load holds the file).
       assert.equal(opens, 1, 'the file is opened once');
       // Distinct lines: a writer may write the same line twice (each copy is then parsed once).
