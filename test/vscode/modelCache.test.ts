@@ -93,7 +93,11 @@ describe('one model cache for the viewer and the language features', () => {
     const sent = panel.sent as HostMessage[];
     await until(() => sent.find((m) => m.type === 'init'), 'the viewer is ready');
     fake.pick = (items) => (items as { line: number }[]).find((i) => i.line === 5);
-    await fake.commands.get(COMMANDS.goToEvent)!(Uri.file(file));
+    try {
+      await fake.commands.get(COMMANDS.goToEvent)!(Uri.file(file));
+    } finally {
+      fake.pick = (items) => items[0];
+    }
     await until(() => sent.find((m) => m.type === 'rowsState' && m.reveal?.node === 4), 'Go to Event revealed line 5 in the viewer');
 
     assert.equal(loadsOf(file), before, 'no feature loaded the trace again');
@@ -112,7 +116,11 @@ describe('one model cache for the viewer and the language features', () => {
     assert.ok(once >= 1, 'the hover loaded the file');
     assert.equal((await features.definition.provideDefinition(text, pos))!.range.line, 2);
     fake.pick = () => undefined;
-    await fake.commands.get(COMMANDS.goToEvent)!(Uri.file(file));
+    try {
+      await fake.commands.get(COMMANDS.goToEvent)!(Uri.file(file));
+    } finally {
+      fake.pick = (items) => items[0];
+    }
     assert.equal(loadsOf(file), once, 'definition and Go to Event reused the first load');
   });
 

@@ -376,6 +376,7 @@ describe('Agent Traces view: verdicts, workspace trace files, running sessions, 
       assert.match(fake.messages[m], /select two sessions to compare \(1 selected\)/);
 
       // Export: the house's export commands, picked from a quick pick (the first: the HTML report).
+      fake.pick = (items) => items[0];
       await fake.commands.get(COMMANDS.exportSession)!(a);
       assert.deepEqual([last()[0], (last()[1] as Uri).fsPath], [COMMANDS.exportHtmlReport, a.entry.file]);
       // Copy Path on a multi-selection copies every path, a line each.

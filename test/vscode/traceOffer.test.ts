@@ -27,7 +27,9 @@ class Memento {
 
 const editorOf = (file: string) => ({ document: { uri: Uri.file(file) } });
 const contextKey = () => [...fake.executed].reverse().find((c) => c[0] === 'setContext' && c[1] === IS_TRACE_CONTEXT)?.[2];
-const openedWith = () => fake.executed.filter((c) => c[0] === 'vscode.openWith').map((c) => (c[1] as Uri).fsPath);
+/** Where the commands of the current test begin (the fake records every test's commands of the run). */
+let since = 0;
+const openedWith = () => fake.executed.slice(since).filter((c) => c[0] === 'vscode.openWith').map((c) => (c[1] as Uri).fsPath);
 
 describe('offer of the viewer for a trace opened as text (adapter)', () => {
   afterEach(() => {
@@ -37,6 +39,7 @@ describe('offer of the viewer for a trace opened as text (adapter)', () => {
   });
 
   function setup() {
+    since = fake.executed.length;
     const dir = tempDir();
     const trace = join(dir, 'transcript-copy.jsonl');
     copyFileSync(CLAUDE, trace);
@@ -77,7 +80,6 @@ describe('offer of the viewer for a trace opened as text (adapter)', () => {
   it('Always for the format opens the next such file in the viewer without asking, once; the setting turns the offer off', async () => {
     const { trace, other, context, offer } = setup();
     fake.answer = (_m, items) => items[1];
-    fake.executed.length = 0;
     setActiveTextEditor(editorOf(trace));
     await offer.settled();
     assert.deepEqual(context.globalState.get(ALWAYS_KEY), ['claude-code']);
