@@ -116,10 +116,13 @@ describe('agent-trace diff', () => {
     assert.equal(r.code, 1);
     assert.ok(!/[\u001b\u0007]/.test(r.out), 'no raw control characters');
     assert.match(r.out, /message\.content\[0\]\.input\.command: "echo hello" → "echo \\u001b\]0;pwned\\u0007/);
-    // The other way round the hostile event's own label is printed: its controls show as escapes.
+    // The other way round the hostile event's own label is printed: a label drops terminal sequences whole (the
+    // title-setting OSC with its text, the screen clear), while the changed field shows the value escaped.
     const back = cli('diff', b, a);
     assert.ok(!/[\u001b\u0007]/.test(back.out), 'no raw control characters');
-    assert.match(back.out, /^~ .*echo \\x1b\]0;pwned\\x07\\x1b\[2J/m);
+    assert.match(back.out, /^~ .*Bash \(cont\.\): echo {2}\[A \d+, B \d+\]$/m);
+    assert.doesNotMatch(back.out, /pwned.*\[A \d+/, 'the sequence is not in the label');
+    assert.match(back.out, /command: "echo \\u001b\]0;pwned\\u0007\\u001b\[2J" → "echo hello"/);
   });
 
   it('reports a line that is not JSON in one run as a difference, not a crash', () => {
