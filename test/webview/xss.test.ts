@@ -143,7 +143,8 @@ describe('trace viewer webview: hostile content in every view (Chromium, issue 1
     await v.settle();
     const ansiRow = await v.page.$eval(`.row[data-line="${ansi}"] .label`, (e: Any) => e.textContent as string);
     assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(ansiRow), JSON.stringify(ansiRow));
-    assert.ok(ansiRow.includes('U+001B[31mred'), ansiRow);
+    // A terminal sequence is dropped whole from a label (issue 40: no `U+001B[31m` chips in the tree); its text stays.
+    assert.ok(ansiRow.includes('red') && !ansiRow.includes('[31m') && !ansiRow.includes('U+001B'), ansiRow);
     await v.screenshot('xss-bidi-ansi');
   });
 });
