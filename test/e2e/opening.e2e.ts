@@ -78,7 +78,7 @@ describe('e2e: opening .json, .gz and binary files', function () {
     const gz = await viewerFrame(page, join(wb!.workspace, 'opening/session.jsonl.gz'), 'murmur');
     assert.ok((await rowLabels(gz)).some((l) => l.startsWith('session_start')));
     const chain = await until(page, 'the verification result of the .gz', async () => {
-      const t = await gz.locator('.header').innerText().catch(() => '');
+      const t = await gz.locator('.header[role="status"]').innerText().catch(() => '');
       return /intact|broken at line|gap at line/.test(t) ? t : undefined;
     });
     // murmur has no hash chain: its verification reads as lines and links (parents, ids) plus blobs.

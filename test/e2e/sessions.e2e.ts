@@ -119,7 +119,7 @@ describe('e2e: Agent Traces view', function () {
     const widget = page.locator('.quick-input-widget');
     const input = widget.locator('input.input');
     // The view's title bar button.
-    await page.locator('.pane-header .action-label[aria-label^="Search Agent Sessions"]').first().click();
+    await page.locator('.action-label[aria-label^="Search Agent Sessions"]').first().click();
     await input.waitFor({ state: 'visible' });
     await input.fill('field:prompt README');
     // Hits of several agents, each under its session's separator, with what it is and its line.

@@ -251,6 +251,8 @@ describe('e2e: the viewer in a real VS Code workbench', function () {
     const f = await openInViewer(`tampered/${MURMUR}`, 'murmur');
     // Line 9 sends the tool result whose blob was changed (samples/README.md).
     await f.locator('.tree-scroll .row[data-line="9"]').click();
+    // The detail pane is drawn again when line 9's detail arrives (after the event the viewer opened on): wait for it.
+    await until(page, 'line 9 in the detail pane', async () => /Line\s*9\b/.test(await f.locator('.detail-pane').innerText().catch(() => '')));
     const conv = f.locator('.detail-pane .content-tab .blob-conversation');
     await f.locator('.detail-pane .detail-tabs').scrollIntoViewIfNeeded();
     const bad = conv.locator('.blob-card').filter({ has: f.locator('.blob-state.blob-mismatch') });
