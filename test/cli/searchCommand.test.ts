@@ -89,6 +89,14 @@ describe('agent-trace search, on a home laid out from the real-writer corpus', f
     assert.equal(read.length, new Set(read).size, read.join('\n'));
   });
 
+  it('indexes what people wrote, not a writer\'s metadata: Qwen\'s provenance "real_user" is no hit', async () => {
+    assert.ok(files.some((f) => f.path.includes('.qwen') && readFileSync(f.path, 'utf8').includes('"provenance":"real_user"')), 'the home holds the value');
+    // (The words "real" and "user" may still match text someone wrote; the value itself is in no indexed text.)
+    const r = await search('real_user');
+    assert.deepEqual(r.hits.filter((h) => h.snippet.includes('real_user')).map((h) => `${h.agent} ${h.field}: ${h.snippet}`), []);
+    assert.deepEqual(r.hits.filter((h) => h.agent === 'qwen-code'), []);
+  });
+
   it('exits 1 with no hits and 2 with a query it cannot read', async () => {
     const r = await search('qqqzzznothing');
     assert.equal(r.code, 1);

@@ -30,7 +30,7 @@ import { parseSince } from './usageOverTime';
 export const SEARCH_INDEX_FILE = 'agent-trace-search.json';
 
 /** Bumped when the index's shape or what it holds changes: an older index is dropped whole. */
-const INDEX_VERSION = 1;
+const INDEX_VERSION = 2;
 
 /** What a hit's text is. */
 export type SearchField = 'prompt' | 'reply' | 'tool-input' | 'tool-output' | 'other';
@@ -67,7 +67,7 @@ const MAX_TERM = 40;
 /** Characters of a snippet either side of the match. */
 const SNIPPET_SIDE = 60;
 /** Keys whose strings are ids, times or metadata, not what anyone searches for. */
-const SKIP_KEY = /^(?:uuid|parentuuid|id|.*_id|.*Id|timestamp|time|type|role|version|cwd|gitbranch|signature|hash|sha|sha256|digest|model|status|encrypted_content|mediatype|media_type)$/i;
+const SKIP_KEY = /^(?:uuid|parentuuid|id|.*_id|.*Id|timestamp|time|type|role|version|cwd|gitbranch|signature|hash|sha|sha256|digest|model|status|encrypted_content|mediatype|media_type|provenance)$/i;
 
 /** Strings that are a time, an id or a hash whatever their key: never searched for as words. */
 const NOT_TEXT = /^(?:\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{16,}|[a-z]+_[0-9a-z]{16,})$/i;
