@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { agentHomeRoots, workspaceTraceSearch } from '../../core/sessions/agentHomes';
 import { listSessions, SessionListing } from '../../core/sessions/sessionCatalog';
 import { SESSION_CACHE_FILE, SessionCacheStore, SessionRecord } from '../../core/sessions/sessionCache';
-import { changeOf, ChangeSource, FileFingerprint, fingerprintOf } from '../../core/fileChange';
+import { classifyChange, FileFingerprint, fingerprintFile } from '../../viewer/fileChange';
 import { sessionLeaf, SessionLeafNode, sessionsUnder, sessionTree, SessionTreeNode, TreeClock, LOCAL_CLOCK } from '../../viewer/sessionTree';
 import { viewerPricing } from '../../viewer/pricing';
 import { COMMANDS } from '../commandIds';
@@ -74,23 +74,6 @@ export async function workspaceTraceFiles(): Promise<string[]> {
   const { include, exclude } = workspaceTraceSearch();
   const found = await vscode.workspace.findFiles(include, exclude, WORKSPACE_FILES_MAX);
   return found.filter((u) => u.scheme === 'file').map((u) => u.fsPath);
-}
-
-/** How the one change detector (core/fileChange.ts) reads a file here. */
-function nodeChangeSource(file: string): ChangeSource {
-  return {
-    size: async () => fs.promises.stat(file).then((st) => st.size, () => null),
-    read: async (offset, length) => {
-      const h = await fs.promises.open(file, 'r');
-      try {
-        const buf = Buffer.alloc(length);
-        const { bytesRead } = await h.read(buf, 0, length, offset);
-        return buf.subarray(0, bytesRead);
-      } finally {
-        await h.close();
-      }
-    },
-  };
 }
 
 /** Options of {@link SessionsProvider} (tests make the waits short and give the workspace's files). */
@@ -268,10 +251,9 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
 
   /** True when the file grew since it was last seen (its size since the listing's read, then the change detector). */
   private async grew(file: string, size: number, readSize: number): Promise<boolean> {
-    const src = nodeChangeSource(file);
     const fp = this.fingerprints.get(file);
-    const change = fp ? await changeOf(src, fp).catch(() => 'rewritten' as const) : size > readSize ? 'appended' : 'unchanged';
-    this.fingerprints.set(file, await fingerprintOf(src, size).catch(() => ({ indexedBytes: size, head: Buffer.alloc(0), tail: Buffer.alloc(0) })));
+    const change = fp ? await classifyChange(file, fp).catch(() => 'rewritten' as const) : size > readSize ? 'appended' : 'unchanged';
+    this.fingerprints.set(file, await fingerprintFile(file, size).catch(() => ({ indexedBytes: size, head: Buffer.alloc(0), tail: Buffer.alloc(0) })));
     return change === 'appended';
   }
 
