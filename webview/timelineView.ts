@@ -9,15 +9,18 @@
  * event in the tree and detail pane.
  */
 import type { TimelineMessage } from '../src/protocol';
-import { clear, el, setText } from './dom';
+import { el } from './dom';
 import type { PendingRequest } from './requests';
 import { Bar, drawTimeline, fmtMs, indentOf, timeArea, TimelineState, xOf } from './timelineDraw';
+import { markOnScreen, rebuildRowList, renderSummary, RunFacts } from './timelineText';
+import { onTimelineKey } from './timelineKeys';
+import { NameColumn } from './timelineNames';
+import { TimelineTip } from './timelineTip';
 
 const ROW = 20;
 const AXIS = 18;
 const PAGE = 500;
 const DENSITY = 400;
-const MIN_NAMES = 80;
 
 /** What the view asks of the app. */
 export interface TimelineHost {
@@ -27,20 +30,16 @@ export interface TimelineHost {
   reveal(node: number): void;
 }
 
-/** What the slice says of the run besides its rows: the summary line. */
-interface RunFacts { hidden: number; bookkeeping: { kind: string; count: number }[]; folded: number; anyCritical: boolean }
-
 /** See the file comment. */
 export class TimelineView {
   readonly element = el('div', { class: 'timeline-view' });
   private readonly canvas = el('canvas', { class: 'timeline-canvas', attrs: { tabindex: '0', role: 'application', 'aria-label': 'Timeline: ↑ and ↓ move between bars, Enter selects, ← and → collapse and expand, + and − zoom, 0 fits the run' } }) as HTMLCanvasElement;
   private readonly minimap = el('canvas', { class: 'timeline-minimap', attrs: { 'aria-hidden': 'true' } }) as HTMLCanvasElement;
-  private readonly splitter = el('div', { class: 'timeline-splitter', attrs: { role: 'separator', tabindex: '0', 'aria-orientation': 'vertical', 'aria-label': 'Name column width: ← and → resize' } });
-  private readonly tooltip = el('div', { class: 'timeline-tooltip', attrs: { role: 'tooltip', id: 'timeline-tooltip' } });
+  private readonly tip = new TimelineTip();
   private readonly body = el('div', { class: 'timeline-body' });
   private readonly spanText = el('span', { class: 'timeline-span' });
   private readonly summary = el('div', { class: 'timeline-summary' });
-  private readonly namesButton: HTMLElement;
+  private readonly nameColumn = new NameColumn(this.canvas, () => this.draw());
   private readonly list = el('ul', { class: 'timeline-a11y', attrs: { 'aria-label': 'Visible timeline bars' } });
   private readonly bars = new Map<number, Bar>();
   private readonly pending = new Set<PendingRequest>();
@@ -58,9 +57,6 @@ export class TimelineView {
   private selectedNode: number | null = null;
   private shown = false;
   private drag: { x: number; start: number; moved: boolean } | null = null;
-  private resize: { x: number; width: number } | null = null;
-  private nameWidth = 280;
-  private namesShown = true;
   /** The row under the mouse (its tooltip shows), or the focused row after a key; -1: none. */
   private tipRow = -1;
   private tipAt: { x: number; y: number } | null = null;
@@ -69,9 +65,8 @@ export class TimelineView {
 
   constructor(private readonly host: TimelineHost) {
     const button = (text: string, title: string, act: () => void): HTMLElement => el('button', { class: 'timeline-button', text, title, attrs: { 'aria-label': title }, onClick: act });
-    this.namesButton = el('button', { class: 'timeline-button', text: 'Names', title: 'Show or hide the name column', attrs: { 'aria-pressed': 'true' }, onClick: () => this.toggleNames() });
-    const tools = el('div', { class: 'timeline-tools' }, button('−', 'Zoom out', () => this.zoom(2)), button('+', 'Zoom in', () => this.zoom(0.5)), button('Fit', 'Fit the whole run', () => this.fit()), this.namesButton, this.spanText);
-    this.body.append(this.canvas, this.splitter, this.tooltip);
+    const tools = el('div', { class: 'timeline-tools' }, button('−', 'Zoom out', () => this.zoom(2)), button('+', 'Zoom in', () => this.zoom(0.5)), button('Fit', 'Fit the whole run', () => this.fit()), this.nameColumn.button, this.spanText);
+    this.body.append(this.canvas, this.nameColumn.splitter, this.tip.element);
     this.element.append(tools, this.summary, this.minimap, this.body, this.list);
     this.canvas.setAttribute('aria-describedby', 'timeline-tooltip');
     this.canvas.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
@@ -81,17 +76,12 @@ export class TimelineView {
     this.canvas.addEventListener('blur', () => this.hideTip());
     window.addEventListener('mousemove', (e) => this.onDrag(e));
     window.addEventListener('mouseup', (e) => this.onUp(e));
-    this.canvas.addEventListener('keydown', (e) => this.onKey(e));
-    this.splitter.addEventListener('mousedown', (e) => {
-      e.preventDefault();
-      this.resize = { x: e.clientX, width: this.nameWidth };
-    });
-    this.splitter.addEventListener('dblclick', () => this.toggleNames());
-    this.splitter.addEventListener('keydown', (e) => {
-      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
-      e.preventDefault();
-      this.setNameWidth(this.nameWidth + (e.key === 'ArrowLeft' ? -20 : 20));
-    });
+    this.canvas.addEventListener('keydown', (e) => onTimelineKey(e, {
+      rows: () => this.rows(), total: () => this.total, focusBar: () => this.focusBar, bar: (row) => this.bars.get(row),
+      focusOn: (row) => this.focusOn(row), reveal: (node) => this.host.reveal(node), zoom: (f) => this.zoom(f), fit: () => this.fit(),
+      pan: (fraction) => this.panTo(this.viewStart + fraction * (this.viewEnd - this.viewStart)), toggle: (row, to) => this.toggle(row, to),
+      hideTip: () => this.hideTip(), drawFocused: () => this.draw(true),
+    }));
     this.minimap.addEventListener('click', (e) => this.onMinimap(e));
     new ResizeObserver(() => this.draw()).observe(this.canvas);
   }
@@ -193,19 +183,7 @@ export class TimelineView {
 
   /** The name column's width as drawn (0: hidden). */
   private names(): number {
-    if (!this.namesShown) return 0;
-    return Math.max(MIN_NAMES, Math.min(this.nameWidth, Math.floor(this.canvas.clientWidth * 0.7)));
-  }
-
-  private setNameWidth(width: number): void {
-    this.nameWidth = Math.max(MIN_NAMES, Math.min(width, Math.max(MIN_NAMES, Math.floor(this.canvas.clientWidth * 0.7))));
-    this.draw();
-  }
-
-  private toggleNames(): void {
-    this.namesShown = !this.namesShown;
-    this.namesButton.setAttribute('aria-pressed', String(this.namesShown));
-    this.draw();
+    return this.nameColumn.drawn();
   }
 
   private focusOn(row: number): void {
@@ -277,7 +255,7 @@ export class TimelineView {
   }
 
   private onDrag(e: MouseEvent): void {
-    if (this.resize) return this.setNameWidth(this.resize.width + e.clientX - this.resize.x);
+    if (this.nameColumn.onMove(e)) return;
     if (!this.drag) return;
     const dx = e.clientX - this.drag.x;
     if (Math.abs(dx) > 3) this.drag.moved = true;
@@ -295,7 +273,7 @@ export class TimelineView {
   }
 
   private onUp(e: MouseEvent): void {
-    if (this.resize) return void (this.resize = null);
+    if (this.nameColumn.onUp()) return;
     const d = this.drag;
     this.drag = null;
     if (!d || d.moved || e.target !== this.canvas) return;
@@ -328,7 +306,7 @@ export class TimelineView {
   }
 
   private onHover(e: MouseEvent): void {
-    if (this.drag?.moved || this.resize) return this.hideTip();
+    if (this.drag?.moved || this.nameColumn.resizing) return this.hideTip();
     const row = this.rowAt(e);
     if (row < 0) return this.hideTip();
     const rect = this.body.getBoundingClientRect();
@@ -339,32 +317,14 @@ export class TimelineView {
 
   private hideTip(): void {
     this.tipRow = -1;
-    this.tooltip.classList.remove('shown');
+    this.tip.hide();
   }
 
-  /** The tooltip of `tipRow`: what the row is, when it ran, its facts and flags. */
+  /** The tooltip of `tipRow`, at `tipAt`. */
   private showTip(): void {
     const bar = this.bars.get(this.tipRow);
     if (!bar || !this.tipAt) return this.hideTip();
-    clear(this.tooltip);
-    const line = (cls: string, text: string): HTMLElement => {
-      const d = el('div', { class: cls });
-      setText(d, text);
-      return d;
-    };
-    this.tooltip.append(line('timeline-tip-title', bar.label));
-    this.tooltip.append(line('timeline-tip-when', describeTime(bar)));
-    if (bar.facts) this.tooltip.append(line('timeline-tip-facts', bar.facts));
-    const flags = flagsOf(bar);
-    if (flags) this.tooltip.append(line('timeline-tip-flags', flags));
-    this.tooltip.classList.add('shown');
-    const bw = this.body.clientWidth, bh = this.body.clientHeight;
-    const tw = this.tooltip.offsetWidth, th = this.tooltip.offsetHeight;
-    const x = Math.max(4, Math.min(this.tipAt.x + 14, bw - tw - 4));
-    const below = this.tipAt.y + 18;
-    const y = below + th > bh ? Math.max(4, this.tipAt.y - th - 8) : below;
-    this.tooltip.style.left = `${x}px`;
-    this.tooltip.style.top = `${y}px`;
+    this.tip.show(bar, this.tipAt, this.body);
   }
 
   /** The keyboard focus moved: the focused row's tooltip, at its bar (or its name when the bar is off screen). */
@@ -376,36 +336,6 @@ export class TimelineView {
     this.tipRow = this.focusBar;
     this.tipAt = { x, y: AXIS + (this.focusBar - this.top) * ROW + ROW / 2 };
     this.showTip();
-  }
-
-  private onKey(e: KeyboardEvent): void {
-    const rows = this.rows();
-    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: rows, PageUp: -rows, Home: -Infinity, End: Infinity };
-    const width = this.viewEnd - this.viewStart;
-    const bar = this.bars.get(this.focusBar);
-    if (e.key in moves) this.focusOn(Math.max(0, Math.min(this.total - 1, this.focusBar + moves[e.key])));
-    else if (e.key === 'Enter') {
-      if (bar) this.host.reveal(bar.node);
-    } else if (e.key === '+' || e.key === '=') return e.preventDefault(), this.zoom(0.5);
-    else if (e.key === '-' || e.key === '_') return e.preventDefault(), this.zoom(2);
-    else if (e.key === '0' || e.key === 'f') return e.preventDefault(), this.fit();
-    else if ((e.key === 'ArrowLeft' || e.key === 'ArrowRight') && e.shiftKey) this.panTo(this.viewStart + (e.key === 'ArrowLeft' ? -0.2 : 0.2) * width);
-    else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
-      e.preventDefault();
-      const collapse = e.key === 'ArrowLeft';
-      if (bar && (bar.size ?? 0) > 0 && collapse !== bar.collapsed) return this.toggle(this.focusBar, collapse);
-      // ← on a leaf or a collapsed row goes to its parent row.
-      if (collapse && bar) for (let r = this.focusBar - 1; r >= 0; r--) {
-        const p = this.bars.get(r);
-        if (p && p.depth < bar.depth) {
-          this.focusOn(r);
-          break;
-        }
-      }
-    } else if (e.key === 'Escape') return this.hideTip();
-    else return;
-    e.preventDefault();
-    this.draw(true);
   }
 
   private onMinimap(e: MouseEvent): void {
@@ -428,10 +358,7 @@ export class TimelineView {
     requestAnimationFrame(() => {
       this.frameQueued = false;
       if (!this.shown) return;
-      const left = this.names();
-      this.splitter.style.left = `${Math.max(0, left - 3)}px`;
-      this.splitter.hidden = left === 0;
-      this.splitter.setAttribute('aria-valuenow', String(left));
+      this.nameColumn.place();
       drawTimeline(this.canvas, this.minimap, this.state());
       this.describe();
       if (this.tipOnDraw) (this.tipOnDraw = false), this.tipAtFocus();
@@ -443,24 +370,8 @@ export class TimelineView {
     return { bars: this.bars, top: this.top, rows: this.rows(), total: this.total, span: this.span, density: this.density, viewStart: this.viewStart, viewEnd: this.viewEnd, focusBar: this.focusBar, selectedNode: this.selectedNode, nameWidth: this.names() };
   }
 
-  /** The line under the tools: what is not drawn as rows, and what the colours mean. */
   private renderSummary(): void {
-    clear(this.summary);
-    const parts: string[] = [];
-    const books = this.facts.bookkeeping.reduce((n, k) => n + k.count, 0);
-    if (books > 0) {
-      const top = this.facts.bookkeeping.slice(0, 4).map((k) => `${k.count.toLocaleString('en-US')} ${k.kind}`).join(', ');
-      parts.push(`${books.toLocaleString('en-US')} bookkeeping line${books === 1 ? '' : 's'} not drawn (${top}${this.facts.bookkeeping.length > 4 ? ', …' : ''})`);
-    }
-    if (this.facts.folded > 0) parts.push(`${this.facts.folded.toLocaleString('en-US')} result${this.facts.folded === 1 ? '' : 's'} drawn on their calls`);
-    const text = el('span', { class: 'timeline-summary-text' });
-    setText(text, parts.join(' · '));
-    const hidden = el('span', { class: 'timeline-hidden' });
-    if (this.facts.hidden > 0) setText(hidden, `${this.facts.hidden.toLocaleString('en-US')} hidden by filter`);
-    const key = (cls: string, label: string): HTMLElement => el('span', { class: 'timeline-key' }, el('span', { class: `timeline-swatch ${cls}` }), label);
-    const legend = el('span', { class: 'timeline-legend', attrs: { 'aria-label': 'Legend' } }, key('model', 'model call'), key('tool', 'tool call'), key('other', 'other'), key('error', 'error'));
-    if (this.facts.anyCritical) legend.append(key('critical', 'critical path'));
-    this.summary.append(legend, hidden, text);
+    renderSummary(this.summary, this.facts);
   }
 
   /** The hidden list of the rows on screen, and the numbers tests and scripts read. */
@@ -472,20 +383,9 @@ export class TimelineView {
     for (let b = this.top; b < last; b++) if (this.bars.has(b)) loaded++;
     // The list's text changes with the rows, not with a pan or zoom: rebuild it only when they change.
     const key = `${this.modelVersion}:${this.top}:${last}:${loaded}:${this.selectedNode}:${this.total}:${this.bars.get(this.top)?.node}`;
-    if (key !== this.listKey) this.rebuildList(s, last);
+    if (key !== this.listKey) rebuildRowList(this.list, this.bars, s, last);
     this.listKey = key;
-    let drawn = 0;
-    for (const li of this.list.children as HTMLCollectionOf<HTMLElement>) {
-      const bar = this.bars.get(Number(li.dataset.bar));
-      if (!bar) continue;
-      const x = xOf(s, width, bar.start);
-      const end = bar.dur < 0 ? x : xOf(s, width, bar.start + bar.dur);
-      li.dataset.x = String(Math.round(x));
-      // On screen: some of it right of the name column and left of the edge.
-      const on = end >= s.nameWidth! - 1 && x <= width + 1;
-      li.dataset.onScreen = String(on);
-      if (on) drawn++;
-    }
+    const drawn = markOnScreen(this.list, this.bars, s, width);
     this.element.dataset.viewStart = String(this.viewStart);
     this.element.dataset.viewEnd = String(this.viewEnd);
     this.element.dataset.bars = String(loaded);
@@ -497,31 +397,4 @@ export class TimelineView {
     this.element.dataset.hidden = String(this.facts.hidden);
     this.spanText.textContent = this.total < 0 ? '' : `${this.total.toLocaleString('en-US')} rows · showing ${fmtMs(this.viewEnd - this.viewStart)} of ${fmtMs(this.span)}`;
   }
-
-  private rebuildList(s: TimelineState, last: number): void {
-    clear(this.list);
-    for (let b = this.top; b < last; b++) {
-      const bar = this.bars.get(b);
-      if (!bar) continue;
-      const li = el('li', { attrs: { 'data-node': String(bar.node), 'data-bar': String(b), 'data-depth': String(bar.depth) } });
-      const flags = [`level ${bar.depth + 1}`, flagsOf(bar), bar.node === s.selectedNode ? 'selected' : ''].filter(Boolean).join(', ');
-      // Trace text only ever as text nodes, bidi and control characters as visible markers.
-      setText(li, `${bar.label}, ${describeTime(bar)}${bar.facts ? `, ${bar.facts}` : ''}${flags ? `, ${flags}` : ''}`);
-      this.list.appendChild(li);
-    }
-  }
-}
-
-/** When a bar ran, in words. */
-function describeTime(bar: Bar): string {
-  if (bar.open) return `from ${fmtMs(bar.start)}, no result in the trace`;
-  return bar.dur < 0 ? `at ${fmtMs(bar.start)}` : `from ${fmtMs(bar.start)} for ${fmtMs(bar.dur)}`;
-}
-
-/** A bar's flags, in words. */
-function flagsOf(bar: Bar): string {
-  return [
-    bar.status === 2 ? 'error' : bar.status === 1 ? 'warning' : '', bar.critical ? 'critical path' : '', bar.lane ? `subagent lane ${bar.lane}` : '',
-    bar.collapsed ? `collapsed (${bar.size} below)` : '',
-  ].filter(Boolean).join(', ');
 }
