@@ -101,7 +101,7 @@ function maxCharsOption(value: string | undefined, min: number): number | undefi
 }
 
 /** `agent-trace export`: OTLP/JSON (to a file or an endpoint) or Markdown. */
-export function makeExportCommand(version: string, markdown?: (model: TraceModel, request: MarkdownRequest) => Promise<{ text: string; cut: { leftOut: number; entries: number; characters: number } | null }>, minMaxChars = 1): (argv: string[]) => Promise<number> {
+export function makeExportCommand(version: string, markdown?: (model: TraceModel, request: MarkdownRequest) => Promise<{ text: string; cut: { leftOut: number; blocks: number; fromLine: number } | null }>, minMaxChars = 1): (argv: string[]) => Promise<number> {
   return async (argv) => {
     const args = parseArgs(normalize(argv), ['--otlp', '--markdown', '--summary', '--help'], ['--output', '--endpoint', '--format', '--line', '--max-chars']);
     if (args.flags.has('--help')) return write(EXPORT_HELP + '\n').then(() => 0);
@@ -121,7 +121,7 @@ export function makeExportCommand(version: string, markdown?: (model: TraceModel
     const md = await markdown!(model, request);
     await output(md.text, args.options.get('--output'));
     // The note at the end of the Markdown says it too; a reader of the terminal sees it here.
-    if (md.cut) process.stderr.write(`agent-trace: the Markdown was cut to ${md.text.length} characters: ${md.cut.leftOut} of ${md.cut.entries} entries left out (${md.cut.characters} characters in all); --max-chars 0 writes everything\n`);
+    if (md.cut) process.stderr.write(`agent-trace: the Markdown was cut to ${md.text.length} characters: the last ${md.cut.leftOut} of ${md.cut.blocks} transcript blocks (from line ${md.cut.fromLine}) are left out; --max-chars 0 writes everything\n`);
     return 0;
   };
 }

@@ -114,8 +114,11 @@ describe('export --markdown that fits (issue 42)', () => {
     const limit = Math.floor(big.n / 3);
     const { text, cut } = await markdownExport(await loadTrace(big.f), { blobs: standaloneBlobs(), maxChars: limit });
     assert.ok(text.length <= limit, `${text.length} > ${limit}`);
-    assert.ok(cut && cut.leftOut > 0 && cut.characters === big.n, JSON.stringify(cut));
-    assert.match(text, /\n\n---\n\n\*Cut to fit [\d,]+ characters .*: the last \d+ of \d+ entries, from line \d+ on, are left out .*`--line N`.*`--max-chars 0`.*`-o FILE\.md`/);
+    assert.ok(cut && cut.leftOut > 0 && cut.leftOut < cut.blocks, JSON.stringify(cut));
+    assert.match(text, /\n\n---\n\n\*Cut to fit [\d,]+ characters[^:]*: the last \d+ of the transcript's \d+ blocks, from line \d+ on, are left out\. .*`--line N`.*`--max-chars 0`.*`-o FILE\.md`/);
+    // What was written is the start of the whole export, word for word.
+    const whole = await traceToMarkdown(await loadTrace(big.f), { blobs: standaloneBlobs(), maxChars: 0 });
+    assert.ok(whole.startsWith(text.slice(0, text.lastIndexOf('\n\n---\n\n*Cut to fit'))));
     // Nothing is cut inside an entry: every fence and <details> that opens closes.
     assert.equal((text.match(/<details>/g) ?? []).length, (text.match(/<\/details>/g) ?? []).length);
     assert.equal((text.match(/^```/gm) ?? []).length % 2, 0);
@@ -123,7 +126,7 @@ describe('export --markdown that fits (issue 42)', () => {
     assert.doesNotMatch(await traceToMarkdown(await loadTrace(MURMUR), { blobs: standaloneBlobs() }), /Cut to fit/);
     const cli = await run(['export', big.f, '--markdown', '--max-chars', String(Math.max(2000, limit))]);
     assert.equal(cli.code, 0);
-    assert.match(cli.err, /the Markdown was cut to \d+ characters: \d+ of \d+ entries left out/);
+    assert.match(cli.err, /the Markdown was cut to \d+ characters: the last \d+ of \d+ transcript blocks \(from line \d+\) are left out/);
   });
 
   it('--max-chars takes a whole number (0: no limit), too small a limit is a usage error, not a crash', async () => {

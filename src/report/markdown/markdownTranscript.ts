@@ -162,8 +162,22 @@ interface Piece {
   messages: ChatMessage[];
 }
 
-/** The transcript's blocks (of the subtree of `root`), in its order, each rendered once. */
-async function transcriptPieces(model: TraceModel, options: MarkdownOptions): Promise<{ pieces: Piece[]; turns: number }> {
+/** What {@link transcriptPieces} wrote, and where it stopped when the next block would not fit. */
+interface Pieces {
+  pieces: Piece[];
+  turns: number;
+  /** Blocks of the transcript (of the subtree) in all. */
+  blocks: number;
+  /** The first block left out (its position and line), null when every block was read. */
+  stoppedAt: { block: number; line: number } | null;
+}
+
+/**
+ * The transcript's blocks (of the subtree of `root`), in its order, each rendered once; reading stops at the first
+ * block that would take the pieces past `budget` characters, so a cut export of a huge session reads only what it
+ * writes.
+ */
+async function transcriptPieces(model: TraceModel, options: MarkdownOptions, budget: number): Promise<Pieces> {
   let index: TranscriptIndex = buildTranscriptIndex(model);
   if (options.root !== undefined) {
     const inside = new Set(subtreeOrder(model, options.root));
@@ -172,7 +186,9 @@ async function transcriptPieces(model: TraceModel, options: MarkdownOptions): Pr
   const calls: CallNames = new Map();
   const seen: Seen = { written: new Set(), counts: new Map() };
   const out: Piece[] = [];
+  let used = 0;
   let turn = -1;
+  const turns = new Set<number>();
   for (let start = 0; start < index.nodes.length; start += MAX_PAGE) {
     for (const b of await transcriptPage(model, index, start, MAX_PAGE, calls)) {
       const messages = await blockMessages(model, b, options.blobs, seen);
@@ -180,11 +196,15 @@ async function transcriptPieces(model: TraceModel, options: MarkdownOptions): Pr
       if (text === null) continue;
       const k = index.turnOf[b.index];
       const heading = k !== turn && index.turns[k] ? `${turnHeading({ ...b, turn: index.turns[k] })}\n\n` : '';
+      const piece = heading + text;
+      if (used + SEPARATOR.length + piece.length > budget) return { pieces: out, turns: turns.size, blocks: index.nodes.length, stoppedAt: { block: b.index, line: b.line } };
+      used += SEPARATOR.length + piece.length;
       turn = k;
-      out.push({ text: heading + text, line: b.line, messages });
+      turns.add(k);
+      out.push({ text: piece, line: b.line, messages });
     }
   }
-  return { pieces: out, turns: new Set(index.turnOf).size };
+  return { pieces: out, turns: turns.size, blocks: index.nodes.length, stoppedAt: null };
 }
 
 const SEPARATOR = '\n\n---\n\n';
@@ -192,28 +212,21 @@ const SEPARATOR = '\n\n---\n\n';
 /** A Markdown transcript, and what was cut to fit its limit (null: nothing). */
 export interface MarkdownExport {
   text: string;
-  cut: { entries: number; leftOut: number; characters: number; fromLine: number } | null;
+  /** `blocks` of the transcript in all, `leftOut` of them (from `fromLine` on) not written. */
+  cut: { blocks: number; leftOut: number; fromLine: number } | null;
 }
 
-/** `header` and as many pieces as fit in `max` characters (0: all), with a note of what was cut. */
-function fitted(header: string, pieces: Piece[], max: number): MarkdownExport {
-  const all = [header, ...pieces.map((p) => p.text)].join(SEPARATOR) + '\n';
-  if (max <= 0 || all.length <= max) return { text: all, cut: null };
-  let used = header.length;
-  let n = 0;
-  for (; n < pieces.length; n++) {
-    const next = used + SEPARATOR.length + pieces[n].text.length;
-    if (next + NOTE_ROOM > max) break;
-    used = next;
-  }
-  const left = pieces.slice(n);
-  const cut = { entries: pieces.length, leftOut: left.length, characters: all.length, fromLine: left[0].line };
+/** `header` and the pieces that fit in `max` characters, with a note of what was cut (`stoppedAt`). */
+function fitted(header: string, read: Pieces, max: number): MarkdownExport {
+  const body = [header, ...read.pieces.map((p) => p.text)];
+  if (!read.stoppedAt) return { text: body.join(SEPARATOR) + '\n', cut: null };
+  const cut = { blocks: read.blocks, leftOut: read.blocks - read.stoppedAt.block, fromLine: read.stoppedAt.line };
   const note =
-    `*Cut to fit ${max.toLocaleString('en-US')} characters (a GitHub comment holds ${GITHUB_COMMENT_CHARS.toLocaleString('en-US')}): ` +
-    `the last ${left.length} of ${pieces.length} entries, from line ${left[0].line} on, are left out ` +
-    `(the whole transcript is ${all.length.toLocaleString('en-US')} characters). For the rest: \`--line N\` exports one run or turn, ` +
-    `\`--max-chars 0\` writes everything (\`-o FILE.md\` to a file), \`--summary\` gives the short form.*`;
-  return { text: [header, ...pieces.slice(0, n).map((p) => p.text), note].join(SEPARATOR) + '\n', cut };
+    `*Cut to fit ${max.toLocaleString('en-US')} characters${max === GITHUB_COMMENT_CHARS ? ' (what a GitHub comment holds)' : ''}: ` +
+    `the last ${cut.leftOut.toLocaleString('en-US')} of the transcript's ${cut.blocks.toLocaleString('en-US')} blocks, from line ${cut.fromLine} on, are left out. ` +
+    `For the rest: \`--line N\` exports one run or turn, \`--max-chars 0\` writes everything (\`-o FILE.md\` to a file), ` +
+    `\`--summary\` gives the short form.*`;
+  return { text: [...body, note].join(SEPARATOR) + '\n', cut };
 }
 
 /** The text of a message's text parts. */
@@ -271,7 +284,8 @@ export async function traceToMarkdown(model: TraceModel, options: MarkdownOption
 export async function markdownExport(model: TraceModel, options: MarkdownOptions = {}): Promise<MarkdownExport> {
   const s = summarize(model);
   const header = headerMarkdown(model, s, options.root);
-  const { pieces, turns } = await transcriptPieces(model, options);
-  if (options.summary) return { text: summaryMarkdown(s, header, pieces, turns), cut: null };
-  return fitted(header, pieces, options.maxChars ?? GITHUB_COMMENT_CHARS);
+  const max = options.summary ? 0 : options.maxChars ?? GITHUB_COMMENT_CHARS;
+  const read = await transcriptPieces(model, options, max > 0 ? max - header.length - NOTE_ROOM : Number.POSITIVE_INFINITY);
+  if (options.summary) return { text: summaryMarkdown(s, header, read.pieces, read.turns), cut: null };
+  return fitted(header, read, max);
 }

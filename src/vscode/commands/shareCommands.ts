@@ -86,7 +86,7 @@ async function copyAsMarkdown(viewers: TraceViewerApi, models: TraceModels, uri:
   const { text, cut } = await markdownExport(model, { root, blobs: blobsForExport() });
   await vscode.env.clipboard.writeText(text);
   const what = root === undefined ? 'the trace' : `line ${model.events.lineOf(root)} and its children`;
-  const fit = cut ? `; cut to fit a GitHub comment: ${cut.leftOut} of ${cut.entries} entries left out, Export Transcript as Markdown writes them all` : '';
+  const fit = cut ? `; cut to fit a GitHub comment: the last ${cut.leftOut} of ${cut.blocks} blocks, from line ${cut.fromLine}, left out; Export Transcript as Markdown writes them all` : '';
   void vscode.window.showInformationMessage(`Agent Trace: copied ${what} as Markdown (${text.length.toLocaleString()} characters${fit}).`);
 }
 
