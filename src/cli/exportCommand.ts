@@ -7,7 +7,7 @@ import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError }
 import type { TraceModel } from '../core/loadTrace';
 
 export const EXPORT_HELP = `Usage: agent-trace export FILE --otlp [-o OUT.json | --endpoint URL] [--format NAME]
-       agent-trace export FILE --markdown [--line N] [-o OUT.md] [--format NAME]
+       agent-trace export FILE --markdown [--line N] [--max-chars N | --summary] [-o OUT.md] [--format NAME]
 
 Writes the trace in another format, to stdout unless -o names a file.
 
@@ -20,9 +20,15 @@ Writes the trace in another format, to stdout unless -o names a file.
                    the URL as Basic credentials; 429/502/503/504 are retried (Retry-After honoured, at
                    most 3 retries, waits up to 30 s), a 307/308 to the same origin is followed, any
                    other redirect is an error; messages never show header values or the password
-  --markdown       the conversation and tool calls as Markdown for a GitHub comment (content blobs
-                   beside the trace included); long outputs collapse in <details>, trace text is escaped
+  --markdown       the conversation and tool calls as Markdown for a GitHub comment, in the transcript's
+                   order, each once (content blobs beside the trace included, tool definitions left out);
+                   long outputs fold in <details> with their line count; prompts and replies keep their
+                   own Markdown (raw HTML, images and mentions made inert), other trace text is escaped
   --line N         with --markdown: only the event on line N and what is under it (a run, a turn)
+  --max-chars N    with --markdown: cut at a block boundary to at most N characters, with a note of
+                   what was left out (default 65536, what a GitHub comment holds; 0: no limit)
+  --summary        with --markdown: the short form: turns, tool calls, failures, tokens, cost, the
+                   first prompt and the last reply
   -o, --output F   write to F
   --format NAME    read the file as NAME instead of detecting it
 Exit codes: 0 success, 2 unreadable file, bad usage, or an endpoint that could not be reached or refused.`;
@@ -78,10 +84,26 @@ function normalize(argv: string[]): string[] {
   return argv.map((a) => (a === '-o' ? '--output' : a));
 }
 
+/** What `--markdown` is given besides the trace: the subtree, the limit, the short form. */
+export interface MarkdownRequest {
+  root?: number;
+  maxChars?: number;
+  summary: boolean;
+}
+
+/** `--max-chars`: a whole number, 0 (no limit) or at least `min`. */
+function maxCharsOption(value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new UsageError(`--max-chars needs a whole number of characters (0: no limit), not ${value}`);
+  if (n !== 0 && n < min) throw new UsageError(`--max-chars ${value} is too small to hold the header and the note; give at least ${min} (0: no limit)`);
+  return n;
+}
+
 /** `agent-trace export`: OTLP/JSON (to a file or an endpoint) or Markdown. */
-export function makeExportCommand(version: string, markdown?: (model: TraceModel, root?: number) => Promise<string>): (argv: string[]) => Promise<number> {
+export function makeExportCommand(version: string, markdown?: (model: TraceModel, request: MarkdownRequest) => Promise<{ text: string; cut: { leftOut: number; blocks: number; fromLine: number } | null }>, minMaxChars = 1): (argv: string[]) => Promise<number> {
   return async (argv) => {
-    const args = parseArgs(normalize(argv), ['--otlp', '--markdown', '--help'], ['--output', '--endpoint', '--format', '--line']);
+    const args = parseArgs(normalize(argv), ['--otlp', '--markdown', '--summary', '--help'], ['--output', '--endpoint', '--format', '--line', '--max-chars']);
     if (args.flags.has('--help')) return write(EXPORT_HELP + '\n').then(() => 0);
     if (args.positional.length !== 1) throw new UsageError('export takes exactly one FILE');
     const otlp = args.flags.has('--otlp');
@@ -89,9 +111,17 @@ export function makeExportCommand(version: string, markdown?: (model: TraceModel
     if (!otlp && !markdown) throw new UsageError('--markdown is not available in this build');
     if (!otlp && args.options.has('--endpoint')) throw new UsageError('--endpoint goes with --otlp');
     if (otlp && args.options.has('--line')) throw new UsageError('--line goes with --markdown');
+    if (otlp && args.options.has('--max-chars')) throw new UsageError('--max-chars goes with --markdown');
+    if (otlp && args.flags.has('--summary')) throw new UsageError('--summary goes with --markdown');
+    if (args.flags.has('--summary') && args.options.has('--max-chars')) throw new UsageError('--summary and --max-chars are alternatives: the summary is short');
+    const maxChars = maxCharsOption(args.options.get('--max-chars'), minMaxChars);
     const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
     if (otlp) return exportOtlp(model, args, version);
-    await output(await markdown!(model, rootAtLine(model, args.options.get('--line'))), args.options.get('--output'));
+    const request = { root: rootAtLine(model, args.options.get('--line')), maxChars, summary: args.flags.has('--summary') };
+    const md = await markdown!(model, request);
+    await output(md.text, args.options.get('--output'));
+    // The note at the end of the Markdown says it too; a reader of the terminal sees it here.
+    if (md.cut) process.stderr.write(`agent-trace: the Markdown was cut to ${md.text.length} characters: the last ${md.cut.leftOut} of ${md.cut.blocks} transcript blocks (from line ${md.cut.fromLine}) are left out; --max-chars 0 writes everything\n`);
     return 0;
   };
 }

@@ -18,8 +18,12 @@ const MURMUR = 'samples/murmur/ses_583584f8e94410c93669237ac44d5d21/trace.jsonl'
 const CLAUDE = 'samples/claude-code/921f39d1-40c5-4a48-826b-c8319e0f40bc.jsonl';
 const blobs = () => new TraceBlobs(() => ({ extraRoots: [], workspaceFolders: [] }));
 
-/** The only elements the export itself writes; anything else came from trace text. */
-const OURS = new Set(['h2', 'p', 'strong', 'em', 'code', 'pre', 'details', 'summary', 'hr', 'br', 'a']);
+/**
+ * The only elements the export writes: its own, and those Markdown syntax makes (a prompt or reply keeps its
+ * Markdown). Anything else (a script, an image, a div, a comment) came from trace text as raw HTML.
+ */
+const OURS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'strong', 'em', 's', 'code', 'pre', 'details', 'summary', 'hr', 'br', 'a',
+  'ul', 'ol', 'li', 'blockquote', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
 
 interface Node { nodeName: string; tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[]; value?: string; content?: Node }
 
@@ -44,6 +48,8 @@ function foreignMarkup(html: string): string[] {
     if (!OURS.has(t.tag)) return true;
     if (t.tag === 'code') return !t.attrs.every((a) => /^class=language-[\w+#.-]+$/.test(a));
     if (t.tag === 'a') return !t.attrs.every((a) => /^href=(https?:\/\/|mailto:)/.test(a));
+    if (t.tag === 'ol') return !t.attrs.every((a) => /^start=\d+$/.test(a));
+    if (t.tag === 'th' || t.tag === 'td') return !t.attrs.every((a) => /^style=text-align:(left|right|center)$/.test(a));
     return t.attrs.length > 0;
   }).map((t) => `<${t.tag} ${t.attrs.join(' ')}>`);
 }

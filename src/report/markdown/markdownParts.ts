@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatPart } from '../../protocol';
-import { codeFence, detailsBlock, escapeMarkdownText, inlineCode } from './markdownText';
+import { codeFence, detailsBlock, escapeMarkdownText, inlineCode, markdownAsWritten } from './markdownText';
 
 /** Longest text of one part written out; GitHub comments hold 65,536 characters in all. */
 export const MAX_MARKDOWN_PART_CHARS = 20_000;
@@ -81,15 +81,15 @@ function isJson(text: string): boolean {
   }
 }
 
-/** One part of a message as Markdown. Trace text is escaped prose or sits in a code fence; never raw. */
+/** One part of a message as Markdown. Text is the writer's Markdown made inert (markdownAsWritten); other trace text is escaped prose or sits in a code fence. */
 export function partMarkdown(part: ChatPart): string {
   switch (part.type) {
     case 'text': {
       const text = capped(part.text) + (part.omitted ? `\n… ${part.omitted} more characters (see the trace file)` : '');
-      return maybeCollapsed('Text', text, escapeMarkdownText(text));
+      return maybeCollapsed('Text', text, markdownAsWritten(text));
     }
     case 'thinking':
-      return detailsBlock('Thinking', escapeMarkdownText(capped(part.text)));
+      return detailsBlock('Thinking', markdownAsWritten(capped(part.text)));
     case 'toolCall':
       return toolCallMarkdown(part);
     case 'toolResult':

@@ -57,6 +57,38 @@ export function escapeMarkdownText(text: string): string {
     .join('  \n');
 }
 
+/** A `<` that could open raw HTML, an HTML block, a comment, a declaration or an autolink. */
+const HTML_START = /<(?=[A-Za-z/!?])/g;
+/** A `!` that would make the link after it an image (a request to a server the text names). */
+const IMAGE_START = /!(?=\[)/g;
+/** A fence that opens or closes a fenced code block at the top level (up to 3 spaces of indent). */
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/**
+ * A user's or a model's own Markdown, kept as written: headings, lists, emphasis, code and links render as the
+ * writer meant (issue 42). Safe by construction as {@link escapeMarkdownText} is, with less: a word joiner
+ * (invisible, see {@link WORD_JOINER}) goes after every `<` that could start raw HTML or an autolink and after
+ * a `!` before `[`, so the text can hold no HTML element, comment or image whatever its context (prose, code,
+ * a table); mentions and issue references are unlinked; a code fence the text leaves open is closed, so it
+ * cannot swallow what follows.
+ */
+export function markdownAsWritten(text: string): string {
+  const safe = unlinkReferences(text.replace(/\r\n?/g, '\n'))
+    .replace(HTML_START, `<${WORD_JOINER}`)
+    .replace(IMAGE_START, `!${WORD_JOINER}`);
+  let open: string | null = null;
+  for (const line of safe.split('\n')) {
+    const m = FENCE.exec(line);
+    if (!m) continue;
+    const [, fence, rest] = m;
+    if (open === null) {
+      if (fence[0] === '`' && rest.includes('`')) continue;
+      open = fence;
+    } else if (fence[0] === open[0] && fence.length >= open.length && rest.trim() === '') open = null;
+  }
+  return open === null ? safe : `${safe}\n${open}`;
+}
+
 /** The longest run of backticks in `text`. */
 function longestBacktickRun(text: string): number {
   let best = 0;

@@ -1,26 +1,35 @@
 import { basename } from 'node:path';
 import type { TraceModel } from '../../core/loadTrace';
-import { summarize } from '../../core/summary';
-import type { ChatMessage } from '../../protocol';
-import { buildDetail } from '../../viewer/eventDetail';
-import { eventMessages } from '../../viewer/eventMessages';
-import { isTranscriptEvent } from '../../viewer/transcript/transcriptIndex';
+import { summarize, TraceSummary } from '../../core/summary';
+import type { ChatMessage, ChatPart, TranscriptBlock, TranscriptRef } from '../../protocol';
 import type { TraceBlobs } from '../../viewer/blobResolver';
-import type { HashRef } from '../../core/model';
+import { buildTranscriptIndex, narrowIndex, TranscriptIndex } from '../../viewer/transcript/transcriptIndex';
+import { CallNames, MAX_PAGE, transcriptPage } from '../../viewer/transcript/transcriptPage';
 import { messageMarkdown } from './markdownParts';
-import { escapeMarkdownText, inlineCode } from './markdownText';
+import { escapeMarkdownText, inlineCode, markdownAsWritten } from './markdownText';
+
+/** What a GitHub comment (or issue body) holds, in characters: the default `maxChars`. */
+export const GITHUB_COMMENT_CHARS = 65_536;
 
 /** What to put in a Markdown transcript. */
 export interface MarkdownOptions {
   /** Event index whose subtree is written (a run, a turn, the selection); the whole trace when absent. */
   root?: number;
-  /** Most events read for their conversation; the rest are named in a note at the end. */
-  maxEvents?: number;
   /** Resolves content blobs (prompts and outputs stored beside the trace); without it they are named only. */
   blobs?: TraceBlobs;
+  /**
+   * Most characters written (default {@link GITHUB_COMMENT_CHARS}; 0: no limit). The transcript is cut at a block
+   * boundary, with a note of what was left out and how to get it.
+   */
+  maxChars?: number;
+  /** The short form: turns, tool calls, failures, totals, the first prompt and the last reply. */
+  summary?: boolean;
 }
 
-const DEFAULT_MAX_EVENTS = 5000;
+/** Room kept for the note that says what was cut. */
+const NOTE_ROOM = 600;
+/** The smallest `maxChars` that holds a header, a block and the note. */
+export const MIN_MAX_CHARS = 2000;
 
 /** The events of the subtree of `root` (or of every root), in tree order: parents before their children. */
 export function subtreeOrder(model: TraceModel, root?: number): number[] {
@@ -37,8 +46,7 @@ export function subtreeOrder(model: TraceModel, root?: number): number[] {
   return out;
 }
 
-function headerMarkdown(model: TraceModel, root: number | undefined): string {
-  const s = summarize(model);
+function headerMarkdown(model: TraceModel, s: TraceSummary, root: number | undefined): string {
   const t = s.totals;
   const facts = [
     `format ${inlineCode(s.format)}`,
@@ -52,74 +60,232 @@ function headerMarkdown(model: TraceModel, root: number | undefined): string {
   return `## Agent trace ${inlineCode(basename(model.path))}\n\n${facts.join(' · ')}${scope}`;
 }
 
-/** A key for one part, so the history a runtime repeats in every model call is written once. */
-function partKey(role: string, part: ChatMessage['parts'][number]): string {
-  // A tool result is the same whether the tool's event or the next model call's input holds it.
-  if (part.type === 'toolResult' || part.type === 'toolCall') return `${part.type}\u0000${part.id ?? ''}\u0000${JSON.stringify(part)}`;
-  return `${role}\u0000${JSON.stringify(part)}`;
+/** A blob field that holds the tools offered to the model (their schemas): setup, never conversation. */
+const TOOL_DEFINITIONS = /tool/i;
+/** A blob field that holds what the model answered: written after the request it answers. */
+const OUTPUT_FIELD = /response|output|completion|result|answer/i;
+
+/** The messages of a blob (a conversation in JSON), or its text as one message. */
+async function blobMessages(model: TraceModel, r: TranscriptRef, blobs: TraceBlobs): Promise<ChatMessage[]> {
+  const a = await blobs.answer(model.path, model, r.ref.digest, r.ref.algorithm);
+  if (a.chat && a.chat.length > 0) return a.chat.filter((m) => !/(^|\.)tools\[\d+\]/.test(m.path));
+  if (a.preview === null || a.binary) return [];
+  return [{ role: `blob ${r.ref.field}`, path: r.ref.field, parts: [a.json !== undefined ? { type: 'json', value: a.json } : { type: 'text', text: a.preview + (a.truncated ? '\n…' : '') }] }];
 }
 
-/** Tool definitions sent with a model call (`tools[].description`) are not conversation. */
-const TOOL_DEFINITION = /(^|\.)tools\[\d+\]/;
-
-/** The parts of `messages` not written yet, message by message (messages left empty are dropped). */
-function freshMessages(messages: ChatMessage[], seen: Set<string>): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  for (const m of messages) {
-    if (TOOL_DEFINITION.test(m.path)) continue;
-    const parts = m.parts.filter((p) => {
-      const key = partKey(m.role, p);
-      // A runtime may keep a tool's output twice (Claude Code: the result block and `toolUseResult`).
-      const text = p.type === 'text' || p.type === 'toolResult' ? `text\u0000${p.text}` : null;
-      // A call has one result, wherever it is kept (Gemini: on the call and in the next message).
-      const result = p.type === 'toolResult' && p.id ? `result\u0000${p.id}` : null;
-      if (seen.has(key) || (text !== null && seen.has(text)) || (result !== null && seen.has(result))) return false;
-      seen.add(key);
-      if (text !== null) seen.add(text);
-      if (result !== null) seen.add(result);
-      return true;
-    });
-    if (parts.length > 0) out.push({ ...m, parts });
-  }
-  return out;
+/** What the export wrote so far: tool calls by id, other parts by how often (see blockMessages). */
+interface Seen {
+  written: Set<string>;
+  counts: Map<string, number>;
 }
 
-/** The messages inside an event's blobs (a conversation in JSON), or the blob's text as one message. */
-async function blobMessages(model: TraceModel, refs: HashRef[], blobs: TraceBlobs): Promise<ChatMessage[]> {
-  const out: ChatMessage[] = [];
-  for (const ref of refs) {
-    const a = await blobs.answer(model.path, model, ref.digest, ref.algorithm);
-    if (a.chat && a.chat.length > 0) out.push(...a.chat);
-    else if (a.preview !== null && !a.binary) out.push({ role: `blob ${ref.field}`, path: ref.field, parts: [a.json !== undefined ? { type: 'json', value: a.json } : { type: 'text', text: a.preview + (a.truncated ? '\n…' : '') }] });
-  }
-  return out;
-}
-
-/** The `where` line of one event: its kind, line and label, escaped. */
-function whereOf(model: TraceModel, i: number): string {
-  return `${inlineCode(model.events.kindOf(i))} line ${model.events.lineOf(i)}`;
+/** The `where` of a block: its kind and line (and the subagent file it comes from). */
+function whereOf(b: TranscriptBlock): string {
+  return `${inlineCode(b.kind)} line ${b.line}${b.file ? ` of ${inlineCode(b.file.title ?? b.file.name)}` : ''}`;
 }
 
 /**
- * The conversation and tool calls of a trace (or one subtree) as Markdown for a GitHub comment or an issue:
- * the messages of each event in tree order, each written once; tool calls with their arguments in fenced
- * code; long outputs collapsed in `<details>`. All trace text is escaped or fenced, so a renderer shows it
- * as text (see markdownText.ts). Events without conversation, such as a failed step, get a one-line entry.
+ * A block's messages in conversation order: the request held in its blobs (system prompt, the messages sent),
+ * then its own messages, then the reply held in its blobs. Tool definitions are never conversation; a blob
+ * message shown before (a history every model call re-sends) is not written again.
+ */
+async function blockMessages(model: TraceModel, b: TranscriptBlock, blobs: TraceBlobs | undefined, seen: Seen): Promise<ChatMessage[]> {
+  const { written, counts } = seen;
+  const input: ChatMessage[] = [];
+  const output: ChatMessage[] = [];
+  if (blobs) {
+    for (const r of b.refs) {
+      if (TOOL_DEFINITIONS.test(r.ref.field)) continue;
+      (OUTPUT_FIELD.test(r.ref.field) ? output : input).push(...(await blobMessages(model, r, blobs)));
+    }
+  }
+  // A tool call is written once by its id (the reply that made it, the tool's own event), a tool result once by
+  // its call's id (wherever a runtime keeps it: on the call, in the next request, beside its record). Other parts
+  // are counted: a request re-sends the conversation so far, so only its parts beyond those written are new.
+  const occurrences = new Map<string, number>();
+  const keep = (m: ChatMessage, p: ChatPart, resent: boolean): boolean => {
+    if (p.type === 'toolCall' && p.id) return !written.has(`call\u0000${p.id}`);
+    if (p.type === 'toolResult' && p.id) return !written.has(`result\u0000${p.id}`);
+    if (!resent) return true;
+    const key = partKey(m, p);
+    const n = (occurrences.get(key) ?? 0) + 1;
+    occurrences.set(key, n);
+    return n > (counts.get(key) ?? 0);
+  };
+  const take = (ms: ChatMessage[], resent: boolean): ChatMessage[] => {
+    const out: ChatMessage[] = [];
+    for (const m of ms) {
+      const parts = m.parts.filter((p) => keep(m, p, resent));
+      if (parts.length > 0) out.push({ ...m, parts });
+      for (const p of parts) {
+        if (p.type === 'toolCall' && p.id) written.add(`call\u0000${p.id}`);
+        else if (p.type === 'toolResult' && p.id) written.add(`result\u0000${p.id}`);
+        else if (!resent) counts.set(partKey(m, p), (counts.get(partKey(m, p)) ?? 0) + 1);
+      }
+    }
+    return out;
+  };
+  const request = take(input, true);
+  for (const [key, n] of occurrences) counts.set(key, Math.max(n, counts.get(key) ?? 0));
+  return [...request, ...take(b.messages, false), ...take(output, false)];
+}
+
+/** A part by who says it and what it holds (a blob's role by `blob`: the same system prompt under two fields is one). */
+function partKey(m: ChatMessage, p: ChatPart): string {
+  const role = m.role.startsWith('blob ') ? 'blob' : m.role;
+  return `${role}\u0000${JSON.stringify(p, (k, v) => (k === 'view' || k === 'shell' || k === 'toolName' ? undefined : v))}`;
+}
+
+/** The Markdown of one block, or null when it has nothing to show. */
+function blockMarkdown(b: TranscriptBlock, messages: ChatMessage[]): string | null {
+  const where = whereOf(b);
+  const out = messages.map((m) => messageMarkdown(m, where));
+  // A tool's event whose record holds no call (only its name and outcome) is still a call the agent made.
+  const hasCall = messages.some((m) => m.parts.some((p) => p.type === 'toolCall' || p.type === 'toolResult'));
+  if (b.category === 'tool' && b.tool && !hasCall) out.unshift(`**Tool call** ${inlineCode(b.tool)}${b.status === 'error' ? ' · **error**' : ''} · ${where}: ${escapeMarkdownText(b.label)}`);
+  if (out.length > 0) return out.join('\n\n');
+  if (b.error) return `**unreadable** · ${where}: ${escapeMarkdownText(b.error)}`;
+  if (b.status === 'error') return `**error** · ${where}: ${escapeMarkdownText(b.label)}`;
+  return null;
+}
+
+function turnHeading(b: TranscriptBlock): string {
+  const t = b.turn!;
+  const tokens = t.tokensIn !== null || t.tokensOut !== null ? ` · ${t.tokensIn ?? '?'} → ${t.tokensOut ?? '?'} tokens` : '';
+  return `### Turn ${t.number}${tokens}`;
+}
+
+/** One written piece of the transcript: its Markdown, the line it starts at, and what it holds. */
+interface Piece {
+  text: string;
+  line: number;
+  messages: ChatMessage[];
+}
+
+/** What {@link transcriptPieces} wrote, and where it stopped when the next block would not fit. */
+interface Pieces {
+  pieces: Piece[];
+  turns: number;
+  /** Blocks of the transcript (of the subtree) in all. */
+  blocks: number;
+  /** The first block left out (its position and line), null when every block was read. */
+  stoppedAt: { block: number; line: number } | null;
+}
+
+/**
+ * The transcript's blocks (of the subtree of `root`), in its order, each rendered once; reading stops at the first
+ * block that would take the pieces past `budget` characters, so a cut export of a huge session reads only what it
+ * writes.
+ */
+async function transcriptPieces(model: TraceModel, options: MarkdownOptions, budget: number): Promise<Pieces> {
+  let index: TranscriptIndex = buildTranscriptIndex(model);
+  if (options.root !== undefined) {
+    const inside = new Set(subtreeOrder(model, options.root));
+    index = narrowIndex(index, (i) => inside.has(i));
+  }
+  const calls: CallNames = new Map();
+  const seen: Seen = { written: new Set(), counts: new Map() };
+  const out: Piece[] = [];
+  let used = 0;
+  let turn = -1;
+  const turns = new Set<number>();
+  for (let start = 0; start < index.nodes.length; start += MAX_PAGE) {
+    for (const b of await transcriptPage(model, index, start, MAX_PAGE, calls)) {
+      const messages = await blockMessages(model, b, options.blobs, seen);
+      const text = blockMarkdown(b, messages);
+      if (text === null) continue;
+      const k = index.turnOf[b.index];
+      const heading = k !== turn && index.turns[k] ? `${turnHeading({ ...b, turn: index.turns[k] })}\n\n` : '';
+      const piece = heading + text;
+      if (used + SEPARATOR.length + piece.length > budget) return { pieces: out, turns: turns.size, blocks: index.nodes.length, stoppedAt: { block: b.index, line: b.line } };
+      used += SEPARATOR.length + piece.length;
+      turn = k;
+      turns.add(k);
+      out.push({ text: piece, line: b.line, messages });
+    }
+  }
+  return { pieces: out, turns: turns.size, blocks: index.nodes.length, stoppedAt: null };
+}
+
+const SEPARATOR = '\n\n---\n\n';
+
+/** A Markdown transcript, and what was cut to fit its limit (null: nothing). */
+export interface MarkdownExport {
+  text: string;
+  /** `blocks` of the transcript in all, `leftOut` of them (from `fromLine` on) not written. */
+  cut: { blocks: number; leftOut: number; fromLine: number } | null;
+}
+
+/** `header` and the pieces that fit in `max` characters, with a note of what was cut (`stoppedAt`). */
+function fitted(header: string, read: Pieces, max: number): MarkdownExport {
+  const body = [header, ...read.pieces.map((p) => p.text)];
+  if (!read.stoppedAt) return { text: body.join(SEPARATOR) + '\n', cut: null };
+  const cut = { blocks: read.blocks, leftOut: read.blocks - read.stoppedAt.block, fromLine: read.stoppedAt.line };
+  const note =
+    `*Cut to fit ${max.toLocaleString('en-US')} characters${max === GITHUB_COMMENT_CHARS ? ' (what a GitHub comment holds)' : ''}: ` +
+    `the last ${cut.leftOut.toLocaleString('en-US')} of the transcript's ${cut.blocks.toLocaleString('en-US')} blocks, from line ${cut.fromLine} on, are left out. ` +
+    `For the rest: \`--line N\` exports one run or turn, \`--max-chars 0\` writes everything (\`-o FILE.md\` to a file), ` +
+    `\`--summary\` gives the short form.*`;
+  return { text: [...body, note].join(SEPARATOR) + '\n', cut };
+}
+
+/** The text of a message's text parts. */
+function textOf(m: ChatMessage): string {
+  return m.parts.map((p) => (p.type === 'text' ? p.text : '')).filter((t) => t.trim() !== '').join('\n\n');
+}
+
+/** Characters of the first prompt and the last reply in the summary. */
+const SUMMARY_TEXT = 2000;
+
+function summaryMarkdown(s: TraceSummary, header: string, pieces: Piece[], turns: number): string {
+  let failures = 0;
+  let prompt: { text: string; line: number } | null = null;
+  let reply: { text: string; line: number } | null = null;
+  for (const p of pieces) {
+    for (const m of p.messages) {
+      for (const part of m.parts) if (part.type === 'toolResult' && part.isError) failures++;
+      const text = textOf(m);
+      if (text === '') continue;
+      if (!prompt && /^(user|human)$/i.test(m.role)) prompt = { text, line: p.line };
+      if (/^(assistant|model|ai)$/i.test(m.role)) reply = { text, line: p.line };
+    }
+  }
+  const cost = s.usage.total.costUsd;
+  const t = s.totals;
+  const rows = [
+    ['Turns', String(turns)],
+    ['Tool calls', String(t.toolCalls)],
+    ['Failed tool calls', String(failures)],
+    ['Errors', String(t.errors)],
+    ['Input tokens', t.inputTokens === null ? '?' : String(t.inputTokens)],
+    ['Output tokens', t.outputTokens === null ? '?' : String(t.outputTokens)],
+    ...(cost !== null ? [['Cost (USD)', cost.toFixed(4)]] : []),
+    ...(s.durationMs !== null ? [['Duration', `${(s.durationMs / 1000).toFixed(1)} s`]] : []),
+  ];
+  const table = `| Measure | Value |\n|---|---:|\n${rows.map(([k, v]) => `| ${k} | ${v} |`).join('\n')}`;
+  const clip = (x: string) => (x.length > SUMMARY_TEXT ? `${x.slice(0, SUMMARY_TEXT)}\n\n… ${x.length - SUMMARY_TEXT} more characters` : x);
+  const said = (title: string, x: { text: string; line: number } | null) => (x ? `**${title}** · line ${x.line}\n\n${markdownAsWritten(clip(x.text))}` : `**${title}**: none`);
+  return [header, table, said('First prompt', prompt), said('Last reply', reply)].join(SEPARATOR) + '\n';
+}
+
+/**
+ * The conversation and tool calls of a trace (or one subtree) as Markdown for a GitHub comment or an issue, made
+ * from the transcript's own blocks and turns (transcriptIndex.ts, transcriptPage.ts): in the transcript's order,
+ * each thing once (a tool result by its call id, a re-sent history not again), within a block the request before
+ * the reply; tool definitions are left out. Cut at a block boundary to `maxChars` with a note of what was left
+ * out. User and assistant text is their Markdown, kept as written but unable to open raw HTML; all other trace
+ * text is escaped or fenced (see markdownText.ts).
  */
 export async function traceToMarkdown(model: TraceModel, options: MarkdownOptions = {}): Promise<string> {
-  const order = subtreeOrder(model, options.root);
-  const max = options.maxEvents ?? DEFAULT_MAX_EVENTS;
-  const seen = new Set<string>();
-  const blocks: string[] = [headerMarkdown(model, options.root)];
-  for (const i of order.slice(0, max)) {
-    // The transcript's blocks, each read as the transcript reads it: a copy kept beside its record is left out.
-    if (!isTranscriptEvent(model, i)) continue;
-    const detail = await buildDetail(model, i, []);
-    const blobbed = options.blobs && detail.hashRefs.length > 0 ? await blobMessages(model, detail.hashRefs, options.blobs) : [];
-    const fresh = freshMessages([...eventMessages(model, i, detail.json, detail.messages), ...blobbed], seen);
-    if (fresh.length > 0) blocks.push(...fresh.map((m) => messageMarkdown(m, whereOf(model, i))));
-    else if (detail.status === 'error') blocks.push(`**error** · ${whereOf(model, i)}: ${escapeMarkdownText(detail.label)}`);
-  }
-  if (order.length > max) blocks.push(`*${order.length - max} more events are not included (the export reads at most ${max}).*`);
-  return blocks.join('\n\n---\n\n') + '\n';
+  return (await markdownExport(model, options)).text;
+}
+
+/** {@link traceToMarkdown} with what was cut to fit the limit. */
+export async function markdownExport(model: TraceModel, options: MarkdownOptions = {}): Promise<MarkdownExport> {
+  const s = summarize(model);
+  const header = headerMarkdown(model, s, options.root);
+  const max = options.summary ? 0 : options.maxChars ?? GITHUB_COMMENT_CHARS;
+  const read = await transcriptPieces(model, options, max > 0 ? max - header.length - NOTE_ROOM : Number.POSITIVE_INFINITY);
+  if (options.summary) return { text: summaryMarkdown(s, header, read.pieces, read.turns), cut: null };
+  return fitted(header, read, max);
 }

@@ -6,7 +6,7 @@
  */
 import type { TraceModel } from '../../core/loadTrace';
 import type { HostMessage, RequestEarlierMessagesMessage, RequestTranscriptMessage } from '../../protocol';
-import { blockIndexOf, buildTranscriptIndex, TranscriptIndex } from './transcriptIndex';
+import { blockIndexOf, buildTranscriptIndex, narrowIndex, TranscriptIndex } from './transcriptIndex';
 import { CallNames, earlierMessages, transcriptPage } from './transcriptPage';
 
 /** What the transcript answers need of the session. */
@@ -31,7 +31,7 @@ export class SessionTranscript {
     if (!model) return null;
     if (this.built?.model !== model) this.built = { model, index: buildTranscriptIndex(model), calls: new Map() };
     const all = this.built.index;
-    if (this.shown?.of !== all) this.shown = { of: all, index: narrow(all, this.keep) };
+    if (this.shown?.of !== all) this.shown = { of: all, index: narrowIndex(all, this.keep) };
     return this.shown.index;
   }
 
@@ -73,14 +73,6 @@ export class SessionTranscript {
     if (model !== this.ctx.model()) return;
     this.ctx.post({ type: 'earlierMessages', requestId: msg.requestId, modelVersion: version, node: msg.node, messages });
   }
-}
-
-/** `all` with only the blocks of events `keep` keeps (the same index when nothing filters). */
-function narrow(all: TranscriptIndex, keep: ((event: number) => boolean) | null): TranscriptIndex {
-  if (!keep) return all;
-  const at: number[] = [];
-  for (let k = 0; k < all.nodes.length; k++) if (keep(all.nodes[k])) at.push(k);
-  return { nodes: Int32Array.from(at, (k) => all.nodes[k]), refs: all.refs, turnOf: Int32Array.from(at, (k) => all.turnOf[k]), turns: all.turns };
 }
 
 function sameNodes(a: Int32Array, b: Int32Array): boolean {

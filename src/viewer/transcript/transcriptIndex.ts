@@ -62,6 +62,14 @@ export function buildTranscriptIndex(model: TraceModel): TranscriptIndex {
   return { nodes, refs, ...buildTurns(model, nodes) };
 }
 
+/** `all` with only the blocks of events `keep` keeps (the same index when nothing filters): a row filter, a subtree. */
+export function narrowIndex(all: TranscriptIndex, keep: ((event: number) => boolean) | null): TranscriptIndex {
+  if (!keep) return all;
+  const at: number[] = [];
+  for (let k = 0; k < all.nodes.length; k++) if (keep(all.nodes[k])) at.push(k);
+  return { nodes: Int32Array.from(at, (k) => all.nodes[k]), refs: all.refs, turnOf: Int32Array.from(at, (k) => all.turnOf[k]), turns: all.turns };
+}
+
 /** Fields that set a conversation up (system prompt, tools, instructions): a change there is worth a mark. */
 const SETUP_FIELD = /system|tools|instructions|prompt_sha/i;
 

@@ -7,7 +7,7 @@ import { TraceModels } from '../traceModels';
 import { activeTrace } from './navigationCommands';
 import { traceToOtlpJson } from '../../core/export/otlpExport';
 import { OtlpPostError, otlpTracesUrl, parseOtlpHeaders, postOtlpJson, shownOtlpUrl } from '../../core/export/otlpHttp';
-import { traceToMarkdown } from '../../report/markdown/markdownTranscript';
+import { markdownExport, traceToMarkdown } from '../../report/markdown/markdownTranscript';
 import { TraceBlobs } from '../../viewer/blobResolver';
 import type { TraceModel } from '../../core/loadTrace';
 import { buildReport, readReportAssets } from '../../report/buildReport';
@@ -82,10 +82,12 @@ function selectedRoot(viewers: TraceViewerApi, uri: vscode.Uri, model: TraceMode
 async function copyAsMarkdown(viewers: TraceViewerApi, models: TraceModels, uri: vscode.Uri): Promise<void> {
   const model = await models.get(uri);
   const root = selectedRoot(viewers, uri, model);
-  const text = await traceToMarkdown(model, { root, blobs: blobsForExport() });
+  // The export's own path and limit: what a GitHub comment holds, cut at a block boundary with a note.
+  const { text, cut } = await markdownExport(model, { root, blobs: blobsForExport() });
   await vscode.env.clipboard.writeText(text);
   const what = root === undefined ? 'the trace' : `line ${model.events.lineOf(root)} and its children`;
-  void vscode.window.showInformationMessage(`Agent Trace: copied ${what} as Markdown (${text.length.toLocaleString()} characters${text.length > 65536 ? '; more than a GitHub comment holds' : ''}).`);
+  const fit = cut ? `; cut to fit a GitHub comment: the last ${cut.leftOut} of ${cut.blocks} blocks, from line ${cut.fromLine}, left out; Export Transcript as Markdown writes them all` : '';
+  void vscode.window.showInformationMessage(`Agent Trace: copied ${what} as Markdown (${text.length.toLocaleString()} characters${fit}).`);
 }
 
 /** "Export Transcript as Markdown": the whole trace (or the selected subtree) to a `.md` file. */
@@ -93,7 +95,8 @@ async function exportMarkdown(viewers: TraceViewerApi, models: TraceModels, uri:
   const dest = await vscode.window.showSaveDialog({ defaultUri: uri.with({ path: uri.path.replace(/(\.[^./]+)*$/, '.md') }), filters: { Markdown: ['md'] }, title: 'Export Transcript as Markdown' });
   if (!dest) return;
   const model = await models.get(uri);
-  const text = await traceToMarkdown(model, { root: selectedRoot(viewers, uri, model), blobs: blobsForExport() });
+  // A file has no comment's limit: the whole transcript.
+  const text = await traceToMarkdown(model, { root: selectedRoot(viewers, uri, model), blobs: blobsForExport(), maxChars: 0 });
   await vscode.workspace.fs.writeFile(dest, Buffer.from(text, 'utf8'));
   void vscode.window.showInformationMessage(`Agent Trace: wrote ${basename(dest.fsPath)}.`);
 }

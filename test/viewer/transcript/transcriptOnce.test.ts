@@ -6,7 +6,7 @@ import { loadTrace } from '../../../src/core/loadTrace';
 import type { TraceModel } from '../../../src/core/traceModel';
 import type { ChatPart, TranscriptBlock } from '../../../src/protocol';
 import { traceToMarkdown } from '../../../src/report/markdown/markdownTranscript';
-import { escapeMarkdownText } from '../../../src/report/markdown/markdownText';
+import { markdownAsWritten } from '../../../src/report/markdown/markdownText';
 import { buildTranscriptIndex } from '../../../src/viewer/transcript/transcriptIndex';
 import { transcriptPage } from '../../../src/viewer/transcript/transcriptPage';
 import { jsonLines, writerFiles } from '../../helpers/writerCorpus';
@@ -142,7 +142,7 @@ describe('transcript once: each message, tool call and result of a real session 
         const said = count(parts, (p) => (p.type === 'text' || p.type === 'thinking') && p.text.trim() === text);
         assert.equal(said, 1, `transcript: ${JSON.stringify(text.slice(0, 60))}`);
         // In Markdown, a one-line text long enough not to be part of another (a collapsed one is in <details>).
-        if (!text.includes('\n') && text.length >= 12) assert.equal(occurrences(md, escapeMarkdownText(text)), 1, `markdown: ${JSON.stringify(text.slice(0, 60))}`);
+        if (!text.includes('\n') && text.length >= 12) assert.equal(occurrences(md, markdownAsWritten(text)), 1, `markdown: ${JSON.stringify(text.slice(0, 60))}`);
       }
       assert.ok(h.texts.size + h.calls.size > 0 || h.unnamed !== undefined, 'the session holds something');
     });
