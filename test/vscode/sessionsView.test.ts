@@ -386,4 +386,38 @@ describe('Agent Traces view: verdicts, workspace trace files, running sessions, 
       for (const d of context.subscriptions) d.dispose();
     }
   });
+
+  it('makes the verdict icons with agentTrace.rules, as Check does, and lists again under other rules rather than from the cache', async () => {
+    const own = tempDir('atv-storage-rules-');
+    const list = async () => {
+      const q = new views.SessionsProvider(views.folderCacheStore(own), () => agentHomeRoots(home), UTC_CLOCK);
+      await q.refresh();
+      q.dispose();
+      const row = leaves(q.getChildren()).find((l) => l.entry.file === files.tampered)!;
+      return { read: q.listing!.read, verdict: row.verdict, tooltip: row.tooltip, icon: q.getTreeItem(row).iconPath as { id: string } };
+    };
+    try {
+      delete fake.config.rules;
+      const plain = await list();
+      assert.equal(plain.verdict, 'fail');
+      assert.ok(plain.read > 0);
+      assert.equal((await list()).read, 0, 'the same rules: from the cache');
+      // The broken chain's rule made a warning: the row warns, read again (the cache was made under other rules).
+      fake.config.rules = { 'lumen/event-hash': 'warning' };
+      const warned = await list();
+      assert.equal(warned.read, plain.read);
+      assert.equal(warned.verdict, 'warn');
+      assert.equal(warned.icon.id, 'warning');
+      assert.match(warned.tooltip, /First: line 8, lumen\/event-hash \(verify\)/);
+      assert.equal((await list()).verdict, 'warn', 'kept in the cache under these rules');
+      // Turned off: no finding of it, so the row does not fail.
+      fake.config.rules = { 'lumen/event-hash': 'off' };
+      const off = await list();
+      assert.equal(off.read, plain.read);
+      assert.notEqual(off.verdict, 'fail');
+      assert.doesNotMatch(off.tooltip, /event-hash/);
+    } finally {
+      delete fake.config.rules;
+    }
+  });
 });
