@@ -12,7 +12,7 @@ import { agentHomeRoots, workspaceTraceSearch } from '../../core/sessions/agentH
 import { listSessions, SessionListing } from '../../core/sessions/sessionCatalog';
 import { SESSION_CACHE_FILE, SessionCacheStore, SessionRecord } from '../../core/sessions/sessionCache';
 import { classifyChange, FileFingerprint, fingerprintFile } from '../../viewer/fileChange';
-import { sessionLeaf, SessionLeafNode, sessionsUnder, sessionTree, SessionTreeNode, TreeClock, LOCAL_CLOCK } from '../../viewer/sessionTree';
+import { retotal, sessionLeaf, SessionGroupNode, SessionLeafNode, sessionsUnder, sessionTree, SessionTreeNode, TreeClock, LOCAL_CLOCK } from '../../viewer/sessionTree';
 import { viewerPricing } from '../../viewer/pricing';
 import { COMMANDS } from '../commandIds';
 import { ruleSettings, setting } from '../settings';
@@ -258,20 +258,26 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
     return change === 'appended';
   }
 
-  /** Makes the rows of one session again in place (the same nodes, so VS Code refreshes them alone); returns them. */
-  private refreshRows(file: string, record: SessionRecord): SessionLeafNode[] {
-    const out: SessionLeafNode[] = [];
-    const walk = (nodes: readonly SessionTreeNode[], withDay: boolean) => {
+  /**
+   * Makes the rows of one session again in place (the same nodes, so VS Code refreshes them alone), and the totals of
+   * the groups above them (agent, project, day, this workspace); returns the rows and the groups whose totals changed.
+   */
+  private refreshRows(file: string, record: SessionRecord): SessionTreeNode[] {
+    const out: SessionTreeNode[] = [];
+    const above = new Set<SessionGroupNode>();
+    const walk = (nodes: readonly SessionTreeNode[], withDay: boolean, groups: readonly SessionGroupNode[]) => {
       for (const n of nodes) {
-        if (n.kind === 'group') walk(n.children, n.role === 'workspace' || n.role === 'files');
+        if (n.kind === 'group') walk(n.children, n.role === 'workspace' || n.role === 'files', [...groups, n]);
         else if (n.entry.file === file) {
           const prefix = n.id.slice(0, n.id.length - file.length - 1);
           Object.assign(n, sessionLeaf(record, prefix, this.clock, withDay, this.isRunning(file)));
           out.push(n);
+          for (const g of groups) above.add(g);
         }
       }
     };
-    walk(this.nodes ?? [], false);
+    walk(this.nodes ?? [], false, []);
+    for (const g of above) if (retotal(g)) out.push(g);
     return out;
   }
 
