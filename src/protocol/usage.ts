@@ -25,8 +25,12 @@ export interface UsageQuery {
 export type UsageHostMessage =
   /** The sessions are being listed (the Agent Traces view's listing): `done` of `total` files, when known. */
   | { type: 'usageListing'; done: number | null; total: number | null }
-  /** The usage for `query`: the buckets with their parts (`split`), from `sessions` sessions; `unreadable` could not be read. */
-  | { type: 'usageData'; query: UsageQuery; usage: UsageOverTime; sessions: number; unreadable: number }
+  /**
+   * The usage for `query`: the buckets with their parts (`split`), from `sessions` sessions; `unreadable` could not be
+   * read; `undated` of the readable sessions (in the range or not) record no time: a range of days keeps none of them,
+   * "all" counts them in the period bucket `(none)`, which the view names "no date".
+   */
+  | { type: 'usageData'; query: UsageQuery; usage: UsageOverTime; sessions: number; unreadable: number; undated: number }
   /** The listing failed, or found nothing to show (`empty`: no sessions at all). */
   | { type: 'usageMessage'; kind: 'empty' | 'error'; message: string };
 

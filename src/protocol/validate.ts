@@ -4,7 +4,7 @@
  * (the trace viewer, the compare view, the usage view) and one entry, {@link parseViewMessage}, for every host that listens:
  * the custom editor, the compare panel, the offline report and the test harnesses.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHECK_MODES } from '../core/catalog/checkMode';
 import { MAX_COMPARE_PAGE, type CompareViewMessage } from './compare';
 import type { WebviewMessage } from './index';

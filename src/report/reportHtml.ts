@@ -19,10 +19,15 @@ function sha256Base64(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('base64');
 }
 
-/** A `<script>`/`<style>` body must not hold its own end tag; built bundles escape it, this makes sure. */
+/**
+ * A `<script>`/`<style>` body must not hold its own end tag; built bundles escape it, this makes sure. A dev build's
+ * source map comment goes: the page has no file beside it to map to.
+ */
 function inlineSafe(code: string): string {
-  return code.replace(/<\/(script|style)/gi, '<\\/$1');
+  return code.replace(/\n?(\/\/# sourceMappingURL=\S*|\/\*# sourceMappingURL=\S* \*\/)\s*$/, '').replace(/<\/(script|style)/gi, '<\\/$1');
 }
+
+const FONT_FACE = /@font-face\s*\{[^}]*\}/g;
 
 function themeCss(): string {
   const vars = (theme: Record<string, string>) => Object.entries(theme).map(([k, v]) => `--vscode-${k}: ${v};`).join(' ');
@@ -40,16 +45,17 @@ function themeCss(): string {
  * the note (export date, tool, what was left out) is text.
  */
 export function renderReportHtml(assets: ReportAssets, data: ReportData, compressedData: string, title: string): string {
-  const codicons = assets.codiconCss.replace(/url\("?\.\/codicon\.ttf[^")]*"?\)/g, `url("data:font/ttf;base64,${assets.codiconTtf.toString('base64')}")`);
-  const styles = [themeCss(), inlineSafe(codicons), inlineSafe(assets.webviewCss)];
+  // The codicon font face, with the font as a data: URL; its classes come once, from the stylesheet link below.
+  const fontFace = (assets.codiconCss.match(FONT_FACE) ?? []).join('\n').replace(/url\("?\.\/codicon\.ttf[^")]*"?\)/g, `url("data:font/ttf;base64,${assets.codiconTtf.toString('base64')}")`);
+  const styles = [themeCss(), inlineSafe(fontFace), inlineSafe(assets.webviewCss)];
   const scripts = [inlineSafe(assets.reportHostJs), inlineSafe(assets.webviewJs)];
   const hashes = (parts: string[]) => parts.map((p) => `'sha256-${sha256Base64(p)}'`).join(' ');
   // The toolbar's icons draw inside their elements' shadow roots, which take the codicon classes from the
   // stylesheet *link* with id vscode-codicon-stylesheet (an inline <style> is not seen there: every button was
-  // blank). The link is a data: URL of the classes only; the font face stays in the page's own style, where a
-  // shadow root's text finds it. `data:` styles can hold CSS only, never script. 'wasm-unsafe-eval' lets Find compile
+  // blank). The link is a data: URL of the classes only, which serves the page's own elements too; the font face
+  // stays in the page's own style, where a shadow root's text finds it. `data:` styles can hold CSS only, never script. 'wasm-unsafe-eval' lets Find compile
   // its own few dozen bytes of SIMD scan (core/find/pairScan.ts); it allows no JavaScript eval.
-  const iconClasses = `data:text/css;base64,${Buffer.from(assets.codiconCss.replace(/@font-face\s*\{[^}]*\}/g, ''), 'utf8').toString('base64')}`;
+  const iconClasses = `data:text/css;base64,${Buffer.from(assets.codiconCss.replace(FONT_FACE, ''), 'utf8').toString('base64')}`;
   const csp = contentSecurityPolicy({ img: 'data:', font: 'data:', style: `${hashes(styles)} data:`, script: `${hashes(scripts)} 'wasm-unsafe-eval'` });
   return `<!DOCTYPE html>
 <html lang="en">

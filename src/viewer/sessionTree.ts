@@ -199,7 +199,11 @@ export function sessionLeaf(s: TreeSession, idPrefix: string, clock: TreeClock, 
 }
 
 function group(id: string, role: SessionGroupNode['role'], label: string, sessions: readonly TreeSession[], children: SessionTreeNode[], tooltip = label): SessionGroupNode {
-  const entries = sessions.map((s) => s.entry);
+  return { kind: 'group', id, role, label, description: groupDescription(sessions.map((s) => s.entry)), tooltip, children };
+}
+
+/** `3 sessions · 40k tokens · $0.12 · 2 errors`: a group's row, the totals of its sessions. */
+function groupDescription(entries: readonly SessionEntry[]): string {
   let tokens: number | null = null;
   let cost: number | null = null;
   let unknownCost = false;
@@ -211,8 +215,18 @@ function group(id: string, role: SessionGroupNode['role'], label: string, sessio
     else if (t !== null && t > 0) unknownCost = true;
     errors += e.errors;
   }
-  const description = [plural(entries.length, 'session'), ...usageText(tokens, cost, errors, !unknownCost)].join(' · ');
-  return { kind: 'group', id, role, label, description, tooltip, children };
+  return [plural(entries.length, 'session'), ...usageText(tokens, cost, errors, !unknownCost)].join(' · ');
+}
+
+/**
+ * Makes a group's totals again from the rows under it (the view does, in place, for the groups above a session whose
+ * file grew); true when its description changed.
+ */
+export function retotal(node: SessionGroupNode): boolean {
+  const description = groupDescription(sessionsUnder(node).map((l) => l.entry));
+  if (description === node.description) return false;
+  node.description = description;
+  return true;
 }
 
 /** Entries by a key, in the order each key is first met (the entries are newest first, so the groups are too). */

@@ -22,7 +22,8 @@ export function usageMessage(records: readonly SessionRecord[], query: UsageQuer
     return { type: 'usageMessage', kind: 'empty', message: records.length === 0 ? 'No agent sessions found in the agents’ folders or agentTrace.sessionRoots.' : `No readable agent sessions: ${records.length} could not be read.` };
   }
   const kept = inRange(records, query, now);
-  return { type: 'usageData', query, usage: usageOverTime(kept, query.by, query.split), sessions: kept.filter((r) => r.entry.error === null).length, unreadable: records.length - readable.length };
+  const undated = readable.filter((r) => Number.isNaN(Date.parse(r.entry.endTime ?? r.entry.startTime ?? ''))).length;
+  return { type: 'usageData', query, usage: usageOverTime(kept, query.by, query.split), sessions: kept.filter((r) => r.entry.error === null).length, unreadable: records.length - readable.length, undated };
 }
 
 /** The CSV of what the view shows for a query (core/sessions/usageOverTime.ts `usageCsv`). */

@@ -159,6 +159,14 @@ describe('layering guard', () => {
     assert.deepEqual(probe("import type { Severity } from './model';"), []);
   });
 
+  it("imports zod's value as a namespace (import * as z), never as its `z` object, which keeps all 40 locales in a bundle", () => {
+    // `import { z } from 'zod'` put 454 KB of zod into the HTML report's script; `import * as z` lets the bundler drop
+    // what no schema uses (99 KB). Type-only imports (`import type { ZodType }`) bundle nothing.
+    const whole = /^\s*import\s+(?!type\b)[^;]*\{[^}]*\bz\b[^}]*\}\s*from\s*['"]zod['"]/m;
+    assert.ok(whole.test("import { z } from 'zod';") && !whole.test("import * as z from 'zod';") && !whole.test("import type { z } from 'zod';"));
+    assert.deepEqual(sources.filter((f) => whole.test(readFileSync(join(ROOT, f), 'utf8'))), []);
+  });
+
   it('has no import cycle in src/ and webview/ beyond the known ones', () => {
     const cycles = findCycles(importEdges(files.filter((f) => !f.path.startsWith('test/')), known));
     const key = (c: readonly string[]) => c.join(' -> ');

@@ -11,7 +11,7 @@ import { tempDir } from '../helpers/tmp';
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
 const views = require('../../src/vscode/sessions/sessionsView') as typeof import('../../src/vscode/sessions/sessionsView');
-const { UTC_CLOCK } = require('../../src/viewer/sessionTree') as typeof import('../../src/viewer/sessionTree');
+const { UTC_CLOCK, sessionTree } = require('../../src/viewer/sessionTree') as typeof import('../../src/viewer/sessionTree');
 const { agentHomeRoots } = require('../../src/core/sessions/agentHomes') as typeof import('../../src/core/sessions/agentHomes');
 const { COMMANDS } = require('../../src/vscode/commandIds') as typeof import('../../src/vscode/commandIds');
 type Node = import('../../src/viewer/sessionTree').SessionTreeNode;
@@ -338,6 +338,40 @@ describe('Agent Traces view: verdicts, workspace trace files, running sessions, 
     assert.equal(rowOf(files.intact)!.running, false);
   });
 
+  it("refreshes the totals of a growing session's agent, project and day groups with its row, as a new listing would show them", async () => {
+    const file = join(home, '.claude', 'projects', '-home-user-project', 'd7d94e1c-8f45-41b2-8a1f-5bdbdbef48d1.jsonl');
+    const groupsOf = () => {
+      const agent = p.getChildren().find((n) => n.label === 'Claude Code transcript') as Group;
+      const project = agent.children[0] as Group;
+      return [agent, project, project.children[0] as Group];
+    };
+    const before = groupsOf().map((g) => g.description);
+    assert.match(before[0], /^1 session · 5.0k tokens · \$0\.02$/);
+    const events: unknown[] = [];
+    p.onDidChangeTreeData((e) => events.push(e));
+    // The agent answers once more: a model call with its usage (its own message and request ids, so it counts).
+    const answer = readFileSync(file, 'utf8').split('\n').find((l) => l.includes('"type":"assistant"'))!;
+    appendFileSync(file, answer.replace(/msg_mockmx4wrhku001/g, 'msg_mockmx4wrhku901').replace(/req_mockmx4wrhku002/g, 'req_mockmx4wrhku902').replace(/"uuid":"[^"]+"/, '"uuid":"0c0c0c0c-0000-4000-8000-000000000001"') + '\n');
+    for (const w of watchers) w.change.fire(Uri.file(file));
+    await new Promise((r) => setTimeout(r, 100));
+    await p.updating;
+    const [agent, project, day] = groupsOf();
+    assert.notEqual(agent.description, before[0], 'the agent group counts the new call');
+    // What a listing from scratch shows for the same sessions, group by group.
+    const fresh = sessionTree(p.listing!.records, [{ name: 'ws', fsPath: workspace }], UTC_CLOCK, { workspaceFiles: new Set(p.listing!.outsideRoots) });
+    const freshById = new Map<string, string>();
+    const walk = (ns: readonly Node[]) => ns.forEach((n) => n.kind === 'group' && (freshById.set(n.id, n.description), walk(n.children)));
+    walk(fresh);
+    for (const g of [agent, project, day]) assert.equal(g.description, freshById.get(g.id), g.id);
+    // One change event, with the row and the groups above it (the same nodes, refreshed in place), not the whole tree.
+    assert.equal(events.length, 1);
+    const changed = events[0] as Node[];
+    assert.ok(Array.isArray(changed));
+    assert.deepEqual(changed.filter((n) => n.kind === 'group').map((n) => n.id).sort(), [agent.id, project.id, day.id].sort());
+    assert.deepEqual(changed.filter((n) => n.kind === 'session').map((n) => (n as Leaf).entry.file), [file]);
+    assert.ok(changed.includes(agent) && changed.includes(day));
+  });
+
   it('has multi-select and the context actions: Verify All and Check All through the house commands, Compare, Export, Copy Path', async () => {
     const context = { subscriptions: [] as { dispose(): void }[], globalStorageUri: Uri.file(tempDir('atv-gs2-')) };
     fake.config.sessionHomes = false;
@@ -384,6 +418,40 @@ describe('Agent Traces view: verdicts, workspace trace files, running sessions, 
       assert.deepEqual(last(), ['clipboard', `${a.entry.file}\n${b.entry.file}`]);
     } finally {
       for (const d of context.subscriptions) d.dispose();
+    }
+  });
+
+  it('makes the verdict icons with agentTrace.rules, as Check does, and lists again under other rules rather than from the cache', async () => {
+    const own = tempDir('atv-storage-rules-');
+    const list = async () => {
+      const q = new views.SessionsProvider(views.folderCacheStore(own), () => agentHomeRoots(home), UTC_CLOCK);
+      await q.refresh();
+      q.dispose();
+      const row = leaves(q.getChildren()).find((l) => l.entry.file === files.tampered)!;
+      return { read: q.listing!.read, verdict: row.verdict, tooltip: row.tooltip, icon: q.getTreeItem(row).iconPath as { id: string } };
+    };
+    try {
+      delete fake.config.rules;
+      const plain = await list();
+      assert.equal(plain.verdict, 'fail');
+      assert.ok(plain.read > 0);
+      assert.equal((await list()).read, 0, 'the same rules: from the cache');
+      // The broken chain's rule made a warning: the row warns, read again (the cache was made under other rules).
+      fake.config.rules = { 'lumen/event-hash': 'warning' };
+      const warned = await list();
+      assert.equal(warned.read, plain.read);
+      assert.equal(warned.verdict, 'warn');
+      assert.equal(warned.icon.id, 'warning');
+      assert.match(warned.tooltip, /First: line 8, lumen\/event-hash \(verify\)/);
+      assert.equal((await list()).verdict, 'warn', 'kept in the cache under these rules');
+      // Turned off: no finding of it, so the row does not fail.
+      fake.config.rules = { 'lumen/event-hash': 'off' };
+      const off = await list();
+      assert.equal(off.read, plain.read);
+      assert.notEqual(off.verdict, 'fail');
+      assert.doesNotMatch(off.tooltip, /event-hash/);
+    } finally {
+      delete fake.config.rules;
     }
   });
 });

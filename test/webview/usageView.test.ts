@@ -141,6 +141,35 @@ describe('Agent Usage view (webview, Chromium), over a home laid out from the re
     }
   });
 
+  it('with range "all", counts the sessions that record no time under "no date" (last), in the total, and says so', async () => {
+    const readable = records.filter((r) => r.entry.error === null);
+    const timeless = readable.filter((r) => Number.isNaN(Date.parse(r.entry.endTime ?? r.entry.startTime ?? '')));
+    assert.ok(timeless.length > 0, 'the corpus has sessions with no time (Continue documents)');
+    const page = await suite.browser().newPage({ viewport: { width: 1400, height: 820 } });
+    const errors: string[] = [];
+    await openUsage(page, suite.origin(), records, now, 'dark', errors);
+    await page.waitForSelector('.usage-table tfoot');
+    await page.selectOption('#usage-since', 'all');
+    await page.waitForFunction(() => /all time/.test((globalThis as Any).document.querySelector('.usage-status')?.textContent ?? ''));
+    await page.waitForSelector('.usage-table tfoot');
+    const t = await tableOf(page);
+    // Every readable session counts in the total, the timeless ones too.
+    assert.equal(t.total.input, readable.reduce((a, r) => a + (r.entry.usage.inputTokens ?? 0), 0));
+    // Their period is named "no date" (not a day, not "(none)") and comes after the dated ones, in the table and the chart.
+    const periods = [...new Set(t.rows.map((r) => r.period))];
+    assert.equal(periods.at(-1), 'no date', periods.join(', '));
+    assert.ok(!periods.includes('(none)'));
+    const noDate = t.rows.filter((r) => r.period === 'no date' && r.cls === 'usage-part');
+    assert.equal(noDate.reduce((a, r) => a + (r.input ?? 0), 0), timeless.reduce((a, r) => a + (r.entry.usage.inputTokens ?? 0), 0));
+    // The table says what "no date" holds, and the status line counts them.
+    const note = await page.$eval('.usage-no-date', (e) => e.textContent ?? '');
+    assert.match(note, new RegExp(`^no date: ${timeless.length} sessions record no time`));
+    assert.match(await page.$eval('.usage-status', (e) => e.textContent ?? ''), new RegExp(`${timeless.length} of them record no time`));
+    await page.screenshot({ path: join(SCREENSHOTS, 'usage-all-no-date.png') });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it('says so when there are no sessions', async () => {
     const page = await suite.browser().newPage({ viewport: { width: 900, height: 500 } });
     const errors: string[] = [];

@@ -29,6 +29,12 @@ type Measure = keyof typeof MEASURES;
 /** Series drawn apart in the chart; the rest are summed as one (the table lists every one). */
 const MAX_SERIES = 6;
 const OTHER = 'other';
+/** The period bucket of the sessions that record no time (core/sessions/usageOverTime.ts), and its name here. */
+const NO_PERIOD = '(none)';
+const NO_DATE = 'no date';
+const periodLabel = (key: string): string => (key === NO_PERIOD ? NO_DATE : key);
+/** The periods in time order, the sessions with no date after them (not first, as `(none)` sorts). */
+const inTimeOrder = (buckets: readonly UsageBucket[]): UsageBucket[] => [...buckets.filter((b) => b.key !== NO_PERIOD), ...buckets.filter((b) => b.key === NO_PERIOD)];
 
 interface Saved {
   query: UsageQuery;
@@ -156,6 +162,10 @@ class UsageView {
   private summary(m: Extract<UsageHostMessage, { type: 'usageData' }>): string {
     const range = { '7d': 'the last 7 days', '30d': 'the last 30 days', '90d': 'the last 90 days', all: 'all time' }[m.query.since];
     const parts = [`${m.sessions} session${m.sessions === 1 ? '' : 's'} active in ${range}; each model call counts in the ${m.query.by} of its own time (UTC).`];
+    if (m.undated > 0) {
+      const n = `${m.undated} session${m.undated === 1 ? '' : 's'}`;
+      parts.push(m.query.since === 'all' ? `${m.undated} of them record no time: counted under “${NO_DATE}”.` : `${n} that record no time ${m.undated === 1 ? 'is' : 'are'} in no range: All time counts ${m.undated === 1 ? 'it' : 'them'}.`);
+    }
     if (m.unreadable > 0) parts.push(`${m.unreadable} file${m.unreadable === 1 ? '' : 's'} could not be read.`);
     if (m.sessions === 0) parts.push('No session in this range: choose a longer one.');
     return parts.join(' ');
@@ -174,7 +184,7 @@ class UsageView {
   private render(): void {
     const d = this.data;
     if (!d) return;
-    const buckets = d.usage.buckets;
+    const buckets = inTimeOrder(d.usage.buckets);
     const colours = themeColours();
     const measure = MEASURES[this.measure];
     const { keys, of } = this.series(buckets);
@@ -213,7 +223,7 @@ class UsageView {
     if (this.chart) this.chart.destroy();
     this.chart = new Chart(this.canvas, {
       type: 'bar',
-      data: { labels: buckets.map((b) => b.key), datasets: [...datasets, cost] as never },
+      data: { labels: buckets.map((b) => periodLabel(b.key)), datasets: [...datasets, cost] as never },
       options: {
         animation: false,
         responsive: true,
@@ -255,17 +265,20 @@ class UsageView {
       el('td', { class: 'num', text: tokens(b.inputTokens) }), el('td', { class: 'num', text: tokens(b.outputTokens) }),
       el('td', { class: 'num', text: tokens(b.cacheReadTokens) }), el('td', { class: 'num', text: tokens(b.cacheWriteTokens) }), costCell(b));
     const body = el('tbody');
-    for (const b of d.usage.buckets) {
+    let undated: UsageBucket | null = null;
+    for (const b of inTimeOrder(d.usage.buckets)) {
       const parts = b.parts ?? [];
+      const period = periodLabel(b.key);
+      if (b.key === NO_PERIOD) undated = b;
       parts.forEach((p, i) => {
-        const tr = row('usage-part', el('th', { attrs: { scope: 'row' }, text: i === 0 ? b.key : '', class: i === 0 ? '' : 'repeat' }), this.seriesLabel(p.key), p);
-        tr.dataset.period = b.key;
+        const tr = row('usage-part', el('th', { attrs: { scope: 'row' }, text: i === 0 ? period : '', class: i === 0 ? '' : 'repeat' }), this.seriesLabel(p.key), p);
+        tr.dataset.period = period;
         if (split === 'project') tr.cells[1].title = p.key;
         body.append(tr);
       });
       if (parts.length !== 1) {
-        const sub = row('usage-subtotal', el('th', { attrs: { scope: 'row' }, text: parts.length === 0 ? b.key : '' }), `all (${b.key})`, b);
-        sub.dataset.period = b.key;
+        const sub = row('usage-subtotal', el('th', { attrs: { scope: 'row' }, text: parts.length === 0 ? period : '' }), `all (${period})`, b);
+        sub.dataset.period = period;
         body.append(sub);
       }
     }
@@ -274,7 +287,12 @@ class UsageView {
       el('caption', { text: `Tokens and cost per ${d.query.by} and ${split} (UTC; — is not known, never 0)` }),
       el('thead', {}, el('tr', {}, ...head.map((h, i) => el('th', { attrs: { scope: 'col' }, class: i >= 2 ? 'num' : '', text: h })))),
       body, foot);
-    this.tableWrap.replaceChildren(table);
+    // What "no date" holds: sessions whose trace records no time (so no day, week or month), still in the total.
+    const noDate = undated === null ? null : el('p', {
+      class: 'usage-note usage-no-date',
+      text: `${NO_DATE}: ${undated.sessions} session${undated.sessions === 1 ? ' records' : 's record'} no time (their traces carry no timestamps), so they belong to no ${d.query.by}; they are counted in the total.`,
+    });
+    this.tableWrap.replaceChildren(table, ...(noDate ? [noDate] : []));
     // The sessions whose cost is missing, counted and listed as such (never as 0).
     const without = d.usage.total.sessionsWithoutCost;
     const partly = d.usage.total.sessionsPartlyPriced;

@@ -2,6 +2,7 @@ import type { FormatName } from '../formatNames';
 import { FORMAT_LIST } from '../formats';
 import { PRICE_TABLE_DATE } from '../usage/prices';
 import type { CheckMode } from '../rules/types';
+import type { RuleSetting } from '../checks/runChecks';
 import type { UsageCell } from '../usage/usageCells';
 
 /** A session's tokens and cost as the viewer counts them (the session's usage report, subagents included). */
@@ -97,12 +98,17 @@ export const SESSION_CACHE_FILE = 'agent-trace-sessions.json';
 /** Bumped when a record's shape or meaning changes: an older cache is then dropped whole. */
 const CACHE_VERSION = 3;
 
+/** The user's rule overrides (`agentTrace.rules`) a listing's verdicts were made with: rule id → off or a severity. */
+export type VerdictRules = Readonly<Record<string, RuleSetting>>;
+
 /**
  * What a record's figures depend on besides its files: the catalog's version, the formats known (a new format may
- * read a file another way) and the price table (costs). A cache made under another key is not used.
+ * read a file another way), the price table (costs) and the rule overrides the verdicts were made with (a rule
+ * turned off or given another severity changes them). A cache made under another key is not used.
  */
-export function cacheKey(): string {
-  return `v${CACHE_VERSION};${FORMAT_LIST.map((f) => f.name).join(',')};prices ${PRICE_TABLE_DATE}`;
+export function cacheKey(rules: VerdictRules = {}): string {
+  const overrides = Object.entries(rules).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `v${CACHE_VERSION};${FORMAT_LIST.map((f) => f.name).join(',')};prices ${PRICE_TABLE_DATE}${overrides.length > 0 ? `;rules ${JSON.stringify(overrides)}` : ''}`;
 }
 
 interface CacheText {
@@ -120,13 +126,13 @@ export interface SessionCacheContent {
 
 const isStamp = (s: unknown): s is FileStamp => !!s && typeof (s as FileStamp).path === 'string' && typeof (s as FileStamp).size === 'number' && typeof (s as FileStamp).mtimeMs === 'number';
 
-/** The records of a cache's text, by file; empty for none, another key, or a text that is not a cache. */
-export function parseSessionCache(text: string | null): SessionCacheContent {
+/** The records of a cache's text, by file; empty for none, another key (other `rules` too), or a text that is not a cache. */
+export function parseSessionCache(text: string | null, rules: VerdictRules = {}): SessionCacheContent {
   const out: SessionCacheContent = { records: new Map(), notSessions: new Map() };
   if (text === null) return out;
   try {
     const v = JSON.parse(text) as Partial<CacheText>;
-    if (v.key !== cacheKey() || !Array.isArray(v.records) || !Array.isArray(v.notSessions)) return out;
+    if (v.key !== cacheKey(rules) || !Array.isArray(v.records) || !Array.isArray(v.notSessions)) return out;
     for (const r of v.records) if (r && r.entry && isStamp(r.stamp) && Array.isArray(r.parts) && Array.isArray(r.byDayModel)) out.records.set(r.stamp.path, r);
     for (const s of v.notSessions) if (isStamp(s)) out.notSessions.set(s.path, s);
   } catch {
@@ -135,9 +141,9 @@ export function parseSessionCache(text: string | null): SessionCacheContent {
   return out;
 }
 
-/** The text of a cache holding these records. */
-export function sessionCacheText(content: SessionCacheContent): string {
-  const body: CacheText = { key: cacheKey(), records: [...content.records.values()], notSessions: [...content.notSessions.values()] };
+/** The text of a cache holding these records, made with these rule overrides. */
+export function sessionCacheText(content: SessionCacheContent, rules: VerdictRules = {}): string {
+  const body: CacheText = { key: cacheKey(rules), records: [...content.records.values()], notSessions: [...content.notSessions.values()] };
   return JSON.stringify(body);
 }
 

@@ -12,7 +12,7 @@ import { sessionFilesOf } from '../sessionUsage';
 import type { ModelPrice } from '../usage/prices';
 import type { TraceModel } from '../traceModel';
 import { PathPattern, patternsMatching, projectFolderOf, sessionPatterns, skippedFolders } from './agentHomes';
-import { FileStamp, parseSessionCache, sameStamp, SessionCacheStore, sessionCacheText, SessionRecord, SessionVerdict } from './sessionCache';
+import { FileStamp, parseSessionCache, sameStamp, SessionCacheStore, sessionCacheText, SessionRecord, SessionVerdict, VerdictRules } from './sessionCache';
 
 /** Folders a walk never enters: tools' folders, blob stores, and every format's side folders. */
 const SKIP_DIRS: ReadonlySet<string> = skippedFolders();
@@ -40,6 +40,11 @@ export interface ListSessionsOptions {
   cache?: SessionCacheStore;
   /** The user's prices, before the bundled table. A listing with its own prices reads every file and keeps no cache. */
   prices?: Readonly<Record<string, ModelPrice>>;
+  /**
+   * The user's rule overrides (the editor's `agentTrace.rules`, as Verify and Check use them): the verdicts are made
+   * with them, and the cache is keyed by them, so a changed setting reads the sessions again.
+   */
+  rules?: VerdictRules;
   isCancelled?: () => boolean;
   /** Called after each session file, with how many of the candidates are done. */
   onProgress?: (done: number, total: number) => void;
@@ -86,7 +91,7 @@ export async function listSessions(options: ListSessionsOptions): Promise<Sessio
   }
   const candidates = [...walked.candidates, ...extra];
   const useCache = options.cache !== undefined && !options.prices;
-  const cache = useCache ? parseSessionCache(await options.cache!.read().catch(() => null)) : parseSessionCache(null);
+  const cache = useCache ? parseSessionCache(await options.cache!.read().catch(() => null), options.rules) : parseSessionCache(null);
   const byPath = new Map(candidates.map((c) => [c.stamp.path, c]));
   const claimed = new Set<string>();
   const records: SessionRecord[] = [];
@@ -105,7 +110,7 @@ export async function listSessions(options: ListSessionsOptions): Promise<Sessio
       rec = null;
       fromCache++;
     } else {
-      rec = await readSession(c, options.prices);
+      rec = await readSession(c, options.prices, options.rules);
       read++;
     }
     options.onProgress?.(++done, candidates.length);
@@ -138,7 +143,7 @@ export async function listSessions(options: ListSessionsOptions): Promise<Sessio
     const next = { records: new Map([...cache.records].filter(([p]) => !under(p))), notSessions: new Map([...cache.notSessions].filter(([p]) => !under(p))) };
     for (const r of kept) next.records.set(r.stamp.path, r);
     for (const s of notSessions) next.notSessions.set(s.path, s);
-    await options.cache!.write(sessionCacheText(next));
+    await options.cache!.write(sessionCacheText(next, options.rules));
   }
   const shown = options.agent === undefined ? kept : kept.filter((r) => r.entry.agent === options.agent);
   shown.sort((a, b) => (b.entry.startTime ?? '').localeCompare(a.entry.startTime ?? '') || a.entry.file.localeCompare(b.entry.file));
@@ -200,7 +205,7 @@ async function walkRoots(roots: readonly string[], patterns: readonly PathPatter
  * recognises in a file only a base-name pattern matched (`events.jsonl` may be anyone's). A file in an agent's own
  * folder that cannot be read, or reads as no format, is a record with its error.
  */
-async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPrice>> | undefined): Promise<SessionRecord | null> {
+async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPrice>> | undefined, rules: VerdictRules | undefined): Promise<SessionRecord | null> {
   const path = c.stamp.path;
   const inHome = c.patterns.find((p) => p.home !== null);
   let model: TraceModel;
@@ -209,7 +214,7 @@ async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPr
     // A file only a base-name pattern matched may be anyone's: its head tells, before the whole of it is read.
     if (!inHome && !isConfidentTrace(await detectFile(path))) return null;
     // Verify and check ride along the one read (as on the viewer's open): the row's verdict costs no second read.
-    ({ model, checkResults: checked } = await loadTraceKeepingReading(path, { checks: { modes: ['verify', 'check'] } }));
+    ({ model, checkResults: checked } = await loadTraceKeepingReading(path, { checks: { modes: ['verify', 'check'], options: { rules: rules ? { ...rules } : undefined } } }));
   } catch (e) {
     if (!inHome) return null;
     return errorRecord(c, inHome.format, e instanceof Error ? e.message : String(e));

@@ -23,7 +23,7 @@ import { compileGlob } from '../filter/filterCompile';
 import type { FormatName } from '../formatNames';
 import type { TraceModel } from '../traceModel';
 import { listSessions, type SessionListing } from './sessionCatalog';
-import { sameStamp, type FileStamp, type SessionCacheStore, type SessionRecord } from './sessionCache';
+import { sameStamp, type FileStamp, type SessionCacheStore, type SessionRecord, type VerdictRules } from './sessionCache';
 import { parseSince } from './usageOverTime';
 
 /** The file name the CLI and the extension keep the index under, in the same folder as the catalog's cache. */
@@ -132,6 +132,8 @@ export interface UpdateIndexOptions {
   roots: readonly string[];
   /** The catalog's cache (see listSessions). */
   cache?: SessionCacheStore;
+  /** The rule overrides the catalog's verdicts are made with (see listSessions): the same as the view's, so the two share the cache. */
+  rules?: VerdictRules;
   isCancelled?: () => boolean;
   /** After each trace file, how many of the files to look at are done. */
   onProgress?: (done: number, total: number) => void;
@@ -199,7 +201,7 @@ export class SessionSearchIndex {
    * the documents of files under the roots that are no longer listed. Saves when done (unless cancelled).
    */
   async update(options: UpdateIndexOptions): Promise<IndexUpdate> {
-    const listing = await listSessions({ roots: options.roots, cache: options.cache, isCancelled: options.isCancelled });
+    const listing = await listSessions({ roots: options.roots, cache: options.cache, rules: options.rules, isCancelled: options.isCancelled });
     const wanted = new Map<string, { stamp: FileStamp; rec: SessionRecord }>();
     for (const rec of listing.records) {
       wanted.set(rec.stamp.path, { stamp: rec.stamp, rec });

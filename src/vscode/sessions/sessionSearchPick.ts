@@ -12,6 +12,7 @@ import { searchPickRows } from '../../viewer/sessionSearchPicks';
 import type { SearchHit } from '../../core/sessions/sessionSearch';
 import type { TraceViewerApi } from '../viewerApi';
 import { COMMANDS } from '../commandIds';
+import { ruleSettings } from '../settings';
 import { openInViewerAt } from '../commands/navigationCommands';
 import { folderCacheStore, SESSIONS_VIEW, sessionRoots, SessionsProvider } from './sessionsView';
 
@@ -48,7 +49,7 @@ export class SessionSearchService {
       try {
         await vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW }, title: 'Indexing agent sessions for search' }, async () => {
           const index = await this.open();
-          await index.update({ roots: this.roots(), cache: this.storageDir ? folderCacheStore(this.storageDir) : undefined });
+          await index.update({ roots: this.roots(), cache: this.storageDir ? folderCacheStore(this.storageDir) : undefined, rules: ruleSettings() });
         });
       } catch (e) {
         void vscode.window.showWarningMessage(`Agent Trace: could not index the sessions for search: ${e instanceof Error ? e.message : String(e)}`);

@@ -12,10 +12,10 @@ import { agentHomeRoots, workspaceTraceSearch } from '../../core/sessions/agentH
 import { listSessions, SessionListing } from '../../core/sessions/sessionCatalog';
 import { SESSION_CACHE_FILE, SessionCacheStore, SessionRecord } from '../../core/sessions/sessionCache';
 import { classifyChange, FileFingerprint, fingerprintFile } from '../../viewer/fileChange';
-import { sessionLeaf, SessionLeafNode, sessionsUnder, sessionTree, SessionTreeNode, TreeClock, LOCAL_CLOCK } from '../../viewer/sessionTree';
+import { retotal, sessionLeaf, SessionGroupNode, SessionLeafNode, sessionsUnder, sessionTree, SessionTreeNode, TreeClock, LOCAL_CLOCK } from '../../viewer/sessionTree';
 import { viewerPricing } from '../../viewer/pricing';
 import { COMMANDS } from '../commandIds';
-import { setting } from '../settings';
+import { ruleSettings, setting } from '../settings';
 
 /** The view's id (package.json `contributes.views`). */
 export const SESSIONS_VIEW = 'agentTrace.sessions';
@@ -152,7 +152,8 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
         const files = await this.workspaceFiles().catch(() => []);
         const prices = viewerPricing();
         // The user's own prices change costs: such a listing reads every file and keeps no cache (the core's rule).
-        this.listing = await listSessions({ roots, files, cache: this.cache, prices: Object.keys(prices).length > 0 ? prices : undefined });
+        // The verdicts use the rules Verify and Check use (agentTrace.rules); the cache is keyed by them.
+        this.listing = await listSessions({ roots, files, cache: this.cache, prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() });
         this.message = roots.length === 0 && files.length === 0 ? 'No folders to look in: turn on agentTrace.sessionHomes or add agentTrace.sessionRoots.' : this.listing.records.length === 0 ? 'No agent sessions found in the agents’ folders or agentTrace.sessionRoots.' : undefined;
       } catch (e) {
         this.message = `Could not list the sessions: ${e instanceof Error ? e.message : String(e)}`;
@@ -227,7 +228,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
     if (relist) return this.refresh();
     if (mains.size === 0 || !this.listing) return;
     const prices = viewerPricing();
-    const again = await listSessions({ roots: [], files: [...mains], cache: this.cache, prices: Object.keys(prices).length > 0 ? prices : undefined });
+    const again = await listSessions({ roots: [], files: [...mains], cache: this.cache, prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() });
     const listing = this.listing;
     const byPath = new Map(again.records.map((r) => [r.stamp.path, r]));
     let reshape = false;
@@ -257,20 +258,26 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
     return change === 'appended';
   }
 
-  /** Makes the rows of one session again in place (the same nodes, so VS Code refreshes them alone); returns them. */
-  private refreshRows(file: string, record: SessionRecord): SessionLeafNode[] {
-    const out: SessionLeafNode[] = [];
-    const walk = (nodes: readonly SessionTreeNode[], withDay: boolean) => {
+  /**
+   * Makes the rows of one session again in place (the same nodes, so VS Code refreshes them alone), and the totals of
+   * the groups above them (agent, project, day, this workspace); returns the rows and the groups whose totals changed.
+   */
+  private refreshRows(file: string, record: SessionRecord): SessionTreeNode[] {
+    const out: SessionTreeNode[] = [];
+    const above = new Set<SessionGroupNode>();
+    const walk = (nodes: readonly SessionTreeNode[], withDay: boolean, groups: readonly SessionGroupNode[]) => {
       for (const n of nodes) {
-        if (n.kind === 'group') walk(n.children, n.role === 'workspace' || n.role === 'files');
+        if (n.kind === 'group') walk(n.children, n.role === 'workspace' || n.role === 'files', [...groups, n]);
         else if (n.entry.file === file) {
           const prefix = n.id.slice(0, n.id.length - file.length - 1);
           Object.assign(n, sessionLeaf(record, prefix, this.clock, withDay, this.isRunning(file)));
           out.push(n);
+          for (const g of groups) above.add(g);
         }
       }
     };
-    walk(this.nodes ?? [], false);
+    walk(this.nodes ?? [], false, []);
+    for (const g of above) if (retotal(g)) out.push(g);
     return out;
   }
 
@@ -451,7 +458,8 @@ export function registerSessionsView(context: vscode.ExtensionContext): Sessions
     view,
     provider,
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('agentTrace.sessionRoots') || e.affectsConfiguration('agentTrace.sessionHomes') || e.affectsConfiguration('agentTrace.pricing')) void provider.refresh();
+      // agentTrace.rules: the verdict icons are made with the rules (a listing under other rules reads the sessions again).
+      if (['sessionRoots', 'sessionHomes', 'pricing', 'rules'].some((s) => e.affectsConfiguration(`agentTrace.${s}`))) void provider.refresh();
     }),
     // New folders bring their own trace files: list again (the cache reads only what is new).
     vscode.workspace.onDidChangeWorkspaceFolders(() => void provider.refresh()),

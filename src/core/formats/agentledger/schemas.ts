@@ -2,7 +2,7 @@
  * Zod schemas for AgentLedger rows (the contract's `required_event_fields`) and for the payload keys each event
  * type always carries (format doc §5.1, checked against the Python reference runtime's rows). Unknown keys pass.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isObj } from '../common';
 import { Dialect } from './rows';
 

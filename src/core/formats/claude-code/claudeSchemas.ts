@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isObj, Obj } from '../common';
 import { issuePath } from '../../rules/checkRecords';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isObj, Obj } from '../common';
 import {
   CANCELLATION_REASONS, isKnownKind, MEMORY_KINDS, RESPONDERS, ROLLBACK_KINDS, TOOL_ERROR_KINDS,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LumenKind } from './lumenFields';
 
 const u64 = z.number().nonnegative().refine((n) => Number.isInteger(n), 'expected an integer');

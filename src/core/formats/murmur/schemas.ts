@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Obj } from '../common';
 
 // Building blocks mirroring the writer's serde types (murmur.md notation: T, T|null, T?, [T]?∅).

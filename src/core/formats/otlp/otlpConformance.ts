@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isObj, Obj } from '../common';
 import { ANY_VALUE_KEYS, describeType, nanosBig, OtlpSpanRef } from './otlpSpans';
 import { Finding } from '../../model';
