@@ -184,7 +184,10 @@ export class App implements MessageTargets {
     this.main.append(this.split, this.status.element);
     // Tab order is the reading order: the tree, the detail pane, then the header, toolbar and bars (CSS
     // `order` still draws those above the tree).
-    this.root.append(this.main, el('div', { class: 'top' }, this.header.element, toolbar), this.banner.element, this.find.element, this.find.results, this.filter.element);
+    const top = el('div', { class: 'top' }, this.header.element, toolbar);
+    // A narrow header flows around the toolbar (styles.css): it keeps room for the toolbar's width.
+    if (typeof ResizeObserver === 'function') new ResizeObserver(() => top.style.setProperty('--toolbar-width', `${toolbar.offsetWidth}px`)).observe(toolbar);
+    this.root.append(this.main, top, this.banner.element, this.find.element, this.find.results, this.filter.element);
     if (this.state.showChecks) this.setChecksVisible(true);
     if (this.state.filter.kinds.length > 0 || this.state.filter.status !== 'all' || (this.state.filter.expr ?? '') !== '') this.filter.element.hidden = false;
     this.filter.set(this.state.filter);

@@ -86,13 +86,17 @@ export function renderBlobSections(refs: HashRef[], host: BlobHost, renderPart: 
 function blobCard(ref: HashRef, slot: Slot, host: BlobHost, renderPart: PartRenderer, auto: boolean): HTMLElement {
   const card = el('section', { class: `message blob-card blob-kind-${slot.kind} role-${SLOT_ROLES[slot.kind]}`, attrs: { 'aria-label': slot.title, 'data-field': ref.field } });
   const roleIcon = icon(SLOT_ICONS[slot.kind]);
-  const role = el('span', { class: 'message-role', text: slot.title });
+  const role = el('span', { class: 'message-role', text: slot.title, title: slot.title });
   const status = el('span', { class: 'blob-status' });
   const body = el('div', { class: 'blob-body' });
   const open = el('button', { class: 'link-button blob-open', attrs: { type: 'button' } }, icon('go-to-file'), ' Open Blob');
   open.addEventListener('click', () => host.openBlob(ref));
   const digest = el('code', { class: 'blob-digest', text: `${ref.digest.slice(0, 8)}…${ref.digest.slice(-4)}`, title: `${ref.algorithm}:${ref.digest}` });
-  const head = el('header', { class: 'message-header blob-head' }, roleIcon, role, slot.kind === 'other' ? null : el('span', { class: 'blob-field', text: ref.field }), digest, status, el('span', { class: 'blob-spacer' }), open);
+  // What the blob is (role, field, digest) on one line that never wraps, where only the digest gives way (ending in
+  // an ellipsis, the whole in its tooltip); its state, size and Open Blob beside it, or on a line below when narrow.
+  const field = slot.kind === 'other' ? null : el('span', { class: 'blob-field', text: ref.field, title: ref.field });
+  const what = el('span', { class: 'blob-what' }, roleIcon, role, field, digest);
+  const head = el('header', { class: 'message-header blob-head' }, what, el('span', { class: 'blob-actions' }, status, el('span', { class: 'blob-spacer' }), open));
   card.append(head, body);
   const load = () => {
     status.replaceChildren(el('span', { class: 'blob-state blob-loading' }, icon('loading', 'codicon-modifier-spin'), ' resolving…'));
@@ -101,6 +105,7 @@ function blobCard(ref: HashRef, slot: Slot, host: BlobHost, renderPart: PartRend
       const speaker = slot.kind === 'message' || slot.kind === 'response' ? m.chat?.[0]?.role : undefined;
       if (speaker && m.chat?.length === 1) {
         setText(role, `${slot.title} · ${speaker}`);
+        role.title = `${slot.title} · ${speaker}`;
         roleIcon.replaceWith(icon(ROLE_ICONS[speaker.toLowerCase()] ?? SLOT_ICONS[slot.kind]));
         card.classList.replace(`role-${SLOT_ROLES[slot.kind]}`, `role-${ROLE_ICONS[speaker.toLowerCase()] ? speaker.toLowerCase() : 'field'}`);
       }

@@ -9,6 +9,7 @@ import { chunkedText, el, icon, stripAnsi, TEXT_CHUNK } from './dom';
 import { formatInt } from './format';
 import { renderJsonTree, JsonTreeHost } from './jsonTree';
 import { renderMarkdown } from './markdown';
+import { codeBlock } from './transcript/highlight';
 import { toolCallElement, toolResultElement } from './transcript/toolViews';
 
 /** What the Content tab needs from the app. */
@@ -47,10 +48,12 @@ export function renderChatPart(p: ChatPart, raw: boolean, host: ChatHost): HTMLE
 function part(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
   switch (p.type) {
     case 'text': {
-      const body = el('div', { class: raw ? 'part-text plain' : 'part-text markdown' });
+      const body = el('div', { class: raw ? 'part-text plain' : p.output ? 'part-text output' : 'part-text markdown' });
       const text = stripAnsi(p.text);
-      // A long text is laid out a chunk at a time (see chunkedText): markdown of the part shown.
+      // A long text is laid out a chunk at a time (see chunkedText): markdown of the part shown. Output (what a
+      // program printed) is never Markdown: a `>` line is not a quote, a `# comment` not a heading.
       if (raw) body.appendChild(plainText(text, host));
+      else if (p.output) body.appendChild(codeText(text, p.output.language, host));
       else if (text.length <= TEXT_CHUNK) body.appendChild(renderMarkdown(text, host.openLink));
       else body.appendChild(chunkedText(text, (t) => el('div', { class: 'markdown-part' }, renderMarkdown(t, host.openLink)), (t) => host.copy(t)));
       if (p.omitted) body.appendChild(el('p', { class: 'omitted-note', text: `… ${formatInt(p.omitted)} more characters: see the JSON or Raw tab.` }));
@@ -70,7 +73,7 @@ function part(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
     case 'toolResult': {
       if (p.shell) return toolResultElement(p, host);
       const box = el('div', { class: `part-tool-result${p.isError ? ' is-error' : ''}` }, el('div', { class: 'part-title' }, icon(p.isError ? 'error' : 'output'), el('span', { text: p.isError ? 'Tool error' : 'Tool result' }), p.id ? el('span', { class: 'tool-id', text: p.id }) : null));
-      if (p.text !== null) box.appendChild(plainText(stripAnsi(p.text), host));
+      if (p.text !== null) box.appendChild(raw ? plainText(stripAnsi(p.text), host) : codeText(stripAnsi(p.text), p.language ?? null, host));
       else if (p.value !== undefined) box.appendChild(renderJsonTree(p.value, host));
       else box.appendChild(el('p', { class: 'empty-note', text: 'No output.' }));
       return box;
@@ -80,6 +83,11 @@ function part(p: ChatPart, raw: boolean, host: ChatHost): HTMLElement {
     case 'blob':
       return el('div', { class: 'part-blob' }, blobBadge(p.state), el('span', { class: 'blob-field', text: p.ref.field }), p.preview ? el('pre', { class: 'plain-text', text: p.preview }) : null);
   }
+}
+
+/** Output or code, preformatted and highlighted as `language` when known (highlight.js; text nodes only), a chunk at a time. */
+function codeText(text: string, language: string | null, host: ChatHost): Node {
+  return chunkedText(text, (t) => codeBlock(t, language), (t) => host.copy(t));
 }
 
 /** Plain text in a `pre`, a chunk at a time when long (see chunkedText). */

@@ -104,6 +104,12 @@ export class DetailPane {
     const box = el('input', { attrs: { type: 'checkbox' } });
     box.checked = this.raw;
     toggle.append(box, ' Raw text (no markdown)');
+    // A checkbox takes Space; Enter toggles it too, as a toggle button would.
+    box.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter') return;
+      e.preventDefault();
+      box.click();
+    });
     box.addEventListener('change', () => {
       this.raw = box.checked;
       this.host.rawChanged(this.raw);

@@ -34,9 +34,17 @@ export class Header {
     const file = el('span', { class: 'file-name fact', text: h.fileName, title: `${h.filePath} · ${formatBytes(h.fileSize)}` });
     const parts: (string | HTMLElement)[] = [plural(h.events, 'event')];
     if (h.groups > 0) parts.push(plural(h.groups, h.groupNoun));
-    if (h.startTime) parts.push(el('span', { text: `${formatTime(h.startTime)}${h.durationMs !== null ? ` · ${formatDuration(h.durationMs)}` : ''}`, title: `${formatTime(h.startTime)} → ${formatTime(h.endTime)}` }));
+    // A narrow header shows the run's duration only (styles.css hides `.fact-start`); the tooltip has both times.
+    if (h.startTime) {
+      const start = formatTime(h.startTime);
+      const time = h.durationMs !== null ? [el('span', { class: 'fact-start', text: `${start} · ` }), formatDuration(h.durationMs)] : [start];
+      parts.push(el('span', { title: `${start} → ${formatTime(h.endTime)}` }, ...time));
+    }
+    // The file's other totals (cache tokens, …) are facts of their own in a wide header; a narrow one hides them
+    // (styles.css) and they stay in this fact's tooltip.
+    const extras = Object.entries(h.extraTotals).flatMap(([k, v]) => (v !== null && k !== 'totalTokens' && !(costFact(h) && isCostKey(k)) ? [`${humanize(k)} ${isCostKey(k) ? `$${v.toFixed(4)}` : formatInt(v)}`] : []));
     const tokens = tokenFact(h);
-    if (tokens) parts.push(tokens);
+    if (tokens) parts.push(extras.length > 0 ? el('span', { text: tokens, title: extras.join('\n') }) : tokens);
     const cost = costFact(h);
     if (cost) parts.push(el('span', { text: cost, title: `Cost of the counted tokens: recorded in the trace, else from the price table (agentTrace.pricing adds or overrides models${h.usage?.priceSource ? `; bundled prices: ${h.usage.priceSource}` : ''}); unpriced models are never guessed.${recordedCostNote(h)}` }));
     const session = sessionFilesFact(h);
@@ -79,7 +87,7 @@ export class Header {
     if (h.warnings > 0) parts.push(el('span', { class: 'fact-warning', text: plural(h.warnings, 'warning') }));
     if (h.malformedLines > 0) parts.push(el('span', { class: 'fact-error', text: plural(h.malformedLines, 'unparseable line') }));
     // A cost the file totals itself (Claude Code's total_cost_usd) is the cost fact's already: shown once.
-    for (const [k, v] of Object.entries(h.extraTotals)) if (v !== null && k !== 'totalTokens' && !(cost && isCostKey(k))) parts.push(`${humanize(k)} ${isCostKey(k) ? `$${v.toFixed(4)}` : formatInt(v)}`);
+    for (const text of extras) parts.push(el('span', { class: 'fact-extra', text }));
     if (h.counting) parts.push(el('span', { text: 'counting totals…', title: 'Runs, tokens, cost, tool calls, errors and warnings are counted once the first rows are shown.' }));
     if (h.partial) parts.push(el('span', { class: 'fact-warning', text: 'indexing… (first part shown)' }));
     this.facts.append(chip, file);

@@ -209,10 +209,19 @@ export type BlobState = 'unresolved' | 'verified' | 'mismatch' | 'missing' | 'un
 
 /** One piece of a chat message. Text is always rendered as text or sanitized markdown, never as HTML. */
 export type ChatPart =
-  | { type: 'text'; text: string; /** Characters cut off the end (see the JSON and Raw tabs). */ omitted?: number }
+  | {
+      type: 'text';
+      text: string;
+      /** Characters cut off the end (see the JSON and Raw tabs). */ omitted?: number;
+      /**
+       * Output, not prose (a tool's stdout, a field named `output`, a `tool` message's body): shown preformatted, never
+       * as Markdown, highlighted as `language` when one is known (highlight.js name, e.g. `json`).
+       */
+      output?: { language: string | null };
+    }
   | { type: 'thinking'; text: string }
   | { type: 'toolCall'; name: string; id: string | null; args: unknown; /** Transcript: how the call reads. */ view?: ToolCallView }
-  | { type: 'toolResult'; id: string | null; text: string | null; value?: unknown; isError: boolean; /** Transcript: a shell call's outcome. */ shell?: ShellOutcome; /** Transcript: the call's tool name. */ toolName?: string }
+  | { type: 'toolResult'; id: string | null; text: string | null; value?: unknown; isError: boolean; /** Transcript: a shell call's outcome. */ shell?: ShellOutcome; /** Transcript: the call's tool name. */ toolName?: string; /** highlight.js language of `text` (a file's extension, JSON, a diff), when known. */ language?: string }
   | { type: 'json'; value: unknown }
   | { type: 'blob'; ref: HashRef; state: BlobState; preview?: string; expected?: string; actual?: string };
 

@@ -6,6 +6,7 @@
  */
 import type { ChatMessage, ChatPart } from '../protocol';
 import { CALL_ID_KEYS } from '../core/usage/toolStats';
+import { outputLanguage } from './transcript/toolShapes';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -21,6 +22,9 @@ const TEXT_KEY = /(^|_)(system|prompt|instructions?|goal|task|query|question|res
 const ROLE_KEYS = ['role', 'author', 'speaker', 'source', 'lane', 'sender', 'from'];
 const NAME_KEYS = ['name', 'tool_name', 'toolName', 'tool', 'function'];
 const ARG_KEYS = ['arguments', 'input', 'args', 'parameters', 'params'];
+/** Keys whose text is what a program printed (Codex's `aggregated_output`, `stdout`, `stderr`): shown preformatted. */
+const OUTPUT_KEY = /(^|_)(output|stdout|stderr)$/i;
+const OUTPUT_ROLE = /^(tool|function|ipython)$/i;
 const DIGEST = /^(sha256:|blob:\/\/)?[0-9a-f]{16,64}(\.json)?$/;
 
 /** The messages and text fields of one parsed event, in document order. */
@@ -52,7 +56,7 @@ function walk(v: unknown, path: string, depth: number, out: ChatMessage[], budge
     // Encrypted reasoning is opaque: its reasoning object says how long it is (reasoningPart).
     if (k === 'encrypted_content') continue;
     if (typeof child === 'string') {
-      if (TEXT_KEY.test(k) && isProse(child)) out.push({ role: k, path: p, parts: [textPart(child)] });
+      if (TEXT_KEY.test(k) && isProse(child)) out.push({ role: k, path: p, parts: [OUTPUT_KEY.test(k) ? asOutput(textPart(child)) : textPart(child)] });
     } else if (typeof child === 'object' && child !== null) {
       walk(child, p, depth + 1, out, budget, null);
     }
@@ -64,7 +68,9 @@ function asMessage(o: Obj, path: string, arrayKey: string | null): ChatMessage |
   const role = typeof o.role === 'string' ? o.role : null;
   const hasBody = 'content' in o || 'text' in o || 'parts' in o;
   if (role !== null && (hasBody || Array.isArray(o.tool_calls))) {
-    const parts = [...partsOf(o.content ?? o.text ?? o.parts), ...toolCallsOf(o.tool_calls)];
+    const body = partsOf(o.content ?? o.text ?? o.parts);
+    // A tool's message (OpenAI's `role: tool`) carries what the tool printed or returned: output, not Markdown.
+    const parts = [...(OUTPUT_ROLE.test(role) ? body.map(asOutput) : body), ...toolCallsOf(o.tool_calls)];
     return { role, path, parts };
   }
   if (Array.isArray(o.tool_calls) && hasBody) {
@@ -238,6 +244,11 @@ function summaryText(s: unknown): string | null {
 function textPart(text: string): ChatPart {
   const c = cap(text);
   return c.omitted > 0 ? { type: 'text', text: c.text, omitted: c.omitted } : { type: 'text', text: c.text };
+}
+
+/** A text part marked as output (preformatted, never Markdown), with the language its text reads as. */
+function asOutput(p: ChatPart): ChatPart {
+  return p.type === 'text' ? { ...p, output: { language: outputLanguage(p.text) } } : p;
 }
 
 function cap(text: string): { text: string; omitted: number } {

@@ -81,7 +81,11 @@ export class SessionDetail {
       // The span's own messages (an OTLP line holds many spans), as the transcript shows them; tool calls read
       // as what they are in the Content tab too: diffs, shell commands and outcomes, forms.
       if (node >= 0) detail.messages = eventMessages(model, node, detail.json, detail.messages);
-      detail.messages = detail.messages.map((m) => ({ ...m, parts: m.parts.map((p) => enrich(p, new Map())) }));
+      // One map for the event, so a result on the call's own line knows its call; Claude Code's structured copy of a
+      // result (toolUseResult) names the file a Read returned, which gives the output its language.
+      const calls = new Map();
+      const sidecar = (detail.json as { toolUseResult?: unknown } | null)?.toolUseResult;
+      detail.messages = detail.messages.map((m) => ({ ...m, parts: m.parts.map((p) => enrich(p, calls, sidecar)) }));
       if (node >= 0) {
         const subagents = await subagentsOf(model, node);
         if (subagents.length > 0) detail.subagents = subagents;

@@ -216,6 +216,16 @@ export const HIGH_CONTRAST: Record<string, string> = {
   'textPreformat-background': '#ffffff',
   'editorHoverWidget-background': '#0c141f',
   'editorHoverWidget-border': '#6fc3df',
+  // The token colours highlighted code uses (VS Code's High Contrast Dark values, debugColors.ts and symbolIcons.ts).
+  'debugTokenExpression-name': '#ffffff',
+  'debugTokenExpression-value': '#ffffff',
+  'debugTokenExpression-string': '#f48771',
+  'debugTokenExpression-boolean': '#75bdfe',
+  'debugTokenExpression-number': '#89d185',
+  'symbolIcon-keywordForeground': '#ffffff',
+  'symbolIcon-functionForeground': '#b180d7',
+  'symbolIcon-variableForeground': '#75beff',
+  'symbolIcon-constantForeground': '#ffffff',
 };
 
 /** VS Code's High Contrast Light (the values the viewer's CSS uses). */
@@ -251,6 +261,16 @@ export const HIGH_CONTRAST_LIGHT: Record<string, string> = {
   'textPreformat-background': '#09345f',
   'editorHoverWidget-background': '#ffffff',
   'editorHoverWidget-border': '#0f4a85',
+  // The token colours highlighted code uses (VS Code's High Contrast Light values).
+  'debugTokenExpression-name': '#292929',
+  'debugTokenExpression-value': '#292929',
+  'debugTokenExpression-string': '#a31515',
+  'debugTokenExpression-boolean': '#0000ff',
+  'debugTokenExpression-number': '#098658',
+  'symbolIcon-keywordForeground': '#292929',
+  'symbolIcon-functionForeground': '#652d90',
+  'symbolIcon-variableForeground': '#007acc',
+  'symbolIcon-constantForeground': '#292929',
 };
 
 /** The body classes VS Code sets per theme kind. */

@@ -94,6 +94,27 @@ export function languageOfPath(path: string): string | null {
   return m ? EXTENSIONS[m[1].toLowerCase()] ?? null : null;
 }
 
+/**
+ * The highlight.js language of a tool's output: the file it read (the call's path argument, or Claude Code's
+ * `toolUseResult.file.filePath` beside a Read result), else JSON when the text parses as an object or array, a
+ * unified diff when it is one, else null (shown preformatted, not highlighted).
+ */
+export function outputLanguage(text: string, args?: unknown, sidecar?: unknown): string | null {
+  const file = isObj(sidecar) && isObj(sidecar.file) ? str(sidecar.file.filePath) : null;
+  const fromPath = file !== null ? languageOfPath(file) : isObj(args) ? languageHint(args) : null;
+  if (fromPath) return fromPath;
+  const t = text.trim();
+  if ((t.startsWith('{') && t.endsWith('}')) || (t.startsWith('[') && t.endsWith(']'))) {
+    try {
+      JSON.parse(t);
+      return 'json';
+    } catch {
+      // not JSON: fall through
+    }
+  }
+  return /^(diff --git |--- )/m.test(t) && /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m.test(t) ? 'diff' : null;
+}
+
 function languageHint(a: Obj): string | null {
   const lang = str(a.language) ?? str(a.lang);
   if (lang && /^[a-z0-9+#-]{1,20}$/i.test(lang)) return EXTENSIONS[lang.toLowerCase()] ?? lang.toLowerCase();

@@ -8,7 +8,7 @@ import type { ChatMessage, ChatPart, TranscriptBlock } from '../../protocol';
 import { buildDetail } from '../eventDetail';
 import { eventMessages } from '../eventMessages';
 import type { TranscriptIndex } from './transcriptIndex';
-import { shellOutcome, toolCallView } from './toolShapes';
+import { outputLanguage, shellOutcome, toolCallView } from './toolShapes';
 
 /** Most blocks one page carries (the webview asks for less). */
 export const MAX_PAGE = 200;
@@ -18,7 +18,7 @@ export const MAX_PAGE = 200;
  * line of the first block that showed the call's result: a later block holding it again (Gemini keeps a result on
  * its call and in the next message) leaves it out.
  */
-export type CallNames = Map<string, { name: string; shell: boolean; answeredAt?: number }>;
+export type CallNames = Map<string, { name: string; shell: boolean; answeredAt?: number; /** The call's arguments (a Read's path gives its result's language). */ args?: unknown }>;
 
 /** Blocks [start, start + count) of the transcript. */
 export async function transcriptPage(model: TraceModel, index: TranscriptIndex, start: number, count: number, calls: CallNames): Promise<TranscriptBlock[]> {
@@ -133,7 +133,7 @@ function firstShowing(p: ChatPart, calls: CallNames, line: number): boolean {
 export function enrich(p: ChatPart, calls: CallNames, sidecar?: unknown): ChatPart {
   if (p.type === 'toolCall') {
     const view = toolCallView(p.name, p.args);
-    if (p.id) calls.set(p.id, { ...calls.get(p.id), name: p.name, shell: view.kind === 'shell' });
+    if (p.id) calls.set(p.id, { ...calls.get(p.id), name: p.name, shell: view.kind === 'shell', args: p.args });
     return { ...p, view };
   }
   if (p.type !== 'toolResult') return p;
@@ -141,5 +141,6 @@ export function enrich(p: ChatPart, calls: CallNames, sidecar?: unknown): ChatPa
   // A result seen before its call (firstShowing records every result) has no name yet.
   const call = seen && seen.name !== '' ? seen : undefined;
   const shell = call === undefined || call.shell ? shellOutcome(p.text, p.value, p.isError, sidecar) : null;
-  return { ...p, ...(call ? { toolName: call.name } : {}), ...(shell ? { shell } : {}) };
+  const language = shell === null && p.text !== null ? outputLanguage(p.text, call?.args, sidecar) : null;
+  return { ...p, ...(call ? { toolName: call.name } : {}), ...(shell ? { shell } : {}), ...(language ? { language } : {}) };
 }
