@@ -5,12 +5,13 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 // (about 600 KB in each bundle), and its ES build lets the bundler keep only what is used.
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer/build/esm/trace/json';
 import { ATTR_SERVICE_NAME, ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
-import { ATTR_GEN_AI_USAGE_INPUT_TOKENS, ATTR_GEN_AI_USAGE_OUTPUT_TOKENS } from '@opentelemetry/semantic-conventions/incubating';
 import type { TraceModel } from '../traceModel';
 import { TraceEvent } from '../model';
 import { summarize } from '../summary';
 import { deriveOtlpIds } from './otlpIds';
-import { genAiAttributes, genAiSpanName } from './genAiAttributes';
+import { genAiAttributes, genAiOperation, genAiProvider, genAiSpanName } from './genAiAttributes';
+import { usageRollupOf } from '../usage/rollup';
+import { toolCallsOf } from '../usage/toolStats';
 
 /** What the export is told about its source and itself. */
 export interface OtlpExportOptions {
@@ -56,15 +57,6 @@ function startTimes(model: TraceModel): { start: number[]; inferred: boolean[] }
   return { start, inferred };
 }
 
-/** Moves an event's `gen_ai.usage.*` tokens to `agent_trace.totals.*`: they sum the calls, they are none. */
-function totalsApart(a: Attributes): void {
-  for (const [from, to] of [[ATTR_GEN_AI_USAGE_INPUT_TOKENS, 'agent_trace.totals.input_tokens'], [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, 'agent_trace.totals.output_tokens']] as const) {
-    if (a[from] === undefined) continue;
-    a[to] = a[from];
-    delete a[from];
-  }
-}
-
 /**
  * The trace's totals as the viewer's header shows them. A format may count them apart from its events (a usage
  * record of the whole run, a tool call and its result as one call), so the sum of the spans' `gen_ai.usage.*`
@@ -75,6 +67,9 @@ function headlineTotals(model: TraceModel): Attributes {
   const a: Attributes = { 'agent_trace.totals.tool_calls': t.toolCalls, 'agent_trace.totals.errors': t.errors };
   if (t.inputTokens !== null) a['agent_trace.totals.input_tokens'] = t.inputTokens;
   if (t.outputTokens !== null) a['agent_trace.totals.output_tokens'] = t.outputTokens;
+  // The run's own cost (Claude Code's total_cost_usd): the cost the viewer shows, which our reader takes back.
+  const cost = model.formatTotals.costUsd;
+  if (typeof cost === 'number' && Number.isFinite(cost)) a['agent_trace.totals.cost_usd'] = cost;
   return a;
 }
 
@@ -115,26 +110,45 @@ export function traceToSpans(model: TraceModel, options: OtlpExportOptions): Rea
     ...headlineTotals(model),
   });
   const scope = { name: OTLP_SCOPE_NAME, version: options.version };
+  const rollup = usageRollupOf(model);
+  const callOf = toolCallsOf(t, rollup).callOf;
+  // A tool call is one span from the call to its result: the end of its last part (result, progress) ends it.
+  const end: number[] = new Array(t.size);
+  for (let i = 0; i < t.size; i++) end[i] = start[i] + Math.max(0, t.durationOf(i) || 0);
+  for (let i = 0; i < t.size; i++) {
+    const call = callOf[i];
+    if (call >= 0 && call !== i && end[i] > end[call]) end[call] = Math.max(end[i], start[call]);
+  }
+  const providers = new Map<string | null, string>();
+  const providerOf = (m: string | null): string => {
+    let p = providers.get(m);
+    if (p === undefined) providers.set(m, (p = genAiProvider(m, model.format)));
+    return p;
+  };
   const spans: ReadableSpan[] = [];
   for (let i = 0; i < t.size; i++) {
     const e = t.get(i);
     const begin = start[i];
-    const end = begin + Math.max(0, e.durationMs ?? 0);
-    const attributes: Attributes = { ...genAiAttributes(e), ...sourceAttributes(e, inferred[i]) };
-    // A record of the run's totals (a session's usage beside its model calls) is no call of its own: its numbers go
-    // under names of ours, so no backend (nor our reader) adds them to the calls' gen_ai.usage.
-    if (t.usageFactsOf(i)?.source === 'totals') totalsApart(attributes);
+    // Only the call itself is an `execute_tool`: its result and progress events are parts of it, and a tool event
+    // no call counts (one without a tool name) is no call a backend should count either.
+    const operation = e.category === 'tool' ? (callOf[i] === i ? genAiOperation('tool') : null) : genAiOperation(e.category);
+    const responseModel = e.model ?? rollup.modelOf(i);
+    const own = rollup.usage.usageOf(i);
+    const counted = rollup.isCounted[i] === 1 ? own : null;
+    const totals = counted === null && own?.source === 'totals' ? own : null;
+    const ctx = { operation, provider: providerOf(responseModel), responseModel, counted, totals, cacheWrite1h: counted ? t.usageFactsOf(i)?.cacheWrite1h : null };
+    const attributes: Attributes = { ...genAiAttributes(e, ctx), ...sourceAttributes(e, inferred[i]) };
     if (e.status === 'error') attributes[ATTR_ERROR_TYPE] = e.kind;
-    const ctx = { traceId: ids.traceIds[i], spanId: ids.spanIds[i], traceFlags: TraceFlags.SAMPLED };
+    const span = { traceId: ids.traceIds[i], spanId: ids.spanIds[i], traceFlags: TraceFlags.SAMPLED };
     const parent = e.parent >= 0 ? { traceId: ids.traceIds[e.parent], spanId: ids.spanIds[e.parent], traceFlags: TraceFlags.SAMPLED } : undefined;
     spans.push({
-      name: genAiSpanName(e),
+      name: genAiSpanName(e, operation),
       kind: e.category === 'inference' ? SpanKind.CLIENT : SpanKind.INTERNAL,
-      spanContext: () => ctx,
+      spanContext: () => span,
       parentSpanContext: parent,
       startTime: hrTime(begin),
-      endTime: hrTime(end),
-      duration: hrTime(end - begin),
+      endTime: hrTime(end[i]),
+      duration: hrTime(end[i] - begin),
       // OK is set on purpose: readers (ours too) otherwise guess failure from span names such as `tool_error`.
       status: e.status === 'error' ? { code: SpanStatusCode.ERROR, message: errorMessage(e.label) } : { code: SpanStatusCode.OK },
       attributes,
