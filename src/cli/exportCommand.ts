@@ -19,7 +19,9 @@ Writes the trace in another format, to stdout unless -o names a file.
                    headers from OTEL_EXPORTER_OTLP_HEADERS (key=value,key2=value2), user:password@ in
                    the URL as Basic credentials; 429/502/503/504 are retried (Retry-After honoured, at
                    most 3 retries, waits up to 30 s), a 307/308 to the same origin is followed, any
-                   other redirect is an error; messages never show header values or the password
+                   other redirect is an error; bodies are gzip-compressed (sent plain to a receiver
+                   that refuses gzip); user agent agent-trace/<version>; messages never show header
+                   values or the password
   --markdown       the conversation and tool calls as Markdown for a GitHub comment (content blobs
                    beside the trace included); long outputs collapse in <details>, trace text is escaped
   --line N         with --markdown: only the event on line N and what is under it (a run, a turn)

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { gunzipSync } from 'node:zlib';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -24,10 +25,12 @@ interface Received {
 async function receiver(status: number, reply: string): Promise<{ server: Server; url: string; got: Received[] }> {
   const got: Received[] = [];
   const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      // The sender gzips its bodies (Content-Encoding: gzip): read as a receiver does.
+      const raw = Buffer.concat(chunks);
+      const body = (req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
       got.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       res.writeHead(status, { 'content-type': 'application/json' }).end(reply);
     });
