@@ -9,7 +9,7 @@ import type { TraceModel } from '../traceModel';
 import { TraceEvent } from '../model';
 import { summarize } from '../summary';
 import { deriveOtlpIds } from './otlpIds';
-import { genAiAttributes, genAiOperation, genAiProvider, genAiSpanName } from './genAiAttributes';
+import { ATTR_AGENT_TRACE_USAGE_SOURCE, genAiAttributes, genAiOperation, genAiProvider, genAiSpanName } from './genAiAttributes';
 import { usageRollupOf } from '../usage/rollup';
 import { toolCallsOf } from '../usage/toolStats';
 
@@ -119,6 +119,9 @@ export function traceToSpans(model: TraceModel, options: OtlpExportOptions): Rea
     const call = callOf[i];
     if (call >= 0 && call !== i && end[i] > end[call]) end[call] = Math.max(end[i], start[call]);
   }
+  // A run whose usage only its one totals line records (Gemini stream-json's result) has that line's usage as the
+  // spans' gen_ai.usage: nothing else counts it, so a backend that sums gen_ai.usage finds the run's tokens.
+  const soleTotals = rollup.countedIndex.length === 0 && rollup.totalsIndex.length === 1 ? rollup.totalsIndex[0] : -1;
   const providers = new Map<string | null, string>();
   const providerOf = (m: string | null): string => {
     let p = providers.get(m);
@@ -134,10 +137,12 @@ export function traceToSpans(model: TraceModel, options: OtlpExportOptions): Rea
     const operation = e.category === 'tool' ? (callOf[i] === i ? genAiOperation('tool') : null) : genAiOperation(e.category);
     const responseModel = e.model ?? rollup.modelOf(i);
     const own = rollup.usage.usageOf(i);
-    const counted = rollup.isCounted[i] === 1 ? own : null;
+    const counted = rollup.isCounted[i] === 1 || i === soleTotals ? own : null;
     const totals = counted === null && own?.source === 'totals' ? own : null;
     const ctx = { operation, provider: providerOf(responseModel), responseModel, counted, totals, cacheWrite1h: counted ? t.usageFactsOf(i)?.cacheWrite1h : null };
     const attributes: Attributes = { ...genAiAttributes(e, ctx), ...sourceAttributes(e, inferred[i]) };
+    // Our reader takes it back as the totals line it is (priced as the source prices such a line).
+    if (i === soleTotals) attributes[ATTR_AGENT_TRACE_USAGE_SOURCE] = 'totals';
     if (e.status === 'error') attributes[ATTR_ERROR_TYPE] = e.kind;
     const span = { traceId: ids.traceIds[i], spanId: ids.spanIds[i], traceFlags: TraceFlags.SAMPLED };
     const parent = e.parent >= 0 ? { traceId: ids.traceIds[e.parent], spanId: ids.spanIds[e.parent], traceFlags: TraceFlags.SAMPLED } : undefined;

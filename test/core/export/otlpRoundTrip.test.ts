@@ -78,6 +78,13 @@ describe('export --otlp: round trip of every corpus file through our own otlp re
       // Tokens and cost of the re-read export are the source's (cache reads and writes priced as such).
       const u = summarize(src).usage.total;
       const ub = summarize(back).usage.total;
+      // What a backend that sums the spans' gen_ai.usage finds: the session's input and cache tokens, each once.
+      const sum = (key: string): number => spans.reduce((n, sp) => n + Number((sp.attributes.find((kv) => kv.key === key)?.value as { intValue?: number } | undefined)?.intValue ?? 0), 0);
+      assert.deepEqual(
+        [sum('gen_ai.usage.input_tokens'), sum('gen_ai.usage.cache_read.input_tokens'), sum('gen_ai.usage.cache_creation.input_tokens')],
+        [u.inputTokens ?? 0, u.cacheReadTokens ?? 0, u.cacheWriteTokens ?? 0],
+        'gen_ai.usage sums',
+      );
       const apart = reasoningApart(src);
       const output = u.outputTokens === null ? null : u.outputTokens + apart;
       assert.deepEqual([ub.inputTokens, ub.outputTokens, ub.cacheReadTokens, ub.cacheWriteTokens], [u.inputTokens, output, u.cacheReadTokens, u.cacheWriteTokens], 'usage tokens');

@@ -65,13 +65,14 @@ export function logUsage(attrs: ReadonlyMap<string, unknown>, tokensIn: number |
  * never counts as a call but fills the fields no call reports (Claude Code stream-json's output), as in the source.
  */
 function exportedTotals(attrs: ReadonlyMap<string, unknown>): UsageDraft {
+  // A run whose one totals line is all its usage carries it as gen_ai.usage.* (backends sum those), others apart.
   return {
     source: 'totals',
-    input: numberOf(attrs, ['agent_trace.totals.input_tokens']),
-    output: numberOf(attrs, ['agent_trace.totals.output_tokens']),
-    cacheRead: numberOf(attrs, ['agent_trace.totals.cache_read.input_tokens']),
-    cacheWrite: numberOf(attrs, ['agent_trace.totals.cache_creation.input_tokens']),
-    reasoning: numberOf(attrs, ['agent_trace.totals.reasoning.output_tokens']),
-    costUsd: numberOf(attrs, ['agent_trace.totals.cost_usd']),
+    input: numberOf(attrs, ['agent_trace.totals.input_tokens', 'gen_ai.usage.input_tokens']),
+    output: numberOf(attrs, ['agent_trace.totals.output_tokens', 'gen_ai.usage.output_tokens']),
+    cacheRead: numberOf(attrs, ['agent_trace.totals.cache_read.input_tokens', 'gen_ai.usage.cache_read.input_tokens']),
+    cacheWrite: numberOf(attrs, ['agent_trace.totals.cache_creation.input_tokens', 'gen_ai.usage.cache_creation.input_tokens']),
+    reasoning: numberOf(attrs, ['agent_trace.totals.reasoning.output_tokens', 'gen_ai.usage.reasoning.output_tokens']),
+    costUsd: numberOf(attrs, ['agent_trace.totals.cost_usd', 'agent_trace.usage.cost_usd']),
   };
 }
