@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { basename } from 'node:path';
-import { traceToOtlpJson } from '../core/export/otlpExport';
+import { otlpJsonBatches, writeOtlpJson } from '../core/export/otlpExport';
 import { OtlpPostError, parseOtlpHeaders, postOtlpJson } from '../core/export/otlpHttp';
 import { parseArgs, ParsedArgs, UsageError } from './args';
 import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError } from './io';
@@ -41,18 +43,52 @@ async function output(text: string, file: string | undefined): Promise<void> {
   }
 }
 
+/** Runs `produce` with a writer to `file` (or stdout), waiting for the stream to drain; a write error is a clear message. */
+async function streamed(file: string | undefined, produce: (put: (text: string) => Promise<void>) => Promise<void>): Promise<void> {
+  if (file === undefined) return produce(write).then(() => write('\n'));
+  const stream = createWriteStream(file);
+  let failure: unknown = null;
+  stream.on('error', (err) => (failure ??= err));
+  const drained = (): Promise<void> =>
+    new Promise((resolve) => {
+      const done = (): void => {
+        stream.off('drain', done);
+        stream.off('close', done);
+        resolve();
+      };
+      stream.on('drain', done);
+      stream.on('close', done);
+    });
+  const put = async (text: string): Promise<void> => {
+    if (failure) throw new UnreadableError(`${file}: cannot write: ${fsCause(failure)}`);
+    if (!stream.write(text) && !stream.destroyed) await drained();
+  };
+  try {
+    await produce(put);
+  } finally {
+    // A stream that failed (a folder that does not exist) is closed already: waiting for its close would never end.
+    if (!stream.destroyed) {
+      const closed = once(stream, 'close').catch(() => undefined);
+      stream.end();
+      await closed;
+    }
+  }
+  if (failure) throw new UnreadableError(`${file}: cannot write: ${fsCause(failure)}`);
+}
+
 async function exportOtlp(model: TraceModel, args: ParsedArgs, version: string): Promise<number> {
   const endpoint = args.options.get('--endpoint');
   const out = args.options.get('--output');
   if (endpoint !== undefined && out !== undefined) throw new UsageError('--endpoint and -o are alternatives: give one');
   const options = { version, fileName: basename(model.path) };
   if (endpoint === undefined) {
-    // Indented, so the file reads well and a reader can point each span at its own line.
-    await output(JSON.stringify(JSON.parse(traceToOtlpJson(model, options)[0]), null, 2), out);
+    // Indented, so the file reads well and a reader can point each span at its own line; written as it is made.
+    await streamed(out, (put) => writeOtlpJson(model, options, put));
     return 0;
   }
   try {
-    const bodies = traceToOtlpJson(model, { ...options, batchSize: POST_BATCH });
+    // Each request is made when the one before it was accepted: never every body at once.
+    const bodies = otlpJsonBatches(model, { ...options, batchSize: POST_BATCH });
     const headers = parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS);
     const onRetry = (message: string): void => void process.stderr.write(`agent-trace: ${message}\n`);
     const r = await postOtlpJson(endpoint, bodies, { headers, version, onRetry });

@@ -7,6 +7,9 @@ import Ajv from 'ajv';
 import { main } from '../../src/cli/main';
 import { loadTrace } from '../../src/core/loadTrace';
 import { tempDir } from '../helpers/tmp';
+import { basename } from 'node:path';
+import { version } from '../../package.json';
+import { traceToOtlpJson } from '../../src/core/export/otlpExport';
 
 const SCHEMA = JSON.parse(readFileSync('test/fixtures/otlp/otlp-trace-request.schema.json', 'utf8'));
 const compiled = new Ajv({ strict: true }).compile(SCHEMA);
@@ -148,5 +151,16 @@ describe('agent-trace export --otlp --endpoint', () => {
     assert.match((await run(['export', MURMUR, '--otlp', '--endpoint', 'ftp://x'])).err, /needs an http or https URL/);
     assert.equal((await run(['export', MURMUR, '--otlp', '--endpoint', url, '-o', `${tempDir()}/x.json`])).code, 2);
     assert.equal((await run(['export', MURMUR])).code, 2);
+  });
+
+  it('writes -o as the indented document, streamed, and exits 2 with a message when the file cannot be written', async () => {
+    const dir = tempDir();
+    const out = `${dir}/spans.json`;
+    assert.equal((await run(['export', MURMUR, '--otlp', '-o', out])).code, 0);
+    const whole = JSON.stringify(JSON.parse(traceToOtlpJson(await loadTrace(MURMUR), { version, fileName: basename(MURMUR) })[0]), null, 2);
+    assert.equal(readFileSync(out, 'utf8'), whole);
+    const res = await run(['export', MURMUR, '--otlp', '-o', `${dir}/no-such-folder/spans.json`]);
+    assert.equal(res.code, 2);
+    assert.match(res.err, /no-such-folder\/spans\.json: cannot write: no such file/);
   });
 });

@@ -100,6 +100,14 @@ function sourceAttributes(e: TraceEvent, inferredTime: boolean): Attributes {
  * from the event tree and ids from {@link deriveOtlpIds}. The records feed the OpenTelemetry serializer.
  */
 export function traceToSpans(model: TraceModel, options: OtlpExportOptions): ReadableSpan[] {
+  return [...otlpSpans(model, options)];
+}
+
+/**
+ * The span records of {@link traceToSpans} one at a time, in file order: only the per-event numbers and ids are
+ * held for the whole trace, so a writer that serializes them in batches never holds every span at once.
+ */
+export function* otlpSpans(model: TraceModel, options: OtlpExportOptions): Generator<ReadableSpan> {
   const t = model.events;
   const ids = deriveOtlpIds(t, model.tree);
   const { start, inferred } = startTimes(model);
@@ -128,7 +136,6 @@ export function traceToSpans(model: TraceModel, options: OtlpExportOptions): Rea
     if (p === undefined) providers.set(m, (p = genAiProvider(m, model.format)));
     return p;
   };
-  const spans: ReadableSpan[] = [];
   for (let i = 0; i < t.size; i++) {
     const e = t.get(i);
     const begin = start[i];
@@ -146,7 +153,7 @@ export function traceToSpans(model: TraceModel, options: OtlpExportOptions): Rea
     if (e.status === 'error') attributes[ATTR_ERROR_TYPE] = e.kind;
     const span = { traceId: ids.traceIds[i], spanId: ids.spanIds[i], traceFlags: TraceFlags.SAMPLED };
     const parent = e.parent >= 0 ? { traceId: ids.traceIds[e.parent], spanId: ids.spanIds[e.parent], traceFlags: TraceFlags.SAMPLED } : undefined;
-    spans.push({
+    yield {
       name: genAiSpanName(e, operation),
       kind: e.category === 'inference' ? SpanKind.CLIENT : SpanKind.INTERNAL,
       spanContext: () => span,
@@ -165,9 +172,8 @@ export function traceToSpans(model: TraceModel, options: OtlpExportOptions): Rea
       droppedAttributesCount: 0,
       droppedEventsCount: 0,
       droppedLinksCount: 0,
-    });
+    };
   }
-  return spans;
 }
 
 /**
@@ -175,10 +181,67 @@ export function traceToSpans(model: TraceModel, options: OtlpExportOptions): Rea
  * JS transformer: one document, or one per `batchSize` spans for an endpoint that limits request sizes.
  */
 export function traceToOtlpJson(model: TraceModel, options: OtlpExportOptions): string[] {
-  const spans = traceToSpans(model, options);
-  const size = options.batchSize && options.batchSize > 0 ? options.batchSize : Math.max(1, spans.length);
-  const out: string[] = [];
-  const decoder = new TextDecoder();
-  for (let k = 0; k < Math.max(1, spans.length); k += size) out.push(decoder.decode(JsonTraceSerializer.serializeRequest(spans.slice(k, k + size))));
-  return out;
+  return [...otlpJsonBatches(model, options)];
 }
+
+/** The requests of {@link traceToOtlpJson} one at a time (each made when asked for), for a sender that streams. */
+export function* otlpJsonBatches(model: TraceModel, options: OtlpExportOptions): Generator<string> {
+  const size = options.batchSize && options.batchSize > 0 ? options.batchSize : Infinity;
+  const decoder = new TextDecoder();
+  const serialize = (spans: ReadableSpan[]): string => decoder.decode(JsonTraceSerializer.serializeRequest(spans));
+  let batch: ReadableSpan[] = [];
+  let any = false;
+  for (const span of otlpSpans(model, options)) {
+    batch.push(span);
+    if (batch.length >= size) {
+      yield serialize(batch);
+      any = true;
+      batch = [];
+    }
+  }
+  if (batch.length > 0 || !any) yield serialize(batch);
+}
+
+/** Spans serialized per step of {@link writeOtlpJson}: small enough to keep memory flat, big enough to be quick. */
+const WRITE_BATCH = 2000;
+
+/**
+ * Writes the trace as one indented OTLP/JSON document (the same text as `JSON.stringify` of
+ * {@link traceToOtlpJson}'s one document with an indent of 2), made and handed to `write` a batch of spans at a
+ * time, so a trace of a million events is written without its whole document, or all its spans, in memory.
+ */
+export async function writeOtlpJson(model: TraceModel, options: OtlpExportOptions, write: (text: string) => void | Promise<void>): Promise<void> {
+  let tail: string | null = null;
+  let indent = '';
+  let first = true;
+  for (const text of otlpJsonBatches(model, { ...options, batchSize: WRITE_BATCH })) {
+    const doc = JSON.parse(text) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
+    const one = doc.resourceSpans.length === 1 && doc.resourceSpans[0].scopeSpans.length === 1;
+    if (!one) {
+      // No spans (an empty trace), or more than one resource or scope: written whole, as it is small or unusual.
+      if (tail === null) return void (await write(JSON.stringify(doc, null, 2)));
+      throw new Error('an OTLP export changed its resource or scope part-way');
+    }
+    const spans = doc.resourceSpans[0].scopeSpans[0].spans;
+    if (tail === null) {
+      // The document around the spans, cut where they go.
+      doc.resourceSpans[0].scopeSpans[0].spans = [SPANS_MARK];
+      const frame = JSON.stringify(doc, null, 2);
+      const mark = JSON.stringify(SPANS_MARK);
+      const at = frame.indexOf(mark);
+      const lineStart = frame.lastIndexOf('\n', at) + 1;
+      indent = frame.slice(lineStart, at);
+      await write(frame.slice(0, lineStart));
+      tail = frame.slice(at + mark.length);
+    }
+    let chunk = '';
+    for (const span of spans) {
+      chunk += (first ? '' : ',\n') + indent + JSON.stringify(span, null, 2).replace(/\n/g, '\n' + indent);
+      first = false;
+    }
+    await write(chunk);
+  }
+  if (tail !== null) await write(tail);
+}
+
+const SPANS_MARK = 'agent-trace: the spans go here';

@@ -365,7 +365,7 @@ function requestHeaders(endpoint: URL, given: Record<string, string>, version: s
  * once or twice; a 307/308 to the same origin is followed with the body, any other redirect is an error; an
  * answer is read up to a cap. No message holds a header value or the URL's user name and password.
  */
-export async function postOtlpJson(endpoint: string, bodies: string[], options: OtlpPostOptions = {}): Promise<OtlpPostResult> {
+export async function postOtlpJson(endpoint: string, bodies: Iterable<string>, options: OtlpPostOptions = {}): Promise<OtlpPostResult> {
   const url = tracesUrl(endpoint);
   const { headers, secrets } = requestHeaders(url, options.headers ?? {}, options.version);
   const o = {
@@ -382,7 +382,8 @@ export async function postOtlpJson(endpoint: string, bodies: string[], options: 
       r = await postOne(sender, body);
     } catch (err) {
       // Spans of the earlier requests did arrive: say so rather than let the error read as "nothing was sent".
-      if (err instanceof OtlpPostError && result.requests > 0) throw new OtlpPostError(`${err.message} (request ${result.requests + 1} of ${bodies.length}; the ${result.requests} before it were accepted)`);
+      const of = Array.isArray(bodies) ? ` of ${bodies.length}` : '';
+      if (err instanceof OtlpPostError && result.requests > 0) throw new OtlpPostError(`${err.message} (request ${result.requests + 1}${of}; the ${result.requests} before it were accepted)`);
       throw err;
     }
     result.requests++;

@@ -5,7 +5,10 @@ import { basename } from 'node:path';
 import Ajv from 'ajv';
 import { loadTrace, TraceModel } from '../../../src/core/loadTrace';
 import { summarize } from '../../../src/core/summary';
-import { traceToOtlpJson } from '../../../src/core/export/otlpExport';
+import { traceToOtlpJson, writeOtlpJson } from '../../../src/core/export/otlpExport';
+import { generateMurmurTrace } from '../../bench/generateMurmur';
+import { tempDir } from '../../helpers/tmp';
+import { join } from 'node:path';
 import { genAiOperation } from '../../../src/core/export/genAiAttributes';
 import { toolCallsOf } from '../../../src/core/usage/toolStats';
 import { CORPUS_ROOT, WRITER_CORPUS } from '../../helpers/corpus';
@@ -100,6 +103,34 @@ describe('export --otlp: round trip of every corpus file through our own otlp re
       );
     });
   }
+});
+
+/** The document `writeOtlpJson` streams, gathered. */
+async function streamedText(m: TraceModel): Promise<{ text: string; writes: number }> {
+  let text = '';
+  let writes = 0;
+  await writeOtlpJson(m, { version: '1', fileName: 'a' }, (chunk) => void ((text += chunk), writes++));
+  return { text, writes };
+}
+
+describe('export --otlp: the streamed document', () => {
+  it('is the whole document indented, for every corpus file', async () => {
+    for (const file of TRACE_FILES) {
+      const m = await loadTrace(file);
+      const whole = JSON.stringify(JSON.parse(traceToOtlpJson(m, { version: '1', fileName: 'a' })[0]), null, 2);
+      assert.equal((await streamedText(m)).text, whole, file);
+    }
+  });
+
+  it('is written in batches for a trace of 5,000 events, and is still the same document', async () => {
+    const file = join(tempDir(), 'trace.jsonl');
+    await generateMurmurTrace(file, 5000);
+    const m = await loadTrace(file);
+    const { text, writes } = await streamedText(m);
+    assert.ok(writes >= 4, `${writes} writes`);
+    assert.equal(text, JSON.stringify(JSON.parse(traceToOtlpJson(m, { version: '1', fileName: 'a' })[0]), null, 2));
+    assert.equal(JSON.parse(text).resourceSpans[0].scopeSpans[0].spans.length, m.events.size);
+  });
 });
 
 describe('export --otlp: ids', () => {
