@@ -14,9 +14,12 @@ export const EXPORT_HELP = `Usage: agent-trace export FILE --otlp [-o OUT.json |
 Writes the trace in another format, to stdout unless -o names a file.
 
   --otlp           OTLP/JSON spans (an ExportTraceServiceRequest) with the OpenTelemetry GenAI attributes
-                   (gen_ai.operation.name, gen_ai.request.model, gen_ai.tool.name, gen_ai.tool.call.id,
-                   gen_ai.usage.input_tokens/output_tokens); ids are derived from the trace's own ids, so
-                   exporting the same file again gives the same trace and span ids
+                   of @opentelemetry/semantic-conventions 1.45 (gen_ai.operation.name, gen_ai.provider.name,
+                   gen_ai.request.model, gen_ai.response.model, gen_ai.tool.name, gen_ai.tool.call.id,
+                   gen_ai.usage.input_tokens/output_tokens, cache_read/cache_creation.input_tokens);
+                   one execute_tool span per tool call, from the call to its result; ids are derived
+                   from the trace's own ids, so exporting the same file again gives the same trace and
+                   span ids; written as it is made
   --endpoint URL   POST the spans to an OTLP/HTTP receiver (URL/v1/traces, JSON) instead of writing them;
                    headers from OTEL_EXPORTER_OTLP_HEADERS (key=value,key2=value2), user:password@ in
                    the URL as Basic credentials; 429/502/503/504 are retried (Retry-After honoured, at
