@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { basename } from 'node:path';
-import { traceToOtlpJson } from '../core/export/otlpExport';
+import { otlpJsonBatches, writeOtlpJson } from '../core/export/otlpExport';
 import { OtlpPostError, parseOtlpHeaders, postOtlpJson } from '../core/export/otlpHttp';
 import { parseArgs, ParsedArgs, UsageError } from './args';
 import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError } from './io';
@@ -12,14 +14,19 @@ export const EXPORT_HELP = `Usage: agent-trace export FILE --otlp [-o OUT.json |
 Writes the trace in another format, to stdout unless -o names a file.
 
   --otlp           OTLP/JSON spans (an ExportTraceServiceRequest) with the OpenTelemetry GenAI attributes
-                   (gen_ai.operation.name, gen_ai.request.model, gen_ai.tool.name, gen_ai.tool.call.id,
-                   gen_ai.usage.input_tokens/output_tokens); ids are derived from the trace's own ids, so
-                   exporting the same file again gives the same trace and span ids
+                   of @opentelemetry/semantic-conventions 1.45 (gen_ai.operation.name, gen_ai.provider.name,
+                   gen_ai.request.model, gen_ai.response.model, gen_ai.tool.name, gen_ai.tool.call.id,
+                   gen_ai.usage.input_tokens/output_tokens, cache_read/cache_creation.input_tokens);
+                   one execute_tool span per tool call, from the call to its result; ids are derived
+                   from the trace's own ids, so exporting the same file again gives the same trace and
+                   span ids; written as it is made
   --endpoint URL   POST the spans to an OTLP/HTTP receiver (URL/v1/traces, JSON) instead of writing them;
                    headers from OTEL_EXPORTER_OTLP_HEADERS (key=value,key2=value2), user:password@ in
                    the URL as Basic credentials; 429/502/503/504 are retried (Retry-After honoured, at
                    most 3 retries, waits up to 30 s), a 307/308 to the same origin is followed, any
-                   other redirect is an error; messages never show header values or the password
+                   other redirect is an error; bodies are gzip-compressed (sent plain to a receiver
+                   that refuses gzip); user agent agent-trace/<version>; messages never show header
+                   values or the password
   --markdown       the conversation and tool calls as Markdown for a GitHub comment, in the transcript's
                    order, each once (content blobs beside the trace included, tool definitions left out);
                    long outputs fold in <details> with their line count; prompts and replies keep their
@@ -45,18 +52,52 @@ async function output(text: string, file: string | undefined): Promise<void> {
   }
 }
 
+/** Runs `produce` with a writer to `file` (or stdout), waiting for the stream to drain; a write error is a clear message. */
+async function streamed(file: string | undefined, produce: (put: (text: string) => Promise<void>) => Promise<void>): Promise<void> {
+  if (file === undefined) return produce(write).then(() => write('\n'));
+  const stream = createWriteStream(file);
+  let failure: unknown = null;
+  stream.on('error', (err) => (failure ??= err));
+  const drained = (): Promise<void> =>
+    new Promise((resolve) => {
+      const done = (): void => {
+        stream.off('drain', done);
+        stream.off('close', done);
+        resolve();
+      };
+      stream.on('drain', done);
+      stream.on('close', done);
+    });
+  const put = async (text: string): Promise<void> => {
+    if (failure) throw new UnreadableError(`${file}: cannot write: ${fsCause(failure)}`);
+    if (!stream.write(text) && !stream.destroyed) await drained();
+  };
+  try {
+    await produce(put);
+  } finally {
+    // A stream that failed (a folder that does not exist) is closed already: waiting for its close would never end.
+    if (!stream.destroyed) {
+      const closed = once(stream, 'close').catch(() => undefined);
+      stream.end();
+      await closed;
+    }
+  }
+  if (failure) throw new UnreadableError(`${file}: cannot write: ${fsCause(failure)}`);
+}
+
 async function exportOtlp(model: TraceModel, args: ParsedArgs, version: string): Promise<number> {
   const endpoint = args.options.get('--endpoint');
   const out = args.options.get('--output');
   if (endpoint !== undefined && out !== undefined) throw new UsageError('--endpoint and -o are alternatives: give one');
   const options = { version, fileName: basename(model.path) };
   if (endpoint === undefined) {
-    // Indented, so the file reads well and a reader can point each span at its own line.
-    await output(JSON.stringify(JSON.parse(traceToOtlpJson(model, options)[0]), null, 2), out);
+    // Indented, so the file reads well and a reader can point each span at its own line; written as it is made.
+    await streamed(out, (put) => writeOtlpJson(model, options, put));
     return 0;
   }
   try {
-    const bodies = traceToOtlpJson(model, { ...options, batchSize: POST_BATCH });
+    // Each request is made when the one before it was accepted: never every body at once.
+    const bodies = otlpJsonBatches(model, { ...options, batchSize: POST_BATCH });
     const headers = parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS);
     const onRetry = (message: string): void => void process.stderr.write(`agent-trace: ${message}\n`);
     const r = await postOtlpJson(endpoint, bodies, { headers, version, onRetry });

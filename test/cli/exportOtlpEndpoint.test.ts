@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { gunzipSync } from 'node:zlib';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -6,6 +7,9 @@ import Ajv from 'ajv';
 import { main } from '../../src/cli/main';
 import { loadTrace } from '../../src/core/loadTrace';
 import { tempDir } from '../helpers/tmp';
+import { basename } from 'node:path';
+import { version } from '../../package.json';
+import { traceToOtlpJson } from '../../src/core/export/otlpExport';
 
 const SCHEMA = JSON.parse(readFileSync('test/fixtures/otlp/otlp-trace-request.schema.json', 'utf8'));
 const compiled = new Ajv({ strict: true }).compile(SCHEMA);
@@ -24,10 +28,12 @@ interface Received {
 async function receiver(status: number, reply: string): Promise<{ server: Server; url: string; got: Received[] }> {
   const got: Received[] = [];
   const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      // The sender gzips its bodies (Content-Encoding: gzip): read as a receiver does.
+      const raw = Buffer.concat(chunks);
+      const body = (req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
       got.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       res.writeHead(status, { 'content-type': 'application/json' }).end(reply);
     });
@@ -145,5 +151,16 @@ describe('agent-trace export --otlp --endpoint', () => {
     assert.match((await run(['export', MURMUR, '--otlp', '--endpoint', 'ftp://x'])).err, /needs an http or https URL/);
     assert.equal((await run(['export', MURMUR, '--otlp', '--endpoint', url, '-o', `${tempDir()}/x.json`])).code, 2);
     assert.equal((await run(['export', MURMUR])).code, 2);
+  });
+
+  it('writes -o as the indented document, streamed, and exits 2 with a message when the file cannot be written', async () => {
+    const dir = tempDir();
+    const out = `${dir}/spans.json`;
+    assert.equal((await run(['export', MURMUR, '--otlp', '-o', out])).code, 0);
+    const whole = JSON.stringify(JSON.parse(traceToOtlpJson(await loadTrace(MURMUR), { version, fileName: basename(MURMUR) })[0]), null, 2);
+    assert.equal(readFileSync(out, 'utf8'), whole);
+    const res = await run(['export', MURMUR, '--otlp', '-o', `${dir}/no-such-folder/spans.json`]);
+    assert.equal(res.code, 2);
+    assert.match(res.err, /no-such-folder\/spans\.json: cannot write: no such file/);
   });
 });

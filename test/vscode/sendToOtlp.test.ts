@@ -64,7 +64,7 @@ describe('Send to OTLP Endpoint…', () => {
     assert.deepEqual(fake.progress, [`Sending trace.jsonl to ${shown}…`]);
     assert.deepEqual(fake.progressReports, [{ message: `${shown} answered 503 Service Unavailable; trying again in 0 s (retry 1 of 3)` }]);
     assert.equal(r.got.length, 2);
-    assert.equal(r.got[1]['user-agent'], 'agent-trace-viewer/0.1.0');
+    assert.equal(r.got[1]['user-agent'], 'agent-trace/0.1.0');
     assert.equal(r.got[1].authorization, `Basic ${Buffer.from('alice:s3cret-pw').toString('base64')}`);
   });
 

@@ -2,16 +2,48 @@ import type { Attributes } from '@opentelemetry/api';
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_PROVIDER_NAME,
   ATTR_GEN_AI_REQUEST_MODEL,
+  ATTR_GEN_AI_RESPONSE_MODEL,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   GEN_AI_OPERATION_NAME_VALUE_CHAT,
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from '@opentelemetry/semantic-conventions/incubating';
 import type { EventCategory, TraceEvent } from '../model';
+import type { EventUsage } from '../usage/eventUsage';
+import { bundledPriceOf } from '../usage/prices';
+
+/**
+ * The generation of the OpenTelemetry GenAI semantic conventions this export follows: the attribute names of
+ * `@opentelemetry/semantic-conventions` 1.45 (its incubating entry), which carries the GenAI spans as the
+ * conventions define them since v1.37 (`gen_ai.provider.name` in place of `gen_ai.system`, cache tokens as
+ * `gen_ai.usage.cache_read.input_tokens` / `cache_creation.input_tokens`, both counted in `input_tokens`).
+ */
+export const GENAI_CONVENTIONS = '@opentelemetry/semantic-conventions 1.45.0 (GenAI spans, semantic conventions v1.37 and later)';
+
+/** Attribute names of ours for a trace's own cost, where the GenAI conventions name none yet. */
+export const ATTR_AGENT_TRACE_COST_USD = 'agent_trace.usage.cost_usd';
+/** `totals` on a span that carries the run's totals as a line of the source recorded them. */
+export const ATTR_AGENT_TRACE_USAGE_SOURCE = 'agent_trace.usage.source';
+
+/** A totals line's counts and the names of ours they are written under. */
+const TOTALS_FIELDS = [
+  ['input', 'agent_trace.totals.input_tokens'],
+  ['output', 'agent_trace.totals.output_tokens'],
+  ['cacheRead', 'agent_trace.totals.cache_read.input_tokens'],
+  ['cacheWrite', 'agent_trace.totals.cache_creation.input_tokens'],
+  ['reasoning', 'agent_trace.totals.reasoning.output_tokens'],
+] as const;
+
+/** The part of `gen_ai.usage.cache_creation.input_tokens` written to a 1-hour cache (Anthropic prices it apart). */
+export const ATTR_AGENT_TRACE_CACHE_CREATION_1H = 'agent_trace.usage.cache_creation_1h.input_tokens';
 
 /**
  * The GenAI operation an event stands for, by its category: model calls are `chat`, tool calls
@@ -36,26 +68,97 @@ function toolCallId(e: TraceEvent): string | null {
   return m?.id ?? e.id;
 }
 
+/** The price table's provider ids (`@pydantic/genai-prices`) as the conventions' `gen_ai.provider.name` values. */
+const PROVIDER_VALUES: Record<string, string> = {
+  anthropic: 'anthropic', openai: 'openai', google: 'gcp.gemini', deepseek: 'deepseek', mistral: 'mistral_ai',
+  'x-ai': 'x_ai', groq: 'groq', cohere: 'cohere', aws: 'aws.bedrock', azure: 'azure.ai.openai', perplexity: 'perplexity',
+};
+
+/** The provider of the formats whose runtime talks to one provider's models only. */
+const FORMAT_PROVIDERS: Record<string, string> = { 'claude-code': 'anthropic', codex: 'openai', 'gemini-cli': 'gcp.gemini' };
+
 /**
- * The `gen_ai.*` attributes of one event: operation, model, tool name and call id, token usage, and the run
- * or session as the conversation id. Names come from `@opentelemetry/semantic-conventions` (incubating).
+ * `gen_ai.provider.name` for a model of a trace of `format`: the provider the price table files the model under,
+ * else the one provider the runtime speaks to, else the runtime (format) itself, so the attribute the conventions
+ * require is never missing and never a guess dressed up as a well-known value.
  */
-export function genAiAttributes(e: TraceEvent): Attributes {
+export function genAiProvider(model: string | null, format: string): string {
+  const entry = model !== null ? bundledPriceOf(model)?.entry : undefined;
+  const id = entry?.slice(0, entry.indexOf('/'));
+  if (id) return PROVIDER_VALUES[id] ?? id;
+  return FORMAT_PROVIDERS[format] ?? format;
+}
+
+/** What the export knows of an event besides its own fields. */
+export interface GenAiContext {
+  /** The GenAI operation the span carries (null: none); a tool call's result is no call of its own. */
+  operation: string | null;
+  /** `gen_ai.provider.name` (set on every span with an operation). */
+  provider: string;
+  /** The model that answered: the event's, else the one its run last named (what the usage was priced as). */
+  responseModel: string | null;
+  /** The event's usage when it counts in the trace's totals; other usage goes under `agent_trace.usage.*`. */
+  counted: EventUsage | null;
+  /** The usage of a totals line (the run's totals, which never count as a call), else null. */
+  totals?: EventUsage | null;
+  /** The part of the cache writes written to the 1-hour cache (priced apart), when the trace says. */
+  cacheWrite1h?: number | null;
+}
+
+/** Token counts a usage record holds, as the conventions count them (cached input in input, reasoning in output). */
+function usageAttributes(u: EventUsage, cacheWrite1h: number | null | undefined, a: Attributes): void {
+  const c = u.counts;
+  const reasoning = c.reasoning ?? null;
+  if (c.input !== null && c.input !== undefined) a[ATTR_GEN_AI_USAGE_INPUT_TOKENS] = c.input;
+  if (c.output !== null && c.output !== undefined) a[ATTR_GEN_AI_USAGE_OUTPUT_TOKENS] = c.output + (u.reasoningApart && reasoning !== null ? reasoning : 0);
+  if (c.cacheRead !== null && c.cacheRead !== undefined) a[ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS] = c.cacheRead;
+  if (c.cacheWrite !== null && c.cacheWrite !== undefined) a[ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS] = c.cacheWrite;
+  if (cacheWrite1h !== null && cacheWrite1h !== undefined) a[ATTR_AGENT_TRACE_CACHE_CREATION_1H] = cacheWrite1h;
+  if (reasoning !== null) a[ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS] = reasoning;
+  if (c.total !== null && c.total !== undefined && c.input == null && c.output == null) a['agent_trace.usage.total_tokens'] = c.total;
+  if (u.costUsd !== null) a[ATTR_AGENT_TRACE_COST_USD] = u.costUsd;
+}
+
+/**
+ * The `gen_ai.*` attributes of one event: operation and provider, request and response model, tool name and call
+ * id, token usage (cache and reasoning tokens included) where the event's usage counts, and the run or session as
+ * the conversation id. Names come from `@opentelemetry/semantic-conventions` (incubating).
+ */
+export function genAiAttributes(e: TraceEvent, ctx: GenAiContext): Attributes {
   const a: Attributes = {};
-  const op = genAiOperation(e.category);
-  if (op !== null) a[ATTR_GEN_AI_OPERATION_NAME] = op;
+  if (ctx.operation !== null) {
+    a[ATTR_GEN_AI_OPERATION_NAME] = ctx.operation;
+    a[ATTR_GEN_AI_PROVIDER_NAME] = ctx.provider;
+  }
   if (e.model !== null) a[ATTR_GEN_AI_REQUEST_MODEL] = e.model;
+  if (ctx.responseModel !== null && (ctx.operation === GEN_AI_OPERATION_NAME_VALUE_CHAT || ctx.counted)) a[ATTR_GEN_AI_RESPONSE_MODEL] = ctx.responseModel;
+  const toolCall = ctx.operation === GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
   if (e.tool !== null) {
-    // The tool name marks a tool call for GenAI readers; on other events (a tool's result message) it is kept apart.
-    if (e.category === 'tool') a[ATTR_GEN_AI_TOOL_NAME] = e.tool;
+    // The tool name marks a tool call for GenAI readers; on other events (a tool's result) it is kept apart.
+    if (toolCall) a[ATTR_GEN_AI_TOOL_NAME] = e.tool;
     else a['agent_trace.tool'] = e.tool;
   }
-  if (e.category === 'tool') {
+  if (toolCall) {
     const call = toolCallId(e);
     if (call !== null) a[ATTR_GEN_AI_TOOL_CALL_ID] = call;
   }
-  if (e.tokensIn !== null) a[ATTR_GEN_AI_USAGE_INPUT_TOKENS] = e.tokensIn;
-  if (e.tokensOut !== null) a[ATTR_GEN_AI_USAGE_OUTPUT_TOKENS] = e.tokensOut;
+  if (ctx.counted) usageAttributes(ctx.counted, ctx.cacheWrite1h, a);
+  else if (ctx.totals) {
+    // The run's totals as a line records them (Claude Code's result, a session's usage beside its model calls) are
+    // no call of their own: they go under names of ours, so no backend (nor our reader) adds them to the calls'
+    // gen_ai.usage; our reader takes them back as a totals line, which fills what no call reports.
+    const c = ctx.totals.counts;
+    a[ATTR_AGENT_TRACE_USAGE_SOURCE] = 'totals';
+    for (const [field, key] of TOTALS_FIELDS) {
+      const v = c[field];
+      if (v !== null && v !== undefined) a[key] = v;
+    }
+    if (ctx.totals.costUsd !== null) a['agent_trace.totals.cost_usd'] = ctx.totals.costUsd;
+  } else {
+    // Usage that does not count (a repeated snapshot, an aggregate of counted calls) keeps its numbers apart too.
+    if (e.tokensIn !== null) a['agent_trace.usage.input_tokens'] = e.tokensIn;
+    if (e.tokensOut !== null) a['agent_trace.usage.output_tokens'] = e.tokensOut;
+  }
   if (e.group !== null) a[ATTR_GEN_AI_CONVERSATION_ID] = e.group;
   return a;
 }
@@ -64,9 +167,8 @@ export function genAiAttributes(e: TraceEvent): Attributes {
  * The span name: `{operation} {model or tool}` as the GenAI conventions ask for model and tool calls, the
  * event's kind for everything else.
  */
-export function genAiSpanName(e: TraceEvent): string {
-  const op = genAiOperation(e.category);
-  if (op === null) return e.kind;
-  const target = e.category === 'inference' ? e.model : e.category === 'tool' ? e.tool : null;
-  return target ? `${op} ${target}` : op;
+export function genAiSpanName(e: TraceEvent, operation: string | null): string {
+  if (operation === null) return e.kind;
+  const target = operation === GEN_AI_OPERATION_NAME_VALUE_CHAT ? e.model : operation === GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL ? e.tool : null;
+  return target ? `${operation} ${target}` : operation;
 }

@@ -5,12 +5,13 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 // (about 600 KB in each bundle), and its ES build lets the bundler keep only what is used.
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer/build/esm/trace/json';
 import { ATTR_SERVICE_NAME, ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
-import { ATTR_GEN_AI_USAGE_INPUT_TOKENS, ATTR_GEN_AI_USAGE_OUTPUT_TOKENS } from '@opentelemetry/semantic-conventions/incubating';
 import type { TraceModel } from '../traceModel';
 import { TraceEvent } from '../model';
 import { summarize } from '../summary';
 import { deriveOtlpIds } from './otlpIds';
-import { genAiAttributes, genAiSpanName } from './genAiAttributes';
+import { ATTR_AGENT_TRACE_USAGE_SOURCE, genAiAttributes, genAiOperation, genAiProvider, genAiSpanName } from './genAiAttributes';
+import { usageRollupOf } from '../usage/rollup';
+import { toolCallsOf } from '../usage/toolStats';
 
 /** What the export is told about its source and itself. */
 export interface OtlpExportOptions {
@@ -56,15 +57,6 @@ function startTimes(model: TraceModel): { start: number[]; inferred: boolean[] }
   return { start, inferred };
 }
 
-/** Moves an event's `gen_ai.usage.*` tokens to `agent_trace.totals.*`: they sum the calls, they are none. */
-function totalsApart(a: Attributes): void {
-  for (const [from, to] of [[ATTR_GEN_AI_USAGE_INPUT_TOKENS, 'agent_trace.totals.input_tokens'], [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, 'agent_trace.totals.output_tokens']] as const) {
-    if (a[from] === undefined) continue;
-    a[to] = a[from];
-    delete a[from];
-  }
-}
-
 /**
  * The trace's totals as the viewer's header shows them. A format may count them apart from its events (a usage
  * record of the whole run, a tool call and its result as one call), so the sum of the spans' `gen_ai.usage.*`
@@ -75,6 +67,9 @@ function headlineTotals(model: TraceModel): Attributes {
   const a: Attributes = { 'agent_trace.totals.tool_calls': t.toolCalls, 'agent_trace.totals.errors': t.errors };
   if (t.inputTokens !== null) a['agent_trace.totals.input_tokens'] = t.inputTokens;
   if (t.outputTokens !== null) a['agent_trace.totals.output_tokens'] = t.outputTokens;
+  // The run's own cost (Claude Code's total_cost_usd): the cost the viewer shows, which our reader takes back.
+  const cost = model.formatTotals.costUsd;
+  if (typeof cost === 'number' && Number.isFinite(cost)) a['agent_trace.totals.cost_usd'] = cost;
   return a;
 }
 
@@ -105,6 +100,14 @@ function sourceAttributes(e: TraceEvent, inferredTime: boolean): Attributes {
  * from the event tree and ids from {@link deriveOtlpIds}. The records feed the OpenTelemetry serializer.
  */
 export function traceToSpans(model: TraceModel, options: OtlpExportOptions): ReadableSpan[] {
+  return [...otlpSpans(model, options)];
+}
+
+/**
+ * The span records of {@link traceToSpans} one at a time, in file order: only the per-event numbers and ids are
+ * held for the whole trace, so a writer that serializes them in batches never holds every span at once.
+ */
+export function* otlpSpans(model: TraceModel, options: OtlpExportOptions): Generator<ReadableSpan> {
   const t = model.events;
   const ids = deriveOtlpIds(t, model.tree);
   const { start, inferred } = startTimes(model);
@@ -115,26 +118,49 @@ export function traceToSpans(model: TraceModel, options: OtlpExportOptions): Rea
     ...headlineTotals(model),
   });
   const scope = { name: OTLP_SCOPE_NAME, version: options.version };
-  const spans: ReadableSpan[] = [];
+  const rollup = usageRollupOf(model);
+  const callOf = toolCallsOf(t, rollup).callOf;
+  // A tool call is one span from the call to its result: the end of its last part (result, progress) ends it.
+  const end: number[] = new Array(t.size);
+  for (let i = 0; i < t.size; i++) end[i] = start[i] + Math.max(0, t.durationOf(i) || 0);
+  for (let i = 0; i < t.size; i++) {
+    const call = callOf[i];
+    if (call >= 0 && call !== i && end[i] > end[call]) end[call] = Math.max(end[i], start[call]);
+  }
+  // A run whose usage only its one totals line records (Gemini stream-json's result) has that line's usage as the
+  // spans' gen_ai.usage: nothing else counts it, so a backend that sums gen_ai.usage finds the run's tokens.
+  const soleTotals = rollup.countedIndex.length === 0 && rollup.totalsIndex.length === 1 ? rollup.totalsIndex[0] : -1;
+  const providers = new Map<string | null, string>();
+  const providerOf = (m: string | null): string => {
+    let p = providers.get(m);
+    if (p === undefined) providers.set(m, (p = genAiProvider(m, model.format)));
+    return p;
+  };
   for (let i = 0; i < t.size; i++) {
     const e = t.get(i);
     const begin = start[i];
-    const end = begin + Math.max(0, e.durationMs ?? 0);
-    const attributes: Attributes = { ...genAiAttributes(e), ...sourceAttributes(e, inferred[i]) };
-    // A record of the run's totals (a session's usage beside its model calls) is no call of its own: its numbers go
-    // under names of ours, so no backend (nor our reader) adds them to the calls' gen_ai.usage.
-    if (t.usageFactsOf(i)?.source === 'totals') totalsApart(attributes);
+    // Only the call itself is an `execute_tool`: its result and progress events are parts of it, and a tool event
+    // no call counts (one without a tool name) is no call a backend should count either.
+    const operation = e.category === 'tool' ? (callOf[i] === i ? genAiOperation('tool') : null) : genAiOperation(e.category);
+    const responseModel = e.model ?? rollup.modelOf(i);
+    const own = rollup.usage.usageOf(i);
+    const counted = rollup.isCounted[i] === 1 || i === soleTotals ? own : null;
+    const totals = counted === null && own?.source === 'totals' ? own : null;
+    const ctx = { operation, provider: providerOf(responseModel), responseModel, counted, totals, cacheWrite1h: counted ? t.usageFactsOf(i)?.cacheWrite1h : null };
+    const attributes: Attributes = { ...genAiAttributes(e, ctx), ...sourceAttributes(e, inferred[i]) };
+    // Our reader takes it back as the totals line it is (priced as the source prices such a line).
+    if (i === soleTotals) attributes[ATTR_AGENT_TRACE_USAGE_SOURCE] = 'totals';
     if (e.status === 'error') attributes[ATTR_ERROR_TYPE] = e.kind;
-    const ctx = { traceId: ids.traceIds[i], spanId: ids.spanIds[i], traceFlags: TraceFlags.SAMPLED };
+    const span = { traceId: ids.traceIds[i], spanId: ids.spanIds[i], traceFlags: TraceFlags.SAMPLED };
     const parent = e.parent >= 0 ? { traceId: ids.traceIds[e.parent], spanId: ids.spanIds[e.parent], traceFlags: TraceFlags.SAMPLED } : undefined;
-    spans.push({
-      name: genAiSpanName(e),
+    yield {
+      name: genAiSpanName(e, operation),
       kind: e.category === 'inference' ? SpanKind.CLIENT : SpanKind.INTERNAL,
-      spanContext: () => ctx,
+      spanContext: () => span,
       parentSpanContext: parent,
       startTime: hrTime(begin),
-      endTime: hrTime(end),
-      duration: hrTime(end - begin),
+      endTime: hrTime(end[i]),
+      duration: hrTime(end[i] - begin),
       // OK is set on purpose: readers (ours too) otherwise guess failure from span names such as `tool_error`.
       status: e.status === 'error' ? { code: SpanStatusCode.ERROR, message: errorMessage(e.label) } : { code: SpanStatusCode.OK },
       attributes,
@@ -146,9 +172,8 @@ export function traceToSpans(model: TraceModel, options: OtlpExportOptions): Rea
       droppedAttributesCount: 0,
       droppedEventsCount: 0,
       droppedLinksCount: 0,
-    });
+    };
   }
-  return spans;
 }
 
 /**
@@ -156,10 +181,67 @@ export function traceToSpans(model: TraceModel, options: OtlpExportOptions): Rea
  * JS transformer: one document, or one per `batchSize` spans for an endpoint that limits request sizes.
  */
 export function traceToOtlpJson(model: TraceModel, options: OtlpExportOptions): string[] {
-  const spans = traceToSpans(model, options);
-  const size = options.batchSize && options.batchSize > 0 ? options.batchSize : Math.max(1, spans.length);
-  const out: string[] = [];
-  const decoder = new TextDecoder();
-  for (let k = 0; k < Math.max(1, spans.length); k += size) out.push(decoder.decode(JsonTraceSerializer.serializeRequest(spans.slice(k, k + size))));
-  return out;
+  return [...otlpJsonBatches(model, options)];
 }
+
+/** The requests of {@link traceToOtlpJson} one at a time (each made when asked for), for a sender that streams. */
+export function* otlpJsonBatches(model: TraceModel, options: OtlpExportOptions): Generator<string> {
+  const size = options.batchSize && options.batchSize > 0 ? options.batchSize : Infinity;
+  const decoder = new TextDecoder();
+  const serialize = (spans: ReadableSpan[]): string => decoder.decode(JsonTraceSerializer.serializeRequest(spans));
+  let batch: ReadableSpan[] = [];
+  let any = false;
+  for (const span of otlpSpans(model, options)) {
+    batch.push(span);
+    if (batch.length >= size) {
+      yield serialize(batch);
+      any = true;
+      batch = [];
+    }
+  }
+  if (batch.length > 0 || !any) yield serialize(batch);
+}
+
+/** Spans serialized per step of {@link writeOtlpJson}: small enough to keep memory flat, big enough to be quick. */
+const WRITE_BATCH = 2000;
+
+/**
+ * Writes the trace as one indented OTLP/JSON document (the same text as `JSON.stringify` of
+ * {@link traceToOtlpJson}'s one document with an indent of 2), made and handed to `write` a batch of spans at a
+ * time, so a trace of a million events is written without its whole document, or all its spans, in memory.
+ */
+export async function writeOtlpJson(model: TraceModel, options: OtlpExportOptions, write: (text: string) => void | Promise<void>): Promise<void> {
+  let tail: string | null = null;
+  let indent = '';
+  let first = true;
+  for (const text of otlpJsonBatches(model, { ...options, batchSize: WRITE_BATCH })) {
+    const doc = JSON.parse(text) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
+    const one = doc.resourceSpans.length === 1 && doc.resourceSpans[0].scopeSpans.length === 1;
+    if (!one) {
+      // No spans (an empty trace), or more than one resource or scope: written whole, as it is small or unusual.
+      if (tail === null) return void (await write(JSON.stringify(doc, null, 2)));
+      throw new Error('an OTLP export changed its resource or scope part-way');
+    }
+    const spans = doc.resourceSpans[0].scopeSpans[0].spans;
+    if (tail === null) {
+      // The document around the spans, cut where they go.
+      doc.resourceSpans[0].scopeSpans[0].spans = [SPANS_MARK];
+      const frame = JSON.stringify(doc, null, 2);
+      const mark = JSON.stringify(SPANS_MARK);
+      const at = frame.indexOf(mark);
+      const lineStart = frame.lastIndexOf('\n', at) + 1;
+      indent = frame.slice(lineStart, at);
+      await write(frame.slice(0, lineStart));
+      tail = frame.slice(at + mark.length);
+    }
+    let chunk = '';
+    for (const span of spans) {
+      chunk += (first ? '' : ',\n') + indent + JSON.stringify(span, null, 2).replace(/\n/g, '\n' + indent);
+      first = false;
+    }
+    await write(chunk);
+  }
+  if (tail !== null) await write(tail);
+}
+
+const SPANS_MARK = 'agent-trace: the spans go here';

@@ -15,6 +15,8 @@ export interface OtlpPostResult {
   requests: number;
   /** Requests sent again after a 429/502/503/504 or a reset connection. */
   retries: number;
+  /** Whether the receiver took the bodies gzip-compressed (false: sent uncompressed). */
+  gzip: boolean;
   /** Spans the receiver said it rejected (`partialSuccess.rejectedSpans`), with its message. */
   rejectedSpans: number;
   messages: string[];
@@ -25,7 +27,7 @@ export interface OtlpPostOptions {
   headers?: Record<string, string>;
   /** Per request, answer included. Default 30 s. */
   timeoutMs?: number;
-  /** `agent-trace-viewer/<version>` when given; a `user-agent` header wins over it. */
+  /** `agent-trace/<version>` when given; a `user-agent` header wins over it. */
   version?: string;
   /** Retries of one request after 429, 502, 503 or 504. Default 3. */
   maxRetries?: number;
@@ -43,6 +45,12 @@ export interface OtlpPostOptions {
   sleep?: (ms: number) => Promise<void>;
   /** The clock a Retry-After date is measured against. */
   now?: () => number;
+  /**
+   * `gzip` (default): bodies are sent gzip-compressed (`Content-Encoding: gzip`, which OTLP/HTTP receivers accept);
+   * a receiver that refuses it (415, or a 400 naming the encoding) gets the same body uncompressed, and so do the
+   * requests after it. `none`: never compressed.
+   */
+  compression?: 'gzip' | 'none';
   /** Told (credentials masked) before each retry, for a progress line. */
   onRetry?: (message: string) => void;
 }
@@ -209,7 +217,20 @@ function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
+/** A body gzip-compressed with the platform's `CompressionStream` (Node and browsers alike). */
+async function gzipped(text: string): Promise<ArrayBuffer> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Response(stream).arrayBuffer();
+}
+
+/** An answer that says the receiver does not take a compressed body. */
+function refusesEncoding(status: number, text: string): boolean {
+  return status === 415 || (status === 400 && /encoding|gzip|compress/i.test(text));
+}
+
 interface Sender {
+  /** False once a receiver refused a gzip body: the rest go uncompressed. */
+  gzip: boolean;
   endpoint: URL;
   headers: Record<string, string>;
   mask: (text: string) => string;
@@ -224,7 +245,7 @@ function bare(url: URL): string {
   return copy.toString();
 }
 
-async function postOne(s: Sender, body: string): Promise<{ rejected: number; message: string | null; url: URL; retries: number }> {
+async function postOne(s: Sender, text: string): Promise<{ rejected: number; message: string | null; url: URL; retries: number }> {
   const { o, mask } = s;
   const fail = (text: string): OtlpPostError => new OtlpPostError(mask(text));
   let url = s.endpoint;
@@ -235,10 +256,12 @@ async function postOne(s: Sender, body: string): Promise<{ rejected: number; mes
     o.onRetry?.(mask(`${why}; trying again in ${seconds(ms)} (retry ${n} of ${of})`));
     await o.sleep(ms);
   };
+  let body: string | ArrayBuffer = s.gzip ? await gzipped(text) : text;
   for (;;) {
     let res: Response;
+    const headers = s.gzip ? { ...s.headers, 'content-encoding': 'gzip' } : s.headers;
     try {
-      res = await fetch(bare(url), { method: 'POST', headers: s.headers, body, redirect: 'manual', signal: AbortSignal.timeout(o.timeoutMs) });
+      res = await fetch(bare(url), { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(o.timeoutMs) });
     } catch (err) {
       const cause = causeOf(err);
       if (RESETS.has(cause) && resets < o.maxResets) {
@@ -283,15 +306,21 @@ async function postOne(s: Sender, body: string): Promise<{ rejected: number; mes
       await wait(asked ?? Math.min(o.backoffMs * 2 ** (retries - 1), o.maxWaitMs), `${shown(url)} answered ${status}`, retries, o.maxRetries);
       continue;
     }
-    const { text, truncated } = await readCapped(res, o.maxReplyBytes);
+    const { text: answer, truncated } = await readCapped(res, o.maxReplyBytes);
+    if (!res.ok && s.gzip && refusesEncoding(res.status, answer)) {
+      // The receiver does not take gzip: the same body again, uncompressed, and every later one too.
+      s.gzip = false;
+      body = text;
+      continue;
+    }
     if (!res.ok) {
-      const detail = oneLine(text).slice(0, 200);
+      const detail = oneLine(answer).slice(0, 200);
       throw fail(`${shown(url)} answered ${status}${detail ? `: ${detail}` : ''}`);
     }
     // A 200 may still carry `partialSuccess` (spans the receiver dropped); report it rather than claim success.
     try {
       if (truncated) throw new Error('answer cut at the cap');
-      const reply = JSON.parse(text) as { partialSuccess?: { rejectedSpans?: number | string; errorMessage?: string } };
+      const reply = JSON.parse(answer) as { partialSuccess?: { rejectedSpans?: number | string; errorMessage?: string } };
       const p = reply.partialSuccess;
       const message = p?.errorMessage ? mask(oneLine(String(p.errorMessage)).slice(0, 500)) : null;
       return { rejected: Number(p?.rejectedSpans ?? 0) || 0, message, url, retries: retries + resets };
@@ -306,7 +335,7 @@ function requestHeaders(endpoint: URL, given: Record<string, string>, version: s
   checkHeaders(given);
   const headers: Record<string, string> = {};
   const has = (name: string): boolean => Object.keys(given).some((k) => k.toLowerCase() === name);
-  if (version !== undefined && !has('user-agent')) headers['user-agent'] = `agent-trace-viewer/${version}`;
+  if (version !== undefined && !has('user-agent')) headers['user-agent'] = `agent-trace/${version}`;
   for (const [k, v] of Object.entries(given)) if (k.toLowerCase() !== 'content-type') headers[k] = v;
   headers['content-type'] = 'application/json';
   const secrets = Object.values(given).flatMap((v) => [v, ...v.split(/\s+/)]);
@@ -330,13 +359,13 @@ function requestHeaders(endpoint: URL, given: Record<string, string>, version: s
 }
 
 /**
- * POSTs OTLP/JSON export requests to an OTLP/HTTP receiver (`/v1/traces`, `application/json`), one after the
- * other, and stops at the first failure with an {@link OtlpPostError} naming the URL and the cause. A 429, 502,
+ * POSTs OTLP/JSON export requests to an OTLP/HTTP receiver (`/v1/traces`, `application/json`, gzip-compressed
+ * unless the receiver refuses it), one after the other, and stops at the first failure with an {@link OtlpPostError} naming the URL and the cause. A 429, 502,
  * 503 or 504 is tried again with exponential backoff or after the answer's Retry-After, a reset connection
  * once or twice; a 307/308 to the same origin is followed with the body, any other redirect is an error; an
  * answer is read up to a cap. No message holds a header value or the URL's user name and password.
  */
-export async function postOtlpJson(endpoint: string, bodies: string[], options: OtlpPostOptions = {}): Promise<OtlpPostResult> {
+export async function postOtlpJson(endpoint: string, bodies: Iterable<string>, options: OtlpPostOptions = {}): Promise<OtlpPostResult> {
   const url = tracesUrl(endpoint);
   const { headers, secrets } = requestHeaders(url, options.headers ?? {}, options.version);
   const o = {
@@ -345,18 +374,20 @@ export async function postOtlpJson(endpoint: string, bodies: string[], options: 
     sleep: options.sleep ?? ((ms: number) => new Promise<void>((done) => setTimeout(done, ms))),
     now: options.now ?? (() => Date.now()),
   } as Sender['o'];
-  const sender: Sender = { endpoint: url, headers, mask: masker(secrets), o };
-  const result: OtlpPostResult = { url: shown(url), endpointUrl: shown(url), requests: 0, retries: 0, rejectedSpans: 0, messages: [] };
+  const sender: Sender = { gzip: options.compression !== 'none', endpoint: url, headers, mask: masker(secrets), o };
+  const result: OtlpPostResult = { url: shown(url), endpointUrl: shown(url), requests: 0, retries: 0, gzip: sender.gzip, rejectedSpans: 0, messages: [] };
   for (const body of bodies) {
     let r: Awaited<ReturnType<typeof postOne>>;
     try {
       r = await postOne(sender, body);
     } catch (err) {
       // Spans of the earlier requests did arrive: say so rather than let the error read as "nothing was sent".
-      if (err instanceof OtlpPostError && result.requests > 0) throw new OtlpPostError(`${err.message} (request ${result.requests + 1} of ${bodies.length}; the ${result.requests} before it were accepted)`);
+      const of = Array.isArray(bodies) ? ` of ${bodies.length}` : '';
+      if (err instanceof OtlpPostError && result.requests > 0) throw new OtlpPostError(`${err.message} (request ${result.requests + 1}${of}; the ${result.requests} before it were accepted)`);
       throw err;
     }
     result.requests++;
+    result.gzip = sender.gzip;
     result.url = shown(r.url);
     result.retries += r.retries;
     result.rejectedSpans += r.rejected;

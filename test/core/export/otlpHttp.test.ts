@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { gunzipSync } from 'node:zlib';
 import { createServer, IncomingMessage, ServerResponse, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { OtlpPostError, OtlpPostOptions, otlpTracesUrl, parseOtlpHeaders, postOtlpJson, shownOtlpUrl } from '../../../src/core/export/otlpHttp';
@@ -14,10 +15,12 @@ interface Got {
 async function loopback(answer: (req: Got, res: ServerResponse, n: number) => void): Promise<{ server: Server; origin: string; got: Got[] }> {
   const got: Got[] = [];
   const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (body += c));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      // The sender gzips its bodies (Content-Encoding: gzip): read as a receiver does.
+      const raw = Buffer.concat(chunks);
+      const body = (req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
       const g = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
       got.push(g);
       answer(g, res, got.length - 1);
@@ -266,10 +269,37 @@ describe('OTLP/HTTP sender (postOtlpJson)', () => {
     assert.match(msg, /answered 413 Payload Too Large: too big \(request 3 of 4; the 2 before it were accepted\)$/);
   });
 
-  it('sends a user agent agent-trace-viewer/<version>, unless a header gives one', async () => {
+  it('sends a user agent agent-trace/<version>, unless a header gives one', async () => {
     const s = await serve((_req, res) => res.writeHead(200).end('{}'));
     await postOtlpJson(s.origin, [BODY], fast({ version: '9.8.7' }));
     await postOtlpJson(s.origin, [BODY], fast({ version: '9.8.7', headers: { 'User-Agent': 'mine/1' } }));
-    assert.deepEqual(s.got.map((g) => g.headers['user-agent']), ['agent-trace-viewer/9.8.7', 'mine/1']);
+    assert.deepEqual(s.got.map((g) => g.headers['user-agent']), ['agent-trace/9.8.7', 'mine/1']);
+  });
+
+  describe('gzip', () => {
+    it('sends every body gzip-compressed with Content-Encoding: gzip', async () => {
+      const s = await serve((_req, res) => res.writeHead(200).end('{}'));
+      const r = await postOtlpJson(s.origin, [BODY, BODY], fast());
+      assert.deepEqual(s.got.map((g) => [g.headers['content-encoding'], g.body]), [['gzip', BODY], ['gzip', BODY]]);
+      assert.equal(r.gzip, true);
+    });
+
+    it('sends the body again uncompressed to a receiver that answers 415, and the later bodies uncompressed too', async () => {
+      const s = await serve((req, res) => (req.headers['content-encoding'] === 'gzip' ? res.writeHead(415).end('unsupported') : res.writeHead(200).end('{}')));
+      const r = await postOtlpJson(s.origin, [BODY, BODY], fast());
+      assert.deepEqual(s.got.map((g) => [g.headers['content-encoding'] ?? 'none', g.body]), [['gzip', BODY], ['none', BODY], ['none', BODY]]);
+      assert.deepEqual([r.requests, r.gzip], [2, false]);
+    });
+
+    it('falls back on a 400 that names the encoding, but not on any other 400; compression none never gzips', async () => {
+      const s = await serve((req, res) => (req.headers['content-encoding'] === 'gzip' ? res.writeHead(400).end('unsupported Content-Encoding "gzip"') : res.writeHead(200).end('{}')));
+      assert.equal((await postOtlpJson(s.origin, [BODY], fast())).gzip, false);
+      const t = await serve((_req, res) => res.writeHead(400).end('bad span'));
+      assert.match(await failure(postOtlpJson(t.origin, [BODY], fast())), /answered 400 Bad Request: bad span$/);
+      assert.equal(t.got.length, 1);
+      const u = await serve((_req, res) => res.writeHead(200).end('{}'));
+      await postOtlpJson(u.origin, [BODY], fast({ compression: 'none' }));
+      assert.equal(u.got[0].headers['content-encoding'], undefined);
+    });
   });
 });

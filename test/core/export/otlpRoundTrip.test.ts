@@ -5,8 +5,12 @@ import { basename } from 'node:path';
 import Ajv from 'ajv';
 import { loadTrace, TraceModel } from '../../../src/core/loadTrace';
 import { summarize } from '../../../src/core/summary';
-import { traceToOtlpJson } from '../../../src/core/export/otlpExport';
+import { traceToOtlpJson, writeOtlpJson } from '../../../src/core/export/otlpExport';
+import { generateMurmurTrace } from '../../bench/generateMurmur';
+import { tempDir } from '../../helpers/tmp';
+import { join } from 'node:path';
 import { genAiOperation } from '../../../src/core/export/genAiAttributes';
+import { toolCallsOf } from '../../../src/core/usage/toolStats';
 import { CORPUS_ROOT, WRITER_CORPUS } from '../../helpers/corpus';
 import { filesUnder } from '../../helpers/writerCorpus';
 import { tempFile } from '../../helpers/tmp';
@@ -22,18 +26,13 @@ const TRACE_FILES = [CORPUS_ROOT, WRITER_CORPUS, 'samples'].flatMap((root) =>
 );
 
 /**
- * Each side's sum over the source's counted usage records (an aggregate such as an OTLP agent span never adds
- * to its children's numbers), null when no record reports that side, as the summary says it.
+ * Reasoning tokens a source counts apart from its output (Gemini's thoughts): the GenAI conventions count them in
+ * `gen_ai.usage.output_tokens`, so the export's output is the source's plus these (and costs the same).
  */
-function tokenSums(m: TraceModel): { input: number | null; output: number | null } {
-  let input: number | null = null;
-  let output: number | null = null;
-  for (const r of rollUp(m).counted) {
-    const c = r.usage!.counts;
-    if (c.input !== null && c.input !== undefined) input = (input ?? 0) + c.input;
-    if (c.output !== null && c.output !== undefined) output = (output ?? 0) + c.output;
-  }
-  return { input, output };
+function reasoningApart(m: TraceModel): number {
+  let n = 0;
+  for (const r of rollUp(m).counted) if (r.usage?.reasoningApart) n += r.usage.counts.reasoning ?? 0;
+  return n;
 }
 
 async function roundTrip(file: string): Promise<{ src: TraceModel; back: TraceModel; doc: unknown }> {
@@ -56,20 +55,44 @@ describe('export --otlp: round trip of every corpus file through our own otlp re
       assert.equal(back.format, 'otlp');
       assert.equal(b.size, t.size, 'one span per event');
       assert.deepEqual(back.diagnostics.filter((d) => d.rule.startsWith('tree/')), [], 'no dangling parents or duplicate ids');
+      const calls = toolCallsOf(t, rollUp(src));
       for (let i = 0; i < t.size; i++) {
         assert.equal(b.parent(i), t.parent(i), `parent of event ${i} (line ${t.lineOf(i)})`);
         const e = t.get(i);
         const r = b.get(i);
-        assert.equal(r.kind, genAiOperation(e.category) ?? e.kind, `kind of event ${i}`);
-        if (e.category === 'tool' || e.category === 'inference') assert.equal(r.category, e.category, `category of event ${i}`);
-        if (e.category === 'tool') assert.equal(r.tool, e.tool, `tool of event ${i}`);
-        assert.equal(r.model, e.model, `model of event ${i}`);
+        // A tool call is one execute_tool span; its result and progress events are spans of their own kind.
+        const call = e.category === 'tool' && calls.callOf[i] === i;
+        assert.equal(r.kind, e.category === 'tool' ? (call ? 'execute_tool' : e.kind) : genAiOperation(e.category) ?? e.kind, `kind of event ${i}`);
+        if (call || e.category === 'inference') assert.equal(r.category, e.category, `category of event ${i}`);
+        if (call) assert.equal(r.tool, e.tool, `tool of event ${i}`);
+        if (e.model !== null) assert.equal(r.model, e.model, `model of event ${i}`);
         assert.equal(r.status === 'error', e.status === 'error', `error status of event ${i}`);
       }
-      const s = tokenSums(src);
-      const st = summarize(back).totals;
-      const any = src.events.size > 0 && [...Array(t.size).keys()].some((i) => t.get(i).tokensIn !== null || t.get(i).tokensOut !== null);
-      assert.deepEqual([st.inputTokens, st.outputTokens], any ? [s.input, s.output] : [null, null], 'token totals of the spans');
+      // Every GenAI span names its provider; one execute_tool span per tool call, lasting from call to result.
+      const spans = (doc as any).resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans)) as { startTimeUnixNano: string; endTimeUnixNano: string; attributes: { key: string; value: { stringValue?: string } }[] }[];
+      const attr = (sp: (typeof spans)[number], key: string): string | undefined => sp.attributes.find((kv) => kv.key === key)?.value.stringValue;
+      const genAi = spans.filter((sp) => attr(sp, 'gen_ai.operation.name') !== undefined);
+      assert.deepEqual(genAi.filter((sp) => !attr(sp, 'gen_ai.provider.name')), [], 'gen_ai.provider.name on every GenAI span');
+      const toolSpans = genAi.filter((sp) => attr(sp, 'gen_ai.operation.name') === 'execute_tool');
+      assert.equal(toolSpans.length, summarize(src).totals.toolCalls, 'one execute_tool span per tool call');
+      // A call whose tool the source does not name (agentledger's requests) is counted by the format's own totals only.
+      const named = toolSpans.filter((sp) => attr(sp, 'gen_ai.tool.name') !== undefined).length;
+      assert.equal(summarize(back).totals.toolCalls, named, 'tool calls counted once on re-reading');
+      // Tokens and cost of the re-read export are the source's (cache reads and writes priced as such).
+      const u = summarize(src).usage.total;
+      const ub = summarize(back).usage.total;
+      // What a backend that sums the spans' gen_ai.usage finds: the session's input and cache tokens, each once.
+      const sum = (key: string): number => spans.reduce((n, sp) => n + Number((sp.attributes.find((kv) => kv.key === key)?.value as { intValue?: number } | undefined)?.intValue ?? 0), 0);
+      assert.deepEqual(
+        [sum('gen_ai.usage.input_tokens'), sum('gen_ai.usage.cache_read.input_tokens'), sum('gen_ai.usage.cache_creation.input_tokens')],
+        [u.inputTokens ?? 0, u.cacheReadTokens ?? 0, u.cacheWriteTokens ?? 0],
+        'gen_ai.usage sums',
+      );
+      const apart = reasoningApart(src);
+      const output = u.outputTokens === null ? null : u.outputTokens + apart;
+      assert.deepEqual([ub.inputTokens, ub.outputTokens, ub.cacheReadTokens, ub.cacheWriteTokens], [u.inputTokens, output, u.cacheReadTokens, u.cacheWriteTokens], 'usage tokens');
+      if (u.costUsd === null) assert.equal(ub.costUsd, null, 'cost');
+      else assert.ok(ub.costUsd !== null && Math.abs(ub.costUsd - u.costUsd) <= 1e-9 + 1e-9 * u.costUsd, `cost ${ub.costUsd} for ${u.costUsd}`);
       // The runtime's own totals (the viewer's header) travel as resource attributes, exactly.
       const h = summarize(src).totals;
       const res = new Map(((doc as any).resourceSpans[0].resource.attributes as { key: string; value: { intValue: number } }[]).map((kv) => [kv.key, kv.value.intValue]));
@@ -80,6 +103,34 @@ describe('export --otlp: round trip of every corpus file through our own otlp re
       );
     });
   }
+});
+
+/** The document `writeOtlpJson` streams, gathered. */
+async function streamedText(m: TraceModel): Promise<{ text: string; writes: number }> {
+  let text = '';
+  let writes = 0;
+  await writeOtlpJson(m, { version: '1', fileName: 'a' }, (chunk) => void ((text += chunk), writes++));
+  return { text, writes };
+}
+
+describe('export --otlp: the streamed document', () => {
+  it('is the whole document indented, for every corpus file', async () => {
+    for (const file of TRACE_FILES) {
+      const m = await loadTrace(file);
+      const whole = JSON.stringify(JSON.parse(traceToOtlpJson(m, { version: '1', fileName: 'a' })[0]), null, 2);
+      assert.equal((await streamedText(m)).text, whole, file);
+    }
+  });
+
+  it('is written in batches for a trace of 5,000 events, and is still the same document', async () => {
+    const file = join(tempDir(), 'trace.jsonl');
+    await generateMurmurTrace(file, 5000);
+    const m = await loadTrace(file);
+    const { text, writes } = await streamedText(m);
+    assert.ok(writes >= 4, `${writes} writes`);
+    assert.equal(text, JSON.stringify(JSON.parse(traceToOtlpJson(m, { version: '1', fileName: 'a' })[0]), null, 2));
+    assert.equal(JSON.parse(text).resourceSpans[0].scopeSpans[0].spans.length, m.events.size);
+  });
 });
 
 describe('export --otlp: ids', () => {

@@ -22,6 +22,17 @@ const ID_ATTRIBUTE = /(^|[._])(id|ids)$/;
 class OtlpTotals {
   private toolCalls = 0;
   private errors = 0;
+  /** The run's own cost an export of ours records on its resource (`agent_trace.totals.cost_usd`). */
+  private costUsd: number | undefined;
+  private resource: Obj | null = null;
+
+  /** Reads the run's recorded cost from a span's resource (once per resource object). */
+  addResource(resource: Obj | null): void {
+    if (resource === null || resource === this.resource) return;
+    this.resource = resource;
+    const cost = attributeMap(resource.attributes).get('agent_trace.totals.cost_usd');
+    if (typeof cost === 'number' && Number.isFinite(cost) && cost >= 0) this.costUsd = cost;
+  }
 
   /** `toolCall`: a tool span (GenAI `execute_tool` or a `gen_ai.tool.name`) or a tool log event; never guessed from names. */
   add(draft: EventDraft, toolCall: boolean): void {
@@ -30,7 +41,7 @@ class OtlpTotals {
   }
 
   result(): FormatTotals {
-    return { errors: this.errors, toolCalls: this.toolCalls };
+    return this.costUsd === undefined ? { errors: this.errors, toolCalls: this.toolCalls } : { errors: this.errors, toolCalls: this.toolCalls, costUsd: this.costUsd };
   }
 }
 
@@ -217,6 +228,7 @@ export const otlpAdapter: FormatAdapter = {
           (ref) => {
             const { draft, toolCall } = describeSpan(ref);
             totals.add(draft, toolCall);
+            totals.addResource(ref.resource);
             emit(draft, placedRecord(rec, spanSourceOf(ref.span), budget, last));
           },
           (p) => emit(placeholder(rec.value, p), rec),

@@ -5,7 +5,7 @@ const AGGREGATE_OPERATIONS = new Set(['invoke_agent', 'create_agent', 'invoke_wo
 const AGGREGATE_NAMES = /^(agent run|invoke_agent)\b/;
 
 /** Cost attributes some instrumentations write (there is no GenAI convention for cost yet). */
-const COST_KEYS = ['gen_ai.usage.cost', 'gen_ai.usage.cost_usd', 'llm.cost.total', 'operation.cost', 'cost_usd'];
+const COST_KEYS = ['agent_trace.usage.cost_usd', 'gen_ai.usage.cost', 'gen_ai.usage.cost_usd', 'llm.cost.total', 'operation.cost', 'cost_usd'];
 
 /**
  * GitHub Copilot CLI's `github.copilot.cost` on a chat span counts premium requests (model multiplier included), not
@@ -30,15 +30,18 @@ function numberOf(attrs: ReadonlyMap<string, unknown>, keys: readonly string[]):
  * and whether the span is an agent-level aggregate of its model calls (which must not add to them).
  */
 export function spanUsage(attrs: ReadonlyMap<string, unknown>, operation: string | null, name: string): UsageDraft | undefined {
+  if (attrs.get('agent_trace.usage.source') === 'totals') return exportedTotals(attrs);
   const u: UsageDraft = {
     cacheRead: numberOf(attrs, ['gen_ai.usage.cache_read.input_tokens', 'gen_ai.usage.cache_read_input_tokens']),
     cacheWrite: numberOf(attrs, ['gen_ai.usage.cache_creation.input_tokens', 'gen_ai.usage.cache_creation_input_tokens']),
     reasoning: numberOf(attrs, ['gen_ai.usage.reasoning.output_tokens', 'gen_ai.usage.reasoning_tokens']),
+    // Our own export's 1-hour share of the cache writes (Anthropic prices it apart).
+    cacheWrite1h: numberOf(attrs, ['agent_trace.usage.cache_creation_1h.input_tokens']),
     costUsd: numberOf(attrs, COST_KEYS) ?? copilotCost(attrs),
   };
   const aggregate = (operation !== null && AGGREGATE_OPERATIONS.has(operation)) || AGGREGATE_NAMES.test(name);
   if (aggregate) u.source = 'aggregate';
-  return aggregate || u.cacheRead !== null || u.cacheWrite !== null || u.reasoning !== null || u.costUsd !== null ? u : undefined;
+  return aggregate || u.cacheRead !== null || u.cacheWrite !== null || u.cacheWrite1h !== null || u.reasoning !== null || u.costUsd !== null ? u : undefined;
 }
 
 /**
@@ -55,4 +58,21 @@ export function logUsage(attrs: ReadonlyMap<string, unknown>, tokensIn: number |
   const separate = attrs.has('cache_read_tokens') || attrs.has('cache_creation_tokens');
   const input = tokensIn === null ? null : separate ? tokensIn + (cacheRead ?? 0) + (cacheWrite ?? 0) : tokensIn;
   return { input, cacheRead, cacheWrite, costUsd };
+}
+
+/**
+ * The run's totals as an export of ours carries them (`agent_trace.usage.source` = `totals`): a totals line, which
+ * never counts as a call but fills the fields no call reports (Claude Code stream-json's output), as in the source.
+ */
+function exportedTotals(attrs: ReadonlyMap<string, unknown>): UsageDraft {
+  // A run whose one totals line is all its usage carries it as gen_ai.usage.* (backends sum those), others apart.
+  return {
+    source: 'totals',
+    input: numberOf(attrs, ['agent_trace.totals.input_tokens', 'gen_ai.usage.input_tokens']),
+    output: numberOf(attrs, ['agent_trace.totals.output_tokens', 'gen_ai.usage.output_tokens']),
+    cacheRead: numberOf(attrs, ['agent_trace.totals.cache_read.input_tokens', 'gen_ai.usage.cache_read.input_tokens']),
+    cacheWrite: numberOf(attrs, ['agent_trace.totals.cache_creation.input_tokens', 'gen_ai.usage.cache_creation.input_tokens']),
+    reasoning: numberOf(attrs, ['agent_trace.totals.reasoning.output_tokens', 'gen_ai.usage.reasoning.output_tokens']),
+    costUsd: numberOf(attrs, ['agent_trace.totals.cost_usd', 'agent_trace.usage.cost_usd']),
+  };
 }
