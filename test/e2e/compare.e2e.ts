@@ -6,40 +6,8 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Frame, Page } from 'playwright-core';
-import { explorerRow, makeWorkspace, removeWorkspace, runCommand, startWorkbench, until, Workbench } from './workbench';
+import { compareFrame, contextMenu, explorerRow, makeWorkspace, removeWorkspace, runCommand, startWorkbench, until, Workbench } from './workbench';
 import { claudeSession } from '../core/diff/diffPairs';
-
-/**
- * Right-clicks an Explorer row and picks `item` from its context menu. The menu is opened again until the item
- * is there: an item shown by a context key waits for the extension (activated by the previous command) to set it.
- */
-async function contextMenu(page: Page, row: string, item: string): Promise<void> {
-  const r = explorerRow(page, row, 2);
-  await r.waitFor({ state: 'visible', timeout: 30_000 });
-  const entry = page.locator('.monaco-menu .action-item .action-label', { hasText: new RegExp(`^${item}$`) }).first();
-  for (let attempt = 1; ; attempt++) {
-    await r.click({ button: 'right' });
-    try {
-      await entry.waitFor({ state: 'visible', timeout: 5_000 });
-      break;
-    } catch (err) {
-      if (attempt >= 8) throw err;
-      await page.keyboard.press('Escape');
-    }
-  }
-  // Hover focuses the item; Enter runs it and closes the menu (a click on the label can leave it open).
-  await entry.hover();
-  await page.keyboard.press('Enter');
-  await page.locator('.monaco-menu').first().waitFor({ state: 'hidden', timeout: 10_000 });
-}
-
-/** The compare view's frame once it shows rows. */
-async function compareFrame(page: Page): Promise<Frame> {
-  return until(page, 'the compare view with rows', async () => {
-    for (const f of page.frames()) if ((await f.locator('.compare-row').count().catch(() => 0)) > 0) return f;
-    return undefined;
-  }, 90_000);
-}
 
 const selected = (f: Frame) => f.evaluate(() => Number(document.querySelector('.compare-row.selected')?.getAttribute('data-row') ?? -1));
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Frame, Page } from 'playwright-core';
-import { cursorStatus, findViewerFrame, goToLine, makeWorkspace, removeWorkspace, openFromExplorer, problems, rowLabels, runCommand, startWorkbench, until, viewerFrame, waitForNotification, Workbench } from './workbench';
+import { cursorStatus, findViewerFrame, goToLine, viewerFrames, makeWorkspace, removeWorkspace, openFromExplorer, problems, rowLabels, runCommand, startWorkbench, until, viewerFrame, waitForNotification, Workbench } from './workbench';
 
 const MURMUR = 'murmur/ses_583584f8e94410c93669237ac44d5d21/trace.jsonl';
 const LUMEN = 'lumen/.lumen/trace/58176a1a-9fa5-4945-a4b8-3fa6c7c2f5b6.jsonl';
@@ -302,5 +302,55 @@ describe('e2e: the viewer in a real VS Code workbench', function () {
     assert.ok(text.includes('agent-trace-viewer.agent-trace-viewer') && text.includes('/open'), link);
     assert.ok(text.includes(`path=${MURMUR}`) && text.includes('line=14'), link);
     await shot('copy-link-to-event');
+    // Issue 40: the link opens where the user is. Another event first, then the link in a second browser tab: the
+    // workbench's viewer (the same tab, no second one) selects line 14 again.
+    await f.locator('.tree-scroll .row[data-line="2"]').click();
+    await f.locator('.tree-scroll .row.selected[data-line="2"]').waitFor({ state: 'visible' });
+    // A second tab of the same browser, as a user pasting the link would open (the page's context allows no newPage).
+    const [other] = await Promise.all([page.waitForEvent('popup'), page.evaluate((l) => void window.open(l, '_blank'), link)]);
+    try {
+      await other.waitForLoadState('domcontentloaded');
+      await until(page, 'the link to select line 14 in the viewer', async () => (await f.locator('.tree-scroll .row.selected').getAttribute('data-line').catch(() => null)) === '14', 30_000);
+    } finally {
+      await other.close();
+    }
+    assert.equal(await page.locator('.tabs-container .tab', { hasText: 'trace.jsonl' }).count(), 1, 'one tab for the trace');
+    await shot('copy-link-opened');
+  });
+
+  it('h. Go to Event: a typed "14" lists and goes to the event of line 14, not a label with "1.4k" in it (issue 40)', async () => {
+    const f = await openInViewer(MURMUR, 'murmur');
+    await f.locator('.tree-scroll .row[data-line="2"]').click();
+    await f.locator('.tree-scroll .row.selected[data-line="2"]').waitFor({ state: 'visible' });
+    await runCommand(page, 'Agent Trace: Go to Event...', { picks: true });
+    await page.locator('.quick-input-widget input.input').fill('14');
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    await until(page, 'the picks narrowed to line 14', async () => {
+      const t = await rows.allInnerTexts();
+      return t.length === 1 && /line 14\b/.test(t[0]);
+    }).catch(async (e) => {
+      throw new Error(`${(e as Error).message}: ${JSON.stringify(await rows.allInnerTexts())}`);
+    });
+    await page.keyboard.press('Enter');
+    await until(page, 'line 14 selected in the viewer', async () => (await f.locator('.tree-scroll .row.selected').getAttribute('data-line').catch(() => null)) === '14', 20_000);
+    await shot('go-to-event-14');
+  });
+
+  it('i. Reveal in Trace Viewer from the text beside an open viewer selects the event there, no second viewer (issue 40)', async () => {
+    await openFromExplorer(page, MURMUR_RENAMED.split('/'));
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').waitFor({ state: 'visible' });
+    await runCommand(page, 'View: Split Editor Right');
+    await until(page, 'two editor groups', async () => (await page.locator('.editor-group-container').count()) === 2);
+    await runCommand(page, 'Agent Trace: Open in Agent Trace Viewer');
+    const file = join(wb!.workspace, MURMUR_RENAMED);
+    const f = await viewerFrame(page, file, 'murmur');
+    await runCommand(page, 'View: Focus First Editor Group');
+    await goToLine(page, 14, 1);
+    await runCommand(page, 'Agent Trace: Reveal in Trace Viewer');
+    await until(page, 'line 14 selected in the open viewer', async () => (await f.locator('.tree-scroll .row.selected').getAttribute('data-line').catch(() => null)) === '14', 30_000);
+    assert.equal((await viewerFrames(page, file, 'murmur')).length, 1, 'one viewer of the file');
+    assert.equal(await page.locator('.editor-group-container').nth(0).locator('.tabs-container .tab').count(), 1, 'the text group keeps its one tab');
+    await shot('reveal-in-open-viewer');
+    await runCommand(page, 'View: Close All Editor Groups');
   });
 });

@@ -25,8 +25,8 @@ interface CodeServer {
 export interface Workbench {
   page: Page;
   workspace: string;
-  /** Saves a screenshot under test-results/e2e/<name>.png. */
-  shot(name: string): Promise<void>;
+  /** Saves a screenshot under test-results/e2e/<name>.png and returns its bytes. */
+  shot(name: string): Promise<Buffer>;
   /** Writes the browser console and code-server's output to test-results/e2e/<name>.log. */
   saveLogs(name: string): void;
   stop(): Promise<void>;
@@ -108,9 +108,7 @@ export async function startWorkbench(workspace: string, settings: Record<string,
       page,
       workspace,
       console: consoleLines,
-      shot: async (name) => {
-        await page.screenshot({ path: join(SHOTS, `${name}.png`) });
-      },
+      shot: (name) => page.screenshot({ path: join(SHOTS, `${name}.png`) }),
       saveLogs: (name) => {
         mkdirSync(SHOTS, { recursive: true });
         writeFileSync(join(SHOTS, `${name}.console.log`), consoleLines.join('\n'));
@@ -143,8 +141,11 @@ export async function until<T>(page: Page, what: string, fn: () => Promise<T | u
 
 const quickInput = (page: Page) => page.locator('.quick-input-widget');
 
-/** Runs a command from the command palette by its exact title (e.g. "Agent Trace: Verify Chain"). */
-export async function runCommand(page: Page, title: string): Promise<void> {
+/**
+ * Runs a command from the command palette by its exact title (e.g. "Agent Trace: Verify Chain"). `picks`: the
+ * command opens a quick pick of its own (Go to Event…), so the quick input stays open.
+ */
+export async function runCommand(page: Page, title: string, options: { picks?: boolean } = {}): Promise<void> {
   const input = quickInput(page).locator('input.input');
   // The palette can close again when a panel that is still loading takes the focus: open it again then.
   for (let attempt = 1; ; attempt++) {
@@ -161,7 +162,8 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   const row = quickInput(page).locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(title)}$`) }) }).first();
   await row.waitFor({ state: 'visible', timeout: 30_000 });
   await row.click();
-  await quickInput(page).waitFor({ state: 'hidden' });
+  if (options.picks) await until(page, `the quick pick of ${title}`, async () => !(await input.inputValue()).startsWith('>'));
+  else await quickInput(page).waitFor({ state: 'hidden' });
 }
 
 /** An Explorer row by its name at tree depth `level` (1 = top of the workspace folder). */
@@ -185,7 +187,14 @@ export async function openFromExplorer(page: Page, segments: string[]): Promise<
 
 /** The frame of our webview showing the file `file` (absolute path) as a `format` trace with tree rows, if any. */
 export async function findViewerFrame(page: Page, file: string, format: string): Promise<Frame | undefined> {
+  return (await viewerFrames(page, file, format, 1))[0];
+}
+
+/** The frames of our webviews showing the file `file` as a `format` trace with tree rows (up to `max`). */
+export async function viewerFrames(page: Page, file: string, format: string, max = Infinity): Promise<Frame[]> {
+  const found: Frame[] = [];
   for (const f of page.frames()) {
+    if (found.length >= max) break;
     const ok = await f
       .evaluate(
         // The header's file name tooltip starts with the file's full path.
@@ -196,9 +205,9 @@ export async function findViewerFrame(page: Page, file: string, format: string):
         [format, file] as const,
       )
       .catch(() => false); // frames detach while the workbench re-renders
-    if (ok) return f;
+    if (ok) found.push(f);
   }
-  return undefined;
+  return found;
 }
 
 /** Waits for findViewerFrame() to find the viewer (the first one waits for the extension to activate). */
@@ -277,6 +286,71 @@ export async function goToLine(page: Page, line: number, column: number): Promis
 /** The status bar's cursor position ("Ln 12, Col 3"). */
 export async function cursorStatus(page: Page): Promise<string> {
   return page.locator('#status\\.editor\\.selection').innerText();
+}
+
+/**
+ * Right-clicks an Explorer row and picks `item` from its context menu. The menu is opened again until the item
+ * is there: an item shown by a context key waits for the extension (activated by the previous command) to set it.
+ */
+export async function contextMenu(page: Page, row: string, item: string): Promise<void> {
+  const r = explorerRow(page, row, 2);
+  await r.waitFor({ state: 'visible', timeout: 30_000 });
+  const entry = page.locator('.monaco-menu .action-item .action-label', { hasText: new RegExp(`^${item}$`) }).first();
+  for (let attempt = 1; ; attempt++) {
+    await r.click({ button: 'right' });
+    try {
+      await entry.waitFor({ state: 'visible', timeout: 5_000 });
+      break;
+    } catch (err) {
+      if (attempt >= 8) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
+  // Hover focuses the item; Enter runs it and closes the menu (a click on the label can leave it open).
+  await entry.hover();
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-menu').first().waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/** The compare view's frame once it shows rows. */
+export async function compareFrame(page: Page): Promise<Frame> {
+  return until(page, 'the compare view with rows', async () => {
+    for (const f of page.frames()) if ((await f.locator('.compare-row').count().catch(() => 0)) > 0) return f;
+    return undefined;
+  }, 90_000);
+}
+
+/** How much of a region of the page one colour covers: its most common colour (`#rrggbb`) and that colour's share. */
+export interface Backdrop {
+  colour: string;
+  share: number;
+}
+
+/**
+ * The most common colour of a page screenshot's pixels in `box` (page coordinates; the PNG decoded by the page's own
+ * Chromium): the background the user sees there, whatever CSS says.
+ */
+export async function backdrop(page: Page, png: Buffer, box: { x: number; y: number; width: number; height: number }): Promise<Backdrop> {
+  return page.evaluate(async ([b64, r]) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const [x, y, w, h] = [Math.floor(r.x), Math.floor(r.y), Math.max(1, Math.floor(r.width)), Math.max(1, Math.floor(r.height))];
+    const canvas = new OffscreenCanvas(w, h);
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(bmp, x, y, w, h, 0, 0, w, h);
+    const { data } = ctx.getImageData(0, 0, w, h);
+    const counts = new Map<number, number>();
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4 * 3) {
+      const rgb = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+      counts.set(rgb, (counts.get(rgb) ?? 0) + 1);
+      n++;
+    }
+    let best = 0;
+    let most = 0;
+    for (const [c, k] of counts) if (k > most) [best, most] = [c, k];
+    return { colour: `#${best.toString(16).padStart(6, '0')}`, share: most / Math.max(1, n) };
+  }, [png.toString('base64'), box] as const);
 }
 
 function escapeRe(s: string): string {
