@@ -90,7 +90,9 @@ class SqliteSearchStore implements SearchStore {
     return s;
   }
 
+  /** One transaction (one lock: node-sqlite3-wasm takes the file's lock folder per transaction, a statement alone is one). */
   private inTransaction<T>(f: () => T): T {
+    if (this.db.inTransaction) return f();
     this.db.exec('BEGIN');
     try {
       const out = f();
@@ -100,6 +102,10 @@ class SqliteSearchStore implements SearchStore {
       this.db.exec('ROLLBACK');
       throw e;
     }
+  }
+
+  batch<T>(f: () => T): T {
+    return this.inTransaction(f);
   }
 
   files(): StoredFile[] {
@@ -158,6 +164,10 @@ class SqliteSearchStore implements SearchStore {
   }
 
   query(q: StoreQuery, limit: number): StoreHit[] {
+    return this.inTransaction(() => this.queryIn(q, limit));
+  }
+
+  private queryIn(q: StoreQuery, limit: number): StoreHit[] {
     const params: (string | number)[] = [];
     const where = predicate(q, params);
     const rows = this.db.all(

@@ -75,6 +75,8 @@ export interface SearchStore {
    * `limit`.
    */
   query(q: StoreQuery, limit: number): StoreHit[];
+  /** Runs `f` (calls of this store, nothing asynchronous) as one unit: one write, one lock. */
+  batch<T>(f: () => T): T;
   size(): { documents: number; files: number; bytes: number };
   close(): void;
 }

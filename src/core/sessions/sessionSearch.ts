@@ -137,34 +137,40 @@ export class SessionSearchIndex {
     const sep = pathSep();
     const under = (p: string) => options.roots.some((root) => p.startsWith(root.endsWith(sep) ? root : root + sep));
     let discarded = 0;
-    for (const path of [...this.files.keys()]) {
-      if (!wanted.has(path) && under(path)) {
-        this.store.removeFile(path);
-        this.files.delete(path);
-        discarded++;
-      }
-    }
     let read = 0;
     let fromIndex = 0;
+    const toRead: { stamp: FileStamp; rec: SessionRecord }[] = [];
+    // What needs no read is settled in one unit of the store (one lock, one write).
+    this.store.batch(() => {
+      for (const path of [...this.files.keys()]) {
+        if (!wanted.has(path) && under(path)) {
+          this.store.removeFile(path);
+          this.files.delete(path);
+          discarded++;
+        }
+      }
+      for (const w of wanted.values()) {
+        const had = this.files.get(w.stamp.path);
+        if (!had || !sameStamp(had.stamp, w.stamp)) toRead.push(w);
+        else {
+          if (this.ridden.has(w.stamp.path)) read++;
+          else fromIndex++;
+          this.refreshMeta(had, w.rec);
+        }
+      }
+    });
     let readHere = 0;
     let bytesRead = 0;
-    let done = 0;
-    for (const { stamp, rec } of wanted.values()) {
+    let done = wanted.size - toRead.length;
+    for (const { stamp, rec } of toRead) {
       if (options.isCancelled?.()) break;
-      const had = this.files.get(stamp.path);
-      if (had && sameStamp(had.stamp, stamp)) {
-        if (this.ridden.has(stamp.path)) read++;
-        else fromIndex++;
-        this.refreshMeta(had, rec);
-      } else {
-        await this.indexFile(stamp, rec);
-        read++;
-        readHere++;
-        bytesRead += stamp.size;
-        // Let the host's other work run between files (the extension host shares this thread).
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
+      await this.indexFile(stamp, rec);
+      read++;
+      readHere++;
+      bytesRead += stamp.size;
       options.onProgress?.(++done, wanted.size);
+      // Let the host's other work run between files (the extension host shares this thread).
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
     this.ridden = new Set();
     return { listing, read, fromIndex, discarded, readHere, bytesRead };
@@ -206,6 +212,10 @@ export class SessionSearchIndex {
    * most `limit` hits in all. Throws {@link FilterError} (with a column) for a query that cannot be read.
    */
   search(query: string, options: { limit?: number; since?: number; agent?: FormatName; now?: number } = {}): SessionHits[] {
+    return this.store.batch(() => this.searchIn(query, options));
+  }
+
+  private searchIn(query: string, options: { limit?: number; since?: number; agent?: FormatName; now?: number }): SessionHits[] {
     const limit = Math.max(1, options.limit ?? 100);
     const q = compileQuery(query, { agents: this.store.agents(), tools: this.store.tools() }, options.now ?? Date.now());
     const narrow = [q.store];
