@@ -38,6 +38,8 @@ type Row = Record<string, unknown>;
 
 /** The search index kept in `folder` (its file {@link SEARCH_INDEX_FILE}); null: an index in memory, for this process. */
 export function openSearchIndex(folder: string | null): SessionSearchIndex {
+  // The index of the versions before SQLite (MiniSearch's JSON) is read no more.
+  if (folder !== null) fs.rmSync(path.join(folder, 'agent-trace-search.json'), { force: true });
   return new SessionSearchIndex(openSqliteSearchStore(folder === null ? null : path.join(folder, SEARCH_INDEX_FILE), SEARCH_INDEX_VERSION));
 }
 
@@ -73,7 +75,9 @@ class SqliteSearchStore implements SearchStore {
   private toolIds = new Map<string, number>();
 
   constructor(private readonly db: Database, version: string) {
-    db.exec('PRAGMA synchronous = NORMAL');
+    // FTS5's segment merges read back what it wrote: a page cache of 64 MiB (SQLite's default is 2 MiB) keeps them
+    // in memory while an index is built.
+    db.exec('PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536');
     db.exec(SCHEMA);
     const kept = db.get(`SELECT value FROM meta WHERE key = 'version'`) as Row | null;
     if (kept?.value !== version) {
