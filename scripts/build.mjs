@@ -49,4 +49,7 @@ if (watch) {
   chmodSync(join(root, 'dist/cli.js'), 0o755);
   copyFileSync(join(root, 'node_modules/@vscode/codicons/dist/codicon.css'), join(root, 'dist/codicon.css'));
   copyFileSync(join(root, 'node_modules/@vscode/codicons/dist/codicon.ttf'), join(root, 'dist/codicon.ttf'));
+  // The search index's SQLite (node-sqlite3-wasm) loads its WebAssembly from the folder of the script that bundles
+  // it (its locateFile: __dirname), so beside extension.js and cliMain.js.
+  copyFileSync(join(root, 'node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm'), join(root, 'dist/node-sqlite3-wasm.wasm'));
 }

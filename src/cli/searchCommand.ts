@@ -4,7 +4,8 @@ import { SESSION_CACHE_FILE } from '../core/sessions/sessionCache';
 import { agentHomes } from '../core/sessions/agentHomes';
 import { parseArgs, UsageError } from './args';
 import { write, writeHuman, writeJson } from './io';
-import { cacheOption, LIST_FLAGS, LIST_VALUED, listOptions } from './sessionsCommand';
+import { cacheFolder, cacheOption, LIST_FLAGS, LIST_VALUED, listOptions } from './sessionsCommand';
+import { openSearchIndex } from '../node/sqliteSearchStore';
 
 export const SEARCH_HELP = `Usage: agent-trace search QUERY [--root DIR]… [--agent NAME] [--since DATE] [--json] [--limit N] [--cache DIR | --no-cache]
 
@@ -28,7 +29,8 @@ Hits are grouped by session, newest first, each session's in line order.
                   your home (${agentHomes().map((h) => `~/${h}`).join(', ')})
   --since DATE    only sessions active since DATE: 2026-12-01, an ISO time, or an age (12h, 7d, 2w)
   --cache DIR     keep the index in DIR/${SEARCH_INDEX_FILE} (and the listing in DIR/${SESSION_CACHE_FILE}),
-                  so the next run reads only new or changed files (a grown file is read again whole);
+                  so the next run reads only new or changed files (a grown file is read again whole;
+                  'sessions' and 'usage' keep the index up to date as they read, so no file is read twice);
                   default: the user's cache folder ($AGENT_TRACE_CACHE_DIR, else $XDG_CACHE_HOME or
                   ~/.cache, then agent-trace)
   --no-cache      index every file for this search, keep nothing
@@ -51,9 +53,13 @@ export async function searchCommand(argv: string[]): Promise<number> {
   try {
     // The query is read before any file is: a query that cannot be read costs no indexing.
     SessionSearchIndex.checkQuery(query);
-    const index = await SessionSearchIndex.open(cacheOption(args, SEARCH_INDEX_FILE));
-    await index.update({ roots, cache: cacheOption(args) });
-    sessions = await index.search(query, { limit, agent, since });
+    const index = openSearchIndex(cacheFolder(args));
+    try {
+      await index.update({ roots, cache: cacheOption(args) });
+      sessions = index.search(query, { limit, agent, since });
+    } finally {
+      index.close();
+    }
   } catch (e) {
     if (e instanceof FilterError) throw new UsageError(`query ${JSON.stringify(query)}: ${e.message}`);
     throw e;

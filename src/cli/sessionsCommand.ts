@@ -8,6 +8,7 @@ import { parseSince, sessionsSince, USAGE_BUCKETS, USAGE_SPLITS, UsageBucketKind
 import { ParsedArgs, parseArgs, UsageError } from './args';
 import { formatOption, write, writeHuman, writeJson } from './io';
 import { cacheDir } from './userCacheDir';
+import { openSearchIndex } from '../node/sqliteSearchStore';
 
 export const ROOTS_HELP = `  --root DIR      a folder to look in (repeat for more); default: the agents' own folders under
                   your home (${agentHomes().map((h) => `~/${h}`).join(', ')})
@@ -55,13 +56,18 @@ ${ROOTS_HELP}
 
 Exit codes: 0 success, 2 a --root that is no folder, or bad usage.`;
 
-/** The cache the options ask for: `--cache DIR`, none with `--no-cache`, else the user's cache folder (`file` in it). */
-export function cacheOption(args: ParsedArgs, file_ = SESSION_CACHE_FILE): SessionCacheStore | undefined {
+/** The cache folder the options ask for: `--cache DIR`, none with `--no-cache`, else the user's cache folder. */
+export function cacheFolder(args: ParsedArgs): string | null {
   if (args.flags.has('--no-cache')) {
     if (args.options.has('--cache')) throw new UsageError('--cache and --no-cache do not go together');
-    return undefined;
+    return null;
   }
-  const dir = args.options.get('--cache') ?? cacheDir();
+  return args.options.get('--cache') ?? cacheDir();
+}
+
+/** The cache the options ask for: `file` in {@link cacheFolder}. */
+export function cacheOption(args: ParsedArgs, file_ = SESSION_CACHE_FILE): SessionCacheStore | undefined {
+  const dir = cacheFolder(args);
   if (dir === null) return undefined;
   const file = path.join(dir, file_);
   return {
@@ -106,7 +112,15 @@ export function listOptions(args: ParsedArgs): { roots: string[]; agent: ReturnT
 async function listFor(args: ParsedArgs): Promise<SessionListing> {
   if (args.positional.length > 0) throw new UsageError(`unexpected argument ${args.positional[0]}; folders are given with --root DIR`);
   const { roots, agent, since } = listOptions(args);
-  const listing = await listSessions({ roots, agent, cache: cacheOption(args) });
+  const cache = cacheOption(args);
+  // With a cache, the search index rides the listing's reads: a later search reads none of the files read here.
+  const index = cache ? openSearchIndex(cacheFolder(args)) : null;
+  let listing: SessionListing;
+  try {
+    listing = await listSessions({ roots, agent, cache, watchRead: index?.watchRead });
+  } finally {
+    index?.close();
+  }
   return since === undefined ? listing : { ...listing, records: sessionsSince(listing.records, since) };
 }
 

@@ -71,7 +71,7 @@ export interface LoadOptions {
    * Called once per parsed JSONL line, with its value, before the format's builder sees it: a caller that needs
    * something of every line (the diff's digests) takes it during this read instead of reading the file again.
    * The file is then read on this thread (`workers` is ignored: workers hand back only the fields the builder
-   * reads). Not called for a multi-line JSON document.
+   * reads). For a multi-line JSON document, called once per record the document holds (a value with its `locate`).
    */
   onRecord?: (rec: SourceRecord) => void;
   /** Keep every label in memory instead of making the format's labels again from their lines when shown. */
@@ -174,6 +174,7 @@ async function readKeepingReading(file: TracePath, options: LoadOptions): Promis
     const emit = makeEmit(table, diagnostics);
     let workingFolder: string | null = null;
     for (const [i, rec] of doc.records.entries()) {
+      options.onRecord?.(rec);
       if (workingFolder === null && i < WORKING_FOLDER_RECORDS) workingFolder = module.workingFolder?.(rec.value) ?? null;
       builder.add(rec, (d, r) => emit(d, r ?? rec));
     }

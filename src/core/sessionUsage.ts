@@ -1,7 +1,7 @@
 import { formatModule } from './formats';
 import { loadTrace } from './loadTrace';
 import type { TraceModel } from './traceModel';
-import type { SessionFile } from './format';
+import type { SessionFile, SourceRecord } from './format';
 import type { ModelPrice } from './usage/prices';
 import { SessionPartReport, withSessionParts } from './usage/sessionSums';
 import { usageReport, UsageReport } from './usage/usageReport';
@@ -14,7 +14,18 @@ export interface SessionUsageOptions {
   /** The file's own usage report, when the caller has it already. */
   report?: UsageReport;
   isCancelled?: () => boolean;
+  /** Sees the read of each of the session's other files as it happens (the search index rides it: core/sessions). */
+  watchRead?: WatchRead;
 }
+
+/** Sees one file's read as it happens: each record (the loader's `onRecord`), then the model, or null and why. */
+export interface FileReadWatch {
+  onRecord(rec: SourceRecord): void;
+  done(model: TraceModel | null, error: string | null): void;
+}
+
+/** Asked before each file a listing reads; what it hands back sees that read. */
+export type WatchRead = (path: string) => Promise<FileReadWatch | undefined>;
 
 /**
  * The usage of the session a loaded file is the main file of: its own report with its session's other files
@@ -58,14 +69,17 @@ async function readSessionUsage(model: TraceModel, options: SessionUsageOptions,
       parts.push(part);
       continue;
     }
+    const watch = await options.watchRead?.(f.path);
     try {
-      const m = await loadTrace(f.path, { format: model.format, isCancelled: options.isCancelled });
+      const m = await loadTrace(f.path, { format: model.format, isCancelled: options.isCancelled, onRecord: watch?.onRecord });
+      watch?.done(m, null);
       part.events = m.events.size;
       part.report = m.cancelled ? null : usageReport(m, options.prices);
       if (part.report) raw?.push(...usageCellsOf(m, options.prices));
       if (m.cancelled) part.error = 'cancelled';
     } catch (e) {
       part.error = e instanceof Error ? e.message : String(e);
+      watch?.done(null, part.error);
     }
     parts.push(part);
   }

@@ -1,4 +1,5 @@
 import { TraceModel } from './loadTrace';
+import type { WatchRead } from './sessionUsage';
 import { EVENT_STATUSES, FormatName } from './model';
 import { CODES_BLOCK } from './numberColumn';
 import { linkChildren } from './tree';
@@ -90,6 +91,8 @@ export interface SummaryOptions {
   include?: (i: number) => boolean;
   /** The model's usage rollup when the caller has it already (the diff): spares a second pass over the events. */
   rollup?: UsageRollup;
+  /** Sees the read of each of the session's other files (core/sessionUsage.ts). */
+  watchRead?: WatchRead;
 }
 
 /**
@@ -199,7 +202,7 @@ async function summarizeSessionWith(model: TraceModel, options: SummaryOptions, 
   if (options.include) return { summary, cells: null };
   const origin = await sessionSummaryOrigin(model);
   const s = origin ? { ...summary, origin } : summary;
-  const read = withCells ? await sessionUsageCells(model, { prices: options.prices, report: s.usage }) : { report: await sessionUsage(model, { prices: options.prices, report: s.usage }), cells: null };
+  const read = withCells ? await sessionUsageCells(model, { prices: options.prices, report: s.usage, watchRead: options.watchRead }) : { report: await sessionUsage(model, { prices: options.prices, report: s.usage }), cells: null };
   const usage = read.report;
   if (usage === s.usage) return { summary: s, cells: read.cells };
   const ft = model.formatTotals;

@@ -12,7 +12,7 @@ import { dirname, join, relative } from 'node:path';
 import { agentHomeRoots } from '../../src/core/sessions/agentHomes';
 import { listSessions } from '../../src/core/sessions/sessionCatalog';
 import type { SessionCacheStore } from '../../src/core/sessions/sessionCache';
-import { SessionSearchIndex } from '../../src/core/sessions/sessionSearch';
+import { openSearchIndex } from '../../src/node/sqliteSearchStore';
 import { layOutAgentHome } from '../helpers/agentHome';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -93,57 +93,62 @@ export async function runBench(dir: string): Promise<void> {
   const made = await timed(async () => layOut(join(root, 'homes'), copies, pad));
   const roots = made.result.homes.flatMap((h) => agentHomeRoots(h)).filter((r) => existsSync(r));
   const texts = new Map<string, string>();
-  const store = (name: string): SessionCacheStore => ({ read: async () => texts.get(name) ?? null, write: async (t) => void texts.set(name, t) });
+  const cacheStore = (name: string): SessionCacheStore => ({ read: async () => texts.get(name) ?? null, write: async (t) => void texts.set(name, t) });
 
-  const first = await timed(() => listSessions({ roots, cache: store('sessions') }));
-  const sessions = first.result.records.length;
-  const sessionFiles = first.result.records.flatMap((r) => [r.entry.file, ...r.parts.filter((p) => p.size >= 0).map((p) => p.path)]);
-  const bytes = sessionFiles.reduce((a, f) => a + statSync(f).size, 0);
-  console.log(`search: a home of ${sessions} sessions, ${(bytes / 2 ** 20).toFixed(0)} MiB of session files (${copies} copies of the corpus home, session files ${pad}× their length; laid out in ${(made.ms / 1000).toFixed(1)} s)`);
-  const floor = (await timed(async () => parseFloor(sessionFiles))).ms;
-  console.log(`  parse floor (read + JSON.parse every line of the session files): ${(floor / 1000).toFixed(2)} s`);
-  console.log(`  first listing (walk, load, summarise with subagents, titles, write the cache): ${(first.ms / 1000).toFixed(2)} s = ${(first.ms / floor).toFixed(1)}× the floor (goal ≤ 60 s)`);
-  const seconds: number[] = [];
-  for (let i = 0; i < 3; i++) seconds.push((await timed(() => listSessions({ roots, cache: store('sessions') }))).ms);
-  console.log(`  second listing (from the cache, median of 3): ${median(seconds).toFixed(0)} ms (goal ≤ 2 s)`);
-
+  // The first start: the listing (titles, usage, verdicts) with the index riding its one read of each file.
+  const indexDir = join(root, 'index');
   (global as { gc?: () => void }).gc?.();
   const rssBefore = process.memoryUsage().rss;
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-  const index = await SessionSearchIndex.open(store('index'));
-  const build = await timed(() => index.update({ roots, cache: store('sessions') }));
+  const index = openSearchIndex(indexDir);
+  // The longest synchronous stretch of index writing (one file's rows in one transaction): what the host would wait.
+  let longestWrite = 0;
+  const store = (index as unknown as { store: { putFile: (...a: unknown[]) => void } }).store;
+  const putFile = store.putFile.bind(store);
+  store.putFile = (...a: unknown[]) => {
+    const t = performance.now();
+    putFile(...a);
+    longestWrite = Math.max(longestWrite, performance.now() - t);
+  };
+  const first = await timed(() => index.update({ roots, cache: cacheStore('sessions') }));
   clearInterval(sampler);
+  const sessions = first.result.listing.records.length;
+  const sessionFiles = first.result.listing.records.flatMap((r) => [r.entry.file, ...r.parts.filter((p) => p.size >= 0).map((p) => p.path)]);
+  const bytes = sessionFiles.reduce((a, f) => a + statSync(f).size, 0);
+  console.log(`search: a home of ${sessions} sessions, ${(bytes / 2 ** 20).toFixed(0)} MiB of session files (${copies} copies of the corpus home, session files ${pad}× their length; laid out in ${(made.ms / 1000).toFixed(1)} s)`);
+  const floor = (await timed(async () => parseFloor(sessionFiles))).ms;
+  console.log(`  parse floor (read + JSON.parse every line of the session files): ${(floor / 1000).toFixed(2)} s`);
   const docs = index.size;
-  const indexBytes = Buffer.byteLength(texts.get('index') ?? '');
-  console.log(`  index build (every session file read again through the loader, a document per line, saved): ${(build.ms / 1000).toFixed(2)} s = ${(build.ms / floor).toFixed(1)}× the floor, ${(bytes / 2 ** 20 / (build.ms / 1000)).toFixed(1)} MiB/s (${build.result.read} files, ${docs.documents} documents)`);
-  console.log(`  index on disk: ${(indexBytes / 2 ** 20).toFixed(1)} MiB = ${((indexBytes / bytes) * 100).toFixed(1)}% of the session files, ${(indexBytes / docs.documents).toFixed(0)} B per document`);
-  (global as { gc?: () => void }).gc?.();
-  const mem = process.memoryUsage();
-  console.log(`  memory with the index loaded: heap ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB, RSS ${(mem.rss / 2 ** 20).toFixed(0)} MiB (peak while building ${(peak / 2 ** 20).toFixed(0)} MiB)`);
-  const again = await timed(() => index.update({ roots, cache: store('sessions') }));
-  console.log(`  index update with nothing changed: ${again.ms.toFixed(0)} ms (${again.result.read} files read)`);
-  // A second start: the index read back from its text, then brought up to date.
+  console.log(`  first listing with the index riding its reads (walk, load, summarise with subagents, titles, verdicts, index, write both): ${(first.ms / 1000).toFixed(2)} s = ${(first.ms / floor).toFixed(1)}× the floor (goal ≤ 60 s); ${first.result.read} files indexed, ${first.result.readHere} of them read a second time; ${docs.documents} documents`);
+  console.log(`  longest synchronous index write (one file's rows): ${longestWrite.toFixed(0)} ms`);
+  console.log(`  index on disk (SQLite FTS5, text kept for snippets): ${(docs.bytes / 2 ** 20).toFixed(1)} MiB = ${((docs.bytes / bytes) * 100).toFixed(1)}% of the session files, ${(docs.bytes / docs.documents).toFixed(0)} B per document`);
+  console.log(`  RSS: ${(rssBefore / 2 ** 20).toFixed(0)} MiB before, peak ${(peak / 2 ** 20).toFixed(0)} MiB while listing and indexing`);
+  index.close();
+  // The second start: the index opened from its file (not loaded) and brought up to date: nothing changed, nothing read.
   const reopen = await timed(async () => {
-    const x = await SessionSearchIndex.open(store('index'));
-    await x.update({ roots, cache: store('sessions') });
-    return x;
+    const x = openSearchIndex(indexDir);
+    const u = await x.update({ roots, cache: cacheStore('sessions') });
+    return { x, u };
   });
-  console.log(`  second start (index read back from its store and updated, nothing changed): ${reopen.ms.toFixed(0)} ms`);
+  console.log(`  second start (index opened, listing from its cache, nothing changed): ${reopen.ms.toFixed(0)} ms (goal ≤ 2 s; ${reopen.result.u.read} files read)`);
   const latencies: string[] = [];
   const all: number[] = [];
   for (const q of QUERIES) {
     const runs: number[] = [];
     let hits = 0;
     for (let i = 0; i < 5; i++) {
-      const r = await timed(() => reopen.result.search(q, { limit: 100 }));
+      const r = await timed(async () => reopen.result.x.search(q, { limit: 100 }));
       runs.push(r.ms);
       hits = r.result.reduce((a, s) => a + s.hits.length, 0);
     }
-    all.push(median(runs));
+    all.push(...runs);
     latencies.push(`${q} ${median(runs).toFixed(0)} ms (${hits} hits)`);
   }
-  console.log(`  search, median of 5 runs each, 100 hits at most (goal ≤ 200 ms): median over the queries ${median(all).toFixed(0)} ms, worst ${Math.max(...all).toFixed(0)} ms`);
+  const p95 = [...all].sort((a, b) => a - b)[Math.floor(all.length * 0.95)];
+  console.log(`  search, 5 runs of each query, 100 hits at most (goal ≤ 200 ms): median ${median(all).toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, worst ${Math.max(...all).toFixed(0)} ms = ${(median(all) / floor * 1000).toFixed(1)}‰ of the floor`);
+  console.log(`  RSS with the index open: ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
+  reopen.result.x.close();
   console.log(`    ${latencies.join('; ')}`);
   rmSync(root, { recursive: true, force: true });
 }

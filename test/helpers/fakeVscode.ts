@@ -156,6 +156,7 @@ export class ThemeIcon {
   constructor(readonly id: string, readonly color?: ThemeColor) {}
 }
 export const TreeItemCollapsibleState = { None: 0, Collapsed: 1, Expanded: 2 };
+export const QuickPickItemKind = { Separator: -1, Default: 0 };
 export class TreeItem {
   id?: string;
   description?: string;
@@ -342,6 +343,7 @@ export const vscodeFake = {
   ThemeIcon,
   TreeItem,
   TreeItemCollapsibleState,
+  QuickPickItemKind,
   Range,
   TabInputText,
   TabInputCustom,

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { layOutAgentHome } from '../helpers/agentHome';
 import { tempDir } from '../helpers/tmp';
 import { agentHomeRoots } from '../../src/core/sessions/agentHomes';
-import { SessionSearchIndex } from '../../src/core/sessions/sessionSearch';
+import { openSearchIndex } from '../../src/node/sqliteSearchStore';
 import { searchPickRows } from '../../src/viewer/sessionSearchPicks';
 
 describe('Search Agent Sessions rows', function () {
@@ -13,9 +13,10 @@ describe('Search Agent Sessions rows', function () {
   it('groups the hits under a separator per session, in the search\'s order, each with its line and field', async () => {
     const home = tempDir('atv-pick-home-');
     layOutAgentHome(home);
-    const index = await SessionSearchIndex.open();
+    const index = openSearchIndex(null);
     await index.update({ roots: agentHomeRoots(home) });
-    const sessions = await index.search('"code word PLUM"', { limit: 50 });
+    const sessions = index.search('"code word PLUM"', { limit: 50 });
+    index.close();
     assert.ok(sessions.length >= 4, `${sessions.length} sessions`);
     const rows = searchPickRows(sessions);
     const separators = rows.filter((r) => r.separator);

@@ -23,8 +23,9 @@ export class LineDigests {
   constructor(readonly options: FlattenOptions) {}
 
   /** Digests one line's parsed value (bound, so it can be handed over as a callback). */
-  readonly add = (rec: Pick<SourceRecord, 'value' | 'line' | 'length'>): void => {
-    if (rec.length > MAX_DIFF_LINE_BYTES) return;
+  readonly add = (rec: Pick<SourceRecord, 'value' | 'line' | 'length' | 'locate'>): void => {
+    // A one-document trace's record is the whole document, not a line: the diff has no line digests of it.
+    if (rec.length > MAX_DIFF_LINE_BYTES || rec.locate) return;
     this.room(rec.line);
     hashCanonical(rec.value, this.options, this.line.reset()).saveTo(this.states, rec.line);
     const found = findArguments(rec.value);

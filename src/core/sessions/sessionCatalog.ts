@@ -8,7 +8,7 @@ import type { CheckResult } from '../checks/runChecks';
 import type { CheckMode } from '../rules/types';
 import { detectFile, isConfidentTrace } from '../detectFile';
 import { summarizeSessionCells } from '../summary';
-import { sessionFilesOf } from '../sessionUsage';
+import { sessionFilesOf, type FileReadWatch, type WatchRead } from '../sessionUsage';
 import type { ModelPrice } from '../usage/prices';
 import type { TraceModel } from '../traceModel';
 import { PathPattern, patternsMatching, projectFolderOf, sessionPatterns, skippedFolders } from './agentHomes';
@@ -48,6 +48,11 @@ export interface ListSessionsOptions {
   isCancelled?: () => boolean;
   /** Called after each session file, with how many of the candidates are done. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Sees each file this listing reads (main files and their sessions' other files) as it is read: the search index
+   * (core/sessions/sessionSearch.ts) rides the listing's one read of a file.
+   */
+  watchRead?: WatchRead;
   /** Files read at a time (their reads wait on the disk more than on this thread); default 4. */
   concurrency?: number;
 }
@@ -110,7 +115,7 @@ export async function listSessions(options: ListSessionsOptions): Promise<Sessio
       rec = null;
       fromCache++;
     } else {
-      rec = await readSession(c, options.prices, options.rules);
+      rec = await readSession(c, options.prices, options.rules, options.watchRead);
       read++;
     }
     options.onProgress?.(++done, candidates.length);
@@ -205,26 +210,30 @@ async function walkRoots(roots: readonly string[], patterns: readonly PathPatter
  * recognises in a file only a base-name pattern matched (`events.jsonl` may be anyone's). A file in an agent's own
  * folder that cannot be read, or reads as no format, is a record with its error.
  */
-async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPrice>> | undefined, rules: VerdictRules | undefined): Promise<SessionRecord | null> {
+async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPrice>> | undefined, rules: VerdictRules | undefined, watchRead: WatchRead | undefined): Promise<SessionRecord | null> {
   const path = c.stamp.path;
   const inHome = c.patterns.find((p) => p.home !== null);
   let model: TraceModel;
   let checked: Promise<Map<CheckMode, CheckResult>> | undefined;
+  let watch: FileReadWatch | undefined;
   try {
     // A file only a base-name pattern matched may be anyone's: its head tells, before the whole of it is read.
     if (!inHome && !isConfidentTrace(await detectFile(path))) return null;
+    watch = await watchRead?.(path);
     // Verify and check ride along the one read (as on the viewer's open): the row's verdict costs no second read.
-    ({ model, checkResults: checked } = await loadTraceKeepingReading(path, { checks: { modes: ['verify', 'check'], options: { rules: rules ? { ...rules } : undefined } } }));
+    ({ model, checkResults: checked } = await loadTraceKeepingReading(path, { checks: { modes: ['verify', 'check'], options: { rules: rules ? { ...rules } : undefined } }, onRecord: watch?.onRecord }));
   } catch (e) {
+    watch?.done(null, e instanceof Error ? e.message : String(e));
     if (!inHome) return null;
     return errorRecord(c, inHome.format, e instanceof Error ? e.message : String(e));
   }
+  watch?.done(model, null);
   if (isFallbackFormat(model.format)) {
     if (!inHome) return null;
     return errorRecord(c, inHome.format, `not read as ${inHome.format}: ${model.detection.reason}`);
   }
   const verdict = await (checked ?? Promise.resolve(null)).then((r) => (r ? verdictOf(model.format, r) : null), () => null);
-  const { summary: s, cells } = await summarizeSessionCells(model, { prices });
+  const { summary: s, cells } = await summarizeSessionCells(model, { prices, watchRead });
   const files = await sessionFilesOf(model);
   const parts: FileStamp[] = [];
   for (const f of files) parts.push((await stampOf(f.path)) ?? { path: f.path, size: -1, mtimeMs: -1 });

@@ -7,7 +7,9 @@
  */
 import * as vscode from 'vscode';
 import { FilterError } from '../../core/filter/filterSyntax';
-import { SEARCH_INDEX_FILE, SessionSearchIndex } from '../../core/sessions/sessionSearch';
+import type { SessionSearchIndex } from '../../core/sessions/sessionSearch';
+import type { FileReadWatch } from '../../core/sessionUsage';
+import { openSearchIndex } from '../../node/sqliteSearchStore';
 import { searchPickRows } from '../../viewer/sessionSearchPicks';
 import type { SearchHit } from '../../core/sessions/sessionSearch';
 import type { TraceViewerApi } from '../viewerApi';
@@ -25,7 +27,7 @@ type HitItem = vscode.QuickPickItem & { hit?: SearchHit };
 
 /** The index and its updates: one update at a time, a later request runs once the current one ends. */
 export class SessionSearchService {
-  private index: Promise<SessionSearchIndex> | null = null;
+  private index: SessionSearchIndex | null = null;
   private running: Promise<void> | null = null;
   private again = false;
 
@@ -34,9 +36,18 @@ export class SessionSearchService {
     private readonly roots: () => string[] = () => sessionRoots(),
   ) {}
 
-  private open(): Promise<SessionSearchIndex> {
-    this.index ??= SessionSearchIndex.open(this.storageDir ? folderCacheStore(this.storageDir, SEARCH_INDEX_FILE) : undefined);
+  /** The index (SQLite in the global storage: opening it reads its header, not the index). */
+  private open(): SessionSearchIndex {
+    this.index ??= openSearchIndex(this.storageDir ?? null);
     return this.index;
+  }
+
+  /** Given to the Agent Traces view's listings: a file the view reads is indexed during that read, not read again. */
+  readonly watchRead = (path: string): Promise<FileReadWatch | undefined> => this.open().watchRead(path);
+
+  dispose(): void {
+    this.index?.close();
+    this.index = null;
   }
 
   /** Brings the index up to date in the background, with progress in the Agent Traces view. */
@@ -48,7 +59,7 @@ export class SessionSearchService {
     const run = async (): Promise<void> => {
       try {
         await vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW }, title: 'Indexing agent sessions for search' }, async () => {
-          const index = await this.open();
+          const index = this.open();
           await index.update({ roots: this.roots(), cache: this.storageDir ? folderCacheStore(this.storageDir) : undefined, rules: ruleSettings() });
         });
       } catch (e) {
@@ -69,9 +80,9 @@ export class SessionSearchService {
   /** The quick pick's items for a query: the hits grouped by session, or one row saying what is wrong with it. */
   async items(query: string): Promise<HitItem[]> {
     if (query.trim() === '') return [];
-    const index = await this.open();
+    const index = this.open();
     try {
-      const rows = searchPickRows(await index.search(query, { limit: PICK_LIMIT }));
+      const rows = searchPickRows(index.search(query, { limit: PICK_LIMIT }));
       if (rows.length === 0) return [{ label: 'No hits', description: this.running ? 'still indexing: more may come' : undefined, alwaysShow: true }];
       return rows.map((r) => (r.separator ? { label: r.label, kind: vscode.QuickPickItemKind.Separator } : { label: r.label, description: r.description, detail: r.detail, alwaysShow: true, hit: r.hit }));
     } catch (e) {
@@ -126,7 +137,9 @@ export function registerSessionSearch(context: vscode.ExtensionContext, sessions
   const storage = context.globalStorageUri as vscode.Uri | undefined;
   const service = new SessionSearchService(storage?.scheme === 'file' ? storage.fsPath : undefined);
   let started = false;
+  sessions.watchRead = service.watchRead;
   context.subscriptions.push(
+    { dispose: () => service.dispose() },
     vscode.commands.registerCommand(COMMANDS.searchSessions, () => {
       started = true;
       return showSessionSearch(service, viewers);

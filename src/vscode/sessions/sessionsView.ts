@@ -15,6 +15,7 @@ import { classifyChange, FileFingerprint, fingerprintFile } from '../../viewer/f
 import { retotal, sessionLeaf, SessionGroupNode, SessionLeafNode, sessionsUnder, sessionTree, SessionTreeNode, TreeClock, LOCAL_CLOCK } from '../../viewer/sessionTree';
 import { viewerPricing } from '../../viewer/pricing';
 import { COMMANDS } from '../commandIds';
+import type { WatchRead } from '../../core/sessionUsage';
 import { ruleSettings, setting } from '../settings';
 
 /** The view's id (package.json `contributes.views`). */
@@ -88,6 +89,8 @@ export interface SessionsProviderOptions {
 export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionTreeNode | SessionTreeNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  /** Sees each file a listing reads (the search index rides the view's reads: sessions/sessionSearchPick.ts). */
+  watchRead: WatchRead | undefined;
   private nodes: SessionTreeNode[] | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -153,7 +156,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
         const prices = viewerPricing();
         // The user's own prices change costs: such a listing reads every file and keeps no cache (the core's rule).
         // The verdicts use the rules Verify and Check use (agentTrace.rules); the cache is keyed by them.
-        this.listing = await listSessions({ roots, files, cache: this.cache, prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() });
+        this.listing = await listSessions({ roots, files, cache: this.cache, watchRead: this.watchRead, prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() });
         this.message = roots.length === 0 && files.length === 0 ? 'No folders to look in: turn on agentTrace.sessionHomes or add agentTrace.sessionRoots.' : this.listing.records.length === 0 ? 'No agent sessions found in the agents’ folders or agentTrace.sessionRoots.' : undefined;
       } catch (e) {
         this.message = `Could not list the sessions: ${e instanceof Error ? e.message : String(e)}`;
@@ -228,7 +231,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
     if (relist) return this.refresh();
     if (mains.size === 0 || !this.listing) return;
     const prices = viewerPricing();
-    const again = await listSessions({ roots: [], files: [...mains], cache: this.cache, prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() });
+    const again = await listSessions({ roots: [], files: [...mains], cache: this.cache, watchRead: this.watchRead, prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() });
     const listing = this.listing;
     const byPath = new Map(again.records.map((r) => [r.stamp.path, r]));
     let reshape = false;
