@@ -9,6 +9,7 @@ import { loadState, post, saveState } from './api';
 import { FileBanner } from './banner';
 import { ChecksPanel } from './checksPanel';
 import { CompactToggle } from './compactToggle';
+import { BookkeepingToggle } from './bookkeepingToggle';
 import { DetailPane } from './detailPane';
 import { el, toolbarButton } from './dom';
 import { FilterBar } from './filterBar';
@@ -99,6 +100,10 @@ export class App implements MessageTargets {
     this.persist({ compactChains: compact });
     post({ type: 'setCompactChains', compact });
   });
+  readonly bookkeeping = new BookkeepingToggle((show) => {
+    this.persist({ showBookkeeping: show });
+    post({ type: 'setShowBookkeeping', show });
+  });
   /** The Transcript view; find marks it through `highlight(re)`, the host narrows its pages by the filter. */
   transcript!: TranscriptView;
 
@@ -162,6 +167,7 @@ export class App implements MessageTargets {
       toolbarButton('expand-all', 'Expand All', () => post({ type: 'expandAll' })),
       toolbarButton('collapse-all', 'Collapse All', () => post({ type: 'collapseAll' })),
       this.compact.element,
+      this.bookkeeping.element,
       toolbarButton('search', 'Find (Ctrl+F)', () => this.find.open()),
       toolbarButton('filter', 'Filter by Kind or Status', () => this.toggleFilterBar()),
       toolbarButton('checklist', 'Show Checks', () => this.setChecksVisible(this.checks.element.hidden)),
@@ -217,6 +223,7 @@ export class App implements MessageTargets {
     this.header.resetChecks(m.checks);
     if (m.checks.length === 0) this.checks.clearResults();
     this.compact.show(m.compactChains);
+    this.bookkeeping.show(m.bookkeeping ?? { count: 0, shown: false });
     // A viewer never resized starts from the sizes last used in this workspace.
     if (!this.opened && m.layout && this.state.splitPosition === null && (this.state.eventColumnWidth ?? null) === null) this.panes.apply(m.layout);
     this.filter.setKinds(m.kinds);

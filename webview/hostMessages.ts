@@ -2,7 +2,7 @@
  * The host's messages to the viewer, routed to the view each is for: one exhaustive switch over the union (a new
  * message type does not compile until it is handled here).
  */
-import type { BlobContentMessage, DetailMessage, FileState, HeaderMessage, HostMessage, InitMessage, PersistedViewState } from '../src/protocol';
+import type { BlobContentMessage, BookkeepingState, DetailMessage, FileState, HeaderMessage, HostMessage, InitMessage, PersistedViewState } from '../src/protocol';
 import type { ChecksPanel } from './checksPanel';
 import type { DetailPane } from './detailPane';
 import type { FindBar } from './findBar';
@@ -20,6 +20,7 @@ import type { TreeView } from './treeView';
 /** What the messages act on: the app's views and the app's own steps. */
 export interface MessageTargets {
   readonly tree: TreeView;
+  readonly bookkeeping: { show(state: BookkeepingState): void };
   readonly detail: DetailPane;
   readonly find: FindBar;
   readonly header: Header;
@@ -61,6 +62,11 @@ export function routeHostMessage(t: MessageTargets, m: HostMessage): void {
     case 'rowsState':
       t.tree.reset(m.rowsVersion, m.totalRows);
       t.persist({ expandedLines: m.expandedLines, expandedAll: m.expandedAll });
+      // Shown to reveal a bookkeeping line: the toolbar's toggle and the saved state follow.
+      if (m.bookkeeping) {
+        t.bookkeeping.show(m.bookkeeping);
+        t.persist({ showBookkeeping: m.bookkeeping.shown });
+      }
       if (m.reveal) {
         t.tree.reveal(m.reveal.row);
         if (m.reveal.select) t.tree.selectedNode = m.reveal.node;

@@ -69,6 +69,8 @@ export interface InitMessage {
   checks: CheckSummary[];
   /** Rows show linear parent chains compactly (one depth, thread markers); the toolbar toggles it. */
   compactChains: boolean;
+  /** The writer's bookkeeping lines: how many the trace has, and whether they are rows (the toolbar toggles it). */
+  bookkeeping?: BookkeepingState;
   /** Pane sizes last used in this workspace, for a viewer whose own state has none; null when unknown. */
   layout: ViewerLayout | null;
 }
@@ -96,6 +98,17 @@ export interface RowsStateMessage {
   /** Expanded lines for persisted state, when few enough to keep; null = too many or default. */
   expandedLines: number[] | null;
   expandedAll: boolean;
+  /** Sent when the bookkeeping lines were shown to reveal one of them (the toolbar's toggle follows). */
+  bookkeeping?: BookkeepingState;
+}
+
+/**
+ * The tree's bookkeeping lines (formats.ts bookkeepingCategory): `count` of them in the trace; `shown` false folds
+ * them out of the rows (the default); a filter shows the ones it matches either way.
+ */
+export interface BookkeepingState {
+  count: number;
+  shown: boolean;
 }
 
 /** A page of rows answering `requestRows`. Dropped by the webview when `rowsVersion` is stale. */

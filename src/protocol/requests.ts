@@ -40,6 +40,12 @@ export interface ToggleMessage {
   recursive?: boolean;
 }
 
+/** Shows the writer's bookkeeping lines as rows or folds them out of the tree (selection and expansion stay). */
+export interface SetShowBookkeepingMessage {
+  type: 'setShowBookkeeping';
+  show: boolean;
+}
+
 /** Turns the compact view of linear parent chains on or off (rows change; selection and expansion stay). */
 export interface SetCompactChainsMessage {
   type: 'setCompactChains';
@@ -192,6 +198,7 @@ export type WebviewMessage =
   | RowsShownMessage
   | ToggleMessage
   | SetCompactChainsMessage
+  | SetShowBookkeepingMessage
   | LayoutChangedMessage
   | ExpandAllMessage
   | CollapseAllMessage

@@ -320,6 +320,8 @@ export interface PersistedViewState {
   contentRaw: boolean;
   /** Compact view of linear parent chains: on, off, or null for the format's default. */
   compactChains?: boolean | null;
+  /** The writer's bookkeeping lines are rows (true) or folded out of the tree (false, the default when absent). */
+  showBookkeeping?: boolean | null;
   /** Width of the Event column in pixels; null = it takes the space the other columns leave. */
   eventColumnWidth?: number | null;
   /** The main view shown in the left pane (webview/mainViews.ts): `tree`, `transcript`, …; absent = the tree. */

@@ -32,6 +32,7 @@ const persisted = z.object({
   showChecks: z.boolean(),
   contentRaw: z.boolean(),
   compactChains: z.boolean().nullable().optional(),
+  showBookkeeping: z.boolean().nullable().optional(),
   eventColumnWidth: int.min(40).max(100_000).nullable().optional(),
 });
 
@@ -41,6 +42,7 @@ const schema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rowsShown'), modelVersion: int }),
   z.object({ type: z.literal('toggle'), node, expand: z.boolean().optional(), recursive: z.boolean().optional() }),
   z.object({ type: z.literal('setCompactChains'), compact: z.boolean() }),
+  z.object({ type: z.literal('setShowBookkeeping'), show: z.boolean() }),
   z.object({ type: z.literal('layoutChanged'), layout: z.object({ splitPosition: z.string().regex(/^\d{1,3}(\.\d)?%$/).nullable(), eventColumnWidth: int.min(40).max(100_000).nullable() }) }),
   z.object({ type: z.literal('expandAll') }),
   z.object({ type: z.literal('collapseAll') }),

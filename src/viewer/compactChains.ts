@@ -57,11 +57,12 @@ export function compactChains(src: TreeSource): CompactTree {
     lineOf: (i) => src.lineOf(i),
     malformedLines: src.malformedLines,
     chained: (i) => isChained[i] === 1,
+    ...(src.hidden ? { hidden: src.hidden } : {}),
   };
 }
 
 /** Events in preorder of the real tree, iteratively; events no root reaches are appended (never lost). */
-function preorder(src: TreeSource): Int32Array {
+export function preorder(src: TreeSource): Int32Array {
   const n = src.eventCount;
   const out = new Int32Array(n);
   const seen = new Uint8Array(n);

@@ -23,6 +23,8 @@ export interface TreeSource {
   malformedLines: readonly number[];
   /** Compact view: the event continues a linear chain (its real parent is the row above it). */
   chained?(i: number): boolean;
+  /** The event is left out of the rows (bookkeepingFold.ts); absent: none is. */
+  hidden?(i: number): boolean;
 }
 
 const VISIBLE = 1;
@@ -85,6 +87,10 @@ export class RowProjection {
   /** Compact view: the event's real parent is the row just above it. */
   chained(node: number): boolean {
     return node >= 0 && this.src.chained?.(node) === true;
+  }
+  /** True when the event is left out of this view's rows whatever the expansion (a folded bookkeeping line). */
+  isLeftOut(node: number): boolean {
+    return node >= 0 && this.src.hidden?.(node) === true;
   }
   isExpanded(node: number): boolean {
     return node >= 0 && this.expanded()[node] === 1;

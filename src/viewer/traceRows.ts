@@ -6,12 +6,36 @@ import type { MalformedLine, TraceModel } from '../core/loadTrace';
 import type { Severity } from '../core/model';
 import type { EventSummary, IdSpan, RowData } from '../protocol';
 import { compactChains } from './compactChains';
+import { withoutBookkeeping, type FoldedTree } from './bookkeepingFold';
+import { bookkeepingCategory } from '../core/formats';
+import { EVENT_CATEGORIES } from '../core/model';
 import { idSpansOf, PageIds } from './labelIdSpans';
 import { malformedIndex, malformedNode, RowProjection, TreeSource } from './rowModel';
 
-/** The projection's view of a trace model; `compact`: linear parent chains as runs of rows (compactChains.ts). */
-export function treeSourceOf(model: TraceModel, compact = false): TreeSource {
-  return compact ? compactChains(modelTreeSource(model)) : modelTreeSource(model);
+/**
+ * The projection's view of a trace model; `compact`: linear parent chains as runs of rows (compactChains.ts);
+ * `hideBookkeeping`: the writer's bookkeeping lines are no rows (bookkeepingFold.ts, formats.ts bookkeepingCategory).
+ */
+export function treeSourceOf(model: TraceModel, compact = false, hideBookkeeping = false): TreeSource {
+  const base = hideBookkeeping ? foldedBookkeeping(model) : modelTreeSource(model);
+  return compact ? compactChains(base) : base;
+}
+
+/** The model's tree without its bookkeeping lines (none in a format whose other kinds are the user's events). */
+function foldedBookkeeping(model: TraceModel): FoldedTree {
+  const code = bookkeepingCategory(model.format, EVENT_CATEGORIES);
+  const cats = model.events.codesOf('category');
+  return withoutBookkeeping(modelTreeSource(model), (i) => code >= 0 && cats[i] === code);
+}
+
+/** How many of the model's events are the writer's bookkeeping (the rows the tree's toggle hides). */
+export function bookkeepingCount(model: TraceModel): number {
+  const code = bookkeepingCategory(model.format, EVENT_CATEGORIES);
+  if (code < 0) return 0;
+  const cats = model.events.codesOf('category');
+  let n = 0;
+  for (let i = 0; i < cats.length; i++) if (cats[i] === code) n++;
+  return n;
 }
 
 function modelTreeSource(model: TraceModel): TreeSource {

@@ -7,7 +7,7 @@
 import type { CheckResult } from '../core/checks/runChecks';
 import type { CheckMode } from '../core/rules/types';
 import type { TraceModel } from '../core/loadTrace';
-import type { ErrorMessage, FileState, HostMessage, PersistedViewState, RowFilter, WebviewMessage } from '../protocol';
+import type { BookkeepingState, ErrorMessage, FileState, HostMessage, PersistedViewState, RowFilter, WebviewMessage } from '../protocol';
 import { NO_FILTER } from '../protocol';
 import { bookkeepingCategory, formatModule } from '../core/formats';
 import { EVENT_CATEGORIES } from '../core/model';
@@ -25,7 +25,7 @@ import { RowProjection } from './rowModel';
 import { SessionExpansion } from './sessionExpansion';
 
 export type { SessionHost, SessionOptions } from './sessionHost';
-import { buildRows, nearestNodeBefore, nodeAtLine, nodeAtPlace, partOfNode, placeOfNode, traceStartTime, treeSourceOf, validNode } from './traceRows';
+import { bookkeepingCount, buildRows, nearestNodeBefore, nodeAtLine, nodeAtPlace, partOfNode, placeOfNode, traceStartTime, treeSourceOf, validNode } from './traceRows';
 
 /** See the file comment. */
 export class ViewerSession {
@@ -45,6 +45,10 @@ export class ViewerSession {
   });
   /** Compact view of linear chains; null = the format's default (FormatModule.linearChains). */
   private compact: boolean | null = null;
+  /** The writer's bookkeeping lines as rows; null = the default (folded out of the tree). */
+  private showBookkeeping: boolean | null = null;
+  /** The rows shown leave the bookkeeping lines out. */
+  private rowsHideBookkeeping = false;
   private checksSkipped: string | null = null;
   private readonly expansion: SessionExpansion;
   private fileState: FileState = 'loading';
@@ -108,7 +112,7 @@ export class ViewerSession {
     this.fileMessage = fileMessage;
     this.t0 = traceStartTime(model);
     this.findings.setModel(model);
-    this.rows = new RowProjection(treeSourceOf(model, this.compactOn(model)));
+    this.rows = this.projection(model, this.hideWanted(this.filterActive()));
     this.expansion.apply(model, this.rows);
     this.applyFilter();
     this.selected = this.selectedLine !== null ? nodeAtPlace(model, this.selectedLine) : null;
@@ -217,6 +221,8 @@ export class ViewerSession {
         return this.onToggle(msg.node, msg.expand, msg.recursive === true);
       case 'setCompactChains':
         return this.setCompact(msg.compact);
+      case 'setShowBookkeeping':
+        return this.setShowBookkeeping(msg.show);
       case 'layoutChanged':
         return this.host.layout?.set(msg.layout);
       case 'expandAll':
@@ -294,10 +300,11 @@ export class ViewerSession {
     this.topLine = state.topLine;
     this.filter = state.filter ?? NO_FILTER;
     this.compact = state.compactChains ?? null;
+    this.showBookkeeping = state.showBookkeeping ?? null;
     this.expansion.restore(state);
     if (this.model && this.rows) {
       this.selected = this.selectedLine !== null ? nodeAtPlace(this.model, this.selectedLine) : null;
-      this.rows = new RowProjection(treeSourceOf(this.model, this.compactOn(this.model)));
+      this.rows = this.projection(this.model, this.hideWanted(this.filterActive()));
       this.expansion.apply(this.model, this.rows);
     }
     if (state.findQuery) void this.find.start(state.findQuery, false, false);
@@ -328,6 +335,7 @@ export class ViewerSession {
       fileMessage: this.fileMessage,
       checks: this.findings.summaries(),
       compactChains: this.compactOn(model),
+      bookkeeping: this.bookkeepingState(model),
       layout: this.host.layout?.get() ?? null,
     });
     this.post({ type: 'loadFindings', findings: this.findings.loadFindings() });
@@ -345,10 +353,10 @@ export class ViewerSession {
     this.post({ type: 'rows', rowsVersion: this.rows.version, start, rows: buildRows(this.model, this.rows, start, count, deco, this.t0) });
   }
 
-  private sendRowsState(reveal?: { row: number; node: number; select: boolean }): void {
+  private sendRowsState(reveal?: { row: number; node: number; select: boolean }, bookkeeping?: BookkeepingState): void {
     if (!this.rows) return;
     const exp = this.model ? this.expansion.persistable(this.model, this.rows) : { lines: null, all: false };
-    this.post({ type: 'rowsState', rowsVersion: this.rows.version, totalRows: this.rows.size, ...(reveal ? { reveal } : {}), expandedLines: exp.lines, expandedAll: exp.all });
+    this.post({ type: 'rowsState', rowsVersion: this.rows.version, totalRows: this.rows.size, ...(reveal ? { reveal } : {}), expandedLines: exp.lines, expandedAll: exp.all, ...(bookkeeping ? { bookkeeping } : {}) });
   }
 
   /** Row decorations changed (badges, matches): a new version makes the webview fetch its rows again. */
@@ -362,14 +370,53 @@ export class ViewerSession {
     return this.compact ?? formatModule(model.format).linearChains === true;
   }
 
+  /** The rows of `model` in the current view: compact or not, with or without its bookkeeping lines. */
+  private projection(model: TraceModel, hideBookkeeping: boolean): RowProjection {
+    this.rowsHideBookkeeping = hideBookkeeping;
+    return new RowProjection(treeSourceOf(model, this.compactOn(model), hideBookkeeping));
+  }
+
+  /**
+   * Whether the rows leave the bookkeeping lines out: by default yes, unless the user shows them; never while a filter
+   * is on (a filter that names a bookkeeping kind, status or text finds those lines too).
+   */
+  private hideWanted(filtering: boolean): boolean {
+    return !filtering && this.showBookkeeping !== true;
+  }
+
+  private filterActive(): boolean {
+    return this.model !== null && this.rowFilter.predicate(this.model, this.filter, (l, part) => this.findings.badgeOfLine(l, part)) !== null;
+  }
+
+  private bookkeepingState(model: TraceModel): BookkeepingState {
+    return { count: bookkeepingCount(model), shown: this.showBookkeeping === true };
+  }
+
+  /** Rebuilds the rows in the current view, keeping expansion, filter and selection. */
+  private reproject(hideBookkeeping: boolean): void {
+    const model = this.model;
+    if (!model || !this.rows) return;
+    this.expansion.capture(model, this.rows);
+    this.rows = this.projection(model, hideBookkeeping);
+    this.expansion.apply(model, this.rows);
+  }
+
+  /** Shows the bookkeeping lines as rows or folds them out, keeping expansion, filter and selection. */
+  private setShowBookkeeping(show: boolean): void {
+    this.showBookkeeping = show;
+    if (!this.model || !this.rows) return;
+    this.reproject(this.hideWanted(this.filterActive()));
+    this.applyFilter();
+    const row = this.selected !== null ? this.rows.reveal(this.selected) : -1;
+    this.sendRowsState(row >= 0 ? { row, node: this.selected!, select: false } : undefined);
+  }
+
   /** Switches the rows between the real tree and the compact view, keeping expansion, filter and selection. */
   private setCompact(compact: boolean): void {
     this.compact = compact;
     const model = this.model;
     if (!model || !this.rows) return;
-    this.expansion.capture(model, this.rows);
-    this.rows = new RowProjection(treeSourceOf(model, compact));
-    this.expansion.apply(model, this.rows);
+    this.reproject(this.rowsHideBookkeeping);
     this.applyFilter();
     const row = this.selected !== null ? this.rows.reveal(this.selected) : -1;
     this.sendRowsState(row >= 0 ? { row, node: this.selected!, select: false } : undefined);
@@ -393,6 +440,15 @@ export class ViewerSession {
 
   private revealNode(node: number, select: boolean): void {
     if (!this.model || !this.rows || !validNode(this.model, node)) return;
+    let shown: BookkeepingState | undefined;
+    if (this.rowsHideBookkeeping && this.rows.isLeftOut(node)) {
+      // A bookkeeping line asked for by line, event, find or a link: the lines are shown rather than the ask refused.
+      this.showBookkeeping = true;
+      this.reproject(false);
+      this.applyFilter();
+      shown = this.bookkeepingState(this.model);
+      this.post({ type: 'fileState', state: this.fileState, message: 'Bookkeeping lines are shown to show the event.' });
+    }
     let row = this.rows.reveal(node);
     if (row < 0) {
       // The filter hides it: drop the filter rather than refuse to show what the user asked for.
@@ -405,13 +461,16 @@ export class ViewerSession {
     if (!this.rows.filtered) this.expansion.opened();
     // Keeps the event in view when the webview is (re)loaded before it gets this message.
     this.topLine = placeOfNode(this.model, this.rows.nodeAt(Math.max(0, row - 3)));
-    this.sendRowsState({ row, node, select });
+    this.sendRowsState({ row, node, select }, shown);
     if (select) this.select(node);
   }
 
   private applyFilter(): void {
     if (!this.rows || !this.model) return;
     const p = this.rowFilter.predicate(this.model, this.filter, (l, part) => this.findings.badgeOfLine(l, part));
+    // A filter on shows the bookkeeping lines it matches; off again, the rows fold them as the toggle says.
+    const hide = this.hideWanted(p !== null);
+    if (hide !== this.rowsHideBookkeeping) this.reproject(hide);
     this.rows.setFilter(p?.events ?? null, p?.malformedPass);
     this.transcript.setFilter(p?.events ?? null);
     this.timeline.setFilter(p?.events ?? null);

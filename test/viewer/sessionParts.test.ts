@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTrace } from '../../src/core/loadTrace';
 import type { TraceModel } from '../../src/core/traceModel';
-import type { DetailMessage, HeaderMessage, HostMessage, InitMessage, RowsMessage, TranscriptPageMessage } from '../../src/protocol';
+import type { DetailMessage, HeaderMessage, HostMessage, InitMessage, RowsMessage, RowsStateMessage, TranscriptPageMessage } from '../../src/protocol';
 import { ViewerSession } from '../../src/viewer/viewerSession';
 import { RecordingHost, recordingHost } from '../helpers/viewerHost';
 import { until } from '../helpers/until';
@@ -32,8 +32,12 @@ describe('viewer: a session read with its subagent (TraceModel.parts)', () => {
     const model = await loadTrace(SESSION, { sessionParts: true });
     const { s, host } = await opened(model);
     const init = host.sent.find((m): m is InitMessage => m.type === 'init')!;
-    assert.equal(init.totalRows, model.events.size, 'all expanded: one row per event');
-    await s.handle({ type: 'requestRows', rowsVersion: init.rowsVersion, start: 0, count: 200 });
+    assert.equal(init.totalRows, model.events.size - init.bookkeeping!.count, 'all expanded, bookkeeping folded: one row per other event');
+    // With the bookkeeping lines shown, every event of both files is a row.
+    await s.handle({ type: 'setShowBookkeeping', show: true });
+    const state = host.sent.filter((m): m is RowsStateMessage => m.type === 'rowsState').pop()!;
+    assert.equal(state.totalRows, model.events.size, 'all expanded: one row per event');
+    await s.handle({ type: 'requestRows', rowsVersion: state.rowsVersion, start: 0, count: 200 });
     const rows = (await until(() => host.sent.find((m): m is RowsMessage => m.type === 'rows'))).rows;
     assert.deepEqual(rows.map((r) => r.node).sort((a, b) => a - b), [...Array(model.events.size).keys()], 'each event once');
     const call = model.parts![1].call;

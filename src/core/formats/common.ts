@@ -1,4 +1,4 @@
-import { formatTokens as displayTokens } from '../display';
+import { formatDuration, formatTokens as displayTokens } from '../display';
 import { EventCategory, EventStatus, HashRef, IdMention } from '../model';
 import { makeTimestampReader } from './isoTime';
 import { isObj, type Obj } from '../json/jsonObject';
@@ -237,4 +237,84 @@ export function argsSummary(args: unknown): string | null {
   for (const k of SUMMARY_ARGS) if (typeof args[k] === 'string') return args[k] as string;
   const first = Object.values(args).find((v) => typeof v === 'string');
   return typeof first === 'string' ? first : null;
+}
+
+/**
+ * What one tool step did, as a format reads it from its lines: the facts a row's label says. Every format with tool
+ * calls hands these to `toolCallLabel` / `toolResultLabel`, so the wording is made here once, never per format.
+ */
+export interface ToolStep {
+  /** The tool's name as the writer gives it (`Bash`, `exec_command`, `run_shell_command`). */
+  tool: string | null;
+  /** The one argument that says what the call does: a command, a path, a pattern (argsSummary). */
+  arg?: string | null;
+  /** The run's working folder: a path argument under it is shown relative to it. */
+  cwd?: string | null;
+  /** A command's exit code, when its result says it. */
+  exitCode?: number | null;
+  /** The result is an error (without an exit code, or besides it). */
+  failed?: boolean;
+  /** What a failed call without an exit code said (its error message), shown after the outcome. */
+  error?: string | null;
+  /** Lines the tool read or wrote, when its result says it. */
+  lines?: number | null;
+  /** From the call to its result. */
+  durationMs?: number | null;
+}
+
+/** How much of a tool's argument a row's label shows. */
+const STEP_ARG_MAX = 64;
+
+/** A path under `cwd` relative to it; a long path keeps its end (the file's name), a long command its start. */
+function stepArg(arg: string | null | undefined, cwd: string | null | undefined): string {
+  if (!arg) return '';
+  let a = arg;
+  if (cwd) {
+    const base = cwd.endsWith('/') || cwd.endsWith('\\') ? cwd : `${cwd}/`;
+    if (a.startsWith(base) && a.length > base.length) a = a.slice(base.length);
+  }
+  const flat = short(a, STEP_ARG_MAX * 4);
+  const pathLike = !/\s/.test(flat) && /[/\\]/.test(flat);
+  if (pathLike && flat.length > STEP_ARG_MAX) return `…${flat.slice(flat.length - STEP_ARG_MAX + 1)}`;
+  return short(flat, STEP_ARG_MAX);
+}
+
+/** A tool call's row: `Bash: npm test`, `Read: src/app.ts`, or the tool's name alone. */
+export function toolCallLabel(step: ToolStep): string {
+  const tool = step.tool || 'tool';
+  const arg = stepArg(step.arg, step.cwd);
+  return arg ? `${tool}: ${arg}` : tool;
+}
+
+/**
+ * A tool result's row, the call it answers and what came of it: `Bash: npm test → exit 1, 2.3 s`,
+ * `Read: src/app.ts (120 lines) → ok, 12 ms`, `Read: missing.txt → error, 26 ms: File does not exist.`.
+ */
+export function toolResultLabel(step: ToolStep): string {
+  const lines = typeof step.lines === 'number' && Number.isFinite(step.lines) ? ` (${step.lines.toLocaleString('en-US')} line${step.lines === 1 ? '' : 's'})` : '';
+  const outcome = typeof step.exitCode === 'number' ? `exit ${step.exitCode}` : step.failed ? 'error' : 'ok';
+  const facts = [outcome, formatDuration(step.durationMs)].filter((x) => x !== '');
+  const error = step.failed && typeof step.exitCode !== 'number' && step.error ? `: ${short(step.error, 64)}` : '';
+  return `${toolCallLabel(step)}${lines} → ${facts.join(', ')}${error}`;
+}
+
+/** A model call's row: `model claude-sonnet-4: 1,234 in / 56 out` (what is known of it). */
+export function modelCallLabel(model: string | null | undefined, tokensIn: number | null | undefined, tokensOut: number | null | undefined): string {
+  const n = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US') : '?');
+  const tokens = tokensIn == null && tokensOut == null ? '' : `${n(tokensIn)} in / ${n(tokensOut)} out`;
+  const head = model ? `model ${model}` : 'model call';
+  return tokens ? `${head}: ${tokens}` : head;
+}
+
+/**
+ * The exit code a shell tool's output text states at a line's start (`Exit code 2`, `Exit Code: 1`, `Process exited with
+ * code 1`, `Command exited with code 2`, `(exit code 2)`), in its first or last 4 KiB; null when it states none.
+ */
+export function exitCodeInText(text: string | null | undefined): number | null {
+  if (!text) return null;
+  const ends = text.length > 8192 ? `${text.slice(0, 4096)}\n${text.slice(-4096)}` : text;
+  // A coloured output's escapes are not text: `ESC[31mExit code 2` states its code at the line's start.
+  const head = ends.includes('\u001b') || ends.includes('\u009b') ? ends.replace(TERMINAL_ESCAPE, '') : ends;
+  const m = /(?:^|\n|\()\s*(?:Exit [Cc]ode:?|Process exited with code|Command exited with code|exit code:?|Exited with code) (-?\d+)/.exec(head);
+  return m ? Number(m[1]) : null;
 }

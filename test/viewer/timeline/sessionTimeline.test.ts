@@ -49,7 +49,7 @@ describe('timeline session: pages, focus and statistics from the host', () => {
     assert.ok(a.nodes.filter((i) => model.events.categoryOf(i) === 'tool').length >= 1);
     s.setFilter(null);
     assert.deepEqual(sent[1], { type: 'timelineReset', modelVersion: 3 });
-    const agent = a.nodes.find((i) => /^tool_use Agent/.test(model.events.labelOf(i)))!;
+    const agent = a.nodes.find((i) => /^Agent: (?!.*→)/.test(model.events.labelOf(i)))!;
     s.request({ type: 'requestTimeline', requestId: 2, start: 0, count: 100, collapsed: [agent] });
     const b = (sent[2] as Extract<HostMessage, { type: 'timeline' }>).slice;
     assert.equal(b.hidden, 0);

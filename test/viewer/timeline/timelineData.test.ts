@@ -41,8 +41,8 @@ describe('timeline data: a waterfall of calls', () => {
     const tl = buildTimeline(model);
     checkShape(model, tl);
     const t = model.events;
-    const use = [...Array(t.size).keys()].find((i) => /^tool_use Bash/.test(t.labelOf(i)))!;
-    const result = [...Array(t.size).keys()].find((i) => /^tool_result Bash/.test(t.labelOf(i)))!;
+    const use = [...Array(t.size).keys()].find((i) => /^Bash: (?!.*→)/.test(t.labelOf(i)))!;
+    const result = [...Array(t.size).keys()].find((i) => /^Bash: .* → /.test(t.labelOf(i)))!;
     const b = tl.barOf[use];
     assert.equal(tl.nodes[b], use, 'the call has the bar');
     assert.equal(tl.barOf[result], b, 'its result is drawn as part of the call\'s bar');
@@ -57,8 +57,8 @@ describe('timeline data: a waterfall of calls', () => {
   it('Claude Code: the subagent\'s calls are under its Agent call, in their own lane; a model call lasts from its request', async () => {
     const model = await load(TIMELINE_FILES.claude);
     const tl = buildTimeline(model);
-    const agent = barOfLabel(model, tl, /^tool_use Agent/);
-    const bash = barOfLabel(model, tl, /^tool_use Bash/);
+    const agent = barOfLabel(model, tl, /^Agent: (?!.*→)/);
+    const bash = barOfLabel(model, tl, /^Bash: (?!.*→)/);
     assert.ok(bash > agent && bash <= agent + tl.size[agent], 'the subagent\'s Bash call is in the Agent call\'s subtree');
     assert.equal(tl.lane[agent], 0);
     assert.equal(tl.lane[bash], 1, 'the subagent\'s lane');
@@ -110,7 +110,7 @@ describe('timeline data: a waterfall of calls', () => {
     writeFileSync(file, lines.join('\n'));
     const model = await loadTrace(file);
     const tl = buildTimeline(model);
-    const agent = barOfLabel(model, tl, /^tool_use Agent/);
+    const agent = barOfLabel(model, tl, /^Agent: (?!.*→)/);
     assert.equal(tl.open[agent], 1);
     assert.equal(endOf(tl, agent), tl.span);
     assert.match(timelineSlice(model, tl, 0, 100).facts[agent], /no result$/);
@@ -121,13 +121,18 @@ describe('timeline data: a waterfall of calls', () => {
     const tl = buildTimeline(model);
     checkShape(model, tl);
     const t = model.events;
-    const call = barOfLabel(model, tl, /^function_call exec_command/);
+    const call = barOfLabel(model, tl, /^exec_command: (?!.*→)/);
     const out = [...Array(t.size).keys()].find((i) => t.kindOf(i) === 'function_call_output')!;
     assert.equal(tl.barOf[out], call);
     assert.equal(endOf(tl, call) + tl.t0, t.timeOf(out));
     const labels = [...tl.nodes].map((i) => t.labelOf(i));
     assert.equal(labels.filter((l) => l.startsWith('message assistant: The command')).length, 1, 'the answer once, not twice');
     assert.equal(labels.filter((l) => l.startsWith('reasoning:')).length, 1);
+    // Token reports (token_count, 0.17x token_usage_record) are the writer's bookkeeping: counted, never bars (issue 40).
+    const reports = [...Array(t.size).keys()].filter((i) => t.kindOf(i) === 'token_count' || t.kindOf(i) === 'token_usage_record');
+    assert.ok(reports.some((i) => t.kindOf(i) === 'token_usage_record'), 'the rollout has usage records');
+    assert.deepEqual(reports.filter((i) => tl.barOf[i] >= 0 && tl.nodes[tl.barOf[i]] === i), [], 'no token report is a bar');
+    assert.ok(tl.bookkeeping.some((k) => k.kind === 'token_usage_record'), 'usage records counted as bookkeeping');
   });
 
   it('Gemini: the tool call ends at its result; the $set bookkeeping is counted, not drawn', async () => {
@@ -174,7 +179,7 @@ describe('timeline data: a waterfall of calls', () => {
   it('rows: the filter hides bars (keeping the ancestors of kept ones) and counts them; a collapsed bar hides its subtree', async () => {
     const model = await load(TIMELINE_FILES.claude);
     const tl = buildTimeline(model);
-    const bash = tl.nodes[barOfLabel(model, tl, /^tool_use Bash/)];
+    const bash = tl.nodes[barOfLabel(model, tl, /^Bash: (?!.*→)/)];
     const rows = timelineRows(tl, (i) => i === bash, new Set());
     const shown = [...rows.bars].map((b) => tl.nodes[b]);
     assert.equal(shown[shown.length - 1], bash);
@@ -184,7 +189,7 @@ describe('timeline data: a waterfall of calls', () => {
     const s = timelineSlice(model, tl, 0, 100, rows);
     assert.equal(s.total, shown.length);
     assert.equal(s.hidden, rows.hidden);
-    const agent = tl.nodes[barOfLabel(model, tl, /^tool_use Agent/)];
+    const agent = tl.nodes[barOfLabel(model, tl, /^Agent: (?!.*→)/)];
     const folded = timelineRows(tl, null, new Set([agent]));
     assert.equal(folded.bars.length, tl.nodes.length - tl.size[tl.barOf[agent]]);
     assert.equal(folded.rowOf[tl.barOf[bash]], -1);

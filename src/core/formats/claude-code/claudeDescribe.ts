@@ -1,5 +1,5 @@
 import { EventDraft, EventStatus, IdMention } from '../../model';
-import { formatDuration, formatTokens, isObj, label, num, obj, Obj, parseTime, short, str, statusFromWord } from '../common';
+import { exitCodeInText, formatDuration, formatTokens, isObj, label, num, obj, Obj, parseTime, short, str, statusFromWord, toolCallLabel, toolResultLabel } from '../common';
 import { BuilderSource, FormatTotals } from '../../format';
 import type { UsageDraft } from '../../usageTypes';
 import { costStateUsage } from './claudeUsage';
@@ -35,7 +35,8 @@ function sameUsage(a: Response, b: ClaudeUsage, reasoning: number | null): boole
 
 /** What the builder remembers across lines: tool calls by id, API responses by message id, totals. */
 export class ClaudeState {
-  readonly toolUses = new Map<string, { name: string; time: number | null }>();
+  /** Each call's name, time and main argument (its result's label says what it answers). */
+  readonly toolUses = new Map<string, { name: string; time: number | null; arg: string | null }>();
   /**
    * Every API response by message id. Claude Code writes one line per content block of a response, each with a
    * usage snapshot: the early ones carry placeholder output counts (1, 8, 25…), the last line the real count.
@@ -166,9 +167,8 @@ function describeUser(v: Obj, d: EventDraft, st: ClaudeState): void {
     d.durationMs = d.time != null && first?.time != null ? Math.max(0, d.time - first.time) : null;
     d.status = failed ? 'error' : interrupted ? 'warning' : 'ok';
     if (failed) results.forEach((r) => r.isError && st.countError());
-    // One result (the usual line): its call's name is the event's tool, so the label is made from the line.
-    if (results.length === 1) d.lineLabel = claudeLineLabel;
-    else d.label = toolResultLabel(results, names.join(', '), d.durationMs);
+    // The label says the call it answers (its argument is on the call's line) and what came of it.
+    d.label = resultLabel(v, results, names.join(', '), first?.arg ?? null, d.durationMs);
     results.forEach((r) => r.toolUseId && d.mentions!.push({ field: `message.content[${r.index}].tool_use_id`, id: r.toolUseId }));
     return;
   }
@@ -178,9 +178,12 @@ function describeUser(v: Obj, d: EventDraft, st: ClaudeState): void {
   d.lineLabel = claudeLineLabel;
 }
 
-function toolResultLabel(results: ReturnType<typeof toolResults>, names: string, durationMs: number | null | undefined): string {
+/** A tool result line's label (common.ts toolResultLabel): the call's name and argument, exit code, lines read, duration. */
+function resultLabel(v: Obj, results: ReturnType<typeof toolResults>, names: string, arg: string | null, durationMs: number | null | undefined): string {
   const failed = results.some((r) => r.isError);
-  return withText(label('tool_result', names, failed ? 'error' : null, formatDuration(durationMs)), results[0].text || '(empty)', 60);
+  const out = obj(v, 'toolUseResult');
+  const lines = num(obj(out, 'file'), 'numLines');
+  return toolResultLabel({ tool: names || 'tool_result', arg: results.length === 1 ? arg : null, cwd: str(v, 'cwd'), exitCode: exitCodeInText(results[0].text), failed, error: results[0].text, lines, durationMs });
 }
 
 /** A user line's label: a prompt's text, or its one tool result with the call's name (`tool`) and duration. */
@@ -189,7 +192,7 @@ function userLabel(v: Obj, tool: string | null, durationMs: number | null | unde
   const blocks = contentBlocks(msg);
   const results = toolResults(blocks);
   if (results.length > 1) return null;
-  if (results.length === 1) return toolResultLabel(results, tool ?? '', durationMs);
+  if (results.length === 1) return resultLabel(v, results, tool ?? '', null, durationMs);
   const text = messageText(blocks) || (typeof msg?.content === 'string' ? msg.content : '');
   const images = blocks.filter((b) => b.type === 'image').length;
   const prefix = v.isCompactSummary === true ? 'compact summary' : v.isMeta === true ? 'user (meta)' : 'user';
@@ -255,7 +258,7 @@ function describeAssistant(v: Obj, d: EventDraft, st: ClaudeState): void {
   for (const u of uses) {
     st.countToolCall();
     if (u.id) {
-      st.toolUses.set(u.id, { name: u.name, time: d.time ?? null });
+      st.toolUses.set(u.id, { name: u.name, time: d.time ?? null, arg: toolInputPreview(blocks[u.index].input) || null });
       d.mentions!.push({ field: `message.content[${u.index}].id`, id: u.id });
     }
   }
@@ -273,9 +276,9 @@ function assistantLabel(v: Obj, tokens: string | null, cont: string | null): str
   const blocks = contentBlocks(msg);
   const uses = toolUses(blocks);
   // The model is not repeated on every row: the header, the detail pane and the model column say it.
+  // A tool call says the tool and what it was asked (common.ts toolCallLabel); its tokens are the Tokens column's.
   if (uses.length > 0) {
-    const text = messageText(blocks) || (uses.length === 1 ? toolInputPreview(blocks[uses[0].index].input) : '');
-    return withText(label('tool_use', uses.map((u) => u.name).join(', '), tokens, cont), text, 48);
+    return toolCallLabel({ tool: uses.map((u) => u.name).join(', '), arg: uses.length === 1 ? toolInputPreview(blocks[uses[0].index].input) : null, cwd: str(v, 'cwd') });
   }
   const text = messageText(blocks);
   const thinking = thinkingText(blocks);

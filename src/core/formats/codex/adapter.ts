@@ -1,6 +1,6 @@
 import { EventDraft, IdMention } from '../../model';
-import { formatDuration, isObj, label, num, obj, Obj, parseTime, short, str } from '../common';
-import { codexUsage, describeCodexPayload, isUserPrompt, outputStatus, tokenUsage } from './codexDescribe';
+import { formatTokens, isObj, modelCallLabel, num, obj, Obj, parseTime, short, str, toolResultLabel } from '../common';
+import { codexCallArg, codexUsage, describeCodexPayload, isUserPrompt, outputStatus, tokenUsage } from './codexDescribe';
 import { CodexFork } from './codexFork';
 import { BuilderSource, Emit, EventBuilder, FormatAdapter, FormatTotals, SourceRecord } from '../../format';
 import { CODEX_TYPES, codexDialectOf, sniffCodex } from './codexSniff';
@@ -36,7 +36,9 @@ class CodexState {
   /** Turn events by the `turn_id` Codex writes (0.1xx): every line naming one goes under its turn. */
   readonly turns = new Map<string, number>();
   model: string | null = null;
-  readonly calls = new Map<string, { index: number; kind: string; name: string | null; time: number | null }>();
+  readonly calls = new Map<string, { index: number; kind: string; name: string | null; time: number | null; arg: string | null }>();
+  /** The folder the run works in (session_meta's, then each turn_context's `cwd`): labels show paths under it relative. */
+  cwd: string | null = null;
   toolCalls = 0;
   errors = 0;
   lastTotal: Obj | null = null;
@@ -91,7 +93,7 @@ function attachToCall(d: EventDraft, p: Obj, st: CodexState, time: number | null
     d.tool = call.name;
     d.status = out.status;
     d.durationMs = out.durationMs ?? (time !== null && call.time !== null ? Math.max(0, time - call.time) : null);
-    d.label = `${label(String(p.type), call.name, formatDuration(d.durationMs), out.status === 'error' ? 'error' : null)}${out.text ? ': ' + short(out.text, 60) : ''}`;
+    d.label = toolResultLabel({ tool: call.name ?? call.kind, arg: call.arg, cwd: st.cwd, exitCode: out.exitCode, failed: out.status === 'error', error: out.text, durationMs: d.durationMs });
   }
   // A failing output marks its call too, so the tree shows the failed call without unfolding it.
   if (d.status === 'error') source.setStatus(call.index, 'error');
@@ -140,12 +142,13 @@ function describeLine(v: Obj, st: CodexState): { draft: EventDraft; type: string
   const p = v.payload as Obj;
   const time = parseTime(v.timestamp);
   const draft: EventDraft = { kind: type, category: 'other', time, label: type, mentions: mentionsOf(type, p), seq: num(v, 'ordinal') };
-  describeCodexPayload(type, p, draft);
+  describeCodexPayload(type, p, draft, st.cwd);
   return { draft, type, p, time };
 }
 
 /** Remembers what a line says for the lines after it: session, model, running token total. */
 function rememberLine(type: string, p: Obj, draft: EventDraft, st: CodexState): void {
+  if ((type === 'session_meta' || type === 'turn_context') && str(p, 'cwd')) st.cwd = str(p, 'cwd');
   if (type === 'session_meta') {
     st.sessionId = str(p, 'id') ?? st.sessionId;
     st.fork.meta(p);
@@ -154,7 +157,14 @@ function rememberLine(type: string, p: Obj, draft: EventDraft, st: CodexState): 
   else if (draft.category === 'inference' || p.type === 'token_count' || type === 'token_usage_record') draft.model = st.model;
   // Codex writes a response's usage on its own token_count line (which the rollups count), not on the
   // response's items; a token_usage_record repeats the same response's usage.
-  if (draft.category === 'inference' && !draft.usage) draft.usage = { elsewhere: true };
+  if ((draft.category === 'inference' || type === 'token_usage_record') && !draft.usage) draft.usage = { elsewhere: true };
+  // A usage record says the model call it reports (common.ts modelCallLabel), with the thread's running sum.
+  if (type === 'token_usage_record') {
+    const u = obj(p, 'usage');
+    const thread = obj(p, 'thread_token_usage');
+    const sum = thread ? ` (thread ${formatTokens(num(thread, 'input_tokens'), num(thread, 'output_tokens'))})` : '';
+    draft.label = `${modelCallLabel(st.model, num(u, 'input_tokens'), num(u, 'output_tokens'))}${sum}`;
+  }
   // The running thread total: token_count's total_token_usage, or a usage record's thread_token_usage (0.17x).
   const written = p.type === 'token_count' ? tokenUsage(p).total : type === 'token_usage_record' ? obj(p, 'thread_token_usage') : null;
   // A fork's running totals go on from its origin's (CodexFork): the origin's share is taken off.
@@ -211,7 +221,7 @@ function addLine(rec: SourceRecord, emit: Emit, st: CodexState, source: BuilderS
   if (TURN_END.has(String(p.type)) && st.turn >= 0) st.turnClosed = true;
   const callId = str(p, 'call_id');
   if (type === 'response_item' && typeof p.type === 'string' && CALL_ITEMS.has(p.type)) {
-    if (callId && p.type in CODEX_CALL_OUTPUT) st.calls.set(callId, { index, kind: p.type, name: draft.tool ?? null, time });
+    if (callId && p.type in CODEX_CALL_OUTPUT) st.calls.set(callId, { index, kind: p.type, name: draft.tool ?? null, time, arg: codexCallArg(p) });
     st.toolCalls++;
   }
 }

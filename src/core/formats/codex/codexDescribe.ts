@@ -1,7 +1,7 @@
 import type { UsageDraft } from '../../usageTypes';
 import { EventDraft, EventStatus } from '../../model';
 import { describeItemCompleted, describeTaskEvent, describeUsageRecord } from './codexItems';
-import { formatDuration, formatTokens, isObj, label, num, obj, Obj, short, str, statusFromWord } from '../common';
+import { exitCodeInText, formatDuration, formatTokens, isObj, label, num, obj, Obj, short, str, statusFromWord, toolCallLabel } from '../common';
 
 /** `head: text…`, or `head` alone when there is no text. */
 function withText(head: string, text: string | null | undefined, max = 64): string {
@@ -37,16 +37,18 @@ export function isUserPrompt(type: string | null, p: Obj): boolean {
 const FAILED_CALL = /^(unsupported call: |unsupported custom tool call: |patch rejected by user|exec command rejected by user|apply_patch verification failed: )/;
 
 /** What a tool output says about success: exit codes in text or JSON, `success: false`. */
-export function outputStatus(output: unknown): { status: EventStatus; durationMs: number | null; text: string } {
+export function outputStatus(output: unknown): { status: EventStatus; durationMs: number | null; text: string; exitCode: number | null } {
   let text = typeof output === 'string' ? output : Array.isArray(output) ? codexContentText(output) : isObj(output) ? String(output.content ?? '') : '';
   let status: EventStatus = 'ok';
   let durationMs: number | null = null;
+  let exitCode: number | null = null;
   if (isObj(output) && output.success === false) status = 'error';
   if (typeof output === 'string' && output.startsWith('{')) {
     // Older Codex versions wrote {"output": "...", "metadata": {"exit_code", "duration_seconds"}} as the output text.
     try {
       const j: unknown = JSON.parse(output);
       const meta = obj(j, 'metadata');
+      if (meta && typeof meta.exit_code === 'number') exitCode = meta.exit_code;
       if (meta && typeof meta.exit_code === 'number' && meta.exit_code !== 0) status = 'error';
       if (meta && typeof meta.duration_seconds === 'number') durationMs = meta.duration_seconds * 1000;
       if (typeof str(j, 'output') === 'string') text = str(j, 'output')!;
@@ -55,12 +57,13 @@ export function outputStatus(output: unknown): { status: EventStatus; durationMs
     }
   }
   const exit = /(?:^|\n)(?:Exit code:|Process exited with code) (-?\d+)/.exec(text);
+  if (exit) exitCode ??= Number(exit[1]);
   if (exit && exit[1] !== '0') status = 'error';
   if (FAILED_CALL.test(text)) status = 'error';
   const wall = /(?:^|\n)Wall time: ([\d.]+) seconds/.exec(text);
   if (wall && durationMs === null) durationMs = Number(wall[1]) * 1000;
   const body = /(?:^|\n)Output:\n([\s\S]*)$/.exec(text);
-  return { status, durationMs, text: body ? body[1] : text };
+  return { status, durationMs, text: body ? body[1] : text, exitCode };
 }
 
 /** A short preview of function-call arguments: the command or path when there is one. */
@@ -87,7 +90,17 @@ export function tokenUsage(p: Obj): { last: Obj | null; total: Obj | null } {
   return { last: obj(info, 'last_token_usage'), total: obj(info, 'total_token_usage') };
 }
 
-function describeResponseItem(p: Obj, d: EventDraft): void {
+/** What a call item asks, for its label: a function call's command or path, a custom tool's input, a shell call's command. */
+export function codexCallArg(p: Obj): string | null {
+  const t = str(p, 'type');
+  const action = obj(p, 'action');
+  const arg = t === 'function_call' ? argumentsPreview(p.arguments) : t === 'custom_tool_call' ? str(p, 'input') ?? '' : Array.isArray(action?.command) ? action!.command.join(' ') : '';
+  // A patch is said by the files it touches, not by its first lines.
+  const files = [...arg.slice(0, 65536).matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => m[1].trim());
+  return files.length > 0 ? files.join(', ') : arg || null;
+}
+
+function describeResponseItem(p: Obj, d: EventDraft, cwd: string | null): void {
   const t = str(p, 'type') ?? 'response_item';
   d.kind = t;
   switch (t) {
@@ -109,10 +122,8 @@ function describeResponseItem(p: Obj, d: EventDraft): void {
     case 'local_shell_call': {
       d.category = 'tool';
       d.tool = str(p, 'name') ?? (t === 'local_shell_call' ? 'shell' : null);
-      const action = obj(p, 'action');
-      const preview = t === 'function_call' ? argumentsPreview(p.arguments) : t === 'custom_tool_call' ? str(p, 'input') : Array.isArray(action?.command) ? action!.command.join(' ') : '';
       d.status = statusFromWord(str(p, 'status')) ?? 'ok';
-      d.label = withText(label(t, d.tool), preview, 56);
+      d.label = toolCallLabel({ tool: d.tool ?? t, arg: codexCallArg(p), cwd });
       return;
     }
     case 'web_search_call': {
@@ -166,7 +177,7 @@ function describeEventMsg(p: Obj, d: EventDraft): void {
 }
 
 /** Describes one rollout line's payload (kind, category, label, status); the builder adds structure. */
-export function describeCodexPayload(type: string, p: Obj, d: EventDraft): void {
+export function describeCodexPayload(type: string, p: Obj, d: EventDraft, cwd: string | null = null): void {
   switch (type) {
     case 'session_meta': {
       d.category = 'session';
@@ -180,7 +191,7 @@ export function describeCodexPayload(type: string, p: Obj, d: EventDraft): void 
       return;
     }
     case 'response_item':
-      return describeResponseItem(p, d);
+      return describeResponseItem(p, d, cwd);
     case 'event_msg':
       return describeEventMsg(p, d);
     case 'token_usage_record':

@@ -93,7 +93,9 @@ export function describeTaskEvent(t: string, p: Obj, d: EventDraft): void {
 export function describeUsageRecord(p: Obj, d: EventDraft): void {
   const u = obj(p, 'usage');
   const thread = obj(p, 'thread_token_usage');
-  d.category = 'inference';
+  // The writer's bookkeeping (formats.ts bookkeepingCategory): it repeats a response's usage, whose model call is a
+  // row of its own, and its tokens stay on token_count; the tree folds it, the timeline draws no bar for it.
+  d.category = 'other';
   // Tokens stay on token_count (the older, always-present line) so per-event sums do not count a response twice.
   const threadText = thread ? `(thread ${formatTokens(num(thread, 'input_tokens'), num(thread, 'output_tokens'))})` : null;
   d.label = label('token_usage_record', str(p, 'response_id'), formatTokens(num(u, 'input_tokens'), num(u, 'output_tokens')), threadText);

@@ -1,5 +1,5 @@
 import { EventDraft, EventStatus } from '../../model';
-import { formatTokens, isObj, label, num, obj, Obj, short, str } from '../common';
+import { formatTokens, isObj, label, num, obj, Obj, short, str, toolCallLabel, toolResultLabel } from '../common';
 import { BuilderSource, Emit, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
 
@@ -72,7 +72,11 @@ function describeItemEvent(type: string, item: Obj, d: EventDraft, st: ExecState
   d.tool = itemType === 'command_execution' ? 'shell' : str(item, 'tool') ?? (EXEC_TOOL_ITEMS.has(itemType) ? itemType : null);
   const exit = num(item, 'exit_code');
   const phase = type === 'item.started' ? null : type === 'item.updated' ? 'updated' : null;
-  d.label = withText(label(itemType, phase, exit !== null ? `exit ${exit}` : null, d.status === 'error' ? 'error' : null), itemPreview(item), 64);
+  if (d.category === 'tool') {
+    // A tool item's rows say the step (common.ts): what it asks when it starts, what came of it when it ends.
+    const step = { tool: itemType, arg: itemPreview(item), exitCode: exit, failed: d.status === 'error' };
+    d.label = type === 'item.started' ? toolCallLabel(step) : `${toolResultLabel(step)}${phase ? ` (${phase})` : ''}`;
+  } else d.label = withText(label(itemType, phase, exit !== null ? `exit ${exit}` : null, d.status === 'error' ? 'error' : null), itemPreview(item), 64);
   const id = str(item, 'id');
   if (id) d.mentions = [{ field: 'item.id', id }];
   if (EXEC_TOOL_ITEMS.has(itemType) && id) st.toolItems.add(`${st.turn}/${id}`);

@@ -1,5 +1,5 @@
 import { EventDraft } from '../../model';
-import { argsSummary, formatTokens, isObj, label, num, Obj, short, str } from '../common';
+import { argsSummary, exitCodeInText, formatTokens, isObj, label, num, Obj, short, str, toolCallLabel, toolResultLabel } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import type { UsageDraft } from '../../usageTypes';
 import { sessionCreatedSync } from './sessionIndex';
@@ -143,13 +143,13 @@ export class SessionBuilder implements EventBuilder {
       const failed = status !== null && FAILED_STATUSES.has(status);
       const arg = argsSummary(callArgs(c, state));
       const draft: EventDraft = { kind: 'tool_call', category: 'tool', id, tool: name, group: this.group, parentIndex: step,
-        status: failed ? 'error' : 'ok', label: label(name, arg && short(arg, 60), failed ? status : null) };
+        status: failed ? 'error' : 'ok', label: label(toolCallLabel({ tool: name, arg }), failed ? `(${status})` : null) };
       const idx = emit(draft, id ? at(rec, ...keyed('id', JSON.stringify(id))) : where);
       this.toolCalls++;
       if (failed) this.failedCalls++;
       if (id) this.calls.set(id, idx);
       if (name === 'Subagent' && status === 'done') this.subagentCall = idx;
-      if (state) this.result(state, id, name, idx, rec, emit);
+      if (state) this.result(state, id, name, idx, rec, emit, arg);
     }
     // A state whose call the message does not list (a writer that kept only the states) still shows, under the step.
     for (const s of states) {
@@ -158,7 +158,7 @@ export class SessionBuilder implements EventBuilder {
     }
   }
 
-  private result(state: Obj, id: string | null, name: string, call: number, rec: SourceRecord, emit: Emit): void {
+  private result(state: Obj, id: string | null, name: string, call: number, rec: SourceRecord, emit: Emit, arg: string | null = null): void {
     const status = str(state, 'status');
     // A call that never ran (generating, generated, calling) has no result yet.
     if (status !== 'done' && !(status !== null && FAILED_STATUSES.has(status)) && !Array.isArray(state.output)) return;
@@ -168,7 +168,7 @@ export class SessionBuilder implements EventBuilder {
     emit({
       kind: 'tool_result', category: 'message', status: failed ? 'error' : 'ok', group: this.group, parentIndex: call,
       mentions: id ? [{ field: 'toolCallId', id }] : [],
-      label: label('tool result', name, failed ? status : null, short(text, 60)),
+      label: toolResultLabel({ tool: name, arg, exitCode: exitCodeInText(text), failed, error: text }),
     }, id ? at(rec, ...keyed('toolCallId', JSON.stringify(id))) : rec);
   }
 

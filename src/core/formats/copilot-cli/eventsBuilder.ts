@@ -1,6 +1,6 @@
 import type { UsageDraft } from '../../usageTypes';
 import { EventCategory, EventDraft, EventStatus, Finding, IdMention } from '../../model';
-import { argsSummary, formatDuration, formatTokens, isObj, label, num, obj, Obj, parseTime, short, str } from '../common';
+import { argsSummary, formatDuration, formatTokens, isObj, label, num, obj, Obj, parseTime, short, str, toolCallLabel, toolResultLabel } from '../common';
 import { BuilderSource, Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
 import { isCopilotEvent, isCopilotResult } from './copilotRecords';
@@ -58,7 +58,7 @@ export class CopilotEventsBuilder implements EventBuilder {
   /** A tool call's id → the assistant message that requested it. */
   private readonly requestedBy = new Map<string, number>();
   /** A tool call's id → its `tool.execution_start` event and time. */
-  private readonly calls = new Map<string, { index: number; time: number | null }>();
+  private readonly calls = new Map<string, { index: number; time: number | null; tool: string; arg: string | null }>();
   /** A task call's id → its `subagent.started`. */
   private readonly subagents = new Map<string, number>();
   private readonly pending = new Map<string, PendingUsage>();
@@ -247,9 +247,9 @@ export class CopilotEventsBuilder implements EventBuilder {
     const arg = argsSummary(d.arguments);
     const under = callId !== null ? this.requestedBy.get(callId) : undefined;
     const index = emit({ ...base, category: 'tool', tool: name, mentions: [...base.mentions!, ...(callId ? [{ field: 'toolCallId', id: callId }] : [])],
-      displayParent: under ?? this.place(key), label: label(name, arg && short(arg, 60)) }, rec);
+      displayParent: under ?? this.place(key), label: toolCallLabel({ tool: name, arg }) }, rec);
     this.toolCalls++;
-    if (callId !== null) this.calls.set(callId, { index, time: base.time ?? null });
+    if (callId !== null) this.calls.set(callId, { index, time: base.time ?? null, tool: name, arg });
   }
 
   private toolComplete(d: Obj, key: string, base: EventDraft, rec: SourceRecord, emit: Emit): void {
@@ -268,7 +268,9 @@ export class CopilotEventsBuilder implements EventBuilder {
     const text = str(error, 'message') ?? str(result, 'content');
     emit({ ...base, category: 'message', status, mentions: [...base.mentions!, ...(callId ? [{ field: 'toolCallId', id: callId }] : [])],
       displayParent: call ? call.index : this.place(key),
-      label: label('tool result', d.success === false ? 'failed' : null, exit !== null && exit !== 0 ? `exit ${exit}` : null, text && short(text, 60)) }, rec);
+      label: call
+        ? toolResultLabel({ tool: call.tool, arg: call.arg, exitCode: exit, failed, error: str(error, 'message'), durationMs: call.time !== null && base.time != null && base.time >= call.time ? base.time - call.time : null })
+        : label('tool result', d.success === false ? 'failed' : null, exit !== null && exit !== 0 ? `exit ${exit}` : null, text && short(text, 60)) }, rec);
   }
 
   private subagentStarted(v: Obj, d: Obj, base: EventDraft, rec: SourceRecord, emit: Emit): void {

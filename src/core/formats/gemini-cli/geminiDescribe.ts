@@ -1,5 +1,5 @@
 import { EventDraft, EventStatus } from '../../model';
-import { argsSummary, formatTokens, isObj, label, Obj, short } from '../common';
+import { argsSummary, formatTokens, isObj, label, Obj, short, toolCallLabel, toolResultLabel, type ToolStep } from '../common';
 import { contentText, functionResponses, messageTokens, shellExitCode } from './geminiRecords';
 
 
@@ -8,24 +8,36 @@ import { contentText, functionResponses, messageTokens, shellExitCode } from './
  * non-zero is still `success` in the file, yet it is a failed call, as every other agent's is (Claude Code's
  * `is_error`, Codex's and Copilot CLI's exit codes): an error, with its exit code in the label.
  */
-/** The arguments' summary, cut to 60 characters. */
-function shortArgs(args: unknown): string | null {
-  const a = argsSummary(args);
-  return a === null ? null : short(a, 60);
+
+/**
+ * What a recorded call did (its record holds its result): name, main argument, exit code, failure, and its duration
+ * from the message that asked for it (`askedAt`) to the call's own time, when it finished.
+ */
+export function toolStepOf(tc: Obj, askedAt: number | null): ToolStep {
+  const st = typeof tc.status === 'string' ? tc.status : null;
+  const exit = st === 'success' || st === null ? shellExitCode(tc) : null;
+  const done = typeof tc.timestamp === 'string' ? Date.parse(tc.timestamp) || null : null;
+  return {
+    tool: typeof tc.name === 'string' ? tc.name : 'tool', arg: argsSummary(tc.args), exitCode: exit, failed: st === 'error' || st === 'cancelled',
+    durationMs: done !== null && askedAt !== null && done >= askedAt ? done - askedAt : null,
+  };
 }
 
-export function describeToolCall(tc: Obj): EventDraft {
+export function describeToolCall(tc: Obj, askedAt: number | null = null): EventDraft {
   const name = typeof tc.name === 'string' ? tc.name : 'tool';
   const st = typeof tc.status === 'string' ? tc.status : null;
   const exit = st === 'success' || st === null ? shellExitCode(tc) : null;
   const status: EventStatus = st === 'error' || exit !== null ? 'error' : st === 'cancelled' ? 'warning' : 'ok';
+  // The record holds the call's result: its row says what came of it (common.ts toolResultLabel); a call with no
+  // status yet says only what it asks.
+  const step = toolStepOf(tc, askedAt);
   return {
     kind: 'tool_call',
     category: 'tool',
     id: typeof tc.id === 'string' ? tc.id : null,
     status,
     tool: name,
-    label: label(name, shortArgs(tc.args), st && st !== 'success' ? st : null, exit !== null ? `exit ${exit}` : null),
+    label: st === null && exit === null ? toolCallLabel(step) : `${toolResultLabel(step)}${st === 'cancelled' ? ' (cancelled)' : ''}`,
     time: typeof tc.timestamp === 'string' ? Date.parse(tc.timestamp) || null : null,
   };
 }

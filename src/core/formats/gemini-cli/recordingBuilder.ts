@@ -1,7 +1,7 @@
 import { EventDraft } from '../../model';
-import { isObj, label, Obj, parseTime, short } from '../common';
+import { isObj, label, Obj, parseTime, short, toolResultLabel, type ToolStep } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
-import { describeMessage, describeToolCall } from './geminiDescribe';
+import { describeMessage, describeToolCall, toolStepOf } from './geminiDescribe';
 import { functionResponses, isRecordingMessage, recordingLineKind, RecordingLineKind } from './geminiRecords';
 import { jsonPreview } from '../../json/jsonPreview';
 
@@ -112,6 +112,8 @@ class RecordingEmitter {
   private sessionId: string | null = null;
   private turn = -1;
   private readonly tools = new Map<string, number>();
+  /** What each recorded call did, by call id: its result's row says it as the call's does. */
+  private readonly steps = new Map<string, ToolStep>();
 
   constructor(
     private readonly emitDraft: Emit,
@@ -166,8 +168,10 @@ class RecordingEmitter {
         const toolIdx = callId !== null ? this.tools.get(callId) : undefined;
         const parent = toolIdx !== undefined ? { parentIndex: toolIdx } : callId !== null ? { parentId: callId } : { parentIndex: this.turnOrSession() };
         const mentions = callId ? [{ field: 'functionResponse.id', id: callId }] : [];
-        if (k === 0) this.emit({ ...describeMessage(m, 'tool_result'), ...base, ...parent, mentions }, e.rec);
-        else this.emit({ kind: 'tool_result', category: 'other', label: label('tool result', typeof r.name === 'string' ? r.name : 'tool'), group: this.sessionId, time: base.time, ...parent, mentions }, e.rec);
+        const step = callId !== null ? this.steps.get(callId) : undefined;
+        const said = step ? { label: toolResultLabel(step) } : {};
+        if (k === 0) this.emit({ ...describeMessage(m, 'tool_result'), ...base, ...parent, mentions, ...said }, e.rec);
+        else this.emit({ kind: 'tool_result', category: 'other', label: label('tool result', typeof r.name === 'string' ? r.name : 'tool'), group: this.sessionId, time: base.time, ...parent, mentions, ...said }, e.rec);
       });
       return;
     }
@@ -177,11 +181,12 @@ class RecordingEmitter {
     }
     const idx = this.emit({ ...describeMessage(m, 'other'), ...base, parentIndex: this.turnOrSession() }, e.rec);
     if (m.type === 'gemini') this.countTokens(m);
-    if (Array.isArray(m.toolCalls)) for (const tc of m.toolCalls) if (isObj(tc)) this.toolCall(tc, idx, e.rec);
+    if (Array.isArray(m.toolCalls)) for (const tc of m.toolCalls) if (isObj(tc)) this.toolCall(tc, idx, e.rec, base.time);
   }
 
-  private toolCall(tc: Obj, parentIndex: number, rec: SourceRecord): void {
-    const draft = describeToolCall(tc);
+  private toolCall(tc: Obj, parentIndex: number, rec: SourceRecord, askedAt: number | null): void {
+    const draft = describeToolCall(tc, askedAt);
+    if (typeof tc.id === 'string') this.steps.set(tc.id, toolStepOf(tc, askedAt));
     const idx = this.emit({ ...draft, parentIndex, group: this.sessionId }, rec);
     this.totals.toolCalls++;
     if (typeof tc.id === 'string') this.tools.set(tc.id, idx);

@@ -1,6 +1,6 @@
 import type { UsageDraft } from '../../usageTypes';
 import { EventStatus } from '../../model';
-import { formatDuration, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
+import { exitCodeInText, formatDuration, formatTokens, isObj, label, num, Obj, parseTime, short, str, toolCallLabel, toolResultLabel } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { isStreamEvent } from './geminiRecords';
 import { jsonPreview } from '../../json/jsonPreview';
@@ -25,6 +25,8 @@ export class StreamBuilder implements EventBuilder {
   private lastAssistant = -1;
   private pending: PendingText | null = null;
   private readonly tools = new Map<string, number>();
+  /** Each call's name, main argument and time, by tool id: its result's row says them. */
+  private readonly steps = new Map<string, { tool: string; arg: string | null; time: number | null }>();
   private readonly counted = { toolCalls: 0, errors: 0 };
   private stats: { inputTokens: number; outputTokens: number; toolCalls: number; cachedTokens: number } | null = null;
 
@@ -93,9 +95,12 @@ export class StreamBuilder implements EventBuilder {
     const params = isObj(v.parameters) ? v.parameters : {};
     const arg = typeof params.command === 'string' ? params.command : Object.values(params).find((x) => typeof x === 'string');
     const parentIndex = this.lastAssistant >= 0 ? this.lastAssistant : this.turnOrSession();
-    const idx = emit({ kind: 'tool_use', category: 'tool', id, time, tool: name, parentIndex, group: this.sessionId, label: label(name, typeof arg === 'string' ? short(arg, 60) : null) }, rec);
+    const idx = emit({ kind: 'tool_use', category: 'tool', id, time, tool: name, parentIndex, group: this.sessionId, label: toolCallLabel({ tool: name, arg: typeof arg === 'string' ? arg : null }) }, rec);
     this.counted.toolCalls++;
-    if (id) this.tools.set(id, idx);
+    if (id) {
+      this.tools.set(id, idx);
+      this.steps.set(id, { tool: name, arg: typeof arg === 'string' ? arg : null, time });
+    }
   }
 
   private toolResult(v: Obj, rec: SourceRecord, time: number | null, emit: Emit): void {
@@ -104,7 +109,11 @@ export class StreamBuilder implements EventBuilder {
     const err = isObj(v.error) && typeof v.error.message === 'string' ? v.error.message : null;
     const idx = id !== null ? this.tools.get(id) : undefined;
     const parent = idx !== undefined ? { parentIndex: idx } : id !== null ? { parentId: id } : { parentIndex: this.turnOrSession() };
-    emit({ kind: 'tool_result', category: 'message', time, status, group: this.sessionId, ...parent, mentions: id ? [{ field: 'tool_id', id }] : [], label: label('tool result', str(v, 'status'), err && short(err, 60)) }, rec);
+    const call = id !== null ? this.steps.get(id) : undefined;
+    const durationMs = call && call.time !== null && time !== null && time >= call.time ? time - call.time : null;
+    const output = typeof v.output === 'string' ? v.output : null;
+    const step = { tool: call?.tool ?? 'tool', arg: call?.arg ?? null, exitCode: exitCodeInText(output), failed: status === 'error', durationMs };
+    emit({ kind: 'tool_result', category: 'message', time, status, group: this.sessionId, ...parent, mentions: id ? [{ field: 'tool_id', id }] : [], label: `${toolResultLabel(step)}${err ? `: ${short(err, 60)}` : ''}` }, rec);
   }
 
   private error(v: Obj, rec: SourceRecord, time: number | null, emit: Emit): void {

@@ -1,6 +1,6 @@
 import type { UsageDraft } from '../../usageTypes';
 import { EventDraft, EventStatus, Finding, IdMention } from '../../model';
-import { argsSummary, formatTokens, isObj, label, num, Obj, short, str } from '../common';
+import { argsSummary, formatTokens, isObj, label, num, Obj, short, str, toolCallLabel, toolResultLabel } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
 import { childSessionOf, errorText, isExportDocument, isRunEvent, tokensUsage } from './opencodeRecords';
@@ -291,7 +291,7 @@ export class OpencodeBuilder implements EventBuilder {
     const call = emit({
       kind: 'tool', category: 'tool', id: callId, tool: name, group, parentIndex, time: start, durationMs: start !== null && end !== null ? end - start : null, mentions,
       status: failed ? 'error' : done ? 'ok' : 'warning',
-      label: label(name, arg && short(arg, 60), child ? `→ session ${child}` : null, done ? null : `(not finished: ${status ?? 'no state'})`),
+      label: label(toolCallLabel({ tool: name, arg }), child ? `→ session ${child}` : null, done ? null : `(not finished: ${status ?? 'no state'})`),
     }, p.rec);
     this.toolCalls++;
     if (!done) return;
@@ -300,7 +300,7 @@ export class OpencodeBuilder implements EventBuilder {
     const draft: EventDraft = {
       kind: 'tool_result', category: 'message', id: str(v, 'id'), group, parentIndex: call, time: end, status: failed ? 'error' : 'ok',
       mentions: callId ? [{ field: 'callID', id: callId }] : [],
-      label: label('tool result', name, failed ? 'error' : null, exit !== null && exit !== 0 ? `exit ${exit}` : null, output !== null ? short(output, 60) : null),
+      label: toolResultLabel({ tool: name, arg, exitCode: exit, failed, error: output, durationMs: start !== null && end !== null ? end - start : null }),
     };
     emit(draft, p.rec);
   }

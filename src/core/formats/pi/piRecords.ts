@@ -1,5 +1,5 @@
 import type { UsageDraft } from '../../usageTypes';
-import { isObj, num, Obj, str } from '../common';
+import { exitCodeInText, isObj, num, Obj, str, toolResultLabel, type ToolStep } from '../common';
 
 /** The dialects pi writes: its session files (`~/.pi/agent/sessions/`) and the `--mode json` stdout. */
 export type PiDialect = 'session' | 'mode-json';
@@ -82,4 +82,10 @@ export function piUsage(m: Obj | null): { tokensIn: number; tokensOut: number; u
   const tokensOut = num(u, 'output') ?? 0;
   const cost = isObj(u.cost) ? num(u.cost, 'total') : null;
   return { tokensIn, tokensOut, usage: { input: tokensIn, output: tokensOut, cacheRead, cacheWrite, ...(cost !== null ? { costUsd: cost } : {}) } };
+}
+
+/** A tool result's label from its call's step (common.ts toolResultLabel), with the time from the call; null without the call. */
+export function resultLabel(step: (ToolStep & { time: number | null }) | undefined, failed: boolean, time: number | null, text = ''): string | null {
+  if (!step) return null;
+  return toolResultLabel({ ...step, failed, exitCode: exitCodeInText(text), error: text, durationMs: step.time !== null && time !== null && time >= step.time ? time - step.time : null });
 }

@@ -1,8 +1,8 @@
 import type { EventDraft } from '../../model';
-import { argsSummary, formatCount, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
+import { argsSummary, formatCount, formatTokens, isObj, label, num, Obj, parseTime, short, str, toolCallLabel, type ToolStep } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
-import { contentBlocks, messageText, piUsage, responseFailed, toolCalls } from './piRecords';
+import { contentBlocks, messageText, piUsage, responseFailed, resultLabel, toolCalls } from './piRecords';
 
 /** One event waiting for the end of the file; `displayParent` and `parentIndex` are positions in the same list. */
 interface Pending {
@@ -41,6 +41,8 @@ export class SessionBuilder implements EventBuilder {
   private readonly parentOf = new Map<string, string | null>();
   private last: string | null = null;
   private readonly calls = new Map<string, number>();
+  /** What each call asks and when, by call id: its result's row says it (common.ts toolResultLabel). */
+  private readonly steps = new Map<string, ToolStep & { time: number | null }>();
   private readonly failed = new Set<string>();
   private toolCalls = 0;
   private failedResponses = 0;
@@ -171,9 +173,12 @@ export class SessionBuilder implements EventBuilder {
           const callId = str(c, 'id');
           const name = str(c, 'name') ?? 'tool';
           const arg = argsSummary(c.arguments);
-          const idx = this.push({ kind: 'tool_call', category: 'tool', id: callId, tool: name, time: base.time, group: base.group, parentIndex: step, label: label(name, arg && short(arg, 60)) }, place, id);
+          const idx = this.push({ kind: 'tool_call', category: 'tool', id: callId, tool: name, time: base.time, group: base.group, parentIndex: step, label: toolCallLabel({ tool: name, arg }) }, place, id);
           this.toolCalls++;
-          if (callId) this.calls.set(callId, idx);
+          if (callId) {
+        this.calls.set(callId, idx);
+        this.steps.set(callId, { tool: name, arg, time: base.time ?? null });
+      }
         }
         return;
       }
@@ -187,7 +192,7 @@ export class SessionBuilder implements EventBuilder {
         }
         const mentions = callId ? [{ field: 'toolCallId', id: callId }] : [];
         this.push({ ...base, kind: 'tool_result', category: 'message', status: failed ? 'error' : 'ok', mentions, displayParent: call ?? this.turnOrBase(),
-          label: label(from, 'tool result', str(m, 'toolName'), failed ? 'error' : null, short(messageText(m), 60)) }, place, id);
+          label: label(from, resultLabel(callId !== null ? this.steps.get(callId) : undefined, failed, base.time ?? null, messageText(m)) ?? label('tool result', str(m, 'toolName'), failed ? 'error' : null, short(messageText(m), 60))) }, place, id);
         return;
       }
       case 'bashExecution': {

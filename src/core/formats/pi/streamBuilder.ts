@@ -1,8 +1,8 @@
 import type { EventDraft } from '../../model';
 import { BuilderSource, Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
-import { argsSummary, formatCount, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
+import { argsSummary, formatCount, formatTokens, isObj, label, num, Obj, parseTime, short, str, toolCallLabel, type ToolStep } from '../common';
 import { jsonPreview } from '../../json/jsonPreview';
-import { isPiHeader, messageText, piUsage, responseFailed, toolCalls } from './piRecords';
+import { isPiHeader, messageText, piUsage, responseFailed, resultLabel, toolCalls } from './piRecords';
 
 /**
  * Reads `pi --mode json` stdout: the session header, then pi's agent events, which carry no ids. They are grouped
@@ -29,6 +29,8 @@ export class StreamBuilder implements EventBuilder {
   private message = -1;
   private group: string | null = null;
   private readonly calls = new Map<string, number>();
+  /** What each call asks and when, by call id: its result's row says it (common.ts toolResultLabel). */
+  private readonly steps = new Map<string, ToolStep & { time: number | null }>();
   private readonly failed = new Set<string>();
   private toolCalls = 0;
   private failedResponses = 0;
@@ -121,7 +123,7 @@ export class StreamBuilder implements EventBuilder {
       const end = type === 'message_end';
       if (failed && end) this.fail(callId, call);
       emit({ ...at(call ?? this.inner()), kind: end ? 'tool_result' : type, category: end ? 'message' : 'other', status: failed ? 'error' : 'ok', mentions: callId ? [{ field: 'toolCallId', id: callId }] : [],
-        label: label(end ? 'tool result' : 'tool result start', str(m, 'toolName'), failed && 'error', short(messageText(m), 60)) }, rec);
+        label: (end ? resultLabel(callId !== null ? this.steps.get(callId) : undefined, failed, time ?? null, messageText(m)) : null) ?? label(end ? 'tool result' : 'tool result start', str(m, 'toolName'), failed && 'error', short(messageText(m), 60)) }, rec);
       return;
     }
     if (type === 'message_start') {
@@ -156,9 +158,12 @@ export class StreamBuilder implements EventBuilder {
       const callId = str(c, 'id');
       const name = str(c, 'name') ?? 'tool';
       const arg = argsSummary(c.arguments);
-      const idx = emit({ kind: 'tool_call', category: 'tool', id: callId, tool: name, group: this.group, time, parentIndex: step, label: label(name, arg && short(arg, 60)) }, rec);
+      const idx = emit({ kind: 'tool_call', category: 'tool', id: callId, tool: name, group: this.group, time, parentIndex: step, label: toolCallLabel({ tool: name, arg }) }, rec);
       this.toolCalls++;
-      if (callId) this.calls.set(callId, idx);
+      if (callId) {
+        this.calls.set(callId, idx);
+        this.steps.set(callId, { tool: name, arg, time: time ?? null });
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 import { EventDraft, EventStatus } from '../../model';
-import { argsSummary, formatTokens, isObj, label, num, Obj, parseTime, short, str } from '../common';
+import { argsSummary, formatTokens, isObj, label, num, Obj, parseTime, short, str, toolCallLabel, toolResultLabel, type ToolStep } from '../common';
 import { BuilderSource, Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
 import { messageParts, partsText } from './qwenRecords';
@@ -23,6 +23,8 @@ const TOOL_USE_ID = /<tool-use-id>([^<]+)<\/tool-use-id>/;
 export class ChatBuilder implements EventBuilder {
   private turn = -1;
   private readonly calls = new Map<string, number>();
+  /** What each call asks and when, by call id: its result's row says it (common.ts toolResultLabel). */
+  private readonly steps = new Map<string, ToolStep & { time: number | null }>();
   private toolCalls = 0;
   private failedCalls = 0;
 
@@ -108,9 +110,12 @@ export class ChatBuilder implements EventBuilder {
       const id = str(c, 'id');
       const name = str(c, 'name') ?? 'tool';
       const arg = argsSummary(c.args);
-      const idx = emit({ kind: 'tool_call', category: 'tool', id, tool: name, time: base.time, group: base.group, parentIndex: step, label: label(name, arg && short(arg, 60)) }, rec);
+      const idx = emit({ kind: 'tool_call', category: 'tool', id, tool: name, time: base.time, group: base.group, parentIndex: step, label: toolCallLabel({ tool: name, arg }) }, rec);
       this.toolCalls++;
-      if (id) this.calls.set(id, idx);
+      if (id) {
+        this.calls.set(id, idx);
+        this.steps.set(id, { tool: name, arg, time: base.time ?? null });
+      }
     }
   }
 
@@ -128,8 +133,10 @@ export class ChatBuilder implements EventBuilder {
     const names = responses.map((x) => str(x, 'name') ?? 'tool').join(', ');
     const mentions = callId ? [{ field: 'functionResponse.id', id: callId }] : [];
     const exit = isObj(r?.resultDisplay) ? num(r.resultDisplay, 'exitCode') : null;
+    const step = callId !== null && responses.length <= 1 ? this.steps.get(callId) : undefined;
     emit({ ...base, category: 'message', status, mentions, displayParent: call ?? this.turn,
-      label: label('tool result', names, failed ? 'error' : null, exit !== null && exit !== 0 ? `exit ${exit}` : null) }, rec);
+      label: step ? toolResultLabel({ ...step, exitCode: exit, failed, durationMs: step.time !== null && base.time != null && base.time >= step.time ? base.time - step.time : null })
+        : label('tool result', names, failed ? 'error' : null, exit !== null && exit !== 0 ? `exit ${exit}` : null) }, rec);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { UsageDraft } from '../../usageTypes';
 import { EventStatus } from '../../model';
-import { argsSummary, formatCount, formatDuration, formatTokens, isObj, label, num, Obj, short, str } from '../common';
+import { argsSummary, exitCodeInText, formatCount, formatDuration, formatTokens, isObj, label, num, Obj, short, str, toolCallLabel, toolResultLabel, type ToolStep } from '../common';
 import { Emit, EventBuilder, FormatTotals, SourceRecord } from '../../format';
 import { jsonPreview } from '../../json/jsonPreview';
 import { isStreamMessage } from './qwenRecords';
@@ -33,6 +33,8 @@ export class StreamBuilder implements EventBuilder {
   private run = -1;
   private sessionId: string | null = null;
   private readonly calls = new Map<string, number>();
+  /** What each call asks, by call id: its result's row says it (common.ts toolResultLabel). */
+  private readonly steps = new Map<string, ToolStep>();
   private toolCalls = 0;
   private failedCalls = 0;
   /** The usage of the model steps the stream shows, summed. */
@@ -133,9 +135,12 @@ export class StreamBuilder implements EventBuilder {
       const id = str(b, 'id');
       const name = str(b, 'name') ?? 'tool';
       const arg = argsSummary(b.input);
-      const idx = emit({ kind: 'tool_use', category: 'tool', id, tool: name, group: at.group, parentIndex: step, label: label(name, arg && short(arg, 60)) }, callsAt);
+      const idx = emit({ kind: 'tool_use', category: 'tool', id, tool: name, group: at.group, parentIndex: step, label: toolCallLabel({ tool: name, arg }) }, callsAt);
       this.toolCalls++;
-      if (id) this.calls.set(id, idx);
+      if (id) {
+        this.calls.set(id, idx);
+        this.steps.set(id, { tool: name, arg });
+      }
     }
   }
 
@@ -153,9 +158,11 @@ export class StreamBuilder implements EventBuilder {
       if (failed && call !== undefined) this.failedCalls++;
       const status: EventStatus = failed ? 'error' : 'ok';
       const mentions = callId ? [{ field: 'tool_use_id', id: callId }] : [];
+      const step = callId !== null ? this.steps.get(callId) : undefined;
+      const text = typeof b.content === 'string' ? b.content : null;
       emit({ kind: 'tool_result', category: 'message', id: k === 0 ? at.id : null, group: at.group, status, mentions,
         ...(call !== undefined ? { parentIndex: call } : callId !== null ? { parentId: callId } : { parentIndex: at.parentIndex }),
-        label: label('tool result', failed ? 'error' : null, typeof b.content === 'string' ? short(b.content, 60) : null) }, rec);
+        label: step ? toolResultLabel({ ...step, exitCode: exitCodeInText(text), failed, error: text }) : label('tool result', failed ? 'error' : null, text ? short(text, 60) : null) }, rec);
     });
   }
 

@@ -26,9 +26,10 @@ describe('claude-code adapter: corpus', () => {
     assert.deepEqual(n.map((x) => x.id), [null, 'msg-001', 'msg-002', 'msg-003', 'msg-004', 'msg-005', 'msg-006', 'msg-007']);
     assert.equal(n[0].label, 'summary: Test session for JSONL parsing');
     assert.equal(n[1].label, 'user: Create a hello world function');
-    assert.equal(n[2].label, "tool_use Write: I'll create that function for you.");
-    assert.equal(n[3].label, 'tool_result Write 5.0 s: File written successfully');
-    assert.equal(n[4].label, "tool_use Bash: git add . && git commit -m 'Add hello function'");
+    // A call says its tool and argument, its result the call with what came of it (issue 40).
+    assert.equal(n[2].label, 'Write: /project/hello.py');
+    assert.equal(n[3].label, 'Write: /project/hello.py → ok, 5.0 s');
+    assert.equal(n[4].label, "Bash: git add . && git commit -m 'Add hello function'");
     const result = m.events.get(3);
     assert.equal(result.category, 'tool');
     assert.equal(result.tool, 'Write');
@@ -62,7 +63,7 @@ describe('claude-code adapter: corpus', () => {
     const failed = m.events.get(20);
     assert.equal(failed.status, 'error', 'the tool_result with is_error true');
     assert.equal(failed.tool, 'Bash');
-    assert.match(failed.label, /^tool_result Bash error 5\.0 s: Exit code 1/);
+    assert.equal(failed.label, 'Bash: python -m pytest tests/ -v → exit 1, 5.0 s');
     assert.equal(m.events.get(28).label.startsWith('compact summary: '), true);
     assert.deepEqual(m.formatTotals, { toolCalls: 12, errors: 1 });
     assert.deepEqual(await findingsOf(SESSION_JSON, 'verify'), []);
@@ -104,11 +105,12 @@ describe('claude-code adapter: a real sidechain session (claude-code-log sidecha
     // The file starts mid-turn (no prompt): steps are roots, the sidechain's continuation under its first line, and
     // the result whose call is cut off a root.
     assert.deepEqual(parentLines(m), [null, 1, null, 3, null, null]);
-    assert.equal(m.events.get(0).label, 'tool_use Task 141k→365 tokens: Research data-border-color usage and CSS class …');
+    assert.equal(m.events.get(0).label, 'Task: Research data-border-color usage and CSS class mat...');
     assert.equal(m.events.get(0).tokensIn, 141275, 'input counts cache writes and reads');
     assert.equal(m.events.get(0).model, 'claude-sonnet-4-5-20250929');
     assert.equal(m.events.get(3).tokensIn, null, 'a split response shows its usage once');
-    assert.match(m.events.get(3).label, /^tool_use Grep .*\(cont\.\)/);
+    // A call on a line that continues a response says the call alone: its tokens are the response's first line's.
+    assert.equal(m.events.get(3).label, 'Grep: data-border-color');
     assert.equal(m.events.get(2).group, '88a8d761-7b9a-4bf1-a8ca-c1febe6bf358/sidechain');
     assert.deepEqual(m.events.get(1).mentions.map((x) => x.id), ['e1c84ba5', 'toolu_01JA2mLseQCAW3MdwPE4qWEk']);
     assert.deepEqual(m.formatTotals, { toolCalls: 2, errors: 0, inputTokens: 305335, outputTokens: 738, cacheReadTokens: 141272, cacheCreationTokens: 164054 });

@@ -61,9 +61,9 @@ describe('codex adapter: derived tree', () => {
     const n = nodes(m);
     assert.equal(n[4].label, 'reasoning: I will inspect the synthetic directory.');
     assert.ok(!n.some((x) => x.label.includes('SYNTHETIC_ENCRYPTED')), 'encrypted reasoning is never shown');
-    assert.equal(n[5].label, 'function_call exec_command: find . -maxdepth 1 -type f');
-    assert.equal(n[6].label, 'function_call_output exec_command 1.0 s: ./alpha.txt ./beta.txt');
-    assert.equal(n[8].label, 'custom_tool_call_output apply_patch 1.0 s: Done!');
+    assert.equal(n[5].label, 'exec_command: find . -maxdepth 1 -type f');
+    assert.equal(n[6].label, 'exec_command: find . -maxdepth 1 -type f → ok, 1.0 s');
+    assert.equal(n[8].label, 'apply_patch: gamma.txt → ok, 1.0 s');
     assert.equal(n[13].kind, 'future_synthetic_record');
     assert.equal(m.events.get(6).tool, 'exec_command');
     assert.equal(m.events.get(6).durationMs, 1000);

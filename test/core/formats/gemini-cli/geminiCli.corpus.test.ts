@@ -179,7 +179,7 @@ describe('gemini-cli corpus', () => {
     const m = await loadTrace(file);
     const i = Array.from({ length: m.events.size }, (_, k) => k).find((k) => m.events.kindOf(k) === 'tool_call')!;
     assert.equal(m.events.statusOf(i), 'error');
-    assert.match(m.events.labelOf(i), /exit 2$/);
+    assert.equal(m.events.labelOf(i), 'run_shell_command: ls /nonexistent → exit 2, 119 ms');
     assert.equal(summarize(m).totals.errors, 1);
   });
 });

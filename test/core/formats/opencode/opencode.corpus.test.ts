@@ -123,7 +123,7 @@ describe('opencode: the real opencode files (issue 38)', () => {
     assert.deepEqual(calls.map((i) => m.events.statusOf(i)), ['ok', 'ok', 'ok', 'error']);
     const results = kinds(m, 'tool_result');
     assert.deepEqual(results.map((r) => m.events.parent(r)), calls);
-    assert.match(m.events.labelOf(results[3]), /error File not found/);
+    assert.match(m.events.labelOf(results[3]), /^read: .*missing.txt → error, .*: File not found/);
     assert.equal(summarize(m).totals.errors, 1);
   });
 
