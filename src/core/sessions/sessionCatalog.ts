@@ -164,7 +164,8 @@ async function partsUnchanged(parts: readonly FileStamp[], byPath: ReadonlyMap<s
   return true;
 }
 
-async function stampOf(path: string): Promise<FileStamp | null> {
+/** A file's stamp (path, size, time), or null when it is gone or no file. */
+export async function stampOf(path: string): Promise<FileStamp | null> {
   try {
     const st = await fileSystem().stat(path);
     return st.isFile() ? { path, size: st.size, mtimeMs: st.mtimeMs } : null;

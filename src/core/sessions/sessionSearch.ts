@@ -12,12 +12,11 @@
  * state cannot be resumed in a new process (core/treeAppend.ts appends only to a model held in memory).
  */
 import { loadTrace } from '../loadTrace';
-import { fileSystem } from '../io/fileSystem';
 import { pathSep } from '../io/paths';
 import type { FormatName } from '../formatNames';
 import type { FileReadWatch } from '../sessionUsage';
 import type { TraceModel } from '../traceModel';
-import { listSessions, type SessionListing } from './sessionCatalog';
+import { listSessions, stampOf, type SessionListing } from './sessionCatalog';
 import { sameStamp, type FileStamp, type SessionCacheStore, type SessionRecord, type VerdictRules } from './sessionCache';
 import { FileIndexer } from './searchIndexer';
 import { compileQuery } from './searchQuery';
@@ -236,14 +235,5 @@ export class SessionSearchIndex {
   /** Throws {@link FilterError} (with a column) when the query cannot be read; reads no file and no index. */
   static checkQuery(query: string): void {
     compileQuery(query, { agents: [], tools: [] }, Date.now());
-  }
-}
-
-async function stampOf(path: string): Promise<FileStamp | null> {
-  try {
-    const st = await fileSystem().stat(path);
-    return st.isFile() ? { path, size: st.size, mtimeMs: st.mtimeMs } : null;
-  } catch {
-    return null;
   }
 }
