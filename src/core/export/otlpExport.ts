@@ -146,7 +146,8 @@ export function* otlpSpans(model: TraceModel, options: OtlpExportOptions): Gener
     const own = rollup.usage.usageOf(i);
     const counted = rollup.isCounted[i] === 1 || i === soleTotals ? own : null;
     const totals = counted === null && own?.source === 'totals' ? own : null;
-    const ctx = { operation, provider: providerOf(responseModel), responseModel, counted, totals, cacheWrite1h: counted ? t.usageFactsOf(i)?.cacheWrite1h : null };
+    const facts = t.usageFactsOf(i);
+    const ctx = { operation, provider: providerOf(responseModel), responseModel, counted, totals, cacheWrite1h: counted ? facts?.cacheWrite1h : null, finishReasons: facts?.finishReasons };
     const attributes: Attributes = { ...genAiAttributes(e, ctx), ...sourceAttributes(e, inferred[i]) };
     // Our reader takes it back as the totals line it is (priced as the source prices such a line).
     if (i === soleTotals) attributes[ATTR_AGENT_TRACE_USAGE_SOURCE] = 'totals';
