@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { basename } from 'node:path';
-import { otlpJsonBatches, writeOtlpJson } from '../core/export/otlpExport';
+import { otlpJsonBatches, otlpSourceSpansOf, writeOtlpJson } from '../core/export/otlpExport';
 import { OtlpPostError, parseOtlpHeaders, postOtlpJson } from '../core/export/otlpHttp';
 import { parseArgs, ParsedArgs, UsageError } from './args';
 import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError } from './io';
@@ -89,7 +89,8 @@ async function exportOtlp(model: TraceModel, args: ParsedArgs, version: string):
   const endpoint = args.options.get('--endpoint');
   const out = args.options.get('--output');
   if (endpoint !== undefined && out !== undefined) throw new UsageError('--endpoint and -o are alternatives: give one');
-  const options = { version, fileName: basename(model.path) };
+  // An OTLP trace keeps its spans' own attributes and exact times.
+  const options = { version, fileName: basename(model.path), sourceSpans: await otlpSourceSpansOf(model) };
   if (endpoint === undefined) {
     // Indented, so the file reads well and a reader can point each span at its own line; written as it is made.
     await streamed(out, (put) => writeOtlpJson(model, options, put));

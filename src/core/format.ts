@@ -9,6 +9,18 @@ import type { FieldPlan, LineScanner } from './lineFacts';
 
 export type { FormatTotals };
 
+/**
+ * A span of a trace that is itself OpenTelemetry spans, as its file writes it: what an OTLP export keeps of it
+ * unchanged ({@link FormatModule.sourceSpans}).
+ */
+export interface SourceSpan {
+  /** The span's attributes as written (OTLP/JSON `KeyValue[]`). */
+  attributes: readonly unknown[];
+  /** Its start and end as the file writes them (decimal nanoseconds), null when the file has none. */
+  startTimeUnixNano: string | null;
+  endTimeUnixNano: string | null;
+}
+
 /** One parsed line (or one document) handed to an adapter, with where it is. */
 export interface SourceRecord {
   /** The parsed JSON value. */
@@ -214,4 +226,10 @@ export interface FormatModule {
    * asks it over the first records of a file (`TraceModel.workingFolder`); absent: the format records no folder.
    */
   workingFolder?(record: unknown): string | null;
+  /**
+   * The file's spans as written, by the event id the reader gives each (`traceId/spanId`), when the format's records
+   * are OpenTelemetry spans: the OTLP export keeps their attributes (those it does not set itself) and their exact
+   * nanosecond times, so an OTLP → OTLP export changes nothing it has no reason to. Absent: the format has no spans.
+   */
+  sourceSpans?(path: string): Promise<ReadonlyMap<string, SourceSpan>>;
 }

@@ -55,6 +55,12 @@ export interface UsageDraft {
   /** Cost in US dollars the trace itself records for this event's scope. */
   costUsd?: number | null;
   /**
+   * Why the model stopped answering, as the writer records it (Claude Code `stop_reason`, OpenAI `finish_reason`,
+   * Gemini `finishReason`, OTLP `gen_ai.response.finish_reasons`): one per choice, in the writer's words. Not
+   * counted by any rollup; the OTLP export writes it as `gen_ai.response.finish_reasons`.
+   */
+  finishReasons?: readonly string[];
+  /**
    * The run's or session's totals so far that this line also records (Codex `total_token_usage`): the last
    * one of a group is checked against the rollup, like a totals line.
    */

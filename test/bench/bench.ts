@@ -54,7 +54,7 @@ async function benchCore(): Promise<void> {
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const sections: [string, () => Promise<void>][] = [['core', benchCore]];
-  for (const extra of ['lumenBench', 'checksBench', 'editorBench', 'usageBench', 'findBench', 'cliBench', 'formatsBench', 'pagingBench', 'rowLatencyBench', 'transcriptBench', 'diffBench', 'timelineBench', 'tailBench', 'findingsBench', 'sessionsBench', 'searchBench', 'reportBench']) {
+  for (const extra of ['lumenBench', 'checksBench', 'editorBench', 'usageBench', 'findBench', 'cliBench', 'formatsBench', 'pagingBench', 'rowLatencyBench', 'transcriptBench', 'diffBench', 'timelineBench', 'tailBench', 'findingsBench', 'sessionsBench', 'searchBench', 'reportBench', 'otlpExportBench']) {
     const p = join(__dirname, `${extra}.ts`);
     if (existsSync(p)) {
       // Each section in a process of its own: its memory figures are its own, not what earlier sections left.

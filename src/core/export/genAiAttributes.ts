@@ -4,6 +4,7 @@ import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_PROVIDER_NAME,
   ATTR_GEN_AI_REQUEST_MODEL,
+  ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
   ATTR_GEN_AI_RESPONSE_MODEL,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
@@ -103,6 +104,8 @@ export interface GenAiContext {
   totals?: EventUsage | null;
   /** The part of the cache writes written to the 1-hour cache (priced apart), when the trace says. */
   cacheWrite1h?: number | null;
+  /** Why the model stopped, as the format's reader took it from the writer's record (`UsageDraft.finishReasons`). */
+  finishReasons?: readonly string[] | null;
 }
 
 /** Token counts a usage record holds, as the conventions count them (cached input in input, reasoning in output). */
@@ -132,6 +135,7 @@ export function genAiAttributes(e: TraceEvent, ctx: GenAiContext): Attributes {
   }
   if (e.model !== null) a[ATTR_GEN_AI_REQUEST_MODEL] = e.model;
   if (ctx.responseModel !== null && (ctx.operation === GEN_AI_OPERATION_NAME_VALUE_CHAT || ctx.counted)) a[ATTR_GEN_AI_RESPONSE_MODEL] = ctx.responseModel;
+  if (ctx.operation === GEN_AI_OPERATION_NAME_VALUE_CHAT && ctx.finishReasons && ctx.finishReasons.length > 0) a[ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = [...ctx.finishReasons];
   const toolCall = ctx.operation === GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL;
   if (e.tool !== null) {
     // The tool name marks a tool call for GenAI readers; on other events (a tool's result) it is kept apart.

@@ -6,6 +6,8 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer/build/esm/trace/json';
 import { ATTR_SERVICE_NAME, ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import type { TraceModel } from '../traceModel';
+import type { SourceSpan } from '../format';
+import { formatModule } from '../formats';
 import { TraceEvent } from '../model';
 import { summarize } from '../summary';
 import { deriveOtlpIds } from './otlpIds';
@@ -21,6 +23,54 @@ export interface OtlpExportOptions {
   fileName: string;
   /** Spans per export request (one `resourceSpans` document each); default: all in one. */
   batchSize?: number;
+  /**
+   * The source's own spans by event id, when the trace is OpenTelemetry spans ({@link otlpSourceSpansOf}): each
+   * exported span of one keeps its attributes that the export does not set and its start and end nanoseconds as
+   * written.
+   */
+  sourceSpans?: ReadonlyMap<string, SourceSpan>;
+}
+
+/**
+ * The trace's own spans as its file writes them, when its format's records are spans (`FormatModule.sourceSpans`),
+ * for {@link OtlpExportOptions.sourceSpans}; undefined for any other trace, a compressed file, or a session read with
+ * other files (whose events are not all this file's).
+ */
+export async function otlpSourceSpansOf(model: TraceModel): Promise<ReadonlyMap<string, SourceSpan> | undefined> {
+  const read = formatModule(model.format).sourceSpans;
+  if (!read || model.compression || model.parts) return undefined;
+  // The file was just read: one that is gone or changed since exports as the model has it, without the extras.
+  return read(model.path).catch(() => undefined);
+}
+
+interface JsonKv { key: string }
+interface JsonSpan { traceId: string; spanId: string; startTimeUnixNano: string; endTimeUnixNano: string; attributes?: JsonKv[] }
+
+/** Puts back into the serialized spans what their source span wrote: attributes the export does not set, exact times. */
+function keepSource(text: string, source: ReadonlyMap<string, SourceSpan>): string {
+  const doc = JSON.parse(text) as { resourceSpans: { scopeSpans: { spans: JsonSpan[] }[] }[] };
+  for (const rs of doc.resourceSpans) {
+    for (const ss of rs.scopeSpans) {
+      for (const span of ss.spans) {
+        const src = source.get(`${span.traceId.toLowerCase()}/${span.spanId.toLowerCase()}`);
+        if (!src) continue;
+        const attrs = span.attributes ?? (span.attributes = []);
+        const ours = new Set(attrs.map((kv) => kv.key));
+        for (const kv of src.attributes) {
+          const key = (kv as Partial<JsonKv> | null)?.key;
+          if (typeof key === 'string' && !ours.has(key)) {
+            attrs.push(kv as JsonKv);
+            ours.add(key);
+          }
+        }
+        if (src.startTimeUnixNano !== null && src.endTimeUnixNano !== null && BigInt(src.endTimeUnixNano) >= BigInt(src.startTimeUnixNano)) {
+          span.startTimeUnixNano = src.startTimeUnixNano;
+          span.endTimeUnixNano = src.endTimeUnixNano;
+        }
+      }
+    }
+  }
+  return JSON.stringify(doc);
 }
 
 /** The instrumentation scope every exported span carries. */
@@ -146,7 +196,8 @@ export function* otlpSpans(model: TraceModel, options: OtlpExportOptions): Gener
     const own = rollup.usage.usageOf(i);
     const counted = rollup.isCounted[i] === 1 || i === soleTotals ? own : null;
     const totals = counted === null && own?.source === 'totals' ? own : null;
-    const ctx = { operation, provider: providerOf(responseModel), responseModel, counted, totals, cacheWrite1h: counted ? t.usageFactsOf(i)?.cacheWrite1h : null };
+    const facts = t.usageFactsOf(i);
+    const ctx = { operation, provider: providerOf(responseModel), responseModel, counted, totals, cacheWrite1h: counted ? facts?.cacheWrite1h : null, finishReasons: facts?.finishReasons };
     const attributes: Attributes = { ...genAiAttributes(e, ctx), ...sourceAttributes(e, inferred[i]) };
     // Our reader takes it back as the totals line it is (priced as the source prices such a line).
     if (i === soleTotals) attributes[ATTR_AGENT_TRACE_USAGE_SOURCE] = 'totals';
@@ -188,7 +239,11 @@ export function traceToOtlpJson(model: TraceModel, options: OtlpExportOptions): 
 export function* otlpJsonBatches(model: TraceModel, options: OtlpExportOptions): Generator<string> {
   const size = options.batchSize && options.batchSize > 0 ? options.batchSize : Infinity;
   const decoder = new TextDecoder();
-  const serialize = (spans: ReadableSpan[]): string => decoder.decode(JsonTraceSerializer.serializeRequest(spans));
+  const source = options.sourceSpans && options.sourceSpans.size > 0 ? options.sourceSpans : null;
+  const serialize = (spans: ReadableSpan[]): string => {
+    const text = decoder.decode(JsonTraceSerializer.serializeRequest(spans));
+    return source ? keepSource(text, source) : text;
+  };
   let batch: ReadableSpan[] = [];
   let any = false;
   for (const span of otlpSpans(model, options)) {

@@ -5,7 +5,7 @@ import { COMMANDS } from '../commandIds';
 import { TraceViewerApi } from '../viewerApi';
 import { TraceModels } from '../traceModels';
 import { activeTrace } from './navigationCommands';
-import { traceToOtlpJson } from '../../core/export/otlpExport';
+import { otlpSourceSpansOf, traceToOtlpJson } from '../../core/export/otlpExport';
 import { OtlpPostError, otlpTracesUrl, parseOtlpHeaders, postOtlpJson, shownOtlpUrl } from '../../core/export/otlpHttp';
 import { markdownExport, traceToMarkdown } from '../../report/markdown/markdownTranscript';
 import { TraceBlobs } from '../../viewer/blobResolver';
@@ -51,7 +51,7 @@ async function sendToOtlp(context: vscode.ExtensionContext, models: TraceModels,
     const title = `Sending ${basename(uri.fsPath)} to ${shownOtlpUrl(endpoint)}…`;
     const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async (progress) => {
       const model = await models.get(uri);
-      const bodies = traceToOtlpJson(model, { version, fileName: basename(uri.fsPath), batchSize: POST_BATCH });
+      const bodies = traceToOtlpJson(model, { version, fileName: basename(uri.fsPath), batchSize: POST_BATCH, sourceSpans: await otlpSourceSpansOf(model) });
       return { ...(await postOtlpJson(endpoint, bodies, { headers, version, onRetry: (message) => progress.report({ message }) })), spans: model.events.size };
     });
     const via = r.url === r.endpointUrl ? '' : ` (redirected from ${r.endpointUrl})`;

@@ -15,6 +15,8 @@ interface Response {
   reasoning: number | null;
   /** A stream-json response: its output count is the stream's start, never the response's (see describeAssistant). */
   stream: boolean;
+  /** `message.stop_reason` as the latest line that has one records it (a split response's last line), else null. */
+  stop: string | null;
 }
 
 /** The columns and facts an event carrying a response's usage gets. */
@@ -24,7 +26,7 @@ function carriedUsage(r: Response): { tokensIn: number | null; tokensOut: number
     // stream-json prints each response at its stream's start, when output_tokens is still 1 or 2: the count
     // is not the response's, the run's `result` line has the real one.
     tokensOut: r.stream ? null : r.usage.output,
-    usage: { cacheRead: r.usage.cacheRead, cacheWrite: r.usage.cacheCreation, ...(r.usage.cacheCreation1h ? { cacheWrite1h: r.usage.cacheCreation1h } : {}), reasoning: r.reasoning },
+    usage: { cacheRead: r.usage.cacheRead, cacheWrite: r.usage.cacheCreation, ...(r.usage.cacheCreation1h ? { cacheWrite1h: r.usage.cacheCreation1h } : {}), reasoning: r.reasoning, ...(r.stop !== null ? { finishReasons: [r.stop] } : {}) },
   };
 }
 
@@ -64,17 +66,19 @@ export class ClaudeState {
    * line carries it; a later line carries none (`elsewhere`), and when its snapshot differs (the real output count
    * after a placeholder) the first line's event is amended to it.
    */
-  responseUsage(messageId: string | null, u: ClaudeUsage, reasoning: number | null, stream: boolean): { tokensIn: number | null; tokensOut: number | null; usage: UsageDraft } {
+  responseUsage(messageId: string | null, u: ClaudeUsage, reasoning: number | null, stream: boolean, stop: string | null = null): { tokensIn: number | null; tokensOut: number | null; usage: UsageDraft } {
     const known = messageId === null ? undefined : this.responses.get(messageId);
     if (!known) {
-      const r: Response = { carrier: -1, usage: u, reasoning, stream };
+      const r: Response = { carrier: -1, usage: u, reasoning, stream, stop };
       this.responses.set(messageId ?? `anonymous:${this.responses.size}`, r);
       this.opened = r;
       return carriedUsage(r);
     }
-    if (!sameUsage(known, u, reasoning)) {
+    const newStop = stop !== null && stop !== known.stop;
+    if (!sameUsage(known, u, reasoning) || newStop) {
       known.usage = u;
       known.reasoning = reasoning;
+      if (newStop) known.stop = stop;
       if (known.carrier >= 0) {
         const c = carriedUsage(known);
         this.setUsage(known.carrier, c.tokensIn, c.tokensOut, c.usage);
@@ -247,7 +251,7 @@ function describeAssistant(v: Obj, d: EventDraft, st: ClaudeState): void {
   d.model = str(msg, 'model');
   // A response split over several lines repeats its usage: its first line's event carries it (see responseUsage).
   if (usage) {
-    const carried = st.responseUsage(messageId, usage, thinkingTokens(msg), isStreamMessage(v));
+    const carried = st.responseUsage(messageId, usage, thinkingTokens(msg), isStreamMessage(v), str(msg, 'stop_reason'));
     d.tokensIn = carried.tokensIn;
     d.tokensOut = carried.tokensOut;
     d.usage = carried.usage;

@@ -25,6 +25,13 @@ function numberOf(attrs: ReadonlyMap<string, unknown>, keys: readonly string[]):
   return null;
 }
 
+/** `gen_ai.response.finish_reasons` as the span records it (a string array; a lone string is taken as one), or null. */
+function finishReasonsOf(attrs: ReadonlyMap<string, unknown>): string[] | null {
+  const v = attrs.get('gen_ai.response.finish_reasons');
+  const list = typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  return list.length > 0 ? list : null;
+}
+
 /**
  * The usage facts of a span beyond its input/output tokens: GenAI cache and reasoning tokens, a recorded cost,
  * and whether the span is an agent-level aggregate of its model calls (which must not add to them).
@@ -41,7 +48,9 @@ export function spanUsage(attrs: ReadonlyMap<string, unknown>, operation: string
   };
   const aggregate = (operation !== null && AGGREGATE_OPERATIONS.has(operation)) || AGGREGATE_NAMES.test(name);
   if (aggregate) u.source = 'aggregate';
-  return aggregate || u.cacheRead !== null || u.cacheWrite !== null || u.cacheWrite1h !== null || u.reasoning !== null || u.costUsd !== null ? u : undefined;
+  const finish = finishReasonsOf(attrs);
+  if (finish) u.finishReasons = finish;
+  return aggregate || finish || u.cacheRead !== null || u.cacheWrite !== null || u.cacheWrite1h !== null || u.reasoning !== null || u.costUsd !== null ? u : undefined;
 }
 
 /**
