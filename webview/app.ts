@@ -177,7 +177,7 @@ export class App implements MessageTargets {
     ));
     const hidden = { 'aria-hidden': 'true' };
     const columns = el('div', { class: 'tree-columns' }, el('span', { class: 'col-event', text: 'Event', attrs: hidden }), el('span', { class: 'col col-duration', text: 'Duration', attrs: hidden }), el('span', { class: 'col col-tokens', text: 'Tokens', attrs: hidden }), el('span', { class: 'col col-offset', text: 'Time', attrs: hidden }));
-    this.mainViews.add({ id: 'tree', title: 'Tree', element: el('div', { class: 'main-tree-view' }, columns, this.tree.element) });
+    this.mainViews.add({ id: 'tree', title: 'Tree', element: el('div', { class: 'main-tree-view' }, columns, this.tree.element, this.bookkeeping.note) });
     const t = this.transcript;
     this.mainViews.add({ id: 'transcript', title: 'Transcript', element: t.element, onShow: () => t.show(), onHide: () => t.hide(), onSelect: (node) => t.select(node) });
     this.mainViews.add({ id: 'timeline', title: 'Timeline', element: this.timeline.element, onShow: () => this.timeline.onShow(), onHide: () => this.timeline.onHide(), onSelect: (node) => this.timeline.onSelect(node) });

@@ -20,7 +20,7 @@ export const CATEGORY_ICONS: Record<EventCategory, string> = {
   other: 'circle-small',
 };
 const BADGE_ICONS: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'info' };
-const INDENT_PX = 16;
+const INDENT_PX = 12;
 
 let rowIds = 0;
 

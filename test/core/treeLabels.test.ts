@@ -71,6 +71,10 @@ describe('tree labels: a row says what happened (issue 40), the same words for e
     ['opencode run', 'opencode-1.18.33/shell-fail/run.jsonl', ['bash: ls /nonexistent', 'bash: ls /nonexistent → exit 2, 2.1 s']],
     ['qwen-code stream-json', 'qwen-code-0.24.4/shell-fail/stream-json.jsonl', ['run_shell_command: ls /nonexistent', 'run_shell_command: ls /nonexistent → exit 2']],
     ['continue session', 'continue-1.5.47/shell-fail/.continue/sessions/b3aa9327-b19b-47af-8950-8cf0c3d8838e.json', ['Bash: ls /nonexistent (errored)', 'Bash: ls /nonexistent → exit 2']],
+    // OpenTelemetry GenAI spans (execute_tool, chat): the tool's arguments or process.command_line, the exit code its
+    // process.exit.code or its result's text states.
+    ['otlp (JS SDK) execute_tool and chat spans', 'otel-js-2.12.1/otlp-traces.json', ['shell: echo hello → exit 0, 60 ms', 'shell: ls /nonexistent → exit 2, 100 ms', 'model gpt-5-2025-08-07: 1,840 in / 64 out']],
+    ['otlp JSON Lines, arguments and result in the span', 'otel-js-2.12.1/otlp-traces-messages.jsonl', ['shell: find src -name "*.ts" | wc -l → ok, 80 ms', 'shell: npm run build → exit 2, 80 ms', 'model gpt-5-2025-08-07: 1,010 in / 27 out']],
   ];
   for (const [name, file, expected] of cases) {
     it(`${name}: ${expected[expected.length - 1]}`, async () => {

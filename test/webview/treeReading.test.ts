@@ -75,23 +75,44 @@ describe('tree reading: a row label is read whole at the default width (Chromium
 
   const cases: [string, string, string][] = [
     ['Claude Code', CLAUDE_SHELL_FAIL, 'Bash: ls /nonexistent → exit 2, 65 ms'],
+    // Three levels deep (turn → model step → call → result): cut by a few characters at 1280 px before the
+    // indent per level and the number columns were narrowed.
+    ['Codex', CODEX_SHELL_FAIL, 'exec_command: ls /nonexistent → exit 2, 0 ms'],
   ];
-  // Known defect, not fixed yet: Codex's result row sits three levels deep, and at 1280 px (tree pane 55%, Duration,
-  // Tokens and Time columns 292 px) "exec_command: ls /nonexistent → exit 2, 0 ms" is cut by a few characters. The case
-  // is kept here, pending, until the Event column's default width is fixed.
-  it.skip('Codex: "exec_command: ls /nonexistent → exit 2, 0 ms" is shown whole (pending: cut at the default width)', () => undefined);
   for (const [name, dir, want] of cases) {
     it(`${name}: "${want}" is shown whole, not cut, and its hover says it all`, async () => {
       const v = await view(corpusFile(dir));
       await v.waitForHost('detail', () => true);
       await v.settle();
-      const rows = await v.page.$$eval('.row .label', (els: Any[]) => els.map((e) => ({ text: e.textContent as string, cut: e.scrollWidth > e.clientWidth + 1, title: e.title as string })));
+      const rows = await v.page.$$eval('.row .label', (els: Any[]) => els.map((e) => ({ text: e.textContent as string, cut: e.scrollWidth > e.clientWidth + 1, need: `${e.scrollWidth} px in ${e.clientWidth} px`, title: e.title as string })));
       const row = rows.find((r: Any) => r.text === want);
       assert.ok(row, `a row reads "${want}": ${rows.map((r: Any) => r.text).join(' | ')}`);
-      assert.equal(row.cut, false, 'the label fits the Event column');
+      assert.equal(row.cut, false, `the label fits the Event column (${row.need})`);
       assert.ok(row.title.startsWith(want), 'the hover holds the full label');
       // The folded bookkeeping leaves no row: neither Claude Code's attachments nor Codex's token reports.
       assert.ok(!rows.some((r: Any) => /^(attachment|queue-operation|token_count)\b/.test(r.text)), rows.map((r: Any) => r.text).join(' | '));
+    });
+  }
+});
+
+describe('tree reading: the tree says that bookkeeping lines are folded (Chromium, real corpus file, issue 40)', function () {
+  this.timeout(180_000);
+  const { view } = viewerSuite();
+
+  for (const theme of ['dark', 'hc'] as const) {
+    it(`${theme}: a status line under the rows counts the hidden lines; its Show button, reached by keyboard, shows them`, async () => {
+      const v = await view(corpusFile(CLAUDE_SHELL_FAIL), { theme });
+      await v.waitForHost('detail', () => true);
+      await v.settle();
+      const note = await v.page.$eval('.bookkeeping-note', (e: Any) => ({ hidden: e.hidden as boolean, text: e.textContent as string }));
+      assert.equal(note.hidden, false, 'the note is shown while lines are folded');
+      assert.match(note.text, /^[1-9][\d,]* bookkeeping lines? hidden\s*Show$/);
+      assert.deepEqual(await v.page.evaluate(lowContrast, 3), [], 'the note stands apart from its background');
+      await v.page.focus('.bookkeeping-show');
+      assert.equal(await v.page.evaluate(() => (document.activeElement as Any)?.className), 'link-button bookkeeping-show', 'the button takes focus');
+      await v.page.keyboard.press('Enter');
+      await v.page.waitForFunction(() => Array.from(document.querySelectorAll('.row .label')).some((e) => /^attachment\b/.test(e.textContent ?? '')), { timeout: 20_000 });
+      assert.equal(await v.page.$eval('.bookkeeping-note', (e: Any) => e.hidden as boolean), true, 'the note goes once the lines are rows');
     });
   }
 });

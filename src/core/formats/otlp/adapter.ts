@@ -1,5 +1,5 @@
 import { EventCategory, EventDraft, EventStatus, IdMention } from '../../model';
-import { collectHashRefs, formatDuration, formatTokens, isObj, label, mayHoldDigest, Obj, short, statusFromWord } from '../common';
+import { argsSummary, collectHashRefs, exitCodeInText, formatDuration, formatTokens, isObj, label, mayHoldDigest, modelCallLabel, Obj, short, statusFromWord, toolResultLabel } from '../common';
 import { categoryFromKind } from '../common';
 import { LocateBudget } from '../locateBudget';
 import { attributeMap, forEachOtlpEvent, isOtlpDocument, nanosToMs, OtlpPlaceholder, OtlpSpanRef, parentSpanIdOf, spanDurationMs, spanKey } from './otlpSpans';
@@ -110,10 +110,32 @@ function genAiFields(attrs: Map<string, unknown>) {
   };
 }
 
-/** `chat gpt-4o 1.2k→340 tokens 1.1 s`: the span name, plus what the name does not already say. */
-function spanLabel(span: Obj, name: string, g: ReturnType<typeof genAiFields>, durationMs: number | null, errored: boolean): string {
-  const target = g.tool ?? g.agent ?? g.model;
+/** A tool call's arguments as the span gives them (a JSON object's text, GenAI or the AI SDK's names): their summary. */
+function toolArg(attrs: Map<string, unknown>): string | null {
+  const raw = attrs.get('gen_ai.tool.call.arguments') ?? attrs.get('ai.toolCall.args');
+  if (typeof raw !== 'string') return argsSummary(raw);
+  if (!raw.trimStart().startsWith('{')) return raw;
+  try {
+    return argsSummary(JSON.parse(raw));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A span's row. A tool span (`execute_tool`) and a model call (`chat`, `text_completion`…) say what happened through
+ * the shared builder (`shell: npm run build → exit 2, 80 ms`, `model gpt-5: 812 in / 31 out`); any other span is its
+ * name, plus what the name does not already say (`invoke_agent corpus-agent 2.3 s`).
+ */
+function spanLabel(span: Obj, name: string, g: ReturnType<typeof genAiFields>, attrs: Map<string, unknown>, category: EventCategory, durationMs: number | null, errored: boolean): string {
   const statusMessage = isObj(span.status) && typeof span.status.message === 'string' ? span.status.message : '';
+  if (category === 'tool') {
+    const result = attrs.get('gen_ai.tool.call.result') ?? attrs.get('ai.toolCall.result');
+    const exitCode = numberAttr(attrs, 'process.exit.code') ?? exitCodeInText(typeof result === 'string' ? result : null);
+    return toolResultLabel({ tool: g.tool ?? name, arg: toolArg(attrs) ?? stringAttr(attrs, 'process.command_line'), exitCode, failed: errored || (exitCode !== null && exitCode !== 0), error: statusMessage || stringAttr(attrs, 'error.type'), durationMs });
+  }
+  if (category === 'inference' && g.operation) return `${modelCallLabel(g.model, g.tokensIn, g.tokensOut)}${errored ? ` → error${statusMessage ? `: ${short(statusMessage, 60)}` : ''}` : ''}`;
+  const target = g.tool ?? g.agent ?? g.model;
   return label(
     g.operation && !name.includes(g.operation) ? g.operation : null,
     short(name, 60),
@@ -135,16 +157,17 @@ export function describeSpan(ref: OtlpSpanRef): { draft: EventDraft; toolCall: b
   const g = genAiFields(attrs);
   const durationMs = spanDurationMs(span.startTimeUnixNano, span.endTimeUnixNano);
   const status = spanStatus(span, name, attrs);
+  const category = spanCategory(g.operation, name, g.tool);
   const draft: EventDraft = {
     kind: g.operation ?? name,
-    category: spanCategory(g.operation, name, g.tool),
+    category,
     id: traceId && spanId ? spanKey(traceId, spanId) : null,
     parentId: traceId && parent ? spanKey(traceId, parent) : null,
     seq: numberAttr(attrs, 'agentledger.seq'),
     time: nanosToMs(span.startTimeUnixNano),
     durationMs,
     status,
-    label: spanLabel(span, name, g, durationMs, status === 'error'),
+    label: spanLabel(span, name, g, attrs, category, durationMs, status === 'error'),
     tokensIn: g.tokensIn,
     tokensOut: g.tokensOut,
     model: g.model,

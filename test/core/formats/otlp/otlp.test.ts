@@ -85,14 +85,14 @@ describe('otlp adapter: JSON lines of documents with GenAI spans', () => {
     assert.equal(m.events.lineOf(m.events.parent(0)), 1);
     assert.equal(m.events.get(m.events.parent(0)).kind, 'invoke_agent', 'children written before their parent still attach');
     const [tool, chat, agent, failed, remote] = [0, 1, 2, 3, 4].map((i) => m.events.get(i));
-    assert.equal(tool.label, 'execute_tool get_weather 12 ms');
+    assert.equal(tool.label, 'get_weather → ok, 12 ms');
     assert.equal(tool.category, 'tool');
     assert.equal(tool.tool, 'get_weather');
-    assert.equal(chat.label, 'chat gpt-4o gpt-4o-2024-08-06 1.2k→340 tokens 1.1 s');
+    assert.equal(chat.label, 'model gpt-4o-2024-08-06: 1,200 in / 340 out');
     assert.deepEqual([chat.category, chat.model, chat.tokensIn, chat.tokensOut], ['inference', 'gpt-4o-2024-08-06', 1200, 340]);
     assert.equal(agent.category, 'run');
     assert.equal(failed.status, 'error');
-    assert.equal(failed.label, 'chat gpt-4o 400 ms error: upstream request timed out');
+    assert.equal(failed.label, 'model gpt-4o → error: upstream request timed out');
     assert.equal(failed.id, '4bf92f3577b34da6a3ce929d0e0e4736/b7ad6b7169203331', 'same span id as line 1, other trace');
     assert.ok(failed.mentions.some((x) => x.field === 'links[0]' && x.id === '0af7651916cd43dd8448eb211c80319c/00f067aa0ba902b7'));
     assert.equal(remote.parent, -1);
