@@ -88,7 +88,8 @@ const AGGREGATE: ReadonlySet<string> = new Set(['run', 'session', 'task']);
 
 /**
  * Tokens of each turn: the own usage of its blocks, and of events that are no block (Codex reports a call's
- * tokens on a token_count record after the tool's output) counted with the last model call before them;
+ * tokens on a token_count record, after the tool's output or the reply) counted with the last block before them
+ * that the model wrote (a model call, a tool call, a message: not a tool result, which opens the next turn);
  * aggregates left out.
  */
 function addTokens(model: TraceModel, nodes: Int32Array, turnOf: Int32Array, turns: TranscriptTurn[]): void {
@@ -98,7 +99,9 @@ function addTokens(model: TraceModel, nodes: Int32Array, turnOf: Int32Array, tur
   const callTurns: number[] = [];
   for (let k = 0; k < nodes.length; k++) {
     turnOfEvent[nodes[k]] = turnOf[k];
-    if (t.categoryOf(nodes[k]) === 'inference' && t.partOf(nodes[k]) === 0) (callLines.push(t.lineOf(nodes[k])), callTurns.push(turnOf[k]));
+    const category = t.categoryOf(nodes[k]);
+    const result = category === 'tool' && TOOL_RESULT.test(t.kindOf(nodes[k]));
+    if (!result && t.partOf(nodes[k]) === 0 && (category === 'inference' || category === 'tool' || category === 'message')) (callLines.push(t.lineOf(nodes[k])), callTurns.push(turnOf[k]));
   }
   for (let i = 0; i < t.size; i++) {
     if (AGGREGATE.has(t.categoryOf(i))) continue;
