@@ -12,7 +12,7 @@ import { dirname, join, relative } from 'node:path';
 import { agentHomeRoots } from '../../src/core/sessions/agentHomes';
 import { listSessions } from '../../src/core/sessions/sessionCatalog';
 import type { SessionCacheStore } from '../../src/core/sessions/sessionCache';
-import { openSearchIndex } from '../../src/node/sqliteSearchStore';
+import { openSearchIndex } from '../../src/node/searchIndex';
 import { layOutAgentHome } from '../helpers/agentHome';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -119,12 +119,12 @@ export async function runBench(dir: string): Promise<void> {
   console.log(`search: a home of ${sessions} sessions, ${(bytes / 2 ** 20).toFixed(0)} MiB of session files (${copies} copies of the corpus home, session files ${pad}× their length; laid out in ${(made.ms / 1000).toFixed(1)} s)`);
   const floor = (await timed(async () => parseFloor(sessionFiles))).ms;
   console.log(`  parse floor (read + JSON.parse every line of the session files): ${(floor / 1000).toFixed(2)} s`);
-  const docs = index.size;
+  const docs = await index.size();
   console.log(`  first listing with the index riding its reads (walk, load, summarise with subagents, titles, verdicts, index, write both): ${(first.ms / 1000).toFixed(2)} s = ${(first.ms / floor).toFixed(1)}× the floor (goal ≤ 60 s); ${first.result.read} files indexed, ${first.result.readHere} of them read a second time; ${docs.documents} documents`);
   console.log(`  longest synchronous index write (one file's rows): ${longestWrite.toFixed(0)} ms`);
   console.log(`  index on disk (SQLite FTS5, text kept for snippets): ${(docs.bytes / 2 ** 20).toFixed(1)} MiB = ${((docs.bytes / bytes) * 100).toFixed(1)}% of the session files, ${(docs.bytes / docs.documents).toFixed(0)} B per document`);
   console.log(`  RSS: ${(rssBefore / 2 ** 20).toFixed(0)} MiB before, peak ${(peak / 2 ** 20).toFixed(0)} MiB while listing and indexing`);
-  index.close();
+  await index.close();
   // The second start: the index opened from its file (not loaded) and brought up to date: nothing changed, nothing read.
   const reopen = await timed(async () => {
     const x = openSearchIndex(indexDir);
@@ -138,7 +138,7 @@ export async function runBench(dir: string): Promise<void> {
     const runs: number[] = [];
     let hits = 0;
     for (let i = 0; i < 5; i++) {
-      const r = await timed(async () => reopen.result.x.search(q, { limit: 100 }));
+      const r = await timed(async () => await reopen.result.x.search(q, { limit: 100 }));
       runs.push(r.ms);
       hits = r.result.reduce((a, s) => a + s.hits.length, 0);
     }
@@ -148,7 +148,7 @@ export async function runBench(dir: string): Promise<void> {
   const p95 = [...all].sort((a, b) => a - b)[Math.floor(all.length * 0.95)];
   console.log(`  search, 5 runs of each query, 100 hits at most (goal ≤ 200 ms): median ${median(all).toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, worst ${Math.max(...all).toFixed(0)} ms = ${(median(all) / floor * 1000).toFixed(1)}‰ of the floor`);
   console.log(`  RSS with the index open: ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`);
-  reopen.result.x.close();
+  await reopen.result.x.close();
   console.log(`    ${latencies.join('; ')}`);
   rmSync(root, { recursive: true, force: true });
 }
