@@ -5,7 +5,7 @@ import { agentHomes } from '../core/sessions/agentHomes';
 import { parseArgs, UsageError } from './args';
 import { write, writeHuman, writeJson } from './io';
 import { cacheFolder, cacheOption, LIST_FLAGS, LIST_VALUED, listOptions } from './sessionsCommand';
-import { openSearchIndex } from '../node/sqliteSearchStore';
+import { openSearchIndex } from '../node/searchIndex';
 
 export const SEARCH_HELP = `Usage: agent-trace search QUERY [--root DIR]… [--agent NAME] [--since DATE] [--json] [--limit N] [--cache DIR | --no-cache]
 
@@ -56,9 +56,9 @@ export async function searchCommand(argv: string[]): Promise<number> {
     const index = openSearchIndex(cacheFolder(args));
     try {
       await index.update({ roots, cache: cacheOption(args) });
-      sessions = index.search(query, { limit, agent, since });
+      sessions = await index.search(query, { limit, agent, since });
     } finally {
-      index.close();
+      await index.close();
     }
   } catch (e) {
     if (e instanceof FilterError) throw new UsageError(`query ${JSON.stringify(query)}: ${e.message}`);

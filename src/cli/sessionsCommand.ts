@@ -8,7 +8,7 @@ import { parseSince, sessionsSince, USAGE_BUCKETS, USAGE_SPLITS, UsageBucketKind
 import { ParsedArgs, parseArgs, UsageError } from './args';
 import { formatOption, write, writeHuman, writeJson } from './io';
 import { cacheDir } from './userCacheDir';
-import { openSearchIndex } from '../node/sqliteSearchStore';
+import { openSearchIndex } from '../node/searchIndex';
 
 export const ROOTS_HELP = `  --root DIR      a folder to look in (repeat for more); default: the agents' own folders under
                   your home (${agentHomes().map((h) => `~/${h}`).join(', ')})
@@ -119,7 +119,7 @@ async function listFor(args: ParsedArgs): Promise<SessionListing> {
   try {
     listing = await listSessions({ roots, agent, cache, watchRead: index?.watchRead });
   } finally {
-    index?.close();
+    await index?.close();
   }
   return since === undefined ? listing : { ...listing, records: sessionsSince(listing.records, since) };
 }

@@ -15,7 +15,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Database, type Statement } from 'node-sqlite3-wasm';
 import type { FormatName } from '../core/formatNames';
-import { SEARCH_INDEX_FILE, SEARCH_INDEX_VERSION, SessionSearchIndex } from '../core/sessions/sessionSearch';
 import { SEARCH_FIELDS, type SearchStore, type StoredDoc, type StoredFile, type StoreHit, type StoreQuery } from '../core/sessions/searchStore';
 
 /** Characters of an 'other' document's text kept for its snippet (it is not searched). */
@@ -35,13 +34,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, tokenize = 'unicode61 re
 `;
 
 type Row = Record<string, unknown>;
-
-/** The search index kept in `folder` (its file {@link SEARCH_INDEX_FILE}); null: an index in memory, for this process. */
-export function openSearchIndex(folder: string | null): SessionSearchIndex {
-  // The index of the versions before SQLite (MiniSearch's JSON) is read no more.
-  if (folder !== null) fs.rmSync(path.join(folder, 'agent-trace-search.json'), { force: true });
-  return new SessionSearchIndex(openSqliteSearchStore(folder === null ? null : path.join(folder, SEARCH_INDEX_FILE), SEARCH_INDEX_VERSION));
-}
 
 /**
  * Opens (or makes) the index at `file`; null: an index in memory, kept for this process only. An index of another

@@ -34,9 +34,11 @@ describe('the search index from the built bundles', function () {
     assert.deepEqual(JSON.parse(second.stdout), hits);
   });
 
-  it('the extension bundle has SQLite\'s WebAssembly beside it, and the package keeps it', () => {
+  it('the extension\'s search worker bundles SQLite, not the host\'s bundle; its WebAssembly is beside it, and the package keeps both', () => {
     assert.ok(existsSync(join('dist', WASM)));
-    assert.ok(readFileSync('dist/extension.js', 'utf8').includes(WASM), 'extension.js bundles node-sqlite3-wasm');
-    assert.ok(readFileSync('.vscodeignore', 'utf8').split('\n').includes(`!dist/${WASM}`));
+    assert.ok(readFileSync('dist/searchStoreWorker.js', 'utf8').includes(WASM), 'searchStoreWorker.js bundles node-sqlite3-wasm');
+    assert.ok(!readFileSync('dist/extension.js', 'utf8').includes(WASM), 'extension.js bundles node-sqlite3-wasm: SQLite would run on the host\'s thread');
+    const kept = readFileSync('.vscodeignore', 'utf8').split('\n');
+    assert.ok(kept.includes(`!dist/${WASM}`) && kept.includes('!dist/searchStoreWorker.js'));
   });
 });

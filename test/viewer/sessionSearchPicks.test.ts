@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { layOutAgentHome } from '../helpers/agentHome';
 import { tempDir } from '../helpers/tmp';
 import { agentHomeRoots } from '../../src/core/sessions/agentHomes';
-import { openSearchIndex } from '../../src/node/sqliteSearchStore';
+import { openSearchIndex } from '../../src/node/searchIndex';
 import { searchPickRows } from '../../src/viewer/sessionSearchPicks';
 
 describe('Search Agent Sessions rows', function () {
@@ -15,8 +15,8 @@ describe('Search Agent Sessions rows', function () {
     layOutAgentHome(home);
     const index = openSearchIndex(null);
     await index.update({ roots: agentHomeRoots(home) });
-    const sessions = index.search('"code word PLUM"', { limit: 50 });
-    index.close();
+    const sessions = await index.search('"code word PLUM"', { limit: 50 });
+    await index.close();
     assert.ok(sessions.length >= 4, `${sessions.length} sessions`);
     const rows = searchPickRows(sessions);
     const separators = rows.filter((r) => r.separator);

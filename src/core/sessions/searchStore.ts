@@ -2,8 +2,10 @@
  * The seam between the search across sessions (core/sessions/sessionSearch.ts) and where its index is kept: the core
  * says what to keep and what to find, an implementation keeps it (src/node/sqliteSearchStore.ts: SQLite FTS5 in a
  * file, through node-sqlite3-wasm). Like the seams of core/io, the core never names the implementation; the CLI and
- * the extension open one and hand it over. Everything here is synchronous: an implementation over a database file
- * answers a query without loading the index whole.
+ * the extension open one and hand it over. An implementation over a database file answers a query without loading the
+ * index whole. Writes return nothing (an implementation may queue them, in order, to a worker thread); reads may be
+ * answered now (the CLI's store, in its thread) or later (the extension's, src/node/workerSearchStore.ts, whose
+ * SQLite runs in a worker so the extension host never waits on a write).
  */
 import type { FormatName } from '../formatNames';
 import type { FileStamp } from './sessionCache';
@@ -58,25 +60,29 @@ export interface StoreHit {
   text: string;
 }
 
-/** Where the index is kept. */
+/** A value now, or later. */
+export type Maybe<T> = T | Promise<T>;
+
+/** Where the index is kept. Reads see every write made before them. */
 export interface SearchStore {
   /** The files indexed (no documents: what an update compares with the listing). */
-  files(): StoredFile[];
+  files(): Maybe<StoredFile[]>;
   /** Keeps a file's documents, in place of any it had. */
   putFile(file: StoredFile, docs: readonly StoredDoc[]): void;
   /** Updates what is kept of a file's session (title, times) without its documents. */
   setFile(file: StoredFile): void;
   removeFile(path: string): void;
   /** Distinct agents and tool names indexed (the query's wildcards are matched against them). */
-  agents(): string[];
-  tools(): string[];
+  agents(): Maybe<string[]>;
+  tools(): Maybe<string[]>;
   /**
    * Documents matching, newest session first (by end, else start), then by session file, file and line; at most
    * `limit`.
    */
-  query(q: StoreQuery, limit: number): StoreHit[];
-  /** Runs `f` (calls of this store, nothing asynchronous) as one unit: one write, one lock. */
+  query(q: StoreQuery, limit: number): Maybe<StoreHit[]>;
+  /** Runs `f` (writes of this store, nothing asynchronous) as one unit: one write, one lock. */
   batch<T>(f: () => T): T;
-  size(): { documents: number; files: number; bytes: number };
-  close(): void;
+  size(): Maybe<{ documents: number; files: number; bytes: number }>;
+  /** Ends once every write made before it is kept. */
+  close(): Maybe<void>;
 }

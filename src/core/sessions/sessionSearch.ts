@@ -82,22 +82,31 @@ export interface UpdateIndexOptions {
 
 /** A full-text index of sessions' lines, over a store the caller opens (and closes with {@link close}). */
 export class SessionSearchIndex {
-  /** Files indexed by path, as the store holds them (read from it once). */
-  private readonly files: Map<string, StoredFile>;
+  /** Files indexed by path, as the store holds them (read from it once, by {@link ready}). */
+  private readonly files = new Map<string, StoredFile>();
+  /** Settled once {@link files} holds what the store had at its opening. */
+  private readonly ready: Promise<void>;
   /** Files indexed during the current listing, riding its read. */
   private ridden = new Set<string>();
 
   constructor(private readonly store: SearchStore) {
-    this.files = new Map(store.files().map((f) => [f.stamp.path, f]));
+    this.ready = Promise.resolve(store.files()).then((files) => {
+      for (const f of files) this.files.set(f.stamp.path, f);
+    });
+    // A store that cannot be read fails each call that awaits `ready`, not the process (an unhandled rejection).
+    this.ready.catch(() => undefined);
   }
 
   /** Documents and files indexed, and the index's bytes. */
-  get size(): { documents: number; files: number; bytes: number } {
+  async size(): Promise<{ documents: number; files: number; bytes: number }> {
+    await this.ready;
     return this.store.size();
   }
 
-  close(): void {
-    this.store.close();
+  /** Closes the store, once every write made before is kept. */
+  async close(): Promise<void> {
+    await this.ready.catch(() => undefined);
+    await this.store.close();
   }
 
   /**
@@ -106,6 +115,11 @@ export class SessionSearchIndex {
    * search reads nothing the listing read.
    */
   readonly watchRead = async (path: string): Promise<FileReadWatch | undefined> => {
+    try {
+      await this.ready;
+    } catch {
+      return undefined;
+    }
     const stamp = await stampOf(path);
     if (!stamp) return undefined;
     const indexer = new FileIndexer();
@@ -128,6 +142,7 @@ export class SessionSearchIndex {
    * (the catalog had it from its cache), and discards the documents of files under the roots no longer listed.
    */
   async update(options: UpdateIndexOptions): Promise<IndexUpdate> {
+    await this.ready;
     this.ridden = new Set();
     const listing = await listSessions({ roots: options.roots, cache: options.cache, rules: options.rules, isCancelled: options.isCancelled, watchRead: this.watchRead });
     const wanted = new Map<string, { stamp: FileStamp; rec: SessionRecord }>();
@@ -212,18 +227,15 @@ export class SessionSearchIndex {
    * The hits of a query, grouped by session (newest first: by end, else start), each session's in line order, at
    * most `limit` hits in all. Throws {@link FilterError} (with a column) for a query that cannot be read.
    */
-  search(query: string, options: { limit?: number; since?: number; agent?: FormatName; now?: number } = {}): SessionHits[] {
-    return this.store.batch(() => this.searchIn(query, options));
-  }
-
-  private searchIn(query: string, options: { limit?: number; since?: number; agent?: FormatName; now?: number }): SessionHits[] {
+  async search(query: string, options: { limit?: number; since?: number; agent?: FormatName; now?: number } = {}): Promise<SessionHits[]> {
+    await this.ready;
     const limit = Math.max(1, options.limit ?? 100);
-    const q = compileQuery(query, { agents: this.store.agents(), tools: this.store.tools() }, options.now ?? Date.now());
+    const q = compileQuery(query, { agents: await this.store.agents(), tools: await this.store.tools() }, options.now ?? Date.now());
     const narrow = [q.store];
     if (options.agent !== undefined) narrow.push({ agents: [options.agent] });
     if (options.since !== undefined) narrow.push({ since: options.since });
     const groups = new Map<string, SessionHits>();
-    for (const h of this.store.query(narrow.length === 1 ? q.store : { and: narrow }, limit)) {
+    for (const h of await this.store.query(narrow.length === 1 ? q.store : { and: narrow }, limit)) {
       const f = h.file;
       let g = groups.get(f.session);
       if (!g) groups.set(f.session, (g = { agent: f.agent, file: f.session, sessionId: f.sessionId, title: f.title, startTime: f.startTime, endTime: f.endTime, hits: [] }));

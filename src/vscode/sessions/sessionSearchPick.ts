@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { FilterError } from '../../core/filter/filterSyntax';
 import type { SessionSearchIndex } from '../../core/sessions/sessionSearch';
 import type { FileReadWatch } from '../../core/sessionUsage';
-import { openSearchIndex } from '../../node/sqliteSearchStore';
+import { openSearchIndexInWorker } from '../../node/workerSearchStore';
 import { searchPickRows } from '../../viewer/sessionSearchPicks';
 import type { SearchHit } from '../../core/sessions/sessionSearch';
 import type { TraceViewerApi } from '../viewerApi';
@@ -36,18 +36,22 @@ export class SessionSearchService {
     private readonly roots: () => string[] = () => sessionRoots(),
   ) {}
 
-  /** The index (SQLite in the global storage: opening it reads its header, not the index). */
+  /**
+   * The index (SQLite in the global storage: opening it reads its header, not the index), its store in a worker
+   * thread: the host posts each file's documents and goes on, the worker writes them.
+   */
   private open(): SessionSearchIndex {
-    this.index ??= openSearchIndex(this.storageDir ?? null);
+    this.index ??= openSearchIndexInWorker(this.storageDir ?? null);
     return this.index;
   }
 
   /** Given to the Agent Traces view's listings: a file the view reads is indexed during that read, not read again. */
   readonly watchRead = (path: string): Promise<FileReadWatch | undefined> => this.open().watchRead(path);
 
-  dispose(): void {
-    this.index?.close();
+  dispose(): Promise<void> {
+    const index = this.index;
     this.index = null;
+    return index ? index.close() : Promise.resolve();
   }
 
   /** Brings the index up to date in the background, with progress in the Agent Traces view. */
@@ -82,7 +86,7 @@ export class SessionSearchService {
     if (query.trim() === '') return [];
     const index = this.open();
     try {
-      const rows = searchPickRows(index.search(query, { limit: PICK_LIMIT }));
+      const rows = searchPickRows(await index.search(query, { limit: PICK_LIMIT }));
       if (rows.length === 0) return [{ label: 'No hits', description: this.running ? 'still indexing: more may come' : undefined, alwaysShow: true }];
       return rows.map((r) => (r.separator ? { label: r.label, kind: vscode.QuickPickItemKind.Separator } : { label: r.label, description: r.description, detail: r.detail, alwaysShow: true, hit: r.hit }));
     } catch (e) {
@@ -139,7 +143,7 @@ export function registerSessionSearch(context: vscode.ExtensionContext, sessions
   let started = false;
   sessions.watchRead = service.watchRead;
   context.subscriptions.push(
-    { dispose: () => service.dispose() },
+    { dispose: () => void service.dispose().catch(() => undefined) },
     vscode.commands.registerCommand(COMMANDS.searchSessions, () => {
       started = true;
       return showSessionSearch(service, viewers);

@@ -12,7 +12,7 @@ import { agentHomeRoots } from '../../../src/core/sessions/agentHomes';
 import { listSessions } from '../../../src/core/sessions/sessionCatalog';
 import { SEARCH_INDEX_FILE } from '../../../src/core/sessions/sessionSearch';
 import type { SessionCacheStore } from '../../../src/core/sessions/sessionCache';
-import { openSearchIndex } from '../../../src/node/sqliteSearchStore';
+import { openSearchIndex } from '../../../src/node/searchIndex';
 
 function memoryCache(): SessionCacheStore {
   let text: string | null = null;
@@ -20,7 +20,7 @@ function memoryCache(): SessionCacheStore {
 }
 
 /** Bytes read from `file` through node:fs's readSync (how node-sqlite3-wasm reads its pages) while `f` runs. */
-function bytesReadOf<T>(file: string, f: () => T): { result: T; bytes: number } {
+async function bytesReadOf<T>(file: string, f: () => Promise<T>): Promise<{ result: T; bytes: number }> {
   // The module object itself (an ES namespace's bindings cannot be replaced), the one the library calls.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const fs: typeof import('node:fs') = require('node:fs');
@@ -39,7 +39,8 @@ function bytesReadOf<T>(file: string, f: () => T): { result: T; bytes: number } 
     return n;
   };
   try {
-    return { result: f(), bytes };
+    const result = await f();
+    return { result, bytes };
   } finally {
     fs.readSync = real;
     fs.openSync = realOpen;
@@ -66,8 +67,8 @@ describe('search index riding the session catalog', function () {
     assert.deepEqual([...withIndex].sort(), [...listingOnly].sort());
     const u = await index.update({ roots, cache: memoryCache() });
     assert.equal(u.readHere, 0);
-    assert.ok(index.search('PLUM').length > 0);
-    index.close();
+    assert.ok((await index.search('PLUM')).length > 0);
+    await index.close();
   });
 
   it('starts again from its file without reading a trace or the whole index', async () => {
@@ -76,20 +77,20 @@ describe('search index riding the session catalog', function () {
     const first = openSearchIndex(dir);
     const built = await first.update({ roots, cache });
     assert.ok(built.read > 10 && built.readHere === 0, JSON.stringify({ read: built.read, readHere: built.readHere }));
-    first.close();
+    await first.close();
     const file = join(dir, SEARCH_INDEX_FILE);
     const size = fs.statSync(file).size;
     let hits = 0;
     const reads = await tracesRead(home, async () => {
-      const { result: again, bytes } = bytesReadOf(file, () => {
+      const { result: again, bytes } = await bytesReadOf(file, async () => {
         const x = openSearchIndex(dir);
-        hits = x.search('"then try to read missing.txt"').reduce((a, s) => a + s.hits.length, 0);
+        hits = (await x.search('"then try to read missing.txt"')).reduce((a, s) => a + s.hits.length, 0);
         return x;
       });
       assert.ok(bytes > 0 && bytes < size / 2, `${bytes} of ${size} bytes of the index read to open it and search`);
       const u = await again.update({ roots, cache });
       assert.deepEqual([u.read, u.readHere, u.discarded], [0, 0, 0]);
-      again.close();
+      await again.close();
     });
     assert.ok(hits >= 7, `${hits} hits`);
     assert.deepEqual(reads, []);
@@ -106,18 +107,18 @@ describe('search index riding the session catalog', function () {
     prompt.uuid = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
     prompt.parentUuid = JSON.parse(lines[lines.length - 1]).uuid ?? null;
     fs.appendFileSync(claude.path, JSON.stringify(prompt) + '\n');
-    const before = index.size.files;
+    const before = (await index.size()).files;
     const reads = await tracesRead(home, () => index.update({ roots, cache }));
     assert.deepEqual([...new Set(reads)], [claude.path]);
-    const hits = index.search('wombatgarden').flatMap((s) => s.hits);
+    const hits = (await index.search('wombatgarden')).flatMap((s) => s.hits);
     assert.deepEqual(hits.map((h) => [h.file, h.line, h.field]), [[claude.path, lines.length + 1, 'prompt']]);
     fs.rmSync(claude.path);
     const u = await index.update({ roots, cache });
     assert.ok(u.discarded >= 1);
-    assert.ok(index.size.files < before);
-    assert.deepEqual(index.search('wombatgarden'), []);
-    assert.ok(!index.search('missing.txt', { limit: 1000 }).some((s) => s.hits.some((h) => h.file === claude.path)));
-    index.close();
+    assert.ok((await index.size()).files < before);
+    assert.deepEqual(await index.search('wombatgarden'), []);
+    assert.ok(!(await index.search('missing.txt', { limit: 1000 })).some((s) => s.hits.some((h) => h.file === claude.path)));
+    await index.close();
   });
 
   it('`sessions` then `search` (one cache folder) read each new file once: the search reads none', async () => {
