@@ -96,8 +96,9 @@ export async function digestEvents(model: TraceModel, options: FlattenOptions, g
   for (let i = 0; i < n; i++) {
     const line = model.events.lineOf(i);
     if (!lines.has(line)) continue;
-    // The label is what the adapter read, blobs included (agentledger span files keep the payload in a blob).
-    content[i] = lines.stateOf(line, event).update('\u0000').update(comparableLabel(model.events.labelOf(i))).value();
+    // The label is what the adapter read, blobs included (agentledger span files keep the payload in a blob), less
+    // what a result's label repeats of its call's line (the call's argument): that line is compared as itself.
+    content[i] = lines.stateOf(line, event).update('\u0000').update(ownLabel(comparableLabel(model.events.labelOf(i)))).value();
     args[i] = lines.argsOf(line);
   }
   return { content, args };
@@ -116,4 +117,15 @@ export async function eventFieldsOf(model: TraceModel, indices: readonly number[
     const value = parse(read.get(i) ?? null);
     return value === undefined ? null : flattenEvent(value, options);
   });
+}
+
+/**
+ * A tool result's label less the call's argument it repeats (`Bash: npm test → exit 1` → `Bash → exit 1`: the
+ * shared label builder's wording, formats/common.ts toolResultLabel); any other label as it is.
+ */
+export function ownLabel(label: string): string {
+  const arrow = label.indexOf(' → ');
+  if (arrow < 0) return label;
+  const colon = label.indexOf(': ');
+  return colon > 0 && colon < arrow ? `${label.slice(0, colon)}${label.slice(arrow)}` : label;
 }
