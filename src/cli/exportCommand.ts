@@ -7,8 +7,12 @@ import { OtlpPostError, parseOtlpHeaders, postOtlpJson } from '../core/export/ot
 import { parseArgs, ParsedArgs, UsageError } from './args';
 import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError } from './io';
 import type { TraceModel } from '../core/loadTrace';
+import type { OtlpContent } from '../core/export/genAiAttributes';
 
-export const EXPORT_HELP = `Usage: agent-trace export FILE --otlp [-o OUT.json | --endpoint URL] [--format NAME]
+/** Makes the OTLP export's `content` option for a trace (`--include-content`). */
+export type ContentSource = (model: TraceModel) => Promise<(index: number) => OtlpContent | undefined>;
+
+export const EXPORT_HELP = `Usage: agent-trace export FILE --otlp [--include-content] [-o OUT.json | --endpoint URL] [--format NAME]
        agent-trace export FILE --markdown [--line N] [--max-chars N | --summary] [-o OUT.md] [--format NAME]
 
 Writes the trace in another format, to stdout unless -o names a file.
@@ -27,6 +31,10 @@ Writes the trace in another format, to stdout unless -o names a file.
                    other redirect is an error; bodies are gzip-compressed (sent plain to a receiver
                    that refuses gzip); user agent agent-trace/<version>; messages never show header
                    values or the password
+  --include-content  with --otlp: also the conversation (opt-in: it may be private): on model calls
+                   gen_ai.input.messages, gen_ai.output.messages and gen_ai.system_instructions, on
+                   execute_tool spans gen_ai.tool.call.arguments and gen_ai.tool.call.result (JSON
+                   strings, each cut at 64 KiB with a marker; content blobs beside the trace resolved)
   --markdown       the conversation and tool calls as Markdown for a GitHub comment, in the transcript's
                    order, each once (content blobs beside the trace included, tool definitions left out);
                    long outputs fold in <details> with their line count; prompts and replies keep their
@@ -85,12 +93,13 @@ async function streamed(file: string | undefined, produce: (put: (text: string) 
   if (failure) throw new UnreadableError(`${file}: cannot write: ${fsCause(failure)}`);
 }
 
-async function exportOtlp(model: TraceModel, args: ParsedArgs, version: string): Promise<number> {
+async function exportOtlp(model: TraceModel, args: ParsedArgs, version: string, contentSource?: ContentSource): Promise<number> {
   const endpoint = args.options.get('--endpoint');
   const out = args.options.get('--output');
   if (endpoint !== undefined && out !== undefined) throw new UsageError('--endpoint and -o are alternatives: give one');
   // An OTLP trace keeps its spans' own attributes and exact times.
-  const options = { version, fileName: basename(model.path), sourceSpans: await otlpSourceSpansOf(model) };
+  const content = args.flags.has('--include-content') ? await contentSource!(model) : undefined;
+  const options = { version, fileName: basename(model.path), sourceSpans: await otlpSourceSpansOf(model), content };
   if (endpoint === undefined) {
     // Indented, so the file reads well and a reader can point each span at its own line; written as it is made.
     await streamed(out, (put) => writeOtlpJson(model, options, put));
@@ -143,9 +152,9 @@ function maxCharsOption(value: string | undefined, min: number): number | undefi
 }
 
 /** `agent-trace export`: OTLP/JSON (to a file or an endpoint) or Markdown. */
-export function makeExportCommand(version: string, markdown?: (model: TraceModel, request: MarkdownRequest) => Promise<{ text: string; cut: { leftOut: number; blocks: number; fromLine: number } | null }>, minMaxChars = 1): (argv: string[]) => Promise<number> {
+export function makeExportCommand(version: string, markdown?: (model: TraceModel, request: MarkdownRequest) => Promise<{ text: string; cut: { leftOut: number; blocks: number; fromLine: number } | null }>, minMaxChars = 1, contentSource?: ContentSource): (argv: string[]) => Promise<number> {
   return async (argv) => {
-    const args = parseArgs(normalize(argv), ['--otlp', '--markdown', '--summary', '--help'], ['--output', '--endpoint', '--format', '--line', '--max-chars']);
+    const args = parseArgs(normalize(argv), ['--otlp', '--markdown', '--summary', '--include-content', '--help'], ['--output', '--endpoint', '--format', '--line', '--max-chars']);
     if (args.flags.has('--help')) return write(EXPORT_HELP + '\n').then(() => 0);
     if (args.positional.length !== 1) throw new UsageError('export takes exactly one FILE');
     const otlp = args.flags.has('--otlp');
@@ -154,11 +163,13 @@ export function makeExportCommand(version: string, markdown?: (model: TraceModel
     if (!otlp && args.options.has('--endpoint')) throw new UsageError('--endpoint goes with --otlp');
     if (otlp && args.options.has('--line')) throw new UsageError('--line goes with --markdown');
     if (otlp && args.options.has('--max-chars')) throw new UsageError('--max-chars goes with --markdown');
+    if (!otlp && args.flags.has('--include-content')) throw new UsageError('--include-content goes with --otlp');
+    if (otlp && args.flags.has('--include-content') && !contentSource) throw new UsageError('--include-content is not available in this build');
     if (otlp && args.flags.has('--summary')) throw new UsageError('--summary goes with --markdown');
     if (args.flags.has('--summary') && args.options.has('--max-chars')) throw new UsageError('--summary and --max-chars are alternatives: the summary is short');
     const maxChars = maxCharsOption(args.options.get('--max-chars'), minMaxChars);
     const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
-    if (otlp) return exportOtlp(model, args, version);
+    if (otlp) return exportOtlp(model, args, version, contentSource);
     const request = { root: rootAtLine(model, args.options.get('--line')), maxChars, summary: args.flags.has('--summary') };
     const md = await markdown!(model, request);
     await output(md.text, args.options.get('--output'));

@@ -1,6 +1,10 @@
 import type { Attributes } from '@opentelemetry/api';
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_INPUT_MESSAGES,
+  ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_PROVIDER_NAME,
   ATTR_GEN_AI_REQUEST_MODEL,
@@ -64,7 +68,7 @@ export function genAiOperation(category: EventCategory): string | null {
 const CALL_ID_FIELD = /(call|tool_?use)[._]?id$/i;
 
 /** The id the runtime gave a tool call: a call-id mention, else the tool event's own id. */
-function toolCallId(e: TraceEvent): string | null {
+export function toolCallId(e: TraceEvent): string | null {
   const m = e.mentions.find((x) => CALL_ID_FIELD.test(x.field));
   return m?.id ?? e.id;
 }
@@ -175,4 +179,65 @@ export function genAiSpanName(e: TraceEvent, operation: string | null): string {
   if (operation === null) return e.kind;
   const target = operation === GEN_AI_OPERATION_NAME_VALUE_CHAT ? e.model : operation === GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL ? e.tool : null;
   return target ? `${operation} ${target}` : operation;
+}
+
+/** One part of a GenAI message as the conventions' JSON schema has it (text, a tool call, a tool's response). */
+export type GenAiPart =
+  | { type: 'text'; content: string }
+  | { type: 'tool_call'; id: string | null; name: string; arguments: unknown }
+  | { type: 'tool_call_response'; id: string | null; response: unknown };
+
+/** One message of `gen_ai.input.messages` / `gen_ai.output.messages`. */
+export interface GenAiMessage {
+  role: string;
+  parts: GenAiPart[];
+  finish_reason?: string;
+}
+
+/**
+ * The conversation content of one span (opt-in: `--include-content`): on a model call what was sent and what came
+ * back (and the system prompt), on a tool call its arguments and result.
+ */
+export interface OtlpContent {
+  input?: GenAiMessage[];
+  output?: GenAiMessage[];
+  system?: GenAiPart[];
+  toolArguments?: unknown;
+  toolResult?: unknown;
+}
+
+/** The system prompt's attribute (semantic conventions v1.37+; the package names it only in later releases). */
+export const ATTR_GEN_AI_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions';
+
+/** Most characters of one content attribute's value; a longer one is cut and ends with {@link contentCut}'s marker. */
+export const MAX_CONTENT_CHARS = 64 * 1024;
+
+/** The marker that ends a cut value. */
+export function contentCut(leftOut: number): string {
+  return `…[agent-trace: ${leftOut} more characters cut]`;
+}
+
+function bounded(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? 'null';
+  return text.length > MAX_CONTENT_CHARS ? text.slice(0, MAX_CONTENT_CHARS) + contentCut(text.length - MAX_CONTENT_CHARS) : text;
+}
+
+/**
+ * The content attributes of one span: messages and the system prompt on a model call (`chat`), arguments and result
+ * on a tool call (`execute_tool`), each a string cut at {@link MAX_CONTENT_CHARS}. Output messages without a finish
+ * reason take the span's first one.
+ */
+export function genAiContentAttributes(operation: string | null, content: OtlpContent, finishReasons: readonly string[] | null | undefined, a: Attributes): void {
+  if (operation === GEN_AI_OPERATION_NAME_VALUE_CHAT) {
+    if (content.input && content.input.length > 0) a[ATTR_GEN_AI_INPUT_MESSAGES] = bounded(content.input);
+    if (content.output && content.output.length > 0) {
+      const reason = finishReasons?.[0];
+      const out = reason ? content.output.map((m) => (m.finish_reason ? m : { ...m, finish_reason: reason })) : content.output;
+      a[ATTR_GEN_AI_OUTPUT_MESSAGES] = bounded(out);
+    }
+    if (content.system && content.system.length > 0) a[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS] = bounded(content.system);
+  } else if (operation === GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL) {
+    if (content.toolArguments !== undefined) a[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = bounded(content.toolArguments);
+    if (content.toolResult !== undefined) a[ATTR_GEN_AI_TOOL_CALL_RESULT] = bounded(content.toolResult);
+  }
 }

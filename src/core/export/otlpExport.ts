@@ -11,7 +11,7 @@ import { formatModule } from '../formats';
 import { TraceEvent } from '../model';
 import { summarize } from '../summary';
 import { deriveOtlpIds } from './otlpIds';
-import { ATTR_AGENT_TRACE_USAGE_SOURCE, genAiAttributes, genAiOperation, genAiProvider, genAiSpanName } from './genAiAttributes';
+import { ATTR_AGENT_TRACE_USAGE_SOURCE, genAiAttributes, genAiContentAttributes, type OtlpContent, genAiOperation, genAiProvider, genAiSpanName } from './genAiAttributes';
 import { usageRollupOf } from '../usage/rollup';
 import { toolCallsOf } from '../usage/toolStats';
 
@@ -29,6 +29,11 @@ export interface OtlpExportOptions {
    * written.
    */
   sourceSpans?: ReadonlyMap<string, SourceSpan>;
+  /**
+   * Opt-in content (`--include-content`): the conversation of event `index`, asked for as its span is made; its
+   * messages and tool arguments and results are written as the GenAI content attributes. Without it none are.
+   */
+  content?: (index: number) => OtlpContent | undefined;
 }
 
 /**
@@ -201,6 +206,8 @@ export function* otlpSpans(model: TraceModel, options: OtlpExportOptions): Gener
     const attributes: Attributes = { ...genAiAttributes(e, ctx), ...sourceAttributes(e, inferred[i]) };
     // Our reader takes it back as the totals line it is (priced as the source prices such a line).
     if (i === soleTotals) attributes[ATTR_AGENT_TRACE_USAGE_SOURCE] = 'totals';
+    const content = operation !== null ? options.content?.(i) : undefined;
+    if (content) genAiContentAttributes(operation, content, facts?.finishReasons, attributes);
     if (e.status === 'error') attributes[ATTR_ERROR_TYPE] = e.kind;
     const span = { traceId: ids.traceIds[i], spanId: ids.spanIds[i], traceFlags: TraceFlags.SAMPLED };
     const parent = e.parent >= 0 ? { traceId: ids.traceIds[e.parent], spanId: ids.spanIds[e.parent], traceFlags: TraceFlags.SAMPLED } : undefined;

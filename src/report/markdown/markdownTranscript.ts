@@ -74,7 +74,7 @@ async function blobMessages(model: TraceModel, r: TranscriptRef, blobs: TraceBlo
 }
 
 /** What the export wrote so far: tool calls by id, other parts by how often (see blockMessages). */
-interface Seen {
+export interface Seen {
   written: Set<string>;
   counts: Map<string, number>;
 }
@@ -89,7 +89,7 @@ function whereOf(b: TranscriptBlock): string {
  * then its own messages, then the reply held in its blobs. Tool definitions are never conversation; a blob
  * message shown before (a history every model call re-sends) is not written again.
  */
-async function blockMessages(model: TraceModel, b: TranscriptBlock, blobs: TraceBlobs | undefined, seen: Seen): Promise<ChatMessage[]> {
+export async function blockMessages(model: TraceModel, b: TranscriptBlock, blobs: TraceBlobs | undefined, seen: Seen): Promise<ChatMessage[]> {
   const { written, counts } = seen;
   const input: ChatMessage[] = [];
   const output: ChatMessage[] = [];
