@@ -50,7 +50,22 @@ export async function otlpContentOf(model: TraceModel, blobs?: TraceBlobs): Prom
   let pending: GenAiMessage[] = [];
   let system: GenAiPart[] = [];
   let written: GenAiMessage[] = [];
-  let last: OtlpContent | null = null;
+  const lastCall: { content: OtlpContent | null } = { content: null };
+  /** Model call `node`, with its own block's input and output: what came since the call before it. */
+  const callAt = (node: number, input: GenAiMessage[], output: GenAiMessage[]): void => {
+    // A runtime whose usage record follows what the model wrote (Codex's token_count) has the answer in the blocks
+    // before it: they are this call's output when its own block holds none, else history sent to it.
+    const answered = output.length > 0;
+    const own: OtlpContent = { input: [...pending, ...(answered ? written : []), ...input], output: answered ? output : written, system: system.length > 0 ? system : undefined };
+    byEvent.set(node, own);
+    lastCall.content = own;
+    pending = [];
+    written = [];
+  };
+  const inTranscript = new Set(index.nodes);
+  const unseen: number[] = [];
+  for (let i = 0; i < model.events.size; i++) if (model.events.categoryOf(i) === 'inference' && !inTranscript.has(i)) unseen.push(i);
+  let k = 0;
   for (let start = 0; start < index.nodes.length; start += MAX_PAGE) {
     for (const b of await transcriptPage(model, index, start, MAX_PAGE, calls)) {
       const messages = await blockMessages(model, b, blobs, seen);
@@ -70,16 +85,11 @@ export async function otlpContentOf(model: TraceModel, blobs?: TraceBlobs): Prom
         else if (ANSWER.test(m.role)) output.push({ role: 'assistant', parts });
         else input.push({ role: roleOf(m), parts });
       }
-      if (b.category === 'inference') {
-        // A runtime whose usage record follows what the model wrote (Codex's token_count) has the answer in the
-        // blocks before it: they are this call's output when its own block holds none, else history sent to it.
-        const answered = output.length > 0;
-        const own: OtlpContent = { input: [...pending, ...(answered ? written : []), ...input], output: answered ? output : written, system: system.length > 0 ? system : undefined };
-        byEvent.set(b.node, own);
-        last = own;
-        pending = [];
-        written = [];
-      } else {
+      // Model calls the transcript has no block for (a usage record under the reply, Codex's `model` line) take
+      // their place before the first block after them in the file.
+      while (k < unseen.length && unseen[k] < b.node) callAt(unseen[k++], [], []);
+      if (b.category === 'inference') callAt(b.node, input, output);
+      else {
         // What the model wrote outside a model-call block (a reply, a tool call) waits for the call it belongs to.
         for (const m of output) written.push(m);
         if (input.length > 0) {
@@ -90,7 +100,9 @@ export async function otlpContentOf(model: TraceModel, blobs?: TraceBlobs): Prom
       }
     }
   }
+  while (k < unseen.length) callAt(unseen[k++], [], []);
   // The model's last writing after its last usage record (a final reply) is that call's output.
+  const last = lastCall.content;
   if (last && written.length > 0) last.output = [...(last.output ?? []), ...written];
   return (i) => {
     const own = byEvent.get(i);

@@ -65,6 +65,20 @@ describe('export --otlp --include-content: the conversation on the GenAI spans',
     });
   }
 
+  it('--include-content without --otlp is a usage error (exit 2), not ignored', async () => {
+    const err: string[] = [];
+    const orig = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => (err.push(String(chunk)), true)) as typeof process.stderr.write;
+    let code: number;
+    try {
+      code = await main(['export', only(CLAUDE), '--markdown', '--include-content']);
+    } finally {
+      process.stderr.write = orig;
+    }
+    assert.equal(code, 2);
+    assert.match(err.join(''), /--include-content goes with --otlp/);
+  });
+
   it('a value over the bound is cut with a marker', () => {
     const a: Attributes = {};
     genAiContentAttributes('execute_tool', { toolArguments: { x: 1 }, toolResult: 'y'.repeat(MAX_CONTENT_CHARS + 10) }, null, a);
