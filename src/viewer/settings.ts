@@ -25,6 +25,7 @@ export interface AgentTraceSettings {
   checkOnOpenMaxMB: number;
   otlpEndpoint: string;
   otlpHeaders: Record<string, string>;
+  otlpIncludeContent: boolean;
   sessionRoots: string[];
   sessionHomes: boolean;
 }
@@ -47,7 +48,7 @@ export const SETTING_NAMES = Object.keys(PROPERTIES).map((k) => k.slice(PREFIX.l
  * workspace is trusted. package.json's `capabilities.untrustedWorkspaces.restrictedConfigurations` lists the same
  * names (test/vscode/restrictedSettings.test.ts holds them together).
  */
-export const RESTRICTED_SETTINGS: readonly SettingName[] = ['otlpEndpoint', 'otlpHeaders', 'blobRoots', 'pricing', 'sessionRoots'];
+export const RESTRICTED_SETTINGS: readonly SettingName[] = ['otlpEndpoint', 'otlpHeaders', 'otlpIncludeContent', 'blobRoots', 'pricing', 'sessionRoots'];
 
 /** Whether `value` is of the manifest's JSON-schema `type`. */
 function isOfType(value: unknown, type: string): boolean {

@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { fake, installFakeVscode, Uri } from '../helpers/fakeVscode';
 import { loadTrace } from '../../src/core/loadTrace';
@@ -94,5 +95,32 @@ describe('Send to OTLP Endpoint…', () => {
     } finally {
       delete fake.config.otlpHeaders;
     }
+  });
+
+  it('sends the conversation only with agentTrace.otlpIncludeContent on (off by default)', async () => {
+    const bodies: string[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
+        const raw = Buffer.concat(chunks);
+        bodies.push((req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8'));
+        res.writeHead(200).end('{}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.push(server);
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await send(origin);
+    assert.ok(bodies.length > 0 && bodies.every((b) => !b.includes('"gen_ai.input.messages"') && !b.includes('"gen_ai.tool.call.arguments"')), 'no content by default');
+    bodies.length = 0;
+    fake.config.otlpIncludeContent = true;
+    try {
+      await send(origin);
+    } finally {
+      delete fake.config.otlpIncludeContent;
+    }
+    const all = bodies.join('\n');
+    assert.ok(all.includes('"gen_ai.input.messages"'), 'model calls carry their messages');
+    assert.ok(all.includes('"gen_ai.tool.call.arguments"'), 'tool calls carry their arguments');
   });
 });

@@ -11,6 +11,7 @@ import { markdownExport, traceToMarkdown } from '../../report/markdown/markdownT
 import { TraceBlobs } from '../../viewer/blobResolver';
 import type { TraceModel } from '../../core/loadTrace';
 import { buildReport, readReportAssets } from '../../report/buildReport';
+import { otlpContentOf } from '../../report/otlpContent';
 import { setting } from '../settings';
 
 /** Spans per request, as in the CLI: within a collector's default request size. */
@@ -51,7 +52,9 @@ async function sendToOtlp(context: vscode.ExtensionContext, models: TraceModels,
     const title = `Sending ${basename(uri.fsPath)} to ${shownOtlpUrl(endpoint)}…`;
     const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async (progress) => {
       const model = await models.get(uri);
-      const bodies = traceToOtlpJson(model, { version, fileName: basename(uri.fsPath), batchSize: POST_BATCH, sourceSpans: await otlpSourceSpansOf(model) });
+      // The conversation only when the user asked for it (agentTrace.otlpIncludeContent, off by default).
+      const content = setting('otlpIncludeContent') ? await otlpContentOf(model, blobsForExport()) : undefined;
+      const bodies = traceToOtlpJson(model, { version, fileName: basename(uri.fsPath), batchSize: POST_BATCH, sourceSpans: await otlpSourceSpansOf(model), content });
       return { ...(await postOtlpJson(endpoint, bodies, { headers, version, onRetry: (message) => progress.report({ message }) })), spans: model.events.size };
     });
     const via = r.url === r.endpointUrl ? '' : ` (redirected from ${r.endpointUrl})`;
