@@ -120,7 +120,7 @@ describe('agent-trace diff', () => {
     // title-setting OSC with its text, the screen clear), while the changed field shows the value escaped.
     const back = cli('diff', b, a);
     assert.ok(!/[\u001b\u0007]/.test(back.out), 'no raw control characters');
-    assert.match(back.out, /^~ .*Bash \(cont\.\): echo {2}\[A \d+, B \d+\]$/m);
+    assert.match(back.out, /^~ .*Bash: echo {2}\[A \d+, B \d+\]$/m);
     assert.doesNotMatch(back.out, /pwned.*\[A \d+/, 'the sequence is not in the label');
     assert.match(back.out, /command: "echo \\u001b\]0;pwned\\u0007\\u001b\[2J" → "echo hello"/);
   });
