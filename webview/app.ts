@@ -167,7 +167,6 @@ export class App implements MessageTargets {
       toolbarButton('expand-all', 'Expand All', () => post({ type: 'expandAll' })),
       toolbarButton('collapse-all', 'Collapse All', () => post({ type: 'collapseAll' })),
       this.compact.element,
-      this.bookkeeping.element,
       toolbarButton('search', 'Find (Ctrl+F)', () => this.find.open()),
       toolbarButton('filter', 'Filter by Kind or Status', () => this.toggleFilterBar()),
       toolbarButton('checklist', 'Show Checks', () => this.setChecksVisible(this.checks.element.hidden)),

@@ -20,7 +20,7 @@ describe('viewer: an opencode export read with its subagent session\'s export (C
       await v.settle();
       const sub = JSON.parse(readFileSync(SUBAGENT, 'utf8'));
       const rows = await v.page.$$eval('.row', (rs: Any[]) => rs.map((r) => ({ node: Number(r.dataset.node), line: Number(r.dataset.line), depth: Number(r.getAttribute('aria-level')), label: r.querySelector('.label')?.textContent ?? '' })));
-      const call = rows.find((r) => r.label.startsWith('task '));
+      const call = rows.find((r) => r.label.startsWith('task: '));
       const session = rows.find((r) => r.label.startsWith('subagent session'));
       assert.ok(call && session, rows.map((r) => r.label).join('\n'));
       assert.equal(session!.depth, call!.depth + 1, 'one level under the task call');

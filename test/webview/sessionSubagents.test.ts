@@ -69,7 +69,7 @@ describe('viewer: a session read with its subagent transcript inside it (Chromiu
       const rows = await v.page.$$eval('.row', (rs: Any[]) => rs.map((r) => ({ node: Number(r.dataset.node), line: Number(r.dataset.line), depth: Number(r.getAttribute('aria-level')), label: r.querySelector('.label')?.textContent ?? '' })));
       const prompt = rows.find((r) => r.label.includes('SUBAGENT-TASK') && r.label.startsWith('user'));
       assert.ok(prompt, rows.map((r) => r.label).join('\n'));
-      const call = rows.find((r) => r.label.includes('tool_use Agent'))!;
+      const call = rows.find((r) => /^Agent\b/.test(r.label) && !r.label.includes(' → '))!;
       assert.equal(prompt!.line, 1);
       assert.equal(prompt!.depth, call.depth + 1, 'one level under the Agent call');
       assert.ok(Math.max(...rows.map((r) => r.depth)) <= 8);

@@ -101,7 +101,7 @@ describe('timeline waterfall (Chromium)', function () {
     const fit = await shown(v);
     assert.deepEqual([fit.viewStart, fit.viewEnd], [0, tl.span], 'Fit is the first start to the last end, nothing more');
     // Select the subagent's Bash call (a click on its row), then zoom in three times.
-    const bash = tl.barOf[[...tl.nodes].find((i) => /^tool_use Bash/.test(model.events.labelOf(i)))!];
+    const bash = tl.barOf[[...tl.nodes].find((i) => /^Bash\b/.test(model.events.labelOf(i)) && !model.events.labelOf(i).includes(' → '))!];
     const box = (await (await v.page.$('.timeline-canvas'))!.boundingBox())!;
     const since = v.received.length;
     await v.page.mouse.click(box.x + fit.nameWidth + 200, box.y + 18 + bash * 20 + 10);
@@ -134,7 +134,7 @@ describe('timeline waterfall (Chromium)', function () {
     const v = await view(file, { sessionParts: true, width: 1300, height: 520 });
     await openTimeline(v);
     const s = await shown(v);
-    const bash = tl.barOf[[...tl.nodes].find((i) => /^tool_use Bash/.test(model.events.labelOf(i)))!];
+    const bash = tl.barOf[[...tl.nodes].find((i) => /^Bash\b/.test(model.events.labelOf(i)) && !model.events.labelOf(i).includes(' → '))!];
     const box = (await (await v.page.$('.timeline-canvas'))!.boundingBox())!;
     await v.page.mouse.move(box.x + s.items[bash].x + 2, box.y + 18 + bash * 20 + 10);
     await v.page.waitForSelector('.timeline-tooltip.shown');
@@ -161,7 +161,7 @@ describe('timeline waterfall (Chromium)', function () {
     const summary = await v.page.$eval('.timeline-summary', (e: Any) => e.textContent as string);
     assert.match(summary, /bookkeeping lines not drawn \(\d+ attachment/);
     assert.match(summary, /2 results drawn on their calls/);
-    const agent = tl.barOf[[...tl.nodes].find((i) => /^tool_use Agent/.test(model.events.labelOf(i)))!];
+    const agent = tl.barOf[[...tl.nodes].find((i) => /^Agent\b/.test(model.events.labelOf(i)) && !model.events.labelOf(i).includes(' → '))!];
     await v.page.focus('.timeline-canvas');
     for (let k = 0; k < agent; k++) await v.page.keyboard.press('ArrowDown');
     let since = v.received.length;

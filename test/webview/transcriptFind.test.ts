@@ -74,8 +74,11 @@ describe('transcript with find and filters (Chromium, issue 15)', function () {
     const v = await view(CLAUDE_FAIL, { width: 1300, height: 800 });
     await openTranscript(v);
     await v.page.click('#main-tab-tree');
+    // Line 5 is an attachment record: not a conversation event, so it has no block; the tree folds such
+    // bookkeeping lines until they are shown.
+    await v.page.click('.bookkeeping-show');
+    await v.page.waitForSelector('.row[data-line="5"]:not([hidden])');
     const mark = v.received.length;
-    // Line 5 is an attachment record: not a conversation event, so it has no block.
     await v.page.click('.row[data-line="5"]');
     await v.waitForHost('detail', (m) => m.detail.line === 5, mark);
     const before = pageRequests(v);

@@ -100,7 +100,7 @@ describe('tree reading: the tree says that bookkeeping lines are folded (Chromiu
   const { view } = viewerSuite();
 
   for (const theme of ['dark', 'hc'] as const) {
-    it(`${theme}: a status line under the rows counts the hidden lines; its Show button, reached by keyboard, shows them`, async () => {
+    it(`${theme}: a status line under the rows counts the hidden lines; its Show button, reached by keyboard, shows them and Hide folds them again`, async () => {
       const v = await view(corpusFile(CLAUDE_SHELL_FAIL), { theme });
       await v.waitForHost('detail', () => true);
       await v.settle();
@@ -112,7 +112,14 @@ describe('tree reading: the tree says that bookkeeping lines are folded (Chromiu
       assert.equal(await v.page.evaluate(() => (document.activeElement as Any)?.className), 'link-button bookkeeping-show', 'the button takes focus');
       await v.page.keyboard.press('Enter');
       await v.page.waitForFunction(() => Array.from(document.querySelectorAll('.row .label')).some((e) => /^attachment\b/.test(e.textContent ?? '')), { timeout: 20_000 });
-      assert.equal(await v.page.$eval('.bookkeeping-note', (e: Any) => e.hidden as boolean), true, 'the note goes once the lines are rows');
+      const shown = await v.page.$eval('.bookkeeping-note', (e: Any) => ({ hidden: e.hidden as boolean, text: e.textContent as string }));
+      assert.equal(shown.hidden, false, 'the note stays while the lines are rows');
+      assert.match(shown.text, /^[1-9][\d,]* bookkeeping lines? shown\s*Hide$/);
+      // Hide folds them again, from the same button.
+      await v.page.click('.bookkeeping-show');
+      // Rows past the new end stay in the pool, hidden: only the shown ones are the tree.
+      await v.page.waitForFunction(() => !Array.from(document.querySelectorAll('.row:not([hidden]) .label')).some((e) => /^attachment\b/.test(e.textContent ?? '')), { timeout: 20_000 });
+      assert.match(await v.page.$eval('.bookkeeping-note', (e: Any) => e.textContent as string), /hidden\s*Show$/);
     });
   }
 });
