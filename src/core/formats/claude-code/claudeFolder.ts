@@ -49,8 +49,10 @@ async function readHead(file: string, bytes: number): Promise<string> {
 }
 
 /** Looks for `"<key>":"<id>"` (compact or with a space) in the files, within {@link FOLDER_LIMITS}; returns id → file name. */
-export async function findIdsIn(files: string[], ids: Set<string>, key = 'uuid', limits = FOLDER_LIMITS): Promise<Map<string, string>> {
+export async function findIdsIn(files: string[], ids: ReadonlySet<string>, key = 'uuid', limits = FOLDER_LIMITS): Promise<Map<string, string>> {
   const found = new Map<string, string>();
+  const written = new Map([...ids].map((id) => [JSON.stringify(id).slice(1, -1), id]));
+  const named = new RegExp(`"${key}": ?"((?:[^"\\\\]|\\\\.)*)"`, 'g');
   let budget = limits.bytes;
   for (const file of files.slice(0, limits.files)) {
     if (found.size === ids.size || budget <= 0) break;
@@ -58,9 +60,11 @@ export async function findIdsIn(files: string[], ids: Set<string>, key = 'uuid',
       const size = (await fileSystem().stat(file)).size;
       const text = await readHead(file, Math.min(size, budget));
       budget -= size;
-      for (const id of ids) {
-        const j = JSON.stringify(id);
-        if (!found.has(id) && (text.includes(`"${key}":${j}`) || text.includes(`"${key}": ${j}`))) found.set(id, basename(file));
+      // One pass over the text, whatever the number of ids (a search per id was ids × bytes); ids compared as
+      // they are written (JSON-escaped).
+      for (const m of text.matchAll(named)) {
+        const id = written.get(m[1]);
+        if (id !== undefined && !found.has(id)) found.set(id, basename(file));
       }
     } catch {
       // An unreadable or vanished file is simply not searched.
