@@ -25,9 +25,10 @@ const builds = [
   // registers the Node file system), started by the CLI and the
   // extension from beside their bundle.
   { ...common, entryPoints: ['src/node/rangeWorker.ts'], outfile: 'dist/rangeWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20' },
-  // The search index's SQLite store in a worker (src/node/searchStoreWorker.ts), off the extension host's thread;
-  // node-sqlite3-wasm is bundled here, not in extension.js. Minified: the package has a size budget.
-  { ...common, entryPoints: ['src/node/searchStoreWorker.ts'], outfile: 'dist/searchStoreWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20', minify: true },
+  // The Agent Traces view's worker (src/node/sessionsWorker.ts): the session listings (the loader, verify and check)
+  // and the search index's SQLite, off the extension host's thread; node-sqlite3-wasm is bundled here, not in
+  // extension.js. Minified: it bundles the core a second time, and the package has a size budget.
+  { ...common, entryPoints: ['src/node/sessionsWorker.ts'], outfile: 'dist/sessionsWorker.js', ...nodeMain, platform: 'node', format: 'cjs', target: 'node20', minify: true },
   // The viewer's page. Always minified (a dev build keeps its source map, so the webview's developer tools still show
   // the sources and their stack frames): the HTML report inlines this file whole, and unminified it was 690 KB of it.
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022', minify: true },

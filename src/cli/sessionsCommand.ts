@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { agentHomeRoots, agentHomes } from '../core/sessions/agentHomes';
 import { listSessions, SessionListing } from '../core/sessions/sessionCatalog';
 import { SESSION_CACHE_FILE, SessionCacheStore } from '../core/sessions/sessionCache';
+import { folderCacheStore } from '../node/folderCache';
 import { parseSince, sessionsSince, USAGE_BUCKETS, USAGE_SPLITS, UsageBucketKind, usageCsv, usageOverTime, UsageSplitKind } from '../core/sessions/usageOverTime';
 import { ParsedArgs, parseArgs, UsageError } from './args';
 import { formatOption, write, writeHuman, writeJson } from './io';
@@ -69,27 +70,7 @@ export function cacheFolder(args: ParsedArgs): string | null {
 export function cacheOption(args: ParsedArgs, file_ = SESSION_CACHE_FILE): SessionCacheStore | undefined {
   const dir = cacheFolder(args);
   if (dir === null) return undefined;
-  const file = path.join(dir, file_);
-  return {
-    read: async () => {
-      try {
-        return await fs.promises.readFile(file, 'utf8');
-      } catch {
-        return null;
-      }
-    },
-    write: async (text) => {
-      try {
-        await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
-        // Written aside and renamed: a listing running beside this one never reads half a cache.
-        const tmp = `${file}.${process.pid}.tmp`;
-        await fs.promises.writeFile(tmp, text, { mode: 0o600 });
-        await fs.promises.rename(tmp, file);
-      } catch {
-        // A cache that cannot be written costs the next run its speed, not its answer.
-      }
-    },
-  };
+  return folderCacheStore(dir, file_);
 }
 
 export const LIST_FLAGS = ['--json', '--help', '--no-cache'];

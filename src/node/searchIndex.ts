@@ -1,7 +1,7 @@
 /**
- * The search index in the caller's thread, for the CLI (it has nothing else to do meanwhile) and the tests: the
- * core's index over the SQLite store (./sqliteSearchStore.ts). The extension keeps its store in a worker instead
- * (./workerSearchStore.ts). Kept apart from the store so the worker's bundle does not carry the core's loader.
+ * The search index in the caller's thread: the core's index over the SQLite store (./sqliteSearchStore.ts). The CLI
+ * opens it in its own thread (it has nothing else to do meanwhile), the extension in its sessions worker
+ * (./sessionsWorker.ts), with the listings that feed it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

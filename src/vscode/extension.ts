@@ -12,6 +12,7 @@ import { watchPricingSetting } from './pricingSetting';
 import { registerCompareCommands } from './compare/compareCommands';
 import { registerSessionsView } from './sessions/sessionsView';
 import { registerSessionSearch } from './sessions/sessionSearchPick';
+import { SessionsWorker } from '../node/workerSessions';
 import { registerUsagePanel } from './sessions/usagePanel';
 import { registerIdProviders, registerTextGoToDefinition, takeRecentDefinition } from './language/idProviders';
 
@@ -41,8 +42,12 @@ export function activate(context: vscode.ExtensionContext): void {
   void showLaunchFile().catch(() => undefined);
   registerShareCommands(context, viewers, models);
   registerCompareCommands(context, models, viewers);
-  const sessions = registerSessionsView(context);
-  registerSessionSearch(context, sessions, viewers);
+  // The Agent Traces view's listings and the search index, in a worker thread, kept in the extension's storage.
+  const storage = context.globalStorageUri as vscode.Uri | undefined;
+  const sessionsWorker = new SessionsWorker(storage?.scheme === 'file' ? storage.fsPath : null);
+  context.subscriptions.push({ dispose: () => void sessionsWorker.close().catch(() => undefined) });
+  const sessions = registerSessionsView(context, sessionsWorker);
+  registerSessionSearch(context, sessions, viewers, sessionsWorker);
   registerUsagePanel(context, sessions);
 }
 

@@ -34,11 +34,11 @@ describe('the search index from the built bundles', function () {
     assert.deepEqual(JSON.parse(second.stdout), hits);
   });
 
-  it('the extension\'s search worker bundles SQLite, not the host\'s bundle; its WebAssembly is beside it, and the package keeps both', () => {
+  it('the extension\'s sessions worker bundles SQLite, not the host\'s bundle; its WebAssembly is beside it, and the package keeps both', () => {
     assert.ok(existsSync(join('dist', WASM)));
-    assert.ok(readFileSync('dist/searchStoreWorker.js', 'utf8').includes(WASM), 'searchStoreWorker.js bundles node-sqlite3-wasm');
+    assert.ok(readFileSync('dist/sessionsWorker.js', 'utf8').includes(WASM), 'sessionsWorker.js bundles node-sqlite3-wasm');
     assert.ok(!readFileSync('dist/extension.js', 'utf8').includes(WASM), 'extension.js bundles node-sqlite3-wasm: SQLite would run on the host\'s thread');
     const kept = readFileSync('.vscodeignore', 'utf8').split('\n');
-    assert.ok(kept.includes(`!dist/${WASM}`) && kept.includes('!dist/searchStoreWorker.js'));
+    assert.ok(kept.includes(`!dist/${WASM}`) && kept.includes('!dist/sessionsWorker.js'));
   });
 });

@@ -13,7 +13,7 @@ const MAX_BYTES = 5 * 1024 * 1024;
 // CLI, checks and range workers, report host) past 8 MiB, while the .vsix users download stays under 5 MB (the
 // next test). This cap catches a dependency or a source tree slipping in, which would add megabytes.
 const MAX_LISTED_BYTES = 9 * 1024 * 1024;
-const REQUIRED = ['dist/extension.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/rangeWorker.js', 'dist/searchStoreWorker.js', 'dist/reportHost.js', 'dist/compare.js', 'dist/webview.js', 'media/icon.png', 'docs/rules.md', 'package.json', 'README.md', 'LICENSE'];
+const REQUIRED = ['dist/extension.js', 'dist/cli.js', 'dist/cliMain.js', 'dist/rangeWorker.js', 'dist/sessionsWorker.js', 'dist/reportHost.js', 'dist/compare.js', 'dist/webview.js', 'media/icon.png', 'docs/rules.md', 'package.json', 'README.md', 'LICENSE'];
 const FORBIDDEN = [/^src\//, /^test\//, /^node_modules\//, /^samples\//, /^\.vscode-test\//, /^scripts\//, /^webview\//, /\.map$/, /\.ts$/];
 
 /** Names in a zip file's central directory (enough of the format for a .vsix). */

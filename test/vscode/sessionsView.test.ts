@@ -14,12 +14,24 @@ const views = require('../../src/vscode/sessions/sessionsView') as typeof import
 const { UTC_CLOCK, sessionTree } = require('../../src/viewer/sessionTree') as typeof import('../../src/viewer/sessionTree');
 const { agentHomeRoots } = require('../../src/core/sessions/agentHomes') as typeof import('../../src/core/sessions/agentHomes');
 const { COMMANDS } = require('../../src/vscode/commandIds') as typeof import('../../src/vscode/commandIds');
+const { SessionsWorker } = require('../../src/node/workerSessions') as typeof import('../../src/node/workerSessions');
 type Node = import('../../src/viewer/sessionTree').SessionTreeNode;
 type Leaf = import('../../src/viewer/sessionTree').SessionLeafNode;
 type Group = import('../../src/viewer/sessionTree').SessionGroupNode;
 
 /** The folder the corpus's agents ran in (their `cwd`), as the workspace here. */
 const PROJECT = '/home/user/project';
+
+/** The extension's sessions worker for a storage folder (null: none), one per folder, closed after the tests. */
+const workers = new Map<string | null, InstanceType<typeof SessionsWorker>>();
+function workerFor(storage: string | null): InstanceType<typeof SessionsWorker> {
+  let w = workers.get(storage);
+  if (!w) workers.set(storage, (w = new SessionsWorker(storage)));
+  return w;
+}
+after(async () => {
+  for (const w of workers.values()) await w.close();
+});
 
 function leaves(nodes: readonly Node[]): Leaf[] {
   return nodes.flatMap((n) => (n.kind === 'session' ? [n] : leaves(n.children)));
@@ -48,7 +60,7 @@ describe('Agent Traces view', function () {
     fake.config = { ...saved.config };
   });
 
-  const provider = () => new views.SessionsProvider(views.folderCacheStore(storage), () => agentHomeRoots(home), UTC_CLOCK, { workspaceFiles: async () => [] });
+  const provider = () => new views.SessionsProvider(workerFor(storage), () => agentHomeRoots(home), UTC_CLOCK, { workspaceFiles: async () => [] });
 
   it('lists each session once: this workspace first, then agent → project → day, newest first, with usage, errors and the open command', async () => {
     const p = provider();
@@ -154,7 +166,7 @@ describe('Agent Traces view', function () {
       fake.trusted = true;
     }
     fake.config.sessionRoots = [];
-    const p = new views.SessionsProvider(undefined, () => views.sessionRoots(home), UTC_CLOCK, { workspaceFiles: async () => [] });
+    const p = new views.SessionsProvider(workerFor(null), () => views.sessionRoots(home), UTC_CLOCK, { workspaceFiles: async () => [] });
     return p.refresh().then(() => {
       assert.deepEqual(p.getChildren(), []);
       assert.match(p.message ?? '', /No folders to look in/);
@@ -163,7 +175,7 @@ describe('Agent Traces view', function () {
 
   it('a listing that fails says why in the view, once: the tree asking again does not start another', async () => {
     let calls = 0;
-    const p = new views.SessionsProvider(undefined, () => {
+    const p = new views.SessionsProvider(workerFor(null), () => {
       calls++;
       throw new Error('no home folder');
     }, UTC_CLOCK);
@@ -186,7 +198,7 @@ describe('Agent Traces view', function () {
     fake.config.sessionHomes = false;
     fake.config.sessionRoots = [join(home, '.codex')];
     try {
-      views.registerSessionsView(context as never);
+      views.registerSessionsView(context as never, workerFor(context.globalStorageUri.fsPath));
       const tree = fake.treeViews.get('agentTrace.sessions');
       assert.ok(tree, 'the tree view is created');
       await fake.commands.get(COMMANDS.refreshSessions)!();
@@ -263,7 +275,7 @@ describe('Agent Traces view: verdicts, workspace trace files, running sessions, 
   const rowOf = (file: string) => leaves(p.getChildren()).find((l) => l.entry.file === file);
 
   it("lists the workspace's trace files in their own group (found by the formats' patterns and the sniffer, node_modules left out), each with its verdict icon", async () => {
-    p = new views.SessionsProvider(views.folderCacheStore(storage), () => agentHomeRoots(home), UTC_CLOCK, { debounceMs: 20, runningMs: 1500 });
+    p = new views.SessionsProvider(workerFor(storage), () => agentHomeRoots(home), UTC_CLOCK, { debounceMs: 20, runningMs: 1500 });
     const made = fake.watchers.length;
     await p.refresh();
     watchers = fake.watchers.slice(made);
@@ -291,7 +303,7 @@ describe('Agent Traces view: verdicts, workspace trace files, running sessions, 
   });
 
   it('keeps the verdicts in the cache: a second start reads no file and draws the same icons', async () => {
-    const again = new views.SessionsProvider(views.folderCacheStore(storage), () => agentHomeRoots(home), UTC_CLOCK);
+    const again = new views.SessionsProvider(workerFor(storage), () => agentHomeRoots(home), UTC_CLOCK);
     await again.refresh();
     assert.equal(again.listing!.read, 0);
     const verdicts = (q: InstanceType<typeof views.SessionsProvider>) => leaves(q.getChildren()).map((l) => `${l.id} ${l.verdict}`);
@@ -377,7 +389,7 @@ describe('Agent Traces view: verdicts, workspace trace files, running sessions, 
     fake.config.sessionHomes = false;
     fake.config.sessionRoots = [];
     try {
-      views.registerSessionsView(context as never);
+      views.registerSessionsView(context as never, workerFor(context.globalStorageUri.fsPath));
       const tree = fake.treeViews.get('agentTrace.sessions')!;
       assert.equal(tree.options?.canSelectMany, true);
       await fake.commands.get(COMMANDS.refreshSessions)!();
@@ -424,7 +436,7 @@ describe('Agent Traces view: verdicts, workspace trace files, running sessions, 
   it('makes the verdict icons with agentTrace.rules, as Check does, and lists again under other rules rather than from the cache', async () => {
     const own = tempDir('atv-storage-rules-');
     const list = async () => {
-      const q = new views.SessionsProvider(views.folderCacheStore(own), () => agentHomeRoots(home), UTC_CLOCK);
+      const q = new views.SessionsProvider(workerFor(own), () => agentHomeRoots(home), UTC_CLOCK);
       await q.refresh();
       q.dispose();
       const row = leaves(q.getChildren()).find((l) => l.entry.file === files.tampered)!;

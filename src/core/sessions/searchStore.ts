@@ -3,9 +3,9 @@
  * says what to keep and what to find, an implementation keeps it (src/node/sqliteSearchStore.ts: SQLite FTS5 in a
  * file, through node-sqlite3-wasm). Like the seams of core/io, the core never names the implementation; the CLI and
  * the extension open one and hand it over. An implementation over a database file answers a query without loading the
- * index whole. Writes return nothing (an implementation may queue them, in order, to a worker thread); reads may be
- * answered now (the CLI's store, in its thread) or later (the extension's, src/node/workerSearchStore.ts, whose
- * SQLite runs in a worker so the extension host never waits on a write).
+ * index whole. Writes return nothing (an implementation may queue them); reads may be answered now or later. The
+ * extension runs the store, with the listings that feed it, in a worker thread (src/node/sessionsWorker.ts), so the
+ * extension host never waits on a read of a trace or a write of the index.
  */
 import type { FormatName } from '../formatNames';
 import type { FileStamp } from './sessionCache';

@@ -1,22 +1,21 @@
 /**
  * Search Agent Sessions… (issue 39, part 2): a quick pick over the core's session search index
- * (core/sessions/sessionSearch.ts). The index is kept in the extension's global storage beside the catalog's cache,
+ * (core/sessions/sessionSearch.ts), kept in the sessions worker (node/sessionsWorker.ts) with the catalog: the Agent
+ * Traces view's listings feed it as they read. The index is kept in the extension's global storage beside the catalog's cache,
  * built in the background with the Agent Traces view's progress and brought up to date each time the view lists
  * again; typed queries (the filter language) are searched as the user types, a moment after the last key; a hit opens
  * its session in the viewer at its event. The index reads local files only.
  */
 import * as vscode from 'vscode';
 import { FilterError } from '../../core/filter/filterSyntax';
-import type { SessionSearchIndex } from '../../core/sessions/sessionSearch';
-import type { FileReadWatch } from '../../core/sessionUsage';
-import { openSearchIndexInWorker } from '../../node/workerSearchStore';
+import type { SessionsWorker } from '../../node/workerSessions';
 import { searchPickRows } from '../../viewer/sessionSearchPicks';
 import type { SearchHit } from '../../core/sessions/sessionSearch';
 import type { TraceViewerApi } from '../viewerApi';
 import { COMMANDS } from '../commandIds';
 import { ruleSettings } from '../settings';
 import { openInViewerAt } from '../commands/navigationCommands';
-import { folderCacheStore, SESSIONS_VIEW, sessionRoots, SessionsProvider } from './sessionsView';
+import { SESSIONS_VIEW, sessionRoots, SessionsProvider } from './sessionsView';
 
 /** Milliseconds after the last key before a query is searched. */
 const DEBOUNCE_MS = 150;
@@ -25,34 +24,15 @@ const PICK_LIMIT = 200;
 
 type HitItem = vscode.QuickPickItem & { hit?: SearchHit };
 
-/** The index and its updates: one update at a time, a later request runs once the current one ends. */
+/** The index's updates (one at a time: a later request runs once the current one ends) and its searches, in the worker. */
 export class SessionSearchService {
-  private index: SessionSearchIndex | null = null;
   private running: Promise<void> | null = null;
   private again = false;
 
   constructor(
-    private readonly storageDir: string | undefined,
+    private readonly worker: SessionsWorker,
     private readonly roots: () => string[] = () => sessionRoots(),
   ) {}
-
-  /**
-   * The index (SQLite in the global storage: opening it reads its header, not the index), its store in a worker
-   * thread: the host posts each file's documents and goes on, the worker writes them.
-   */
-  private open(): SessionSearchIndex {
-    this.index ??= openSearchIndexInWorker(this.storageDir ?? null);
-    return this.index;
-  }
-
-  /** Given to the Agent Traces view's listings: a file the view reads is indexed during that read, not read again. */
-  readonly watchRead = (path: string): Promise<FileReadWatch | undefined> => this.open().watchRead(path);
-
-  dispose(): Promise<void> {
-    const index = this.index;
-    this.index = null;
-    return index ? index.close() : Promise.resolve();
-  }
 
   /** Brings the index up to date in the background, with progress in the Agent Traces view. */
   update(): Promise<void> {
@@ -63,8 +43,7 @@ export class SessionSearchService {
     const run = async (): Promise<void> => {
       try {
         await vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW }, title: 'Indexing agent sessions for search' }, async () => {
-          const index = this.open();
-          await index.update({ roots: this.roots(), cache: this.storageDir ? folderCacheStore(this.storageDir) : undefined, rules: ruleSettings() });
+          await this.worker.updateIndex(this.roots(), ruleSettings());
         });
       } catch (e) {
         void vscode.window.showWarningMessage(`Agent Trace: could not index the sessions for search: ${e instanceof Error ? e.message : String(e)}`);
@@ -84,9 +63,8 @@ export class SessionSearchService {
   /** The quick pick's items for a query: the hits grouped by session, or one row saying what is wrong with it. */
   async items(query: string): Promise<HitItem[]> {
     if (query.trim() === '') return [];
-    const index = this.open();
     try {
-      const rows = searchPickRows(await index.search(query, { limit: PICK_LIMIT }));
+      const rows = searchPickRows(await this.worker.search(query, PICK_LIMIT));
       if (rows.length === 0) return [{ label: 'No hits', description: this.running ? 'still indexing: more may come' : undefined, alwaysShow: true }];
       return rows.map((r) => (r.separator ? { label: r.label, kind: vscode.QuickPickItemKind.Separator } : { label: r.label, description: r.description, detail: r.detail, alwaysShow: true, hit: r.hit }));
     } catch (e) {
@@ -137,13 +115,10 @@ export async function showSessionSearch(service: SessionSearchService, viewers: 
 }
 
 /** Registers Search Agent Sessions… and keeps the index up to date when the Agent Traces view lists again. */
-export function registerSessionSearch(context: vscode.ExtensionContext, sessions: SessionsProvider, viewers: TraceViewerApi): SessionSearchService {
-  const storage = context.globalStorageUri as vscode.Uri | undefined;
-  const service = new SessionSearchService(storage?.scheme === 'file' ? storage.fsPath : undefined);
+export function registerSessionSearch(context: vscode.ExtensionContext, sessions: SessionsProvider, viewers: TraceViewerApi, worker: SessionsWorker): SessionSearchService {
+  const service = new SessionSearchService(worker);
   let started = false;
-  sessions.watchRead = service.watchRead;
   context.subscriptions.push(
-    { dispose: () => void service.dispose().catch(() => undefined) },
     vscode.commands.registerCommand(COMMANDS.searchSessions, () => {
       started = true;
       return showSessionSearch(service, viewers);

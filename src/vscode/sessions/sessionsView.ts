@@ -1,21 +1,22 @@
 /**
  * The Agent Traces view (issue 39, part 1): every agent session on the machine, listed by the core's session catalog
- * (core/sessions/sessionCatalog.ts) in the background and shaped by src/viewer/sessionTree.ts. This adapter only
- * reads the settings, keeps the catalog's cache in the extension's global storage, shows progress in the view and
- * turns the tree's nodes into tree items. Nothing leaves the machine: the listing reads local files only.
+ * (core/sessions/sessionCatalog.ts) in a worker thread (node/sessionsWorker.ts: the extension host's thread reads no
+ * trace) and shaped by src/viewer/sessionTree.ts. This adapter only reads the settings, shows progress in the view
+ * and turns the tree's nodes into tree items; the catalog's cache and the search index are kept in the extension's
+ * global storage by the worker. Nothing leaves the machine: the listing reads local files only.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentHomeRoots, workspaceTraceSearch } from '../../core/sessions/agentHomes';
-import { listSessions, SessionListing } from '../../core/sessions/sessionCatalog';
-import { SESSION_CACHE_FILE, SessionCacheStore, SessionRecord } from '../../core/sessions/sessionCache';
+import type { SessionListing } from '../../core/sessions/sessionCatalog';
+import type { SessionRecord } from '../../core/sessions/sessionCache';
+import type { CallOptions, ListRequest } from '../../node/workerSessions';
 import { classifyChange, FileFingerprint, fingerprintFile } from '../../viewer/fileChange';
 import { retotal, sessionLeaf, SessionGroupNode, SessionLeafNode, sessionsUnder, sessionTree, SessionTreeNode, TreeClock, LOCAL_CLOCK } from '../../viewer/sessionTree';
 import { viewerPricing } from '../../viewer/pricing';
 import { COMMANDS } from '../commandIds';
-import type { WatchRead } from '../../core/sessionUsage';
 import { ruleSettings, setting } from '../settings';
 
 /** The view's id (package.json `contributes.views`). */
@@ -30,24 +31,6 @@ export const WORKSPACE_FILES_MAX = 500;
 export const RUNNING_MS = 3 * 60_000;
 /** File events are gathered this long before the changed sessions are read again. */
 const DEBOUNCE_MS = 750;
-
-/** The catalog's cache (or another `name`: the search index) as one file in a folder (the extension's global storage), written aside and renamed. */
-export function folderCacheStore(dir: string, name = SESSION_CACHE_FILE): SessionCacheStore {
-  const file = path.join(dir, name);
-  return {
-    read: async () => fs.promises.readFile(file, 'utf8').catch(() => null),
-    write: async (text) => {
-      try {
-        await fs.promises.mkdir(dir, { recursive: true });
-        const tmp = `${file}.${process.pid}.tmp`;
-        await fs.promises.writeFile(tmp, text);
-        await fs.promises.rename(tmp, file);
-      } catch {
-        // A cache that cannot be written costs the next listing its speed, not its answer.
-      }
-    },
-  };
-}
 
 /**
  * The roots to walk: the known agent homes under the user's home folder (`agentTrace.sessionHomes`), then the
@@ -77,6 +60,11 @@ export async function workspaceTraceFiles(): Promise<string[]> {
   return found.filter((u) => u.scheme === 'file').map((u) => u.fsPath);
 }
 
+/** What lists the sessions: the worker (node/workerSessions.ts's SessionsWorker). */
+export interface SessionsCatalog {
+  list(request: ListRequest, options?: CallOptions): Promise<SessionListing>;
+}
+
 /** Options of {@link SessionsProvider} (tests make the waits short and give the workspace's files). */
 export interface SessionsProviderOptions {
   workspaceFiles?: () => Promise<string[]>;
@@ -89,8 +77,6 @@ export interface SessionsProviderOptions {
 export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionTreeNode | SessionTreeNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  /** Sees each file a listing reads (the search index rides the view's reads: sessions/sessionSearchPick.ts). */
-  watchRead: WatchRead | undefined;
   private nodes: SessionTreeNode[] | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -119,7 +105,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
   private readonly now: () => number;
 
   constructor(
-    private readonly cache: SessionCacheStore | undefined,
+    private readonly catalog: SessionsCatalog,
     private readonly roots: () => string[] = () => sessionRoots(),
     private readonly clock: TreeClock = LOCAL_CLOCK,
     options: SessionsProviderOptions = {},
@@ -149,14 +135,16 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
   private async list(): Promise<void> {
     this.started = true;
     let roots: string[] = [];
-    await vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW }, title: 'Listing agent sessions' }, async () => {
+    await vscode.window.withProgress({ location: { viewId: SESSIONS_VIEW }, title: 'Listing agent sessions' }, async (progress) => {
       try {
         roots = this.roots();
         const files = await this.workspaceFiles().catch(() => []);
         const prices = viewerPricing();
         // The user's own prices change costs: such a listing reads every file and keeps no cache (the core's rule).
         // The verdicts use the rules Verify and Check use (agentTrace.rules); the cache is keyed by them.
-        this.listing = await listSessions({ roots, files, cache: this.cache, watchRead: this.watchRead, prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() });
+        // The worker reads the files (and feeds the search index as it reads them); this thread gets the records.
+        const onProgress = (done: number, total: number) => progress.report({ message: `${done} of ${total} files` });
+        this.listing = await this.catalog.list({ roots, files, prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() }, { onProgress, isCancelled: () => this.disposed });
         this.message = roots.length === 0 && files.length === 0 ? 'No folders to look in: turn on agentTrace.sessionHomes or add agentTrace.sessionRoots.' : this.listing.records.length === 0 ? 'No agent sessions found in the agents’ folders or agentTrace.sessionRoots.' : undefined;
       } catch (e) {
         this.message = `Could not list the sessions: ${e instanceof Error ? e.message : String(e)}`;
@@ -231,7 +219,7 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
     if (relist) return this.refresh();
     if (mains.size === 0 || !this.listing) return;
     const prices = viewerPricing();
-    const again = await listSessions({ roots: [], files: [...mains], cache: this.cache, watchRead: this.watchRead, prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() });
+    const again = await this.catalog.list({ roots: [], files: [...mains], prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() });
     const listing = this.listing;
     const byPath = new Map(again.records.map((r) => [r.stamp.path, r]));
     let reshape = false;
@@ -407,10 +395,8 @@ function fileOf(arg: unknown): vscode.Uri | undefined {
 }
 
 /** Registers the view, its Refresh and its row actions; the first listing starts when the view is first shown. */
-export function registerSessionsView(context: vscode.ExtensionContext): SessionsProvider {
-  // The catalog's cache in the extension's own storage (none where the host gives none).
-  const storage = context.globalStorageUri as vscode.Uri | undefined;
-  const provider = new SessionsProvider(storage?.scheme === 'file' ? folderCacheStore(storage.fsPath) : undefined);
+export function registerSessionsView(context: vscode.ExtensionContext, catalog: SessionsCatalog): SessionsProvider {
+  const provider = new SessionsProvider(catalog);
   const view = vscode.window.createTreeView(SESSIONS_VIEW, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   provider.view = view;
   const reg = (id: string, f: (arg?: unknown, selected?: unknown) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, f));
