@@ -18,14 +18,18 @@ export interface SessionUsageOptions {
   watchRead?: WatchRead;
 }
 
-/** Sees one file's read as it happens: each record (the loader's `onRecord`), then the model, or null and why. */
+/**
+ * Sees one file's read as it happens: each record (the loader's `onRecord`), then the model, or null and why.
+ * `after`: the read was of the lines appended since the file's last read (core/traceReader.ts), which saw the file
+ * as this stamp says; only the new lines' records were seen, and the model is the whole file's.
+ */
 export interface FileReadWatch {
   onRecord(rec: SourceRecord): void;
-  done(model: TraceModel | null, error: string | null): void;
+  done(model: TraceModel | null, error: string | null, after?: { path: string; size: number; mtimeMs: number }): void;
 }
 
-/** Asked before each file a listing reads; what it hands back sees that read. */
-export type WatchRead = (path: string) => Promise<FileReadWatch | undefined>;
+/** Asked before each file a listing reads (with the file's stamp as the listing took it); what it hands back sees that read. */
+export type WatchRead = (path: string, stamp?: { path: string; size: number; mtimeMs: number }) => Promise<FileReadWatch | undefined>;
 
 /**
  * The usage of the session a loaded file is the main file of: its own report with its session's other files

@@ -5,6 +5,7 @@ import { KeptReading, loadTraceKeepingReading, LoadOptions } from './loadTrace';
 import { jsonlModel } from './jsonlModel';
 import { scanLines } from './lineIndexer';
 import type { TraceModel } from './traceModel';
+import type { SourceRecord } from './format';
 import type { TracePath } from './tracePath';
 import type { CheckResult } from './checks/runChecks';
 import type { CheckMode } from './rules/types';
@@ -34,8 +35,11 @@ export type AppendOutcome =
 export interface TraceReader {
   /** The model as of the last read. */
   readonly model: TraceModel;
-  /** Reads the bytes appended since the last read, with the same builder; see {@link AppendOutcome}. */
-  append(): Promise<AppendOutcome>;
+  /**
+   * Reads the bytes appended since the last read, with the same builder; see {@link AppendOutcome}. `onRecord` sees
+   * each new line's record, as {@link LoadOptions.onRecord} sees the first read's.
+   */
+  append(options?: { onRecord?: (rec: SourceRecord) => void }): Promise<AppendOutcome>;
   /** The results of the checks that rode along the first read ({@link LoadOptions.checks}), once they finish. */
   readonly checks?: Promise<Map<CheckMode, CheckResult>>;
 }
@@ -53,16 +57,19 @@ export interface TraceReader {
 export async function openTraceReader(file: TracePath, options: LoadOptions = {}): Promise<TraceReader> {
   const { model, kept, checkResults } = await loadTraceKeepingReading(file, options);
   const bytes = contentBytes(file);
+  if (kept) kept.reading.onRecord = null;
   const state = { model, edges: kept ? await fingerprintOf(bytes, kept.info.scan.bytesRead) : null, dead: null as string | null };
   return {
     ...(checkResults ? { checks: checkResults } : {}),
     get model() {
       return state.model;
     },
-    async append() {
+    async append(appendOptions) {
       const why = state.dead ?? (kept ? notAppendable(kept, state.model) : 'the file is one multi-line JSON document');
       if (why || !kept || !state.edges) return { kind: 'needs-full-read', reason: why ?? 'the file cannot be followed' };
-      const outcome = await appendNew(file, bytes, kept, state.edges, state.model, options.maxLineBytes);
+      // The first read's onRecord saw that read; an append's records go to the append's own.
+      kept.reading.onRecord = appendOptions?.onRecord ?? null;
+      const outcome = await appendNew(file, bytes, kept, state.edges, state.model, options.maxLineBytes).finally(() => (kept.reading.onRecord = null));
       // Once the file is not what was read, the kept state is of no use: every later append says so too.
       if (outcome.kind === 'needs-full-read') state.dead = outcome.reason;
       if (outcome.kind === 'appended') {

@@ -10,6 +10,7 @@ import './register';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { FilterError } from '../core/filter/filterSyntax';
 import { listSessions } from '../core/sessions/sessionCatalog';
+import { SessionFollower } from '../core/sessions/sessionFollower';
 import type { SessionSearchIndex } from '../core/sessions/sessionSearch';
 import { folderCacheStore } from './folderCache';
 import { openSearchIndex } from './searchIndex';
@@ -18,6 +19,8 @@ import type { SessionsCall, SessionsReply } from './workerSessions';
 const { storageDir } = workerData as { storageDir: string | null };
 /** The catalog's cache beside the index (none without a storage folder: every listing reads every file). */
 const cache = storageDir === null ? undefined : folderCacheStore(storageDir);
+/** Sessions seen growing, followed from one listing to the next: a growth costs its new bytes. */
+const follow = new SessionFollower();
 let index: SessionSearchIndex | null = null;
 let indexError: string | null = null;
 /** Jobs the host gave up (`cancel`): their listing stops between files. */
@@ -62,11 +65,12 @@ async function answer(c: SessionsCall): Promise<unknown> {
   switch (c.op) {
     case 'list': {
       const { roots, files, prices, rules } = c;
+      for (const f of c.settle ?? []) follow.drop(f);
       // A listing goes on without search when the index cannot be opened: the view still lists.
-      return listSessions({ roots, files, prices, rules, cache, watchRead: openIndex()?.watchRead, isCancelled, onProgress: progressOf(c.id) });
+      return listSessions({ roots, files, prices, rules, cache, follow, watchRead: openIndex()?.watchRead, isCancelled, onProgress: progressOf(c.id) });
     }
     case 'update': {
-      const u = await theIndex().update({ roots: c.roots, rules: c.rules, cache, isCancelled, onProgress: progressOf(c.id) });
+      const u = await theIndex().update({ roots: c.roots, rules: c.rules, cache, follow, isCancelled, onProgress: progressOf(c.id) });
       return { read: u.read, fromIndex: u.fromIndex, discarded: u.discarded, readHere: u.readHere, bytesRead: u.bytesRead, sessions: u.listing.records.length };
     }
     case 'search':

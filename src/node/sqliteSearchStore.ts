@@ -115,16 +115,30 @@ class SqliteSearchStore implements SearchStore {
       this.remove(file.stamp.path);
       const id = Number(this.st(`INSERT INTO files(path, size, mtime, session, agent, session_id, title, start_time, end_time, time, error)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(fileValues(file)).lastInsertRowid);
-      const doc = this.st('INSERT INTO docs(file, line, field, tool, failed, head) VALUES (?, ?, ?, ?, ?, ?)');
-      const text = this.st('INSERT INTO fts(rowid, text) VALUES (?, ?)');
-      const other = SEARCH_FIELDS.indexOf('other');
-      for (const d of docs) {
-        const field = SEARCH_FIELDS.indexOf(d.field);
-        const head = field === other && d.text !== '' ? d.text.slice(0, HEAD_CHARS) : null;
-        const rowid = doc.run([id, d.line, field, d.tool === null ? null : this.toolId(d.tool), d.failed ? 1 : 0, head]).lastInsertRowid;
-        if (field !== other && d.text !== '') text.run([rowid, d.text]);
-      }
+      this.insertDocs(id, docs);
     });
+  }
+
+  appendDocs(file: StoredFile, docs: readonly StoredDoc[]): void {
+    this.inTransaction(() => {
+      const row = this.st('SELECT id FROM files WHERE path = ?').get([file.stamp.path]) as Row | null;
+      if (!row) return this.putFile(file, docs);
+      this.st('UPDATE files SET size = ?, mtime = ?, session = ?, agent = ?, session_id = ?, title = ?, start_time = ?, end_time = ?, time = ?, error = ? WHERE id = ?')
+        .run([...fileValues(file).slice(1), row.id as number]);
+      this.insertDocs(row.id as number, docs);
+    });
+  }
+
+  private insertDocs(id: number, docs: readonly StoredDoc[]): void {
+    const doc = this.st('INSERT INTO docs(file, line, field, tool, failed, head) VALUES (?, ?, ?, ?, ?, ?)');
+    const text = this.st('INSERT INTO fts(rowid, text) VALUES (?, ?)');
+    const other = SEARCH_FIELDS.indexOf('other');
+    for (const d of docs) {
+      const field = SEARCH_FIELDS.indexOf(d.field);
+      const head = field === other && d.text !== '' ? d.text.slice(0, HEAD_CHARS) : null;
+      const rowid = doc.run([id, d.line, field, d.tool === null ? null : this.toolId(d.tool), d.failed ? 1 : 0, head]).lastInsertRowid;
+      if (field !== other && d.text !== '') text.run([rowid, d.text]);
+    }
   }
 
   setFile(file: StoredFile): void {

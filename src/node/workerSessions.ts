@@ -19,6 +19,11 @@ export interface ListRequest {
   files?: readonly string[];
   prices?: Readonly<Record<string, ModelPrice>>;
   rules?: VerdictRules;
+  /**
+   * Files that stopped growing: the worker stops following them, so a record made by an append (its verdict
+   * pending) is read whole again, checks and all.
+   */
+  settle?: readonly string[];
 }
 
 /** What an index update did (core/sessions/sessionSearch.ts's IndexUpdate, with the listing's size for its records). */

@@ -12,6 +12,8 @@ import type { SessionEntry, SessionVerdict } from '../core/sessions/sessionCache
 export interface TreeSession {
   entry: SessionEntry;
   verdict?: SessionVerdict | null;
+  /** The last lines were read by an append and not checked yet (core/sessions/sessionFollower.ts). */
+  verdictPending?: true;
 }
 
 /** What the tree is told besides the sessions. */
@@ -183,6 +185,7 @@ export function sessionLeaf(s: TreeSession, idPrefix: string, clock: TreeClock, 
     `Errors: ${e.errors === 0 ? 'none' : plural(e.errors, 'failed event')}`,
     e.error !== null ? `Cannot read: ${e.error}` : null,
     ...verdictLines(s.verdict),
+    s.verdictPending ? 'Checks: of the file as last checked; the lines written since are checked when it stops growing' : null,
     running ? 'Running: the file was written in the last minutes and is growing' : null,
   ].filter((l): l is string => l !== null);
   return {

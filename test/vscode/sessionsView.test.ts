@@ -384,6 +384,34 @@ describe('Agent Traces view: verdicts, workspace trace files, running sessions, 
     assert.ok(changed.includes(agent) && changed.includes(day));
   });
 
+  it('follows a running session: its next growth is read by an append (verdict pending), and read whole with its checks once it stops', async () => {
+    // The session grew once in the test before: its reader is kept in the worker.
+    const file = join(home, '.claude', 'projects', '-home-user-project', 'd7d94e1c-8f45-41b2-8a1f-5bdbdbef48d1.jsonl');
+    const recordOf = () => p.listing!.records.find((r) => r.stamp.path === file)!;
+    const eventsBefore = recordOf().entry.events;
+    const answer = readFileSync(file, 'utf8').split('\n').find((l) => l.includes('"type":"assistant"'))!;
+    appendFileSync(file, answer.replace(/msg_mockmx4wrhku001/g, 'msg_mockmx4wrhku911').replace(/req_mockmx4wrhku002/g, 'req_mockmx4wrhku912').replace(/"uuid":"[^"]+"/, '"uuid":"0c0c0c0c-0000-4000-8000-000000000002"') + '\n');
+    for (const w of watchers) w.change.fire(Uri.file(file));
+    await new Promise((r) => setTimeout(r, 100));
+    await p.updating;
+    assert.equal(recordOf().verdictPending, true, 'read by an append');
+    assert.equal(recordOf().entry.events, eventsBefore + 1);
+    const row = rowOf(file)!;
+    assert.equal(row.running, true);
+    assert.match(row.tooltip, /the lines written since are checked when it stops growing/);
+    // Not growing for runningMs: read whole once more, its verdict made over every line.
+    for (let i = 0; i < 50 && recordOf().verdictPending; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await p.updating;
+    }
+    assert.equal(recordOf().verdictPending, undefined);
+    assert.equal(recordOf().entry.events, eventsBefore + 1);
+    const settled = rowOf(file)!;
+    assert.equal(settled.running, false);
+    assert.doesNotMatch(settled.tooltip, /checked when it stops growing/);
+    assert.ok(settled.verdict !== null);
+  });
+
   it('has multi-select and the context actions: Verify All and Check All through the house commands, Compare, Export, Copy Path', async () => {
     const context = { subscriptions: [] as { dispose(): void }[], globalStorageUri: Uri.file(tempDir('atv-gs2-')) };
     fake.config.sessionHomes = false;

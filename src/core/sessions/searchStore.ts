@@ -69,6 +69,11 @@ export interface SearchStore {
   files(): Maybe<StoredFile[]>;
   /** Keeps a file's documents, in place of any it had. */
   putFile(file: StoredFile, docs: readonly StoredDoc[]): void;
+  /**
+   * Adds documents to a file's (the lines appended to it since it was kept), with its new stamp and session; a file
+   * not kept yet is kept with these documents alone.
+   */
+  appendDocs(file: StoredFile, docs: readonly StoredDoc[]): void;
   /** Updates what is kept of a file's session (title, times) without its documents. */
   setFile(file: StoredFile): void;
   removeFile(path: string): void;

@@ -80,6 +80,12 @@ export interface SessionRecord {
   parts: FileStamp[];
   /** What verify and check found in the main file; null when it could not be read, or the checks could not run. */
   verdict?: SessionVerdict | null;
+  /**
+   * The record was made by reading only what was appended to a followed file (core/sessions/sessionFollower.ts):
+   * its figures are the whole file's, its verdict is not made yet. A listing that does not follow the file reads it
+   * whole again rather than take this record from the cache.
+   */
+  verdictPending?: true;
 }
 
 /**

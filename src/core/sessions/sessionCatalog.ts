@@ -3,6 +3,8 @@ import { basename, join, pathSep } from '../io/paths';
 import { FORMAT_LIST, isFallbackFormat } from '../formats';
 import type { FormatName } from '../formatNames';
 import { loadTraceKeepingReading } from '../loadTrace';
+import { openTraceReader } from '../traceReader';
+import type { SessionFollower } from './sessionFollower';
 import { integrityKindsOf } from '../formatRules';
 import type { CheckResult } from '../checks/runChecks';
 import type { CheckMode } from '../rules/types';
@@ -55,6 +57,12 @@ export interface ListSessionsOptions {
   watchRead?: WatchRead;
   /** Files read at a time (their reads wait on the disk more than on this thread); default 4. */
   concurrency?: number;
+  /**
+   * Growing files followed across listings (a long-lived caller's, the Agent Traces view's worker): a session seen
+   * grown is read whole once and its reader kept; each later growth reads only the new bytes (see
+   * core/sessions/sessionFollower.ts). Absent: every changed file is read whole.
+   */
+  follow?: SessionFollower;
 }
 
 /** What {@link listSessions} found. */
@@ -68,6 +76,8 @@ export interface SessionListing {
   /** Session files read in this listing, and those whose record came from the cache unchanged. */
   read: number;
   fromCache: number;
+  /** Of the files read, those of which only the bytes appended since the last read were read (followed files). */
+  appended: number;
 }
 
 /** A file the walk found that some format's pattern matches, with its stamp. */
@@ -81,7 +91,7 @@ interface Candidate {
  * each read once through the loader and summarised as `summary` does (usage with its subagents' files: one path),
  * except those whose record in the cache still matches their size and time (and their subagents'). A session's
  * subagent files are its parts, not sessions of their own. A file that cannot be read is listed with its error and
- * the listing goes on. A grown file is read again whole (not from where it was left).
+ * the listing goes on. A grown file is read again whole, unless `follow` holds its reader: then only its new bytes.
  */
 export async function listSessions(options: ListSessionsOptions): Promise<SessionListing> {
   const patterns = sessionPatterns();
@@ -103,20 +113,24 @@ export async function listSessions(options: ListSessionsOptions): Promise<Sessio
   const notSessions: FileStamp[] = [];
   let read = 0;
   let fromCache = 0;
+  let appended = 0;
   let done = 0;
   const visit = async (c: Candidate): Promise<void> => {
     if (options.isCancelled?.() || claimed.has(c.stamp.path)) return;
     const old = cache.records.get(c.stamp.path);
     let rec: SessionRecord | null;
-    if (old && sameStamp(c.stamp, old.stamp) && (await partsUnchanged(old.parts, byPath))) {
+    // A record made by an append has no verdict for its last lines: only its follower may keep it unchanged.
+    const whole = !old?.verdictPending || options.follow?.has(c.stamp.path) === true;
+    if (old && whole && sameStamp(c.stamp, old.stamp) && (await partsUnchanged(old.parts, byPath))) {
       rec = old;
       fromCache++;
     } else if (sameStamp(c.stamp, cache.notSessions.get(c.stamp.path))) {
       rec = null;
       fromCache++;
     } else {
-      rec = await readSession(c, options.prices, options.rules, options.watchRead);
+      rec = await readSession(c, { prices: options.prices, rules: options.rules, watchRead: options.watchRead, follow: options.follow, old });
       read++;
+      if (rec?.verdictPending) appended++;
     }
     options.onProgress?.(++done, candidates.length);
     if (rec === null) {
@@ -153,7 +167,7 @@ export async function listSessions(options: ListSessionsOptions): Promise<Sessio
   const shown = options.agent === undefined ? kept : kept.filter((r) => r.entry.agent === options.agent);
   shown.sort((a, b) => (b.entry.startTime ?? '').localeCompare(a.entry.startTime ?? '') || a.entry.file.localeCompare(b.entry.file));
   const outsideRoots = shown.filter((r) => !fromWalk.has(r.stamp.path)).map((r) => r.stamp.path);
-  return { records: shown, missingRoots, outsideRoots, read, fromCache };
+  return { records: shown, missingRoots, outsideRoots, read, fromCache, appended };
 }
 
 async function partsUnchanged(parts: readonly FileStamp[], byPath: ReadonlyMap<string, Candidate>): Promise<boolean> {
@@ -206,34 +220,71 @@ async function walkRoots(roots: readonly string[], patterns: readonly PathPatter
   return { candidates, missingRoots };
 }
 
+/** How {@link readSession} reads. */
+interface ReadOptions {
+  prices?: Readonly<Record<string, ModelPrice>>;
+  rules?: VerdictRules;
+  watchRead?: WatchRead;
+  follow?: SessionFollower;
+  /** The file's record from the last listing, if any. */
+  old?: SessionRecord;
+}
+
 /**
  * Reads one session file through the loader and summarises it. Null when it is not a session: content no format
  * recognises in a file only a base-name pattern matched (`events.jsonl` may be anyone's). A file in an agent's own
- * folder that cannot be read, or reads as no format, is a record with its error.
+ * folder that cannot be read, or reads as no format, is a record with its error. A followed file that grew is read
+ * from where its reader stopped (its verdict pending); a file that grew since the last listing is read whole and
+ * followed from then on.
  */
-async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPrice>> | undefined, rules: VerdictRules | undefined, watchRead: WatchRead | undefined): Promise<SessionRecord | null> {
+async function readSession(c: Candidate, o: ReadOptions): Promise<SessionRecord | null> {
   const path = c.stamp.path;
+  const { prices, rules, watchRead, follow, old } = o;
   const inHome = c.patterns.find((p) => p.home !== null);
-  let model: TraceModel;
+  let model: TraceModel | null = null;
   let checked: Promise<Map<CheckMode, CheckResult>> | undefined;
   let watch: FileReadWatch | undefined;
+  let after: FileStamp | undefined;
   try {
     // A file only a base-name pattern matched may be anyone's: its head tells, before the whole of it is read.
     if (!inHome && !isConfidentTrace(await detectFile(path))) return null;
-    watch = await watchRead?.(path);
-    // Verify and check ride along the one read (as on the viewer's open): the row's verdict costs no second read.
-    ({ model, checkResults: checked } = await loadTraceKeepingReading(path, { checks: { modes: ['verify', 'check'], options: { rules: rules ? { ...rules } : undefined } }, onRecord: watch?.onRecord }));
+    const followed = follow?.get(path);
+    if (followed && old && sameStamp(followed.stamp, old.stamp) && c.stamp.size >= followed.stamp.size) {
+      // Only what was appended: read, parsed and indexed (the search index adds the new lines' documents).
+      watch = await watchRead?.(path, c.stamp);
+      const out = await followed.reader.append({ onRecord: watch?.onRecord }).catch(() => null);
+      if (out && out.kind !== 'needs-full-read') {
+        model = out.model;
+        after = followed.stamp;
+        follow!.keep(path, { reader: followed.reader, stamp: c.stamp });
+      }
+    }
+    if (model === null) {
+      follow?.drop(path);
+      watch = await watchRead?.(path, c.stamp);
+      // Verify and check ride along the one read (as on the viewer's open): the row's verdict costs no second read.
+      const load = { checks: { modes: ['verify', 'check'] as CheckMode[], options: { rules: rules ? { ...rules } : undefined } }, onRecord: watch?.onRecord };
+      if (follow && old && c.stamp.size > old.stamp.size) {
+        // Grown since the last listing: read whole once, then followed.
+        const reader = await openTraceReader(path, load);
+        ({ model, checks: checked } = reader);
+        follow.keep(path, { reader, stamp: c.stamp });
+      } else ({ model, checkResults: checked } = await loadTraceKeepingReading(path, load));
+    }
   } catch (e) {
+    follow?.drop(path);
     watch?.done(null, e instanceof Error ? e.message : String(e));
     if (!inHome) return null;
     return errorRecord(c, inHome.format, e instanceof Error ? e.message : String(e));
   }
-  watch?.done(model, null);
+  watch?.done(model, null, after);
   if (isFallbackFormat(model.format)) {
     if (!inHome) return null;
     return errorRecord(c, inHome.format, `not read as ${inHome.format}: ${model.detection.reason}`);
   }
-  const verdict = await (checked ?? Promise.resolve(null)).then((r) => (r ? verdictOf(model.format, r) : null), () => null);
+  const format = model.format;
+  // An append runs no checks: the verdict of the file as last checked stays, marked pending.
+  const verdict = after ? (old?.verdict ?? null) : await (checked ?? Promise.resolve(null)).then((r) => (r ? verdictOf(format, r) : null), () => null);
   const { summary: s, cells } = await summarizeSessionCells(model, { prices, watchRead });
   const files = await sessionFilesOf(model);
   const parts: FileStamp[] = [];
@@ -262,6 +313,7 @@ async function readSession(c: Candidate, prices: Readonly<Record<string, ModelPr
     stamp: c.stamp,
     parts,
     verdict,
+    ...(after ? { verdictPending: true as const } : {}),
   };
 }
 

@@ -8,8 +8,8 @@
  *
  * Incremental by file stamp (path, size, time): an unchanged file costs a `stat` (the catalog's walk); a new or
  * changed file is read once (by the listing, or here when the listing had it from its cache and the index has not);
- * a file under the roots no longer listed loses its documents. A grown file is read again whole: the format builders'
- * state cannot be resumed in a new process (core/treeAppend.ts appends only to a model held in memory).
+ * a file under the roots no longer listed loses its documents. A grown file the caller's listings follow
+ * (core/sessions/sessionFollower.ts) adds its new lines' documents only; otherwise it is read again whole.
  */
 import { loadTrace } from '../loadTrace';
 import { pathSep } from '../io/paths';
@@ -19,6 +19,7 @@ import type { TraceModel } from '../traceModel';
 import { listSessions, stampOf, type SessionListing } from './sessionCatalog';
 import { sameStamp, type FileStamp, type SessionCacheStore, type SessionRecord, type VerdictRules } from './sessionCache';
 import { FileIndexer } from './searchIndexer';
+import type { SessionFollower } from './sessionFollower';
 import { compileQuery } from './searchQuery';
 import { snippetOf } from './searchText';
 import type { SearchField, SearchStore, StoredFile } from './searchStore';
@@ -78,6 +79,8 @@ export interface UpdateIndexOptions {
   isCancelled?: () => boolean;
   /** After each trace file, how many of the files to look at are done. */
   onProgress?: (done: number, total: number) => void;
+  /** The growing files the caller's listings follow (see listSessions). */
+  follow?: SessionFollower;
 }
 
 /** A full-text index of sessions' lines, over a store the caller opens (and closes with {@link close}). */
@@ -114,20 +117,21 @@ export class SessionSearchIndex {
    * from that read's records and kept. A listing without search (`agent-trace sessions`) passes it too, so a later
    * search reads nothing the listing read.
    */
-  readonly watchRead = async (path: string): Promise<FileReadWatch | undefined> => {
+  readonly watchRead = async (path: string, listed?: FileStamp): Promise<FileReadWatch | undefined> => {
     try {
       await this.ready;
     } catch {
       return undefined;
     }
-    const stamp = await stampOf(path);
+    // The listing's stamp, so an append's `after` is what the index holds of the file.
+    const stamp = listed ?? (await stampOf(path));
     if (!stamp) return undefined;
     const indexer = new FileIndexer();
     return {
       onRecord: indexer.onRecord,
-      done: (model, error) => {
+      done: (model, error, after) => {
         try {
-          this.put(stamp, indexer, model, error, null);
+          this.put(stamp, indexer, model, error, null, after);
           this.ridden.add(path);
         } catch {
           // A store that cannot be written costs the next search a read of this file, not this listing its answer.
@@ -144,7 +148,7 @@ export class SessionSearchIndex {
   async update(options: UpdateIndexOptions): Promise<IndexUpdate> {
     await this.ready;
     this.ridden = new Set();
-    const listing = await listSessions({ roots: options.roots, cache: options.cache, rules: options.rules, isCancelled: options.isCancelled, watchRead: this.watchRead });
+    const listing = await listSessions({ roots: options.roots, cache: options.cache, rules: options.rules, isCancelled: options.isCancelled, watchRead: this.watchRead, follow: options.follow });
     const wanted = new Map<string, { stamp: FileStamp; rec: SessionRecord }>();
     for (const rec of listing.records) {
       wanted.set(rec.stamp.path, { stamp: rec.stamp, rec });
@@ -193,13 +197,19 @@ export class SessionSearchIndex {
   }
 
   /** Keeps a file's documents, with what the listing says of its session (else what its model says). */
-  private put(stamp: FileStamp, indexer: FileIndexer, model: TraceModel | null, error: string | null, rec: SessionRecord | null): void {
+  private put(stamp: FileStamp, indexer: FileIndexer, model: TraceModel | null, error: string | null, rec: SessionRecord | null, after?: FileStamp): void {
     const e = rec?.entry;
     const file: StoredFile = {
       stamp, session: rec?.stamp.path ?? stamp.path, agent: e?.agent ?? model?.format ?? ('unknown' as FormatName), sessionId: e?.sessionId ?? null,
       title: e?.title ?? null, startTime: e?.startTime ?? null, endTime: e?.endTime ?? null, error,
     };
-    this.store.putFile(file, indexer.docs(model));
+    if (after) {
+      // An append's documents are its new lines': added to what the file had (a grown file costs its new bytes),
+      // when the index holds the file as the read it continues saw it; else the index's update reads it whole.
+      const had = this.files.get(stamp.path);
+      if (!had || !sameStamp(had.stamp, after)) return;
+      this.store.appendDocs(file, indexer.docs(model));
+    } else this.store.putFile(file, indexer.docs(model));
     this.files.set(stamp.path, file);
   }
 

@@ -217,9 +217,17 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
       mains.add(r.stamp.path);
     }
     if (relist) return this.refresh();
+    return this.readAgain(mains);
+  }
+
+  /**
+   * Reads the sessions of `mains` again (the worker follows a growing one: its new bytes only) and refreshes their
+   * rows alone, or the tree when one moved. `settle`: they stopped growing, so they are read whole, checks and all.
+   */
+  private async readAgain(mains: ReadonlySet<string>, settle = false): Promise<void> {
     if (mains.size === 0 || !this.listing) return;
     const prices = viewerPricing();
-    const again = await this.catalog.list({ roots: [], files: [...mains], prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() });
+    const again = await this.catalog.list({ roots: [], files: [...mains], settle: settle ? [...mains] : undefined, prices: Object.keys(prices).length > 0 ? prices : undefined, rules: ruleSettings() });
     const listing = this.listing;
     const byPath = new Map(again.records.map((r) => [r.stamp.path, r]));
     let reshape = false;
@@ -285,13 +293,17 @@ export class SessionsProvider implements vscode.TreeDataProvider<SessionTreeNode
     this.expiry = setTimeout(() => {
       this.expiry = undefined;
       const rows: SessionTreeNode[] = [];
+      const settled = new Set<string>();
       for (const [file, at] of [...this.growing]) {
         if (this.now() - at < this.runningMs) continue;
         this.growing.delete(file);
         const rec = this.listing?.records.find((r) => r.stamp.path === file);
         if (rec) rows.push(...this.refreshRows(file, rec));
+        if (rec?.verdictPending) settled.add(file);
       }
       if (rows.length > 0) this.changed.fire(rows);
+      // Read by appends while it ran: now read whole once, so its verdict covers every line.
+      if (settled.size > 0) this.updating = this.readAgain(settled, true);
       this.scheduleExpiry();
     }, Math.max(0, next) + 10);
   }
