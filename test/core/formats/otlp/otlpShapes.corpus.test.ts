@@ -20,7 +20,7 @@ function otlpFiles(): string[] {
       else if (/\.jsonl?$/.test(n)) out.push(p);
     }
   };
-  for (const d of readdirSync(WRITER_CORPUS)) if (/^otel-/.test(d)) walk(join(WRITER_CORPUS, d));
+  for (const d of readdirSync(WRITER_CORPUS)) if (/^(otel|ai-sdk)-/.test(d)) walk(join(WRITER_CORPUS, d));
   for (const d of readdirSync(corpusPath('outside'))) if (/^(otlp|jaeger)-/.test(d)) walk(join(corpusPath('outside'), d));
   out.push(resolve('test/fixtures/otlp/python-console-spans.json'));
   return out;
