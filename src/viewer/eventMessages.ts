@@ -23,20 +23,8 @@ export function eventMessages(model: TraceModel, node: number, json: unknown, li
   const tool = otlpToolMessage(own);
   if (tool) return [tool, ...extractChat(own)];
   const chat = otlpChatMessages(own);
-  // A run span's messages (the AI SDK's invoke_agent / ai.generateText: the prompt and every reply of its steps) are
-  // what its model calls' spans say one by one, in order: the run repeats them only when it has none below it.
-  if (chat.length > 0) return model.events.categoryOf(node) === 'run' && hasModelCallBelow(model, node) ? [] : chat;
+  if (chat.length > 0) return chat;
   return shared ? extractChat(own) : lineMessages;
-}
-
-/** True when an inference event lies under event `node` (by parent links). */
-function hasModelCallBelow(model: TraceModel, node: number): boolean {
-  const t = model.events;
-  for (let i = 0; i < t.size; i++) {
-    if (t.categoryOf(i) !== 'inference') continue;
-    for (let p = t.parent(i), depth = 0; p >= 0 && depth < 64; p = t.parent(p), depth++) if (p === node) return true;
-  }
-  return false;
 }
 
 /** The ids of the other events of the event's line (lowercase). */

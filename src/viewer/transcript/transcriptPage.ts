@@ -104,6 +104,9 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
     const d = await buildDetail(model, node, []);
     file = d.file;
     messages = eventMessages(model, node, d.json, d.messages);
+    // A run span's messages (the AI SDK's invoke_agent / ai.generateText: the prompt and every step's reply) are what
+    // its model calls' spans say one by one, in order: its block repeats them only when no model call is under it.
+    if (e.category === 'run' && messages.length > 0 && modelCallsBelow(model)[node] === 1) messages = [];
     error = d.jsonError;
     const sidecar = (d.json as { toolUseResult?: unknown } | null)?.toolUseResult;
     messages = messages
@@ -118,6 +121,22 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
     ...(file ? { file } : {}),
     ...(k === 0 || index.turnOf[k - 1] !== index.turnOf[k] ? { turn: index.turns[index.turnOf[k]] } : {}),
   };
+}
+
+const callsBelow = new WeakMap<TraceModel, Uint8Array>();
+
+/** 1 for each event with an inference event under it (by parent links), computed once per model. */
+function modelCallsBelow(model: TraceModel): Uint8Array {
+  let marks = callsBelow.get(model);
+  if (marks) return marks;
+  const t = model.events;
+  marks = new Uint8Array(t.size);
+  for (let i = 0; i < t.size; i++) {
+    if (t.categoryOf(i) !== 'inference') continue;
+    for (let p = t.parent(i), depth = 0; p >= 0 && marks[p] === 0 && depth < 10_000; p = t.parent(p), depth++) marks[p] = 1;
+  }
+  callsBelow.set(model, marks);
+  return marks;
 }
 
 /** False for a tool result an earlier block (by line) showed already; records the first block that shows one. */
