@@ -96,13 +96,20 @@ function readingOrder(model: TraceModel): (a: number, b: number) => number {
 }
 
 /**
- * Two spans of one line (an OTLP export request) by their start times: an exporter writes spans as they end, a model
- * call's tool span before the call (the AI SDK's ai.toolCall under its doGenerate) and a run after its steps.
+ * Two spans of one line (an OTLP export request) by their start times, a parent before the child that started in the
+ * same millisecond: an exporter writes spans as they end, a model call's tool span before the call (the AI SDK's
+ * ai.toolCall under its doGenerate) and a run after its steps.
  */
 function byStart(t: TraceModel['events'], a: number, b: number): number {
   const ta = t.timeOf(a);
   const tb = t.timeOf(b);
-  return ta === null || tb === null ? 0 : ta - tb;
+  return ta === null || tb === null ? 0 : ta - tb || depthOf(t, a) - depthOf(t, b);
+}
+
+function depthOf(t: TraceModel['events'], i: number): number {
+  let d = 0;
+  for (let p = t.parent(i); p >= 0 && d < 10_000; p = t.parent(p)) d++;
+  return d;
 }
 
 /** Index of the block of `node`, or of the last block before it in file order (0 when none). */

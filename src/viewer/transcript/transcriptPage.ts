@@ -65,7 +65,7 @@ class History {
     let line = 0;
     // The last message always shows: a block is never empty because it repeats.
     for (; n < keys.length - 1; n++) {
-      const where = this.lineHolding(keys[n]);
+      const where = this.lineHolding(keys[n]) ?? this.resultsShownAt(b.messages[n]);
       if (where === null) break;
       line = Math.max(line, where);
     }
@@ -78,11 +78,32 @@ class History {
     return null;
   }
 
+  /**
+   * Where a message of tool results only was shown, each result by its call id (a GenAI chat span re-sends the result
+   * its execute_tool span showed with the call, as a message of its own), or null.
+   */
+  private resultsShownAt(m: ChatMessage): number | null {
+    if (m.parts.length === 0 || !m.parts.every((p) => p.type === 'toolResult' && p.id)) return null;
+    let line = 0;
+    for (const p of m.parts) {
+      const where = this.lineHolding(resultKey((p as { id: string }).id));
+      if (where === null) return null;
+      line = Math.max(line, where);
+    }
+    return line;
+  }
+
   private remember(b: TranscriptBlock, keys = b.messages.map(messageKey)): void {
     if (keys.length === 0) return;
-    this.recent.push({ line: b.line, keys: new Set(keys) });
+    const results = b.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'toolResult' && p.id ? [resultKey(p.id)] : [])));
+    this.recent.push({ line: b.line, keys: new Set([...keys, ...results]) });
     if (this.recent.length > HISTORY_BLOCKS) this.recent.shift();
   }
+}
+
+/** A tool result by its call id, among the message keys. */
+function resultKey(id: string): string {
+  return `toolResult\u0000${id}`;
 }
 
 /** A message by its role and content (tool calls' views left out: they are derived). */
