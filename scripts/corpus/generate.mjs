@@ -5,14 +5,15 @@
 // into a scratch prefix outside the repo) non-interactively against a loopback mock of their model
 // API (scripts/corpus/mock-model-server.mjs), each with a scratch HOME, and copies what they write to
 // test/corpus/<tool>-<version>/<case>/. Also writes OTLP/JSON documents with the OpenTelemetry JS SDK
-// into test/corpus/otel-js-<version>/.
+// into test/corpus/otel-js-<version>/, and runs the Vercel AI SDK against the mock with its OpenTelemetry
+// integrations into test/corpus/ai-sdk-<version>/ (scripts/corpus/ai-sdk.mjs).
 //
 // The only rewrite applied to the copied files is path scrubbing (see SCRUB below): the scratch
 // HOME becomes /home/user (so the project folder is /home/user/project) and the tools prefix
 // becomes /opt/corpus-tools. Nothing else is edited.
 //
 // Options:
-//   --only codex,claude-code,gemini-cli,copilot-cli,pi,qwen-code,opencode,continue,otel   run a subset
+//   --only codex,claude-code,gemini-cli,copilot-cli,pi,qwen-code,opencode,continue,otel,ai-sdk   run a subset
 //   --cases fork,resume                        run only these cases of each tool: only their folders are
 //                                              replaced, and each gets a SOURCE.md of its own (the tool's
 //                                              SOURCE.md, written by a full run, is left as it is)
@@ -32,6 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { startMockServer } from './mock-model-server.mjs';
 import { TOOLS, MOCK_SCRIPTS, walk } from './scenarios.mjs';
 import { generateOtel } from './otel.mjs';
+import { generateAiSdk } from './ai-sdk.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -59,7 +61,7 @@ function installedVersion(pkg) {
 function ensureTools() {
   // only what this run needs (--only), so adding one tool does not reinstall the others
   const tools = Object.entries(VERSIONS.tools).filter(([key]) => !only || only.has(key)).map(([, t]) => t);
-  const wanted = { ...Object.fromEntries(tools.map((t) => [t.package, t.version])), ...(!only || only.has('otel') ? VERSIONS.otel : {}) };
+  const wanted = { ...Object.fromEntries(tools.map((t) => [t.package, t.version])), ...(!only || only.has('otel') || only.has('ai-sdk') ? VERSIONS.otel : {}), ...(!only || only.has('ai-sdk') ? VERSIONS.aiSdk : {}) };
   const missing = Object.entries(wanted).filter(([pkg, v]) => installedVersion(pkg) !== v).map(([pkg, v]) => `${pkg}@${v}`);
   if (missing.length) {
     mkdirSync(TOOLS_DIR, { recursive: true });
@@ -333,6 +335,27 @@ async function runOtel() {
   return { tool: 'otel', version, outDir, files };
 }
 
+// ---------------------------------------------------------------- ai-sdk
+async function runAiSdk(mock) {
+  const version = VERSIONS.aiSdk.ai;
+  const outDir = path.join(OUT_ROOT, `ai-sdk-${version}`);
+  rmSync(outDir, { recursive: true, force: true });
+  const files = await generateAiSdk({ toolsDir: TOOLS_DIR, outDir, mock });
+  const packages = { ...VERSIONS.aiSdk, ...Object.fromEntries(['@opentelemetry/api', '@opentelemetry/resources', '@opentelemetry/sdk-trace-base', '@opentelemetry/otlp-transformer'].map((p) => [p, VERSIONS.otel[p]])) };
+  const parts = [];
+  parts.push(`# Vercel AI SDK ${version} — OpenTelemetry spans as OTLP/JSON\n`);
+  parts.push(`Written by \`scripts/corpus/ai-sdk.mjs\` (called from \`scripts/corpus/generate.mjs\`, \`--only ai-sdk\`) with these npm packages, installed into a scratch prefix (not into the project): ${Object.entries(packages).map(([p, v]) => `\`${p}@${v}\``).join(', ')}.\n`);
+  parts.push('The real AI SDK ran `generateText` and `streamText` (`stopWhen: stepCountIs(4)`) on an `@ai-sdk/openai-compatible` chat model (`gpt-4.1-mini`, provider name `openai`) whose base URL is the loopback mock `scripts/corpus/mock-model-server.mjs` (Chat Completions; scenario `shell-ok`: a tool call `shell {"command":"echo hello"}`, then a text answer; token usage derived from the request and answer sizes). The `shell` tool (a zod input schema) really runs the command with bash. Telemetry is per call (`telemetry: { isEnabled: true, functionId: \'corpus-ai-sdk\', integrations: [...] }`) with one of `@ai-sdk/otel`\'s two integrations, each given a tracer of a `BasicTracerProvider` + `SimpleSpanProcessor` + `InMemorySpanExporter`: `OpenTelemetry` (GenAI semantic conventions: `invoke_agent` > `step N` > `chat` / `execute_tool`, with `gen_ai.input.messages` / `gen_ai.output.messages`) and `LegacyOpenTelemetry` (`ai.generateText` > `ai.generateText.doGenerate` > `ai.toolCall`, with `ai.prompt`, `ai.prompt.messages`, `ai.response.text`, `ai.response.toolCalls`, `ai.toolCall.args` / `.result`, `ai.usage.*`). Span names, attributes, ids and times are the SDK\'s own; both integrations write the run\'s total usage on the root span and each step\'s on its model-call span.\n');
+  parts.push('| file | lines | bytes | content | how |');
+  parts.push('|---|---|---|---|---|');
+  for (const f of files) {
+    const d = describeFile(path.join(outDir, f.file));
+    parts.push(`| \`${f.file}\` | ${d.lines} | ${d.bytes} | ${mdCell(f.scenario)} | ${mdCell(f.how)} |`);
+  }
+  writeFileSync(path.join(outDir, 'SOURCE.md'), parts.join('\n') + '\n');
+  return { tool: 'ai-sdk', version, outDir, files };
+}
+
 // ---------------------------------------------------------------- main
 async function main() {
   if (argv.includes('--index-only')) { writeIndex(); return; }
@@ -350,6 +373,9 @@ async function main() {
     // The OTLP documents have no cases: a --cases run leaves them alone unless --only names otel.
     if (only ? only.has('otel') : !onlyCases) {
       try { results.push(await runOtel()); } catch (e) { log(`otel: ${e.stack || e}`); results.push({ tool: 'otel', error: String(e.message || e) }); }
+    }
+    if (only ? only.has('ai-sdk') : !onlyCases) {
+      try { results.push(await runAiSdk(mock)); } catch (e) { log(`ai-sdk: ${e.stack || e}`); results.push({ tool: 'ai-sdk', error: String(e.message || e) }); }
     }
   } finally {
     await mock.close();
@@ -378,7 +404,7 @@ const NOT_COVERED = [
 
 function writeIndex() {
   const dirs = existsSync(OUT_ROOT) ? walk(OUT_ROOT).filter((f) => f.endsWith('SOURCE.md') && path.dirname(path.dirname(f)) === OUT_ROOT).map((f) => path.basename(path.dirname(f))) : [];
-  const lines = ['# Real-writer corpus', '', 'Files written by real tools (agent CLIs run against a loopback mock model API, and the OpenTelemetry JS SDK), regenerated with `npm run corpus` (`scripts/corpus/generate.mjs`). Each folder has a SOURCE.md saying, per file, which tool, version, command line and scenario wrote it. Do not edit these files by hand.', '', ...dirs.sort().map((d) => `- [\`${d}/\`](${d}/SOURCE.md)`), '', '## Not covered', '', ...NOT_COVERED.map((n) => `- ${n}`), ''];
+  const lines = ['# Real-writer corpus', '', 'Files written by real tools (agent CLIs run against a loopback mock model API, the OpenTelemetry JS SDK, and the Vercel AI SDK with its OpenTelemetry integrations), regenerated with `npm run corpus` (`scripts/corpus/generate.mjs`). Each folder has a SOURCE.md saying, per file, which tool, version, command line and scenario wrote it. Do not edit these files by hand.', '', ...dirs.sort().map((d) => `- [\`${d}/\`](${d}/SOURCE.md)`), '', '## Not covered', '', ...NOT_COVERED.map((n) => `- ${n}`), ''];
   writeFileSync(path.join(OUT_ROOT, 'README.md'), lines.join('\n'));
 }
 

@@ -2,9 +2,12 @@
  * An OTLP GenAI `execute_tool` span as a tool call: its attributes (`gen_ai.tool.name`, `gen_ai.tool.call.id`,
  * `gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`, and for a shell tool `process.command_line` and
  * `process.exit.code`) become the call and its result, so the transcript reads it like the inline formats;
- * a chat span's GenAI message attributes become its messages.
+ * a chat span's GenAI message attributes become its messages. The AI SDK's own `ai.*` attributes are read under
+ * their GenAI names (core/formats/otlp/aiSdkSpans.ts), with the reader's attribute map.
  */
 import type { ChatMessage, ChatPart } from '../../protocol';
+import { attributeMap } from '../../core/formats/otlp/otlpSpans';
+import { withGenAiNames } from '../../core/formats/otlp/aiSdkSpans';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -25,7 +28,7 @@ export function otlpToolMessage(span: Obj): ChatMessage | null {
   const failed = status.code === 2 || status.code === 'STATUS_CODE_ERROR';
   if (result !== undefined || exit !== undefined) {
     // The span's status message stays a message of its own (the block shows it): it is not the tool's output.
-    const text = typeof result === 'string' ? result : result !== undefined ? JSON.stringify(result) : '';
+    const text = typeof result === 'string' ? jsonText(result) : result !== undefined ? JSON.stringify(result) : '';
     parts.push({ type: 'toolResult', id, text: typeof exit === 'number' ? `Exit code: ${exit}\nOutput:\n${text}` : text, isError: failed });
   }
   return { role: 'tool', path: 'attributes', parts };
@@ -66,17 +69,16 @@ function genAiPart(p: unknown): ChatPart {
   return { type: 'json', value: p };
 }
 
-/** OTLP attributes (`[{ key, value: { stringValue | intValue | … } }]`) as a map of plain values. */
+/** A span's attributes as the reader maps them, the AI SDK's under their GenAI names too. */
 function attributes(list: unknown): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  if (!Array.isArray(list)) return out;
-  for (const kv of list) {
-    if (!isObj(kv) || typeof kv.key !== 'string' || !isObj(kv.value)) continue;
-    const v = kv.value;
-    const plain = v.stringValue ?? v.boolValue ?? v.doubleValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined);
-    if (plain !== undefined) out.set(kv.key, plain);
-  }
-  return out;
+  return withGenAiNames(attributeMap(list));
+}
+
+/** A tool result recorded as JSON text of a string (the AI SDK's `"hello\n"`) is that string; other text as it is. */
+function jsonText(s: string): string {
+  if (!s.startsWith('"')) return s;
+  const v = parse(s);
+  return typeof v === 'string' ? v : s;
 }
 
 function parse(s: string): unknown {

@@ -7,6 +7,7 @@ import type { TraceModel } from '../../core/loadTrace';
 import type { EventCategory } from '../../core/model';
 import type { TranscriptRef, TranscriptTurn } from '../../protocol';
 import { buildTurns } from './transcriptTurns';
+import { formatModule } from '../../core/formats';
 
 /** Categories the transcript shows: what the agent was told, said and did, and where it was stopped. */
 const CONVERSATION: ReadonlySet<EventCategory> = new Set(['run', 'task', 'turn', 'inference', 'tool', 'approval', 'message', 'error', 'policy']);
@@ -86,12 +87,29 @@ function fieldKey(field: string): string {
 function readingOrder(model: TraceModel): (a: number, b: number) => number {
   const t = model.events;
   const parts = model.parts;
-  if (!parts) return (a, b) => t.lineOf(a) - t.lineOf(b) || a - b;
+  if (!parts) return formatModule(model.format).eventTime === 'start' ? (a, b) => t.lineOf(a) - t.lineOf(b) || byStart(t, a, b) || a - b : (a, b) => t.lineOf(a) - t.lineOf(b) || a - b;
   const at = (i: number): number => {
     const p = parts[t.partOf(i)];
     return t.partOf(i) === 0 ? t.lineOf(i) : p && p.call >= 0 ? t.lineOf(p.call) : Number.MAX_SAFE_INTEGER;
   };
   return (a, b) => at(a) - at(b) || t.partOf(a) - t.partOf(b) || t.lineOf(a) - t.lineOf(b) || a - b;
+}
+
+/**
+ * Two spans of one line (an OTLP export request) by their start times, a parent before the child that started in the
+ * same millisecond: an exporter writes spans as they end, a model call's tool span before the call (the AI SDK's
+ * ai.toolCall under its doGenerate) and a run after its steps.
+ */
+function byStart(t: TraceModel['events'], a: number, b: number): number {
+  const ta = t.timeOf(a);
+  const tb = t.timeOf(b);
+  return ta === null || tb === null ? 0 : ta - tb || depthOf(t, a) - depthOf(t, b);
+}
+
+function depthOf(t: TraceModel['events'], i: number): number {
+  let d = 0;
+  for (let p = t.parent(i); p >= 0 && d < 10_000; p = t.parent(p)) d++;
+  return d;
 }
 
 /** Index of the block of `node`, or of the last block before it in file order (0 when none). */

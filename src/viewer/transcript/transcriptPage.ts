@@ -65,7 +65,7 @@ class History {
     let line = 0;
     // The last message always shows: a block is never empty because it repeats.
     for (; n < keys.length - 1; n++) {
-      const where = this.lineHolding(keys[n]);
+      const where = this.lineHolding(keys[n]) ?? this.resultsShownAt(b.messages[n]);
       if (where === null) break;
       line = Math.max(line, where);
     }
@@ -78,11 +78,32 @@ class History {
     return null;
   }
 
+  /**
+   * Where a message of tool results only was shown, each result by its call id (a GenAI chat span re-sends the result
+   * its execute_tool span showed with the call, as a message of its own), or null.
+   */
+  private resultsShownAt(m: ChatMessage): number | null {
+    if (m.parts.length === 0 || !m.parts.every((p) => p.type === 'toolResult' && p.id)) return null;
+    let line = 0;
+    for (const p of m.parts) {
+      const where = this.lineHolding(resultKey((p as { id: string }).id));
+      if (where === null) return null;
+      line = Math.max(line, where);
+    }
+    return line;
+  }
+
   private remember(b: TranscriptBlock, keys = b.messages.map(messageKey)): void {
     if (keys.length === 0) return;
-    this.recent.push({ line: b.line, keys: new Set(keys) });
+    const results = b.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'toolResult' && p.id ? [resultKey(p.id)] : [])));
+    this.recent.push({ line: b.line, keys: new Set([...keys, ...results]) });
     if (this.recent.length > HISTORY_BLOCKS) this.recent.shift();
   }
+}
+
+/** A tool result by its call id, among the message keys. */
+function resultKey(id: string): string {
+  return `toolResult\u0000${id}`;
 }
 
 /** A message by its role and content (tool calls' views left out: they are derived). */
@@ -104,6 +125,9 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
     const d = await buildDetail(model, node, []);
     file = d.file;
     messages = eventMessages(model, node, d.json, d.messages);
+    // A run span's messages (the AI SDK's invoke_agent / ai.generateText: the prompt and every step's reply) are what
+    // its model calls' spans say one by one, in order: its block repeats them only when no model call is under it.
+    if (e.category === 'run' && messages.length > 0 && modelCallsBelow(model)[node] === 1) messages = [];
     error = d.jsonError;
     const sidecar = (d.json as { toolUseResult?: unknown } | null)?.toolUseResult;
     messages = messages
@@ -118,6 +142,22 @@ async function block(model: TraceModel, index: TranscriptIndex, k: number, calls
     ...(file ? { file } : {}),
     ...(k === 0 || index.turnOf[k - 1] !== index.turnOf[k] ? { turn: index.turns[index.turnOf[k]] } : {}),
   };
+}
+
+const callsBelow = new WeakMap<TraceModel, Uint8Array>();
+
+/** 1 for each event with an inference event under it (by parent links), computed once per model. */
+function modelCallsBelow(model: TraceModel): Uint8Array {
+  let marks = callsBelow.get(model);
+  if (marks) return marks;
+  const t = model.events;
+  marks = new Uint8Array(t.size);
+  for (let i = 0; i < t.size; i++) {
+    if (t.categoryOf(i) !== 'inference') continue;
+    for (let p = t.parent(i), depth = 0; p >= 0 && marks[p] === 0 && depth < 10_000; p = t.parent(p), depth++) marks[p] = 1;
+  }
+  callsBelow.set(model, marks);
+  return marks;
 }
 
 /** False for a tool result an earlier block (by line) showed already; records the first block that shows one. */

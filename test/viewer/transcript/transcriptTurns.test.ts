@@ -60,9 +60,9 @@ describe('transcript turns and re-sent history (issue 15 item 1)', () => {
     assert.deepEqual([turns[0].tokensIn! + turns[1].tokensIn!, turns[0].tokensOut! + turns[1].tokensOut!], counted(model));
   });
 
-  it('OTLP spans: chat → execute_tool → chat is two turns, and a turn never crosses runs (agent spans come after their calls)', async () => {
+  it('OTLP spans: chat → execute_tool → chat is two turns, and a turn never crosses runs (spans of a line read by start: the agent span opens its run)', async () => {
     const { blocks } = await pageOf(OTLP);
-    assert.deepEqual(turnsOf(blocks), [['chat', 'execute_tool'], ['chat', 'invoke_agent'], ['chat', 'execute_tool'], ['chat', 'invoke_agent']]);
+    assert.deepEqual(turnsOf(blocks), [['invoke_agent', 'chat', 'execute_tool'], ['chat'], ['invoke_agent', 'chat', 'execute_tool'], ['chat']]);
     assert.deepEqual(blocks.filter((b) => b.turn).map((b) => [b.turn!.tokensIn, b.turn!.tokensOut, b.turn!.modelMs]), [[1840, 64, 900], [1968, 41, 900], [1840, 64, 900], [1968, 41, 900]]);
     // GenAI events as log records (each a root of its own: their spans are elsewhere) group by what they say.
     const logs = await pageOf(resolve('test/corpus/otel-js-2.12.1/otlp-logs.json'));
@@ -88,14 +88,13 @@ describe('transcript turns and re-sent history (issue 15 item 1)', () => {
     assert.equal(chats[0].earlier, undefined, 'the first call shows everything');
     assert.deepEqual(chats[0].messages.map((m) => m.role), ['system', 'user', 'assistant']);
     for (let k = 1; k < chats.length; k++) {
-      // system + all the history but the newest tool result were shown before.
-      assert.deepEqual(chats[k].earlier?.count, 1 + inputs[k] - 1, `chat ${k + 1}`);
-      assert.deepEqual(chats[k].messages.map((m) => m.role), ['tool', 'assistant']);
-      assert.equal(chats[k].messages[0].parts[0].type, 'toolResult');
+      // system + all the history were shown before: the newest tool result by the execute_tool span that ran it.
+      assert.deepEqual(chats[k].earlier?.count, 1 + inputs[k], `chat ${k + 1}`);
+      assert.deepEqual(chats[k].messages.map((m) => m.role), ['assistant']);
     }
-    const last = chats[2].messages[1].parts[0];
+    const last = chats[2].messages[0].parts[0];
     assert.ok(last.type === 'text' && last.text === attr(spans[2], 'gen_ai.output.messages')[0].parts[0].content);
-    assert.deepEqual(turnsOf(blocks).map((t) => t.length), [2, 2, 2], 'chat + its tool, three times (the agent span closes the last)');
+    assert.deepEqual(turnsOf(blocks).map((t) => t.length), [3, 2, 1], 'the agent span opens the run; chat + its tool twice, then the closing chat');
   });
 
   it('a page that starts mid-conversation still collapses the history its first block re-sends', async () => {

@@ -4,6 +4,7 @@ import { categoryFromKind } from '../common';
 import { LocateBudget } from '../locateBudget';
 import { attributeMap, forEachOtlpEvent, isOtlpDocument, nanosToMs, OtlpPlaceholder, OtlpSpanRef, parentSpanIdOf, spanDurationMs, spanKey } from './otlpSpans';
 import { describeLog } from './otlpLogs';
+import { withGenAiNames } from './aiSdkSpans';
 import { spanUsage } from './otlpUsage';
 import { OtlpShape, readOtlpRecord } from './otlpShapes';
 import { SpanSource, spanSourceOf } from './spanSource';
@@ -149,7 +150,9 @@ function spanLabel(span: Obj, name: string, g: ReturnType<typeof genAiFields>, a
 /** Turns one span into an event: `traceId/spanId` ids, parent within the same trace, GenAI fields for the label. */
 export function describeSpan(ref: OtlpSpanRef): { draft: EventDraft; toolCall: boolean } {
   const { span, resource } = ref;
-  const attrs = attributeMap(span.attributes);
+  const raw = attributeMap(span.attributes);
+  // An AI SDK span's `ai.*` attributes read under their GenAI names; ids and digests are looked for in its own.
+  const attrs = withGenAiNames(raw);
   const traceId = typeof span.traceId === 'string' && span.traceId !== '' ? span.traceId : null;
   const spanId = typeof span.spanId === 'string' && span.spanId !== '' ? span.spanId : null;
   const parent = parentSpanIdOf(span);
@@ -174,8 +177,8 @@ export function describeSpan(ref: OtlpSpanRef): { draft: EventDraft; toolCall: b
     tool: g.tool,
     group: traceId ? traceId.toLowerCase() : stringAttr(attributeMap(resource?.attributes), 'service.name'),
     // Most spans' attributes hold no digest: no object is made to walk them.
-    hashRefs: mayHoldDigest(attrs.values()) ? collectHashRefs(Object.fromEntries(attrs)).map((h) => ({ ...h, field: `attributes.${h.field}` })) : [],
-    mentions: spanMentions(span, traceId, attrs),
+    hashRefs: mayHoldDigest(raw.values()) ? collectHashRefs(Object.fromEntries(raw)).map((h) => ({ ...h, field: `attributes.${h.field}` })) : [],
+    mentions: spanMentions(span, traceId, raw),
     usage: spanUsage(attrs, g.operation, name),
   };
   return { draft, toolCall: draft.category === 'tool' };

@@ -20,7 +20,7 @@ function otlpFiles(): string[] {
       else if (/\.jsonl?$/.test(n)) out.push(p);
     }
   };
-  for (const d of readdirSync(WRITER_CORPUS)) if (/^otel-/.test(d)) walk(join(WRITER_CORPUS, d));
+  for (const d of readdirSync(WRITER_CORPUS)) if (/^(otel|ai-sdk)-/.test(d)) walk(join(WRITER_CORPUS, d));
   for (const d of readdirSync(corpusPath('outside'))) if (/^(otlp|jaeger)-/.test(d)) walk(join(corpusPath('outside'), d));
   out.push(resolve('test/fixtures/otlp/python-console-spans.json'));
   return out;
@@ -54,7 +54,10 @@ function plainSpans(values: Obj[]): PlainSpan[] {
         for (const s of ss.spans) {
           const attrs = s.attributes ?? [];
           const op = attrs.find((a: Obj) => a.key === 'gen_ai.operation.name');
-          out.push({ trace: (s.traceId ?? s.trace_id).toLowerCase(), span: (s.spanId ?? s.span_id).toLowerCase(), parent: (s.parentSpanId ?? s.parent_span_id ?? '').toLowerCase() || null, tool: (op?.value.stringValue ?? op?.value.string_value) === 'execute_tool' });
+          // the AI SDK's own tool span (LegacyOpenTelemetry) names its operation `ai.toolCall`
+          const aiOp = attrs.find((a: Obj) => a.key === 'ai.operationId');
+          const tool = (op?.value.stringValue ?? op?.value.string_value) === 'execute_tool' || aiOp?.value.stringValue === 'ai.toolCall';
+          out.push({ trace: (s.traceId ?? s.trace_id).toLowerCase(), span: (s.spanId ?? s.span_id).toLowerCase(), parent: (s.parentSpanId ?? s.parent_span_id ?? '').toLowerCase() || null, tool });
         }
       }
     }
@@ -128,7 +131,7 @@ describe('otlp shapes of the corpus', () => {
       const spans = plainSpans(values);
       if (spans.length > 0) {
         it('tree --json follows every span\'s own parent field, by index', () => assertTreeFollows(model, spans));
-        it('counts tool calls from execute_tool spans only', () => assert.equal(summarize(model).totals.toolCalls, spans.filter((s) => s.tool).length));
+        it('counts tool calls from execute_tool (or ai.toolCall) spans only', () => assert.equal(summarize(model).totals.toolCalls, spans.filter((s) => s.tool).length));
       }
     });
   }
