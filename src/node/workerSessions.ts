@@ -62,8 +62,12 @@ interface Pending {
   options: CallOptions;
 }
 
-/** The worker's script: the bundled `sessionsWorker.js` beside this bundle (`dist/`), or under tsx (tests) its TypeScript. */
-function startWorker(data: unknown): Worker {
+/**
+ * The worker's script: the bundled `sessionsWorker.js` beside this bundle (`dist/`), or under tsx (tests) its
+ * TypeScript; `script`: the one given (the bench runs the bundle the extension ships).
+ */
+function startWorker(data: unknown, script?: string): Worker {
+  if (script) return new Worker(script, { workerData: data });
   const js = path.join(__dirname, 'sessionsWorker.js');
   return fs.existsSync(js)
     ? new Worker(js, { workerData: data })
@@ -78,14 +82,17 @@ export class SessionsWorker {
   private dead: Error | null = null;
 
   /** `storageDir` null: no cache (every listing reads every file) and an index in memory. */
-  constructor(private readonly storageDir: string | null) {}
+  constructor(
+    private readonly storageDir: string | null,
+    private readonly script?: string,
+  ) {}
 
   /** The worker, started at the first call (a window that never shows the view starts none). */
   private thread(): Worker {
     if (this.worker) return this.worker;
     // The index of the versions before SQLite (MiniSearch's JSON) is read no more.
     if (this.storageDir !== null) fs.rmSync(path.join(this.storageDir, 'agent-trace-search.json'), { force: true });
-    const w = (this.worker = startWorker({ storageDir: this.storageDir }));
+    const w = (this.worker = startWorker({ storageDir: this.storageDir }, this.script));
     w.on('message', (r: SessionsReply) => {
       const p = this.pending.get(r.id);
       if (!p) return;

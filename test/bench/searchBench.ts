@@ -57,7 +57,9 @@ function threadRunner(indexDir: string, roots: string[], cache: SessionCacheStor
 
 /** As the extension does: the view's listing (feeding the index as it reads), then the search's index update. */
 function workerRunner(storageDir: string, roots: string[]): Runner {
-  const w = new SessionsWorker(storageDir);
+  // The bundle the extension ships (`npm run bench` builds it first), not its TypeScript compiled on the fly.
+  const bundle = join(__dirname, '..', '..', 'dist', 'sessionsWorker.js');
+  const w = new SessionsWorker(storageDir, existsSync(bundle) ? bundle : undefined);
   return {
     update: async () => {
       const listing = await w.list({ roots });
