@@ -31,7 +31,7 @@ export { fieldOf, textOf } from './searchText';
 export const SEARCH_INDEX_FILE = 'agent-trace-search.sqlite';
 
 /** Bumped when the index's shape or what it holds changes: an older index is emptied and made again. */
-export const SEARCH_INDEX_VERSION = 'search-3';
+export const SEARCH_INDEX_VERSION = 'search-4';
 
 /** One hit of `agent-trace search --json`. */
 export interface SearchHit {
