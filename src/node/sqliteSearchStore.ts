@@ -182,9 +182,13 @@ class SqliteSearchStore implements SearchStore {
   private queryIn(q: StoreQuery, limit: number): StoreHit[] {
     const params: (string | number)[] = [];
     const where = predicate(q, params);
+    // The matches are sorted with their keys alone, and only the `limit` kept are joined with their columns: a
+    // common word's thousands of matches no longer carry every file's row through the sort.
     const rows = this.db.all(
-      `SELECT d.id AS doc, d.line, d.field, d.head, f.* FROM docs d JOIN files f ON f.id = d.file WHERE ${where}
-       ORDER BY f.time DESC, f.session, f.path, d.line LIMIT ?`, [...params, limit]) as Row[];
+      `SELECT d.id AS doc, d.line, d.field, d.head, f.* FROM (
+         SELECT d.id AS id, f.time AS t, f.session AS s, f.path AS p, d.line AS l FROM docs d JOIN files f ON f.id = d.file
+         WHERE ${where} ORDER BY t DESC, s, p, l LIMIT ?
+       ) k JOIN docs d ON d.id = k.id JOIN files f ON f.id = d.file ORDER BY k.t DESC, k.s, k.p, k.l`, [...params, limit]) as Row[];
     const text = this.st('SELECT text FROM fts WHERE rowid = ?');
     const files = new Map<string, StoredFile>();
     return rows.map((r) => {
