@@ -325,6 +325,12 @@ async function runOtel() {
   parts.push(`Written by \`scripts/corpus/otel.mjs\` (called from \`scripts/corpus/generate.mjs\`) with these npm packages, installed into a scratch prefix: ${Object.entries(VERSIONS.otel).map(([p, v]) => `\`${p}@${v}\``).join(', ')}.\n`);
   parts.push('Spans are created with `BasicTracerProvider` + `SimpleSpanProcessor` + `InMemorySpanExporter`, log records with `LoggerProvider` + `SimpleLogRecordProcessor` + `InMemoryLogRecordExporter`; the files are the bytes of `@opentelemetry/otlp-transformer`\'s `JsonTraceSerializer` / `JsonLogsSerializer` (`serializeRequest`), i.e. what the OTLP/HTTP JSON exporters POST. The script chooses span names, attributes (GenAI semantic conventions: `gen_ai.operation.name` = `invoke_agent` / `chat` / `execute_tool`, `gen_ai.request.model`, `gen_ai.tool.name`, `gen_ai.tool.call.id`, `gen_ai.usage.input_tokens`, `gen_ai.usage.output_tokens`, …), explicit start/end times, and statuses; ids are the SDK\'s random ids.\n');
   parts.push('No snake_case variant: the JS SDK\'s JSON serializer only writes the canonical protobuf-JSON mapping (lowerCamelCase field names, hex trace/span ids, int64 as decimal strings, enums as integers). A snake_case file would have to be hand-converted, so none is included.\n');
+  writeSource(outDir, parts, files);
+  return { tool: 'otel', version, outDir, files };
+}
+
+/** SOURCE.md of a library corpus folder: its paragraphs, then a table of the files written. */
+function writeSource(outDir, parts, files) {
   parts.push('| file | lines | bytes | content | how |');
   parts.push('|---|---|---|---|---|');
   for (const f of files) {
@@ -332,7 +338,6 @@ async function runOtel() {
     parts.push(`| \`${f.file}\` | ${d.lines} | ${d.bytes} | ${mdCell(f.scenario)} | ${mdCell(f.how)} |`);
   }
   writeFileSync(path.join(outDir, 'SOURCE.md'), parts.join('\n') + '\n');
-  return { tool: 'otel', version, outDir, files };
 }
 
 // ---------------------------------------------------------------- ai-sdk
@@ -346,13 +351,7 @@ async function runAiSdk(mock) {
   parts.push(`# Vercel AI SDK ${version} — OpenTelemetry spans as OTLP/JSON\n`);
   parts.push(`Written by \`scripts/corpus/ai-sdk.mjs\` (called from \`scripts/corpus/generate.mjs\`, \`--only ai-sdk\`) with these npm packages, installed into a scratch prefix (not into the project): ${Object.entries(packages).map(([p, v]) => `\`${p}@${v}\``).join(', ')}.\n`);
   parts.push('The real AI SDK ran `generateText` and `streamText` (`stopWhen: stepCountIs(4)`) on an `@ai-sdk/openai-compatible` chat model (`gpt-4.1-mini`, provider name `openai`) whose base URL is the loopback mock `scripts/corpus/mock-model-server.mjs` (Chat Completions; scenario `shell-ok`: a tool call `shell {"command":"echo hello"}`, then a text answer; token usage derived from the request and answer sizes). The `shell` tool (a zod input schema) really runs the command with bash. Telemetry is per call (`telemetry: { isEnabled: true, functionId: \'corpus-ai-sdk\', integrations: [...] }`) with one of `@ai-sdk/otel`\'s two integrations, each given a tracer of a `BasicTracerProvider` + `SimpleSpanProcessor` + `InMemorySpanExporter`: `OpenTelemetry` (GenAI semantic conventions: `invoke_agent` > `step N` > `chat` / `execute_tool`, with `gen_ai.input.messages` / `gen_ai.output.messages`) and `LegacyOpenTelemetry` (`ai.generateText` > `ai.generateText.doGenerate` > `ai.toolCall`, with `ai.prompt`, `ai.prompt.messages`, `ai.response.text`, `ai.response.toolCalls`, `ai.toolCall.args` / `.result`, `ai.usage.*`). Span names, attributes, ids and times are the SDK\'s own; both integrations write the run\'s total usage on the root span and each step\'s on its model-call span.\n');
-  parts.push('| file | lines | bytes | content | how |');
-  parts.push('|---|---|---|---|---|');
-  for (const f of files) {
-    const d = describeFile(path.join(outDir, f.file));
-    parts.push(`| \`${f.file}\` | ${d.lines} | ${d.bytes} | ${mdCell(f.scenario)} | ${mdCell(f.how)} |`);
-  }
-  writeFileSync(path.join(outDir, 'SOURCE.md'), parts.join('\n') + '\n');
+  writeSource(outDir, parts, files);
   return { tool: 'ai-sdk', version, outDir, files };
 }
 
