@@ -127,6 +127,10 @@ describe('compare view (webview, Chromium)', () => {
     const errors: string[] = [];
     await openCompare(page, suite.origin(), diff, errors);
     assert.equal(await selectedRow(page), starts[0]);
+    // The places F7 steps through, then the rows: "differ in 5 places (F7) · … · 10 changed", not "5 changes · … 10 changed".
+    const summary = await page.$eval('.compare-summary', (e: Any) => e.textContent as string);
+    assert.ok(summary.startsWith(`differ in ${starts.length} places (F7) · `), summary);
+    assert.match(summary, / \d+ changed · /);
     await page.focus('.compare-scroll');
     const waitRow = (r: number) => page.waitForFunction((x) => (globalThis as Any).document.querySelector('.compare-row.selected')?.getAttribute('data-row') === String(x), r);
     await page.keyboard.press('F7');

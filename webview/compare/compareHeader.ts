@@ -35,10 +35,13 @@ function modeButton(mode: CompareMode, text: string, current: CompareMode, act: 
   return b;
 }
 
-/** The verdict before the totals: how many changes, or whether the runs are equivalent. */
+/**
+ * The verdict before the totals: in how many places the runs differ (F7 goes from one to the next; a place is a run
+ * of rows, which the totals then count row by row), or whether they are equivalent.
+ */
 function verdict(m: CompareInit): string {
   const n = m.hunks.length;
-  if (m.firstDivergence >= 0) return `${n} change${n === 1 ? '' : 's'}`;
+  if (m.firstDivergence >= 0) return `differ in ${n} place${n === 1 ? '' : 's'} (F7)`;
   // Events alike, but the lines that are not JSON differ: not equivalent (the CLI's diff exits 1 too).
   if (m.malformed?.firstDifference) return 'events equivalent, unreadable lines differ';
   return 'equivalent: no differences';
