@@ -314,11 +314,26 @@ function textWidth(ctx: CanvasRenderingContext2D, text: string): number {
 
 function drawMinimap(ctx: CanvasRenderingContext2D, w: number, h: number, s: TimelineState, c: Colours): void {
   const n = s.density.length;
-  const max = Math.max(1, ...s.density);
+  // What is active everywhere (the run's and its agents' own spans) is the floor: the strip shows where more is
+  // going on, not a solid band of "something runs".
+  let floor = Infinity;
+  let max = 0;
+  for (const d of s.density) {
+    floor = Math.min(floor, d);
+    max = Math.max(max, d);
+  }
   ctx.fillStyle = c.bar;
-  for (let k = 0; k < n; k++) {
-    const bh = (s.density[k] / max) * (h - 2);
-    ctx.fillRect((k / n) * w, h - bh, Math.max(1, w / n), bh);
+  if (n > 0 && max > floor) {
+    ctx.beginPath();
+    ctx.moveTo(0, h);
+    for (let k = 0; k < n; k++) {
+      const y = h - ((s.density[k] - floor) / (max - floor)) * (h - 2);
+      ctx.lineTo((k / n) * w, y);
+      ctx.lineTo(((k + 1) / n) * w, y);
+    }
+    ctx.lineTo(w, h);
+    ctx.closePath();
+    ctx.fill();
   }
   const span = Math.max(1, s.span);
   const a = (s.viewStart / span) * w, b = (s.viewEnd / span) * w;
