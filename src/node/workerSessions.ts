@@ -79,7 +79,7 @@ export class SessionsWorker {
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
   private next = 1;
-  private dead: Error | null = null;
+  private closed = false;
 
   /** `storageDir` null: no cache (every listing reads every file) and an index in memory. */
   constructor(
@@ -106,9 +106,12 @@ export class SessionsWorker {
       else p.reject(r.filterColumn !== undefined ? new FilterError(r.filterReason ?? r.error, r.filterColumn) : new Error(r.error));
     });
     const stop = (e: Error) => {
-      this.dead ??= e;
-      for (const p of this.pending.values()) p.reject(this.dead);
+      if (this.worker !== w) return;
+      // The calls it held fail with why; the next call starts a new worker (a crash, out of memory on a huge
+      // file, costs those calls, not the view and search until the window reloads).
+      for (const p of this.pending.values()) p.reject(e);
       this.pending.clear();
+      this.worker = null;
     };
     w.on('error', stop);
     w.on('exit', (code) => stop(new Error(`the sessions worker ended (exit code ${code})`)));
@@ -116,7 +119,7 @@ export class SessionsWorker {
   }
 
   private call<T>(call: CallBody, options: CallOptions = {}): Promise<T> {
-    if (this.dead) return Promise.reject(this.dead);
+    if (this.closed) return Promise.reject(new Error('the sessions worker was closed'));
     const w = this.thread();
     const id = this.next++;
     return new Promise<T>((resolve, reject) => {
@@ -153,13 +156,17 @@ export class SessionsWorker {
   /** Ends once the worker has finished the listings asked for before, closed the index and stopped. */
   async close(): Promise<void> {
     const w = this.worker;
-    if (!w || this.dead) return;
+    this.closed = true;
+    if (!w) return;
     // Listings still running are given up: the close need not wait for a whole home to be read.
     for (const id of this.pending.keys()) w.postMessage({ id: 0, op: 'cancel', target: id } satisfies SessionsCall);
     try {
-      await this.call({ op: 'close' });
+      await new Promise<void>((resolve, reject) => {
+        const id = this.next++;
+        this.pending.set(id, { resolve: () => resolve(), reject, options: {} });
+        w.postMessage({ op: 'close', id } satisfies SessionsCall);
+      });
     } finally {
-      this.dead = new Error('the sessions worker was closed');
       await w.terminate();
     }
   }
