@@ -138,6 +138,19 @@ describe('a growing session followed across listings', function () {
     const u = await index.update({ roots, cache, follow });
     assert.deepEqual([u.listing.read, u.readHere], [0, 0]);
 
+    // Half a line written (the agent is mid-write), then the rest: the line counts once, when it is whole.
+    const next = prompt('Last: the numbatgrove', 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeee7');
+    fs.appendFileSync(claude, next.slice(0, 40));
+    const torn = await listSessions(options);
+    assert.equal(torn.appended, 1);
+    assert.equal(rowOf(torn).entry.events, row.entry.events, 'the torn line is no event yet');
+    fs.appendFileSync(claude, next.slice(40));
+    const mended = await listSessions(options);
+    assert.equal(mended.appended, 1);
+    assert.equal(rowOf(mended).entry.events, row.entry.events + 1);
+    assert.deepEqual(figures(rowOf(mended)), figures(rowOf(await listSessions({ roots }))));
+    assert.deepEqual(await hitsOf('numbatgrove'), [[claude, lines.length + 3, 'prompt']]);
+
     // A cache without the follower (the next start) does not keep a record whose verdict is pending.
     const restart = await listSessions({ roots, cache, watchRead: index.watchRead });
     assert.deepEqual([restart.read, restart.appended], [1, 0]);
