@@ -24,12 +24,14 @@ describe('transcript turns (Chromium, issue 15)', function () {
   it('OTLP GenAI: turns with tokens and model latency; each chat shows its new messages, the re-sent history collapsed', async () => {
     const v = await view(OTLP_MESSAGES, { width: 1300, height: 900 });
     await openTranscript(v);
+    // Spans in the order they started (the agent's span opens its run); a chat's re-sent history is collapsed, the
+    // tool result the execute_tool span before it showed included (each result shows once).
     assert.deepEqual(await reading(v), [
-      'Turn 1812→31 tokens700 ms', 'chat', 'execute_tool',
-      'Turn 2901→22 tokens700 ms', 'chat [3 earlier messages (shown at line 1)]', 'execute_tool',
-      'Turn 31.0k→27 tokens700 ms', 'chat [5 earlier messages (shown at line 1)]', 'invoke_agent',
+      'Turn 1812→31 tokens700 ms', 'invoke_agent', 'chat', 'execute_tool',
+      'Turn 2901→22 tokens700 ms', 'chat [4 earlier messages (shown at line 1)]', 'execute_tool',
+      'Turn 31.0k→27 tokens700 ms', 'chat [6 earlier messages (shown at line 1)]',
     ]);
-    const last = await v.page.$$eval('.transcript-block', (bs: Any[]) => bs[bs.length - 2].querySelector('.message:last-of-type')?.textContent ?? '');
+    const last = await v.page.$$eval('.transcript-block', (bs: Any[]) => bs[bs.length - 1].querySelector('.message:last-of-type')?.textContent ?? '');
     assert.match(last, /src\/ holds 42 TypeScript files/);
     await v.screenshot('transcript-turns-otlp');
   });
@@ -57,9 +59,9 @@ describe('transcript turns (Chromium, issue 15)', function () {
     // Keyboard: focus the button and press Enter (a native button: Space works too).
     await v.page.locator(second).locator('.earlier-toggle').focus();
     await v.page.keyboard.press('Enter');
-    await opened(5);
+    await opened(6);
     const roles = await v.page.locator(second).locator('.earlier-body .message').evaluateAll((ms: Any[]) => ms.map((m) => m.getAttribute('aria-label')));
-    assert.deepEqual(roles, ['system message', 'user message', 'assistant message', 'tool message', 'assistant message']);
+    assert.deepEqual(roles, ['system message', 'user message', 'assistant message', 'tool message', 'assistant message', 'tool message']);
     assert.match(await v.page.locator(second).locator('.earlier-body').innerText(), /list the files|src/i);
     await v.screenshot('transcript-earlier-open');
     assert.equal(v.sent.filter((m) => m.type === 'requestEarlierMessages').length, 1);
@@ -67,16 +69,17 @@ describe('transcript turns (Chromium, issue 15)', function () {
     await v.page.locator(second).locator('.earlier-toggle').click();
     await v.page.waitForFunction(() => [...(globalThis as Any).document.querySelectorAll('.earlier-body')].every((b: Any) => b.hidden), undefined, { polling: 100 });
     await v.page.locator(second).locator('.earlier-toggle').click();
-    await opened(5);
+    await opened(6);
     // A filter that keeps other blocks makes every block again: the history opened stays open.
     const all = await v.page.$eval('.transcript-block', (b: Any) => b.getAttribute('aria-setsize'));
     await v.page.click('vscode-toolbar-button[label="Filter by Kind or Status"]');
     await v.page.fill('.filter-expr', 'kind:chat');
     await v.page.waitForFunction(() => (globalThis as Any).document.querySelector('.transcript-block')?.getAttribute('aria-setsize') === '3', undefined, { polling: 100, timeout: 20_000 });
+    // Without the execute_tool blocks, the last tool result is the chat's own new message again: 5 earlier.
     await opened(5);
     await v.page.fill('.filter-expr', '');
     await v.page.waitForFunction((n) => (globalThis as Any).document.querySelector('.transcript-block')?.getAttribute('aria-setsize') === n, all, { polling: 100, timeout: 20_000 });
-    await opened(5);
+    await opened(6);
     assert.deepEqual(v.errors, []);
   });
 });
