@@ -70,16 +70,25 @@ export function deriveOtlpIds(table: EventTable, tree: EventTree): OtlpIds {
   const { keys, roots } = eventKeys(table, tree);
   const traceIds: string[] = new Array(table.size);
   const spanIds: string[] = new Array(table.size);
-  const used = new Set<string>();
+  // One trace id per root (computed once, one string shared by its events) and the span ids used in each trace.
+  const traces = new Map<number, { trace: string; used: Set<string> }>();
+  const usedIn = new Map<string, Set<string>>();
   for (let i = 0; i < table.size; i++) {
     const root = roots[i];
+    let t = traces.get(root);
+    if (t === undefined) {
+      const trace = ownOtlpIds(table.id(root))?.trace ?? hexDigest(`trace:${table.groupOf(root) ?? ''}:${keys[root]}`, 32);
+      // Roots of one trace (an OTLP file's) share its span ids.
+      let used = usedIn.get(trace);
+      if (used === undefined) usedIn.set(trace, (used = new Set()));
+      traces.set(root, (t = { trace, used }));
+    }
+    traceIds[i] = t.trace;
     const own = ownOtlpIds(table.id(i));
-    const rootOwn = ownOtlpIds(table.id(root));
-    traceIds[i] = rootOwn?.trace ?? hexDigest(`trace:${table.groupOf(root) ?? ''}:${keys[root]}`, 32);
-    let span = own && own.trace === traceIds[i] ? own.span : hexDigest(`span:${keys[i]}`, 16);
+    let span = own && own.trace === t.trace ? own.span : hexDigest(`span:${keys[i]}`, 16);
     // Two events must never share a span id in one trace, or a backend merges them.
-    for (let n = 1; used.has(`${traceIds[i]}/${span}`); n++) span = hexDigest(`span:${keys[i]}:${n}`, 16);
-    used.add(`${traceIds[i]}/${span}`);
+    for (let n = 1; t.used.has(span); n++) span = hexDigest(`span:${keys[i]}:${n}`, 16);
+    t.used.add(span);
     spanIds[i] = span;
   }
   return { traceIds, spanIds };
