@@ -37,6 +37,44 @@ function roleOf(m: ChatMessage): string {
 const ANSWER = /^(assistant|model|ai)$/i;
 
 /**
+ * For each tool call, the last event that can hold its result: its last part (result, progress) as the export makes
+ * its span ({@link toolCallsOf}), or a later event that mentions its call id (a result the format files apart, a
+ * subagent's report), or the model call after that (a request that re-sends the results before it); -1 for other
+ * events.
+ */
+function toolCallReach(model: TraceModel): Int32Array {
+  const t = model.events;
+  const callOf = toolCallsOf(t, usageRollupOf(model)).callOf;
+  const reach = new Int32Array(t.size).fill(-1);
+  const byId = new Map<string, number[]>();
+  for (let i = 0; i < t.size; i++) {
+    const call = callOf[i];
+    if (call < 0) continue;
+    if (i > reach[call]) reach[call] = i;
+    if (call !== i) continue;
+    const id = toolCallId(t.get(i));
+    if (id === null) continue;
+    const calls = byId.get(id);
+    if (calls) calls.push(i);
+    else byId.set(id, [i]);
+  }
+  for (let i = 0; i < t.size; i++) {
+    for (const m of t.mentionsOf(i)) {
+      for (const call of byId.get(m.id) ?? []) if (i > reach[call]) reach[call] = i;
+    }
+  }
+  // A request re-sends the tool results before it (OpenAI's and OpenTelemetry GenAI's input messages): the next
+  // model call after that event may hold the result too.
+  const nextCall = new Int32Array(t.size);
+  for (let i = t.size - 1, next = -1; i >= 0; i--) {
+    nextCall[i] = next;
+    if (t.categoryOf(i) === 'inference') next = i;
+  }
+  for (let i = 0; i < t.size; i++) if (reach[i] >= 0 && nextCall[reach[i]] > reach[i]) reach[i] = nextCall[reach[i]];
+  return reach;
+}
+
+/**
  * The `content` option of the OTLP export (`--include-content`), made from the transcript the Markdown export
  * writes (its blocks, in its order, each thing once, content blobs resolved through `blobs`): a model call's span
  * gets the messages since the model call before it as input (user prompts, tool results), its own answer as output,
@@ -81,10 +119,7 @@ export function otlpContentOf(model: TraceModel, blobs?: TraceBlobs): OtlpConten
   let furthest = -1;
   const unseen: number[] = [];
   for (let i = 0; i < t.size; i++) if (t.categoryOf(i) === 'inference' && !inTranscript[i]) unseen.push(i);
-  // The last part (result, progress) of each tool call, as the export makes its span: how far its content can be.
-  const callOf = toolCallsOf(t, usageRollupOf(model)).callOf;
-  const lastPart = new Int32Array(t.size).fill(-1);
-  for (let i = 0; i < t.size; i++) if (callOf[i] >= 0) lastPart[callOf[i]] = Math.max(lastPart[callOf[i]], i);
+  const reach = toolCallReach(model);
   let k = 0;
   let page: TranscriptBlock[] = [];
   let pageStart = 0;
@@ -148,7 +183,7 @@ export function otlpContentOf(model: TraceModel, blobs?: TraceBlobs): OtlpConten
     if (inTranscript[i] && !read[i]) return false;
     const id = idOf(i);
     if (id !== null && results.has(id)) return true;
-    const end = Math.max(i, lastPart[i]);
+    const end = reach[i];
     return inTranscript[end] ? read[end] === 1 : furthest > end;
   };
   const through = async (i: number): Promise<void> => {
