@@ -2,10 +2,14 @@ import { sha256Hex } from '../io/platform';
 import { EventTable } from '../eventTable';
 import { EventTree } from '../tree';
 
-/** Trace and span ids of every event of an export, as lowercase hex (32 and 16 digits). */
+/**
+ * Trace and span ids of every event of an export, as lowercase hex (32 and 16 digits). Held as numbers (a span id
+ * as two 32-bit halves, a trace id once per root), each string made when asked for: a million events' ids as strings
+ * (each a slice holding its whole SHA-256 digest) took over 100 MB.
+ */
 export interface OtlpIds {
-  traceIds: string[];
-  spanIds: string[];
+  traceId(i: number): string;
+  spanId(i: number): string;
 }
 
 const HEX_TRACE = /^[0-9a-f]{32}$/;
@@ -68,28 +72,56 @@ function eventKeys(table: EventTable, tree: EventTree): { keys: string[]; roots:
  */
 export function deriveOtlpIds(table: EventTable, tree: EventTree): OtlpIds {
   const { keys, roots } = eventKeys(table, tree);
-  const traceIds: string[] = new Array(table.size);
-  const spanIds: string[] = new Array(table.size);
-  // One trace id per root (computed once, one string shared by its events) and the span ids used in each trace.
-  const traces = new Map<number, { trace: string; used: Set<string> }>();
-  const usedIn = new Map<string, Set<string>>();
+  // One trace id per root (computed once) and the span ids used in each trace (by their high half, then low).
+  const traceIds: string[] = [];
+  const traceOf = new Int32Array(table.size);
+  const slotOf = new Map<number, number>();
+  const slotOfTrace = new Map<string, number>();
+  const usedIn: Map<number, number | number[]>[] = [];
+  const halves = new Uint32Array(2 * table.size);
+  const isUsed = (used: Map<number, number | number[]>, hi: number, lo: number): boolean => {
+    const had = used.get(hi);
+    return had !== undefined && (typeof had === 'number' ? had === lo : had.includes(lo));
+  };
+  const use = (used: Map<number, number | number[]>, hi: number, lo: number): void => {
+    const had = used.get(hi);
+    if (had === undefined) used.set(hi, lo);
+    else if (typeof had === 'number') used.set(hi, [had, lo]);
+    else had.push(lo);
+  };
   for (let i = 0; i < table.size; i++) {
     const root = roots[i];
-    let t = traces.get(root);
-    if (t === undefined) {
+    let slot = slotOf.get(root);
+    if (slot === undefined) {
       const trace = ownOtlpIds(table.id(root))?.trace ?? hexDigest(`trace:${table.groupOf(root) ?? ''}:${keys[root]}`, 32);
-      // Roots of one trace (an OTLP file's) share its span ids.
-      let used = usedIn.get(trace);
-      if (used === undefined) usedIn.set(trace, (used = new Set()));
-      traces.set(root, (t = { trace, used }));
+      // Roots of one trace (an OTLP file's) share it, and its span ids.
+      slot = slotOfTrace.get(trace);
+      if (slot === undefined) {
+        slotOfTrace.set(trace, (slot = traceIds.length));
+        traceIds.push(trace);
+        usedIn.push(new Map());
+      }
+      slotOf.set(root, slot);
     }
-    traceIds[i] = t.trace;
+    traceOf[i] = slot;
+    const used = usedIn[slot];
     const own = ownOtlpIds(table.id(i));
-    let span = own && own.trace === t.trace ? own.span : hexDigest(`span:${keys[i]}`, 16);
+    let span = own && own.trace === traceIds[slot] ? own.span : hexDigest(`span:${keys[i]}`, 16);
+    let hi = parseInt(span.slice(0, 8), 16);
+    let lo = parseInt(span.slice(8, 16), 16);
     // Two events must never share a span id in one trace, or a backend merges them.
-    for (let n = 1; t.used.has(span); n++) span = hexDigest(`span:${keys[i]}:${n}`, 16);
-    t.used.add(span);
-    spanIds[i] = span;
+    for (let n = 1; isUsed(used, hi, lo); n++) {
+      span = hexDigest(`span:${keys[i]}:${n}`, 16);
+      hi = parseInt(span.slice(0, 8), 16);
+      lo = parseInt(span.slice(8, 16), 16);
+    }
+    use(used, hi, lo);
+    halves[2 * i] = hi;
+    halves[2 * i + 1] = lo;
   }
-  return { traceIds, spanIds };
+  const hex8 = (n: number): string => n.toString(16).padStart(8, '0');
+  return {
+    traceId: (i) => traceIds[traceOf[i]],
+    spanId: (i) => hex8(halves[2 * i]) + hex8(halves[2 * i + 1]),
+  };
 }

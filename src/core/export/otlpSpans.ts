@@ -193,8 +193,8 @@ export function* otlpSpans(model: TraceModel, options: OtlpExportOptions): Gener
     const content = operation !== null ? options.content?.(i) : undefined;
     if (content) genAiContentAttributes(operation, content, facts?.finishReasons, attributes);
     if (e.status === 'error') attributes[ATTR_ERROR_TYPE] = e.kind;
-    const span = { traceId: ids.traceIds[i], spanId: ids.spanIds[i], traceFlags: TraceFlags.SAMPLED };
-    const parent = e.parent >= 0 ? { traceId: ids.traceIds[e.parent], spanId: ids.spanIds[e.parent], traceFlags: TraceFlags.SAMPLED } : undefined;
+    const span = { traceId: ids.traceId(i), spanId: ids.spanId(i), traceFlags: TraceFlags.SAMPLED };
+    const parent = e.parent >= 0 ? { traceId: ids.traceId(e.parent), spanId: ids.spanId(e.parent), traceFlags: TraceFlags.SAMPLED } : undefined;
     yield {
       name: genAiSpanName(e, operation),
       kind: e.category === 'inference' ? SpanKind.CLIENT : SpanKind.INTERNAL,
