@@ -10,6 +10,8 @@
 //   BENCH_OTLP_SOURCE_EVENTS=N   events of the OTLP source (a murmur file exported to OTLP, then exported again,
 //                                its source attributes kept; default 20000: our OTLP reader holds the whole
 //                                document, 3+ GB for the 300 MB of a 100k export)
+//   BENCH_OTLP_CONTENT=0         leave out the --include-content run (its transcript walk reads every block's line
+//                                on its own: minutes at 1M events)
 //   OTLP_BENCH_ROUNDS=N          rounds (default 2)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { generateMurmurTrace } from './generateMurmur';
 const EVENTS = Number(process.env.BENCH_OTLP_EVENTS ?? 100_000);
 const SOURCE_EVENTS = Number(process.env.BENCH_OTLP_SOURCE_EVENTS ?? 20_000);
 const ROUNDS = Number(process.env.OTLP_BENCH_ROUNDS ?? 2);
+const CONTENT = process.env.BENCH_OTLP_CONTENT !== '0';
 
 interface Run {
   ms: number;
@@ -74,7 +77,7 @@ export async function runBench(dir: string): Promise<void> {
     const summary = runNode(['dist/cli.js', 'summary', file, '--json']);
     console.log(`    floors: read + JSON.parse ${sec(floor.ms)} s (inside its process), peak RSS ${mb(parse.rssKB)} MB; summary --json ${sec(summary.ms)} s wall, ${sec(summary.cpuMs)} s CPU, peak RSS ${mb(summary.rssKB)} MB`);
     report('export --otlp', runNode(['dist/cli.js', 'export', file, '--otlp', '-o', out]), out, summary, floor);
-    report('export --otlp --include-content', runNode(['dist/cli.js', 'export', file, '--otlp', '--include-content', '-o', out]), out, summary, floor);
+    if (CONTENT) report('export --otlp --include-content', runNode(['dist/cli.js', 'export', file, '--otlp', '--include-content', '-o', out]), out, summary, floor);
     rmSync(out, { force: true });
     // An OTLP source: its spans' own attributes and times kept, merged span by span.
     if (!existsSync(source)) runNode(['dist/cli.js', 'export', small, '--otlp', '-o', source]);

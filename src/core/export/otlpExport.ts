@@ -132,8 +132,8 @@ export async function* otlpJsonRequests(model: TraceModel, options: OtlpExportOp
   if (last !== null) yield last;
 }
 
-/** Spans stringified at a time by {@link writeOtlpJson}: one stringify call per group, a bounded group in memory. */
-const WRITE_SPANS = 256;
+/** Spans stringified at a time by {@link writeOtlpJson}: one stringify call per group; a small group dies young (256 grew the heap by promoted spans). */
+const WRITE_SPANS = 32;
 
 /**
  * Writes the trace as one indented OTLP/JSON document (the same text as `JSON.stringify` of
