@@ -2,15 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { basename } from 'node:path';
-import { otlpJsonBatches, otlpSourceSpansOf, writeOtlpJson } from '../core/export/otlpExport';
+import { otlpJsonRequests, otlpSourceSpansOf, writeOtlpJson, type OtlpContentSource } from '../core/export/otlpExport';
 import { OtlpPostError, parseOtlpHeaders, postOtlpJson } from '../core/export/otlpHttp';
 import { parseArgs, ParsedArgs, UsageError } from './args';
 import { formatOption, fsCause, loadForCli, UnreadableError, write, writeError } from './io';
 import type { TraceModel } from '../core/loadTrace';
-import type { OtlpContent } from '../core/export/genAiAttributes';
 
-/** Makes the OTLP export's `content` option for a trace (`--include-content`). */
-export type ContentSource = (model: TraceModel) => Promise<(index: number) => OtlpContent | undefined>;
+/** Makes the OTLP export's content source for a trace (`--include-content`), read as the spans are made. */
+export type ContentSource = (model: TraceModel) => OtlpContentSource;
 
 export const EXPORT_HELP = `Usage: agent-trace export FILE --otlp [--include-content] [-o OUT.json | --endpoint URL] [--format NAME]
        agent-trace export FILE --markdown [--line N] [--max-chars N | --summary] [-o OUT.md] [--format NAME]
@@ -63,7 +62,8 @@ async function output(text: string, file: string | undefined): Promise<void> {
 /** Runs `produce` with a writer to `file` (or stdout), waiting for the stream to drain; a write error is a clear message. */
 async function streamed(file: string | undefined, produce: (put: (text: string) => Promise<void>) => Promise<void>): Promise<void> {
   if (file === undefined) return produce(write).then(() => write('\n'));
-  const stream = createWriteStream(file);
+  // A buffer of a few MiB: the next spans are made while the disk takes the last ones, not after.
+  const stream = createWriteStream(file, { highWaterMark: 4 << 20 });
   let failure: unknown = null;
   stream.on('error', (err) => (failure ??= err));
   const drained = (): Promise<void> =>
@@ -98,8 +98,8 @@ async function exportOtlp(model: TraceModel, args: ParsedArgs, version: string, 
   const out = args.options.get('--output');
   if (endpoint !== undefined && out !== undefined) throw new UsageError('--endpoint and -o are alternatives: give one');
   // An OTLP trace keeps its spans' own attributes and exact times.
-  const content = args.flags.has('--include-content') ? await contentSource!(model) : undefined;
-  const options = { version, fileName: basename(model.path), sourceSpans: await otlpSourceSpansOf(model), content };
+  const content = args.flags.has('--include-content') ? contentSource!(model) : undefined;
+  const options = { version, fileName: basename(model.path), sourceSpans: await otlpSourceSpansOf(model), content: content?.content, contentThrough: content?.through };
   if (endpoint === undefined) {
     // Indented, so the file reads well and a reader can point each span at its own line; written as it is made.
     await streamed(out, (put) => writeOtlpJson(model, options, put));
@@ -107,7 +107,7 @@ async function exportOtlp(model: TraceModel, args: ParsedArgs, version: string, 
   }
   try {
     // Each request is made when the one before it was accepted: never every body at once.
-    const bodies = otlpJsonBatches(model, { ...options, batchSize: POST_BATCH });
+    const bodies = otlpJsonRequests(model, { ...options, batchSize: POST_BATCH });
     const headers = parseOtlpHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS);
     const onRetry = (message: string): void => void process.stderr.write(`agent-trace: ${message}\n`);
     const r = await postOtlpJson(endpoint, bodies, { headers, version, onRetry });

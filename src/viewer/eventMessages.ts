@@ -27,22 +27,50 @@ export function eventMessages(model: TraceModel, node: number, json: unknown, li
   return shared ? extractChat(own) : lineMessages;
 }
 
-/** The ids of the other events of the event's line (lowercase). */
-function othersOnLine(model: TraceModel, node: number): Set<string> {
-  const line = model.events.lineOf(node);
-  const out = new Set<string>();
-  const same = (i: number) => model.events.lineOf(i) === line && model.events.partOf(i) === model.events.partOf(node);
-  for (let i = node - 1; i >= 0 && same(i); i--) add(i);
-  for (let i = node + 1; i < model.events.size && same(i); i++) add(i);
-  return out;
-  function add(i: number): void {
-    const id = model.events.id(i);
-    if (id) out.add(id.toLowerCase());
+/** Ids (lowercase) as {@link withoutObjects} asks for them. */
+interface IdSet {
+  readonly size: number;
+  has(id: string): boolean;
+}
+
+/** The events next to each other on one line (of one file), with how many of them hold each id (lowercase). */
+interface LineRun {
+  size: number;
+  lo: number;
+  hi: number;
+  counts: Map<string, number>;
+}
+const lastRuns = new WeakMap<TraceModel, LineRun>();
+
+/**
+ * The ids of the other events of the event's line (lowercase). The line's run of events is counted once and kept
+ * for the next event of it: an OTLP document on one line asked this per event, each a walk of every event (n²).
+ */
+function othersOnLine(model: TraceModel, node: number): IdSet {
+  const t = model.events;
+  let run = lastRuns.get(model);
+  if (!run || run.size !== t.size || node < run.lo || node > run.hi) {
+    const line = t.lineOf(node);
+    const same = (i: number) => t.lineOf(i) === line && t.partOf(i) === t.partOf(node);
+    let lo = node;
+    let hi = node;
+    while (lo > 0 && same(lo - 1)) lo--;
+    while (hi + 1 < t.size && same(hi + 1)) hi++;
+    const counts = new Map<string, number>();
+    for (let i = lo; i <= hi; i++) {
+      const id = t.id(i)?.toLowerCase();
+      if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    lastRuns.set(model, (run = { size: t.size, lo, hi, counts }));
   }
+  const { counts } = run;
+  const own = t.id(node)?.toLowerCase();
+  const alone = own !== undefined && counts.get(own) === 1;
+  return { size: counts.size - (alone ? 1 : 0), has: (id) => counts.has(id) && !(alone && id === own) };
 }
 
 /** `o` without the objects inside it (array items or fields) that another event of its line owns, by their `id`. */
-function withoutObjects(o: Obj, ids: Set<string>, depth = 0): Obj {
+function withoutObjects(o: Obj, ids: IdSet, depth = 0): Obj {
   if (ids.size === 0 || depth > 6) return o;
   const owned = (v: unknown) => isObj(v) && typeof v.id === 'string' && ids.has(v.id.toLowerCase());
   const strip = (v: unknown): unknown => (Array.isArray(v) ? v.filter((x) => !owned(x)).map(strip) : isObj(v) ? withoutObjects(v, ids, depth + 1) : v);

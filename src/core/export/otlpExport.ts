@@ -1,309 +1,179 @@
-import { SpanKind, SpanStatusCode, TraceFlags, type Attributes, type HrTime } from '@opentelemetry/api';
-import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-// The JSON serializer's own module: the package index also loads the protobuf serializers and the metrics SDK
-// (about 600 KB in each bundle), and its ES build lets the bundler keep only what is used.
-import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer/build/esm/trace/json';
-import { ATTR_SERVICE_NAME, ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
+// The functions the transformer's JsonTraceSerializer builds its request with, from their own modules (the package
+// index also loads the protobuf serializers and the metrics SDK: about 600 KB in each bundle): each span's JSON
+// object is made once and stringified once, never a batch serialized, parsed back and stringified again.
+import { createExportTraceServiceRequest, sdkSpanToOtlpSpan } from '@opentelemetry/otlp-transformer/build/esm/trace/internal';
+import { JSON_ENCODER } from '@opentelemetry/otlp-transformer/build/esm/common/utils';
+import type { IExportTraceServiceRequest, IScopeSpans, ISpan } from '@opentelemetry/otlp-transformer/build/esm/trace/internal-types';
 import type { TraceModel } from '../traceModel';
 import type { SourceSpan } from '../format';
-import { formatModule } from '../formats';
-import { TraceEvent } from '../model';
-import { summarize } from '../summary';
-import { deriveOtlpIds } from './otlpIds';
-import { ATTR_AGENT_TRACE_USAGE_SOURCE, genAiAttributes, genAiContentAttributes, type OtlpContent, genAiOperation, genAiProvider, genAiSpanName } from './genAiAttributes';
-import { usageRollupOf } from '../usage/rollup';
-import { toolCallsOf } from '../usage/toolStats';
+import { otlpSpans, type OtlpExportOptions } from './otlpSpans';
 
-/** What the export is told about its source and itself. */
-export interface OtlpExportOptions {
-  /** The exporter's version, written as the instrumentation scope's version. */
-  version: string;
-  /** The trace file's base name, written as a resource attribute (never the full path: it may be private). */
-  fileName: string;
-  /** Spans per export request (one `resourceSpans` document each); default: all in one. */
-  batchSize?: number;
-  /**
-   * The source's own spans by event id, when the trace is OpenTelemetry spans ({@link otlpSourceSpansOf}): each
-   * exported span of one keeps its attributes that the export does not set and its start and end nanoseconds as
-   * written.
-   */
-  sourceSpans?: ReadonlyMap<string, SourceSpan>;
-  /**
-   * Opt-in content (`--include-content`): the conversation of event `index`, asked for as its span is made; its
-   * messages and tool arguments and results are written as the GenAI content attributes. Without it none are.
-   */
-  content?: (index: number) => OtlpContent | undefined;
+export { OTLP_SCOPE_NAME, otlpSourceSpansOf, otlpSpans, traceToSpans, type OtlpContentSource, type OtlpExportOptions } from './otlpSpans';
+
+type Sources = ReadonlyMap<string, SourceSpan> | null;
+
+function sourcesOf(options: OtlpExportOptions): Sources {
+  return options.sourceSpans && options.sourceSpans.size > 0 ? options.sourceSpans : null;
 }
 
 /**
- * The trace's own spans as its file writes them, when its format's records are spans (`FormatModule.sourceSpans`),
- * for {@link OtlpExportOptions.sourceSpans}; undefined for any other trace, a compressed file, or a session read with
- * other files (whose events are not all this file's).
+ * The OTLP/JSON object of one span (the transformer's `sdkSpanToOtlpSpan`, as its JSON serializer makes it), with
+ * what its source span wrote put back when the trace is OpenTelemetry spans: the attributes the export does not set
+ * (after the export's own, as written) and the exact start and end nanoseconds.
  */
-export async function otlpSourceSpansOf(model: TraceModel): Promise<ReadonlyMap<string, SourceSpan> | undefined> {
-  const read = formatModule(model.format).sourceSpans;
-  if (!read || model.compression || model.parts) return undefined;
-  // The file was just read: one that is gone or changed since exports as the model has it, without the extras.
-  return read(model.path).catch(() => undefined);
-}
-
-interface JsonKv { key: string }
-interface JsonSpan { traceId: string; spanId: string; startTimeUnixNano: string; endTimeUnixNano: string; attributes?: JsonKv[] }
-
-/** Puts back into the serialized spans what their source span wrote: attributes the export does not set, exact times. */
-function keepSource(text: string, source: ReadonlyMap<string, SourceSpan>): string {
-  const doc = JSON.parse(text) as { resourceSpans: { scopeSpans: { spans: JsonSpan[] }[] }[] };
-  for (const rs of doc.resourceSpans) {
-    for (const ss of rs.scopeSpans) {
-      for (const span of ss.spans) {
-        const src = source.get(`${span.traceId.toLowerCase()}/${span.spanId.toLowerCase()}`);
-        if (!src) continue;
-        const attrs = span.attributes ?? (span.attributes = []);
-        const ours = new Set(attrs.map((kv) => kv.key));
-        for (const kv of src.attributes) {
-          const key = (kv as Partial<JsonKv> | null)?.key;
-          if (typeof key === 'string' && !ours.has(key)) {
-            attrs.push(kv as JsonKv);
-            ours.add(key);
-          }
-        }
-        if (src.startTimeUnixNano !== null && src.endTimeUnixNano !== null && BigInt(src.endTimeUnixNano) >= BigInt(src.startTimeUnixNano)) {
-          span.startTimeUnixNano = src.startTimeUnixNano;
-          span.endTimeUnixNano = src.endTimeUnixNano;
-        }
-      }
+function jsonSpan(span: ReadableSpan, sources: Sources): ISpan {
+  const json = sdkSpanToOtlpSpan(span, JSON_ENCODER);
+  const src = sources?.get(`${(json.traceId as string).toLowerCase()}/${(json.spanId as string).toLowerCase()}`);
+  if (!src) return json;
+  const attrs = json.attributes;
+  const ours = new Set(attrs.map((kv) => kv.key));
+  for (const kv of src.attributes) {
+    const key = (kv as { key?: unknown } | null)?.key;
+    if (typeof key === 'string' && !ours.has(key)) {
+      attrs.push(kv as ISpan['attributes'][number]);
+      ours.add(key);
     }
   }
-  return JSON.stringify(doc);
-}
-
-/** The instrumentation scope every exported span carries. */
-export const OTLP_SCOPE_NAME = 'agent-trace-viewer';
-
-function hrTime(ms: number): HrTime {
-  const whole = Math.floor(ms);
-  const sec = Math.floor(whole / 1000);
-  const nanos = (whole - sec * 1000) * 1e6 + Math.round((ms - whole) * 1e6);
-  return [sec, Math.min(nanos, 999_999_999)];
-}
-
-/**
- * Start times of every event: its own, or (for an event without one) the last time seen before it in file
- * order, else the first time seen after it, else 0. Spans must have a start; a guess that keeps the order
- * of the file is marked with `agent_trace.time_inferred`.
- */
-function startTimes(model: TraceModel): { start: number[]; inferred: boolean[] } {
-  const t = model.events;
-  const start: number[] = new Array(t.size);
-  const inferred: boolean[] = new Array(t.size).fill(false);
-  let last: number | null = null;
-  for (let i = 0; i < t.size; i++) {
-    const own = t.timeOf(i);
-    if (own !== null) last = own;
-    else inferred[i] = true;
-    start[i] = own ?? last ?? NaN;
+  if (src.startTimeUnixNano !== null && src.endTimeUnixNano !== null && BigInt(src.endTimeUnixNano) >= BigInt(src.startTimeUnixNano)) {
+    json.startTimeUnixNano = src.startTimeUnixNano;
+    json.endTimeUnixNano = src.endTimeUnixNano;
   }
-  let next = 0;
-  for (let i = t.size - 1; i >= 0; i--) {
-    if (!Number.isNaN(start[i]) && !inferred[i]) next = start[i];
-    if (Number.isNaN(start[i])) start[i] = next;
+  return json;
+}
+
+/**
+ * The request around the spans (resource and scope, which every span of an export shares), made by the transformer
+ * from the first span, with its `spans` list (in its place among the keys) to be filled.
+ */
+function frameOf(first: ReadableSpan): { doc: IExportTraceServiceRequest; scopeSpans: IScopeSpans } {
+  const doc = createExportTraceServiceRequest([first], JSON_ENCODER);
+  const scopeSpans = doc.resourceSpans![0].scopeSpans[0];
+  scopeSpans.spans = [];
+  return { doc, scopeSpans };
+}
+
+/** The text of a request with no span (an empty trace), as the transformer writes it. */
+const EMPTY: IExportTraceServiceRequest = { resourceSpans: [] };
+
+/** Groups JSON spans into requests of `size` spans: one request's text, once it is full. */
+class Requests {
+  private frame: ReturnType<typeof frameOf> | null = null;
+  private batch: ISpan[] = [];
+  private made = 0;
+  private readonly size: number;
+  private readonly sources: Sources;
+  constructor(options: OtlpExportOptions) {
+    this.size = options.batchSize && options.batchSize > 0 ? options.batchSize : Infinity;
+    this.sources = sourcesOf(options);
   }
-  return { start, inferred };
-}
-
-/**
- * The trace's totals as the viewer's header shows them. A format may count them apart from its events (a usage
- * record of the whole run, a tool call and its result as one call), so the sum of the spans' `gen_ai.usage.*`
- * can differ; these keep the runtime's own figures.
- */
-function headlineTotals(model: TraceModel): Attributes {
-  const t = summarize(model).totals;
-  const a: Attributes = { 'agent_trace.totals.tool_calls': t.toolCalls, 'agent_trace.totals.errors': t.errors };
-  if (t.inputTokens !== null) a['agent_trace.totals.input_tokens'] = t.inputTokens;
-  if (t.outputTokens !== null) a['agent_trace.totals.output_tokens'] = t.outputTokens;
-  // The run's own cost (Claude Code's total_cost_usd): the cost the viewer shows, which our reader takes back.
-  const cost = model.formatTotals.costUsd;
-  if (typeof cost === 'number' && Number.isFinite(cost)) a['agent_trace.totals.cost_usd'] = cost;
-  return a;
-}
-
-/** The status message of a failed event: what its label says after `error:`, else the whole label. */
-function errorMessage(label: string): string {
-  const m = /\berror: (.+)$/.exec(label);
-  return m ? m[1] : label;
-}
-
-/** Attributes that keep what the event was in the source trace (kind, line, label), for people and for tests. */
-function sourceAttributes(e: TraceEvent, inferredTime: boolean): Attributes {
-  const a: Attributes = {
-    'agent_trace.kind': e.kind,
-    'agent_trace.category': e.category,
-    'agent_trace.line': e.line,
-    'agent_trace.label': e.label,
-  };
-  if (e.status !== 'ok') a['agent_trace.status'] = e.status;
-  if (e.id !== null) a['agent_trace.id'] = e.id;
-  if (e.group !== null) a['agent_trace.group'] = e.group;
-  if (e.seq !== null) a['agent_trace.seq'] = e.seq;
-  if (inferredTime) a['agent_trace.time_inferred'] = true;
-  return a;
-}
-
-/**
- * Turns a loaded trace into SDK span records, one per event in file order, with GenAI attributes, parents
- * from the event tree and ids from {@link deriveOtlpIds}. The records feed the OpenTelemetry serializer.
- */
-export function traceToSpans(model: TraceModel, options: OtlpExportOptions): ReadableSpan[] {
-  return [...otlpSpans(model, options)];
-}
-
-/**
- * The span records of {@link traceToSpans} one at a time, in file order: only the per-event numbers and ids are
- * held for the whole trace, so a writer that serializes them in batches never holds every span at once.
- */
-export function* otlpSpans(model: TraceModel, options: OtlpExportOptions): Generator<ReadableSpan> {
-  const t = model.events;
-  const ids = deriveOtlpIds(t, model.tree);
-  const { start, inferred } = startTimes(model);
-  const resource = resourceFromAttributes({
-    [ATTR_SERVICE_NAME]: model.format,
-    'agent_trace.source.format': model.format,
-    'agent_trace.source.file': options.fileName,
-    ...headlineTotals(model),
-  });
-  const scope = { name: OTLP_SCOPE_NAME, version: options.version };
-  const rollup = usageRollupOf(model);
-  const callOf = toolCallsOf(t, rollup).callOf;
-  // A tool call is one span from the call to its result: the end of its last part (result, progress) ends it.
-  const end: number[] = new Array(t.size);
-  for (let i = 0; i < t.size; i++) end[i] = start[i] + Math.max(0, t.durationOf(i) || 0);
-  for (let i = 0; i < t.size; i++) {
-    const call = callOf[i];
-    if (call >= 0 && call !== i && end[i] > end[call]) end[call] = Math.max(end[i], start[call]);
+  add(span: ReadableSpan): string | null {
+    this.frame ??= frameOf(span);
+    this.batch.push(jsonSpan(span, this.sources));
+    return this.batch.length >= this.size ? this.text() : null;
   }
-  // A run whose usage only its one totals line records (Gemini stream-json's result) has that line's usage as the
-  // spans' gen_ai.usage: nothing else counts it, so a backend that sums gen_ai.usage finds the run's tokens.
-  const soleTotals = rollup.countedIndex.length === 0 && rollup.totalsIndex.length === 1 ? rollup.totalsIndex[0] : -1;
-  const providers = new Map<string | null, string>();
-  const providerOf = (m: string | null): string => {
-    let p = providers.get(m);
-    if (p === undefined) providers.set(m, (p = genAiProvider(m, model.format)));
-    return p;
-  };
-  for (let i = 0; i < t.size; i++) {
-    const e = t.get(i);
-    const begin = start[i];
-    // Only the call itself is an `execute_tool`: its result and progress events are parts of it, and a tool event
-    // no call counts (one without a tool name) is no call a backend should count either.
-    const operation = e.category === 'tool' ? (callOf[i] === i ? genAiOperation('tool') : null) : genAiOperation(e.category);
-    const responseModel = e.model ?? rollup.modelOf(i);
-    const own = rollup.usage.usageOf(i);
-    const counted = rollup.isCounted[i] === 1 || i === soleTotals ? own : null;
-    const totals = counted === null && own?.source === 'totals' ? own : null;
-    const facts = t.usageFactsOf(i);
-    const ctx = { operation, provider: providerOf(responseModel), responseModel, counted, totals, cacheWrite1h: counted ? facts?.cacheWrite1h : null, finishReasons: facts?.finishReasons };
-    const attributes: Attributes = { ...genAiAttributes(e, ctx), ...sourceAttributes(e, inferred[i]) };
-    // Our reader takes it back as the totals line it is (priced as the source prices such a line).
-    if (i === soleTotals) attributes[ATTR_AGENT_TRACE_USAGE_SOURCE] = 'totals';
-    const content = operation !== null ? options.content?.(i) : undefined;
-    if (content) genAiContentAttributes(operation, content, facts?.finishReasons, attributes);
-    if (e.status === 'error') attributes[ATTR_ERROR_TYPE] = e.kind;
-    const span = { traceId: ids.traceIds[i], spanId: ids.spanIds[i], traceFlags: TraceFlags.SAMPLED };
-    const parent = e.parent >= 0 ? { traceId: ids.traceIds[e.parent], spanId: ids.spanIds[e.parent], traceFlags: TraceFlags.SAMPLED } : undefined;
-    yield {
-      name: genAiSpanName(e, operation),
-      kind: e.category === 'inference' ? SpanKind.CLIENT : SpanKind.INTERNAL,
-      spanContext: () => span,
-      parentSpanContext: parent,
-      startTime: hrTime(begin),
-      endTime: hrTime(end[i]),
-      duration: hrTime(end[i] - begin),
-      // OK is set on purpose: readers (ours too) otherwise guess failure from span names such as `tool_error`.
-      status: e.status === 'error' ? { code: SpanStatusCode.ERROR, message: errorMessage(e.label) } : { code: SpanStatusCode.OK },
-      attributes,
-      links: [],
-      events: [],
-      ended: true,
-      resource,
-      instrumentationScope: scope,
-      droppedAttributesCount: 0,
-      droppedEventsCount: 0,
-      droppedLinksCount: 0,
-    };
+  /** The last request: what is left, or an empty one when nothing was made. */
+  end(): string | null {
+    return this.batch.length > 0 || this.made === 0 ? this.text() : null;
+  }
+  private text(): string {
+    this.made++;
+    if (!this.frame) return JSON.stringify(EMPTY);
+    this.frame.scopeSpans.spans = this.batch;
+    const text = JSON.stringify(this.frame.doc);
+    this.batch = [];
+    return text;
   }
 }
 
 /**
- * The OTLP/JSON export requests (`ExportTraceServiceRequest`) of a trace, serialized by the OpenTelemetry
- * JS transformer: one document, or one per `batchSize` spans for an endpoint that limits request sizes.
+ * The OTLP/JSON export requests (`ExportTraceServiceRequest`) of a trace, made with the OpenTelemetry JS
+ * transformer: one document, or one per `batchSize` spans for an endpoint that limits request sizes. Content comes
+ * from `options.content` alone (a `contentThrough` is not awaited here: {@link otlpJsonRequests} streams).
  */
 export function traceToOtlpJson(model: TraceModel, options: OtlpExportOptions): string[] {
-  return [...otlpJsonBatches(model, options)];
-}
-
-/** The requests of {@link traceToOtlpJson} one at a time (each made when asked for), for a sender that streams. */
-export function* otlpJsonBatches(model: TraceModel, options: OtlpExportOptions): Generator<string> {
-  const size = options.batchSize && options.batchSize > 0 ? options.batchSize : Infinity;
-  const decoder = new TextDecoder();
-  const source = options.sourceSpans && options.sourceSpans.size > 0 ? options.sourceSpans : null;
-  const serialize = (spans: ReadableSpan[]): string => {
-    const text = decoder.decode(JsonTraceSerializer.serializeRequest(spans));
-    return source ? keepSource(text, source) : text;
-  };
-  let batch: ReadableSpan[] = [];
-  let any = false;
+  const out: string[] = [];
+  const requests = new Requests(options);
   for (const span of otlpSpans(model, options)) {
-    batch.push(span);
-    if (batch.length >= size) {
-      yield serialize(batch);
-      any = true;
-      batch = [];
-    }
+    const text = requests.add(span);
+    if (text !== null) out.push(text);
   }
-  if (batch.length > 0 || !any) yield serialize(batch);
+  const last = requests.end();
+  if (last !== null) out.push(last);
+  return out;
 }
 
-/** Spans serialized per step of {@link writeOtlpJson}: small enough to keep memory flat, big enough to be quick. */
-const WRITE_BATCH = 2000;
+/**
+ * The spans of {@link otlpSpans}, each made when asked for, after the content source (`contentThrough`) has the
+ * content of its event: the one place the streaming writers take spans from.
+ */
+async function* pacedSpans(model: TraceModel, options: OtlpExportOptions): AsyncGenerator<ReadableSpan> {
+  const spans = otlpSpans(model, options);
+  const through = options.content ? options.contentThrough : undefined;
+  for (let i = 0; ; i++) {
+    if (through && i < model.events.size) await through(i);
+    const next = spans.next();
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+/**
+ * The requests of {@link traceToOtlpJson} one at a time, each made when asked for (its spans made, and their
+ * content read, only then), for a sender that sends each before the next is made.
+ */
+export async function* otlpJsonRequests(model: TraceModel, options: OtlpExportOptions): AsyncGenerator<string> {
+  const requests = new Requests(options);
+  for await (const span of pacedSpans(model, options)) {
+    const text = requests.add(span);
+    if (text !== null) yield text;
+  }
+  const last = requests.end();
+  if (last !== null) yield last;
+}
+
+/** Spans stringified at a time by {@link writeOtlpJson}: one stringify call per group; a small group dies young (256 grew the heap by promoted spans). */
+const WRITE_SPANS = 32;
 
 /**
  * Writes the trace as one indented OTLP/JSON document (the same text as `JSON.stringify` of
- * {@link traceToOtlpJson}'s one document with an indent of 2), made and handed to `write` a batch of spans at a
- * time, so a trace of a million events is written without its whole document, or all its spans, in memory.
+ * {@link traceToOtlpJson}'s one document with an indent of 2), made as it is written: spans are made and turned
+ * into their JSON objects a few hundred at a time, and each group is stringified once, in its place in the
+ * document (the request around it, cut off again), so a trace of a million events is written without its
+ * document, its spans or (with a `contentThrough`) its content in memory.
  */
 export async function writeOtlpJson(model: TraceModel, options: OtlpExportOptions, write: (text: string) => void | Promise<void>): Promise<void> {
-  let tail: string | null = null;
-  let indent = '';
+  const sources = sourcesOf(options);
+  let frame: ReturnType<typeof frameOf> | null = null;
+  let head = 0;
+  let tail = '';
+  let group: ISpan[] = [];
   let first = true;
-  for (const text of otlpJsonBatches(model, { ...options, batchSize: WRITE_BATCH })) {
-    const doc = JSON.parse(text) as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
-    const one = doc.resourceSpans.length === 1 && doc.resourceSpans[0].scopeSpans.length === 1;
-    if (!one) {
-      // No spans (an empty trace), or more than one resource or scope: written whole, as it is small or unusual.
-      if (tail === null) return void (await write(JSON.stringify(doc, null, 2)));
-      throw new Error('an OTLP export changed its resource or scope part-way');
-    }
-    const spans = doc.resourceSpans[0].scopeSpans[0].spans;
-    if (tail === null) {
-      // The document around the spans, cut where they go.
-      doc.resourceSpans[0].scopeSpans[0].spans = [SPANS_MARK];
-      const frame = JSON.stringify(doc, null, 2);
+  const flush = async (): Promise<void> => {
+    frame!.scopeSpans.spans = group;
+    const text = JSON.stringify(frame!.doc, null, 2);
+    group = [];
+    await write((first ? '' : ',\n') + text.slice(head, text.length - tail.length));
+    first = false;
+  };
+  for await (const span of pacedSpans(model, options)) {
+    if (frame === null) {
+      // The document around the spans, cut where they go: the text before the first span and after the last.
+      frame = frameOf(span);
+      frame.scopeSpans.spans = [SPANS_MARK as unknown as ISpan];
+      const text = JSON.stringify(frame.doc, null, 2);
       const mark = JSON.stringify(SPANS_MARK);
-      const at = frame.indexOf(mark);
-      const lineStart = frame.lastIndexOf('\n', at) + 1;
-      indent = frame.slice(lineStart, at);
-      await write(frame.slice(0, lineStart));
-      tail = frame.slice(at + mark.length);
+      const at = text.indexOf(mark);
+      head = text.lastIndexOf('\n', at) + 1;
+      tail = text.slice(at + mark.length);
+      await write(text.slice(0, head));
     }
-    let chunk = '';
-    for (const span of spans) {
-      chunk += (first ? '' : ',\n') + indent + JSON.stringify(span, null, 2).replace(/\n/g, '\n' + indent);
-      first = false;
-    }
-    await write(chunk);
+    group.push(jsonSpan(span, sources));
+    if (group.length >= WRITE_SPANS) await flush();
   }
-  if (tail !== null) await write(tail);
+  if (frame === null) return void (await write(JSON.stringify(EMPTY, null, 2)));
+  if (group.length > 0) await flush();
+  await write(tail);
 }
 
 const SPANS_MARK = 'agent-trace: the spans go here';

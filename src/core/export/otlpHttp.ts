@@ -365,7 +365,7 @@ function requestHeaders(endpoint: URL, given: Record<string, string>, version: s
  * once or twice; a 307/308 to the same origin is followed with the body, any other redirect is an error; an
  * answer is read up to a cap. No message holds a header value or the URL's user name and password.
  */
-export async function postOtlpJson(endpoint: string, bodies: Iterable<string>, options: OtlpPostOptions = {}): Promise<OtlpPostResult> {
+export async function postOtlpJson(endpoint: string, bodies: Iterable<string> | AsyncIterable<string>, options: OtlpPostOptions = {}): Promise<OtlpPostResult> {
   const url = tracesUrl(endpoint);
   const { headers, secrets } = requestHeaders(url, options.headers ?? {}, options.version);
   const o = {
@@ -376,7 +376,7 @@ export async function postOtlpJson(endpoint: string, bodies: Iterable<string>, o
   } as Sender['o'];
   const sender: Sender = { gzip: options.compression !== 'none', endpoint: url, headers, mask: masker(secrets), o };
   const result: OtlpPostResult = { url: shown(url), endpointUrl: shown(url), requests: 0, retries: 0, gzip: sender.gzip, rejectedSpans: 0, messages: [] };
-  for (const body of bodies) {
+  for await (const body of bodies) {
     let r: Awaited<ReturnType<typeof postOne>>;
     try {
       r = await postOne(sender, body);

@@ -5,7 +5,7 @@ import { COMMANDS } from '../commandIds';
 import { TraceViewerApi } from '../viewerApi';
 import { TraceModels } from '../traceModels';
 import { activeTrace } from './navigationCommands';
-import { otlpSourceSpansOf, traceToOtlpJson } from '../../core/export/otlpExport';
+import { otlpJsonRequests, otlpSourceSpansOf } from '../../core/export/otlpExport';
 import { OtlpPostError, otlpTracesUrl, parseOtlpHeaders, postOtlpJson, shownOtlpUrl } from '../../core/export/otlpHttp';
 import { markdownExport, traceToMarkdown } from '../../report/markdown/markdownTranscript';
 import { TraceBlobs } from '../../viewer/blobResolver';
@@ -53,8 +53,10 @@ async function sendToOtlp(context: vscode.ExtensionContext, models: TraceModels,
     const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, async (progress) => {
       const model = await models.get(uri);
       // The conversation only when the user asked for it (agentTrace.otlpIncludeContent, off by default).
-      const content = setting('otlpIncludeContent') ? await otlpContentOf(model, blobsForExport()) : undefined;
-      const bodies = traceToOtlpJson(model, { version, fileName: basename(uri.fsPath), batchSize: POST_BATCH, sourceSpans: await otlpSourceSpansOf(model), content });
+      // It is read as the spans are made, each request when the one before it was accepted.
+      const content = setting('otlpIncludeContent') ? otlpContentOf(model, blobsForExport()) : undefined;
+      const options = { version, fileName: basename(uri.fsPath), batchSize: POST_BATCH, sourceSpans: await otlpSourceSpansOf(model), content: content?.content, contentThrough: content?.through };
+      const bodies = otlpJsonRequests(model, options);
       return { ...(await postOtlpJson(endpoint, bodies, { headers, version, onRetry: (message) => progress.report({ message }) })), spans: model.events.size };
     });
     const via = r.url === r.endpointUrl ? '' : ` (redirected from ${r.endpointUrl})`;
