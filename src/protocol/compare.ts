@@ -107,7 +107,15 @@ export interface CompareInit {
   b: CompareFile;
   rowCount: number;
   hunks: CompareHunk[];
+  /** The first row shown that differs; -1 when none does (the runs may still differ in hidden bookkeeping rows). */
   firstDivergence: number;
+  /** The runs differ somewhere (in rows shown or in hidden bookkeeping rows). */
+  differ: boolean;
+  /**
+   * Rows that are the writers' bookkeeping on both sides (Claude Code's `queue-operation`, `attachment`…), as the
+   * tree folds them: how many, how many of them differ, and whether they are shown.
+   */
+  bookkeeping: { rows: number; differing: number; shown: boolean };
   summary: DiffSummary;
   includeVolatile: boolean;
   /** ms from each run's start to its last end: the shared timeline axis spans the longer one. */
@@ -130,4 +138,5 @@ export type CompareViewMessage =
   | { type: 'compareRows'; generation: number; from: number; count: number }
   | { type: 'compareSelect'; row: number }
   | { type: 'compareToggleVolatile'; include: boolean }
+  | { type: 'compareShowBookkeeping'; show: boolean }
   | { type: 'compareOpen'; side: 'a' | 'b'; line: number };

@@ -77,6 +77,7 @@ const compareSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('compareRows'), generation: whole, from: whole, count: int.min(1).max(MAX_COMPARE_PAGE) }),
   z.object({ type: z.literal('compareSelect'), row: whole }),
   z.object({ type: z.literal('compareToggleVolatile'), include: z.boolean() }),
+  z.object({ type: z.literal('compareShowBookkeeping'), show: z.boolean() }),
   z.object({ type: z.literal('compareOpen'), side: z.enum(['a', 'b']), line }),
 ]);
 

@@ -11,6 +11,8 @@ import { buildDetail } from './eventDetail';
 import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE, MAX_MALFORMED_LINES } from '../protocol/compare';
 import type { CompareDetail, CompareEventDetail, CompareFile, CompareHunk, CompareInit, CompareMalformed, CompareRow, CompareRowsPage, CompareSide } from '../protocol/compare';
 import { buildTimeline, Timeline } from './timeline/timelineData';
+import { bookkeepingCategory } from '../core/formats';
+import { EVENT_CATEGORIES } from '../core/model';
 
 /** Most characters of an event's JSON sent to the detail pane. */
 const MAX_JSON_CHARS = 200_000;
@@ -23,11 +25,38 @@ export interface CompareData {
   /** Numbers the diffs of one view (a toggle diffs again), so a late page of the last one is dropped. */
   generation: number;
   timelines: { a: Timeline; b: Timeline };
+  /** The view's rows: the diff's ops in order, without the writers' bookkeeping rows unless they are shown. */
+  rows: Int32Array;
+  /** Rows that are bookkeeping on both sides (the tree's fold: formats.ts bookkeepingCategory), and how many differ. */
+  bookkeeping: { rows: number; differing: number; shown: boolean };
 }
 
-/** Builds what the compare view's rows are paged from. */
-export function compareData(diff: TraceDiff, generation: number): CompareData {
-  return { diff, generation, timelines: { a: buildTimeline(diff.a), b: buildTimeline(diff.b) } };
+/**
+ * Builds what the compare view's rows are paged from. The writers' bookkeeping lines (Claude Code's
+ * `queue-operation` and `attachment`, Codex's echoed twins…) are no rows unless `showBookkeeping`, as in the tree:
+ * a row whose events are bookkeeping on both sides (or on its one side) is left out. The diff and its totals (the
+ * CLI's `diff`) are unchanged.
+ */
+export function compareData(diff: TraceDiff, generation: number, showBookkeeping = false): CompareData {
+  const isBookkeeping = (m: TraceModel) => {
+    const code = bookkeepingCategory(m.format, EVENT_CATEGORIES);
+    const cats = m.events.codesOf('category');
+    return (i: number) => i < 0 || (code >= 0 && cats[i] === code);
+  };
+  const inA = isBookkeeping(diff.a);
+  const inB = isBookkeeping(diff.b);
+  const rows: number[] = [];
+  let count = 0;
+  let differing = 0;
+  diff.ops.forEach((op, k) => {
+    if (inA(op.a) && inB(op.b)) {
+      count++;
+      if (op.op !== 'equal') differing++;
+      if (!showBookkeeping) return;
+    }
+    rows.push(k);
+  });
+  return { diff, generation, timelines: { a: buildTimeline(diff.a), b: buildTimeline(diff.b) }, rows: Int32Array.from(rows), bookkeeping: { rows: count, differing, shown: showBookkeeping } };
 }
 
 function side(m: TraceModel, tl: Timeline, i: number): CompareSide | null {
@@ -47,21 +76,21 @@ function file(m: TraceModel): CompareFile {
 /** Rows [from, from + count) of the aligned trees (one per op, in the diff's preorder), clamped to the diff. */
 export function compareRowsPage(data: CompareData, from: number, count: number): CompareRowsPage {
   const { diff, timelines } = data;
-  const start = Math.max(0, Math.min(from, diff.ops.length));
-  const end = Math.min(diff.ops.length, start + Math.max(0, Math.min(count, MAX_COMPARE_PAGE)));
+  const start = Math.max(0, Math.min(from, data.rows.length));
+  const end = Math.min(data.rows.length, start + Math.max(0, Math.min(count, MAX_COMPARE_PAGE)));
   const rows: CompareRow[] = [];
   for (let k = start; k < end; k++) {
-    const op = diff.ops[k];
+    const op = diff.ops[data.rows[k]];
     rows.push({ op: op.op, depth: op.depth, a: side(diff.a, timelines.a, op.a), b: side(diff.b, timelines.b, op.b) });
   }
   return { generation: data.generation, from: start, rows };
 }
 
 /** Where each run of differing rows starts, in order: F7's stops and the overview gutter's marks. */
-export function compareHunks(diff: TraceDiff): CompareHunk[] {
+export function compareHunks(data: CompareData): CompareHunk[] {
   const out: CompareHunk[] = [];
-  const ops = diff.ops;
-  for (let k = 0; k < ops.length; k++) if (ops[k].op !== 'equal' && (k === 0 || ops[k - 1].op === 'equal')) out.push({ row: k, op: ops[k].op });
+  const opOf = (k: number) => data.diff.ops[data.rows[k]].op;
+  for (let k = 0; k < data.rows.length; k++) if (opOf(k) !== 'equal' && (k === 0 || opOf(k - 1) === 'equal')) out.push({ row: k, op: opOf(k) });
   return out;
 }
 
@@ -76,11 +105,13 @@ export function compareMalformed(diff: TraceDiff): CompareMalformed | null {
 /** The first message the view gets: both files, the row count, every hunk, the totals and the first divergence's page. */
 export function compareInit(data: CompareData, includeVolatile: boolean): CompareInit {
   const { diff } = data;
-  const at = diff.firstDivergence >= 0 ? diff.firstDivergence : 0;
-  const from = Math.floor(at / COMPARE_PAGE_ROWS) * COMPARE_PAGE_ROWS;
+  const hunks = compareHunks(data);
+  // The first row shown that differs (a difference only in hidden bookkeeping rows selects the first row).
+  const firstDivergence = hunks.length > 0 ? hunks[0].row : -1;
+  const from = Math.floor(Math.max(0, firstDivergence) / COMPARE_PAGE_ROWS) * COMPARE_PAGE_ROWS;
   return {
-    type: 'compareInit', generation: data.generation, a: file(diff.a), b: file(diff.b), rowCount: diff.ops.length,
-    hunks: compareHunks(diff), firstDivergence: diff.firstDivergence, summary: diff.summary, includeVolatile,
+    type: 'compareInit', generation: data.generation, a: file(diff.a), b: file(diff.b), rowCount: data.rows.length,
+    hunks, firstDivergence, differ: diff.firstDivergence >= 0, bookkeeping: data.bookkeeping, summary: diff.summary, includeVolatile,
     spanMs: { a: data.timelines.a.span, b: data.timelines.b.span }, page: compareRowsPage(data, from, COMPARE_PAGE_ROWS),
     malformed: compareMalformed(diff),
   };
@@ -108,9 +139,10 @@ async function eventDetail(m: TraceModel, i: number): Promise<CompareEventDetail
   return { line: d.line, kind: d.kind, label: d.label, json, messages: d.messages.map(messageLine) };
 }
 
-/** The detail of row `row`: what differs, the deltas and both events; null for a row that does not exist. */
-export async function compareDetail(diff: TraceDiff, row: number): Promise<CompareDetail | null> {
-  const op = diff.ops[row];
+/** The detail of the view's row `row`: what differs, the deltas and both events; null for a row that does not exist. */
+export async function compareDetail(data: CompareData, row: number): Promise<CompareDetail | null> {
+  const { diff } = data;
+  const op = row >= 0 && row < data.rows.length ? diff.ops[data.rows[row]] : undefined;
   if (!op) return null;
   return {
     row, op: op.op, fields: op.fields ?? [], fieldsOmitted: op.fieldsOmitted ?? 0,

@@ -13,7 +13,7 @@ type Any = any;
 /** Opens the compare page in `page`, answering its messages from a real diff as the extension's panel does. */
 export async function openCompare(page: Page, origin: string, diff: TraceDiff, errors: string[], vars: Record<string, string> = {}): Promise<{ sent: unknown[] }> {
   const sent: unknown[] = [];
-  const data = compareData(diff, 1);
+  let data = compareData(diff, 1);
   // The viewer's VS Code API stub, posting to this page's own binding; the compare view keeps no state.
   await stubPage(page, { state: null, vars, post: '__cmpPost' }, errors);
   const post = (m: CompareHostMessage) => page.evaluate((msg) => (globalThis as Any).postMessage(msg, '*'), m as unknown);
@@ -23,8 +23,12 @@ export async function openCompare(page: Page, origin: string, diff: TraceDiff, e
     if (!m) return void errors.push(`invalid message ${JSON.stringify(raw)}`);
     if (m.type === 'compareReady') await post(compareInit(data, false));
     if (m.type === 'compareRows' && m.generation === data.generation) await post({ type: 'compareRows', ...compareRowsPage(data, m.from, m.count) });
+    if (m.type === 'compareShowBookkeeping') {
+      data = compareData(diff, data.generation + 1, m.show);
+      await post(compareInit(data, false));
+    }
     if (m.type === 'compareSelect') {
-      const detail = await compareDetail(diff, m.row);
+      const detail = await compareDetail(data, m.row);
       if (detail) await post({ type: 'compareDetail', detail });
     }
   });

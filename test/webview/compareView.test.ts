@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { compareData, compareHunks, compareInit, compareRowsPage } from '../../src/viewer/compareSession';
+import { MAX_COMPARE_PAGE } from '../../src/protocol/compare';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,22 +59,27 @@ describe('compare view (webview, Chromium)', () => {
     const page = await suite.browser().newPage({ viewport: { width: 1400, height: 800 } });
     const errors: string[] = [];
     await openCompare(page, suite.origin(), diff, errors);
-    // The first divergence is selected: the approval decision, row 11 (lines 1-11 equal before it).
-    assert.equal(await selectedRow(page), diff.firstDivergence);
-    assert.equal(diff.ops[diff.firstDivergence].op, 'change');
+    // The view's rows: the ledger's bookkeeping (cost_recorded, state_patch_proposed) folded, as in the tree.
+    const data = compareData(diff, 1);
+    const viewRows = compareRowsPage(data, 0, MAX_COMPARE_PAGE).rows;
+    const first = compareInit(data, false).firstDivergence;
+    assert.ok(viewRows.length < diff.ops.length);
+    // The first divergence is selected: the approval decision at line 12 (the rows before it equal).
+    assert.equal(await selectedRow(page), first);
+    assert.deepEqual([viewRows[first].op, viewRows[first].a?.line], ['change', 12]);
     await page.waitForSelector('.field-diff');
     const fields = await page.$$eval('.field-diff tbody tr', (rows) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)));
     assert.deepEqual(fields.find((f) => f[0] === 'payload.status'), ['payload.status', '"APPROVED"', '"DENIED"']);
-    const cells = await page.$eval(`.compare-row[data-row="${diff.firstDivergence}"]`, (r) => Array.from(r.querySelectorAll('.compare-cell .compare-line'), (c) => c.textContent));
+    const cells = await page.$eval(`.compare-row[data-row="${first}"]`, (r) => Array.from(r.querySelectorAll('.compare-cell .compare-line'), (c) => c.textContent));
     assert.deepEqual(cells, ['12', '12']);
     // A deleted row has an empty B cell; an inserted one an empty A cell.
-    const firstDelete = diff.ops.findIndex((o) => o.op === 'delete');
+    const firstDelete = viewRows.findIndex((o: { op: string }) => o.op === 'delete');
     assert.equal(await page.$eval(`.compare-row[data-row="${firstDelete}"] .compare-cell:last-child`, (c) => c.classList.contains('compare-empty')), true);
     await page.screenshot({ path: join(SCREENSHOTS, 'compare-approval.png') });
     // One hunk only (the change and all that follows differ): F7 stays on it, as the diff editor's does.
     await page.focus('.compare-scroll');
     await page.keyboard.press('F7');
-    assert.equal(await selectedRow(page), diff.firstDivergence);
+    assert.equal(await selectedRow(page), first);
     assert.deepEqual(errors, []);
     assert.deepEqual(await page.evaluate(() => (globalThis as Any).__cspViolations), []);
     await page.close();
@@ -121,14 +128,25 @@ describe('compare view (webview, Chromium)', () => {
 
   it('F7 and Shift+F7 go to the next and previous change of Claude Code runs that differ here and there', async () => {
     const diff = await diffTraces(await loadTrace(claudeSession('shell-ok')), await loadTrace(claudeSession('shell-fail')));
-    const starts = diff.ops.map((o, i) => (o.op !== 'equal' && (i === 0 || diff.ops[i - 1].op === 'equal') ? i : -1)).filter((i) => i >= 0);
-    assert.ok(starts.length >= 3, `hunks ${starts}`);
+    // Folded, as in the tree, the two runs differ step after step: one place. With the bookkeeping rows shown, the
+    // places between equal rows are several, for F7 to go through.
+    const folded = compareHunks(compareData(diff, 1)).map((h) => h.row);
+    const starts = compareHunks(compareData(diff, 1, true)).map((h) => h.row);
+    assert.ok(starts.length >= 3 && folded.length < starts.length, `hunks ${folded} of ${starts}`);
     const page = await suite.browser().newPage({ viewport: { width: 1400, height: 800 } });
     const errors: string[] = [];
     await openCompare(page, suite.origin(), diff, errors);
-    assert.equal(await selectedRow(page), starts[0]);
-    // The places F7 steps through, then the rows: "differ in 5 places (F7) · … · 10 changed", not "5 changes · … 10 changed".
-    const summary = await page.$eval('.compare-summary', (e: Any) => e.textContent as string);
+    assert.equal(await selectedRow(page), folded[0]);
+    const summaryText = () => page.$eval('.compare-summary', (e: Any) => e.textContent as string);
+    assert.ok((await summaryText()).startsWith(`differ in ${folded.length} place${folded.length === 1 ? '' : 's'} (F7) · `), await summaryText());
+    // Bookkeeping rows shown on demand (a checkbox, by keyboard): every place, with the rows the tree folds too.
+    assert.match(await page.$eval('.compare-bookkeeping', (e: Any) => e.textContent as string), /Bookkeeping rows \(\d+, \d+ differ\)/);
+    await page.focus('#compare-bookkeeping');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => [...(globalThis as Any).document.querySelectorAll('.compare-row')].some((r: Any) => (r.textContent as string).includes('queue-operation enqueue')));
+    await page.waitForFunction((n) => (globalThis as Any).document.querySelector('.compare-row.selected')?.getAttribute('data-row') === String(n), starts[0]);
+    // The places F7 steps through, then the rows: "differ in 5 places (F7) · … · 10 changed", not "5 changes · … · 10 changed".
+    const summary = await summaryText();
     assert.ok(summary.startsWith(`differ in ${starts.length} places (F7) · `), summary);
     assert.match(summary, / \d+ changed · /);
     await page.focus('.compare-scroll');

@@ -17,6 +17,8 @@ export interface HeaderActions {
   setMode(mode: CompareMode): void;
   zoom(how: 'in' | 'out' | 'all'): void;
   toggleVolatile(include: boolean): void;
+  /** Shows or folds the rows that are the writers' bookkeeping on both sides. */
+  showBookkeeping(show: boolean): void;
   /** Opens one run at a line (an unreadable line of the notice). */
   openLine(side: 'a' | 'b', line: number): void;
 }
@@ -42,6 +44,8 @@ function modeButton(mode: CompareMode, text: string, current: CompareMode, act: 
 function verdict(m: CompareInit): string {
   const n = m.hunks.length;
   if (m.firstDivergence >= 0) return `differ in ${n} place${n === 1 ? '' : 's'} (F7)`;
+  // Every difference is in bookkeeping rows the view folds: say so, never "equivalent".
+  if (m.differ && !m.bookkeeping.shown) return `differ only in ${m.bookkeeping.differing} bookkeeping row${m.bookkeeping.differing === 1 ? '' : 's'}`;
   // Events alike, but the lines that are not JSON differ: not equivalent (the CLI's diff exits 1 too).
   if (m.malformed?.firstDifference) return 'events equivalent, unreadable lines differ';
   return 'equivalent: no differences';
@@ -80,6 +84,16 @@ export function renderCompareHeader(header: HTMLElement, m: CompareInit, mode: C
   const toggle = el('input', { attrs: { type: 'checkbox', id: 'compare-volatile' } });
   toggle.checked = m.includeVolatile;
   toggle.addEventListener('change', () => act.toggleVolatile(toggle.checked));
+  // The writers' bookkeeping rows, folded as in the tree: offered only when the runs have some.
+  const bk = m.bookkeeping;
+  const bookkeeping = el('input', { attrs: { type: 'checkbox', id: 'compare-bookkeeping' } });
+  bookkeeping.checked = bk.shown;
+  bookkeeping.addEventListener('change', () => act.showBookkeeping(bookkeeping.checked));
+  const bookkeepingLabel = el('label', {
+    class: 'compare-toggle compare-bookkeeping',
+    title: 'Lines the agent writes for itself (queue operations, attachments, echoed events), hidden as in the tree',
+  }, bookkeeping, ` Bookkeeping rows (${bk.rows}${bk.differing > 0 ? `, ${bk.differing} differ` : ''})`);
+  bookkeepingLabel.hidden = bk.rows === 0;
   const first = verdict(m);
   const zoom = el('span', { class: 'compare-zoom', attrs: { role: 'group', 'aria-label': 'Timeline zoom' } },
     iconButton('zoom-in', 'Zoom in (+)', () => act.zoom('in')),
@@ -97,6 +111,7 @@ export function renderCompareHeader(header: HTMLElement, m: CompareInit, mode: C
       iconButton('arrow-down', 'Next change (F7)', () => act.jump(false)),
       el('span', { class: 'compare-modes', attrs: { role: 'group', 'aria-label': 'Show' } }, modeButton('trees', 'Trees', mode, act), modeButton('timeline', 'Timeline', mode, act)),
       zoom,
+      bookkeepingLabel,
       el('label', { class: 'compare-toggle' }, toggle, ' Compare ids, times and hashes')),
     ...(m.malformed ? [malformedNotice(m.malformed, act)] : []),
   );

@@ -105,6 +105,7 @@ export class CompareView {
       setMode: (mode) => this.setMode(mode),
       zoom: (how) => this.zoom(how),
       toggleVolatile: (include) => this.post({ type: 'compareToggleVolatile', include }),
+      showBookkeeping: (show) => this.post({ type: 'compareShowBookkeeping', show }),
       openLine: (side, line) => this.post({ type: 'compareOpen', side, line }),
     });
     clear(this.columns);

@@ -25,6 +25,7 @@ export class ComparePanel {
   private data: CompareData | undefined;
   private generation = 0;
   private includeVolatile = false;
+  private showBookkeeping = false;
   private readonly disposables: vscode.Disposable[] = [];
 
   private constructor(
@@ -61,7 +62,7 @@ export class ComparePanel {
         { location: vscode.ProgressLocation.Notification, title: `Comparing ${fileName(this.uris.a)} with ${fileName(this.uris.b)}` },
         async () => diffTraces(await this.models.get(this.uris.a), await this.models.get(this.uris.b), { includeVolatile: this.includeVolatile, prices: viewerPricing(), thresholds: { durationMs: setting('compareDurationThresholdMs'), tokens: setting('compareTokenThreshold') } }),
       );
-      this.data = compareData(diff, ++this.generation);
+      this.data = compareData(diff, ++this.generation, this.showBookkeeping);
       this.post(compareInit(this.data, this.includeVolatile));
     } catch (err) {
       this.post({ type: 'compareError', message: err instanceof Error ? err.message : String(err) });
@@ -77,13 +78,21 @@ export class ComparePanel {
         if (this.data?.generation === m.generation) this.post({ type: 'compareRows', ...compareRowsPage(this.data, m.from, m.count) });
         return;
       case 'compareSelect': {
-        const detail = this.data && (await compareDetail(this.data.diff, m.row));
+        const detail = this.data && (await compareDetail(this.data, m.row));
         if (detail) this.post({ type: 'compareDetail', detail });
         return;
       }
       case 'compareToggleVolatile':
         this.includeVolatile = m.include;
         return this.load();
+      case 'compareShowBookkeeping':
+        // The same diff, its rows made again (no second diff).
+        this.showBookkeeping = m.show;
+        if (this.data) {
+          this.data = compareData(this.data.diff, ++this.generation, this.showBookkeeping);
+          this.post(compareInit(this.data, this.includeVolatile));
+        }
+        return;
       case 'compareOpen': {
         const uri = this.uris[m.side];
         // Through the viewer's own command: a plain .jsonl is offered the viewer, not opened in it by default.
