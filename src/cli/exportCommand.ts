@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { holdTrace } from '../core/io/traceHandles';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { basename } from 'node:path';
@@ -169,9 +170,11 @@ export function makeExportCommand(version: string, markdown?: (model: TraceModel
     if (args.flags.has('--summary') && args.options.has('--max-chars')) throw new UsageError('--summary and --max-chars are alternatives: the summary is short');
     const maxChars = maxCharsOption(args.options.get('--max-chars'), minMaxChars);
     const model = await loadForCli(args.positional[0], { format: formatOption(args.options.get('--format')) });
-    if (otlp) return exportOtlp(model, args, version, contentSource);
+    // The conversation is read back from the trace block by block (the transcript's path): one open file for all of
+    // it, not an open, a read and a close per block (core/io/traceHandles.ts).
+    if (otlp) return holdTrace(model.path, () => exportOtlp(model, args, version, contentSource));
     const request = { root: rootAtLine(model, args.options.get('--line')), maxChars, summary: args.flags.has('--summary') };
-    const md = await markdown!(model, request);
+    const md = await holdTrace(model.path, () => markdown!(model, request));
     await output(md.text, args.options.get('--output'));
     // The note at the end of the Markdown says it too; a reader of the terminal sees it here.
     if (md.cut) process.stderr.write(`agent-trace: the Markdown was cut to ${md.text.length} characters: the last ${md.cut.leftOut} of ${md.cut.blocks} transcript blocks (from line ${md.cut.fromLine}) are left out; --max-chars 0 writes everything\n`);
