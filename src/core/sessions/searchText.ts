@@ -66,8 +66,10 @@ function eachString(value: unknown, take: (s: string, user: boolean) => boolean)
       const mine = user || o.role === 'user';
       if (typeof o.key === 'string' && 'value' in o && Object.keys(o).length === 2) {
         // An OpenTelemetry attribute ({key, value}): its name is metadata, not text, and its value is left out as a
-        // property of that name would be (`gen_ai.response.id`, `gen_ai.request.model`: by the name's last part).
-        return SKIP_KEY.test(o.key.slice(o.key.lastIndexOf('.') + 1)) || visit(o.value, mine, depth + 1);
+        // property of that name would be (`gen_ai.response.id`, `gen_ai.request.model`: by the name's last part),
+        // but for what an error says (`error.type`: `FileNotFoundError` is searched for).
+        const skip = SKIP_KEY.test(o.key.slice(o.key.lastIndexOf('.') + 1)) && !o.key.startsWith('error.');
+        return skip || visit(o.value, mine, depth + 1);
       }
       for (const [k, x] of Object.entries(o)) if (!SKIP_KEY.test(k) && !visit(x, mine, depth + 1)) return false;
     }

@@ -18,6 +18,9 @@ describe('search text of an OTLP line', () => {
       assert.ok(raw.includes(name), `${name} in the file`);
       assert.ok(!text.includes(name), `${name} indexed`);
     }
+    // What an error says stays: its type is searched for.
+    const errors = readFileSync('test/corpus/otel-js-2.12.1/otlp-traces.jsonl', 'utf8').split('\n').filter((l) => l !== '').map((l) => textOf(JSON.parse(l))).join('\n');
+    assert.match(errors, /ToolExecutionError/);
     const responseId = /"gen_ai\.response\.id","value":\{"stringValue":"([^"]+)"/.exec(raw)?.[1];
     assert.ok(responseId, 'a response id in the file');
     assert.ok(!text.includes(responseId), 'the response id is indexed');
