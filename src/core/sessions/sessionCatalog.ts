@@ -155,10 +155,12 @@ export async function listSessions(options: ListSessionsOptions): Promise<Sessio
   }
   // A file listed before the session that claims it (a walk in another order) is still not a session of its own.
   const kept = records.filter((r) => !claimed.has(r.stamp.path));
+  const sep = pathSep();
+  const under = (p: string) => options.roots.some((root) => p.startsWith(root.endsWith(sep) ? root : root + sep));
+  // A followed file the walk no longer finds (deleted, moved) lets its reader and model go.
+  if (options.follow && !options.isCancelled?.()) for (const p of options.follow.paths()) if (under(p) && !byPath.has(p)) options.follow.drop(p);
   if (useCache && !options.isCancelled?.()) {
     // What the cache holds of files outside these roots stays: another listing (other roots) may want it.
-    const sep = pathSep();
-    const under = (p: string) => options.roots.some((root) => p.startsWith(root.endsWith(sep) ? root : root + sep));
     const next = { records: new Map([...cache.records].filter(([p]) => !under(p))), notSessions: new Map([...cache.notSessions].filter(([p]) => !under(p))) };
     for (const r of kept) next.records.set(r.stamp.path, r);
     for (const s of notSessions) next.notSessions.set(s.path, s);

@@ -42,6 +42,11 @@ export class SessionFollower {
     this.readers.delete(path);
   }
 
+  /** The files followed. */
+  paths(): string[] {
+    return [...this.readers.keys()];
+  }
+
   get size(): number {
     return this.readers.size;
   }

@@ -185,5 +185,12 @@ describe('a growing session followed across listings', function () {
     assert.deepEqual([rewritten.read, rewritten.appended], [1, 0]);
     const after = rewritten.records.find((r) => r.stamp.path === claude)!;
     assert.deepEqual(figures(after), figures((await listSessions({ roots })).records.find((r) => r.stamp.path === claude)!));
+    // Deleted: the next listing lets its reader go.
+    fs.appendFileSync(claude, prompt('Fifth', 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeee8'));
+    await listSessions(options);
+    assert.ok(follow.has(claude));
+    fs.rmSync(claude);
+    await listSessions(options);
+    assert.equal(follow.has(claude), false);
   });
 });
