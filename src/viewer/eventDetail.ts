@@ -211,20 +211,7 @@ function objectsById(doc: unknown): Map<string, Record<string, unknown>> {
 
 /** The first object (breadth-first) with an `…id` field equal to `id` (ignoring case: OTLP hex ids vary). */
 export function findObjectWithId(doc: unknown, id: string): Record<string, unknown> | null {
-  const want = id.toLowerCase();
-  const queue: unknown[] = [doc];
-  for (let q = 0; q < queue.length && q < MAX_WALK; q++) {
-    const v = queue[q];
-    if (Array.isArray(v)) queue.push(...v);
-    else if (typeof v === 'object' && v !== null) {
-      const o = v as Record<string, unknown>;
-      for (const [k, x] of Object.entries(o)) {
-        if (typeof x === 'string' && x.toLowerCase() === want && ownIdKey(k)) return o;
-        if (typeof x === 'object' && x !== null) queue.push(x);
-      }
-    }
-  }
-  return null;
+  return objectsById(doc).get(id.toLowerCase()) ?? null;
 }
 
 async function malformedDetail(model: TraceModel, node: number, findings: FindingView[], limits: DetailLimits): Promise<EventDetail> {
