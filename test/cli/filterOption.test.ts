@@ -58,8 +58,8 @@ describe('agent-trace tree/summary --filter', () => {
     const r = cli('tree', MURMUR, '--filter', 'status:error');
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /\nfilter status:error: 2 of 23 events match\n$/);
-    assert.match(r.out, /tool_call read_file .* error {2}\[line 6\]/);
-    assert.match(r.out, /shell npm test exit 1 912 ms {2}\[line 10\]/);
+    assert.match(r.out, /read_file: src\/greeting\.ts → error, 1 ms: no such file or directory: src\/greeting\.ts {2}\[line 6\]/);
+    assert.match(r.out, /shell: npm test → exit 1, 912 ms {2}\[line 10\]/);
     assert.match(cli('summary', MURMUR, '--filter', 'status:error').out, /\nfilter: {5}status:error \(2 of 23 events\)\n/);
   });
 

@@ -82,7 +82,7 @@ describe('e2e: the viewer in a real VS Code workbench', function () {
     const l = await rowLabels(lumen);
     assert.ok(l.length > 15, `lumen rows: ${l.length}`);
     assert.ok(l.some((x) => x.startsWith('run_start 58176a1a')), `lumen labels: ${l.slice(0, 5).join(' | ')}`);
-    assert.ok(l.some((x) => x.startsWith('tool_call fs.read')), 'a tool_call row');
+    assert.ok(l.some((x) => x.startsWith('fs.read → ok')), 'a tool call row, worded as every agent\'s');
     await shot('lumen-tree');
 
     const harness = await openInViewer(HARNESS, 'harness-ledger');
@@ -97,7 +97,7 @@ describe('e2e: the viewer in a real VS Code workbench', function () {
     const f = await openInViewer(MURMUR, 'murmur');
     await f.locator('.tree-scroll .row[data-line="4"]').click();
     const pane = f.locator('.detail-pane');
-    await pane.locator('.detail-label').filter({ hasText: /^tool_call read_file/ }).waitFor({ state: 'visible' });
+    await pane.locator('.detail-label').filter({ hasText: /^read_file: test\/greeting\.test\.js → ok/ }).waitFor({ state: 'visible' });
     const kind = await pane.locator('dl.overview dt', { hasText: /^Kind$/ }).locator('xpath=following-sibling::dd[1]').innerText();
     assert.equal(kind, 'tool_call');
     const line = await pane.locator('dl.overview dt', { hasText: /^Line$/ }).locator('xpath=following-sibling::dd[1]').innerText();

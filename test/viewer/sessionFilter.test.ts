@@ -29,7 +29,7 @@ describe('viewer filter in the filter language', () => {
     const model = await loadTrace(MURMUR);
     let ready = 0;
     const sf = new SessionFilter(() => ready++);
-    const filter = { kinds: [], status: 'all' as const, expr: 'text:greeting -kind:inference' };
+    const filter = { kinds: [], status: 'all' as const, expr: 'text:escape -kind:inference' };
     const pass = (p: ReturnType<SessionFilter['predicate']>) => {
       const lines: number[] = [];
       for (let i = 0; i < model.events.size; i++) if (p!.events(i)) lines.push(model.events.lineOf(i));
@@ -41,7 +41,7 @@ describe('viewer filter in the filter language', () => {
     const raw = readFileSync(MURMUR, 'utf8').split('\n');
     const want = raw
       .map((l, k) => ({ l, line: k + 1 }))
-      .filter((r) => r.l.toLowerCase().includes('greeting') && !r.l.includes('"event_type":"inference"'))
+      .filter((r) => r.l.toLowerCase().includes('escape') && !r.l.includes('"event_type":"inference"'))
       .map((r) => r.line);
     assert.ok(want.length > 1);
     assert.deepEqual(pass(sf.predicate(model, filter, () => undefined)), want);

@@ -71,7 +71,7 @@ describe('filter language and find in the webview (Chromium)', function () {
       'session_start test-fixer 0.4.2 claude-sonnet-4-5 scoped',
       'task_start tsk_1 a2a user trusted',
       'inference turn 3 claude-sonnet-4-5 tool_call shell 1.5k→66 tokens',
-      'shell npm test exit 1 912 ms',
+      'shell: npm test → exit 1, 912 ms',
     ]);
     assert.equal(await v.page.$$eval('.row.context', (r: Any[]) => r.length), 3, 'ancestors are context');
     assert.deepEqual(await v.page.$$eval('.filter-chip-text', (es: Any[]) => es.map((e) => e.textContent)), ['kind:shell', 'status:error']);
@@ -87,7 +87,7 @@ describe('filter language and find in the webview (Chromium)', function () {
     await v.page.fill('.filter-expr', 'text:"src/greeting.ts" -kind:inference');
     await v.waitForHost('rowsState', (m) => m.totalRows === 4, since);
     await v.settle();
-    assert.match((await v.rowLabels())[3], /^tool_call read_file \{"path":"src\/greeting.ts"\}/);
+    assert.match((await v.rowLabels())[3], /^read_file: src\/greeting\.ts → error/);
   });
 
   it('says which column is wrong and keeps the last good filter', async () => {

@@ -102,7 +102,7 @@ describe('trace viewer webview: id navigation (Chromium)', function () {
     await v.page.keyboard.press('Alt+ArrowDown');
     await shown(v, 4, since);
     assert.equal(await v.page.$eval('.nav-bar .nav-child', (b: Any) => b.disabled), true, 'a leaf has no first child');
-    assert.deepEqual(await v.page.$$eval('.breadcrumbs .crumb', (es: Any[]) => es.map((e) => e.textContent.split(' ')[0])), ['session_start', 'task_start', 'inference', 'tool_call']);
+    assert.deepEqual(await v.page.$$eval('.breadcrumbs .crumb', (es: Any[]) => es.map((e) => e.textContent.split(' ')[0])), ['session_start', 'task_start', 'inference', 'bash:']);
     since = v.received.length;
     await v.page.click('.nav-bar .nav-parent');
     await shown(v, 3, since);
@@ -139,7 +139,7 @@ describe('trace viewer webview: id navigation (Chromium)', function () {
     assert.deepEqual(children, ['line 3', 'line 5', 'line 6']);
     assert.match(await v.page.$eval('.relations .children .section-title', (e: Any) => e.textContent), /Children \(3\)/);
     const mentions = await v.page.$$eval('.relations .mentioned-by .relation-item', (bs: Any[]) => bs.map((b) => b.textContent));
-    assert.deepEqual(mentions, ['tool_call bash {"command":"ls"} 9 msline 4'], 'the tool call names the task id tsk_1 this task started');
+    assert.deepEqual(mentions, ['bash: ls → ok, 9 msline 4'], 'the tool call names the task id tsk_1 this task started');
     await v.screenshot('nav-relations');
     await v.page.click('vscode-toolbar-button[label="Collapse All"]');
     await v.waitForHost('rowsState', (m) => m.totalRows === 1);

@@ -1,5 +1,5 @@
 import type { LabelFacts } from '../../lineLabels';
-import { formatDuration, isObj, label, num, obj, short, str } from '../common';
+import { formatDuration, isObj, label, num, obj, short, str, toolResultLabel } from '../common';
 
 /**
  * The label of a lumen line, from the line and what the tree builder put in the event's columns: the run id (its
@@ -30,8 +30,9 @@ export function lumenLineLabel(v: unknown, facts?: LabelFacts): string | null {
       return label(kind, str(details, 'opcode'), ip !== null && `ip ${ip}`);
     }
     case 'tool_call': {
-      const message = str(v, 'message');
-      return label(kind, str(v, 'tool_id'), formatDuration(num(v, 'latency_ms')), v.cached === true && 'cached', details?.success === false && 'failed', message && short(message, 60));
+      // Worded as every agent's tool rows are (common.ts): `fs.read → ok, 3 ms`, `fs.read → error, 1 ms: file not found`.
+      const failed = details?.success === false;
+      return label(toolResultLabel({ tool: str(v, 'tool_id'), durationMs: num(v, 'latency_ms'), failed, error: str(v, 'message') }), v.cached === true && '(cached)', !failed && str(v, 'message') && short(str(v, 'message')!, 60));
     }
     case 'schema_validate': {
       const valid = details?.valid;

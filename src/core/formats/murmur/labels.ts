@@ -1,5 +1,5 @@
 import { EventStatus } from '../../model';
-import { formatCount, formatDuration, formatTokens, label, num, Obj, short, statusFromWord, str } from '../common';
+import { argsSummary, formatCount, formatDuration, formatTokens, label, num, Obj, short, statusFromWord, str, toolResultLabel } from '../common';
 
 
 /**
@@ -25,6 +25,14 @@ const n = (o: Obj, k: string, unit: string, plural = `${unit}s`) => {
 const worst = (...s: EventStatus[]): EventStatus => (s.includes('error') ? 'error' : s.includes('warning') ? 'warning' : 'ok');
 const exitStatus = (o: Obj, k = 'exit_code'): EventStatus => (num(o, k) !== null && num(o, k) !== 0 ? 'error' : 'ok');
 const input = (o: Obj) => (o.input === undefined ? '' : short(typeof o.input === 'string' ? o.input : JSON.stringify(o.input) ?? '', 40));
+
+/** What a failed tool call said: its output (without a leading `error:`), else its status word when that is more than "error". */
+function toolError(o: Obj): string | null {
+  const out = str(o, 'output')?.replace(/^\s*error:\s*/i, '').trim();
+  if (out) return out;
+  const status = str(o, 'status');
+  return status && status !== 'error' ? status : null;
+}
 
 function inferenceLabel(o: Obj, model: string | null): string {
   const origin = str(o, 'origin');
@@ -60,9 +68,11 @@ const VIEWS: Record<string, Viewer> = {
   harness_interrupt: [(o) => label('harness_interrupt', str(o, 'method'), o.delivered === false ? 'not delivered' : ''), () => 'warning'],
   harness_exit: [(o) => label('harness_exit', str(o, 'cause'), num(o, 'code') !== null && `code ${num(o, 'code')}`, num(o, 'signal') !== null && `signal ${num(o, 'signal')}`, ms(o)), (o) => worst(exitStatus(o, 'code'), o.killed === true || num(o, 'signal') !== null ? 'warning' : 'ok')],
   inference: [inferenceLabel, (o) => (str(o, 'error_code') ? 'error' : 'ok')],
-  tool_call: [(o) => label('tool_call', str(o, 'tool_name'), input(o), ms(o), str(o, 'status') !== 'ok' && str(o, 'status')), (o) => wordStatus(str(o, 'status'))],
+  // A call and its outcome in one line, worded as every agent's tool rows are (common.ts): `read_file: src/a.ts → ok, 3 ms`.
+  tool_call: [(o) => toolResultLabel({ tool: str(o, 'tool_name'), arg: typeof o.input === 'string' ? o.input : argsSummary(o.input) ?? input(o), durationMs: num(o, 'duration_ms'), failed: wordStatus(str(o, 'status')) !== 'ok', error: toolError(o) }), (o) => wordStatus(str(o, 'status'))],
   skill_call: [(o) => label('skill_call', str(o, 'skill_name'), ms(o), str(o, 'status') !== 'ok' && str(o, 'status')), (o) => wordStatus(str(o, 'status'))],
-  shell: [(o) => label('shell', short(str(o, 'command') ?? str(o, 'binary') ?? '', 50), `exit ${num(o, 'exit_code') ?? '?'}`, ms(o), str(o, 'resource_limit')), (o) => worst(exitStatus(o), str(o, 'resource_limit') ? 'error' : 'ok')],
+  // `shell: npm test → exit 1, 912 ms` (and the limit it hit, if any).
+  shell: [(o) => label(toolResultLabel({ tool: 'shell', arg: str(o, 'command') ?? str(o, 'binary'), exitCode: num(o, 'exit_code'), durationMs: num(o, 'duration_ms') }), str(o, 'resource_limit') && `(${str(o, 'resource_limit')})`), (o) => worst(exitStatus(o), str(o, 'resource_limit') ? 'error' : 'ok')],
   shell_detached: [(o) => label('shell_detached', str(o, 'work_id'), short(str(o, 'command') ?? '', 50))],
   shell_detach_unrecorded: [(o) => label('shell_detach_unrecorded', str(o, 'work_id'), short(str(o, 'reason') ?? '', 50)), () => 'warning'],
   compaction: [(o) => label('compaction', `${formatCount(num(o, 'tokens_before') ?? 0)}→${formatCount(num(o, 'tokens_after') ?? 0)} tokens`)],

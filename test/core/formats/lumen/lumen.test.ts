@@ -108,11 +108,11 @@ describe('lumen adapter: events and tree', () => {
   it('labels, statuses, durations, tools, groups and totals', async () => {
     const model = await loadTrace(SUCCESS);
     const e = (line: number) => model.events.get(line - 1);
-    assert.equal(e(14).label, 'tool_call http.get 212 ms');
+    assert.equal(e(14).label, 'http.get → ok, 212 ms');
     assert.equal(e(14).durationMs, 212);
     assert.equal(e(14).tool, 'http.get');
     assert.equal(e(14).category, 'tool');
-    assert.equal(e(51).label, 'tool_call http.get 0 ms cached');
+    assert.equal(e(51).label, 'http.get → ok, 0 ms (cached)');
     assert.equal(e(37).label, 'schema_validate Digest valid');
     assert.equal(e(3).label, 'vm_step LoadK ip 0');
     assert.match(e(39).label, /^call_exit summarize → Digest \d/);
@@ -130,7 +130,7 @@ describe('lumen adapter: events and tree', () => {
     const model = await loadTrace(TOOL_FAILURE);
     const e = (line: number) => model.events.get(line - 1);
     assert.equal(e(26).status, 'error');
-    assert.match(e(26).label, /^tool_call http\.get 0 ms failed tool execution failed/);
+    assert.match(e(26).label, /^http\.get → error, 0 ms: tool execution failed/);
     assert.equal(e(27).status, 'error');
     assert.match(e(27).label, /^error tool call error: /);
     assert.equal(e(28).status, 'error');

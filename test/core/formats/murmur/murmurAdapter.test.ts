@@ -110,7 +110,7 @@ describe('murmur adapter', () => {
       const m = await loadTrace(CORPUS_TRACE);
       const e = (i: number) => m.events.get(i);
       assert.equal(e(2).label, 'inference turn 0 claude-sonnet-4-5 tool_call bash 812→64 tokens');
-      assert.equal(e(3).label, 'tool_call bash {"command":"ls"} 9 ms');
+      assert.equal(e(3).label, 'bash: ls → ok, 9 ms');
       assert.equal(e(6).label, 'session_end ok 2 turns 1.7k→76 tokens 1 tool call 2.5 s');
       assert.deepEqual([e(2).category, e(3).category, e(1).category, e(0).category], ['inference', 'tool', 'task', 'session']);
       assert.deepEqual([e(2).tokensIn, e(2).tokensOut, e(4).tokensIn, e(4).tokensOut], [812, 64, 871, 12]);
