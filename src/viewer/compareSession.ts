@@ -11,8 +11,7 @@ import { buildDetail } from './eventDetail';
 import { COMPARE_PAGE_ROWS, MAX_COMPARE_PAGE, MAX_MALFORMED_LINES } from '../protocol/compare';
 import type { CompareDetail, CompareEventDetail, CompareFile, CompareHunk, CompareInit, CompareMalformed, CompareRow, CompareRowsPage, CompareSide } from '../protocol/compare';
 import { buildTimeline, Timeline } from './timeline/timelineData';
-import { bookkeepingCategory } from '../core/formats';
-import { EVENT_CATEGORIES } from '../core/model';
+import { isBookkeepingEvent } from './traceRows';
 
 /** Most characters of an event's JSON sent to the detail pane. */
 const MAX_JSON_CHARS = 200_000;
@@ -38,10 +37,10 @@ export interface CompareData {
  * CLI's `diff`) are unchanged.
  */
 export function compareData(diff: TraceDiff, generation: number, showBookkeeping = false): CompareData {
+  // A side without an event counts as bookkeeping: a row is folded when what it has is bookkeeping.
   const isBookkeeping = (m: TraceModel) => {
-    const code = bookkeepingCategory(m.format, EVENT_CATEGORIES);
-    const cats = m.events.codesOf('category');
-    return (i: number) => i < 0 || (code >= 0 && cats[i] === code);
+    const is = isBookkeepingEvent(m);
+    return (i: number) => i < 0 || is(i);
   };
   const inA = isBookkeeping(diff.a);
   const inB = isBookkeeping(diff.b);

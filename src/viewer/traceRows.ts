@@ -23,18 +23,24 @@ export function treeSourceOf(model: TraceModel, compact = false, hideBookkeeping
 
 /** The model's tree without its bookkeeping lines (none in a format whose other kinds are the user's events). */
 function foldedBookkeeping(model: TraceModel): FoldedTree {
+  return withoutBookkeeping(modelTreeSource(model), isBookkeepingEvent(model));
+}
+
+/**
+ * Whether event `i` is the writer's bookkeeping (formats.ts bookkeepingCategory): the rows the tree's toggle hides,
+ * and compare's too. Never, in a format whose other kinds are the user's events.
+ */
+export function isBookkeepingEvent(model: TraceModel): (i: number) => boolean {
   const code = bookkeepingCategory(model.format, EVENT_CATEGORIES);
   const cats = model.events.codesOf('category');
-  return withoutBookkeeping(modelTreeSource(model), (i) => code >= 0 && cats[i] === code);
+  return (i) => code >= 0 && cats[i] === code;
 }
 
 /** How many of the model's events are the writer's bookkeeping (the rows the tree's toggle hides). */
 export function bookkeepingCount(model: TraceModel): number {
-  const code = bookkeepingCategory(model.format, EVENT_CATEGORIES);
-  if (code < 0) return 0;
-  const cats = model.events.codesOf('category');
+  const is = isBookkeepingEvent(model);
   let n = 0;
-  for (let i = 0; i < cats.length; i++) if (cats[i] === code) n++;
+  for (let i = 0; i < model.events.size; i++) if (is(i)) n++;
   return n;
 }
 
