@@ -10,7 +10,7 @@ import { registerTraceOffer } from './editor/traceOffer';
 import { registerOutline } from './language/outline';
 import { watchPricingSetting } from './pricingSetting';
 import { registerCompareCommands } from './compare/compareCommands';
-import { registerSessionsView } from './sessions/sessionsView';
+import { registerSessionsView } from './sessions/sessionsCommands';
 import { registerSessionSearch } from './sessions/sessionSearchPick';
 import { SessionsWorker } from '../node/workerSessions';
 import { registerUsagePanel } from './sessions/usagePanel';

@@ -11,6 +11,7 @@ import { tempDir } from '../helpers/tmp';
 installFakeVscode();
 /* eslint-disable @typescript-eslint/no-require-imports */
 const views = require('../../src/vscode/sessions/sessionsView') as typeof import('../../src/vscode/sessions/sessionsView');
+const commands = require('../../src/vscode/sessions/sessionsCommands') as typeof import('../../src/vscode/sessions/sessionsCommands');
 const { UTC_CLOCK, sessionTree } = require('../../src/viewer/sessionTree') as typeof import('../../src/viewer/sessionTree');
 const { agentHomeRoots } = require('../../src/core/sessions/agentHomes') as typeof import('../../src/core/sessions/agentHomes');
 const { COMMANDS } = require('../../src/vscode/commandIds') as typeof import('../../src/vscode/commandIds');
@@ -198,7 +199,7 @@ describe('Agent Traces view', function () {
     fake.config.sessionHomes = false;
     fake.config.sessionRoots = [join(home, '.codex')];
     try {
-      views.registerSessionsView(context as never, workerFor(context.globalStorageUri.fsPath));
+      commands.registerSessionsView(context as never, workerFor(context.globalStorageUri.fsPath));
       const tree = fake.treeViews.get('agentTrace.sessions');
       assert.ok(tree, 'the tree view is created');
       await fake.commands.get(COMMANDS.refreshSessions)!();
@@ -417,7 +418,7 @@ describe('Agent Traces view: verdicts, workspace trace files, running sessions, 
     fake.config.sessionHomes = false;
     fake.config.sessionRoots = [];
     try {
-      views.registerSessionsView(context as never, workerFor(context.globalStorageUri.fsPath));
+      commands.registerSessionsView(context as never, workerFor(context.globalStorageUri.fsPath));
       const tree = fake.treeViews.get('agentTrace.sessions')!;
       assert.equal(tree.options?.canSelectMany, true);
       await fake.commands.get(COMMANDS.refreshSessions)!();
